@@ -1,0 +1,45 @@
+//! The protocol edge: one thin adapter per proto service (validate, call a domain, map to proto),
+//! the REST transcoder and the web app. Nothing below this layer imports it.
+
+pub mod admin;
+pub mod auth;
+pub mod billing;
+pub mod business_plan;
+pub mod dashboard;
+pub mod health;
+pub mod rest;
+pub mod system_prompts;
+pub mod web;
+
+use crate::locale::Language;
+
+/// The caller's language from the request's `Accept-Language` metadata.
+pub fn request_language<T>(request: &tonic::Request<T>) -> Language {
+    Language::from_accept_language(request.metadata().get("accept-language").and_then(|v| v.to_str().ok()))
+}
+
+/// A Unix-milliseconds time as a protobuf timestamp.
+pub fn timestamp(ms: i64) -> prost_types::Timestamp {
+    prost_types::Timestamp { seconds: ms.div_euclid(1000), nanos: (ms.rem_euclid(1000) * 1_000_000) as i32 }
+}
+
+/// Attaches a localised success message, which the REST envelope shows as `message`.
+pub fn with_message<T>(message: T, text: &str) -> tonic::Response<T> {
+    let mut response = tonic::Response::new(message);
+    let encoded = percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string();
+    if let Ok(value) = encoded.parse() {
+        response.metadata_mut().insert(rest::MESSAGE_METADATA, value);
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn timestamps_keep_millisecond_precision_even_before_1970() {
+        let ts = super::timestamp(1_700_000_000_123);
+        assert_eq!((ts.seconds, ts.nanos), (1_700_000_000, 123_000_000));
+        let ts = super::timestamp(-1);
+        assert_eq!((ts.seconds, ts.nanos), (-1, 999_000_000));
+    }
+}

@@ -1,0 +1,242 @@
+//! The REST layer under `/api`: one generic transcoder driven by the contracts' `google.api.http`
+//! annotations. It matches the path template, builds the request message from path, query and
+//! JSON body, calls the very same gRPC service in process (so every layer that guards gRPC guards
+//! REST too), and wraps the answer in the spec's envelope. It knows no domain.
+
+mod envelope;
+pub mod json;
+pub mod routes;
+
+use std::sync::Arc;
+
+use axum::{body::Body, extract::Request, response::Response};
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use http_body_util::BodyExt;
+use prost::Message;
+use prost_reflect::DynamicMessage;
+use serde_json::{Map, Value as Json};
+use tower::ServiceExt;
+
+use self::routes::{BodyRule, Resolution, Route, RouteTable};
+use crate::{error::AppError, locale::Language};
+
+pub use envelope::{code_name, http_status};
+
+/// Largest JSON body the REST layer reads.
+const MAX_BODY_BYTES: usize = 1 << 20;
+
+/// Request headers passed on to the service.
+const FORWARDED_HEADERS: &[header::HeaderName] =
+    &[header::AUTHORIZATION, header::ACCEPT_LANGUAGE, header::USER_AGENT];
+
+/// Response metadata a service sets to give the envelope a `message`.
+pub const MESSAGE_METADATA: &str = "x-socio-message";
+
+/// The transcoder: the routing table and the in-process gRPC router it calls.
+pub struct Rest {
+    table: RouteTable,
+    grpc: axum::Router,
+}
+
+impl Rest {
+    pub fn new(table: RouteTable, grpc: axum::Router) -> Arc<Self> {
+        Arc::new(Self { table, grpc })
+    }
+
+    pub async fn handle(&self, request: Request) -> Response {
+        let lang = Language::from_accept_language(
+            request.headers().get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()),
+        );
+        let mut response = match self.table.resolve(request.method(), request.uri().path()) {
+            Resolution::Found(route, vars) => self.call(route, vars, request, lang).await,
+            Resolution::MethodNotAllowed => not_routed(StatusCode::METHOD_NOT_ALLOWED, lang),
+            Resolution::NotFound => not_routed(StatusCode::NOT_FOUND, lang),
+        };
+        response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        response
+    }
+
+    async fn call(
+        &self,
+        route: &Route,
+        vars: Vec<(String, String)>,
+        request: Request,
+        lang: Language,
+    ) -> Response {
+        let (parts, body) = request.into_parts();
+        let input = match build_input(route, &vars, parts.uri.query(), body).await {
+            Ok(input) => input,
+            Err(err) => return envelope::failure(&err.into_status(lang)),
+        };
+
+        let mut grpc_request = http::Request::builder()
+            .method(Method::POST)
+            .uri(&route.grpc_path)
+            .header(header::CONTENT_TYPE, "application/grpc")
+            .header(header::TE, "trailers")
+            .body(axum::body::Body::from(frame(&input.encode_to_vec())))
+            .expect("a valid gRPC request");
+        for name in FORWARDED_HEADERS {
+            if let Some(value) = parts.headers.get(name) {
+                grpc_request.headers_mut().insert(name.clone(), value.clone());
+            }
+        }
+        *grpc_request.extensions_mut() = parts.extensions;
+
+        let response = match self.grpc.clone().oneshot(grpc_request).await {
+            Ok(response) => response,
+            Err(never) => match never {},
+        };
+        let (head, body) = response.into_parts();
+        let collected = match body.collect().await {
+            Ok(collected) => collected,
+            Err(err) => {
+                return envelope::failure(
+                    &AppError::Internal(anyhow::anyhow!("reading the service's answer: {err}"))
+                        .into_status(lang),
+                );
+            }
+        };
+        let mut metadata = head.headers.clone();
+        if let Some(trailers) = collected.trailers() {
+            metadata.extend(trailers.clone());
+        }
+        let status = tonic::Status::from_header_map(&metadata)
+            .unwrap_or_else(|| tonic::Status::internal("the service answered without a gRPC status"));
+        if status.code() != tonic::Code::Ok {
+            return envelope::failure(&status);
+        }
+        match unframe(collected.to_bytes())
+            .and_then(|bytes| DynamicMessage::decode(route.output.clone(), bytes).map_err(|e| e.to_string()))
+        {
+            Ok(output) => envelope::success(response_data(route, &output), success_message(&metadata)),
+            Err(err) => envelope::failure(
+                &AppError::Internal(anyhow::anyhow!("decoding {}: {err}", route.grpc_path)).into_status(lang),
+            ),
+        }
+    }
+}
+
+/// Request message from path variables, query string and body, per the route's body rule.
+async fn build_input(
+    route: &Route,
+    vars: &[(String, String)],
+    query: Option<&str>,
+    body: Body,
+) -> Result<DynamicMessage, AppError> {
+    let mut object = Map::new();
+    if route.body != BodyRule::None {
+        let bytes = axum::body::to_bytes(body, MAX_BODY_BYTES)
+            .await
+            .map_err(|_| AppError::MalformedBody(format!("larger than {MAX_BODY_BYTES} bytes")))?;
+        let parsed: Json = if bytes.iter().all(u8::is_ascii_whitespace) {
+            Json::Object(Map::new())
+        } else {
+            serde_json::from_slice(&bytes).map_err(|e| AppError::MalformedBody(e.to_string()))?
+        };
+        match (&route.body, parsed) {
+            (BodyRule::Whole, Json::Object(fields)) => object = fields,
+            (BodyRule::Whole, _) => return Err(AppError::MalformedBody("expected a JSON object".into())),
+            (BodyRule::Field(field), value) => {
+                object.insert(field.clone(), value);
+            }
+            (BodyRule::None, _) => {}
+        }
+    }
+    if route.body != BodyRule::Whole {
+        json::query_to_json(&route.input, &parse_query(query.unwrap_or_default()), &mut object)?;
+    }
+    json::query_to_json(&route.input, vars, &mut object)?;
+    json::json_to_message(&route.input, Json::Object(object))
+}
+
+fn response_data(route: &Route, output: &DynamicMessage) -> Json {
+    let data = json::message_to_json(output);
+    match &route.response_body {
+        Some(field) => data.get(field.json_name()).cloned().unwrap_or(Json::Null),
+        None => data,
+    }
+}
+
+fn success_message(metadata: &HeaderMap) -> Option<String> {
+    let raw = metadata.get(MESSAGE_METADATA)?.to_str().ok()?;
+    percent_encoding::percent_decode_str(raw).decode_utf8().ok().map(|s| s.into_owned())
+}
+
+fn parse_query(query: &str) -> Vec<(String, String)> {
+    let decode = |s: &str| {
+        let spaced = s.replace('+', " ");
+        percent_encoding::percent_decode_str(&spaced).decode_utf8_lossy().into_owned()
+    };
+    query
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| match pair.split_once('=') {
+            Some((k, v)) => (decode(k), decode(v)),
+            None => (decode(pair), String::new()),
+        })
+        .collect()
+}
+
+/// A gRPC length-prefixed message frame.
+fn frame(message: &[u8]) -> Bytes {
+    let mut buf = BytesMut::with_capacity(message.len() + 5);
+    buf.put_u8(0);
+    buf.put_u32(message.len() as u32);
+    buf.put_slice(message);
+    buf.freeze()
+}
+
+fn unframe(mut bytes: Bytes) -> Result<Bytes, String> {
+    if bytes.len() < 5 {
+        return Err("no message in the answer".into());
+    }
+    let compressed = bytes.get_u8();
+    let len = bytes.get_u32() as usize;
+    if compressed != 0 || bytes.len() < len {
+        return Err("malformed gRPC frame".into());
+    }
+    Ok(bytes.slice(..len))
+}
+
+fn not_routed(status: StatusCode, lang: Language) -> Response {
+    let (code, message) = if status == StatusCode::METHOD_NOT_ALLOWED {
+        (
+            "METHOD_NOT_ALLOWED",
+            lang.choose("Método não permitido para este endereço.", "Method not allowed for this address."),
+        )
+    } else {
+        ("NOT_FOUND", lang.choose("Endereço da API não encontrado.", "API address not found."))
+    };
+    let body = serde_json::json!({"success": false, "message": message, "error": code});
+    let mut response = Response::new(Body::from(body.to_string()));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json; charset=utf-8"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_strings_decode_plus_and_percent_escapes() {
+        assert_eq!(
+            parse_query("search=Jo%C3%A3o+Silva&page=2&flag"),
+            vec![
+                ("search".into(), "João Silva".into()),
+                ("page".into(), "2".into()),
+                ("flag".into(), String::new())
+            ]
+        );
+    }
+
+    #[test]
+    fn frames_round_trip() {
+        assert_eq!(unframe(frame(b"hello")).unwrap(), Bytes::from_static(b"hello"));
+        assert!(unframe(Bytes::from_static(b"\0\0")).is_err());
+    }
+}

@@ -1,0 +1,57 @@
+//! The built React app (`web/dist`), with an SPA fallback: any path that is not a file renders the
+//! app, whose router shows the page or its 404. Hashed assets are cached for a year; the HTML never.
+
+use std::path::{Path, PathBuf};
+
+use axum::{
+    body::Body,
+    extract::Request,
+    response::{Html, IntoResponse, Response},
+};
+use http::{HeaderValue, StatusCode, header};
+use tower::ServiceExt;
+use tower_http::services::{ServeDir, ServeFile};
+
+#[derive(Clone, Debug)]
+pub struct WebApp {
+    dir: PathBuf,
+}
+
+impl WebApp {
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Self { dir: dir.into() }
+    }
+
+    fn index(&self) -> PathBuf {
+        self.dir.join("index.html")
+    }
+
+    pub async fn serve(&self, request: Request<Body>) -> Response {
+        if !self.index().is_file() {
+            return not_built(&self.dir);
+        }
+        let immutable = request.uri().path().starts_with("/assets/");
+        let service = ServeDir::new(&self.dir).fallback(ServeFile::new(self.index()));
+        let mut response = match service.oneshot(request).await {
+            Ok(response) => response.into_response(),
+            Err(never) => match never {},
+        };
+        let cache = if immutable && response.status() == StatusCode::OK {
+            "public, max-age=31536000, immutable"
+        } else {
+            "no-cache"
+        };
+        response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+        response
+    }
+}
+
+fn not_built(dir: &Path) -> Response {
+    let body = format!(
+        "<!doctype html><meta charset=utf-8><title>Sócio</title>\
+         <p>The web app is not built yet (no <code>{}/index.html</code>). Run <code>make run</code> \
+         or <code>make build</code>. The API is up under <code>/api</code>.</p>",
+        dir.display()
+    );
+    (StatusCode::SERVICE_UNAVAILABLE, Html(body)).into_response()
+}

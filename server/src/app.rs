@@ -1,0 +1,208 @@
+//! Builds the application on a bound listener and serves it until told to stop: one port for
+//! native gRPC (h2c, with reflection and health), gRPC-Web, REST under `/api`, health probes and the
+//! web app; job workers beside it; graceful shutdown of both.
+
+use std::{future::Future, sync::Arc, time::Duration};
+
+use anyhow::Context;
+use axum::{extract::Request, routing::get};
+use http::{HeaderName, HeaderValue, Method, header};
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::service::Routes;
+use tower_http::{
+    cors::{AllowOrigin, CorsLayer},
+    trace::TraceLayer,
+};
+
+use crate::{
+    api::{
+        admin::AdminApi,
+        auth::AuthApi,
+        billing::BillingApi,
+        business_plan::BusinessPlanApi,
+        dashboard::DashboardApi,
+        health,
+        rest::{Rest, routes::RouteTable},
+        system_prompts::SystemPromptApi,
+        web::WebApp,
+    },
+    config::{Config, RunMode},
+    db::{
+        Db,
+        jobs::{self, Handlers, WorkerOptions},
+    },
+    proto::{
+        DESCRIPTOR_SET, descriptor_pool,
+        socio::v1::{
+            admin_service_server::AdminServiceServer, auth_service_server::AuthServiceServer,
+            billing_service_server::BillingServiceServer,
+            business_plan_service_server::BusinessPlanServiceServer,
+            dashboard_service_server::DashboardServiceServer,
+            system_prompt_service_server::SystemPromptServiceServer,
+        },
+    },
+};
+
+/// The application, bound and ready to serve.
+pub struct Application {
+    listener: TcpListener,
+    port: u16,
+    config: Arc<Config>,
+    db: Db,
+    handlers: Handlers,
+    worker_options: WorkerOptions,
+}
+
+impl Application {
+    /// Binds `SOCIO_ADDR`, opens and migrates the database.
+    pub async fn build(config: Config) -> anyhow::Result<Self> {
+        let listener = TcpListener::bind(config.addr)
+            .await
+            .with_context(|| format!("cannot listen on {} (SOCIO_ADDR)", config.addr))?;
+        Self::build_on(config, listener).await
+    }
+
+    /// Builds on an already bound listener (tests bind port 0).
+    pub async fn build_on(config: Config, listener: TcpListener) -> anyhow::Result<Self> {
+        let port = listener.local_addr()?.port();
+        let db = Db::connect(&config.database_url).await?;
+        db.migrate().await?;
+        Ok(Self {
+            listener,
+            port,
+            config: Arc::new(config),
+            db,
+            handlers: Handlers::new(),
+            worker_options: WorkerOptions::default(),
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    /// Serves until `shutdown` completes, then lets in-flight requests and jobs finish.
+    pub async fn run_until_stopped(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let router = build_router(&self.config, &self.db).await?;
+        let (stop_workers, workers_stopped) = tokio::sync::watch::channel(false);
+        let mut workers = jobs::spawn_workers(&self.db, self.handlers, self.worker_options, workers_stopped);
+        tracing::info!(port = self.port, database = ?self.db.engine(), "Sócio is serving");
+
+        let served = tonic::transport::Server::builder()
+            .accept_http1(true)
+            .add_routes(Routes::from(router))
+            .serve_with_incoming_shutdown(TcpListenerStream::new(self.listener), shutdown)
+            .await;
+
+        let _ = stop_workers.send(true);
+        if tokio::time::timeout(Duration::from_secs(30), async {
+            while workers.join_next().await.is_some() {}
+        })
+        .await
+        .is_err()
+        {
+            tracing::warn!("job workers did not stop in 30 s; their leases will hand the jobs on");
+        }
+        self.db.close().await;
+        served.context("the server stopped with an error")
+    }
+}
+
+/// Every protocol on one router.
+async fn build_router(config: &Config, db: &Db) -> anyhow::Result<axum::Router> {
+    let (health_reporter, health_service) = tonic_health::server::health_reporter();
+    health_reporter.set_serving::<AuthServiceServer<AuthApi>>().await;
+    health_reporter.set_serving::<BusinessPlanServiceServer<BusinessPlanApi>>().await;
+    health_reporter.set_serving::<DashboardServiceServer<DashboardApi>>().await;
+    health_reporter.set_serving::<BillingServiceServer<BillingApi>>().await;
+    health_reporter.set_serving::<AdminServiceServer<AdminApi>>().await;
+    health_reporter.set_serving::<SystemPromptServiceServer<SystemPromptApi>>().await;
+
+    let reflection_v1 = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(DESCRIPTOR_SET)
+        .build_v1()?;
+    let reflection_v1alpha = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(DESCRIPTOR_SET)
+        .build_v1alpha()?;
+
+    let grpc = Routes::new(AuthServiceServer::new(AuthApi))
+        .add_service(BusinessPlanServiceServer::new(BusinessPlanApi))
+        .add_service(DashboardServiceServer::new(DashboardApi))
+        .add_service(BillingServiceServer::new(BillingApi))
+        .add_service(AdminServiceServer::new(AdminApi))
+        .add_service(SystemPromptServiceServer::new(SystemPromptApi))
+        .add_service(health_service)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha);
+
+    let rest =
+        Rest::new(RouteTable::from_pool(descriptor_pool(), "socio.v1")?, grpc.clone().into_axum_router());
+    let web = WebApp::new(&config.web_dir);
+    let ready_db = db.clone();
+
+    // gRPC-Web is layered on the gRPC routes only: tonic-web refuses every other HTTP/1 request.
+    let router = grpc
+        .into_axum_router()
+        .layer(tonic_web::GrpcWebLayer::new())
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(move || health::readyz(axum::extract::State(ready_db.clone()))))
+        .fallback(move |request: Request| {
+            let rest = rest.clone();
+            let web = web.clone();
+            async move {
+                let path = request.uri().path();
+                if path == "/api" || path.starts_with("/api/") {
+                    rest.handle(request).await
+                } else {
+                    web.serve(request).await
+                }
+            }
+        })
+        .layer(cors(config))
+        .layer(TraceLayer::new_for_http().make_span_with(|request: &Request| {
+            // The path only: query strings may carry signed links.
+            tracing::info_span!("request", method = %request.method(), path = %request.uri().path())
+        }));
+    Ok(router)
+}
+
+/// The browser may call from `PUBLIC_URL` (and from Vite's dev server in development), and must
+/// be able to read gRPC-Web's status trailers.
+fn cors(config: &Config) -> CorsLayer {
+    let mut origins: Vec<HeaderValue> = config.public_url.parse().into_iter().collect();
+    if config.mode == RunMode::Development {
+        origins.extend(["http://localhost:5173", "http://127.0.0.1:5173"].map(HeaderValue::from_static));
+    }
+    CorsLayer::new()
+        .allow_origin(AllowOrigin::list(origins))
+        .allow_methods([
+            Method::GET,
+            Method::POST,
+            Method::PUT,
+            Method::PATCH,
+            Method::DELETE,
+            Method::OPTIONS,
+        ])
+        .allow_headers([
+            header::CONTENT_TYPE,
+            header::AUTHORIZATION,
+            header::ACCEPT_LANGUAGE,
+            HeaderName::from_static("x-grpc-web"),
+            HeaderName::from_static("x-user-agent"),
+            HeaderName::from_static("grpc-timeout"),
+        ])
+        .expose_headers([
+            HeaderName::from_static("grpc-status"),
+            HeaderName::from_static("grpc-message"),
+            HeaderName::from_static("grpc-status-details-bin"),
+        ])
+        .max_age(Duration::from_secs(600))
+}

@@ -1,0 +1,3 @@
+//! Billing: what the plans are and cost, checkout and the subscription's life.
+
+pub mod plans;

@@ -1,0 +1,394 @@
+//! Configuration from the environment (and a `.env` file when present), per ARCHITECTURE §2.
+//!
+//! Every variable has an embedded default that runs the whole product on one machine. In
+//! production (`SOCIO_ENV=production`) the dev defaults are refused with a message that names the
+//! variable to set, so a misconfigured deployment never starts half-safe.
+
+use std::{collections::HashMap, fmt, net::SocketAddr, path::PathBuf, time::Duration};
+
+use rand::RngCore;
+
+/// Where the configuration was read from: the process environment, or a map in tests.
+pub trait Source {
+    fn get(&self, key: &str) -> Option<String>;
+}
+
+/// The process environment, after loading `.env` if there is one.
+pub struct Environment;
+
+impl Source for Environment {
+    fn get(&self, key: &str) -> Option<String> {
+        std::env::var(key).ok()
+    }
+}
+
+impl Source for HashMap<String, String> {
+    fn get(&self, key: &str) -> Option<String> {
+        HashMap::get(self, key).cloned()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunMode {
+    Development,
+    Production,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WhatsAppMode {
+    /// Outbound messages go to the outbox the simulator page shows.
+    Dev,
+    /// Meta's WhatsApp Cloud API.
+    Cloud,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaymentsProvider {
+    Sandbox,
+    Stripe,
+}
+
+/// A secret that never shows in logs or debug output.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct WhatsAppConfig {
+    pub mode: WhatsAppMode,
+    pub business_number: String,
+    pub graph_url: String,
+    pub phone_number_id: Option<String>,
+    pub access_token: Option<Secret>,
+    pub app_secret: Option<Secret>,
+    pub verify_token: Option<Secret>,
+    pub otp_template: String,
+    /// How long to wait for more messages of a burst before replying.
+    pub batch_window: Duration,
+}
+
+#[derive(Clone, Debug)]
+pub struct LlmConfig {
+    pub base_url: String,
+    pub api_key: Option<Secret>,
+    pub model: String,
+    pub transcribe_model: Option<String>,
+    pub timeout: Duration,
+}
+
+#[derive(Clone, Debug)]
+pub struct StripeConfig {
+    pub secret_key: Secret,
+    pub webhook_secret: Secret,
+    pub price_pro_monthly: String,
+    pub price_pro_yearly: String,
+    pub api_url: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub addr: SocketAddr,
+    pub mode: RunMode,
+    pub public_url: String,
+    pub database_url: String,
+    pub jwt_secret: Secret,
+    pub admin_phones: Vec<String>,
+    pub web_dir: PathBuf,
+    pub whatsapp: WhatsAppConfig,
+    /// None: the offline guided consultant.
+    pub llm: Option<LlmConfig>,
+    pub payments: PaymentsProvider,
+    pub stripe: Option<StripeConfig>,
+}
+
+/// A configuration that cannot run; the message names the variable to fix.
+#[derive(Debug, thiserror::Error)]
+#[error("configuration: {0}")]
+pub struct ConfigError(pub String);
+
+const MIN_JWT_SECRET_BYTES: usize = 32;
+
+impl Config {
+    /// Reads `.env` (if present) and the environment.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let _ = dotenvy::dotenv();
+        Self::from_source(&Environment)
+    }
+
+    pub fn from_source(src: &dyn Source) -> Result<Self, ConfigError> {
+        let var = |key: &str| src.get(key).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        let mode = match var("SOCIO_ENV").as_deref() {
+            None | Some("development") | Some("dev") | Some("test") => RunMode::Development,
+            Some("production") | Some("prod") => RunMode::Production,
+            Some(other) => {
+                return Err(ConfigError(format!(
+                    "SOCIO_ENV must be development or production, not {other:?}"
+                )));
+            }
+        };
+        let addr = var("SOCIO_ADDR")
+            .unwrap_or_else(|| "127.0.0.1:8080".into())
+            .parse()
+            .map_err(|_| ConfigError("SOCIO_ADDR must be host:port, e.g. 127.0.0.1:8080".into()))?;
+        let public_url = var("PUBLIC_URL")
+            .unwrap_or_else(|| "http://localhost:8080".into())
+            .trim_end_matches('/')
+            .to_owned();
+        let database_url = var("DATABASE_URL").unwrap_or_else(|| "sqlite://data/socio.db".into());
+        if !(database_url.starts_with("sqlite:")
+            || database_url.starts_with("postgres://")
+            || database_url.starts_with("postgresql://"))
+        {
+            return Err(ConfigError("DATABASE_URL must start with sqlite:// or postgres://".into()));
+        }
+
+        let jwt_secret = match (var("JWT_SECRET"), mode) {
+            (Some(secret), RunMode::Production) if secret.len() < MIN_JWT_SECRET_BYTES => {
+                return Err(ConfigError(format!(
+                    "JWT_SECRET must be at least {MIN_JWT_SECRET_BYTES} bytes in production"
+                )));
+            }
+            (Some(secret), _) => Secret::new(secret),
+            (None, RunMode::Production) => {
+                return Err(ConfigError("JWT_SECRET is required in production".into()));
+            }
+            (None, RunMode::Development) => development_jwt_secret()?,
+        };
+
+        let whatsapp = whatsapp_config(&var)?;
+        let llm_timeout = Duration::from_secs(parse_number(&var, "LLM_TIMEOUT_S", 25)?);
+        let llm = var("LLM_BASE_URL").map(|base_url| LlmConfig {
+            base_url: base_url.trim_end_matches('/').to_owned(),
+            api_key: var("LLM_API_KEY").map(Secret::new),
+            model: var("LLM_MODEL").unwrap_or_else(|| "gpt-4o-mini".into()),
+            transcribe_model: var("LLM_TRANSCRIBE_MODEL"),
+            timeout: llm_timeout,
+        });
+        let payments = match var("PAYMENTS_PROVIDER").as_deref() {
+            None | Some("sandbox") => PaymentsProvider::Sandbox,
+            Some("stripe") => PaymentsProvider::Stripe,
+            Some(other) => {
+                return Err(ConfigError(format!(
+                    "PAYMENTS_PROVIDER must be sandbox or stripe, not {other:?}"
+                )));
+            }
+        };
+        let stripe = match payments {
+            PaymentsProvider::Sandbox => None,
+            PaymentsProvider::Stripe => Some(StripeConfig {
+                secret_key: Secret::new(required(&var, "STRIPE_SECRET_KEY", "PAYMENTS_PROVIDER=stripe")?),
+                webhook_secret: Secret::new(required(
+                    &var,
+                    "STRIPE_WEBHOOK_SECRET",
+                    "PAYMENTS_PROVIDER=stripe",
+                )?),
+                price_pro_monthly: required(&var, "STRIPE_PRICE_PRO_MONTHLY", "PAYMENTS_PROVIDER=stripe")?,
+                price_pro_yearly: required(&var, "STRIPE_PRICE_PRO_YEARLY", "PAYMENTS_PROVIDER=stripe")?,
+                api_url: var("STRIPE_API_URL").unwrap_or_else(|| "https://api.stripe.com".into()),
+            }),
+        };
+
+        let config = Config {
+            addr,
+            mode,
+            public_url,
+            database_url,
+            jwt_secret,
+            admin_phones: var("ADMIN_PHONES")
+                .map(|list| list.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect())
+                .unwrap_or_default(),
+            web_dir: PathBuf::from(var("SOCIO_WEB_DIR").unwrap_or_else(|| "web/dist".into())),
+            whatsapp,
+            llm,
+            payments,
+            stripe,
+        };
+        config.refuse_dev_defaults_in_production()?;
+        Ok(config)
+    }
+
+    fn refuse_dev_defaults_in_production(&self) -> Result<(), ConfigError> {
+        if self.mode != RunMode::Production {
+            return Ok(());
+        }
+        if self.whatsapp.mode == WhatsAppMode::Dev {
+            return Err(ConfigError(
+                "WHATSAPP_MODE=dev is refused in production: set WHATSAPP_MODE=cloud".into(),
+            ));
+        }
+        if self.payments == PaymentsProvider::Sandbox {
+            return Err(ConfigError(
+                "PAYMENTS_PROVIDER=sandbox is refused in production: set PAYMENTS_PROVIDER=stripe".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn is_production(&self) -> bool {
+        self.mode == RunMode::Production
+    }
+}
+
+fn whatsapp_config(var: &dyn Fn(&str) -> Option<String>) -> Result<WhatsAppConfig, ConfigError> {
+    let mode = match var("WHATSAPP_MODE").as_deref() {
+        None | Some("dev") => WhatsAppMode::Dev,
+        Some("cloud") => WhatsAppMode::Cloud,
+        Some(other) => {
+            return Err(ConfigError(format!("WHATSAPP_MODE must be dev or cloud, not {other:?}")));
+        }
+    };
+    let cloud_required = |key: &str| match mode {
+        WhatsAppMode::Cloud => required(var, key, "WHATSAPP_MODE=cloud").map(Some),
+        WhatsAppMode::Dev => Ok(var(key)),
+    };
+    let business_number: String = var("WHATSAPP_BUSINESS_NUMBER")
+        .unwrap_or_else(|| "5511900000000".into())
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    if !(8..=15).contains(&business_number.len()) {
+        return Err(ConfigError("WHATSAPP_BUSINESS_NUMBER must have 8 to 15 digits".into()));
+    }
+    Ok(WhatsAppConfig {
+        mode,
+        business_number,
+        graph_url: var("WHATSAPP_GRAPH_URL")
+            .unwrap_or_else(|| "https://graph.facebook.com/v23.0".into())
+            .trim_end_matches('/')
+            .to_owned(),
+        phone_number_id: cloud_required("WHATSAPP_PHONE_NUMBER_ID")?,
+        access_token: cloud_required("WHATSAPP_ACCESS_TOKEN")?.map(Secret::new),
+        app_secret: cloud_required("WHATSAPP_APP_SECRET")?.map(Secret::new),
+        verify_token: var("WHATSAPP_VERIFY_TOKEN").map(Secret::new),
+        otp_template: var("WHATSAPP_OTP_TEMPLATE").unwrap_or_else(|| "login_code".into()),
+        batch_window: Duration::from_millis(parse_number(var, "WHATSAPP_BATCH_WINDOW_MS", 4000)?),
+    })
+}
+
+fn required(var: &dyn Fn(&str) -> Option<String>, key: &str, because: &str) -> Result<String, ConfigError> {
+    var(key).ok_or_else(|| ConfigError(format!("{key} is required with {because}")))
+}
+
+fn parse_number(var: &dyn Fn(&str) -> Option<String>, key: &str, default: u64) -> Result<u64, ConfigError> {
+    match var(key) {
+        None => Ok(default),
+        Some(v) => v.parse().map_err(|_| ConfigError(format!("{key} must be a whole number, not {v:?}"))),
+    }
+}
+
+/// In development the JWT key is generated once and kept in `data/`, so sessions survive restarts
+/// without anyone having to invent a secret.
+fn development_jwt_secret() -> Result<Secret, ConfigError> {
+    let path = PathBuf::from("data/jwt_secret");
+    if let Ok(existing) = std::fs::read_to_string(&path)
+        && existing.trim().len() >= MIN_JWT_SECRET_BYTES
+    {
+        return Ok(Secret::new(existing.trim()));
+    }
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    let secret: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    std::fs::create_dir_all("data").and_then(|()| std::fs::write(&path, &secret)).map_err(|e| {
+        ConfigError(format!("JWT_SECRET is unset and data/jwt_secret cannot be written: {e}"))
+    })?;
+    Ok(Secret::new(secret))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let mut map: HashMap<String, String> =
+            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        map.entry("JWT_SECRET".into()).or_insert_with(|| "x".repeat(40));
+        Config::from_source(&map)
+    }
+
+    const CLOUD: [(&str, &str); 4] = [
+        ("WHATSAPP_MODE", "cloud"),
+        ("WHATSAPP_PHONE_NUMBER_ID", "123"),
+        ("WHATSAPP_ACCESS_TOKEN", "token"),
+        ("WHATSAPP_APP_SECRET", "secret"),
+    ];
+
+    #[test]
+    fn embedded_defaults_run_everything_locally() {
+        let c = config(&[]).unwrap();
+        assert_eq!(c.addr.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.database_url, "sqlite://data/socio.db");
+        assert_eq!(c.whatsapp.mode, WhatsAppMode::Dev);
+        assert_eq!(c.payments, PaymentsProvider::Sandbox);
+        assert!(c.llm.is_none());
+        assert_eq!(c.whatsapp.batch_window, Duration::from_secs(4));
+    }
+
+    #[test]
+    fn production_refuses_whatsapp_dev_mode_naming_the_variable() {
+        let err = config(&[("SOCIO_ENV", "production")]).unwrap_err();
+        assert!(err.0.contains("WHATSAPP_MODE"), "{err}");
+    }
+
+    #[test]
+    fn production_refuses_sandbox_payments_naming_the_variable() {
+        let mut pairs = vec![("SOCIO_ENV", "production")];
+        pairs.extend(CLOUD);
+        let err = config(&pairs).unwrap_err();
+        assert!(err.0.contains("PAYMENTS_PROVIDER"), "{err}");
+    }
+
+    #[test]
+    fn production_refuses_a_missing_or_short_jwt_secret() {
+        let map: HashMap<String, String> =
+            [("SOCIO_ENV", "production")].iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        assert!(Config::from_source(&map).unwrap_err().0.contains("JWT_SECRET"));
+        let err = config(&[("SOCIO_ENV", "production"), ("JWT_SECRET", "short")]).unwrap_err();
+        assert!(err.0.contains("JWT_SECRET"), "{err}");
+    }
+
+    #[test]
+    fn cloud_mode_requires_its_credentials() {
+        let err = config(&[("WHATSAPP_MODE", "cloud")]).unwrap_err();
+        assert!(err.0.contains("WHATSAPP_PHONE_NUMBER_ID"), "{err}");
+    }
+
+    #[test]
+    fn production_starts_with_real_providers_and_a_strong_secret() {
+        let mut pairs = vec![
+            ("SOCIO_ENV", "production"),
+            ("PAYMENTS_PROVIDER", "stripe"),
+            ("STRIPE_SECRET_KEY", "sk"),
+            ("STRIPE_WEBHOOK_SECRET", "whsec"),
+            ("STRIPE_PRICE_PRO_MONTHLY", "price_m"),
+            ("STRIPE_PRICE_PRO_YEARLY", "price_y"),
+        ];
+        pairs.extend(CLOUD);
+        let c = config(&pairs).unwrap();
+        assert!(c.is_production());
+    }
+
+    #[test]
+    fn secrets_never_show_in_debug_output() {
+        let c = config(&[("JWT_SECRET", "a-very-long-secret-that-must-not-leak-0123")]).unwrap();
+        assert!(!format!("{c:?}").contains("must-not-leak"));
+    }
+
+    #[test]
+    fn unknown_database_scheme_is_refused() {
+        assert!(config(&[("DATABASE_URL", "mysql://x")]).unwrap_err().0.contains("DATABASE_URL"));
+    }
+}

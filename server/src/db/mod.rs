@@ -1,0 +1,165 @@
+//! Storage: one sqlx code path over SQLite (the embedded default) and PostgreSQL (for scale).
+//!
+//! Queries are written once with `$n` placeholders, which both engines accept; the few statements
+//! that must differ (row locking in the job queue) branch on [`Engine`]. Times are stored as Unix
+//! milliseconds.
+
+pub mod jobs;
+
+use std::{str::FromStr, sync::Once, time::Duration};
+
+use anyhow::Context;
+use sqlx::{
+    AnyPool, Executor,
+    any::{AnyConnectOptions, AnyPoolOptions},
+};
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Sqlite,
+    Postgres,
+}
+
+/// A pool on one of the two engines.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: AnyPool,
+    engine: Engine,
+}
+
+impl Db {
+    /// Connects (creating the SQLite file and its folder on first run) without migrating.
+    pub async fn connect(url: &str) -> anyhow::Result<Self> {
+        static DRIVERS: Once = Once::new();
+        DRIVERS.call_once(sqlx::any::install_default_drivers);
+
+        let (engine, url) = if url.starts_with("sqlite:") {
+            (Engine::Sqlite, sqlite_url(url)?)
+        } else {
+            (Engine::Postgres, url.to_owned())
+        };
+        let options =
+            AnyConnectOptions::from_str(&url).context("DATABASE_URL is not a valid database address")?;
+        let pool_options =
+            AnyPoolOptions::new().acquire_timeout(Duration::from_secs(5)).max_connections(match engine {
+                Engine::Sqlite => 8,
+                Engine::Postgres => 16,
+            });
+        let pool_options = match engine {
+            Engine::Sqlite => pool_options.after_connect(|conn, _meta| {
+                Box::pin(async move {
+                    conn.execute(
+                        "pragma journal_mode = wal; pragma foreign_keys = on; \
+                         pragma busy_timeout = 5000; pragma synchronous = normal;",
+                    )
+                    .await?;
+                    Ok(())
+                })
+            }),
+            Engine::Postgres => pool_options,
+        };
+        let pool = pool_options
+            .connect_with(options)
+            .await
+            .with_context(|| format!("cannot open the database ({})", redact(&url)))?;
+        Ok(Db { pool, engine })
+    }
+
+    /// Brings the schema up to date; safe to run on every start and from several processes.
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        let migrator = match self.engine {
+            Engine::Sqlite => &SQLITE_MIGRATIONS,
+            Engine::Postgres => &POSTGRES_MIGRATIONS,
+        };
+        migrator.run(&self.pool).await.context("database migration failed")
+    }
+
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// True when the database answers a trivial query in time.
+    pub async fn is_ready(&self) -> bool {
+        let probe = sqlx::query("select 1").execute(&self.pool);
+        matches!(tokio::time::timeout(Duration::from_secs(2), probe).await, Ok(Ok(_)))
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Milliseconds since the Unix epoch: the storage format of every time.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
+}
+
+/// `sqlite://data/socio.db` → the same address with `mode=rwc`, after creating `data/`.
+fn sqlite_url(url: &str) -> anyhow::Result<String> {
+    let path = url
+        .trim_start_matches("sqlite://")
+        .trim_start_matches("sqlite:")
+        .split('?')
+        .next()
+        .unwrap_or_default();
+    if path.is_empty() || path.contains(":memory:") {
+        anyhow::bail!("DATABASE_URL: use a SQLite file (an in-memory database is one per connection)");
+    }
+    if let Some(parent) = std::path::Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create the database folder {}", parent.display()))?;
+    }
+    Ok(if url.contains("mode=") {
+        url.to_owned()
+    } else if url.contains('?') {
+        format!("{url}&mode=rwc")
+    } else {
+        format!("{url}?mode=rwc")
+    })
+}
+
+/// The address without its password, for messages.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            let credentials = &url[scheme_end + 3..at];
+            let user = credentials.split(':').next().unwrap_or_default();
+            format!("{}{}:***{}", &url[..scheme_end + 3], user, &url[at..])
+        }
+        _ => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_redacted_from_database_addresses() {
+        assert_eq!(redact("postgres://app:s3cret@db:5432/socio"), "postgres://app:***@db:5432/socio");
+        assert_eq!(redact("sqlite://data/socio.db"), "sqlite://data/socio.db");
+    }
+
+    #[test]
+    fn sqlite_addresses_create_the_file_on_first_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}/nested/socio.db", dir.path().display());
+        assert!(sqlite_url(&url).unwrap().ends_with("?mode=rwc"));
+        assert!(dir.path().join("nested").is_dir());
+    }
+
+    #[test]
+    fn in_memory_sqlite_is_refused() {
+        assert!(sqlite_url("sqlite::memory:").is_err());
+    }
+}

@@ -1,0 +1,297 @@
+//! One error type for the whole server, mapped exhaustively (no `_` arm) to gRPC status codes and
+//! so, through the REST layer, to HTTP. Messages are rendered in the caller's language at the edge;
+//! internal failures are logged here and never shown to the caller.
+
+#![deny(clippy::wildcard_enum_match_arm)]
+
+use tonic::Code;
+use tonic_types::{ErrorDetails, StatusExt};
+
+use crate::locale::Language;
+
+/// What is wrong with one input field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    Required,
+    TooLong {
+        max: usize,
+    },
+    TooShort {
+        min: usize,
+    },
+    OutOfRange {
+        min: i64,
+        max: i64,
+    },
+    /// Not in the expected format; the string says which format, in both languages.
+    Format {
+        pt_br: &'static str,
+        en: &'static str,
+    },
+    /// Not one of the accepted values.
+    NotOneOf(Vec<String>),
+}
+
+/// An invalid input field, by its JSON name (e.g. `phoneNumber`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldViolation {
+    pub field: String,
+    pub problem: Problem,
+}
+
+impl Problem {
+    pub fn one_of(values: &[&str]) -> Self {
+        Problem::NotOneOf(values.iter().map(|v| v.to_string()).collect())
+    }
+}
+
+impl FieldViolation {
+    pub fn new(field: impl Into<String>, problem: Problem) -> Self {
+        Self { field: field.into(), problem }
+    }
+}
+
+/// Things that may be missing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resource {
+    User,
+    BusinessPlan,
+    SystemPrompt,
+    CheckoutSession,
+    Job,
+}
+
+/// Requests that are well formed but cannot be done in the present state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precondition {
+    ActivePromptCannotBeDeleted,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("invalid input: {0:?}")]
+    InvalidInput(Vec<FieldViolation>),
+    #[error("the request body is not valid: {0}")]
+    MalformedBody(String),
+    #[error("unauthenticated")]
+    Unauthenticated,
+    #[error("permission denied")]
+    PermissionDenied,
+    #[error("{0:?} not found")]
+    NotFound(Resource),
+    #[error("{0:?} already exists")]
+    AlreadyExists(Resource),
+    #[error("precondition failed: {0:?}")]
+    FailedPrecondition(Precondition),
+    #[error("rate limited for {retry_after_secs} s")]
+    RateLimited { retry_after_secs: u64 },
+    #[error("unavailable: {0}")]
+    Unavailable(String),
+    #[error("internal: {0:#}")]
+    Internal(#[from] anyhow::Error),
+}
+
+pub type AppResult<T> = Result<T, AppError>;
+
+impl AppError {
+    pub fn invalid(field: impl Into<String>, problem: Problem) -> Self {
+        AppError::InvalidInput(vec![FieldViolation::new(field, problem)])
+    }
+
+    pub fn code(&self) -> Code {
+        match self {
+            AppError::InvalidInput(_) | AppError::MalformedBody(_) => Code::InvalidArgument,
+            AppError::Unauthenticated => Code::Unauthenticated,
+            AppError::PermissionDenied => Code::PermissionDenied,
+            AppError::NotFound(_) => Code::NotFound,
+            AppError::AlreadyExists(_) => Code::AlreadyExists,
+            AppError::FailedPrecondition(_) => Code::FailedPrecondition,
+            AppError::RateLimited { .. } => Code::ResourceExhausted,
+            AppError::Unavailable(_) => Code::Unavailable,
+            AppError::Internal(_) => Code::Internal,
+        }
+    }
+
+    /// The message a user reads, in their language.
+    pub fn message(&self, lang: Language) -> String {
+        match self {
+            AppError::InvalidInput(violations) => {
+                let first = violations.first().map(|v| violation_text(v, lang)).unwrap_or_default();
+                lang.choose(format!("Dados inválidos: {first}"), format!("Invalid input: {first}"))
+            }
+            AppError::MalformedBody(detail) => lang.choose(
+                format!("O corpo da requisição não é válido: {detail}"),
+                format!("The request body is not valid: {detail}"),
+            ),
+            AppError::Unauthenticated => {
+                lang.choose("Faça login para continuar.", "Please log in to continue.").into()
+            }
+            AppError::PermissionDenied => lang
+                .choose(
+                    "Acesso negado. Você não tem permissão para esta ação.",
+                    "Access denied. You are not allowed to do this.",
+                )
+                .into(),
+            AppError::NotFound(resource) => not_found_text(*resource, lang).into(),
+            AppError::AlreadyExists(resource) => lang.choose(
+                format!("{} já existe.", resource_name(*resource, lang)),
+                format!("{} already exists.", resource_name(*resource, lang)),
+            ),
+            AppError::FailedPrecondition(Precondition::ActivePromptCannotBeDeleted) => lang
+                .choose(
+                    "O prompt ativo não pode ser excluído. Ative outro prompt primeiro.",
+                    "The active prompt cannot be deleted. Activate another prompt first.",
+                )
+                .into(),
+            AppError::RateLimited { retry_after_secs } => lang.choose(
+                format!("Muitas tentativas. Tente novamente em {retry_after_secs} segundos."),
+                format!("Too many attempts. Try again in {retry_after_secs} seconds."),
+            ),
+            AppError::Unavailable(_) => lang
+                .choose(
+                    "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                    "The service is temporarily unavailable. Please try again shortly.",
+                )
+                .into(),
+            AppError::Internal(_) => lang
+                .choose(
+                    "Algo deu errado do nosso lado. Tente novamente.",
+                    "Something went wrong on our side. Please try again.",
+                )
+                .into(),
+        }
+    }
+
+    /// The gRPC status, with field violations as `google.rpc.BadRequest` details. Internal errors
+    /// are logged here, once, and reach the caller only as a generic message.
+    pub fn into_status(self, lang: Language) -> tonic::Status {
+        let message = self.message(lang);
+        match &self {
+            AppError::Internal(err) => tracing::error!(error = %format!("{err:#}"), "internal error"),
+            AppError::Unavailable(why) => tracing::warn!(%why, "unavailable"),
+            AppError::InvalidInput(_)
+            | AppError::MalformedBody(_)
+            | AppError::Unauthenticated
+            | AppError::PermissionDenied
+            | AppError::NotFound(_)
+            | AppError::AlreadyExists(_)
+            | AppError::FailedPrecondition(_)
+            | AppError::RateLimited { .. } => {}
+        }
+        match &self {
+            AppError::InvalidInput(violations) => {
+                let mut details = ErrorDetails::new();
+                for v in violations {
+                    details.add_bad_request_violation(v.field.clone(), violation_text(v, lang));
+                }
+                tonic::Status::with_error_details(self.code(), message, details)
+            }
+            AppError::RateLimited { retry_after_secs } => {
+                let details =
+                    ErrorDetails::with_retry_info(Some(std::time::Duration::from_secs(*retry_after_secs)));
+                tonic::Status::with_error_details(self.code(), message, details)
+            }
+            AppError::MalformedBody(_)
+            | AppError::Unauthenticated
+            | AppError::PermissionDenied
+            | AppError::NotFound(_)
+            | AppError::AlreadyExists(_)
+            | AppError::FailedPrecondition(_)
+            | AppError::Unavailable(_)
+            | AppError::Internal(_) => tonic::Status::new(self.code(), message),
+        }
+    }
+}
+
+impl From<sqlx::Error> for AppError {
+    // sqlx::Error is non-exhaustive: what is not an outage is a defect.
+    #[allow(clippy::wildcard_enum_match_arm)]
+    fn from(err: sqlx::Error) -> Self {
+        match err {
+            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => {
+                AppError::Unavailable(err.to_string())
+            }
+            other => AppError::Internal(anyhow::Error::new(other).context("database")),
+        }
+    }
+}
+
+fn violation_text(v: &FieldViolation, lang: Language) -> String {
+    let field = &v.field;
+    match &v.problem {
+        Problem::Required => lang.choose(format!("{field} é obrigatório"), format!("{field} is required")),
+        Problem::TooLong { max } => lang.choose(
+            format!("{field} deve ter no máximo {max} caracteres"),
+            format!("{field} must be at most {max} characters"),
+        ),
+        Problem::TooShort { min } => lang.choose(
+            format!("{field} deve ter pelo menos {min} caracteres"),
+            format!("{field} must be at least {min} characters"),
+        ),
+        Problem::OutOfRange { min, max } => lang.choose(
+            format!("{field} deve estar entre {min} e {max}"),
+            format!("{field} must be between {min} and {max}"),
+        ),
+        Problem::Format { pt_br, en } => lang.choose(format!("{field}: {pt_br}"), format!("{field}: {en}")),
+        Problem::NotOneOf(values) => lang.choose(
+            format!("{field} deve ser um de: {}", values.join(", ")),
+            format!("{field} must be one of: {}", values.join(", ")),
+        ),
+    }
+}
+
+fn resource_name(resource: Resource, lang: Language) -> &'static str {
+    match resource {
+        Resource::User => lang.choose("Usuário", "User"),
+        Resource::BusinessPlan => lang.choose("Plano de negócios", "Business plan"),
+        Resource::SystemPrompt => lang.choose("Prompt do sistema", "System prompt"),
+        Resource::CheckoutSession => lang.choose("Sessão de pagamento", "Checkout session"),
+        Resource::Job => lang.choose("Tarefa", "Job"),
+    }
+}
+
+fn not_found_text(resource: Resource, lang: Language) -> &'static str {
+    match resource {
+        Resource::User => lang.choose("Usuário não encontrado.", "User not found."),
+        Resource::BusinessPlan => {
+            lang.choose("Plano de negócios não encontrado.", "Business plan not found.")
+        }
+        Resource::SystemPrompt => {
+            lang.choose("Prompt do sistema não encontrado.", "System prompt not found.")
+        }
+        Resource::CheckoutSession => {
+            lang.choose("Sessão de pagamento não encontrada.", "Checkout session not found.")
+        }
+        Resource::Job => lang.choose("Tarefa não encontrada.", "Job not found."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_input_carries_field_violations_in_the_callers_language() {
+        let status =
+            AppError::invalid("language", Problem::one_of(&["pt-BR", "en"])).into_status(Language::En);
+        assert_eq!(status.code(), Code::InvalidArgument);
+        assert!(status.message().contains("language must be one of: pt-BR, en"));
+        let details = status.get_error_details();
+        let bad = details.bad_request().expect("bad request details");
+        assert_eq!(bad.field_violations[0].field, "language");
+    }
+
+    #[test]
+    fn internal_errors_never_leak_their_cause() {
+        let status = AppError::Internal(anyhow::anyhow!("password=hunter2 at db.internal"))
+            .into_status(Language::PtBr);
+        assert_eq!(status.code(), Code::Internal);
+        assert!(!status.message().contains("hunter2"));
+        assert!(status.message().contains("Algo deu errado"));
+    }
+
+    #[test]
+    fn database_outages_are_unavailable_not_internal() {
+        assert_eq!(AppError::from(sqlx::Error::PoolTimedOut).code(), Code::Unavailable);
+    }
+}

@@ -1,0 +1,105 @@
+//! The product's two languages and how a request picks one: the explicit field first, then
+//! `Accept-Language`, then Brazilian Portuguese. Anything starting with `pt` is pt-BR and anything
+//! starting with `en` is English, as the web app does it.
+
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Language {
+    #[default]
+    PtBr,
+    En,
+}
+
+impl Language {
+    /// The BCP 47 tag the web app and the database use.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Language::PtBr => "pt-BR",
+            Language::En => "en",
+        }
+    }
+
+    /// Parses one language tag; None for languages we do not speak.
+    pub fn parse(tag: &str) -> Option<Self> {
+        let tag = tag.trim().to_ascii_lowercase();
+        if tag.starts_with("pt") {
+            Some(Language::PtBr)
+        } else if tag.starts_with("en") {
+            Some(Language::En)
+        } else {
+            None
+        }
+    }
+
+    /// The best language of an `Accept-Language` header, honouring q-values; pt-BR when none fits.
+    pub fn from_accept_language(header: Option<&str>) -> Self {
+        let Some(header) = header else {
+            return Language::default();
+        };
+        let mut best: Option<(f32, Language)> = None;
+        for part in header.split(',') {
+            let mut pieces = part.split(';');
+            let tag = pieces.next().unwrap_or_default();
+            let q = pieces
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .and_then(|q| q.parse::<f32>().ok())
+                .unwrap_or(1.0);
+            if let Some(lang) = Language::parse(tag)
+                && best.is_none_or(|(best_q, _)| q > best_q)
+            {
+                best = Some((q, lang));
+            }
+        }
+        best.map(|(_, lang)| lang).unwrap_or_default()
+    }
+
+    /// The explicit choice when it names a language we speak, else the header's.
+    pub fn pick(explicit: &str, accept_language: Option<&str>) -> Self {
+        Language::parse(explicit).unwrap_or_else(|| Language::from_accept_language(accept_language))
+    }
+
+    /// Picks the text of this language.
+    pub fn choose<T>(self, pt_br: T, en: T) -> T {
+        match self {
+            Language::PtBr => pt_br,
+            Language::En => en,
+        }
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.tag())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn portuguese_is_the_default_without_a_header() {
+        assert_eq!(Language::from_accept_language(None), Language::PtBr);
+        assert_eq!(Language::from_accept_language(Some("de-DE")), Language::PtBr);
+    }
+
+    #[test]
+    fn any_portuguese_or_english_variant_maps_to_our_two_languages() {
+        assert_eq!(Language::from_accept_language(Some("pt-PT")), Language::PtBr);
+        assert_eq!(Language::from_accept_language(Some("en-GB,en;q=0.8")), Language::En);
+    }
+
+    #[test]
+    fn q_values_decide_between_languages() {
+        assert_eq!(Language::from_accept_language(Some("en;q=0.4, pt-BR;q=0.9")), Language::PtBr);
+        assert_eq!(Language::from_accept_language(Some("de, en;q=0.5, pt;q=0.2")), Language::En);
+    }
+
+    #[test]
+    fn an_explicit_language_wins_over_the_header() {
+        assert_eq!(Language::pick("en", Some("pt-BR")), Language::En);
+        assert_eq!(Language::pick("", Some("en")), Language::En);
+        assert_eq!(Language::pick("xx", None), Language::PtBr);
+    }
+}

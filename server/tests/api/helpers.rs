@@ -1,0 +1,266 @@
+//! The test harness: `spawn_app` starts the real application on a random port against a fresh
+//! database (a temporary SQLite file, or a new PostgreSQL database), with one helper per protocol.
+
+use std::collections::HashMap;
+
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+use prost::Message;
+use socio::{app::Application, config::Config, db::Db};
+use tokio::{net::TcpListener, sync::oneshot, task::JoinHandle};
+
+/// Runs an async test body once per engine: `<name>::sqlite` and `<name>::postgres`.
+#[macro_export]
+macro_rules! on_both_engines {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                super::$name($crate::helpers::TestDatabase::sqlite()).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                match $crate::helpers::TestDatabase::postgres().await {
+                    Some(db) => super::$name(db).await,
+                    None => eprintln!("TEST_DATABASE_URL is not set: PostgreSQL case not run"),
+                }
+            }
+        }
+    };
+}
+
+/// A fresh, empty database that goes away with the test.
+pub struct TestDatabase {
+    pub url: String,
+    _dir: Option<tempfile::TempDir>,
+    postgres: Option<(String, String)>,
+}
+
+impl TestDatabase {
+    pub fn sqlite() -> Self {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let url = format!("sqlite://{}/socio.db", dir.path().display());
+        Self { url, _dir: Some(dir), postgres: None }
+    }
+
+    /// None when `TEST_DATABASE_URL` is unset.
+    pub async fn postgres() -> Option<Self> {
+        use sqlx::Connection;
+        let admin_url = std::env::var("TEST_DATABASE_URL").ok().filter(|u| !u.is_empty())?;
+        let name = format!("socio_test_{}", uuid::Uuid::new_v4().simple());
+        let mut conn = sqlx::PgConnection::connect(&admin_url)
+            .await
+            .expect("TEST_DATABASE_URL is set but PostgreSQL is unreachable");
+        sqlx::query(sqlx::AssertSqlSafe(format!("create database {name}")))
+            .execute(&mut conn)
+            .await
+            .expect("create a test database");
+        let base = admin_url.rsplit_once('/').map(|(base, _)| base).unwrap_or(&admin_url);
+        Some(Self { url: format!("{base}/{name}"), _dir: None, postgres: Some((admin_url, name)) })
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        self.postgres.is_some()
+    }
+
+    /// Drops a PostgreSQL database now, connections and all: the database is gone.
+    pub async fn drop_now(&self) {
+        use sqlx::Connection;
+        if let Some((admin_url, name)) = &self.postgres {
+            let mut conn = sqlx::PgConnection::connect(admin_url).await.expect("admin connection");
+            sqlx::query(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)")))
+                .execute(&mut conn)
+                .await
+                .expect("drop the test database");
+        }
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        if let Some((admin_url, name)) = self.postgres.take() {
+            // Drop runs outside any runtime we may block: use a thread with its own.
+            let _ = std::thread::spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
+                rt.block_on(async {
+                    use sqlx::Connection;
+                    let mut conn = sqlx::PgConnection::connect(&admin_url).await.ok()?;
+                    sqlx::query(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)")))
+                        .execute(&mut conn)
+                        .await
+                        .ok()
+                })
+            })
+            .join();
+        }
+    }
+}
+
+/// The running application.
+pub struct TestApp {
+    pub address: String,
+    pub db: Db,
+    pub http: reqwest::Client,
+    pub database: TestDatabase,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<anyhow::Result<()>>>,
+    _web: tempfile::TempDir,
+}
+
+/// The marker the stand-in web build's index.html carries.
+pub const INDEX_MARKER: &str = "<div id=\"root\" data-test=\"socio-web\"></div>";
+
+pub async fn spawn_app(database: TestDatabase) -> TestApp {
+    spawn_app_with(database, &[]).await
+}
+
+pub async fn spawn_app_with(database: TestDatabase, extra: &[(&str, &str)]) -> TestApp {
+    socio::telemetry::init_for_tests();
+    let web = tempfile::tempdir().expect("a temp dir");
+    std::fs::write(web.path().join("index.html"), format!("<!doctype html>{INDEX_MARKER}")).unwrap();
+    std::fs::create_dir_all(web.path().join("assets")).unwrap();
+    std::fs::write(web.path().join("assets/app-1234.js"), "console.log('socio')").unwrap();
+
+    let mut vars: HashMap<String, String> = [
+        ("SOCIO_ADDR", "127.0.0.1:0"),
+        ("DATABASE_URL", database.url.as_str()),
+        ("JWT_SECRET", "test-secret-that-is-long-enough-0123456789"),
+        ("SOCIO_WEB_DIR", web.path().to_str().unwrap()),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    for (k, v) in extra {
+        vars.insert(k.to_string(), v.to_string());
+    }
+    let config = Config::from_source(&vars).expect("test configuration");
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let app = Application::build_on(config, listener).await.expect("the app builds");
+    let port = app.port();
+    let db = app.db().clone();
+    let (shutdown, stopped) = oneshot::channel::<()>();
+    let server = tokio::spawn(app.run_until_stopped(async move {
+        let _ = stopped.await;
+    }));
+    let address = format!("http://127.0.0.1:{port}");
+    let http = reqwest::Client::builder().http1_only().build().unwrap();
+    wait_until_serving(&http, &address).await;
+    TestApp { address, db, http, database, shutdown: Some(shutdown), server: Some(server), _web: web }
+}
+
+async fn wait_until_serving(http: &reqwest::Client, address: &str) {
+    for _ in 0..100 {
+        if http.get(format!("{address}/healthz")).send().await.is_ok() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("the app did not start serving");
+}
+
+impl TestApp {
+    /// Stops the server gracefully and waits for it.
+    pub async fn stop(mut self) -> TestDatabase {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.await.expect("server task").expect("server stopped cleanly");
+        }
+        std::mem::replace(&mut self.database, TestDatabase::sqlite())
+    }
+
+    pub async fn grpc_channel(&self) -> tonic::transport::Channel {
+        tonic::transport::Channel::from_shared(self.address.clone())
+            .unwrap()
+            .connect()
+            .await
+            .expect("a gRPC connection")
+    }
+
+    pub async fn rest_get(&self, path: &str, language: &str) -> (u16, serde_json::Value) {
+        let response = self
+            .http
+            .get(format!("{}{path}", self.address))
+            .header("accept-language", language)
+            .send()
+            .await
+            .unwrap();
+        Self::json_of(response).await
+    }
+
+    pub async fn rest_send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: &str,
+    ) -> (u16, serde_json::Value) {
+        let response = self
+            .http
+            .request(method, format!("{}{path}", self.address))
+            .header("content-type", "application/json")
+            .body(body.to_owned())
+            .send()
+            .await
+            .unwrap();
+        Self::json_of(response).await
+    }
+
+    async fn json_of(response: reqwest::Response) -> (u16, serde_json::Value) {
+        let status = response.status().as_u16();
+        let text = response.text().await.unwrap();
+        let json = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+        (status, json)
+    }
+
+    /// One unary gRPC-Web call over HTTP/1.1, as a browser makes it. Returns the decoded message
+    /// (when the status is OK) and the grpc-status.
+    pub async fn grpc_web<Req: Message, Res: Message + Default>(
+        &self,
+        path: &str,
+        request: &Req,
+    ) -> (Option<Res>, String) {
+        let mut body = BytesMut::new();
+        let encoded = request.encode_to_vec();
+        body.put_u8(0);
+        body.put_u32(encoded.len() as u32);
+        body.put_slice(&encoded);
+        let response = self
+            .http
+            .post(format!("{}{path}", self.address))
+            .header("content-type", "application/grpc-web+proto")
+            .header("x-grpc-web", "1")
+            .header("origin", "http://localhost:8080")
+            .body(body.freeze())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "gRPC-Web answers over HTTP 200");
+        let mut bytes: Bytes = response.bytes().await.unwrap();
+        let (mut message, mut status) = (None, String::new());
+        while bytes.len() >= 5 {
+            let flag = bytes.get_u8();
+            let len = bytes.get_u32() as usize;
+            let chunk = bytes.split_to(len);
+            if flag & 0x80 == 0 {
+                message = Some(Res::decode(chunk).unwrap());
+            } else {
+                let trailers = String::from_utf8_lossy(&chunk).to_string();
+                status = trailers
+                    .lines()
+                    .find_map(|l| l.strip_prefix("grpc-status:"))
+                    .map(|s| s.trim().to_owned())
+                    .unwrap_or_default();
+            }
+        }
+        (message, status)
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The durable job queue against real databases: nothing lost across restarts, nothing run twice,
+//! failures retried with backoff and left visible.
+
+use std::{
+    collections::HashSet,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use futures::future::BoxFuture;
+use socio::db::{
+    Db,
+    jobs::{self, Backoff, Handlers, Job, JobError, JobHandler, NewJob, Queue, WorkerOptions},
+};
+use sqlx::Row;
+use tokio::sync::watch;
+
+use crate::{helpers::TestDatabase, on_both_engines};
+
+async fn open(db: &TestDatabase) -> Db {
+    let db = Db::connect(&db.url).await.expect("connect");
+    db.migrate().await.expect("migrate");
+    db
+}
+
+/// Records each run; fails the way it is told to.
+struct Recorder {
+    seen: Arc<Mutex<Vec<String>>>,
+    fail: Option<fn(&Job) -> JobError>,
+}
+
+impl JobHandler for Recorder {
+    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
+        Box::pin(async move {
+            self.seen.lock().unwrap().push(job.id.clone());
+            tokio::time::sleep(Duration::from_millis(2)).await;
+            match self.fail {
+                Some(fail) => Err(fail(job)),
+                None => Ok(()),
+            }
+        })
+    }
+}
+
+fn fast_options(workers: usize) -> WorkerOptions {
+    WorkerOptions {
+        workers,
+        idle_poll: Duration::from_millis(10),
+        lease: Duration::from_secs(30),
+        backoff: Backoff { base: Duration::from_millis(10), max: Duration::from_millis(40) },
+    }
+}
+
+async fn count_with_status(db: &Db, status: &str) -> i64 {
+    sqlx::query("select count(*) as n from jobs where status = $1")
+        .bind(status)
+        .fetch_one(db.pool())
+        .await
+        .unwrap()
+        .try_get::<i64, _>("n")
+        .unwrap()
+}
+
+async fn wait_for(db: &Db, status: &str, count: i64) {
+    for _ in 0..1000 {
+        if count_with_status(db, status).await >= count {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("never reached {count} jobs {status}");
+}
+
+async fn a_job_survives_a_restart(test_db: TestDatabase) {
+    let first = open(&test_db).await;
+    let id = jobs::enqueue(first.pool(), NewJob::new("reply", serde_json::json!({"to": "+5511987654321"})))
+        .await
+        .unwrap()
+        .unwrap();
+    first.close().await;
+
+    let second = open(&test_db).await;
+    let job = Queue::new(second.clone(), "after-restart")
+        .claim(&["reply"])
+        .await
+        .unwrap()
+        .expect("the job is still there");
+    assert_eq!(job.id, id);
+    assert_eq!(job.payload["to"], "+5511987654321");
+    assert_eq!(job.attempt, 1);
+}
+on_both_engines!(a_job_survives_a_restart);
+
+async fn two_workers_never_run_the_same_job(test_db: TestDatabase) {
+    // Two pools stand for two server processes, each with several workers.
+    let (a, b) = (open(&test_db).await, open(&test_db).await);
+    const JOBS: usize = 120;
+    for n in 0..JOBS {
+        jobs::enqueue(a.pool(), NewJob::new("work", serde_json::json!({ "n": n }))).await.unwrap();
+    }
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let handlers = Handlers::new().register("work", Arc::new(Recorder { seen: seen.clone(), fail: None }));
+    let (stop, stopped) = watch::channel(false);
+    let mut one = jobs::spawn_workers(&a, handlers.clone(), fast_options(3), stopped.clone());
+    let mut two = jobs::spawn_workers(&b, handlers, fast_options(3), stopped);
+    wait_for(&a, "done", JOBS as i64).await;
+    stop.send(true).unwrap();
+    while one.join_next().await.is_some() {}
+    while two.join_next().await.is_some() {}
+
+    let seen = seen.lock().unwrap();
+    let unique: HashSet<&String> = seen.iter().collect();
+    assert_eq!(seen.len(), JOBS, "every job ran exactly once");
+    assert_eq!(unique.len(), JOBS);
+}
+on_both_engines!(two_workers_never_run_the_same_job);
+
+async fn a_failing_job_is_retried_with_backoff_then_left_failed_with_its_error(test_db: TestDatabase) {
+    let db = open(&test_db).await;
+    let id = jobs::enqueue(db.pool(), NewJob::new("flaky", serde_json::json!({})).max_attempts(3))
+        .await
+        .unwrap()
+        .unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let fail: fn(&Job) -> JobError =
+        |job| JobError::Retryable(format!("Graph API answered 500 on attempt {}", job.attempt));
+    let handlers =
+        Handlers::new().register("flaky", Arc::new(Recorder { seen: seen.clone(), fail: Some(fail) }));
+    let (stop, stopped) = watch::channel(false);
+    let mut workers = jobs::spawn_workers(&db, handlers, fast_options(2), stopped);
+    wait_for(&db, "failed", 1).await;
+    stop.send(true).unwrap();
+    while workers.join_next().await.is_some() {}
+
+    let state = Queue::new(db.clone(), "reader").state(&id).await.unwrap().unwrap();
+    assert_eq!(state.status, "failed");
+    assert_eq!(state.attempts, 3);
+    assert_eq!(state.last_error.as_deref(), Some("Graph API answered 500 on attempt 3"));
+    assert_eq!(seen.lock().unwrap().len(), 3);
+}
+on_both_engines!(a_failing_job_is_retried_with_backoff_then_left_failed_with_its_error);
+
+async fn a_permanent_error_fails_the_job_without_retrying(test_db: TestDatabase) {
+    let db = open(&test_db).await;
+    let id = jobs::enqueue(db.pool(), NewJob::new("send", serde_json::json!({}))).await.unwrap().unwrap();
+    let queue = Queue::new(db.clone(), "w1");
+    let job = queue.claim(&["send"]).await.unwrap().unwrap();
+    queue.fail(&job, &JobError::Permanent("131047: outside the 24-hour window".into())).await.unwrap();
+    let state = queue.state(&id).await.unwrap().unwrap();
+    assert_eq!((state.status.as_str(), state.attempts), ("failed", 1));
+    assert!(queue.claim(&["send"]).await.unwrap().is_none(), "a failed job is not run again");
+}
+on_both_engines!(a_permanent_error_fails_the_job_without_retrying);
+
+async fn a_job_whose_worker_died_is_claimed_again_after_its_lease(test_db: TestDatabase) {
+    let db = open(&test_db).await;
+    let id = jobs::enqueue(db.pool(), NewJob::new("reply", serde_json::json!({}))).await.unwrap().unwrap();
+    let dead = Queue::new(db.clone(), "dead-worker").with_lease(Duration::from_millis(50));
+    let alive = Queue::new(db.clone(), "live-worker");
+    let claimed = dead.claim(&["reply"]).await.unwrap().unwrap();
+    assert!(alive.claim(&["reply"]).await.unwrap().is_none(), "leased to the first worker");
+
+    tokio::time::sleep(Duration::from_millis(80)).await;
+    let again = alive.claim(&["reply"]).await.unwrap().expect("the lease ran out");
+    assert_eq!((again.id.as_str(), again.attempt), (id.as_str(), 2));
+    assert!(!dead.complete(&claimed).await.unwrap(), "the dead worker no longer owns it");
+    assert!(alive.complete(&again).await.unwrap());
+}
+on_both_engines!(a_job_whose_worker_died_is_claimed_again_after_its_lease);
+
+async fn a_dedupe_key_enqueues_once_and_a_rolled_back_job_never_exists(test_db: TestDatabase) {
+    let db = open(&test_db).await;
+    let job = || NewJob::new("reply", serde_json::json!({})).dedupe_key("reply:wamid.1");
+    assert!(jobs::enqueue(db.pool(), job()).await.unwrap().is_some());
+    assert!(jobs::enqueue(db.pool(), job()).await.unwrap().is_none(), "the duplicate is a no-op");
+
+    let mut tx = db.pool().begin().await.unwrap();
+    jobs::enqueue(&mut *tx, NewJob::new("ghost", serde_json::json!({}))).await.unwrap();
+    tx.rollback().await.unwrap();
+    assert!(Queue::new(db.clone(), "w").claim(&["ghost"]).await.unwrap().is_none());
+    assert_eq!(count_with_status(&db, "queued").await, 1);
+}
+on_both_engines!(a_dedupe_key_enqueues_once_and_a_rolled_back_job_never_exists);
+
+async fn a_job_scheduled_for_later_waits_for_its_time(test_db: TestDatabase) {
+    let db = open(&test_db).await;
+    let later = socio::db::now_ms() + 60_000;
+    jobs::enqueue(db.pool(), NewJob::new("notice", serde_json::json!({})).run_at(later)).await.unwrap();
+    assert!(Queue::new(db.clone(), "w").claim(&["notice"]).await.unwrap().is_none());
+}
+on_both_engines!(a_job_scheduled_for_later_waits_for_its_time);

@@ -1,0 +1,6 @@
+//! Black-box tests through the public protocols, each on SQLite and — when `TEST_DATABASE_URL` is
+//! set — on PostgreSQL.
+
+mod helpers;
+mod jobs;
+mod protocols;

@@ -1,0 +1,235 @@
+//! Each protocol path, proven once: native gRPC with reflection and health, gRPC-Web, REST with
+//! its envelope, the web app's SPA fallback, and the health probes.
+
+use std::collections::BTreeSet;
+
+use socio::proto::socio::v1::{
+    ListPlansRequest, ListPlansResponse, PlanType, billing_service_client::BillingServiceClient,
+};
+use tokio_stream::StreamExt;
+
+use crate::{
+    helpers::{INDEX_MARKER, TestDatabase, spawn_app},
+    on_both_engines,
+};
+
+const SIX_SERVICES: [&str; 6] = [
+    "socio.v1.AdminService",
+    "socio.v1.AuthService",
+    "socio.v1.BillingService",
+    "socio.v1.BusinessPlanService",
+    "socio.v1.DashboardService",
+    "socio.v1.SystemPromptService",
+];
+
+async fn reflection_lists_the_six_services_over_v1_and_v1alpha(db: TestDatabase) {
+    use tonic_reflection::pb::{v1, v1alpha};
+    let app = spawn_app(db).await;
+
+    let mut client = v1::server_reflection_client::ServerReflectionClient::new(app.grpc_channel().await);
+    let request = v1::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(v1::server_reflection_request::MessageRequest::ListServices(String::new())),
+    };
+    let mut stream = client.server_reflection_info(tokio_stream::iter([request])).await.unwrap().into_inner();
+    let Some(Ok(v1::ServerReflectionResponse {
+        message_response: Some(v1::server_reflection_response::MessageResponse::ListServicesResponse(list)),
+        ..
+    })) = stream.next().await
+    else {
+        panic!("no list of services");
+    };
+    let names: BTreeSet<String> = list.service.into_iter().map(|s| s.name).collect();
+    for service in SIX_SERVICES {
+        assert!(names.contains(service), "{service} missing from {names:?}");
+    }
+
+    let mut old = v1alpha::server_reflection_client::ServerReflectionClient::new(app.grpc_channel().await);
+    let request = v1alpha::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(
+            v1alpha::server_reflection_request::MessageRequest::ListServices(String::new()),
+        ),
+    };
+    let mut stream = old.server_reflection_info(tokio_stream::iter([request])).await.unwrap().into_inner();
+    assert!(stream.next().await.unwrap().is_ok(), "v1alpha answers too (older grpcurl)");
+}
+on_both_engines!(reflection_lists_the_six_services_over_v1_and_v1alpha);
+
+async fn grpc_health_reports_the_services_serving(db: TestDatabase) {
+    use tonic_health::pb::{
+        HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
+    };
+    let app = spawn_app(db).await;
+    let mut health = HealthClient::new(app.grpc_channel().await);
+    for service in ["", "socio.v1.BillingService"] {
+        let reply = health.check(HealthCheckRequest { service: service.into() }).await.unwrap().into_inner();
+        assert_eq!(reply.status, ServingStatus::Serving as i32, "{service:?}");
+    }
+}
+on_both_engines!(grpc_health_reports_the_services_serving);
+
+async fn plans_are_the_same_over_grpc_grpc_web_and_rest(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    let request = ListPlansRequest { language: "en".into() };
+
+    let mut client = BillingServiceClient::new(app.grpc_channel().await);
+    let grpc = client.list_plans(request.clone()).await.unwrap().into_inner();
+
+    let (web, status) =
+        app.grpc_web::<_, ListPlansResponse>("/socio.v1.BillingService/ListPlans", &request).await;
+    assert_eq!(status, "0");
+    assert_eq!(web.unwrap(), grpc, "gRPC-Web and gRPC agree");
+
+    let (code, rest) = app.rest_get("/api/subscriptions/plans?language=en", "pt-BR").await;
+    assert_eq!(code, 200);
+    let plans = rest["data"]["plans"].as_array().unwrap();
+    assert_eq!(plans.len(), grpc.plans.len());
+    for (json, proto) in plans.iter().zip(&grpc.plans) {
+        assert_eq!(json["name"], proto.name.as_str());
+        assert_eq!(json["price"].as_f64().unwrap(), proto.price);
+        assert_eq!(json["buttonText"], proto.button_text.as_str());
+        assert_eq!(json["features"].as_array().unwrap().len(), proto.features.len());
+    }
+    assert_eq!(grpc.plans[1].id, PlanType::Pro as i32);
+}
+on_both_engines!(plans_are_the_same_over_grpc_grpc_web_and_rest);
+
+async fn rest_success_envelope_carries_the_spec_fields_and_words(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    let (code, body) = app.rest_get("/api/subscriptions/plans", "pt-BR,pt;q=0.9").await;
+    assert_eq!(code, 200);
+    assert_eq!(body["success"], true);
+    let [free, pro] = [&body["data"]["plans"][0], &body["data"]["plans"][1]];
+    assert_eq!(free["id"], "free");
+    assert_eq!(free["name"], "Gratuito");
+    assert_eq!(free["price"], 0);
+    assert_eq!(free["popular"], false, "defaults are present");
+    assert!(!free["limitations"].as_array().unwrap().is_empty());
+    assert_eq!(pro["id"], "pro");
+    assert_eq!(pro["popular"], true);
+    assert_eq!(
+        (pro["price"].clone(), pro["yearlyPrice"].clone(), pro["yearlySavings"].clone()),
+        (100.into(), 899.into(), 301.into())
+    );
+    assert_eq!(pro["currency"], "BRL");
+    assert_eq!(pro["period"], "/mês");
+
+    let (_, english) = app.rest_get("/api/subscriptions/plans", "en-US").await;
+    assert_eq!(english["data"]["plans"][0]["name"], "Free", "Accept-Language picks the copy");
+    let (_, explicit) = app.rest_get("/api/subscriptions/plans?language=pt-BR", "en-US").await;
+    assert_eq!(explicit["data"]["plans"][0]["name"], "Gratuito", "the language parameter wins");
+}
+on_both_engines!(rest_success_envelope_carries_the_spec_fields_and_words);
+
+async fn rest_failures_use_the_envelope_with_localised_messages(db: TestDatabase) {
+    let app = spawn_app(db).await;
+
+    let (code, body) = app.rest_get("/api/no/such/thing", "en").await;
+    assert_eq!(code, 404);
+    assert_eq!(
+        body,
+        serde_json::json!({"success": false, "message": "API address not found.", "error": "NOT_FOUND"})
+    );
+
+    let (code, body) = app.rest_get("/api/admin/users?page=two", "pt-BR").await;
+    assert_eq!(code, 400);
+    assert_eq!(body["success"], false);
+    assert_eq!(body["error"], "INVALID_ARGUMENT");
+    assert_eq!(body["errors"][0]["field"], "page");
+    assert!(body["message"].as_str().unwrap().starts_with("Dados inválidos"));
+
+    let (code, body) = app.rest_send(reqwest::Method::POST, "/api/auth/send-code", "{not json").await;
+    assert_eq!(code, 400);
+    assert_eq!(body["error"], "INVALID_ARGUMENT");
+
+    let (code, body) = app
+        .rest_send(
+            reqwest::Method::PUT,
+            "/api/admin/users/abc/subscription",
+            r#"{"subscriptionStatus":"gold"}"#,
+        )
+        .await;
+    assert_eq!(code, 400);
+    assert_eq!(body["errors"][0]["field"], "subscriptionStatus");
+
+    let (code, body) = app.rest_send(reqwest::Method::DELETE, "/api/subscriptions/plans", "").await;
+    assert_eq!(code, 405);
+    assert_eq!(body["success"], false);
+
+    let (code, body) = app
+        .rest_send(
+            reqwest::Method::POST,
+            "/api/auth/send-code",
+            r#"{"phoneNumber":"+5511987654321","language":"pt-BR"}"#,
+        )
+        .await;
+    assert_eq!(code, 501, "RPCs of later issues say so honestly");
+    assert_eq!(body["error"], "UNIMPLEMENTED");
+}
+on_both_engines!(rest_failures_use_the_envelope_with_localised_messages);
+
+async fn any_other_path_serves_the_web_app_and_assets_are_cached(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    for path in ["/", "/dashboard", "/admin", "/no/such/page", "/privacy"] {
+        let response = app.http.get(format!("{}{path}", app.address)).send().await.unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(response.headers()["cache-control"], "no-cache");
+        assert!(response.text().await.unwrap().contains(INDEX_MARKER), "{path} renders the app");
+    }
+    let asset = app.http.get(format!("{}/assets/app-1234.js", app.address)).send().await.unwrap();
+    assert_eq!(asset.status(), 200);
+    assert!(asset.headers()["cache-control"].to_str().unwrap().contains("immutable"));
+}
+on_both_engines!(any_other_path_serves_the_web_app_and_assets_are_cached);
+
+async fn readyz_fails_when_the_database_is_gone(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    let get = |path: &'static str| {
+        let (http, address) = (app.http.clone(), app.address.clone());
+        async move { http.get(format!("{address}{path}")).send().await.unwrap().status().as_u16() }
+    };
+    assert_eq!(get("/readyz").await, 200);
+    if app.database.is_postgres() {
+        app.database.drop_now().await;
+    } else {
+        app.db.close().await;
+    }
+    assert_eq!(get("/readyz").await, 503);
+    assert_eq!(get("/healthz").await, 200, "the process itself is still up");
+}
+on_both_engines!(readyz_fails_when_the_database_is_gone);
+
+async fn browsers_on_the_dev_server_may_call_grpc_web(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    let preflight = app
+        .http
+        .request(reqwest::Method::OPTIONS, format!("{}/socio.v1.BillingService/ListPlans", app.address))
+        .header("origin", "http://localhost:5173")
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "content-type,x-grpc-web,authorization")
+        .send()
+        .await
+        .unwrap();
+    assert!(preflight.status().is_success());
+    assert_eq!(preflight.headers()["access-control-allow-origin"], "http://localhost:5173");
+
+    let stranger = app
+        .http
+        .request(reqwest::Method::OPTIONS, format!("{}/socio.v1.BillingService/ListPlans", app.address))
+        .header("origin", "https://evil.example")
+        .header("access-control-request-method", "POST")
+        .send()
+        .await
+        .unwrap();
+    assert!(stranger.headers().get("access-control-allow-origin").is_none());
+}
+on_both_engines!(browsers_on_the_dev_server_may_call_grpc_web);
+
+async fn the_server_stops_gracefully(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    let address = app.address.clone();
+    app.stop().await;
+    assert!(reqwest::get(format!("{address}/healthz")).await.is_err(), "nothing listens any more");
+}
+on_both_engines!(the_server_stops_gracefully);
