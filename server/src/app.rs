@@ -126,12 +126,15 @@ async fn build_router(config: &Config, db: &Db) -> anyhow::Result<axum::Router> 
     health_reporter.set_serving::<AdminServiceServer<AdminApi>>().await;
     health_reporter.set_serving::<SystemPromptServiceServer<SystemPromptApi>>().await;
 
-    let reflection_v1 = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(DESCRIPTOR_SET)
-        .build_v1()?;
-    let reflection_v1alpha = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(DESCRIPTOR_SET)
-        .build_v1alpha()?;
+    // Reflection describes our services, health and itself, so grpcurl can call any of them.
+    let reflection = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
+    };
+    let reflection_v1 = reflection().build_v1()?;
+    let reflection_v1alpha = reflection().build_v1alpha()?;
 
     let grpc = Routes::new(AuthServiceServer::new(AuthApi))
         .add_service(BusinessPlanServiceServer::new(BusinessPlanApi))

@@ -1,0 +1,90 @@
+# Sócio — the two commands that matter: `make run` and `make test`.
+# Everything a fresh machine lacks (npm packages, generated code, the web build) is made on the way.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+NPM := npm --prefix web --no-audit --no-fund --loglevel=error
+BUF := web/node_modules/.bin/buf
+# Runs a tool of the web app from web/.
+WEBX = cd web && ./node_modules/.bin/
+WEB_SOURCES := $(shell find web/src web/index.html web/public -type f 2>/dev/null) web/vite.config.ts web/package.json
+PROTOS := $(shell find proto -name '*.proto')
+
+.PHONY: help run build test bench setup generate web check-rust check-proto check-generated check-web test-rust test-web test-e2e clean
+
+help:
+	@echo "make run    install, generate, build and serve on http://localhost:8080 (embedded defaults)"
+	@echo "make test   every check and test (set TEST_DATABASE_URL to run them on PostgreSQL too)"
+	@echo "make build  release binary $(TARGET_DIR)/release/socio serving web/dist"
+
+## Set-up ---------------------------------------------------------------------------------------
+
+web/node_modules/.installed: web/package.json
+	$(NPM) install
+	@touch $@
+
+setup: web/node_modules/.installed
+
+web/src/gen/.generated: $(PROTOS) buf.yaml buf.gen.yaml web/node_modules/.installed
+	rm -rf web/src/gen
+	$(BUF) generate
+	@touch $@
+
+generate: web/src/gen/.generated
+
+web/dist/index.html: web/src/gen/.generated $(WEB_SOURCES)
+	$(WEBX)vite build --logLevel warn
+
+web: web/dist/index.html
+
+## Run and build --------------------------------------------------------------------------------
+
+build: web
+	cargo build --release --locked
+
+run: build
+	@echo "Serving Sócio on $${SOCIO_ADDR:-127.0.0.1:8080} (Ctrl-C to stop)"
+	$(TARGET_DIR)/release/socio serve
+
+## Tests ----------------------------------------------------------------------------------------
+
+test: check-rust check-proto check-generated check-web test-rust test-web test-e2e
+	@echo "make test: all checks passed"
+
+check-rust:
+	cargo fmt --all --check
+	cargo clippy --locked --all-targets -- -D warnings
+
+check-proto: setup
+	$(BUF) lint
+	$(BUF) format --diff --exit-code --path proto/socio
+
+# The committed TypeScript must be what the protos generate.
+check-generated: setup
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	  $(BUF) generate -o "$$tmp"; \
+	  diff -r "$$tmp/web/src/gen" web/src/gen --exclude=.generated \
+	    || { echo "web/src/gen is stale: run 'make generate' and commit it"; exit 1; }
+
+check-web: generate
+	$(WEBX)tsc --noEmit
+	$(WEBX)eslint --max-warnings 0 .
+
+test-rust:
+	@if [ -n "$${TEST_DATABASE_URL:-}" ]; then echo "Rust tests on SQLite and PostgreSQL"; else echo "Rust tests on SQLite (TEST_DATABASE_URL unset: PostgreSQL cases skipped)"; fi
+	cargo test --locked
+
+test-web: generate
+	$(WEBX)vitest run
+
+# The real server (debug build) serving the real web build, driven by Debian's Chromium.
+test-e2e: web
+	cargo build --locked --bin socio
+	cd web && SOCIO_BIN="$(abspath $(TARGET_DIR))/debug/socio" ./node_modules/.bin/vitest run --config vitest.e2e.config.ts
+
+clean:
+	rm -rf web/dist web/node_modules/.installed web/src/gen/.generated
+	cargo clean

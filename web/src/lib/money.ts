@@ -1,0 +1,14 @@
+// Money is always Brazilian reais (BRL); only the formatting follows the language:
+// pt-BR "R$ 100,00", English "R$100.00".
+
+import type { AppLanguage } from "./language";
+
+export function formatBRL(amount: number, language: AppLanguage, options: { cents?: boolean } = {}): string {
+  const digits = options.cents === false || Number.isInteger(amount) ? 0 : 2;
+  return new Intl.NumberFormat(language === "pt-BR" ? "pt-BR" : "en-US", {
+    style: "currency",
+    currency: "BRL",
+    minimumFractionDigits: options.cents ? 2 : digits,
+    maximumFractionDigits: 2,
+  }).format(amount);
+}
