@@ -40,7 +40,9 @@ async fn reflection_lists_the_six_services_over_v1_and_v1alpha(db: TestDatabase)
         panic!("no list of services");
     };
     let names: BTreeSet<String> = list.service.into_iter().map(|s| s.name).collect();
-    for service in SIX_SERVICES.iter().chain(&["grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection"]) {
+    for service in
+        SIX_SERVICES.iter().chain(&["grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection"])
+    {
         assert!(names.contains(*service), "{service} missing from {names:?}");
     }
 
