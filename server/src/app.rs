@@ -22,15 +22,22 @@ use crate::{
         billing::BillingApi,
         business_plan::BusinessPlanApi,
         dashboard::DashboardApi,
+        dev::{self, DevWhatsApp},
         health,
         rest::{Rest, routes::RouteTable},
         system_prompts::SystemPromptApi,
         web::WebApp,
+        webhooks::{self, WhatsAppWebhook},
     },
-    config::{Config, RunMode},
+    config::{Config, RunMode, WhatsAppMode},
+    consultant::{replies::Links, worker::ReplyHandler},
+    conversation::{
+        delivery::{SEND_JOB, SendHandler},
+        inbox::{Inbox, REPLY_JOB},
+    },
     db::{
         Db,
-        jobs::{self, Handlers, WorkerOptions},
+        jobs::{self, Backoff, Handlers, WorkerOptions},
     },
     proto::{
         DESCRIPTOR_SET, descriptor_pool,
@@ -42,6 +49,7 @@ use crate::{
             system_prompt_service_server::SystemPromptServiceServer,
         },
     },
+    whatsapp::{cloud::CloudSender, outbox::DevOutbox, sender::WhatsAppSender},
 };
 
 /// The application, bound and ready to serve.
@@ -68,14 +76,19 @@ impl Application {
         let port = listener.local_addr()?.port();
         let db = Db::connect(&config.database_url).await?;
         db.migrate().await?;
-        Ok(Self {
-            listener,
-            port,
-            config: Arc::new(config),
-            db,
-            handlers: Handlers::new(),
-            worker_options: WorkerOptions::default(),
-        })
+        let sender: Arc<dyn WhatsAppSender> = match config.whatsapp.mode {
+            WhatsAppMode::Dev => Arc::new(DevOutbox::new(db.clone())),
+            WhatsAppMode::Cloud => Arc::new(CloudSender::new(&config.whatsapp)?),
+        };
+        let handlers = Handlers::new()
+            .register(REPLY_JOB, Arc::new(ReplyHandler::new(db.clone(), Links::new(&config.public_url))))
+            .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender)));
+        let worker_options = WorkerOptions {
+            workers: config.jobs.workers,
+            backoff: Backoff { base: config.jobs.retry_base, ..Backoff::default() },
+            ..WorkerOptions::default()
+        };
+        Ok(Self { listener, port, config: Arc::new(config), db, handlers, worker_options })
     }
 
     pub fn port(&self) -> u16 {
@@ -150,6 +163,22 @@ async fn build_router(config: &Config, db: &Db) -> anyhow::Result<axum::Router> 
         Rest::new(RouteTable::from_pool(descriptor_pool(), "socio.v1")?, grpc.clone().into_axum_router());
     let web = WebApp::new(&config.web_dir);
     let ready_db = db.clone();
+    let inbox = Inbox::new(db.clone(), config.whatsapp.batch_window);
+    let whatsapp = axum::Router::new()
+        .route("/api/webhooks/whatsapp", get(webhooks::handshake).post(webhooks::receive))
+        .with_state(WhatsAppWebhook {
+            inbox: inbox.clone(),
+            app_secret: config.whatsapp.app_secret.clone(),
+            verify_token: config.whatsapp.verify_token.clone(),
+        });
+    // The dev endpoints exist only in dev mode (which production refuses).
+    let dev = match config.whatsapp.mode {
+        WhatsAppMode::Dev => axum::Router::new()
+            .route("/api/dev/whatsapp/outbox", get(dev::outbox))
+            .route("/api/dev/whatsapp/inbound", axum::routing::post(dev::inbound))
+            .with_state(DevWhatsApp { db: db.clone(), inbox }),
+        WhatsAppMode::Cloud => axum::Router::new(),
+    };
 
     // gRPC-Web is layered on the gRPC routes only: tonic-web refuses every other HTTP/1 request.
     let router = grpc
@@ -157,6 +186,8 @@ async fn build_router(config: &Config, db: &Db) -> anyhow::Result<axum::Router> 
         .layer(tonic_web::GrpcWebLayer::new())
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(move || health::readyz(axum::extract::State(ready_db.clone()))))
+        .merge(whatsapp)
+        .merge(dev)
         .fallback(move |request: Request| {
             let rest = rest.clone();
             let web = web.clone();

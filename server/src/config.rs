@@ -99,6 +99,14 @@ pub struct StripeConfig {
     pub api_url: String,
 }
 
+/// The job workers of this process.
+#[derive(Clone, Copy, Debug)]
+pub struct JobsConfig {
+    pub workers: usize,
+    /// First retry delay; each further retry doubles it (with jitter), up to ten minutes.
+    pub retry_base: Duration,
+}
+
 #[derive(Clone, Debug)]
 pub struct Config {
     pub addr: SocketAddr,
@@ -113,6 +121,7 @@ pub struct Config {
     pub llm: Option<LlmConfig>,
     pub payments: PaymentsProvider,
     pub stripe: Option<StripeConfig>,
+    pub jobs: JobsConfig,
 }
 
 /// A configuration that cannot run; the message names the variable to fix.
@@ -216,6 +225,12 @@ impl Config {
             llm,
             payments,
             stripe,
+            jobs: JobsConfig {
+                workers: parse_number(&var, "SOCIO_WORKERS", 4)?.clamp(1, 64) as usize,
+                retry_base: Duration::from_millis(
+                    parse_number(&var, "SOCIO_JOB_RETRY_BASE_MS", 2000)?.max(1),
+                ),
+            },
         };
         config.refuse_dev_defaults_in_production()?;
         Ok(config)

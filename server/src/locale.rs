@@ -68,6 +68,37 @@ impl Language {
     }
 }
 
+/// Words that mark a text as English or Portuguese.
+const ENGLISH: &[&str] = &[
+    "hello", "hi", "hey", "the", "i", "i'm", "my", "want", "to", "and", "is", "are", "you", "your",
+    "business", "what", "how", "can", "please", "thanks", "thank", "with", "for", "good", "morning", "start",
+    "open", "help", "need", "would", "like",
+];
+const PORTUGUESE: &[&str] = &[
+    "oi", "olá", "ola", "bom", "boa", "dia", "tarde", "noite", "eu", "meu", "minha", "quero", "um", "uma",
+    "de", "do", "da", "para", "com", "não", "nao", "sim", "obrigado", "obrigada", "você", "voce", "negócio",
+    "negocio", "abrir", "tudo", "bem", "como", "que", "é", "e", "ajuda", "preciso",
+];
+
+impl Language {
+    /// English only when the text clearly is (more English than Portuguese marker words, and at
+    /// least one); None when it says nothing either way.
+    pub fn guess_from_text(text: &str) -> Option<Self> {
+        let lower = text.to_lowercase();
+        let words: Vec<&str> =
+            lower.split(|c: char| !(c.is_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
+        let english = words.iter().filter(|w| ENGLISH.contains(w)).count();
+        let portuguese = words.iter().filter(|w| PORTUGUESE.contains(w)).count();
+        if english > portuguese && english >= 1 && (english >= 2 || words.len() <= 2) {
+            Some(Language::En)
+        } else if portuguese > 0 {
+            Some(Language::PtBr)
+        } else {
+            None
+        }
+    }
+}
+
 impl fmt::Display for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.tag())
@@ -94,6 +125,15 @@ mod tests {
     fn q_values_decide_between_languages() {
         assert_eq!(Language::from_accept_language(Some("en;q=0.4, pt-BR;q=0.9")), Language::PtBr);
         assert_eq!(Language::from_accept_language(Some("de, en;q=0.5, pt;q=0.2")), Language::En);
+    }
+
+    #[test]
+    fn clearly_english_first_messages_are_english_and_everything_else_portuguese() {
+        assert_eq!(Language::guess_from_text("Hello, I want to open a bakery"), Some(Language::En));
+        assert_eq!(Language::guess_from_text("Hi"), Some(Language::En));
+        assert_eq!(Language::guess_from_text("Oi! Quero abrir uma padaria."), Some(Language::PtBr));
+        assert_eq!(Language::guess_from_text("Oi, hello"), Some(Language::PtBr));
+        assert_eq!(Language::guess_from_text("👍"), None);
     }
 
     #[test]

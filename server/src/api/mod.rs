@@ -6,10 +6,12 @@ pub mod auth;
 pub mod billing;
 pub mod business_plan;
 pub mod dashboard;
+pub mod dev;
 pub mod health;
 pub mod rest;
 pub mod system_prompts;
 pub mod web;
+pub mod webhooks;
 
 use crate::locale::Language;
 

@@ -114,7 +114,7 @@ pub async fn spawn_app(database: TestDatabase) -> TestApp {
     spawn_app_with(database, &[]).await
 }
 
-pub async fn spawn_app_with(database: TestDatabase, extra: &[(&str, &str)]) -> TestApp {
+pub async fn spawn_app_with(database: TestDatabase, extra: &[(&str, String)]) -> TestApp {
     socio::telemetry::init_for_tests();
     let web = tempfile::tempdir().expect("a temp dir");
     std::fs::write(web.path().join("index.html"), format!("<!doctype html>{INDEX_MARKER}")).unwrap();
@@ -131,7 +131,7 @@ pub async fn spawn_app_with(database: TestDatabase, extra: &[(&str, &str)]) -> T
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
     for (k, v) in extra {
-        vars.insert(k.to_string(), v.to_string());
+        vars.insert(k.to_string(), v.clone());
     }
     let config = Config::from_source(&vars).expect("test configuration");
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -254,6 +254,49 @@ impl TestApp {
             }
         }
         (message, status)
+    }
+}
+
+/// Polls `check` until it holds, for up to ten seconds.
+pub async fn eventually<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    for _ in 0..1000 {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("never happened: {what}");
+}
+
+/// The body of a shared fixture (copied under tests/fixtures).
+pub fn fixture(path: &str) -> Vec<u8> {
+    let full = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&full).unwrap_or_else(|_| panic!("fixture {full}"))
+}
+
+impl TestApp {
+    /// One number from a query returning a single `n` column.
+    pub async fn count(&self, sql: &'static str) -> i64 {
+        use sqlx::Row;
+        sqlx::query(sql).fetch_one(self.db.pool()).await.unwrap().try_get::<i64, _>("n").unwrap()
+    }
+
+    /// Posts a WhatsApp webhook body, signed with `secret` when given.
+    pub async fn post_whatsapp_webhook(&self, body: &[u8], secret: Option<&str>) -> u16 {
+        let mut request = self
+            .http
+            .post(format!("{}/api/webhooks/whatsapp", self.address))
+            .header("content-type", "application/json")
+            .body(body.to_vec());
+        if let Some(secret) = secret {
+            request = request
+                .header("x-hub-signature-256", socio::whatsapp::signature::sign(secret.as_bytes(), body));
+        }
+        request.send().await.unwrap().status().as_u16()
     }
 }
 

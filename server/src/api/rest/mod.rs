@@ -3,7 +3,7 @@
 //! JSON body, calls the very same gRPC service in process (so every layer that guards gRPC guards
 //! REST too), and wraps the answer in the spec's envelope. It knows no domain.
 
-mod envelope;
+pub mod envelope;
 pub mod json;
 pub mod routes;
 

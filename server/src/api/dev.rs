@@ -1,0 +1,136 @@
+//! Development mode only (`WHATSAPP_MODE=dev`, refused in production): the outbox of everything
+//! the product sent to a number, and an inbound endpoint that feeds a message through exactly the
+//! same inbox as a signed webhook. The simulator page `/dev/whatsapp` is built on these two.
+
+use axum::{
+    Json,
+    extract::{Query, State},
+    http::HeaderMap,
+    response::Response,
+};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{rest::envelope, timestamp};
+use crate::{
+    conversation::inbox::Inbox,
+    db::{Db, now_ms},
+    error::{AppError, Problem},
+    identity::phone::PhoneNumber,
+    locale::Language,
+    whatsapp::{
+        outbox,
+        payload::{Inbound, InboundMessage, MessageKind},
+    },
+};
+
+const MAX_TEXT_CHARS: usize = 4096;
+const MAX_NAME_CHARS: usize = 120;
+
+#[derive(Clone)]
+pub struct DevWhatsApp {
+    pub db: Db,
+    pub inbox: Inbox,
+}
+
+fn language(headers: &HeaderMap) -> Language {
+    Language::from_accept_language(headers.get("accept-language").and_then(|v| v.to_str().ok()))
+}
+
+#[derive(Deserialize)]
+pub struct OutboxQuery {
+    #[serde(default)]
+    phone: String,
+}
+
+/// `GET /api/dev/whatsapp/outbox?phone=+55…`
+pub async fn outbox(
+    State(dev): State<DevWhatsApp>,
+    headers: HeaderMap,
+    Query(query): Query<OutboxQuery>,
+) -> Response {
+    let lang = language(&headers);
+    let phone = match PhoneNumber::parse_field("phone", &query.phone) {
+        Ok(phone) => phone,
+        Err(err) => return envelope::failure(&err.into_status(lang)),
+    };
+    match outbox::delivered_to(&dev.db, phone.e164()).await {
+        Ok(delivered) => {
+            let messages: Vec<_> = delivered
+                .into_iter()
+                .map(|m| json!({"to": m.to, "text": m.text, "kind": m.kind, "createdAt": timestamp(m.created_at).to_string()}))
+                .collect();
+            envelope::success(json!({ "messages": messages }), None)
+        }
+        Err(err) => envelope::failure(&AppError::from(err).into_status(lang)),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct SimulatedMessage {
+    #[serde(default)]
+    from: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    text: String,
+}
+
+/// `POST /api/dev/whatsapp/inbound {"from","name","text"}`
+pub async fn inbound(
+    State(dev): State<DevWhatsApp>,
+    headers: HeaderMap,
+    body: Option<Json<SimulatedMessage>>,
+) -> Response {
+    let lang = language(&headers);
+    let Some(Json(message)) = body else {
+        return envelope::failure(
+            &AppError::MalformedBody("expected {\"from\", \"name\", \"text\"}".into()).into_status(lang),
+        );
+    };
+    let inbound = match simulated(&message) {
+        Ok(inbound) => inbound,
+        Err(err) => return envelope::failure(&err.into_status(lang)),
+    };
+    match dev.inbox.receive(&inbound).await {
+        Ok(_) => envelope::success(json!({ "messageId": inbound.messages[0].wa_message_id }), None),
+        Err(err) => envelope::failure(&AppError::from(err).into_status(lang)),
+    }
+}
+
+/// The message as Meta would have delivered it.
+fn simulated(message: &SimulatedMessage) -> Result<Inbound, AppError> {
+    let phone = PhoneNumber::parse_field("from", &message.from)?;
+    let text = message.text.trim();
+    if text.is_empty() {
+        return Err(AppError::invalid("text", Problem::Required));
+    }
+    if text.chars().count() > MAX_TEXT_CHARS {
+        return Err(AppError::invalid("text", Problem::TooLong { max: MAX_TEXT_CHARS }));
+    }
+    if message.name.chars().count() > MAX_NAME_CHARS {
+        return Err(AppError::invalid("name", Problem::TooLong { max: MAX_NAME_CHARS }));
+    }
+    let now = now_ms();
+    let wa_message_id = format!("wamid.dev.{}", uuid::Uuid::new_v4().simple());
+    let raw = json!({
+        "from": phone.digits(),
+        "id": wa_message_id,
+        "timestamp": (now / 1000).to_string(),
+        "type": "text",
+        "text": { "body": text },
+    });
+    Ok(Inbound {
+        messages: vec![InboundMessage {
+            wa_message_id,
+            from: phone.digits().to_owned(),
+            profile_name: message.name.trim().to_owned(),
+            timestamp_ms: now,
+            kind: MessageKind::Text,
+            text: text.to_owned(),
+            media_id: None,
+            raw,
+        }],
+        statuses: Vec::new(),
+    })
+}

@@ -1,0 +1,73 @@
+//! Meta's WhatsApp webhook: the subscription handshake (GET) and deliveries (POST). A delivery is
+//! answered 200 only once its messages are durably stored and their replies scheduled; a bad or
+//! missing signature is 401 with nothing stored; a body that is not Meta's shape is 400; a database
+//! outage is 503, so Meta delivers it again.
+
+use std::collections::HashMap;
+
+use axum::{
+    body::Bytes,
+    extract::{Query, State},
+    http::{HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
+};
+
+use crate::{
+    config::Secret,
+    conversation::inbox::Inbox,
+    whatsapp::{payload, signature},
+};
+
+#[derive(Clone)]
+pub struct WhatsAppWebhook {
+    pub inbox: Inbox,
+    /// Verifies `X-Hub-Signature-256`; required in cloud mode, optional in dev.
+    pub app_secret: Option<Secret>,
+    pub verify_token: Option<Secret>,
+}
+
+/// `GET /api/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=T&hub.challenge=C`
+pub async fn handshake(
+    State(hook): State<WhatsAppWebhook>,
+    Query(params): Query<HashMap<String, String>>,
+) -> Response {
+    let param = |key: &str| params.get(key).map(String::as_str).unwrap_or_default();
+    let token_matches = hook
+        .verify_token
+        .as_ref()
+        .is_some_and(|t| signature::same_secret(t.expose(), param("hub.verify_token")));
+    if param("hub.mode") == "subscribe" && token_matches {
+        (StatusCode::OK, param("hub.challenge").to_owned()).into_response()
+    } else {
+        tracing::warn!("refused a WhatsApp webhook handshake with a wrong verify token");
+        (StatusCode::FORBIDDEN, "forbidden").into_response()
+    }
+}
+
+/// `POST /api/webhooks/whatsapp`
+pub async fn receive(State(hook): State<WhatsAppWebhook>, headers: HeaderMap, body: Bytes) -> Response {
+    if let Some(secret) = &hook.app_secret {
+        let header = headers.get("x-hub-signature-256").and_then(|v| v.to_str().ok());
+        if !signature::verify(secret.expose().as_bytes(), &body, header) {
+            tracing::warn!("refused a WhatsApp webhook with a bad or missing signature");
+            return (StatusCode::UNAUTHORIZED, "invalid signature").into_response();
+        }
+    }
+    let inbound = match payload::parse(&body) {
+        Ok(inbound) => inbound,
+        Err(err) => {
+            tracing::warn!(error = %err, "refused a malformed WhatsApp webhook");
+            return (StatusCode::BAD_REQUEST, "malformed payload").into_response();
+        }
+    };
+    match hook.inbox.receive(&inbound).await {
+        Ok(receipt) => {
+            tracing::debug!(?receipt, "WhatsApp delivery stored");
+            (StatusCode::OK, "ok").into_response()
+        }
+        Err(err) => {
+            tracing::error!(error = %err, "could not store a WhatsApp delivery; Meta will retry");
+            (StatusCode::SERVICE_UNAVAILABLE, "try again").into_response()
+        }
+    }
+}

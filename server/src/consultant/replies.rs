@@ -1,0 +1,184 @@
+//! The words of our replies, in the user's language: the welcome on first contact, the free-plan
+//! answer, and a friendly note for what we cannot read yet (voice notes, files), so nobody is met
+//! with silence.
+
+use crate::{
+    conversation::messages::Message,
+    identity::users::{Role, Tier, User},
+    locale::Language,
+    whatsapp::payload::MessageKind,
+};
+
+/// Addresses the replies link to.
+#[derive(Clone, Debug)]
+pub struct Links {
+    public_url: String,
+}
+
+impl Links {
+    pub fn new(public_url: &str) -> Self {
+        Self { public_url: public_url.trim_end_matches('/').to_owned() }
+    }
+
+    /// The checkout page for this user's number: it carries the number they proved they own.
+    pub fn checkout(&self, user: &User) -> String {
+        format!("{}/checkout/{}", self.public_url, user.phone.digits())
+    }
+
+    pub fn dashboard(&self) -> String {
+        format!("{}/dashboard", self.public_url)
+    }
+}
+
+/// The one message that answers `messages` (oldest first).
+pub fn compose(user: &User, first_contact: bool, messages: &[Message], links: &Links) -> String {
+    let lang = user.language;
+    let mut parts: Vec<String> = unreadable_notes(messages, lang);
+    let greeting = match user.first_name() {
+        Some(name) => lang.choose(format!("Olá, {name}!"), format!("Hi {name}!")),
+        None => lang.choose("Olá!".to_owned(), "Hi!".to_owned()),
+    };
+    let main = if first_contact {
+        welcome(&greeting, lang, &links.checkout(user))
+    } else if user.tier == Tier::Pro || user.role == Role::Admin {
+        lang.choose(
+            format!(
+                "{greeting} Recebi sua mensagem. Enquanto preparo a sua consultoria por aqui, você pode acompanhar e preencher o seu plano de negócios no painel: {}",
+                links.dashboard()
+            ),
+            format!(
+                "{greeting} I got your message. While I prepare your consulting here, you can follow and fill in your business plan on your dashboard: {}",
+                links.dashboard()
+            ),
+        )
+    } else {
+        free_plan(&greeting, lang, &links.checkout(user))
+    };
+    parts.push(main);
+    parts.join("\n\n")
+}
+
+fn welcome(greeting: &str, lang: Language, checkout: &str) -> String {
+    lang.choose(
+        format!(
+            "{greeting} 👋 Eu sou o Sócio, seu consultor de negócios com IA.\n\n\
+             Vou montar com você um plano de negócios completo — ideia, mercado, finanças, marketing, \
+             pessoas e questões legais — e te orientar em marketing, finanças, gestão e impostos, \
+             aqui mesmo no WhatsApp, 24 horas por dia.\n\n\
+             Para começar, escolha o seu plano: {checkout}\n\n\
+             O Pro custa R$ 100 por mês (ou R$ 899 por um ano) e tem garantia de 7 dias."
+        ),
+        format!(
+            "{greeting} 👋 I'm Sócio, your AI business consultant.\n\n\
+             Together we'll build a complete business plan — idea, market, finance, marketing, people \
+             and legal — and I'll guide you on marketing, finance, management and tax, right here on \
+             WhatsApp, 24/7.\n\n\
+             To get started, choose your plan: {checkout}\n\n\
+             Pro costs R$ 100 a month (or R$ 899 for a year), in Brazilian reais, with a 7-day money-back guarantee."
+        ),
+    )
+}
+
+fn free_plan(greeting: &str, lang: Language, checkout: &str) -> String {
+    lang.choose(
+        format!(
+            "{greeting} No plano Gratuito você tem o modelo básico de plano de negócios e o painel no site, \
+             mas o consultor de IA aqui no WhatsApp é exclusivo do plano Pro.\n\n\
+             Assine o Pro para conversar comigo quando quiser: {checkout}"
+        ),
+        format!(
+            "{greeting} The Free plan gives you the basic business plan template and the dashboard on the \
+             website, but the AI consultant here on WhatsApp is part of the Pro plan.\n\n\
+             Get Pro to talk to me any time: {checkout}"
+        ),
+    )
+}
+
+/// One note per kind of thing we could not read, in the order they came.
+fn unreadable_notes(messages: &[Message], lang: Language) -> Vec<String> {
+    let mut notes: Vec<String> = Vec::new();
+    for message in messages {
+        let note = match &message.kind {
+            MessageKind::Text | MessageKind::Button | MessageKind::Interactive | MessageKind::Reaction => continue,
+            MessageKind::Audio => lang.choose(
+                "🎧 Recebi seu áudio, mas por enquanto ainda não consigo ouvir mensagens de voz. Pode me escrever?",
+                "🎧 I got your voice note, but I can't listen to voice messages yet. Could you write to me?",
+            ),
+            MessageKind::Image | MessageKind::Video | MessageKind::Document | MessageKind::Sticker => lang.choose(
+                "📎 Recebi seu arquivo e guardei aqui, mas por enquanto só consigo ler texto. Se puder, me conte por escrito.",
+                "📎 I got your file and kept it, but for now I can only read text. If you can, tell me in writing.",
+            ),
+            MessageKind::Location => lang.choose(
+                "📍 Obrigado pela localização, anotei aqui.",
+                "📍 Thanks for the location, I've noted it.",
+            ),
+            MessageKind::Contacts | MessageKind::Other(_) => lang.choose(
+                "Recebi sua mensagem, mas ainda não consigo ler esse tipo de conteúdo. Pode me escrever em texto?",
+                "I got your message, but I can't read that kind of content yet. Could you send it as text?",
+            ),
+        };
+        if !notes.iter().any(|n| n == note) {
+            notes.push(note.to_owned());
+        }
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::identity::phone::PhoneNumber;
+
+    fn user(tier: Tier, language: Language) -> User {
+        User {
+            id: "u1".into(),
+            phone: PhoneNumber::parse("+5511987654321").unwrap(),
+            name: "Ana Lima".into(),
+            language,
+            tier,
+            role: Role::User,
+            created_at: 0,
+            last_active_at: None,
+        }
+    }
+
+    fn message(kind: MessageKind) -> Message {
+        Message {
+            id: "m".into(),
+            user_id: "u1".into(),
+            author: crate::conversation::messages::Author::User,
+            kind,
+            content: String::new(),
+            status: "processing".into(),
+            error: None,
+            wa_message_id: None,
+            created_at: 0,
+        }
+    }
+
+    #[test]
+    fn a_new_user_is_welcomed_by_name_with_their_checkout_link() {
+        let links = Links::new("https://socio.app/");
+        let text = compose(&user(Tier::Free, Language::PtBr), true, &[message(MessageKind::Text)], &links);
+        assert!(text.starts_with("Olá, Ana! 👋 Eu sou o Sócio"), "{text}");
+        assert!(text.contains("https://socio.app/checkout/5511987654321"));
+    }
+
+    #[test]
+    fn a_free_user_hears_the_consultant_is_pro_only_in_their_language() {
+        let links = Links::new("http://localhost:8080");
+        let text = compose(&user(Tier::Free, Language::En), false, &[message(MessageKind::Text)], &links);
+        assert!(text.contains("part of the Pro plan"), "{text}");
+        assert!(text.contains("http://localhost:8080/checkout/5511987654321"));
+    }
+
+    #[test]
+    fn voice_notes_and_files_get_a_friendly_note_once_each() {
+        let links = Links::new("http://x");
+        let messages =
+            [message(MessageKind::Audio), message(MessageKind::Image), message(MessageKind::Audio)];
+        let text = compose(&user(Tier::Free, Language::PtBr), false, &messages, &links);
+        assert_eq!(text.matches("Recebi seu áudio").count(), 1);
+        assert_eq!(text.matches("Recebi seu arquivo").count(), 1);
+    }
+}

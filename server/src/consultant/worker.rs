@@ -1,0 +1,63 @@
+//! The reply worker: claims a user's unanswered messages, composes one reply, and in one
+//! transaction stores it, marks the messages answered and enqueues its delivery. A crash before
+//! that commit leaves the messages claimed by the job, which its retry picks up again; after it,
+//! the retry finds nothing left to answer — so a reply is stored, and sent, once.
+
+use futures::future::BoxFuture;
+
+use super::replies::{self, Links};
+use crate::{
+    conversation::{delivery, messages},
+    db::{
+        Db,
+        jobs::{self, Job, JobError, JobHandler},
+        now_ms,
+    },
+    identity::users,
+};
+
+pub struct ReplyHandler {
+    db: Db,
+    links: Links,
+}
+
+impl ReplyHandler {
+    pub fn new(db: Db, links: Links) -> Self {
+        Self { db, links }
+    }
+
+    async fn reply(&self, job: &Job) -> Result<(), JobError> {
+        let user_id =
+            job.payload["userId"].as_str().ok_or_else(|| JobError::Permanent("no userId".into()))?;
+        let mut tx = self.db.pool().begin().await.map_err(retry)?;
+        let claimed = messages::claim_unanswered(&mut tx, user_id, &job.id).await.map_err(retry)?;
+        let user = users::find_by_id(&mut tx, user_id).await.map_err(retry)?;
+        let first_contact = !messages::has_replied(&mut tx, user_id).await.map_err(retry)?;
+        tx.commit().await.map_err(retry)?;
+        let Some(user) = user else { return Ok(()) };
+        if claimed.is_empty() {
+            return Ok(()); // answered together with an earlier message of the burst
+        }
+
+        let text = replies::compose(&user, first_contact, &claimed, &self.links);
+
+        let mut tx = self.db.pool().begin().await.map_err(retry)?;
+        if messages::mark_answered(&mut tx, &job.id).await.map_err(retry)? == 0 {
+            return Ok(());
+        }
+        let id = messages::insert_outbound(&mut tx, &user.id, &text, now_ms()).await.map_err(retry)?;
+        jobs::enqueue(&mut *tx, delivery::send_job(&id)).await.map_err(retry)?;
+        tx.commit().await.map_err(retry)?;
+        Ok(())
+    }
+}
+
+impl JobHandler for ReplyHandler {
+    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
+        Box::pin(self.reply(job))
+    }
+}
+
+fn retry(err: sqlx::Error) -> JobError {
+    JobError::Retryable(format!("database: {err}"))
+}

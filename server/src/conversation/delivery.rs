@@ -1,0 +1,80 @@
+//! Delivery of our messages: one `send` job per outbound message, retried with backoff on
+//! network errors, 5xx and rate limits, never on permanent errors. The message records
+//! `queued → sent (wamid)`, or `failed` with the reason once the job gives up. A message already
+//! past `queued` is never sent again; only a crash in the middle of the request to Meta can repeat
+//! that one request.
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+
+use super::messages;
+use crate::{
+    db::{
+        Db,
+        jobs::{Job, JobError, JobHandler, NewJob},
+    },
+    identity::users,
+    whatsapp::sender::{Outgoing, SendError, WhatsAppSender},
+};
+
+pub const SEND_JOB: &str = "send";
+
+/// The send job of an outbound message (enqueue it in the transaction that stores the message).
+pub fn send_job(message_id: &str) -> NewJob {
+    NewJob::new(SEND_JOB, serde_json::json!({ "messageId": message_id }))
+        .dedupe_key(format!("send:{message_id}"))
+}
+
+pub struct SendHandler {
+    db: Db,
+    sender: Arc<dyn WhatsAppSender>,
+}
+
+impl SendHandler {
+    pub fn new(db: Db, sender: Arc<dyn WhatsAppSender>) -> Self {
+        Self { db, sender }
+    }
+
+    async fn deliver(&self, job: &Job) -> Result<(), JobError> {
+        let id =
+            job.payload["messageId"].as_str().ok_or_else(|| JobError::Permanent("no messageId".into()))?;
+        let message = messages::get(&self.db, id).await.map_err(retry)?;
+        let Some(message) = message else {
+            return Ok(()); // erased with its user
+        };
+        if message.status != "queued" {
+            return Ok(()); // sent before: never twice
+        }
+        let mut conn = self.db.pool().acquire().await.map_err(retry)?;
+        let Some(user) = users::find_by_id(&mut conn, &message.user_id).await.map_err(retry)? else {
+            return Ok(());
+        };
+        drop(conn);
+        let outgoing = Outgoing::Text { to: user.phone.digits().to_owned(), body: message.content.clone() };
+        match self.sender.send(&outgoing).await {
+            Ok(sent) => {
+                messages::record_sent(&self.db, id, &sent.wa_message_id).await.map_err(retry)?;
+                Ok(())
+            }
+            Err(SendError::Retryable(reason)) if job.attempt < job.max_attempts => {
+                Err(JobError::Retryable(reason))
+            }
+            Err(SendError::Retryable(reason) | SendError::Permanent(reason)) => {
+                tracing::warn!(message = %id, %reason, "a WhatsApp message could not be delivered");
+                messages::record_failed(&self.db, id, &reason).await.map_err(retry)?;
+                Err(JobError::Permanent(reason))
+            }
+        }
+    }
+}
+
+impl JobHandler for SendHandler {
+    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
+        Box::pin(self.deliver(job))
+    }
+}
+
+fn retry(err: sqlx::Error) -> JobError {
+    JobError::Retryable(format!("database: {err}"))
+}

@@ -1,0 +1,253 @@
+//! The message store. Inbound messages are unique on WhatsApp's id, so a delivery Meta repeats —
+//! even concurrently — is stored once. Inbound status: `received` → `processing` (a reply job took
+//! it) → `answered`. Outbound status: `queued` → `sent` → `delivered` → `read`, or `failed` with
+//! the reason; it only ever moves forward.
+
+use sqlx::{AnyConnection, Row, any::AnyRow};
+
+use crate::{
+    db::{Db, now_ms},
+    whatsapp::payload::{DeliveryStatus, InboundMessage, MessageKind, StatusUpdate},
+};
+
+/// Who wrote a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Author {
+    User,
+    Assistant,
+}
+
+impl Author {
+    fn parse(value: &str) -> Self {
+        if value == "assistant" { Author::Assistant } else { Author::User }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    pub id: String,
+    pub user_id: String,
+    pub author: Author,
+    pub kind: MessageKind,
+    pub content: String,
+    pub status: String,
+    pub error: Option<String>,
+    pub wa_message_id: Option<String>,
+    pub created_at: i64,
+}
+
+const COLUMNS: &str = "id, user_id, author, kind, content, status, error, wa_message_id, created_at";
+
+fn from_row(row: &AnyRow) -> Result<Message, sqlx::Error> {
+    Ok(Message {
+        id: row.try_get("id")?,
+        user_id: row.try_get("user_id")?,
+        author: Author::parse(&row.try_get::<String, _>("author")?),
+        kind: MessageKind::from_stored(&row.try_get::<String, _>("kind")?),
+        content: row.try_get("content")?,
+        status: row.try_get("status")?,
+        error: row.try_get("error")?,
+        wa_message_id: row.try_get("wa_message_id")?,
+        created_at: row.try_get("created_at")?,
+    })
+}
+
+/// Stores a message a user sent, at the time we received it (WhatsApp's own timestamp, in whole
+/// seconds, stays in the raw JSON). None when it was stored before (a repeated delivery).
+pub async fn insert_inbound(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    message: &InboundMessage,
+    received_at: i64,
+) -> Result<Option<String>, sqlx::Error> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let inserted = sqlx::query(
+        "insert into messages (id, user_id, direction, author, kind, content, wa_message_id, status, raw, media_id, created_at, updated_at) \
+         values ($1, $2, 'inbound', 'user', $3, $4, $5, 'received', $6, $7, $8, $9) \
+         on conflict (wa_message_id) do nothing returning id",
+    )
+    .bind(&id)
+    .bind(user_id)
+    .bind(message.kind.as_str())
+    .bind(&message.text)
+    .bind(&message.wa_message_id)
+    .bind(message.raw.to_string())
+    .bind(message.media_id.as_deref())
+    .bind(received_at)
+    .bind(now_ms())
+    .fetch_optional(conn)
+    .await?;
+    Ok(inserted.map(|_| id))
+}
+
+/// Takes the user's unanswered messages for a reply job: those still `received`, and those this
+/// same job took before a crash. Oldest first.
+pub async fn claim_unanswered(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    job_id: &str,
+) -> Result<Vec<Message>, sqlx::Error> {
+    sqlx::query(
+        "update messages set status = 'processing', reply_job = $1, updated_at = $2 \
+         where user_id = $3 and direction = 'inbound' and status = 'received'",
+    )
+    .bind(job_id)
+    .bind(now_ms())
+    .bind(user_id)
+    .execute(&mut *conn)
+    .await?;
+    let sql = format!(
+        "select {COLUMNS} from messages where user_id = $1 and direction = 'inbound' and status = 'processing' \
+         and reply_job = $2 order by created_at, id"
+    );
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).bind(job_id).fetch_all(conn).await?;
+    rows.iter().map(from_row).collect()
+}
+
+/// Marks what a reply job took as answered. The count tells whether they were still its own.
+pub async fn mark_answered(conn: &mut AnyConnection, job_id: &str) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "update messages set status = 'answered', updated_at = $1 where reply_job = $2 and status = 'processing'",
+    )
+    .bind(now_ms())
+    .bind(job_id)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Stores a reply of ours, queued for sending.
+pub async fn insert_outbound(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    content: &str,
+    created_at: i64,
+) -> Result<String, sqlx::Error> {
+    let id = uuid::Uuid::new_v4().to_string();
+    sqlx::query(
+        "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
+         values ($1, $2, 'outbound', 'assistant', 'text', $3, 'queued', $4, $4)",
+    )
+    .bind(&id)
+    .bind(user_id)
+    .bind(content)
+    .bind(created_at)
+    .execute(conn)
+    .await?;
+    Ok(id)
+}
+
+/// True when we have ever written to this user.
+pub async fn has_replied(conn: &mut AnyConnection, user_id: &str) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query("select 1 from messages where user_id = $1 and direction = 'outbound' limit 1")
+        .bind(user_id)
+        .fetch_optional(conn)
+        .await?;
+    Ok(row.is_some())
+}
+
+pub async fn get(db: &Db, id: &str) -> Result<Option<Message>, sqlx::Error> {
+    let sql = format!("select {COLUMNS} from messages where id = $1");
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(db.pool()).await?;
+    row.as_ref().map(from_row).transpose()
+}
+
+/// WhatsApp accepted our message: `queued` → `sent` with its wamid.
+pub async fn record_sent(db: &Db, id: &str, wa_message_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update messages set status = 'sent', wa_message_id = $1, error = null, updated_at = $2 \
+         where id = $3 and status = 'queued'",
+    )
+    .bind(wa_message_id)
+    .bind(now_ms())
+    .bind(id)
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
+
+/// Our message will not be delivered; the reason stays for the admin panel.
+pub async fn record_failed(db: &Db, id: &str, reason: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("update messages set status = 'failed', error = $1, updated_at = $2 where id = $3 and direction = 'outbound'")
+        .bind(reason.chars().take(1000).collect::<String>())
+        .bind(now_ms())
+        .bind(id)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
+/// Applies a delivery status to our message; statuses never move it backwards, and never reply.
+pub async fn apply_status(conn: &mut AnyConnection, update: &StatusUpdate) -> Result<bool, sqlx::Error> {
+    let earlier: &[&str] = match update.status {
+        DeliveryStatus::Sent => &["queued"],
+        DeliveryStatus::Delivered => &["queued", "sent"],
+        DeliveryStatus::Read => &["queued", "sent", "delivered"],
+        DeliveryStatus::Failed => &["queued", "sent", "delivered"],
+    };
+    let placeholders: Vec<String> = (0..earlier.len()).map(|i| format!("${}", i + 5)).collect();
+    let sql = format!(
+        "update messages set status = $1, error = coalesce($2, error), updated_at = $3 \
+         where wa_message_id = $4 and direction = 'outbound' and status in ({})",
+        placeholders.join(", ")
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(update.status.as_str())
+        .bind(update.error.as_deref())
+        .bind(now_ms())
+        .bind(&update.wa_message_id);
+    for status in earlier {
+        query = query.bind(*status);
+    }
+    Ok(query.execute(conn).await?.rows_affected() == 1)
+}
+
+/// A message we could not deliver, for the admin panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailedSend {
+    pub id: String,
+    pub user_id: String,
+    pub phone_number: String,
+    pub content: String,
+    pub error: String,
+    pub failed_at: i64,
+}
+
+/// Failed sends, newest first, and how many there are in all.
+pub async fn failed_sends(db: &Db, limit: i64, offset: i64) -> Result<(Vec<FailedSend>, i64), sqlx::Error> {
+    let rows = sqlx::query(
+        "select m.id, m.user_id, u.phone_number, m.content, m.error, m.updated_at from messages m \
+         join users u on u.id = m.user_id where m.direction = 'outbound' and m.status = 'failed' \
+         order by m.updated_at desc limit $1 offset $2",
+    )
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(db.pool())
+    .await?;
+    let total: i64 =
+        sqlx::query("select count(*) as n from messages where direction = 'outbound' and status = 'failed'")
+            .fetch_one(db.pool())
+            .await?
+            .try_get("n")?;
+    let sends = rows
+        .iter()
+        .map(|row| {
+            Ok(FailedSend {
+                id: row.try_get("id")?,
+                user_id: row.try_get("user_id")?,
+                phone_number: row.try_get("phone_number")?,
+                content: row.try_get("content")?,
+                error: row.try_get::<Option<String>, _>("error")?.unwrap_or_default(),
+                failed_at: row.try_get("updated_at")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()?;
+    Ok((sends, total))
+}
+
+/// A user's whole conversation, oldest first.
+pub async fn conversation(db: &Db, user_id: &str) -> Result<Vec<Message>, sqlx::Error> {
+    let sql = format!("select {COLUMNS} from messages where user_id = $1 order by created_at, id");
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_all(db.pool()).await?;
+    rows.iter().map(from_row).collect()
+}

@@ -1,0 +1,150 @@
+//! Users: created on first contact over WhatsApp, identified by phone number, with a tier
+//! (free or pro), a role and a language.
+
+use sqlx::{AnyConnection, Row, any::AnyRow};
+
+use super::phone::PhoneNumber;
+use crate::{db::now_ms, locale::Language};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    Free,
+    Pro,
+}
+
+impl Tier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Free => "free",
+            Tier::Pro => "pro",
+        }
+    }
+    fn parse(value: &str) -> Self {
+        if value == "pro" { Tier::Pro } else { Tier::Free }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Admin,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Admin => "admin",
+        }
+    }
+    fn parse(value: &str) -> Self {
+        if value == "admin" { Role::Admin } else { Role::User }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct User {
+    pub id: String,
+    pub phone: PhoneNumber,
+    pub name: String,
+    pub language: Language,
+    pub tier: Tier,
+    pub role: Role,
+    pub created_at: i64,
+    pub last_active_at: Option<i64>,
+}
+
+impl User {
+    /// The name to greet with: the first word of the profile name.
+    pub fn first_name(&self) -> Option<&str> {
+        self.name.split_whitespace().next()
+    }
+}
+
+const COLUMNS: &str =
+    "id, phone_number, name, language, subscription_status, role, created_at, last_active_at";
+
+fn from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
+    let phone: String = row.try_get("phone_number")?;
+    let language: String = row.try_get("language")?;
+    Ok(User {
+        id: row.try_get("id")?,
+        phone: PhoneNumber::parse(&phone).map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
+        name: row.try_get("name")?,
+        language: Language::parse(&language).unwrap_or_default(),
+        tier: Tier::parse(&row.try_get::<String, _>("subscription_status")?),
+        role: Role::parse(&row.try_get::<String, _>("role")?),
+        created_at: row.try_get("created_at")?,
+        last_active_at: row.try_get("last_active_at")?,
+    })
+}
+
+/// The user with this number, created if this is their first contact. True when created now.
+pub async fn register_contact(
+    conn: &mut AnyConnection,
+    phone: &PhoneNumber,
+    profile_name: &str,
+    language: Language,
+) -> Result<(User, bool), sqlx::Error> {
+    let now = now_ms();
+    let name: String = profile_name.trim().chars().take(120).collect();
+    let created = sqlx::query(
+        "insert into users (id, phone_number, name, language, subscription_status, role, created_at, updated_at) \
+         values ($1, $2, $3, $4, 'free', 'user', $5, $5) on conflict (phone_number) do nothing returning id",
+    )
+    .bind(uuid::Uuid::new_v4().to_string())
+    .bind(phone.e164())
+    .bind(&name)
+    .bind(language.tag())
+    .bind(now)
+    .fetch_optional(&mut *conn)
+    .await?
+    .is_some();
+    if !created && !name.is_empty() {
+        // A user who had no name yet takes the one WhatsApp now tells us.
+        sqlx::query("update users set name = $1, updated_at = $2 where phone_number = $3 and name = ''")
+            .bind(&name)
+            .bind(now)
+            .bind(phone.e164())
+            .execute(&mut *conn)
+            .await?;
+    }
+    let user = find_by_phone(conn, phone).await?.ok_or(sqlx::Error::RowNotFound)?;
+    Ok((user, created))
+}
+
+pub async fn find_by_phone(
+    conn: &mut AnyConnection,
+    phone: &PhoneNumber,
+) -> Result<Option<User>, sqlx::Error> {
+    let sql = format!("select {COLUMNS} from users where phone_number = $1");
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(phone.e164()).fetch_optional(conn).await?;
+    row.as_ref().map(from_row).transpose()
+}
+
+pub async fn find_by_id(conn: &mut AnyConnection, id: &str) -> Result<Option<User>, sqlx::Error> {
+    let sql = format!("select {COLUMNS} from users where id = $1");
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(conn).await?;
+    row.as_ref().map(from_row).transpose()
+}
+
+/// Records activity (a message) now.
+pub async fn touch(conn: &mut AnyConnection, user_id: &str, at: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("update users set last_active_at = $1 where id = $2 and (last_active_at is null or last_active_at < $1)")
+        .bind(at)
+        .bind(user_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Sets the tier (admin override, billing).
+pub async fn set_tier(conn: &mut AnyConnection, user_id: &str, tier: Tier) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("update users set subscription_status = $1, updated_at = $2 where id = $3")
+        .bind(tier.as_str())
+        .bind(now_ms())
+        .bind(user_id)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}

@@ -1,0 +1,192 @@
+//! Meta's WhatsApp Cloud API: `POST {graph}/{phone-number-id}/messages` with the access token.
+//! Meta offers no idempotency key, so the caller sends each message once and only a crash in the
+//! middle of a request can repeat it.
+
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::sender::{Outgoing, SendError, Sent, WhatsAppSender};
+use crate::{
+    config::{Secret, WhatsAppConfig},
+    locale::Language,
+};
+
+/// Error codes worth another try: Meta's transient and rate-limit errors.
+const RETRYABLE_CODES: &[i64] = &[1, 2, 4, 17, 341, 80007, 130429, 131000, 131016, 131056, 133004];
+
+pub struct CloudSender {
+    http: reqwest::Client,
+    messages_url: String,
+    token: Secret,
+    otp_template: String,
+}
+
+impl CloudSender {
+    pub fn new(config: &WhatsAppConfig) -> anyhow::Result<Self> {
+        let phone_number_id = config
+            .phone_number_id
+            .clone()
+            .ok_or_else(|| anyhow::anyhow!("WHATSAPP_PHONE_NUMBER_ID is required in cloud mode"))?;
+        let token = config
+            .access_token
+            .clone()
+            .ok_or_else(|| anyhow::anyhow!("WHATSAPP_ACCESS_TOKEN is required in cloud mode"))?;
+        Ok(Self {
+            http: reqwest::Client::builder()
+                .connect_timeout(Duration::from_secs(5))
+                .timeout(Duration::from_secs(20))
+                .build()?,
+            messages_url: format!("{}/{phone_number_id}/messages", config.graph_url),
+            token,
+            otp_template: config.otp_template.clone(),
+        })
+    }
+
+    fn body(&self, message: &Outgoing) -> Value {
+        match message {
+            Outgoing::Text { to, body } => json!({
+                "messaging_product": "whatsapp",
+                "recipient_type": "individual",
+                "to": to,
+                "type": "text",
+                "text": { "preview_url": true, "body": body },
+            }),
+            Outgoing::LoginCode { to, code, language } => json!({
+                "messaging_product": "whatsapp",
+                "recipient_type": "individual",
+                "to": to,
+                "type": "template",
+                "template": {
+                    "name": self.otp_template,
+                    "language": { "code": template_language(*language) },
+                    "components": [
+                        { "type": "body", "parameters": [{ "type": "text", "text": code }] },
+                        { "type": "button", "sub_type": "url", "index": "0", "parameters": [{ "type": "text", "text": code }] },
+                    ],
+                },
+            }),
+        }
+    }
+
+    async fn post(&self, message: &Outgoing) -> Result<Sent, SendError> {
+        let response = self
+            .http
+            .post(&self.messages_url)
+            .bearer_auth(self.token.expose())
+            .json(&self.body(message))
+            .send()
+            .await
+            .map_err(|e| SendError::Retryable(format!("Cloud API unreachable: {}", without_url(&e))))?;
+        let status = response.status();
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| SendError::Retryable(format!("Cloud API answer cut short: {}", without_url(&e))))?;
+        if status.is_success() {
+            let answer: SendResponse = serde_json::from_slice(&bytes)
+                .map_err(|e| SendError::Retryable(format!("unexpected Cloud API answer: {e}")))?;
+            return answer
+                .messages
+                .into_iter()
+                .next()
+                .map(|m| Sent { wa_message_id: m.id })
+                .ok_or_else(|| SendError::Retryable("the Cloud API answer has no message id".into()));
+        }
+        Err(classify(status.as_u16(), &bytes))
+    }
+}
+
+impl WhatsAppSender for CloudSender {
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Sent, SendError>> {
+        Box::pin(self.post(message))
+    }
+}
+
+#[derive(Deserialize)]
+struct SendResponse {
+    #[serde(default)]
+    messages: Vec<MessageId>,
+}
+
+#[derive(Deserialize)]
+struct MessageId {
+    id: String,
+}
+
+#[derive(Deserialize)]
+struct ErrorBody {
+    error: GraphError,
+}
+
+#[derive(Deserialize)]
+struct GraphError {
+    #[serde(default)]
+    code: i64,
+    #[serde(default)]
+    message: String,
+    error_data: Option<GraphErrorData>,
+}
+
+#[derive(Deserialize)]
+struct GraphErrorData {
+    #[serde(default)]
+    details: String,
+}
+
+/// Retryable or permanent, by HTTP status and Meta's error code.
+fn classify(http_status: u16, body: &[u8]) -> SendError {
+    let parsed = serde_json::from_slice::<ErrorBody>(body).ok().map(|b| b.error);
+    let reason = match &parsed {
+        Some(e) => {
+            let details = e.error_data.as_ref().map(|d| d.details.as_str()).unwrap_or_default();
+            format!("HTTP {http_status}, code {}: {} {details}", e.code, e.message).trim().to_owned()
+        }
+        None => format!("HTTP {http_status}"),
+    };
+    let code = parsed.map(|e| e.code).unwrap_or_default();
+    if http_status == 429 || http_status >= 500 || RETRYABLE_CODES.contains(&code) {
+        SendError::Retryable(reason)
+    } else {
+        SendError::Permanent(reason)
+    }
+}
+
+fn template_language(language: Language) -> &'static str {
+    match language {
+        Language::PtBr => "pt_BR",
+        Language::En => "en",
+    }
+}
+
+/// reqwest errors print the URL; ours has no secret in it, but keep messages short.
+fn without_url(err: &reqwest::Error) -> String {
+    let mut text = err.to_string();
+    if let Some(url) = err.url() {
+        text = text.replace(url.as_str(), "the Cloud API");
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn throughput_and_server_errors_are_retried() {
+        let throughput = br#"{"error":{"message":"(#130429) Rate limit hit","type":"OAuthException","code":130429,"error_data":{"details":"Cloud API message throughput has been reached."}}}"#;
+        assert!(matches!(classify(400, throughput), SendError::Retryable(r) if r.contains("130429")));
+        assert!(matches!(classify(500, b"oops"), SendError::Retryable(_)));
+        assert!(matches!(classify(429, b""), SendError::Retryable(_)));
+    }
+
+    #[test]
+    fn window_and_number_errors_are_permanent() {
+        let window = br#"{"error":{"message":"Re-engagement message","code":131047}}"#;
+        assert!(matches!(classify(400, window), SendError::Permanent(r) if r.contains("131047")));
+        let invalid = br#"{"error":{"message":"Invalid parameter","code":100}}"#;
+        assert!(matches!(classify(400, invalid), SendError::Permanent(_)));
+    }
+}

@@ -1,0 +1,8 @@
+//! The WhatsApp wire: Meta's webhook payloads and signature, and the sender port with its two
+//! implementations (the Cloud API, and the dev outbox that stands in for phones).
+
+pub mod cloud;
+pub mod outbox;
+pub mod payload;
+pub mod sender;
+pub mod signature;

@@ -1,0 +1,62 @@
+//! The sender port: everything the product says over WhatsApp (replies, login codes, billing
+//! notices) goes through one `WhatsAppSender`. `cloud` talks to Meta; `outbox` is the dev stand-in.
+
+use futures::future::BoxFuture;
+
+use crate::locale::Language;
+
+/// A message to send. `to` is the number's digits with country code (`5511987654321`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outgoing {
+    /// Free text: only inside the 24-hour customer-service window.
+    Text { to: String, body: String },
+    /// A one-time login code: the approved authentication template in the cloud.
+    LoginCode { to: String, code: String, language: Language },
+}
+
+impl Outgoing {
+    pub fn to(&self) -> &str {
+        match self {
+            Outgoing::Text { to, .. } | Outgoing::LoginCode { to, .. } => to,
+        }
+    }
+
+    /// What the person reads.
+    pub fn text(&self) -> String {
+        match self {
+            Outgoing::Text { body, .. } => body.clone(),
+            Outgoing::LoginCode { code, language, .. } => language.choose(
+                format!("*{code}* é o seu código de acesso do Sócio. Ele vale por 10 minutos. Não compartilhe este código com ninguém."),
+                format!("*{code}* is your Sócio login code. It is valid for 10 minutes. Do not share this code with anyone."),
+            ),
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Outgoing::Text { .. } => "text",
+            Outgoing::LoginCode { .. } => "login_code",
+        }
+    }
+}
+
+/// WhatsApp accepted the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sent {
+    /// `wamid…`, which delivery statuses refer to.
+    pub wa_message_id: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SendError {
+    /// Worth trying again later: network errors, 5xx, rate and throughput limits.
+    #[error("{0}")]
+    Retryable(String),
+    /// Will fail the same way again: outside the window, invalid number, bad template.
+    #[error("{0}")]
+    Permanent(String),
+}
+
+pub trait WhatsAppSender: Send + Sync + 'static {
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Sent, SendError>>;
+}

@@ -1,0 +1,119 @@
+//! A local stand-in for Meta's Graph API that speaks its wire format: it records every
+//! `POST /{phone-number-id}/messages` and answers from a script (then 200 with a fresh wamid).
+
+use std::{
+    collections::VecDeque,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use axum::{
+    Json, Router,
+    extract::{Path, State},
+    http::{HeaderMap, StatusCode},
+    routing::post,
+};
+use serde_json::{Value, json};
+
+pub const PHONE_NUMBER_ID: &str = "106540352242922";
+pub const ACCESS_TOKEN: &str = "test-access-token";
+pub const APP_SECRET: &str = "test-app-secret";
+pub const VERIFY_TOKEN: &str = "test-verify-token";
+
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub phone_number_id: String,
+    pub authorization: String,
+    pub body: Value,
+}
+
+#[derive(Default)]
+struct Inner {
+    requests: Vec<Recorded>,
+    script: VecDeque<(u16, Value)>,
+    sent: u32,
+}
+
+#[derive(Clone)]
+pub struct FakeGraph {
+    pub url: String,
+    inner: Arc<Mutex<Inner>>,
+}
+
+impl FakeGraph {
+    pub async fn start() -> Self {
+        let inner = Arc::new(Mutex::new(Inner::default()));
+        let app =
+            Router::new().route("/{phone_number_id}/messages", post(messages)).with_state(inner.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Self { url, inner }
+    }
+
+    /// The next answers, in order, before the default 200s.
+    pub fn answer_with(&self, answers: impl IntoIterator<Item = (u16, Value)>) {
+        self.inner.lock().unwrap().script.extend(answers);
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.inner.lock().unwrap().requests.clone()
+    }
+
+    /// Waits until at least `n` requests arrived; returns them.
+    pub async fn wait_for_requests(&self, n: usize) -> Vec<Recorded> {
+        for _ in 0..1000 {
+            let requests = self.requests();
+            if requests.len() >= n {
+                return requests;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the Graph API got {} requests, expected {n}", self.requests().len());
+    }
+
+    /// The configuration that points the app at this fake in cloud mode.
+    pub fn cloud_config(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("WHATSAPP_MODE", "cloud".into()),
+            ("WHATSAPP_GRAPH_URL", self.url.clone()),
+            ("WHATSAPP_PHONE_NUMBER_ID", PHONE_NUMBER_ID.into()),
+            ("WHATSAPP_ACCESS_TOKEN", ACCESS_TOKEN.into()),
+            ("WHATSAPP_APP_SECRET", APP_SECRET.into()),
+            ("WHATSAPP_VERIFY_TOKEN", VERIFY_TOKEN.into()),
+            ("WHATSAPP_BATCH_WINDOW_MS", "150".into()),
+            ("SOCIO_JOB_RETRY_BASE_MS", "5".into()),
+        ]
+    }
+}
+
+async fn messages(
+    State(inner): State<Arc<Mutex<Inner>>>,
+    Path(phone_number_id): Path<String>,
+    headers: HeaderMap,
+    Json(body): Json<Value>,
+) -> (StatusCode, Json<Value>) {
+    let mut inner = inner.lock().unwrap();
+    inner.requests.push(Recorded {
+        phone_number_id,
+        authorization: headers
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned(),
+        body: body.clone(),
+    });
+    if let Some((status, answer)) = inner.script.pop_front() {
+        return (StatusCode::from_u16(status).unwrap(), Json(answer));
+    }
+    inner.sent += 1;
+    let to = body["to"].as_str().unwrap_or_default().to_owned();
+    (
+        StatusCode::OK,
+        Json(json!({
+            "messaging_product": "whatsapp",
+            "contacts": [{ "input": to, "wa_id": to }],
+            "messages": [{ "id": format!("wamid.fake.{}", inner.sent) }],
+        })),
+    )
+}
