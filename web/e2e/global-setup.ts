@@ -54,6 +54,7 @@ export default async function setup(project: TestProject) {
       SOCIO_WEB_DIR: resolve("dist"),
       JWT_SECRET: "e2e-secret-that-is-long-enough-0123456789",
       RUST_LOG: "warn",
+      WHATSAPP_BATCH_WINDOW_MS: "300",
     },
     stdio: ["ignore", "inherit", "inherit"],
   });

@@ -25,5 +25,13 @@ export const routes: RouteObject[] = [
   { path: "/dashboard", lazy: upcoming("dashboard") },
   { path: "/business-plan", lazy: upcoming("businessPlan") },
   { path: "/admin", lazy: upcoming("admin") },
+  {
+    // Development mode's WhatsApp simulator (the server offers its API only in dev mode).
+    path: "/dev/whatsapp",
+    lazy: async () => {
+      const { SimulatorPage } = await import("@/features/whatsapp-dev/components/simulator-page");
+      return { Component: SimulatorPage };
+    },
+  },
   { path: "*", Component: NotFoundPage },
 ];

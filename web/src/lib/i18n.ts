@@ -6,14 +6,16 @@ import { initReactI18next } from "react-i18next";
 
 import enCommon from "@/locales/en/common.json";
 import enLanding from "@/locales/en/landing.json";
+import enWhatsappDev from "@/locales/en/whatsappDev.json";
 import ptCommon from "@/locales/pt-BR/common.json";
 import ptLanding from "@/locales/pt-BR/landing.json";
+import ptWhatsappDev from "@/locales/pt-BR/whatsappDev.json";
 
 import { type AppLanguage, detectLanguage, normalizeLanguage, persistLanguage, SUPPORTED_LANGUAGES } from "./language";
 
 export const resources = {
-  "pt-BR": { common: ptCommon, landing: ptLanding },
-  en: { common: enCommon, landing: enLanding },
+  "pt-BR": { common: ptCommon, landing: ptLanding, whatsappDev: ptWhatsappDev },
+  en: { common: enCommon, landing: enLanding, whatsappDev: enWhatsappDev },
 } as const;
 
 /** Creates and initialises an i18next instance (one for the app, a fresh one per test). */
@@ -25,7 +27,7 @@ export function createI18n(language: AppLanguage = detectLanguage()): i18n {
     fallbackLng: "en",
     supportedLngs: [...SUPPORTED_LANGUAGES],
     defaultNS: "common",
-    ns: ["common", "landing"],
+    ns: ["common", "landing", "whatsappDev"],
     interpolation: { escapeValue: false },
     initAsync: false,
     returnNull: false,

@@ -1,0 +1,184 @@
+import { SendHorizontal, Smartphone } from "lucide-react";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+
+import { PageShell } from "@/components/layout/page-shell";
+import { Button } from "@/components/ui/button";
+import { currentLanguage } from "@/lib/i18n";
+import { RestError } from "@/lib/rest";
+
+import { useOutbox, useSendAsUser } from "../api/simulator";
+import { WhatsAppText } from "./whatsapp-text";
+
+interface Bubble {
+  from: "user" | "product";
+  text: string;
+  at: string;
+  kind?: string;
+}
+
+const IDENTITY_KEY = "socio.devWhatsApp.identity";
+const sentKey = (phone: string) => `socio.devWhatsApp.sent.${phone.replace(/\D/g, "")}`;
+
+function readSent(phone: string): Bubble[] {
+  try {
+    return JSON.parse(window.sessionStorage.getItem(sentKey(phone)) ?? "[]") as Bubble[];
+  } catch {
+    return [];
+  }
+}
+
+function readIdentity(): { phone: string; name: string } {
+  try {
+    return { phone: "+55 11 98765-4321", name: "Ana Lima", ...JSON.parse(window.localStorage.getItem(IDENTITY_KEY) ?? "{}") };
+  } catch {
+    return { phone: "+55 11 98765-4321", name: "Ana Lima" };
+  }
+}
+
+const time = (iso: string, language: string) =>
+  new Date(iso).toLocaleTimeString(language === "pt-BR" ? "pt-BR" : "en-US", { hour: "2-digit", minute: "2-digit" });
+
+/** `/dev/whatsapp`: a phone-like chat to talk to the product as any number (dev mode only). */
+export function SimulatorPage() {
+  const { t, i18n } = useTranslation("whatsappDev");
+  const language = currentLanguage(i18n);
+  const [identity, setIdentity] = useState(readIdentity);
+  const [draft, setDraft] = useState("");
+  const [sent, setSent] = useState<Bubble[]>(() => readSent(identity.phone));
+  const outbox = useOutbox(identity.phone, language);
+  const send = useSendAsUser(language);
+  const endRef = useRef<HTMLDivElement>(null);
+
+  function changeIdentity(next: { phone: string; name: string }) {
+    setIdentity(next);
+    setSent(readSent(next.phone));
+    window.localStorage.setItem(IDENTITY_KEY, JSON.stringify(next));
+  }
+
+  const bubbles = useMemo(() => {
+    const product: Bubble[] = (outbox.data?.messages ?? []).map((m) => ({ from: "product", text: m.text, at: m.createdAt, kind: m.kind }));
+    return [...sent, ...product].sort((a, b) => a.at.localeCompare(b.at));
+  }, [outbox.data, sent]);
+  const waiting = bubbles.length > 0 && bubbles[bubbles.length - 1]?.from === "user";
+
+  useEffect(() => {
+    endRef.current?.scrollIntoView?.({ block: "end" });
+  }, [bubbles.length]);
+
+  const notInDevMode = outbox.error instanceof RestError && outbox.error.status === 404;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const text = draft.trim();
+    if (!text) return;
+    await send.mutateAsync({ from: identity.phone, name: identity.name, text });
+    const bubble: Bubble = { from: "user", text, at: new Date().toISOString() };
+    const next = [...readSent(identity.phone), bubble];
+    window.sessionStorage.setItem(sentKey(identity.phone), JSON.stringify(next));
+    setSent(next);
+    setDraft("");
+  }
+
+  return (
+    <PageShell>
+      <div className="mx-auto grid max-w-5xl gap-8 px-4 py-10 lg:grid-cols-[1fr_380px]">
+        <section aria-labelledby="simulator-title" className="space-y-5">
+          <h1 id="simulator-title" className="flex items-center gap-2 text-3xl font-bold">
+            <Smartphone aria-hidden="true" className="h-7 w-7 text-brand-600" />
+            {t("title")}
+          </h1>
+          <p className="text-slate-700">{t("intro")}</p>
+          {notInDevMode && (
+            <p role="alert" className="rounded-xl bg-amber-50 p-4 text-amber-900 ring-1 ring-amber-200">
+              {t("devOnly")}
+            </p>
+          )}
+          <div className="grid gap-4 sm:grid-cols-2">
+            <label className="block text-sm font-medium">
+              {t("phoneLabel")}
+              <input
+                type="tel"
+                value={identity.phone}
+                placeholder={t("phonePlaceholder")}
+                onChange={(e) => changeIdentity({ ...identity, phone: e.target.value })}
+                className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2"
+              />
+            </label>
+            <label className="block text-sm font-medium">
+              {t("nameLabel")}
+              <input
+                value={identity.name}
+                placeholder={t("namePlaceholder")}
+                maxLength={120}
+                onChange={(e) => changeIdentity({ ...identity, name: e.target.value })}
+                className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2"
+              />
+            </label>
+          </div>
+        </section>
+
+        <section
+          aria-label={t("title")}
+          className="flex h-[640px] flex-col overflow-hidden rounded-[2rem] border-8 border-slate-900 bg-[#efeae2] shadow-xl"
+        >
+          <header className="flex items-center gap-3 bg-brand-800 px-4 py-3 text-white">
+            <span aria-hidden="true" className="grid h-9 w-9 place-items-center rounded-full bg-white font-bold text-brand-700">
+              S
+            </span>
+            <div>
+              <p className="font-semibold" translate="no">
+                {t("product")}
+              </p>
+              <p className="text-xs text-brand-100">{identity.phone}</p>
+            </div>
+          </header>
+          <div role="log" aria-live="polite" className="flex-1 space-y-2 overflow-y-auto p-3">
+            {bubbles.length === 0 && <p className="mt-10 text-center text-sm text-slate-600">{t("empty")}</p>}
+            {bubbles.map((bubble, i) => (
+              <div
+                key={`${bubble.at}-${i}`}
+                data-from={bubble.from}
+                className={`max-w-[85%] whitespace-pre-wrap rounded-lg px-3 py-2 text-sm shadow-sm ${
+                  bubble.from === "user" ? "ml-auto bg-[#d9fdd3]" : "bg-white"
+                }`}
+              >
+                {bubble.kind === "login_code" && <p className="mb-1 text-xs font-semibold text-brand-700">{t("loginCode")}</p>}
+                <WhatsAppText text={bubble.text} />
+                <p className="mt-1 text-right text-[10px] text-slate-500">
+                  <span className="sr-only">{bubble.from === "user" ? t("you") : t("product")} · </span>
+                  {time(bubble.at, language)}
+                </p>
+              </div>
+            ))}
+            {waiting && <p className="text-xs text-slate-600">{t("waiting")}</p>}
+            {outbox.isError && !notInDevMode && <p role="alert" className="text-xs text-red-700">{t("loadError")}</p>}
+            <div ref={endRef} />
+          </div>
+          <form onSubmit={(e) => void submit(e).catch(() => {})} className="flex items-center gap-2 bg-slate-100 p-2">
+            <label className="sr-only" htmlFor="simulator-composer">
+              {t("composerLabel")}
+            </label>
+            <input
+              id="simulator-composer"
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              placeholder={t("composerPlaceholder")}
+              maxLength={4096}
+              autoComplete="off"
+              className="min-w-0 flex-1 rounded-full border border-slate-300 bg-white px-4 py-2"
+            />
+            <Button type="submit" size="sm" disabled={send.isPending || draft.trim() === ""} aria-label={send.isPending ? t("sending") : t("send")} className="rounded-full">
+              <SendHorizontal aria-hidden="true" className="h-4 w-4" />
+            </Button>
+          </form>
+          {send.isError && (
+            <p role="alert" className="bg-red-50 px-3 py-2 text-xs text-red-800">
+              {t("sendError", { message: send.error.message })}
+            </p>
+          )}
+        </section>
+      </div>
+    </PageShell>
+  );
+}
