@@ -2,6 +2,7 @@
 import { mkdirSync } from "node:fs";
 
 import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -32,4 +33,19 @@ export function collectErrors(page: Page): string[] {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync("e2e/screenshots", { recursive: true });
   await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+}
+
+/** One browser for the test file: launched before its tests, closed after them. */
+export function sharedBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("the browser is not running");
+    return browser;
+  };
 }

@@ -1,22 +1,13 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 
-import { collectErrors, launchBrowser, screenshot } from "./browser";
+import { collectErrors, screenshot, sharedBrowser } from "./browser";
 
-let browser: Browser;
+const browser = sharedBrowser();
 const baseURL = inject("baseURL");
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe("the app in a real browser against the real server", () => {
   it("loads the plans over gRPC-Web on the landing page", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
     const errors = collectErrors(page);
     await page.goto(baseURL);
     const pro = page.getByRole("article", { name: "Pro" });
@@ -30,7 +21,7 @@ describe("the app in a real browser against the real server", () => {
   });
 
   it("shows the 404 page for an unknown path and switches it to English", async () => {
-    const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
+    const page = await browser().newPage({ viewport: { width: 375, height: 740 } });
     const errors = collectErrors(page);
     await page.goto(`${baseURL}/this/does/not/exist`);
     await page.getByRole("heading", { name: "Ops! Página não encontrada" }).waitFor();
@@ -45,7 +36,7 @@ describe("the app in a real browser against the real server", () => {
   });
 
   it("asks the API in the chosen language", async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(baseURL);
     await page.getByRole("article", { name: "Pro" }).waitFor();
     await page.getByRole("button", { name: /Mudar idioma para English/ }).click();

@@ -1,22 +1,13 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 
-import { collectErrors, launchBrowser, screenshot } from "./browser";
+import { collectErrors, screenshot, sharedBrowser } from "./browser";
 
-let browser: Browser;
+const browser = sharedBrowser();
 const baseURL = inject("baseURL");
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe("the WhatsApp simulator (dev mode)", () => {
   it("welcomes a new user who says Oi, with their checkout link", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
     const errors = collectErrors(page);
     await page.goto(`${baseURL}/dev/whatsapp`);
     await page.getByLabel("Número de WhatsApp").fill("+55 21 99876-5432");

@@ -29,11 +29,11 @@ impl ReplyHandler {
     async fn reply(&self, job: &Job) -> Result<(), JobError> {
         let user_id =
             job.payload["userId"].as_str().ok_or_else(|| JobError::Permanent("no userId".into()))?;
-        let mut tx = self.db.pool().begin().await.map_err(retry)?;
-        let claimed = messages::claim_unanswered(&mut tx, user_id, &job.id).await.map_err(retry)?;
-        let user = users::find_by_id(&mut tx, user_id).await.map_err(retry)?;
-        let first_contact = !messages::has_replied(&mut tx, user_id).await.map_err(retry)?;
-        tx.commit().await.map_err(retry)?;
+        let mut tx = self.db.pool().begin().await?;
+        let claimed = messages::claim_unanswered(&mut tx, user_id, &job.id).await?;
+        let user = users::find_by_id(&mut tx, user_id).await?;
+        let first_contact = !messages::has_replied(&mut tx, user_id).await?;
+        tx.commit().await?;
         let Some(user) = user else { return Ok(()) };
         if claimed.is_empty() {
             return Ok(()); // answered together with an earlier message of the burst
@@ -41,13 +41,13 @@ impl ReplyHandler {
 
         let text = replies::compose(&user, first_contact, &claimed, &self.links);
 
-        let mut tx = self.db.pool().begin().await.map_err(retry)?;
-        if messages::mark_answered(&mut tx, &job.id).await.map_err(retry)? == 0 {
+        let mut tx = self.db.pool().begin().await?;
+        if messages::mark_answered(&mut tx, &job.id).await? == 0 {
             return Ok(());
         }
-        let id = messages::insert_outbound(&mut tx, &user.id, &text, now_ms()).await.map_err(retry)?;
-        jobs::enqueue(&mut *tx, delivery::send_job(&id)).await.map_err(retry)?;
-        tx.commit().await.map_err(retry)?;
+        let id = messages::insert_outbound(&mut tx, &user.id, &text, now_ms()).await?;
+        jobs::enqueue(&mut *tx, delivery::send_job(&id)).await?;
+        tx.commit().await?;
         Ok(())
     }
 }
@@ -56,8 +56,4 @@ impl JobHandler for ReplyHandler {
     fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
         Box::pin(self.reply(job))
     }
-}
-
-fn retry(err: sqlx::Error) -> JobError {
-    JobError::Retryable(format!("database: {err}"))
 }

@@ -39,22 +39,22 @@ impl SendHandler {
     async fn deliver(&self, job: &Job) -> Result<(), JobError> {
         let id =
             job.payload["messageId"].as_str().ok_or_else(|| JobError::Permanent("no messageId".into()))?;
-        let message = messages::get(&self.db, id).await.map_err(retry)?;
+        let message = messages::get(&self.db, id).await?;
         let Some(message) = message else {
             return Ok(()); // erased with its user
         };
         if message.status != "queued" {
             return Ok(()); // sent before: never twice
         }
-        let mut conn = self.db.pool().acquire().await.map_err(retry)?;
-        let Some(user) = users::find_by_id(&mut conn, &message.user_id).await.map_err(retry)? else {
+        let mut conn = self.db.pool().acquire().await?;
+        let Some(user) = users::find_by_id(&mut conn, &message.user_id).await? else {
             return Ok(());
         };
         drop(conn);
         let outgoing = Outgoing::Text { to: user.phone.digits().to_owned(), body: message.content.clone() };
         match self.sender.send(&outgoing).await {
             Ok(sent) => {
-                messages::record_sent(&self.db, id, &sent.wa_message_id).await.map_err(retry)?;
+                messages::record_sent(&self.db, id, &sent.wa_message_id).await?;
                 Ok(())
             }
             Err(SendError::Retryable(reason)) if job.attempt < job.max_attempts => {
@@ -62,7 +62,7 @@ impl SendHandler {
             }
             Err(SendError::Retryable(reason) | SendError::Permanent(reason)) => {
                 tracing::warn!(message = %id, %reason, "a WhatsApp message could not be delivered");
-                messages::record_failed(&self.db, id, &reason).await.map_err(retry)?;
+                messages::record_failed(&self.db, id, &reason).await?;
                 Err(JobError::Permanent(reason))
             }
         }
@@ -73,8 +73,4 @@ impl JobHandler for SendHandler {
     fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
         Box::pin(self.deliver(job))
     }
-}
-
-fn retry(err: sqlx::Error) -> JobError {
-    JobError::Retryable(format!("database: {err}"))
 }

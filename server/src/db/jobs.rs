@@ -69,6 +69,13 @@ pub enum JobError {
     Permanent(String),
 }
 
+/// A database error while running a job: the job is tried again later.
+impl From<sqlx::Error> for JobError {
+    fn from(err: sqlx::Error) -> Self {
+        JobError::Retryable(format!("database: {err}"))
+    }
+}
+
 /// Stored state of a job, for tests and the admin panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JobState {
