@@ -13,12 +13,16 @@ use crate::{
     db::{
         Db,
         jobs::{Job, JobError, JobHandler, NewJob},
+        now_ms,
     },
     identity::users,
     whatsapp::sender::{Outgoing, SendError, WhatsAppSender},
 };
 
 pub const SEND_JOB: &str = "send";
+
+/// WhatsApp's customer-service window: free text only within 24 hours of the user's last message.
+pub const SERVICE_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
 
 /// The send job of an outbound message (enqueue it in the transaction that stores the message).
 pub fn send_job(message_id: &str) -> NewJob {
@@ -51,6 +55,12 @@ impl SendHandler {
             return Ok(());
         };
         drop(conn);
+        let last_inbound = messages::last_inbound_at(&self.db, &user.id).await?;
+        if last_inbound.is_none_or(|at| now_ms() - at > SERVICE_WINDOW_MS) {
+            let reason = "outside WhatsApp's 24-hour customer-service window: only an approved template can reach this user";
+            messages::record_failed(&self.db, id, reason).await?;
+            return Err(JobError::Permanent(reason.into()));
+        }
         let outgoing = Outgoing::Text { to: user.phone.digits().to_owned(), body: message.content.clone() };
         match self.sender.send(&outgoing).await {
             Ok(sent) => {

@@ -146,6 +146,17 @@ pub async fn has_replied(conn: &mut AnyConnection, user_id: &str) -> Result<bool
     Ok(row.is_some())
 }
 
+/// When the user last wrote to us: WhatsApp's 24-hour customer-service window runs from there.
+pub async fn last_inbound_at(db: &Db, user_id: &str) -> Result<Option<i64>, sqlx::Error> {
+    let row = sqlx::query(
+        "select max(created_at) as at from messages where user_id = $1 and direction = 'inbound'",
+    )
+    .bind(user_id)
+    .fetch_one(db.pool())
+    .await?;
+    row.try_get("at")
+}
+
 pub async fn get(db: &Db, id: &str) -> Result<Option<Message>, sqlx::Error> {
     let sql = format!("select {COLUMNS} from messages where id = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(db.pool()).await?;

@@ -372,3 +372,35 @@ async fn unsigned_deliveries_are_accepted_in_dev_mode_without_a_secret(db: TestD
     assert_eq!(app.count("select count(*) as n from messages").await, 1);
 }
 on_both_engines!(unsigned_deliveries_are_accepted_in_dev_mode_without_a_secret);
+
+async fn a_text_outside_the_24_hour_window_is_not_sent_and_says_why(db: TestDatabase) {
+    use socio::{
+        conversation::{delivery, messages},
+        db::{jobs, now_ms},
+    };
+    let (app, graph) = cloud_app(db).await;
+    app.post_whatsapp_webhook(&fixture("whatsapp/inbound-text.json"), Some(APP_SECRET)).await;
+    eventually("the welcome is sent", || outbound_status_is(&app, "sent")).await;
+    sqlx::query("update messages set created_at = created_at - 172800000 where direction = 'inbound'")
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let user_id: String =
+        sqlx::query("select id from users").fetch_one(app.db.pool()).await.unwrap().get("id");
+
+    let mut tx = app.db.pool().begin().await.unwrap();
+    let id = messages::insert_outbound(&mut tx, &user_id, "Lembrete: seu plano está esperando", now_ms())
+        .await
+        .unwrap();
+    jobs::enqueue(&mut *tx, delivery::send_job(&id)).await.unwrap();
+    tx.commit().await.unwrap();
+
+    eventually("the late text ends failed", || async {
+        messages::get(&app.db, &id).await.unwrap().is_some_and(|m| m.status == "failed")
+    })
+    .await;
+    let late = messages::get(&app.db, &id).await.unwrap().unwrap();
+    assert!(late.error.unwrap().contains("24-hour"));
+    assert_eq!(graph.requests().len(), 1, "Meta was not asked to send it");
+}
+on_both_engines!(a_text_outside_the_24_hour_window_is_not_sent_and_says_why);
