@@ -23,6 +23,7 @@ use crate::{
         business_plan::BusinessPlanApi,
         dashboard::DashboardApi,
         dev::{self, DevWhatsApp},
+        guard::AdminOnly,
         health,
         rest::{Rest, routes::RouteTable},
         system_prompts::SystemPromptApi,
@@ -38,6 +39,10 @@ use crate::{
     db::{
         Db,
         jobs::{self, Backoff, Handlers, WorkerOptions},
+    },
+    identity::{
+        caller::Authenticator, codes::CodeHasher, login::Login, phone::PhoneNumber, sessions::TokenKeys,
+        users,
     },
     proto::{
         DESCRIPTOR_SET, descriptor_pool,
@@ -60,6 +65,7 @@ pub struct Application {
     db: Db,
     handlers: Handlers,
     worker_options: WorkerOptions,
+    sender: Arc<dyn WhatsAppSender>,
 }
 
 impl Application {
@@ -76,19 +82,20 @@ impl Application {
         let port = listener.local_addr()?.port();
         let db = Db::connect(&config.database_url).await?;
         db.migrate().await?;
+        grant_admin_phones(&db, &config.admin_phones).await?;
         let sender: Arc<dyn WhatsAppSender> = match config.whatsapp.mode {
             WhatsAppMode::Dev => Arc::new(DevOutbox::new(db.clone())),
             WhatsAppMode::Cloud => Arc::new(CloudSender::new(&config.whatsapp)?),
         };
         let handlers = Handlers::new()
             .register(REPLY_JOB, Arc::new(ReplyHandler::new(db.clone(), Links::new(&config.public_url))))
-            .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender)));
+            .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())));
         let worker_options = WorkerOptions {
             workers: config.jobs.workers,
             backoff: Backoff { base: config.jobs.retry_base, ..Backoff::default() },
             ..WorkerOptions::default()
         };
-        Ok(Self { listener, port, config: Arc::new(config), db, handlers, worker_options })
+        Ok(Self { listener, port, config: Arc::new(config), db, handlers, worker_options, sender })
     }
 
     pub fn port(&self) -> u16 {
@@ -104,7 +111,7 @@ impl Application {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let router = build_router(&self.config, &self.db).await?;
+        let router = build_router(&self.config, &self.db, self.sender.clone()).await?;
         let (stop_workers, workers_stopped) = tokio::sync::watch::channel(false);
         let mut workers = jobs::spawn_workers(&self.db, self.handlers, self.worker_options, workers_stopped);
         tracing::info!(port = self.port, database = ?self.db.engine(), "Sócio is serving");
@@ -129,8 +136,33 @@ impl Application {
     }
 }
 
+/// Numbers in `ADMIN_PHONES` hold the admin role (registered if they never wrote to us).
+async fn grant_admin_phones(db: &Db, phones: &[String]) -> anyhow::Result<()> {
+    let mut conn = db.pool().acquire().await?;
+    for phone in phones {
+        let phone = PhoneNumber::parse(phone)
+            .map_err(|_| anyhow::anyhow!("ADMIN_PHONES has an invalid number: {phone:?}"))?;
+        users::ensure_admin(&mut conn, &phone).await?;
+    }
+    Ok(())
+}
+
 /// Every protocol on one router.
-async fn build_router(config: &Config, db: &Db) -> anyhow::Result<axum::Router> {
+async fn build_router(
+    config: &Config,
+    db: &Db,
+    sender: Arc<dyn WhatsAppSender>,
+) -> anyhow::Result<axum::Router> {
+    let keys = TokenKeys::new(&config.jwt_secret);
+    let auth = Authenticator::new(db.clone(), keys.clone());
+    let login = Login::new(
+        db.clone(),
+        sender,
+        CodeHasher::new(&config.jwt_secret),
+        keys,
+        &config.whatsapp.business_number,
+    );
+
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     health_reporter.set_serving::<AuthServiceServer<AuthApi>>().await;
     health_reporter.set_serving::<BusinessPlanServiceServer<BusinessPlanApi>>().await;
@@ -149,12 +181,12 @@ async fn build_router(config: &Config, db: &Db) -> anyhow::Result<axum::Router> 
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
 
-    let grpc = Routes::new(AuthServiceServer::new(AuthApi))
+    let grpc = Routes::new(AuthServiceServer::new(AuthApi::new(login, auth.clone())))
         .add_service(BusinessPlanServiceServer::new(BusinessPlanApi))
         .add_service(DashboardServiceServer::new(DashboardApi))
         .add_service(BillingServiceServer::new(BillingApi))
-        .add_service(AdminServiceServer::new(AdminApi))
-        .add_service(SystemPromptServiceServer::new(SystemPromptApi))
+        .add_service(AdminOnly::new(AdminServiceServer::new(AdminApi), auth.clone()))
+        .add_service(AdminOnly::new(SystemPromptServiceServer::new(SystemPromptApi), auth.clone()))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha);

@@ -85,6 +85,15 @@ pub enum AppError {
     FailedPrecondition(Precondition),
     #[error("rate limited for {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
+    /// The number has never written to us on WhatsApp (and is not an admin's).
+    #[error("not registered")]
+    NotRegistered { whatsapp_url: String },
+    /// A login code that is wrong, used, replaced or expired.
+    #[error("invalid login code")]
+    InvalidCode,
+    /// Too many wrong codes for this number: locked for a while.
+    #[error("number locked for {retry_after_secs} s")]
+    NumberLocked { retry_after_secs: u64 },
     #[error("unavailable: {0}")]
     Unavailable(String),
     #[error("internal: {0:#}")]
@@ -101,8 +110,10 @@ impl AppError {
     pub fn code(&self) -> Code {
         match self {
             AppError::InvalidInput(_) | AppError::MalformedBody(_) => Code::InvalidArgument,
-            AppError::Unauthenticated => Code::Unauthenticated,
+            AppError::Unauthenticated | AppError::InvalidCode => Code::Unauthenticated,
             AppError::PermissionDenied => Code::PermissionDenied,
+            AppError::NotRegistered { .. } => Code::NotFound,
+            AppError::NumberLocked { .. } => Code::ResourceExhausted,
             AppError::NotFound(_) => Code::NotFound,
             AppError::AlreadyExists(_) => Code::AlreadyExists,
             AppError::FailedPrecondition(_) => Code::FailedPrecondition,
@@ -147,6 +158,25 @@ impl AppError {
                 format!("Muitas tentativas. Tente novamente em {retry_after_secs} segundos."),
                 format!("Too many attempts. Try again in {retry_after_secs} seconds."),
             ),
+            AppError::NotRegistered { .. } => lang
+                .choose(
+                    "Número não registrado. Envie uma mensagem para o Sócio no WhatsApp para começar.",
+                    "Number not registered. Send Sócio a message on WhatsApp to get started.",
+                )
+                .into(),
+            AppError::InvalidCode => lang
+                .choose(
+                    "Código inválido ou expirado. Confira o código e tente novamente.",
+                    "Invalid or expired code. Please check your code and try again.",
+                )
+                .into(),
+            AppError::NumberLocked { retry_after_secs } => {
+                let minutes = retry_after_secs.div_ceil(60);
+                lang.choose(
+                    format!("Muitas tentativas com códigos errados. Tente novamente em {minutes} minutos."),
+                    format!("Too many wrong codes. Try again in {minutes} minutes."),
+                )
+            }
             AppError::Unavailable(_) => lang
                 .choose(
                     "Serviço temporariamente indisponível. Tente novamente em instantes.",
@@ -176,7 +206,10 @@ impl AppError {
             | AppError::NotFound(_)
             | AppError::AlreadyExists(_)
             | AppError::FailedPrecondition(_)
-            | AppError::RateLimited { .. } => {}
+            | AppError::RateLimited { .. }
+            | AppError::NotRegistered { .. }
+            | AppError::InvalidCode
+            | AppError::NumberLocked { .. } => {}
         }
         match &self {
             AppError::InvalidInput(violations) => {
@@ -186,9 +219,15 @@ impl AppError {
                 }
                 tonic::Status::with_error_details(self.code(), message, details)
             }
-            AppError::RateLimited { retry_after_secs } => {
+            AppError::RateLimited { retry_after_secs } | AppError::NumberLocked { retry_after_secs } => {
                 let details =
                     ErrorDetails::with_retry_info(Some(std::time::Duration::from_secs(*retry_after_secs)));
+                tonic::Status::with_error_details(self.code(), message, details)
+            }
+            AppError::NotRegistered { whatsapp_url } => {
+                let metadata =
+                    std::collections::HashMap::from([("whatsappUrl".to_owned(), whatsapp_url.clone())]);
+                let details = ErrorDetails::with_error_info("USER_NOT_REGISTERED", "socio", metadata);
                 tonic::Status::with_error_details(self.code(), message, details)
             }
             AppError::MalformedBody(_)
@@ -198,6 +237,7 @@ impl AppError {
             | AppError::AlreadyExists(_)
             | AppError::FailedPrecondition(_)
             | AppError::Unavailable(_)
+            | AppError::InvalidCode
             | AppError::Internal(_) => tonic::Status::new(self.code(), message),
         }
     }

@@ -2,7 +2,13 @@
 
 use std::process::ExitCode;
 
-use socio::{app::Application, config::Config, db::Db, telemetry};
+use socio::{
+    app::Application,
+    config::Config,
+    db::Db,
+    identity::{phone::PhoneNumber, users},
+    telemetry,
+};
 
 const USAGE: &str = "usage: socio [serve | migrate | admin promote <phone>]";
 
@@ -14,6 +20,7 @@ async fn main() -> ExitCode {
     let outcome = match args.as_slice() {
         [] | ["serve"] => serve().await,
         ["migrate"] => migrate().await,
+        ["admin", "promote", phone] => promote(phone).await,
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             Ok(())
@@ -43,6 +50,19 @@ async fn migrate() -> anyhow::Result<()> {
     let db = Db::connect(&config.database_url).await?;
     db.migrate().await?;
     println!("database is up to date");
+    Ok(())
+}
+
+/// Grants the admin role to a number (registering it if it never wrote to us).
+async fn promote(phone: &str) -> anyhow::Result<()> {
+    let phone = PhoneNumber::parse(phone).map_err(|_| anyhow::anyhow!("{phone:?} is not a phone number"))?;
+    let config = Config::from_env()?;
+    let db = Db::connect(&config.database_url).await?;
+    db.migrate().await?;
+    let mut conn = db.pool().acquire().await?;
+    let user = users::ensure_admin(&mut conn, &phone).await?;
+    tracing::info!(target: "security", event = "admin_promoted", user = %user.id, phone = %phone.masked());
+    println!("{} is now an admin", phone.e164());
     Ok(())
 }
 

@@ -7,13 +7,18 @@ pub mod billing;
 pub mod business_plan;
 pub mod dashboard;
 pub mod dev;
+pub mod guard;
 pub mod health;
 pub mod rest;
 pub mod system_prompts;
 pub mod web;
 pub mod webhooks;
 
-use crate::locale::Language;
+use crate::{
+    identity::users::{Role, Tier, User},
+    locale::Language,
+    proto::socio::v1 as pb,
+};
 
 /// The caller's language from the request's `Accept-Language` metadata.
 pub fn request_language<T>(request: &tonic::Request<T>) -> Language {
@@ -23,6 +28,25 @@ pub fn request_language<T>(request: &tonic::Request<T>) -> Language {
 /// A Unix-milliseconds time as a protobuf timestamp.
 pub fn timestamp(ms: i64) -> prost_types::Timestamp {
     prost_types::Timestamp { seconds: ms.div_euclid(1000), nanos: (ms.rem_euclid(1000) * 1_000_000) as i32 }
+}
+
+/// A user as the contracts show it.
+pub fn user_proto(user: &User) -> pb::User {
+    pb::User {
+        id: user.id.clone(),
+        name: user.name.clone(),
+        phone_number: user.phone.e164().to_owned(),
+        language: user.language.tag().to_owned(),
+        subscription_status: match user.tier {
+            Tier::Free => pb::SubscriptionStatus::Free,
+            Tier::Pro => pb::SubscriptionStatus::Pro,
+        } as i32,
+        role: match user.role {
+            Role::User => pb::Role::User,
+            Role::Admin => pb::Role::Admin,
+        } as i32,
+        created_at: Some(timestamp(user.created_at)),
+    }
 }
 
 /// Attaches a localised success message, which the REST envelope shows as `message`.

@@ -5,6 +5,7 @@
 //! milliseconds.
 
 pub mod jobs;
+pub mod rate_limit;
 
 use std::{str::FromStr, sync::Once, time::Duration};
 

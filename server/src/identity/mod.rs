@@ -1,4 +1,8 @@
-//! Who people are: phone numbers, users and (later) their login codes and sessions.
+//! Who people are: phone numbers, users, login codes, sessions, and the caller of each request.
 
+pub mod caller;
+pub mod codes;
+pub mod login;
 pub mod phone;
+pub mod sessions;
 pub mod users;

@@ -148,3 +148,39 @@ pub async fn set_tier(conn: &mut AnyConnection, user_id: &str, tier: Tier) -> Re
         .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Grants or removes the admin role. A role change ends the user's sessions.
+pub async fn set_role(conn: &mut AnyConnection, user_id: &str, role: Role) -> Result<bool, sqlx::Error> {
+    let changed = sqlx::query("update users set role = $1, updated_at = $2 where id = $3 and role <> $1")
+        .bind(role.as_str())
+        .bind(now_ms())
+        .bind(user_id)
+        .execute(&mut *conn)
+        .await?
+        .rows_affected()
+        == 1;
+    if changed {
+        super::sessions::revoke_user(conn, user_id).await?;
+    }
+    Ok(changed)
+}
+
+/// Makes the number an admin, registering it if it never wrote to us (`ADMIN_PHONES`,
+/// `socio admin promote`).
+pub async fn ensure_admin(conn: &mut AnyConnection, phone: &PhoneNumber) -> Result<User, sqlx::Error> {
+    let (user, _) = register_contact(conn, phone, "", Language::default()).await?;
+    if user.role != Role::Admin {
+        set_role(conn, &user.id, Role::Admin).await?;
+    }
+    find_by_id(conn, &user.id).await?.ok_or(sqlx::Error::RowNotFound)
+}
+
+pub async fn record_login(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    let now = now_ms();
+    sqlx::query("update users set last_login_at = $1, updated_at = $1 where id = $2")
+        .bind(now)
+        .bind(user_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}

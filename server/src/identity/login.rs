@@ -1,0 +1,154 @@
+//! Logging in with a code sent over WhatsApp. Only numbers that wrote to us (or admins') are
+//! registered; anyone else is pointed to WhatsApp to start. Every step is limited per number and
+//! per client address, and logged as a security event with the number masked — never the code.
+
+use std::{sync::Arc, time::Duration};
+
+use super::{
+    codes::{self, CodeHasher},
+    phone::PhoneNumber,
+    sessions::{self, TokenKeys, TokenPair},
+    users::{self, User},
+};
+use crate::{
+    db::{
+        Db, now_ms,
+        rate_limit::{self, Limit},
+    },
+    error::{AppError, Problem},
+    locale::Language,
+    whatsapp::sender::{Outgoing, SendError, WhatsAppSender},
+};
+
+const SEND_PER_ADDRESS: Limit = Limit { max: 20, window: Duration::from_secs(600) };
+const VERIFY_PER_ADDRESS: Limit = Limit { max: 40, window: Duration::from_secs(600) };
+
+#[derive(Clone)]
+pub struct Login {
+    db: Db,
+    sender: Arc<dyn WhatsAppSender>,
+    hasher: CodeHasher,
+    keys: TokenKeys,
+    business_number: String,
+}
+
+/// A code is on its way.
+#[derive(Clone, Copy, Debug)]
+pub struct CodeSent {
+    pub expires_in: Duration,
+    pub resend_after: Duration,
+}
+
+impl Login {
+    pub fn new(
+        db: Db,
+        sender: Arc<dyn WhatsAppSender>,
+        hasher: CodeHasher,
+        keys: TokenKeys,
+        business_number: &str,
+    ) -> Self {
+        Self { db, sender, hasher, keys, business_number: business_number.to_owned() }
+    }
+
+    /// `https://wa.me/<number>?text=<greeting>`: where an unregistered visitor starts.
+    pub fn whatsapp_url(&self, lang: Language) -> String {
+        let greeting = lang.choose(
+            "Olá! Quero começar meu plano de negócios com o Sócio.",
+            "Hi! I want to start my business plan with Sócio.",
+        );
+        let text = percent_encoding::utf8_percent_encode(greeting, percent_encoding::NON_ALPHANUMERIC);
+        format!("https://wa.me/{}?text={text}", self.business_number)
+    }
+
+    async fn limit_address(&self, action: &str, address: Option<&str>, limit: Limit) -> Result<(), AppError> {
+        let Some(address) = address else { return Ok(()) };
+        match rate_limit::hit(&self.db, &format!("{action}:ip:{address}"), limit).await? {
+            Ok(()) => Ok(()),
+            Err(exceeded) => {
+                Err(AppError::RateLimited { retry_after_secs: exceeded.retry_after.as_secs().max(1) })
+            }
+        }
+    }
+
+    pub async fn send_code(
+        &self,
+        phone: &str,
+        lang: Language,
+        address: Option<&str>,
+    ) -> Result<CodeSent, AppError> {
+        let phone = PhoneNumber::parse_field("phoneNumber", phone)?;
+        self.limit_address("send_code", address, SEND_PER_ADDRESS).await?;
+        let now = now_ms();
+        let mut tx = self.db.pool().begin().await?;
+        if users::find_by_phone(&mut tx, &phone).await?.is_none() {
+            tracing::info!(target: "security", event = "code_refused_unregistered", phone = %phone.masked());
+            return Err(AppError::NotRegistered { whatsapp_url: self.whatsapp_url(lang) });
+        }
+        codes::check_can_send(&mut tx, &phone, now).await?;
+        let code = codes::generate();
+        let id = codes::store(&mut tx, &self.hasher, &phone, &code, now).await?;
+        tx.commit().await?;
+
+        let message = Outgoing::LoginCode { to: phone.digits().to_owned(), code, language: lang };
+        if let Err(err) = self.sender.send(&message).await {
+            codes::discard(&self.db, &id).await?;
+            let reason = match err {
+                SendError::Retryable(r) | SendError::Permanent(r) => r,
+            };
+            return Err(AppError::Unavailable(format!("the login code could not be sent: {reason}")));
+        }
+        tracing::info!(target: "security", event = "code_sent", phone = %phone.masked());
+        Ok(CodeSent { expires_in: codes::CODE_TTL, resend_after: codes::RESEND_AFTER })
+    }
+
+    pub async fn verify_code(
+        &self,
+        phone: &str,
+        code: &str,
+        address: Option<&str>,
+    ) -> Result<(User, TokenPair), AppError> {
+        let phone = PhoneNumber::parse_field("phoneNumber", phone)?;
+        let code = code.trim();
+        if code.is_empty() {
+            return Err(AppError::invalid("verificationCode", Problem::Required));
+        }
+        if code.len() != 6 || !code.chars().all(|c| c.is_ascii_digit()) {
+            return Err(AppError::invalid(
+                "verificationCode",
+                Problem::Format { pt_br: "o código tem 6 dígitos", en: "the code has 6 digits" },
+            ));
+        }
+        self.limit_address("verify_code", address, VERIFY_PER_ADDRESS).await?;
+        if let Err(err) = codes::redeem(&self.db, &self.hasher, &phone, code).await {
+            tracing::warn!(target: "security", event = "code_failed", phone = %phone.masked());
+            return Err(err);
+        }
+        let mut conn = self.db.pool().acquire().await?;
+        let user = users::find_by_phone(&mut conn, &phone).await?.ok_or(AppError::InvalidCode)?;
+        users::record_login(&mut conn, &user.id).await?;
+        drop(conn);
+        let pair = sessions::start(&self.db, &self.keys, &user).await?;
+        tracing::info!(target: "security", event = "login", user = %user.id, phone = %phone.masked());
+        Ok((user, pair))
+    }
+
+    pub async fn refresh(&self, refresh_token: &str) -> Result<TokenPair, AppError> {
+        if refresh_token.trim().is_empty() {
+            return Err(AppError::invalid("refreshToken", Problem::Required));
+        }
+        sessions::rotate(&self.db, &self.keys, refresh_token.trim()).await
+    }
+
+    /// Ends the session of the access token and, when given, of the refresh token.
+    pub async fn logout(&self, session_id: Option<&str>, refresh_token: &str) -> Result<(), AppError> {
+        if let Some(session) = session_id {
+            sessions::revoke_family(&self.db, session).await?;
+        }
+        if !refresh_token.trim().is_empty()
+            && let Some(family) = sessions::family_of(&self.db, refresh_token.trim()).await?
+        {
+            sessions::revoke_family(&self.db, &family).await?;
+        }
+        Ok(())
+    }
+}

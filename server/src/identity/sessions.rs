@@ -1,0 +1,297 @@
+//! Sessions: a short-lived access token (JWT, HS256 only, 15 minutes) and an opaque refresh token
+//! (256 bits, stored as a SHA-256 hash) that rotates on every use. Refresh tokens of one login form
+//! a family with one absolute expiry (30 days); presenting a used token again revokes the family,
+//! since only a thief would. Logout, erasure and role changes revoke families too.
+
+use std::time::Duration;
+
+use base64::Engine as _;
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use sqlx::{AnyConnection, Row};
+
+use super::users::{self, Role, User};
+use crate::{
+    config::Secret,
+    db::{Db, now_ms},
+    error::AppError,
+};
+
+pub const ACCESS_TTL: Duration = Duration::from_secs(15 * 60);
+pub const REFRESH_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+const ISSUER: &str = "socio";
+const AUDIENCE: &str = "socio-app";
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Claims {
+    sub: String,
+    role: String,
+    /// The refresh-token family: the session.
+    sid: String,
+    iss: String,
+    aud: String,
+    iat: i64,
+    exp: i64,
+}
+
+/// What a valid access token says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccessClaims {
+    pub user_id: String,
+    pub role: Role,
+    pub session_id: String,
+}
+
+/// Signs and checks access tokens.
+#[derive(Clone)]
+pub struct TokenKeys {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    validation: Validation,
+}
+
+impl TokenKeys {
+    pub fn new(secret: &Secret) -> Self {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.algorithms = vec![Algorithm::HS256];
+        validation.set_issuer(&[ISSUER]);
+        validation.set_audience(&[AUDIENCE]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        validation.leeway = 5;
+        Self {
+            encoding: EncodingKey::from_secret(secret.expose().as_bytes()),
+            decoding: DecodingKey::from_secret(secret.expose().as_bytes()),
+            validation,
+        }
+    }
+
+    pub fn issue(&self, user: &User, session_id: &str) -> Result<String, AppError> {
+        let now = now_ms() / 1000;
+        let claims = Claims {
+            sub: user.id.clone(),
+            role: user.role.as_str().into(),
+            sid: session_id.into(),
+            iss: ISSUER.into(),
+            aud: AUDIENCE.into(),
+            iat: now,
+            exp: now + ACCESS_TTL.as_secs() as i64,
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+            .map_err(|e| AppError::Internal(anyhow::anyhow!("signing an access token: {e}")))
+    }
+
+    /// The claims of a token signed by us with HS256, for us, and not expired; None otherwise.
+    pub fn verify(&self, token: &str) -> Option<AccessClaims> {
+        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation).ok()?;
+        let role = match data.claims.role.as_str() {
+            "admin" => Role::Admin,
+            "user" => Role::User,
+            _ => return None,
+        };
+        Some(AccessClaims { user_id: data.claims.sub, role, session_id: data.claims.sid })
+    }
+}
+
+/// A fresh pair.
+#[derive(Clone, Debug)]
+pub struct TokenPair {
+    pub access: String,
+    pub refresh: String,
+}
+
+fn new_refresh_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+fn hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+async fn insert_refresh(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    family_id: &str,
+    expires_at: i64,
+) -> Result<String, sqlx::Error> {
+    let token = new_refresh_token();
+    sqlx::query(
+        "insert into refresh_tokens (id, family_id, user_id, token_hash, expires_at, created_at) \
+         values ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(uuid::Uuid::new_v4().to_string())
+    .bind(family_id)
+    .bind(user_id)
+    .bind(hash(&token))
+    .bind(expires_at)
+    .bind(now_ms())
+    .execute(conn)
+    .await?;
+    Ok(token)
+}
+
+/// Starts a session (a new family) for a user who just proved who they are.
+pub async fn start(db: &Db, keys: &TokenKeys, user: &User) -> Result<TokenPair, AppError> {
+    let family_id = uuid::Uuid::new_v4().to_string();
+    let mut conn = db.pool().acquire().await?;
+    let refresh =
+        insert_refresh(&mut conn, &user.id, &family_id, now_ms() + REFRESH_TTL.as_millis() as i64).await?;
+    Ok(TokenPair { access: keys.issue(user, &family_id)?, refresh })
+}
+
+/// Trades a refresh token for a new pair in the same family. A token used before revokes its family.
+pub async fn rotate(db: &Db, keys: &TokenKeys, refresh: &str) -> Result<TokenPair, AppError> {
+    let mut tx = db.pool().begin().await?;
+    let row = sqlx::query(
+        "select id, family_id, user_id, expires_at, used_at, revoked_at from refresh_tokens where token_hash = $1",
+    )
+    .bind(hash(refresh))
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some(row) = row else { return Err(AppError::Unauthenticated) };
+    let (id, family_id, user_id): (String, String, String) =
+        (row.try_get("id")?, row.try_get("family_id")?, row.try_get("user_id")?);
+    let used_at: Option<i64> = row.try_get("used_at")?;
+    let revoked_at: Option<i64> = row.try_get("revoked_at")?;
+    let expires_at: i64 = row.try_get("expires_at")?;
+    if revoked_at.is_some() || expires_at < now_ms() {
+        return Err(AppError::Unauthenticated);
+    }
+    let claimed = used_at.is_none()
+        && sqlx::query("update refresh_tokens set used_at = $1 where id = $2 and used_at is null")
+            .bind(now_ms())
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+            == 1;
+    if !claimed {
+        drop(tx);
+        revoke_family(db, &family_id).await?;
+        tracing::warn!(target: "security", event = "refresh_reuse", user = %user_id, "a used refresh token was presented again; its session is revoked");
+        return Err(AppError::Unauthenticated);
+    }
+    let Some(user) = users::find_by_id(&mut tx, &user_id).await? else {
+        return Err(AppError::Unauthenticated);
+    };
+    let refresh = insert_refresh(&mut tx, &user.id, &family_id, expires_at).await?;
+    tx.commit().await?;
+    Ok(TokenPair { access: keys.issue(&user, &family_id)?, refresh })
+}
+
+/// The family of a refresh token, if we issued it.
+pub async fn family_of(db: &Db, refresh: &str) -> Result<Option<String>, sqlx::Error> {
+    let row = sqlx::query("select family_id from refresh_tokens where token_hash = $1")
+        .bind(hash(refresh))
+        .fetch_optional(db.pool())
+        .await?;
+    row.map(|r| r.try_get("family_id")).transpose()
+}
+
+pub async fn revoke_family(db: &Db, family_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("update refresh_tokens set revoked_at = $1 where family_id = $2 and revoked_at is null")
+        .bind(now_ms())
+        .bind(family_id)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
+/// Ends every session of a user (role change, erasure).
+pub async fn revoke_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("update refresh_tokens set revoked_at = $1 where user_id = $2 and revoked_at is null")
+        .bind(now_ms())
+        .bind(user_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{identity::phone::PhoneNumber, locale::Language};
+
+    fn keys() -> TokenKeys {
+        TokenKeys::new(&Secret::new("k".repeat(40)))
+    }
+
+    fn admin() -> User {
+        User {
+            id: "u-1".into(),
+            phone: PhoneNumber::parse("+5511987654321").unwrap(),
+            name: "Ana".into(),
+            language: Language::PtBr,
+            tier: users::Tier::Pro,
+            role: Role::Admin,
+            created_at: 0,
+            last_active_at: None,
+        }
+    }
+
+    fn forge(header: &str, claims: serde_json::Value, key: &[u8]) -> String {
+        use hmac::{Hmac, Mac};
+        let b64 = |v: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v);
+        let signing_input = format!("{}.{}", b64(header.as_bytes()), b64(claims.to_string().as_bytes()));
+        let mut mac = Hmac::<Sha256>::new_from_slice(key).unwrap();
+        mac.update(signing_input.as_bytes());
+        format!("{signing_input}.{}", b64(&mac.finalize().into_bytes()))
+    }
+
+    fn claims(exp_offset: i64, aud: &str) -> serde_json::Value {
+        let now = now_ms() / 1000;
+        serde_json::json!({"sub": "u-1", "role": "admin", "sid": "s", "iss": "socio", "aud": aud, "iat": now, "exp": now + exp_offset})
+    }
+
+    #[test]
+    fn an_issued_token_verifies_with_its_user_role_and_session() {
+        let token = keys().issue(&admin(), "family-1").unwrap();
+        let claims = keys().verify(&token).unwrap();
+        assert_eq!(
+            claims,
+            AccessClaims { user_id: "u-1".into(), role: Role::Admin, session_id: "family-1".into() }
+        );
+    }
+
+    #[test]
+    fn tokens_with_alg_none_are_refused() {
+        let b64 = |v: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v);
+        let token = format!(
+            "{}.{}.",
+            b64(br#"{"alg":"none","typ":"JWT"}"#),
+            b64(claims(600, AUDIENCE).to_string().as_bytes())
+        );
+        assert!(keys().verify(&token).is_none());
+    }
+
+    #[test]
+    fn tokens_with_another_algorithm_are_refused() {
+        let token =
+            forge(r#"{"alg":"HS512","typ":"JWT"}"#, claims(600, AUDIENCE), &"k".repeat(40).into_bytes());
+        assert!(keys().verify(&token).is_none());
+    }
+
+    #[test]
+    fn tokens_with_a_bad_signature_wrong_audience_or_past_expiry_are_refused() {
+        let key = "k".repeat(40).into_bytes();
+        let header = r#"{"alg":"HS256","typ":"JWT"}"#;
+        assert!(
+            keys().verify(&forge(header, claims(600, AUDIENCE), &key)).is_some(),
+            "the forger itself works"
+        );
+        assert!(keys().verify(&forge(header, claims(600, AUDIENCE), b"another-key")).is_none());
+        assert!(keys().verify(&forge(header, claims(600, "someone-else"), &key)).is_none());
+        assert!(keys().verify(&forge(header, claims(-60, AUDIENCE), &key)).is_none());
+    }
+
+    #[test]
+    fn refresh_tokens_carry_256_bits_and_are_stored_hashed() {
+        let token = new_refresh_token();
+        assert_eq!(base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&token).unwrap().len(), 32);
+        assert_eq!(hash(&token).len(), 64);
+        assert_ne!(hash(&token), token);
+    }
+}
