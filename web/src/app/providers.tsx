@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { i18n } from "i18next";
 import type { ReactNode } from "react";
 import { I18nextProvider } from "react-i18next";
+import { Toaster } from "sonner";
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -13,7 +14,7 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** Language, API transport and query cache for everything below. */
+/** Language, API transport, query cache and toasts for everything below. */
 export function AppProviders({
   i18n,
   transport,
@@ -28,7 +29,10 @@ export function AppProviders({
   return (
     <I18nextProvider i18n={i18n}>
       <TransportProvider transport={transport}>
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+        <QueryClientProvider client={queryClient}>
+          {children}
+          <Toaster richColors closeButton position="top-center" />
+        </QueryClientProvider>
       </TransportProvider>
     </I18nextProvider>
   );

@@ -1,13 +1,23 @@
-// Every route of spec §2, each page loaded on demand (route-level code splitting). Paths the app
-// does not know render the 404 page.
+// Every route of spec §2, each page loaded on demand (route-level code splitting), the
+// logged-in pages behind the auth guard and /admin behind the admin guard. Paths the app does not
+// know render the 404 page.
 
 import type { RouteObject } from "react-router";
 
 import { NotFoundPage } from "./routes/not-found";
+import type { UpcomingPageKey } from "./routes/upcoming";
 
-const upcoming = (page: import("./routes/upcoming").UpcomingPageKey) => async () => {
-  const { UpcomingPage } = await import("./routes/upcoming");
-  return { Component: () => <UpcomingPage page={page} /> };
+type Guard = "auth" | "admin" | null;
+
+const upcoming = (page: UpcomingPageKey, guard: Guard = null) => async () => {
+  const [{ UpcomingPage }, { RequireAdmin, RequireAuth }] = await Promise.all([
+    import("./routes/upcoming"),
+    import("@/features/auth/components/require-auth"),
+  ]);
+  const Page = () => <UpcomingPage page={page} />;
+  if (guard === "auth") return { Component: () => <RequireAuth><Page /></RequireAuth> };
+  if (guard === "admin") return { Component: () => <RequireAdmin><Page /></RequireAdmin> };
+  return { Component: Page };
 };
 
 export const routes: RouteObject[] = [
@@ -20,11 +30,17 @@ export const routes: RouteObject[] = [
   },
   { path: "/checkout", lazy: upcoming("checkout") },
   { path: "/checkout/:phoneNumber", lazy: upcoming("checkout") },
-  { path: "/login", lazy: upcoming("login") },
+  {
+    path: "/login",
+    lazy: async () => {
+      const { LoginPage } = await import("@/features/auth/components/login-page");
+      return { Component: LoginPage };
+    },
+  },
   { path: "/success", lazy: upcoming("success") },
-  { path: "/dashboard", lazy: upcoming("dashboard") },
-  { path: "/business-plan", lazy: upcoming("businessPlan") },
-  { path: "/admin", lazy: upcoming("admin") },
+  { path: "/dashboard", lazy: upcoming("dashboard", "auth") },
+  { path: "/business-plan", lazy: upcoming("businessPlan", "auth") },
+  { path: "/admin", lazy: upcoming("admin", "admin") },
   {
     // Development mode's WhatsApp simulator (the server offers its API only in dev mode).
     path: "/dev/whatsapp",

@@ -21,7 +21,12 @@ function recordingTransport(language: string) {
         },
       });
     },
-    { transport: { interceptors: apiInterceptors(() => language), defaultTimeoutMs: 30_000 } },
+    {
+      transport: {
+        interceptors: apiInterceptors({ getLanguage: () => language, onSessionExpired: () => {} }, async () => null),
+        defaultTimeoutMs: 30_000,
+      },
+    },
   );
   return { client: createClient(BillingService, transport), seen };
 }

@@ -1,13 +1,19 @@
 // The client side of the API: gRPC-Web (tonic speaks gRPC-Web, not the Connect protocol) with the
 // spec's request rules as interceptors — a bearer token when one is stored, Accept-Language from
-// the current language, and a 30 s deadline on every call.
+// the current language, a 30 s deadline on every call, and on Unauthenticated one refresh of the
+// tokens and one replay of the call; if that fails the session is cleared and the app is told.
 
-import type { Interceptor, Transport } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 
-import { getAccessToken } from "./session";
+import { AuthService } from "@/gen/socio/v1/auth_pb";
+
+import { clearTokens, getAccessToken, getRefreshToken, storeTokens } from "./session";
 
 export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** Calls that must never trigger a refresh: the login calls themselves. */
+const NO_REFRESH = new Set(["SendCode", "VerifyCode", "Refresh", "Logout"]);
 
 export function authInterceptor(getToken: () => string | null = getAccessToken): Interceptor {
   return (next) => async (request) => {
@@ -24,14 +30,75 @@ export function languageInterceptor(getLanguage: () => string): Interceptor {
   };
 }
 
-export function apiInterceptors(getLanguage: () => string): Interceptor[] {
-  return [authInterceptor(), languageInterceptor(getLanguage)];
+/**
+ * One refresh-and-replay on Unauthenticated. Concurrent failures share one refresh. `refresh`
+ * returns the new access token, or null when the session cannot be renewed.
+ */
+export function refreshInterceptor(refresh: () => Promise<string | null>, onExpired: () => void): Interceptor {
+  let pending: Promise<string | null> | null = null;
+  return (next) => async (request) => {
+    try {
+      return await next(request);
+    } catch (error) {
+      const unauthenticated = error instanceof ConnectError && error.code === Code.Unauthenticated;
+      if (!unauthenticated || request.stream || NO_REFRESH.has(request.method.name) || !getRefreshToken()) {
+        if (unauthenticated && !NO_REFRESH.has(request.method.name) && getAccessToken()) {
+          clearTokens();
+          onExpired();
+        }
+        throw error;
+      }
+      pending ??= refresh().finally(() => {
+        pending = null;
+      });
+      const token = await pending;
+      if (!token) {
+        clearTokens();
+        onExpired();
+        throw error;
+      }
+      request.header.set("Authorization", `Bearer ${token}`);
+      return next(request);
+    }
+  };
 }
 
-export function createApiTransport(getLanguage: () => string, baseUrl: string = window.location.origin): Transport {
+/** Trades the stored refresh token for a new pair, over its own transport (no interceptor loop). */
+export function refreshWith(transport: Transport): () => Promise<string | null> {
+  const client = createClient(AuthService, transport);
+  return async () => {
+    const refreshToken = getRefreshToken();
+    if (!refreshToken) return null;
+    try {
+      const pair = await client.refresh({ refreshToken });
+      storeTokens(pair.token, pair.refreshToken);
+      return pair.token;
+    } catch {
+      return null;
+    }
+  };
+}
+
+export interface ApiOptions {
+  getLanguage: () => string;
+  onSessionExpired: () => void;
+  baseUrl?: string;
+}
+
+export function apiInterceptors(options: ApiOptions, refresh: () => Promise<string | null>): Interceptor[] {
+  return [refreshInterceptor(refresh, options.onSessionExpired), authInterceptor(), languageInterceptor(options.getLanguage)];
+}
+
+export function createApiTransport(options: ApiOptions): Transport {
+  const baseUrl = options.baseUrl ?? window.location.origin;
+  const plain = createGrpcWebTransport({
+    baseUrl,
+    interceptors: [languageInterceptor(options.getLanguage)],
+    defaultTimeoutMs: REQUEST_TIMEOUT_MS,
+  });
   return createGrpcWebTransport({
     baseUrl,
-    interceptors: apiInterceptors(getLanguage),
+    interceptors: apiInterceptors(options, refreshWith(plain)),
     defaultTimeoutMs: REQUEST_TIMEOUT_MS,
   });
 }

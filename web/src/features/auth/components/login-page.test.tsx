@@ -1,0 +1,133 @@
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+
+import { ErrorInfoSchema } from "@/gen/google/rpc/error_details_pb";
+import { AuthService } from "@/gen/socio/v1/auth_pb";
+import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
+import { renderApp } from "@/testing/render-app";
+
+const ANA = { id: "u1", name: "Ana Lima", phoneNumber: "+5511987654321", language: "pt-BR", role: Role.USER, subscriptionStatus: SubscriptionStatus.FREE };
+
+interface Script {
+  sendCode?: (phoneNumber: string) => Promise<object> | object;
+  verifyCode?: (code: string) => object;
+}
+
+function authApi(script: Script, seen: { sendCode: string[]; verifyCode: string[] } = { sendCode: [], verifyCode: [] }) {
+  return (router: ConnectRouter) =>
+    router.service(AuthService, {
+      sendCode: async (request) => {
+        seen.sendCode.push(request.phoneNumber);
+        return (await script.sendCode?.(request.phoneNumber)) ?? { expiresInSeconds: 600, resendAfterSeconds: 60 };
+      },
+      verifyCode: (request) => {
+        seen.verifyCode.push(request.verificationCode);
+        return script.verifyCode?.(request.verificationCode) ?? { token: "access-1", refreshToken: "refresh-1", user: ANA };
+      },
+      getMe: () => ({ user: ANA }),
+    });
+}
+
+describe("login", () => {
+  it("sends a code to the typed number with +55 and moves to the code step", async () => {
+    const seen = { sendCode: [] as string[], verifyCode: [] as string[] };
+    renderApp("/login", { api: authApi({}, seen) });
+    const send = await screen.findByRole("button", { name: "Enviar código de verificação" });
+    expect(send).toBeDisabled();
+    await userEvent.type(screen.getByLabelText("Número de WhatsApp"), "(11) 98765-4321");
+    await userEvent.click(send);
+    expect(await screen.findByRole("heading", { name: "Digite o código" })).toBeInTheDocument();
+    expect(seen.sendCode).toEqual(["+5511987654321"]);
+    expect(await screen.findByText("Código de verificação enviado!")).toBeInTheDocument();
+  });
+
+  it("shows Enviando... and disables the button while the code is being sent", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    renderApp("/login", { api: authApi({ sendCode: async () => (await gate, { expiresInSeconds: 600 }) }) });
+    await userEvent.type(await screen.findByLabelText("Número de WhatsApp"), "11987654321");
+    await userEvent.click(screen.getByRole("button", { name: "Enviar código de verificação" }));
+    expect(await screen.findByRole("button", { name: "Enviando..." })).toBeDisabled();
+    release();
+    expect(await screen.findByRole("heading", { name: "Digite o código" })).toBeInTheDocument();
+  });
+
+  it("masks the code until shown, keeps it to 6 digits and lets the number be changed", async () => {
+    renderApp("/login?phoneNumber=5511987654321", { api: authApi({}) });
+    const input = await screen.findByLabelText("Código de verificação");
+    expect(input).toHaveAttribute("type", "password");
+    expect(input).toHaveAttribute("maxLength", "6");
+    await userEvent.type(input, "12a34567");
+    expect(input).toHaveValue("123456");
+    await userEvent.click(screen.getByRole("button", { name: "Mostrar código" }));
+    expect(input).toHaveAttribute("type", "text");
+    await userEvent.click(screen.getByRole("button", { name: "Alterar número" }));
+    expect(await screen.findByLabelText("Número de WhatsApp")).toBeInTheDocument();
+  });
+
+  it("requests a code at once for ?phoneNumber= and logs in to the dashboard", async () => {
+    const seen = { sendCode: [] as string[], verifyCode: [] as string[] };
+    const { router } = renderApp("/login?phoneNumber=%2B5511987654321", { api: authApi({}, seen) });
+    await userEvent.type(await screen.findByLabelText("Código de verificação"), "123456");
+    expect(seen.sendCode).toEqual(["+5511987654321"]);
+    await userEvent.click(screen.getByRole("button", { name: "Entrar" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
+    expect(window.localStorage.getItem("authToken")).toBe("access-1");
+    expect(window.localStorage.getItem("refreshToken")).toBe("refresh-1");
+    expect(await screen.findByText("Bem-vindo! Você entrou com sucesso.")).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Painel" })).toBeInTheDocument();
+  });
+
+  it("returns to the phone step when the automatic request fails", async () => {
+    renderApp("/login?phoneNumber=5511987654321", {
+      api: authApi({
+        sendCode: () => {
+          throw new ConnectError("Muitas tentativas. Tente novamente em 42 segundos.", Code.ResourceExhausted);
+        },
+      }),
+    });
+    expect(await screen.findByLabelText("Número de WhatsApp")).toBeInTheDocument();
+    expect(await screen.findByText("Muitas tentativas. Tente novamente em 42 segundos.")).toBeInTheDocument();
+  });
+
+  it("shows Invalid code with the server's message when the code is wrong", async () => {
+    renderApp("/login?phoneNumber=5511987654321", {
+      api: authApi({
+        verifyCode: () => {
+          throw new ConnectError("Código inválido ou expirado. Confira o código e tente novamente.", Code.Unauthenticated);
+        },
+      }),
+    });
+    await userEvent.type(await screen.findByLabelText("Código de verificação"), "000000");
+    await userEvent.click(screen.getByRole("button", { name: "Entrar" }));
+    expect(await screen.findByText("Código inválido")).toBeInTheDocument();
+    expect(screen.getByText("Código inválido ou expirado. Confira o código e tente novamente.")).toBeInTheDocument();
+    expect(window.localStorage.getItem("authToken")).toBeNull();
+  });
+
+  it("sends an unknown number to WhatsApp in a new tab, then home after two seconds", async () => {
+    const open = vi.spyOn(window, "open").mockReturnValue(null);
+    const whatsappUrl = "https://wa.me/5511900000000?text=Ol%C3%A1";
+    const { router } = renderApp("/login", {
+      api: authApi({
+        sendCode: () => {
+          throw new ConnectError("Número não registrado. Envie uma mensagem para o Sócio no WhatsApp para começar.", Code.NotFound, undefined, [
+            { desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason: "USER_NOT_REGISTERED", domain: "socio", metadata: { whatsappUrl } }) },
+          ]);
+        },
+      }),
+    });
+    await userEvent.type(await screen.findByLabelText("Número de WhatsApp"), "11912345678");
+    await userEvent.click(screen.getByRole("button", { name: "Enviar código de verificação" }));
+    expect(await screen.findByText("Usuário não registrado")).toBeInTheDocument();
+    expect(screen.getByText("Redirecionando para o WhatsApp para iniciar a conversa.")).toBeInTheDocument();
+    expect(screen.getByLabelText("Número de WhatsApp")).toBeInTheDocument();
+    expect(open).toHaveBeenCalledWith(whatsappUrl, "_blank", "noopener,noreferrer");
+    expect(router.state.location.pathname).toBe("/login");
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"), { timeout: 3000 });
+    open.mockRestore();
+  });
+});

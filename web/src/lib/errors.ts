@@ -1,0 +1,24 @@
+// Reading the server's errors: its localised message, and the structured details it attaches
+// (google.rpc ErrorInfo, BadRequest field violations, RetryInfo).
+
+import { ConnectError } from "@connectrpc/connect";
+
+import { BadRequestSchema, ErrorInfoSchema } from "@/gen/google/rpc/error_details_pb";
+
+/** The server's message, or the fallback when there is none (network errors, timeouts). */
+export function serverMessage(error: unknown, fallback: string): string {
+  if (error instanceof ConnectError && error.rawMessage && !error.rawMessage.startsWith("[")) return error.rawMessage;
+  return fallback;
+}
+
+export function errorInfo(error: unknown): { reason: string; metadata: Record<string, string> } | null {
+  if (!(error instanceof ConnectError)) return null;
+  const [info] = error.findDetails(ErrorInfoSchema);
+  return info ? { reason: info.reason, metadata: info.metadata } : null;
+}
+
+export function fieldViolations(error: unknown): Record<string, string> {
+  if (!(error instanceof ConnectError)) return {};
+  const [badRequest] = error.findDetails(BadRequestSchema);
+  return Object.fromEntries((badRequest?.fieldViolations ?? []).map((v) => [v.field, v.description]));
+}
