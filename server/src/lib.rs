@@ -13,6 +13,7 @@ pub mod db;
 pub mod error;
 pub mod identity;
 pub mod locale;
+pub mod plan;
 pub mod proto;
 pub mod telemetry;
 pub mod whatsapp;

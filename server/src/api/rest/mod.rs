@@ -4,7 +4,6 @@
 //! REST too), and wraps the answer in the spec's envelope. It knows no domain.
 
 pub mod envelope;
-pub mod json;
 pub mod routes;
 
 use std::sync::Arc;
@@ -19,7 +18,7 @@ use serde_json::{Map, Value as Json};
 use tower::ServiceExt;
 
 use self::routes::{BodyRule, Resolution, Route, RouteTable};
-use crate::{error::AppError, locale::Language};
+use crate::{error::AppError, locale::Language, proto::json};
 
 pub use envelope::{code_name, http_status};
 

@@ -1,5 +1,8 @@
-//! The code generated from `proto/` and the encoded descriptors, which reflection and the REST
-//! transcoder read.
+//! The code generated from `proto/`, the encoded descriptors (which reflection and the REST
+//! transcoder read) and the one JSON mapping of messages (REST, stored plan sections, the change
+//! feed).
+
+pub mod json;
 
 use std::sync::OnceLock;
 

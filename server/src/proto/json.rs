@@ -4,6 +4,7 @@
 //! their short word (`SUBSCRIPTION_STATUS_PRO` ↔ `"pro"`; the full name is accepted on input),
 //! 64-bit integers are numbers, and the well-known types keep their proto3 JSON forms.
 
+use prost::Message as _;
 use prost_reflect::{
     DeserializeOptions, DynamicMessage, EnumDescriptor, FieldDescriptor, Kind, MapKey, MessageDescriptor,
     ReflectMessage, Value,
@@ -147,6 +148,26 @@ fn float_json(n: f64) -> Json {
     } else {
         Json::String("-Infinity".into())
     }
+}
+
+/// A generated message as the REST layer's JSON (enum words, every field present).
+pub fn to_json<M: prost::Message + prost::Name>(message: &M) -> Json {
+    let desc = super::descriptor_pool()
+        .get_message_by_name(&M::full_name())
+        .expect("every generated message is in the descriptor set");
+    match DynamicMessage::decode(desc, message.encode_to_vec().as_slice()) {
+        Ok(dynamic) => message_to_json(&dynamic),
+        Err(_) => Json::Null,
+    }
+}
+
+/// A generated message from JSON in the REST layer's shape; problems are field violations.
+pub fn from_json<M: prost::Message + prost::Name + Default>(input: Json) -> Result<M, AppError> {
+    let desc = super::descriptor_pool()
+        .get_message_by_name(&M::full_name())
+        .expect("every generated message is in the descriptor set");
+    let dynamic = json_to_message(&desc, input)?;
+    M::decode(dynamic.encode_to_vec().as_slice()).map_err(|e| AppError::MalformedBody(e.to_string()))
 }
 
 /// Builds a request message from the REST JSON (body, path and query merged). Enum words, plain

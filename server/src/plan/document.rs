@@ -1,0 +1,376 @@
+//! The complete plan document in Sebrae's structure — executive summary, market, marketing,
+//! operations and people, legal and tax, the financial plan with its computed tables, next steps —
+//! composed from the user's sections in their language. What is missing is named, never invented.
+//! One model feeds both the Markdown and the PDF.
+
+use serde::Serialize;
+use serde_json::Value as Json;
+
+use super::{
+    finance::{self, Inputs},
+    money::{format_brl, format_number},
+    sections::Step,
+    store::Plan,
+};
+use crate::{
+    db::now_ms,
+    identity::users::User,
+    locale::Language,
+    proto::{json, socio::v1 as pb},
+};
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Item {
+    pub label: String,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Table {
+    pub title: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DocSection {
+    pub heading: String,
+    pub items: Vec<Item>,
+    pub tables: Vec<Table>,
+    pub notes: Vec<String>,
+    /// Set when the user has not filled this part in yet.
+    pub missing: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DocModel {
+    /// Typst's language code: "pt" or "en".
+    pub lang: String,
+    pub title: String,
+    pub subtitle: String,
+    pub generated_on: String,
+    pub page_label: String,
+    pub of_label: String,
+    pub disclaimer: String,
+    pub sections: Vec<DocSection>,
+}
+
+fn parse<M: prost::Message + prost::Name + Default>(data: &Json) -> M {
+    json::from_json(data.clone()).unwrap_or_default()
+}
+
+struct Builder {
+    lang: Language,
+    section: DocSection,
+}
+
+impl Builder {
+    fn new(lang: Language, heading: String) -> Self {
+        Self {
+            lang,
+            section: DocSection { heading, items: vec![], tables: vec![], notes: vec![], missing: None },
+        }
+    }
+    fn text(&mut self, pt: &str, en: &str, value: &str) {
+        if !value.trim().is_empty() {
+            self.section
+                .items
+                .push(Item { label: self.lang.choose(pt, en).into(), text: value.trim().into() });
+        }
+    }
+    fn done(mut self) -> DocSection {
+        if self.section.items.is_empty() && self.section.tables.is_empty() {
+            self.section.missing = Some(
+                self.lang
+                    .choose(
+                        "Esta parte do plano ainda não foi preenchida. Complete-a conversando com o Sócio ou no construtor do plano.",
+                        "This part of the plan has not been filled in yet. Complete it by chatting with Sócio or in the plan builder.",
+                    )
+                    .into(),
+            );
+        }
+        self.section
+    }
+}
+
+fn word(value: &Json) -> String {
+    value.as_str().filter(|s| *s != "unspecified").map(|s| s.replace('_', " ")).unwrap_or_default()
+}
+
+fn date(ms: i64, lang: Language) -> String {
+    let days = ms.div_euclid(86_400_000);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    lang.choose(format!("{day:02}/{month:02}/{year}"), format!("{year}-{month:02}-{day:02}"))
+}
+
+/// The document's content, in `lang`.
+pub fn model(plan: &Plan, user: &User, lang: Language) -> DocModel {
+    let idea: pb::IdeaData = parse(&plan.section(Step::Idea).data);
+    let market: pb::MarketData = parse(&plan.section(Step::Market).data);
+    let finance_data: pb::FinanceData = parse(&plan.section(Step::Finance).data);
+    let marketing: pb::MarketingData = parse(&plan.section(Step::Marketing).data);
+    let hr: pb::HrData = parse(&plan.section(Step::Hr).data);
+    let legal_json = &plan.section(Step::Legal).data;
+    let legal: pb::LegalData = parse(legal_json);
+    let idea_json = &plan.section(Step::Idea).data;
+
+    let mut summary = Builder::new(lang, lang.choose("1. Sumário executivo", "1. Executive summary").into());
+    summary.text("Ideia de negócio", "Business idea", &idea.business_idea);
+    summary.text("Problema", "Problem", &idea.problem);
+    summary.text("Solução", "Solution", &idea.solution);
+    summary.text("Diferencial", "Differentiator", &idea.differentiator);
+    summary.text("Estágio", "Stage", &word(&idea_json["stage"]));
+
+    let mut market_section =
+        Builder::new(lang, lang.choose("2. Análise de mercado", "2. Market analysis").into());
+    market_section.text("Setor", "Industry", &market.industry);
+    market_section.text("Cliente-alvo", "Target customer", &market.target_customer);
+    market_section.text("Tamanho do mercado", "Market size", &market.market_size);
+    market_section.text("Concorrentes", "Competitors", &market.competitors);
+    market_section.text("Localização", "Location", &market.location);
+
+    let mut marketing_section =
+        Builder::new(lang, lang.choose("3. Plano de marketing", "3. Marketing plan").into());
+    marketing_section.text("Canais", "Channels", &marketing.channels.join(", "));
+    marketing_section.text("Posicionamento", "Positioning", &marketing.positioning);
+    marketing_section.text("Estratégia de preço", "Pricing strategy", &marketing.pricing_strategy);
+    marketing_section.text("Plano de lançamento", "Launch plan", &marketing.launch_plan);
+
+    let mut people =
+        Builder::new(lang, lang.choose("4. Plano operacional e pessoas", "4. Operations and people").into());
+    if let Some(size) = hr.team_size {
+        people.text("Tamanho da equipe", "Team size", &size.to_string());
+    }
+    people.text("Funções", "Roles", &hr.roles.join(", "));
+    people.text("Plano de contratação", "Hiring plan", &hr.hiring_plan);
+    people.text("Sócios", "Partners", &hr.partners);
+
+    let mut legal_section =
+        Builder::new(lang, lang.choose("5. Aspectos legais e tributários", "5. Legal and tax").into());
+    legal_section.text("Natureza jurídica", "Legal form", &word(&legal_json["businessType"]).to_uppercase());
+    legal_section.text("Regime tributário", "Tax regime", &word(&legal_json["taxRegime"]));
+    legal_section.text("Licenças", "Licences", &legal.licences.join(", "));
+    legal_section.text("Situação do CNPJ", "CNPJ status", &word(&legal_json["cnpjStatus"]));
+
+    let financial = financial_section(&finance_data, lang);
+
+    let mut next = Builder::new(lang, lang.choose("7. Próximos passos", "7. Next steps").into());
+    let pending: Vec<&str> =
+        plan.sections.iter().filter(|s| !s.completed).map(|s| step_name(s.step, lang)).collect();
+    if pending.is_empty() {
+        next.section.notes.push(
+            lang.choose(
+                "Todas as etapas estão concluídas. Revise o plano a cada trimestre e compare os números reais com as projeções.",
+                "Every step is complete. Review the plan every quarter and compare real numbers with the projections.",
+            )
+            .into(),
+        );
+    } else {
+        next.section.notes.push(format!(
+            "{} {}.",
+            lang.choose("Etapas a concluir:", "Steps to complete:"),
+            pending.join(", ")
+        ));
+    }
+    if legal.cnpj_status == pb::CnpjStatus::None as i32 {
+        next.section.notes.push(
+            lang.choose(
+                "Formalize o negócio: escolha a natureza jurídica e abra o CNPJ (como MEI, pelo Portal do Empreendedor).",
+                "Formalise the business: choose the legal form and register a CNPJ (as an MEI, on the Portal do Empreendedor).",
+            )
+            .into(),
+        );
+    }
+    let next = next.section;
+
+    DocModel {
+        lang: lang.choose("pt", "en").into(),
+        title: lang.choose("Plano de negócios", "Business plan").into(),
+        subtitle: if idea.business_idea.trim().is_empty() { user.name.clone() } else { idea.business_idea.trim().chars().take(120).collect() },
+        generated_on: format!("{} {}", lang.choose("Gerado em", "Generated on"), date(now_ms(), lang)),
+        page_label: lang.choose("Página", "Page").into(),
+        of_label: lang.choose("de", "of").into(),
+        disclaimer: lang
+            .choose(
+                "Este plano é uma orientação educacional e não substitui a assessoria jurídica ou contábil formal.",
+                "This plan is educational guidance and does not replace formal legal or accounting advice.",
+            )
+            .into(),
+        sections: vec![
+            summary.done(),
+            market_section.done(),
+            marketing_section.done(),
+            people.done(),
+            legal_section.done(),
+            financial,
+            next,
+        ],
+    }
+}
+
+fn step_name(step: Step, lang: Language) -> &'static str {
+    match step {
+        Step::Idea => lang.choose("ideia", "idea"),
+        Step::Market => lang.choose("mercado", "market"),
+        Step::Finance => lang.choose("finanças", "finance"),
+        Step::Marketing => "marketing",
+        Step::Hr => lang.choose("pessoas", "people"),
+        Step::Legal => lang.choose("jurídico", "legal"),
+    }
+}
+
+/// The finance inputs the user gave, if enough to compute anything.
+pub fn finance_inputs(data: &pb::FinanceData) -> Option<Inputs> {
+    let (ticket, sales) = (data.average_ticket?, data.expected_sales_per_month?);
+    Some(Inputs {
+        startup_costs: data.startup_costs.unwrap_or(0.0),
+        working_capital: data.working_capital.unwrap_or(0.0),
+        monthly_fixed_costs: data.monthly_fixed_costs.unwrap_or(0.0),
+        average_ticket: ticket,
+        variable_cost_per_sale: data.variable_cost_per_sale,
+        variable_cost_percent: data.variable_cost_percent,
+        expected_sales_per_month: f64::from(sales),
+    })
+}
+
+fn financial_section(data: &pb::FinanceData, lang: Language) -> DocSection {
+    let mut b = Builder::new(lang, lang.choose("6. Plano financeiro", "6. Financial plan").into());
+    let brl = |v: f64| format_brl(v, lang);
+    let opt = |v: Option<f64>| v.map(brl).unwrap_or_default();
+    b.text("Investimento inicial", "Startup costs", &opt(data.startup_costs));
+    b.text("Capital de giro", "Working capital", &opt(data.working_capital));
+    b.text("Custos fixos mensais", "Monthly fixed costs", &opt(data.monthly_fixed_costs));
+    b.text("Ticket médio", "Average ticket", &opt(data.average_ticket));
+    b.text("Fonte de recursos", "Funding source", &data.funding_source);
+    if let Some(inputs) = finance_inputs(data) {
+        let a = finance::analyse(&inputs);
+        let (item, value) = (
+            lang.choose("Item", "Item").to_owned(),
+            lang.choose("Valor mensal", "Monthly amount").to_owned(),
+        );
+        b.section.tables.push(Table {
+            title: lang.choose("Demonstrativo de resultado (mensal)", "Income statement (monthly)").into(),
+            columns: vec![item.clone(), value],
+            rows: vec![
+                vec![lang.choose("Receita", "Revenue").into(), brl(a.month.revenue)],
+                vec![
+                    lang.choose("(-) Custos variáveis", "(-) Variable costs").into(),
+                    brl(a.month.variable_costs),
+                ],
+                vec![
+                    lang.choose("(=) Margem de contribuição", "(=) Contribution margin").into(),
+                    brl(a.month.contribution),
+                ],
+                vec![lang.choose("(-) Custos fixos", "(-) Fixed costs").into(), brl(a.month.fixed_costs)],
+                vec![lang.choose("(=) Resultado", "(=) Result").into(), brl(a.month.result)],
+            ],
+        });
+        let none = lang.choose("não alcançado", "not reached").to_owned();
+        b.section.tables.push(Table {
+            title: lang.choose("Indicadores", "Indicators").into(),
+            columns: vec![item, lang.choose("Valor", "Value").into()],
+            rows: vec![
+                vec![
+                    lang.choose("Margem de contribuição por venda", "Contribution margin per sale").into(),
+                    brl(a.contribution_margin),
+                ],
+                vec![
+                    lang.choose("Ponto de equilíbrio (vendas/mês)", "Break-even (sales/month)").into(),
+                    a.break_even_sales
+                        .map(|v| format_number(v.ceil(), 0, lang))
+                        .unwrap_or_else(|| none.clone()),
+                ],
+                vec![
+                    lang.choose("Ponto de equilíbrio (faturamento/mês)", "Break-even (revenue/month)").into(),
+                    a.break_even_revenue.map(brl).unwrap_or_else(|| none.clone()),
+                ],
+                vec![
+                    lang.choose("Prazo de retorno do investimento", "Payback period").into(),
+                    a.payback_months
+                        .map(|m| format!("{} {}", format_number(m, 1, lang), lang.choose("meses", "months")))
+                        .unwrap_or(none),
+                ],
+            ],
+        });
+        b.section.tables.push(Table {
+            title: lang.choose("Projeção de caixa — 12 meses", "Cash-flow projection — 12 months").into(),
+            columns: vec![
+                lang.choose("Mês", "Month").into(),
+                lang.choose("Resultado", "Result").into(),
+                lang.choose("Saldo acumulado", "Cumulative balance").into(),
+            ],
+            rows: a
+                .cash_flow
+                .iter()
+                .map(|m| vec![m.month.to_string(), brl(m.result), brl(m.cumulative)])
+                .collect(),
+        });
+    } else if !b.section.items.is_empty() {
+        b.section.notes.push(
+            lang.choose(
+                "Informe o ticket médio e as vendas esperadas por mês para calcular o ponto de equilíbrio e a projeção de caixa.",
+                "Give the average ticket and the expected sales per month to compute the break-even point and the cash-flow projection.",
+            )
+            .into(),
+        );
+    }
+    b.done()
+}
+
+/// The document as Markdown.
+pub fn to_markdown(model: &DocModel) -> String {
+    let mut out = format!("# {}\n\n**{}**\n\n_{}_\n\n", model.title, model.subtitle, model.generated_on);
+    for section in &model.sections {
+        out.push_str(&format!("## {}\n\n", section.heading));
+        if let Some(missing) = &section.missing {
+            out.push_str(&format!("> {missing}\n\n"));
+        }
+        for item in &section.items {
+            out.push_str(&format!("**{}:** {}\n\n", item.label, item.text.replace('\n', "  \n")));
+        }
+        for table in &section.tables {
+            out.push_str(&format!(
+                "### {}\n\n| {} |\n|{}|\n",
+                table.title,
+                table.columns.join(" | "),
+                vec!["---"; table.columns.len()].join("|")
+            ));
+            for row in &table.rows {
+                out.push_str(&format!(
+                    "| {} |\n",
+                    row.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>().join(" | ")
+                ));
+            }
+            out.push('\n');
+        }
+        for note in &section.notes {
+            out.push_str(&format!("- {note}\n"));
+        }
+        if !section.notes.is_empty() {
+            out.push('\n');
+        }
+    }
+    out.push_str(&format!("---\n\n_{}_\n", model.disclaimer));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil_dates_in_each_language() {
+        assert_eq!(date(1_795_253_580_000, Language::PtBr), "21/11/2026");
+        assert_eq!(date(0, Language::En), "1970-01-01");
+        assert_eq!(date(951_782_400_000, Language::En), "2000-02-29");
+    }
+}

@@ -1,0 +1,198 @@
+//! The plan's finance maths (Sebrae's formulas), pure: contribution margin, break-even in sales and
+//! in reais, the month's simplified income statement (DRE), payback and a 12-month cash-flow
+//! projection. Amounts are reais; undefined results (no margin, no profit) are None, never
+//! infinity.
+
+/// What the user told us about money.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Inputs {
+    pub startup_costs: f64,
+    pub working_capital: f64,
+    pub monthly_fixed_costs: f64,
+    pub average_ticket: f64,
+    /// Per sale in reais; when absent, `variable_cost_percent` of the ticket.
+    pub variable_cost_per_sale: Option<f64>,
+    pub variable_cost_percent: Option<f64>,
+    pub expected_sales_per_month: f64,
+}
+
+/// One month of the simplified income statement (DRE).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Month {
+    pub revenue: f64,
+    pub variable_costs: f64,
+    pub contribution: f64,
+    pub fixed_costs: f64,
+    pub result: f64,
+}
+
+/// One month of the cash-flow projection.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CashFlowMonth {
+    /// 1 to 12.
+    pub month: u32,
+    pub result: f64,
+    /// The cash position: minus the investment, plus every month's result so far.
+    pub cumulative: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    pub variable_cost_per_sale: f64,
+    /// Ticket minus variable cost, per sale.
+    pub contribution_margin: f64,
+    /// Contribution margin over the ticket, 0 to 1.
+    pub contribution_ratio: Option<f64>,
+    /// Sales per month that cover the fixed costs.
+    pub break_even_sales: Option<f64>,
+    /// Revenue per month that covers the fixed costs.
+    pub break_even_revenue: Option<f64>,
+    pub month: Month,
+    /// Startup costs plus working capital.
+    pub total_investment: f64,
+    /// Months for the monthly result to pay the investment back.
+    pub payback_months: Option<f64>,
+    pub cash_flow: Vec<CashFlowMonth>,
+}
+
+pub fn analyse(inputs: &Inputs) -> Analysis {
+    let ticket = inputs.average_ticket.max(0.0);
+    let variable = inputs
+        .variable_cost_per_sale
+        .or_else(|| inputs.variable_cost_percent.map(|p| ticket * p / 100.0))
+        .unwrap_or(0.0)
+        .max(0.0);
+    let margin = ticket - variable;
+    let ratio = (ticket > 0.0).then(|| margin / ticket);
+    let fixed = inputs.monthly_fixed_costs.max(0.0);
+    let sales = inputs.expected_sales_per_month.max(0.0);
+    let (break_even_sales, break_even_revenue) =
+        if margin > 0.0 { (Some(fixed / margin), ratio.map(|r| fixed / r)) } else { (None, None) };
+    let revenue = ticket * sales;
+    let variable_costs = variable * sales;
+    let contribution = revenue - variable_costs;
+    let month =
+        Month { revenue, variable_costs, contribution, fixed_costs: fixed, result: contribution - fixed };
+    let total_investment = inputs.startup_costs.max(0.0) + inputs.working_capital.max(0.0);
+    let payback_months = (month.result > 0.0).then(|| total_investment / month.result);
+    let cash_flow = (1..=12u32)
+        .map(|m| CashFlowMonth {
+            month: m,
+            result: month.result,
+            cumulative: -total_investment + month.result * f64::from(m),
+        })
+        .collect();
+    Analysis {
+        variable_cost_per_sale: variable,
+        contribution_margin: margin,
+        contribution_ratio: ratio,
+        break_even_sales,
+        break_even_revenue,
+        month,
+        total_investment,
+        payback_months,
+        cash_flow,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bakery() -> Inputs {
+        Inputs {
+            startup_costs: 50_000.0,
+            working_capital: 10_000.0,
+            monthly_fixed_costs: 8_000.0,
+            average_ticket: 25.0,
+            variable_cost_per_sale: Some(10.0),
+            variable_cost_percent: None,
+            expected_sales_per_month: 1_000.0,
+        }
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-6 * (1.0 + a.abs().max(b.abs()))
+    }
+
+    #[test]
+    fn a_bakery_s_numbers_come_out_as_sebrae_computes_them() {
+        let a = analyse(&bakery());
+        assert_eq!(a.contribution_margin, 15.0);
+        assert_eq!(a.contribution_ratio, Some(0.6));
+        assert!(close(a.break_even_sales.unwrap(), 533.333_333));
+        assert!(close(a.break_even_revenue.unwrap(), 13_333.333_333));
+        assert_eq!(
+            a.month,
+            Month {
+                revenue: 25_000.0,
+                variable_costs: 10_000.0,
+                contribution: 15_000.0,
+                fixed_costs: 8_000.0,
+                result: 7_000.0
+            }
+        );
+        assert_eq!(a.total_investment, 60_000.0);
+        assert!(close(a.payback_months.unwrap(), 8.571_428));
+        assert_eq!(a.cash_flow.len(), 12);
+        assert_eq!(a.cash_flow[0].cumulative, -53_000.0);
+        assert_eq!(a.cash_flow[11].cumulative, 24_000.0);
+    }
+
+    #[test]
+    fn a_percentage_variable_cost_is_taken_from_the_ticket() {
+        let a =
+            analyse(&Inputs { variable_cost_per_sale: None, variable_cost_percent: Some(40.0), ..bakery() });
+        assert_eq!(a.variable_cost_per_sale, 10.0);
+    }
+
+    #[test]
+    fn without_margin_or_profit_there_is_no_break_even_or_payback() {
+        let a = analyse(&Inputs { variable_cost_per_sale: Some(30.0), ..bakery() });
+        assert_eq!(a.break_even_sales, None);
+        assert_eq!(a.payback_months, None);
+        let empty = analyse(&Inputs::default());
+        assert_eq!(
+            (empty.contribution_ratio, empty.break_even_sales, empty.payback_months),
+            (None, None, None)
+        );
+    }
+
+    #[test]
+    fn at_the_break_even_point_the_month_s_result_is_zero_for_any_numbers() {
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |max: f64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % 1_000_000) as f64 / 1_000_000.0 * max
+        };
+        for _ in 0..1000 {
+            let inputs = Inputs {
+                startup_costs: next(1e6),
+                working_capital: next(1e5),
+                monthly_fixed_costs: next(1e5),
+                average_ticket: next(1e3) + 0.01,
+                variable_cost_per_sale: Some(next(1e3)),
+                variable_cost_percent: None,
+                expected_sales_per_month: next(1e4),
+            };
+            let a = analyse(&inputs);
+            assert!(close(a.month.contribution, a.month.revenue - a.month.variable_costs));
+            if let Some(units) = a.break_even_sales {
+                let at_break_even = analyse(&Inputs { expected_sales_per_month: units, ..inputs });
+                assert!(
+                    at_break_even.month.result.abs() < 1e-6 * (1.0 + inputs.monthly_fixed_costs),
+                    "{inputs:?}"
+                );
+            }
+            let last = a.cash_flow.last().unwrap();
+            assert!(close(last.cumulative, -a.total_investment + 12.0 * a.month.result));
+            if let Some(months) = a.payback_months {
+                assert!(
+                    close(-a.total_investment + months * a.month.result, 0.0) || a.total_investment == 0.0
+                );
+            }
+        }
+    }
+}

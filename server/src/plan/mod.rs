@@ -1,0 +1,85 @@
+//! The business plan: six sections built over WhatsApp, the web chat and the builder, their
+//! progress and status, the change feed that keeps dashboards live, the finance maths and the
+//! complete plan document.
+
+pub mod document;
+pub mod events;
+pub mod finance;
+pub mod money;
+pub mod sections;
+pub mod store;
+
+use self::{
+    events::{PlanEvent, PlanEvents},
+    store::{Change, Plan, Source, StepUpdate},
+};
+use crate::{db::Db, error::AppError, identity::users::User, locale::Language};
+
+/// Plans, with every change published to live watchers.
+#[derive(Clone)]
+pub struct Plans {
+    db: Db,
+    events: PlanEvents,
+}
+
+impl Plans {
+    pub fn new(db: Db, events: PlanEvents) -> Self {
+        Self { db, events }
+    }
+
+    pub fn events(&self) -> &PlanEvents {
+        &self.events
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    pub async fn find(&self, user_id: &str) -> Result<Option<Plan>, AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        Ok(store::find(&mut conn, user_id).await?)
+    }
+
+    pub async fn get_or_create(&self, user_id: &str) -> Result<Plan, AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        store::get_or_create(&mut conn, user_id).await
+    }
+
+    /// Applies updates atomically, then tells whoever watches this user's plan.
+    pub async fn update(
+        &self,
+        user_id: &str,
+        actor_id: Option<&str>,
+        source: Source,
+        updates: &[StepUpdate],
+    ) -> Result<(Plan, Vec<Change>), AppError> {
+        let (plan, changes) = store::apply(&self.db, user_id, actor_id, source, updates).await?;
+        for change in &changes {
+            self.events.publish(PlanEvent {
+                user_id: user_id.to_owned(),
+                change: change.clone(),
+                progress: plan.progress(),
+                status: plan.status(),
+            });
+        }
+        Ok((plan, changes))
+    }
+
+    pub async fn delete(&self, user_id: &str) -> Result<bool, AppError> {
+        Ok(store::delete(&self.db, user_id).await?)
+    }
+
+    /// Writes the complete plan from the sections, as the next version of the document.
+    pub async fn generate(
+        &self,
+        user: &User,
+        language: Language,
+    ) -> Result<(Plan, store::Document), AppError> {
+        let plan = self.get_or_create(&user.id).await?;
+        let model = document::model(&plan, user, language);
+        let stored =
+            store::store_document(&self.db, &plan.id, language.tag(), &document::to_markdown(&model)).await?;
+        let plan = self.find(&user.id).await?.unwrap_or(plan);
+        Ok((plan, stored))
+    }
+}

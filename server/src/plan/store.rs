@@ -1,0 +1,407 @@
+//! Plans in the database: one per user, six sections (data in the contracts' JSON shape, and
+//! whether the step is complete), a change feed with an ordered cursor, generated documents and
+//! auto-saved drafts. Every change to a section is applied and recorded in one transaction.
+
+use serde_json::Value as Json;
+use sqlx::{AnyConnection, Row};
+
+use super::sections::{self, Step};
+use crate::{
+    db::{Db, now_ms},
+    error::AppError,
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Draft,
+    InProgress,
+    Completed,
+}
+
+/// Where a change came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Dashboard,
+    Builder,
+    WhatsApp,
+    WebChat,
+    Admin,
+    Api,
+}
+
+impl Source {
+    pub fn key(self) -> &'static str {
+        match self {
+            Source::Dashboard => "dashboard",
+            Source::Builder => "builder",
+            Source::WhatsApp => "whatsapp",
+            Source::WebChat => "web_chat",
+            Source::Admin => "admin",
+            Source::Api => "api",
+        }
+    }
+    pub fn parse(key: &str) -> Self {
+        [Source::Dashboard, Source::Builder, Source::WhatsApp, Source::WebChat, Source::Admin, Source::Api]
+            .into_iter()
+            .find(|s| s.key() == key)
+            .unwrap_or(Source::Api)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Section {
+    pub step: Step,
+    pub data: Json,
+    pub completed: bool,
+    pub updated_at: i64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Document {
+    pub version: i32,
+    pub language: String,
+    pub markdown: String,
+    pub generated_at: i64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub id: String,
+    pub user_id: String,
+    /// In step order, all six.
+    pub sections: Vec<Section>,
+    pub document: Option<Document>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl Plan {
+    pub fn section(&self, step: Step) -> &Section {
+        self.sections.iter().find(|s| s.step == step).expect("a plan has all six sections")
+    }
+
+    /// 0 to 100: the share of completed steps.
+    pub fn progress(&self) -> i32 {
+        let done = self.sections.iter().filter(|s| s.completed).count() as f64;
+        (done * 100.0 / Step::ALL.len() as f64).round() as i32
+    }
+
+    pub fn status(&self) -> Status {
+        if self.sections.iter().all(|s| s.completed) {
+            Status::Completed
+        } else if self.sections.iter().any(|s| s.completed || sections::has_content(s.step, &s.data)) {
+            Status::InProgress
+        } else {
+            Status::Draft
+        }
+    }
+}
+
+/// One entry of the change feed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    /// Ordered across the whole database.
+    pub cursor: i64,
+    pub step: Step,
+    /// The fields that changed, normalised.
+    pub data: Json,
+    pub completed: Option<bool>,
+    pub source: Source,
+    pub actor_id: Option<String>,
+    pub created_at: i64,
+}
+
+/// New section data: the whole section, or some of its fields.
+#[derive(Clone, Debug)]
+pub enum Patch {
+    Replace(Json),
+    Merge(Json),
+}
+
+/// One requested change to one step. `field` names it in violations (`ideaData`, `updates[1].data`).
+#[derive(Clone, Debug)]
+pub struct StepUpdate {
+    pub step: Step,
+    pub patch: Option<Patch>,
+    pub completed: Option<bool>,
+    pub field: String,
+}
+
+fn parse_json(text: &str) -> Json {
+    serde_json::from_str(text).unwrap_or(Json::Object(Default::default()))
+}
+
+pub async fn find(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Plan>, sqlx::Error> {
+    let Some(row) = sqlx::query("select id, created_at, updated_at from business_plans where user_id = $1")
+        .bind(user_id)
+        .fetch_optional(&mut *conn)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let id: String = row.try_get("id")?;
+    let rows = sqlx::query("select step, data, completed, updated_at from plan_sections where plan_id = $1")
+        .bind(&id)
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut sections = Vec::with_capacity(6);
+    for step in Step::ALL {
+        let found = rows.iter().find(|r| r.try_get::<String, _>("step").ok().as_deref() == Some(step.key()));
+        sections.push(match found {
+            Some(r) => Section {
+                step,
+                data: parse_json(&r.try_get::<String, _>("data")?),
+                completed: r.try_get("completed")?,
+                updated_at: r.try_get("updated_at")?,
+            },
+            None => Section { step, data: Json::Object(Default::default()), completed: false, updated_at: 0 },
+        });
+    }
+    let document = sqlx::query(
+        "select version, language, markdown, generated_at from plan_documents where plan_id = $1 order by version desc limit 1",
+    )
+    .bind(&id)
+    .fetch_optional(&mut *conn)
+    .await?
+    .map(|r| -> Result<Document, sqlx::Error> {
+        Ok(Document {
+            version: r.try_get("version")?,
+            language: r.try_get("language")?,
+            markdown: r.try_get("markdown")?,
+            generated_at: r.try_get("generated_at")?,
+        })
+    })
+    .transpose()?;
+    Ok(Some(Plan {
+        id,
+        user_id: user_id.to_owned(),
+        sections,
+        document,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    }))
+}
+
+/// The user's plan, started now if they had none.
+pub async fn get_or_create(conn: &mut AnyConnection, user_id: &str) -> Result<Plan, AppError> {
+    let now = now_ms();
+    let id = uuid::Uuid::new_v4().to_string();
+    let created = sqlx::query(
+        "insert into business_plans (id, user_id, created_at, updated_at) values ($1, $2, $3, $3) \
+         on conflict (user_id) do nothing returning id",
+    )
+    .bind(&id)
+    .bind(user_id)
+    .bind(now)
+    .fetch_optional(&mut *conn)
+    .await?
+    .is_some();
+    if created {
+        for step in Step::ALL {
+            let empty = sections::validate(step, Json::Object(Default::default()), "")?;
+            sqlx::query("insert into plan_sections (plan_id, step, data, completed, updated_at) values ($1, $2, $3, $4, $5)")
+                .bind(&id)
+                .bind(step.key())
+                .bind(empty.to_string())
+                .bind(false)
+                .bind(now)
+                .execute(&mut *conn)
+                .await?;
+        }
+    }
+    find(conn, user_id)
+        .await?
+        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a plan vanished while being read")))
+}
+
+/// Applies the updates atomically (all or none) and records each in the change feed.
+pub async fn apply(
+    db: &Db,
+    user_id: &str,
+    actor_id: Option<&str>,
+    source: Source,
+    updates: &[StepUpdate],
+) -> Result<(Plan, Vec<Change>), AppError> {
+    let mut tx = db.pool().begin().await?;
+    let mut plan = get_or_create(&mut tx, user_id).await?;
+    let now = now_ms();
+    let mut changes = Vec::with_capacity(updates.len());
+    for update in updates {
+        let current = plan.section(update.step).clone();
+        let (data, changed) = match &update.patch {
+            None => (current.data.clone(), Json::Object(Default::default())),
+            Some(Patch::Replace(new)) => {
+                let data = sections::validate(update.step, new.clone(), &update.field)?;
+                (data.clone(), data)
+            }
+            Some(Patch::Merge(fields)) => {
+                let data =
+                    sections::validate(update.step, sections::merge(&current.data, fields), &update.field)?;
+                let keys: Vec<&String> = fields.as_object().map(|o| o.keys().collect()).unwrap_or_default();
+                let changed = keys
+                    .iter()
+                    .filter_map(|k| data.get(k.as_str()).map(|v| ((*k).clone(), v.clone())))
+                    .collect();
+                (data, Json::Object(changed))
+            }
+        };
+        let completed = update.completed.unwrap_or(current.completed);
+        sqlx::query("update plan_sections set data = $1, completed = $2, updated_at = $3 where plan_id = $4 and step = $5")
+            .bind(data.to_string())
+            .bind(completed)
+            .bind(now)
+            .bind(&plan.id)
+            .bind(update.step.key())
+            .execute(&mut *tx)
+            .await?;
+        let cursor: i64 = sqlx::query(
+            "insert into plan_changes (plan_id, step, data, completed, source, actor_id, created_at) \
+             values ($1, $2, $3, $4, $5, $6, $7) returning seq",
+        )
+        .bind(&plan.id)
+        .bind(update.step.key())
+        .bind(changed.to_string())
+        .bind(update.completed)
+        .bind(source.key())
+        .bind(actor_id)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get("seq")?;
+        let section = plan.sections.iter_mut().find(|s| s.step == update.step).expect("six sections");
+        section.data = data;
+        section.completed = completed;
+        changes.push(Change {
+            cursor,
+            step: update.step,
+            data: changed,
+            completed: update.completed,
+            source,
+            actor_id: actor_id.map(str::to_owned),
+            created_at: now,
+        });
+    }
+    sqlx::query("update business_plans set updated_at = $1 where id = $2")
+        .bind(now)
+        .bind(&plan.id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    let mut conn = db.pool().acquire().await?;
+    let plan =
+        find(&mut conn, user_id).await?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("plan gone")))?;
+    Ok((plan, changes))
+}
+
+/// The user's changes after `since`, oldest first, at most `limit`.
+pub async fn changes_since(
+    db: &Db,
+    user_id: &str,
+    since: i64,
+    limit: i64,
+) -> Result<Vec<Change>, sqlx::Error> {
+    let rows = sqlx::query(
+        "select c.seq, c.step, c.data, c.completed, c.source, c.actor_id, c.created_at from plan_changes c \
+         join business_plans p on p.id = c.plan_id where p.user_id = $1 and c.seq > $2 order by c.seq limit $3",
+    )
+    .bind(user_id)
+    .bind(since)
+    .bind(limit)
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .filter_map(|r| {
+            let step = Step::parse(&r.try_get::<String, _>("step").ok()?)?;
+            Some(Ok(Change {
+                cursor: r.try_get("seq").ok()?,
+                step,
+                data: parse_json(&r.try_get::<String, _>("data").ok()?),
+                completed: r.try_get("completed").ok()?,
+                source: Source::parse(&r.try_get::<String, _>("source").ok()?),
+                actor_id: r.try_get("actor_id").ok()?,
+                created_at: r.try_get("created_at").ok()?,
+            }))
+        })
+        .collect()
+}
+
+/// The newest cursor of the user's feed (0 when there is none).
+pub async fn latest_cursor(db: &Db, user_id: &str) -> Result<i64, sqlx::Error> {
+    let row = sqlx::query(
+        "select max(c.seq) as seq from plan_changes c join business_plans p on p.id = c.plan_id where p.user_id = $1",
+    )
+    .bind(user_id)
+    .fetch_one(db.pool())
+    .await?;
+    Ok(row.try_get::<Option<i64>, _>("seq")?.unwrap_or(0))
+}
+
+/// Deletes the plan and everything of it. False when there was none.
+pub async fn delete(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
+    let mut tx = db.pool().begin().await?;
+    let id: Option<String> = sqlx::query("select id from business_plans where user_id = $1")
+        .bind(user_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .map(|r| r.try_get("id"))
+        .transpose()?;
+    let Some(id) = id else { return Ok(false) };
+    for table in ["plan_changes", "plan_sections", "plan_documents", "plan_drafts"] {
+        sqlx::query(sqlx::AssertSqlSafe(format!("delete from {table} where plan_id = $1")))
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    sqlx::query("delete from business_plans where id = $1").bind(&id).execute(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Keeps what the user is typing, per context, without touching the sections.
+pub async fn save_draft(db: &Db, user_id: &str, context: &str, data: &Json) -> Result<i64, AppError> {
+    let mut tx = db.pool().begin().await?;
+    let plan = get_or_create(&mut tx, user_id).await?;
+    let now = now_ms();
+    sqlx::query(
+        "insert into plan_drafts (plan_id, context, data, saved_at) values ($1, $2, $3, $4) \
+         on conflict (plan_id, context) do update set data = excluded.data, saved_at = excluded.saved_at",
+    )
+    .bind(&plan.id)
+    .bind(context)
+    .bind(data.to_string())
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(now)
+}
+
+/// Stores a newly generated document as the next version.
+pub async fn store_document(
+    db: &Db,
+    plan_id: &str,
+    language: &str,
+    markdown: &str,
+) -> Result<Document, sqlx::Error> {
+    let mut tx = db.pool().begin().await?;
+    let version: i32 =
+        sqlx::query("select coalesce(max(version), 0) + 1 as v from plan_documents where plan_id = $1")
+            .bind(plan_id)
+            .fetch_one(&mut *tx)
+            .await?
+            .try_get::<i64, _>("v")? as i32;
+    let now = now_ms();
+    sqlx::query(
+        "insert into plan_documents (id, plan_id, version, language, markdown, generated_at) values ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(uuid::Uuid::new_v4().to_string())
+    .bind(plan_id)
+    .bind(version)
+    .bind(language)
+    .bind(markdown)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(Document { version, language: language.to_owned(), markdown: markdown.to_owned(), generated_at: now })
+}
