@@ -6,6 +6,8 @@ create table plan_documents (
     version integer not null,
     language text not null,
     markdown text not null,
+    -- the document's content as JSON, from which the PDF is rendered
+    model text not null,
     generated_at bigint not null,
     unique (plan_id, version)
 );

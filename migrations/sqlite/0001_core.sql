@@ -1,4 +1,5 @@
 -- Core tables: users, their messages, their business plans with a change feed, and the job queue.
+-- Booleans are integers (0/1) here: the Any driver cannot read SQLite's BOOLEAN type.
 -- Times are Unix milliseconds (bigint) so both engines share one code path.
 
 create table users (
@@ -47,7 +48,7 @@ create table plan_sections (
     -- idea | market | finance | marketing | hr | legal
     step text not null,
     data text not null default '{}',
-    completed boolean not null default false,
+    completed integer not null default 0,
     updated_at bigint not null,
     primary key (plan_id, step)
 );
@@ -57,7 +58,7 @@ create table plan_changes (
     plan_id text not null references business_plans (id) on delete cascade,
     step text not null,
     data text not null default '{}',
-    completed boolean,
+    completed integer,
     source text not null,
     actor_id text,
     created_at bigint not null

@@ -44,6 +44,7 @@ use crate::{
         caller::Authenticator, codes::CodeHasher, login::Login, phone::PhoneNumber, sessions::TokenKeys,
         users,
     },
+    plan::{Plans, events::PlanEvents},
     proto::{
         DESCRIPTOR_SET, descriptor_pool,
         socio::v1::{
@@ -181,9 +182,15 @@ async fn build_router(
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
 
+    let plans = Plans::new(db.clone(), PlanEvents::default());
+    let renderer = Arc::new(socio_pdf::Renderer::new());
     let grpc = Routes::new(AuthServiceServer::new(AuthApi::new(login, auth.clone())))
-        .add_service(BusinessPlanServiceServer::new(BusinessPlanApi))
-        .add_service(DashboardServiceServer::new(DashboardApi))
+        .add_service(BusinessPlanServiceServer::new(BusinessPlanApi::new(
+            auth.clone(),
+            plans.clone(),
+            renderer,
+        )))
+        .add_service(DashboardServiceServer::new(DashboardApi::new(auth.clone(), plans)))
         .add_service(BillingServiceServer::new(BillingApi))
         .add_service(AdminOnly::new(AdminServiceServer::new(AdminApi), auth.clone()))
         .add_service(AdminOnly::new(SystemPromptServiceServer::new(SystemPromptApi), auth.clone()))

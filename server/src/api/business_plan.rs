@@ -1,9 +1,493 @@
-//! `BusinessPlanService`: the business plan and its live sync. Every RPC of the contract is served; until its domain lands, each answers
-//! UNIMPLEMENTED (REST 501) honestly rather than pretending.
+//! `BusinessPlanService`: the caller's own plan (there is no way to name another user's): sections,
+//! progress, the real-time sync calls with their change feed, the complete document (Markdown and
+//! PDF) and the live `WatchBusinessPlan` stream.
 
-use crate::proto::socio::v1::business_plan_service_server::BusinessPlanService;
+use std::sync::Arc;
 
-#[derive(Clone, Debug, Default)]
-pub struct BusinessPlanApi;
+use futures::StreamExt;
+use serde_json::Value as Json;
+use tonic::{Request, Response, Status};
 
-impl BusinessPlanService for BusinessPlanApi {}
+use super::{request_language, timestamp, with_message};
+use crate::{
+    error::{AppError, Problem},
+    identity::caller::{Authenticator, Caller},
+    locale::Language,
+    plan::{
+        Plans,
+        sections::{self, Step},
+        store::{self, Change, Patch, Plan, Source, StepUpdate},
+    },
+    proto::{
+        json::{self, json_to_struct, struct_to_json},
+        socio::v1::{self as pb, business_plan_service_server::BusinessPlanService},
+    },
+};
+
+const MAX_BATCH: usize = 20;
+const MAX_DRAFT_BYTES: usize = 64 * 1024;
+
+#[derive(Clone)]
+pub struct BusinessPlanApi {
+    auth: Authenticator,
+    plans: Plans,
+    renderer: Arc<socio_pdf::Renderer>,
+}
+
+impl BusinessPlanApi {
+    pub fn new(auth: Authenticator, plans: Plans, renderer: Arc<socio_pdf::Renderer>) -> Self {
+        Self { auth, plans, renderer }
+    }
+
+    async fn caller<T>(&self, request: &Request<T>) -> Result<(Caller, Language), Status> {
+        let lang = request_language(request);
+        let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
+        Ok((caller, lang))
+    }
+
+    async fn update_section(
+        &self,
+        caller: &Caller,
+        lang: Language,
+        step: Step,
+        data: Option<Json>,
+        completed: Option<bool>,
+    ) -> Result<Plan, Status> {
+        let update =
+            StepUpdate { step, patch: data.map(Patch::Replace), completed, field: step.data_field().into() };
+        let (plan, _) = self
+            .plans
+            .update(&caller.user.id, Some(&caller.user.id), Source::Builder, &[update])
+            .await
+            .map_err(|e| e.into_status(lang))?;
+        Ok(plan)
+    }
+}
+
+pub fn status_proto(status: store::Status) -> pb::PlanStatus {
+    match status {
+        store::Status::Draft => pb::PlanStatus::Draft,
+        store::Status::InProgress => pb::PlanStatus::InProgress,
+        store::Status::Completed => pb::PlanStatus::Completed,
+    }
+}
+
+pub fn step_states(plan: &Plan) -> Vec<pb::PlanStepState> {
+    plan.sections
+        .iter()
+        .map(|s| pb::PlanStepState {
+            id: s.step.proto() as i32,
+            completed: s.completed,
+            icon: s.step.icon().into(),
+            updated_at: Some(timestamp(s.updated_at)),
+        })
+        .collect()
+}
+
+fn section<M: prost::Message + prost::Name + Default>(plan: &Plan, step: Step) -> Option<M> {
+    json::from_json(plan.section(step).data.clone()).ok()
+}
+
+pub fn plan_proto(plan: &Plan) -> pb::BusinessPlan {
+    pb::BusinessPlan {
+        id: plan.id.clone(),
+        user_id: plan.user_id.clone(),
+        status: status_proto(plan.status()) as i32,
+        progress: plan.progress(),
+        steps: step_states(plan),
+        idea_data: section(plan, Step::Idea),
+        market_data: section(plan, Step::Market),
+        finance_data: section(plan, Step::Finance),
+        marketing_data: section(plan, Step::Marketing),
+        hr_data: section(plan, Step::Hr),
+        legal_data: section(plan, Step::Legal),
+        document: plan.document.as_ref().map(document_proto),
+        created_at: Some(timestamp(plan.created_at)),
+        updated_at: Some(timestamp(plan.updated_at)),
+    }
+}
+
+fn document_proto(document: &store::Document) -> pb::PlanDocumentInfo {
+    pb::PlanDocumentInfo {
+        version: document.version,
+        generated_at: Some(timestamp(document.generated_at)),
+        markdown: document.markdown.clone(),
+    }
+}
+
+fn source_proto(source: Source) -> pb::ChangeSource {
+    match source {
+        Source::Dashboard => pb::ChangeSource::Dashboard,
+        Source::Builder => pb::ChangeSource::Builder,
+        Source::WhatsApp => pb::ChangeSource::Whatsapp,
+        Source::WebChat => pb::ChangeSource::WebChat,
+        Source::Admin => pb::ChangeSource::Admin,
+        Source::Api => pb::ChangeSource::Api,
+    }
+}
+
+/// A client names the source of its change; unset is the dashboard, as the spec says.
+fn source_from_proto(value: i32) -> Source {
+    match pb::ChangeSource::try_from(value).unwrap_or(pb::ChangeSource::Unspecified) {
+        pb::ChangeSource::Unspecified | pb::ChangeSource::Dashboard => Source::Dashboard,
+        pb::ChangeSource::Builder => Source::Builder,
+        pb::ChangeSource::Whatsapp => Source::WhatsApp,
+        pb::ChangeSource::WebChat => Source::WebChat,
+        pb::ChangeSource::Admin => Source::Admin,
+        pb::ChangeSource::Api => Source::Api,
+    }
+}
+
+pub fn change_proto(change: &Change) -> pb::PlanChange {
+    pb::PlanChange {
+        cursor: change.cursor.to_string(),
+        step: change.step.proto() as i32,
+        data: Some(json_to_struct(&change.data)),
+        completed: change.completed,
+        source: source_proto(change.source) as i32,
+        actor_id: change.actor_id.clone().unwrap_or_default(),
+        created_at: Some(timestamp(change.created_at)),
+    }
+}
+
+fn cursor(field: &str, value: &str) -> Result<i64, AppError> {
+    if value.trim().is_empty() {
+        return Ok(0);
+    }
+    value.trim().parse::<i64>().ok().filter(|c| *c >= 0).ok_or_else(|| {
+        AppError::invalid(field, Problem::Format { pt_br: "cursor inválido", en: "invalid cursor" })
+    })
+}
+
+/// A sync update (step, data, completed, source) as a step update named `field`.
+fn sync_update(update: &pb::SyncUpdateRequest, field: &str) -> Result<(StepUpdate, Source), AppError> {
+    let step = sections::parse_step(&format!("{field}step"), update.step)?;
+    let patch = update.data.as_ref().map(|d| Patch::Merge(struct_to_json(d)));
+    Ok((
+        StepUpdate { step, patch, completed: update.completed, field: format!("{field}data") },
+        source_from_proto(update.source),
+    ))
+}
+
+#[tonic::async_trait]
+impl BusinessPlanService for BusinessPlanApi {
+    async fn create_business_plan(
+        &self,
+        request: Request<pb::CreateBusinessPlanRequest>,
+    ) -> Result<Response<pb::CreateBusinessPlanResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let plan = self.plans.get_or_create(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+        Ok(Response::new(pb::CreateBusinessPlanResponse { business_plan: Some(plan_proto(&plan)) }))
+    }
+
+    async fn get_business_plan(
+        &self,
+        request: Request<pb::GetBusinessPlanRequest>,
+    ) -> Result<Response<pb::GetBusinessPlanResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let plan = self.plans.get_or_create(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+        Ok(Response::new(pb::GetBusinessPlanResponse { business_plan: Some(plan_proto(&plan)) }))
+    }
+
+    async fn get_business_plan_progress(
+        &self,
+        request: Request<pb::GetBusinessPlanProgressRequest>,
+    ) -> Result<Response<pb::GetBusinessPlanProgressResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let plan = self.plans.get_or_create(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+        Ok(Response::new(pb::GetBusinessPlanProgressResponse {
+            progress: plan.progress(),
+            status: status_proto(plan.status()) as i32,
+            steps: step_states(&plan),
+        }))
+    }
+
+    async fn update_idea(
+        &self,
+        request: Request<pb::UpdateIdeaRequest>,
+    ) -> Result<Response<pb::UpdateIdeaResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let body = request.into_inner();
+        let data = body.idea_data.as_ref().map(json::to_json);
+        let plan = self.update_section(&caller, lang, Step::Idea, data, body.completed).await?;
+        Ok(Response::new(pb::UpdateIdeaResponse { business_plan: Some(plan_proto(&plan)) }))
+    }
+
+    async fn update_market(
+        &self,
+        request: Request<pb::UpdateMarketRequest>,
+    ) -> Result<Response<pb::UpdateMarketResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let body = request.into_inner();
+        let data = body.market_data.as_ref().map(json::to_json);
+        let plan = self.update_section(&caller, lang, Step::Market, data, body.completed).await?;
+        Ok(Response::new(pb::UpdateMarketResponse { business_plan: Some(plan_proto(&plan)) }))
+    }
+
+    async fn update_finance(
+        &self,
+        request: Request<pb::UpdateFinanceRequest>,
+    ) -> Result<Response<pb::UpdateFinanceResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let body = request.into_inner();
+        let data = body.finance_data.as_ref().map(json::to_json);
+        let plan = self.update_section(&caller, lang, Step::Finance, data, body.completed).await?;
+        Ok(Response::new(pb::UpdateFinanceResponse { business_plan: Some(plan_proto(&plan)) }))
+    }
+
+    async fn update_marketing(
+        &self,
+        request: Request<pb::UpdateMarketingRequest>,
+    ) -> Result<Response<pb::UpdateMarketingResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let body = request.into_inner();
+        let data = body.marketing_data.as_ref().map(json::to_json);
+        let plan = self.update_section(&caller, lang, Step::Marketing, data, body.completed).await?;
+        Ok(Response::new(pb::UpdateMarketingResponse { business_plan: Some(plan_proto(&plan)) }))
+    }
+
+    async fn update_hr(
+        &self,
+        request: Request<pb::UpdateHrRequest>,
+    ) -> Result<Response<pb::UpdateHrResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let body = request.into_inner();
+        let data = body.hr_data.as_ref().map(json::to_json);
+        let plan = self.update_section(&caller, lang, Step::Hr, data, body.completed).await?;
+        Ok(Response::new(pb::UpdateHrResponse { business_plan: Some(plan_proto(&plan)) }))
+    }
+
+    async fn update_legal(
+        &self,
+        request: Request<pb::UpdateLegalRequest>,
+    ) -> Result<Response<pb::UpdateLegalResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let body = request.into_inner();
+        let data = body.legal_data.as_ref().map(json::to_json);
+        let plan = self.update_section(&caller, lang, Step::Legal, data, body.completed).await?;
+        Ok(Response::new(pb::UpdateLegalResponse { business_plan: Some(plan_proto(&plan)) }))
+    }
+
+    async fn generate_business_plan(
+        &self,
+        request: Request<pb::GenerateBusinessPlanRequest>,
+    ) -> Result<Response<pb::GenerateBusinessPlanResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let language = Language::parse(&request.get_ref().language).unwrap_or(caller.user.language);
+        let (plan, document) =
+            self.plans.generate(&caller.user, language).await.map_err(|e| e.into_status(lang))?;
+        let reply = pb::GenerateBusinessPlanResponse {
+            business_plan: Some(plan_proto(&plan)),
+            document: Some(document_proto(&document)),
+        };
+        Ok(with_message(
+            reply,
+            lang.choose("Plano de negócios gerado com sucesso", "Business plan generated successfully"),
+        ))
+    }
+
+    async fn export_business_plan(
+        &self,
+        request: Request<pb::ExportBusinessPlanRequest>,
+    ) -> Result<Response<pb::ExportBusinessPlanResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let format =
+            pb::ExportFormat::try_from(request.get_ref().format).unwrap_or(pb::ExportFormat::Unspecified);
+        let existing = self.plans.find(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+        let document = match existing.and_then(|p| p.document) {
+            Some(document) => document,
+            None => {
+                self.plans
+                    .generate(&caller.user, caller.user.language)
+                    .await
+                    .map_err(|e| e.into_status(lang))?
+                    .1
+            }
+        };
+        let name = format!("plano-de-negocios-v{}", document.version);
+        let reply = match format {
+            pb::ExportFormat::Pdf => {
+                let renderer = self.renderer.clone();
+                let model = document.model.clone();
+                let pdf = tokio::task::spawn_blocking(move || renderer.render(&model))
+                    .await
+                    .map_err(|e| AppError::Internal(e.into()).into_status(lang))?
+                    .map_err(|e| AppError::Internal(e.into()).into_status(lang))?;
+                pb::ExportBusinessPlanResponse {
+                    file_name: format!("{name}.pdf"),
+                    content_type: "application/pdf".into(),
+                    content: pdf,
+                }
+            }
+            pb::ExportFormat::Markdown | pb::ExportFormat::Unspecified => pb::ExportBusinessPlanResponse {
+                file_name: format!("{name}.md"),
+                content_type: "text/markdown; charset=utf-8".into(),
+                content: document.markdown.into_bytes(),
+            },
+        };
+        Ok(Response::new(reply))
+    }
+
+    async fn delete_business_plan(
+        &self,
+        request: Request<pb::DeleteBusinessPlanRequest>,
+    ) -> Result<Response<pb::DeleteBusinessPlanResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        self.plans.delete(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+        Ok(with_message(
+            pb::DeleteBusinessPlanResponse {},
+            lang.choose("Plano de negócios excluído", "Business plan deleted"),
+        ))
+    }
+
+    async fn sync_update(
+        &self,
+        request: Request<pb::SyncUpdateRequest>,
+    ) -> Result<Response<pb::SyncUpdateResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let (update, source) = sync_update(request.get_ref(), "").map_err(|e| e.into_status(lang))?;
+        let (plan, changes) = self
+            .plans
+            .update(&caller.user.id, Some(&caller.user.id), source, &[update])
+            .await
+            .map_err(|e| e.into_status(lang))?;
+        Ok(Response::new(pb::SyncUpdateResponse {
+            business_plan: Some(plan_proto(&plan)),
+            change: changes.first().map(change_proto),
+        }))
+    }
+
+    async fn sync_progress(
+        &self,
+        request: Request<pb::SyncProgressRequest>,
+    ) -> Result<Response<pb::SyncProgressResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let plan = self.plans.get_or_create(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+        let latest = store::latest_cursor(self.plans.db(), &caller.user.id)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        Ok(Response::new(pb::SyncProgressResponse {
+            progress: plan.progress(),
+            status: status_proto(plan.status()) as i32,
+            steps: step_states(&plan),
+            cursor: latest.to_string(),
+        }))
+    }
+
+    async fn auto_save(
+        &self,
+        request: Request<pb::AutoSaveRequest>,
+    ) -> Result<Response<pb::AutoSaveResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let body = request.get_ref();
+        let context = if body.context.trim().is_empty() { "general" } else { body.context.trim() };
+        if context.chars().count() > 64 {
+            return Err(AppError::invalid("context", Problem::TooLong { max: 64 }).into_status(lang));
+        }
+        let data = body.data.as_ref().map(struct_to_json).unwrap_or(Json::Object(Default::default()));
+        if data.to_string().len() > MAX_DRAFT_BYTES {
+            return Err(
+                AppError::invalid("data", Problem::TooLong { max: MAX_DRAFT_BYTES }).into_status(lang)
+            );
+        }
+        let saved_at = store::save_draft(self.plans.db(), &caller.user.id, context, &data)
+            .await
+            .map_err(|e| e.into_status(lang))?;
+        Ok(Response::new(pb::AutoSaveResponse { saved_at: Some(timestamp(saved_at)) }))
+    }
+
+    async fn list_updates(
+        &self,
+        request: Request<pb::ListUpdatesRequest>,
+    ) -> Result<Response<pb::ListUpdatesResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let body = request.get_ref();
+        let since = cursor("since", &body.since).map_err(|e| e.into_status(lang))?;
+        let limit = if body.limit == 0 { 50 } else { body.limit };
+        if !(1..=100).contains(&limit) {
+            return Err(
+                AppError::invalid("limit", Problem::OutOfRange { min: 1, max: 100 }).into_status(lang)
+            );
+        }
+        let mut changes = store::changes_since(self.plans.db(), &caller.user.id, since, i64::from(limit) + 1)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        let has_more = changes.len() > limit as usize;
+        changes.truncate(limit as usize);
+        let next = changes.last().map(|c| c.cursor).unwrap_or(since);
+        Ok(Response::new(pb::ListUpdatesResponse {
+            updates: changes.iter().map(change_proto).collect(),
+            cursor: next.to_string(),
+            has_more,
+        }))
+    }
+
+    async fn batch_updates(
+        &self,
+        request: Request<pb::BatchUpdatesRequest>,
+    ) -> Result<Response<pb::BatchUpdatesResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let body = request.get_ref();
+        if body.updates.is_empty() || body.updates.len() > MAX_BATCH {
+            return Err(AppError::invalid("updates", Problem::OutOfRange { min: 1, max: MAX_BATCH as i64 })
+                .into_status(lang));
+        }
+        let mut updates = Vec::with_capacity(body.updates.len());
+        let mut source = Source::Dashboard;
+        for (i, update) in body.updates.iter().enumerate() {
+            let (update, this_source) =
+                sync_update(update, &format!("updates[{i}].")).map_err(|e| e.into_status(lang))?;
+            if i == 0 {
+                source = this_source;
+            }
+            updates.push(update);
+        }
+        let (plan, changes) = self
+            .plans
+            .update(&caller.user.id, Some(&caller.user.id), source, &updates)
+            .await
+            .map_err(|e| e.into_status(lang))?;
+        Ok(Response::new(pb::BatchUpdatesResponse {
+            business_plan: Some(plan_proto(&plan)),
+            changes: changes.iter().map(change_proto).collect(),
+        }))
+    }
+
+    async fn watch_business_plan(
+        &self,
+        request: Request<pb::WatchBusinessPlanRequest>,
+    ) -> Result<Response<tonic::codegen::BoxStream<pb::WatchBusinessPlanResponse>>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let since = cursor("since", &request.get_ref().since).map_err(|e| e.into_status(lang))?;
+        // Subscribe before reading the feed, so nothing falls between the two.
+        let live = self.plans.events().subscribe();
+        let user_id = caller.user.id.clone();
+        let plan = self.plans.get_or_create(&user_id).await.map_err(|e| e.into_status(lang))?;
+        let replay = if request.get_ref().since.trim().is_empty() {
+            Vec::new()
+        } else {
+            store::changes_since(self.plans.db(), &user_id, since, 500)
+                .await
+                .map_err(|e| AppError::from(e).into_status(lang))?
+        };
+        let mut last = replay.last().map(|c| c.cursor).unwrap_or(since);
+        let (progress, status) = (plan.progress(), status_proto(plan.status()) as i32);
+        let replayed = futures::stream::iter(replay.into_iter().map(move |c| {
+            Ok(pb::WatchBusinessPlanResponse { change: Some(change_proto(&c)), progress, status })
+        }));
+        let live = tokio_stream::wrappers::BroadcastStream::new(live).filter_map(move |event| {
+            let event = event.ok().filter(|e| e.user_id == user_id && e.change.cursor > last);
+            if let Some(e) = &event {
+                last = e.change.cursor;
+            }
+            futures::future::ready(event.map(|e| {
+                Ok(pb::WatchBusinessPlanResponse {
+                    change: Some(change_proto(&e.change)),
+                    progress: e.progress,
+                    status: status_proto(e.status) as i32,
+                })
+            }))
+        });
+        Ok(Response::new(replayed.chain(live).boxed()))
+    }
+}

@@ -1,9 +1,186 @@
-//! `DashboardService`: the user's dashboard. Every RPC of the contract is served; until its domain lands, each answers
-//! UNIMPLEMENTED (REST 501) honestly rather than pretending.
+//! `DashboardService`: the logged-in user's dashboard — who they are, their plan's progress and
+//! steps (toggled from here), their recent messages and their real activity figures.
 
-use crate::proto::socio::v1::dashboard_service_server::DashboardService;
+use serde_json::Value as Json;
+use tonic::{Request, Response, Status};
 
-#[derive(Clone, Debug, Default)]
-pub struct DashboardApi;
+use super::{
+    business_plan::{status_proto, step_states},
+    request_language, timestamp, user_proto, with_message,
+};
+use crate::{
+    conversation::messages::{self, Author, Message},
+    db::now_ms,
+    error::{AppError, Problem},
+    identity::caller::{Authenticator, Caller},
+    locale::Language,
+    plan::{
+        Plans, sections,
+        store::{Patch, Plan, Source, StepUpdate},
+    },
+    proto::{
+        json::struct_to_json,
+        socio::v1::{self as pb, dashboard_service_server::DashboardService},
+    },
+};
 
-impl DashboardService for DashboardApi {}
+const RECENT_MESSAGES: i64 = 5;
+const PREVIEW_CHARS: usize = 140;
+
+#[derive(Clone)]
+pub struct DashboardApi {
+    auth: Authenticator,
+    plans: Plans,
+}
+
+impl DashboardApi {
+    pub fn new(auth: Authenticator, plans: Plans) -> Self {
+        Self { auth, plans }
+    }
+
+    async fn caller<T>(&self, request: &Request<T>) -> Result<(Caller, Language), Status> {
+        let lang = request_language(request);
+        let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
+        Ok((caller, lang))
+    }
+
+    async fn stats(&self, user_id: &str, plan: &Plan) -> Result<pb::DashboardStats, AppError> {
+        let activity = messages::activity(self.plans.db(), user_id, now_ms()).await?;
+        Ok(pb::DashboardStats {
+            messages_this_week: activity.messages_this_week as i32,
+            days_active: activity.days_active as i32,
+            plan_completion: plan.progress(),
+            total_messages: activity.total_messages as i32,
+        })
+    }
+}
+
+fn dashboard_plan(plan: &Plan) -> pb::DashboardPlan {
+    pb::DashboardPlan {
+        overall_progress: plan.progress(),
+        status: status_proto(plan.status()) as i32,
+        steps: step_states(plan),
+    }
+}
+
+fn preview(message: &Message) -> pb::MessagePreview {
+    let mut text: String = message.content.chars().take(PREVIEW_CHARS).collect();
+    if message.content.chars().count() > PREVIEW_CHARS {
+        text.push('…');
+    }
+    if text.is_empty() {
+        text = format!("[{}]", message.kind.as_str());
+    }
+    pb::MessagePreview {
+        id: message.id.clone(),
+        r#type: match message.author {
+            Author::User => pb::MessageType::User,
+            Author::Assistant => pb::MessageType::Ai,
+        } as i32,
+        timestamp: Some(timestamp(message.created_at)),
+        preview: text,
+    }
+}
+
+/// `page` and `limit` with the spec's defaults (1 and 20) and bounds.
+pub fn paging(page: i32, limit: i32) -> Result<(i64, i64), AppError> {
+    let page = if page == 0 { 1 } else { page };
+    let limit = if limit == 0 { 20 } else { limit };
+    if page < 1 {
+        return Err(AppError::invalid("page", Problem::OutOfRange { min: 1, max: i64::from(i32::MAX) }));
+    }
+    if !(1..=100).contains(&limit) {
+        return Err(AppError::invalid("limit", Problem::OutOfRange { min: 1, max: 100 }));
+    }
+    Ok((i64::from(page), i64::from(limit)))
+}
+
+#[tonic::async_trait]
+impl DashboardService for DashboardApi {
+    async fn get_dashboard(
+        &self,
+        request: Request<pb::GetDashboardRequest>,
+    ) -> Result<Response<pb::GetDashboardResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let user_id = &caller.user.id;
+        let plan = self.plans.get_or_create(user_id).await.map_err(|e| e.into_status(lang))?;
+        let (recent, _) = messages::page(self.plans.db(), user_id, RECENT_MESSAGES, 0)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        let stats = self.stats(user_id, &plan).await.map_err(|e| e.into_status(lang))?;
+        Ok(Response::new(pb::GetDashboardResponse {
+            user: Some(user_proto(&caller.user)),
+            business_plan: Some(dashboard_plan(&plan)),
+            recent_messages: recent.iter().map(preview).collect(),
+            stats: Some(stats),
+        }))
+    }
+
+    async fn get_dashboard_business_plan(
+        &self,
+        request: Request<pb::GetDashboardBusinessPlanRequest>,
+    ) -> Result<Response<pb::GetDashboardBusinessPlanResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let plan = self.plans.get_or_create(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+        Ok(Response::new(pb::GetDashboardBusinessPlanResponse { business_plan: Some(dashboard_plan(&plan)) }))
+    }
+
+    async fn update_dashboard_step(
+        &self,
+        request: Request<pb::UpdateDashboardStepRequest>,
+    ) -> Result<Response<pb::UpdateDashboardStepResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let body = request.get_ref();
+        let step = sections::parse_step("stepId", body.step_id).map_err(|e| e.into_status(lang))?;
+        let data: Option<Json> =
+            body.data.as_ref().map(struct_to_json).filter(|d| d.as_object().is_some_and(|o| !o.is_empty()));
+        let update = StepUpdate {
+            step,
+            patch: data.map(Patch::Merge),
+            completed: Some(body.completed),
+            field: "data".into(),
+        };
+        let (plan, _) = self
+            .plans
+            .update(&caller.user.id, Some(&caller.user.id), Source::Dashboard, &[update])
+            .await
+            .map_err(|e| e.into_status(lang))?;
+        let reply = pb::UpdateDashboardStepResponse { business_plan: Some(dashboard_plan(&plan)) };
+        Ok(with_message(
+            reply,
+            lang.choose(
+                "Etapa do plano de negócios atualizada com sucesso",
+                "Business plan step updated successfully",
+            ),
+        ))
+    }
+
+    async fn list_dashboard_messages(
+        &self,
+        request: Request<pb::ListDashboardMessagesRequest>,
+    ) -> Result<Response<pb::ListDashboardMessagesResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let (page, limit) =
+            paging(request.get_ref().page, request.get_ref().limit).map_err(|e| e.into_status(lang))?;
+        let (found, total) = messages::page(self.plans.db(), &caller.user.id, limit, (page - 1) * limit)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        Ok(Response::new(pb::ListDashboardMessagesResponse {
+            messages: found.iter().map(preview).collect(),
+            page: page as i32,
+            limit: limit as i32,
+            total: total as i32,
+            total_pages: ((total + limit - 1) / limit) as i32,
+        }))
+    }
+
+    async fn get_dashboard_stats(
+        &self,
+        request: Request<pb::GetDashboardStatsRequest>,
+    ) -> Result<Response<pb::GetDashboardStatsResponse>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let plan = self.plans.get_or_create(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+        let stats = self.stats(&caller.user.id, &plan).await.map_err(|e| e.into_status(lang))?;
+        Ok(Response::new(pb::GetDashboardStatsResponse { stats: Some(stats) }))
+    }
+}

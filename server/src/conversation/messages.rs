@@ -262,3 +262,59 @@ pub async fn conversation(db: &Db, user_id: &str) -> Result<Vec<Message>, sqlx::
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_all(db.pool()).await?;
     rows.iter().map(from_row).collect()
 }
+
+/// A page of the user's conversation, newest first, and how many messages there are in all.
+pub async fn page(
+    db: &Db,
+    user_id: &str,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Message>, i64), sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS} from messages where user_id = $1 order by created_at desc, id desc limit $2 offset $3"
+    );
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(user_id)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(db.pool())
+        .await?;
+    let total: i64 = sqlx::query("select count(*) as n from messages where user_id = $1")
+        .bind(user_id)
+        .fetch_one(db.pool())
+        .await?
+        .try_get("n")?;
+    Ok((rows.iter().map(from_row).collect::<Result<_, _>>()?, total))
+}
+
+/// Activity figures for the dashboard.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Activity {
+    pub messages_this_week: i64,
+    /// Distinct days (São Paulo time) with a message in the last 30.
+    pub days_active: i64,
+    pub total_messages: i64,
+}
+
+/// Brazil's time: UTC−3 all year since 2019.
+const SAO_PAULO_OFFSET_MS: i64 = 3 * 3_600_000;
+
+pub async fn activity(db: &Db, user_id: &str, now: i64) -> Result<Activity, sqlx::Error> {
+    let row = sqlx::query(
+        "select \
+           (select count(*) from messages where user_id = $1 and created_at > $2) as week, \
+           (select count(distinct (created_at - $4) / 86400000) from messages where user_id = $1 and created_at > $3) as days, \
+           (select count(*) from messages where user_id = $1) as total",
+    )
+    .bind(user_id)
+    .bind(now - 7 * 86_400_000)
+    .bind(now - 30 * 86_400_000)
+    .bind(SAO_PAULO_OFFSET_MS)
+    .fetch_one(db.pool())
+    .await?;
+    Ok(Activity {
+        messages_this_week: row.try_get("week")?,
+        days_active: row.try_get("days")?,
+        total_messages: row.try_get("total")?,
+    })
+}

@@ -141,6 +141,15 @@ pub fn redact(url: &str) -> String {
     }
 }
 
+/// Reads a boolean column on either engine: PostgreSQL's `boolean`, or SQLite's 0/1 integer.
+pub fn get_bool(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<bool>, sqlx::Error> {
+    use sqlx::Row;
+    match row.try_get::<Option<bool>, _>(column) {
+        Ok(value) => Ok(value),
+        Err(_) => Ok(row.try_get::<Option<i64>, _>(column)?.map(|v| v != 0)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -77,8 +77,9 @@ impl Plans {
     ) -> Result<(Plan, store::Document), AppError> {
         let plan = self.get_or_create(&user.id).await?;
         let model = document::model(&plan, user, language);
-        let stored =
-            store::store_document(&self.db, &plan.id, language.tag(), &document::to_markdown(&model)).await?;
+        let markdown = document::to_markdown(&model);
+        let model = serde_json::to_value(&model).map_err(|e| AppError::Internal(e.into()))?;
+        let stored = store::store_document(&self.db, &plan.id, language.tag(), &markdown, &model).await?;
         let plan = self.find(&user.id).await?.unwrap_or(plan);
         Ok((plan, stored))
     }

@@ -7,7 +7,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::sections::{self, Step};
 use crate::{
-    db::{Db, now_ms},
+    db::{Db, get_bool, now_ms},
     error::AppError,
 };
 
@@ -61,6 +61,8 @@ pub struct Document {
     pub version: i32,
     pub language: String,
     pub markdown: String,
+    /// The content the PDF is rendered from.
+    pub model: Json,
     pub generated_at: i64,
 }
 
@@ -151,14 +153,15 @@ pub async fn find(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Plan
             Some(r) => Section {
                 step,
                 data: parse_json(&r.try_get::<String, _>("data")?),
-                completed: r.try_get("completed")?,
+                completed: get_bool(r, "completed")?.unwrap_or(false),
                 updated_at: r.try_get("updated_at")?,
             },
             None => Section { step, data: Json::Object(Default::default()), completed: false, updated_at: 0 },
         });
     }
     let document = sqlx::query(
-        "select version, language, markdown, generated_at from plan_documents where plan_id = $1 order by version desc limit 1",
+        "select version, language, markdown, model, generated_at from plan_documents where plan_id = $1 \
+         order by version desc limit 1",
     )
     .bind(&id)
     .fetch_optional(&mut *conn)
@@ -168,6 +171,7 @@ pub async fn find(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Plan
             version: r.try_get("version")?,
             language: r.try_get("language")?,
             markdown: r.try_get("markdown")?,
+            model: parse_json(&r.try_get::<String, _>("model")?),
             generated_at: r.try_get("generated_at")?,
         })
     })
@@ -316,7 +320,7 @@ pub async fn changes_since(
                 cursor: r.try_get("seq").ok()?,
                 step,
                 data: parse_json(&r.try_get::<String, _>("data").ok()?),
-                completed: r.try_get("completed").ok()?,
+                completed: get_bool(r, "completed").ok()?,
                 source: Source::parse(&r.try_get::<String, _>("source").ok()?),
                 actor_id: r.try_get("actor_id").ok()?,
                 created_at: r.try_get("created_at").ok()?,
@@ -382,6 +386,7 @@ pub async fn store_document(
     plan_id: &str,
     language: &str,
     markdown: &str,
+    model: &Json,
 ) -> Result<Document, sqlx::Error> {
     let mut tx = db.pool().begin().await?;
     let version: i32 =
@@ -392,16 +397,24 @@ pub async fn store_document(
             .try_get::<i64, _>("v")? as i32;
     let now = now_ms();
     sqlx::query(
-        "insert into plan_documents (id, plan_id, version, language, markdown, generated_at) values ($1, $2, $3, $4, $5, $6)",
+        "insert into plan_documents (id, plan_id, version, language, markdown, model, generated_at) \
+         values ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(uuid::Uuid::new_v4().to_string())
     .bind(plan_id)
     .bind(version)
     .bind(language)
     .bind(markdown)
+    .bind(model.to_string())
     .bind(now)
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(Document { version, language: language.to_owned(), markdown: markdown.to_owned(), generated_at: now })
+    Ok(Document {
+        version,
+        language: language.to_owned(),
+        markdown: markdown.to_owned(),
+        model: model.clone(),
+        generated_at: now,
+    })
 }

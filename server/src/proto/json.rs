@@ -170,6 +170,46 @@ pub fn from_json<M: prost::Message + prost::Name + Default>(input: Json) -> Resu
     M::decode(dynamic.encode_to_vec().as_slice()).map_err(|e| AppError::MalformedBody(e.to_string()))
 }
 
+/// A `google.protobuf.Struct` as a JSON object.
+pub fn struct_to_json(value: &prost_types::Struct) -> Json {
+    use prost_types::value::Kind as K;
+    fn one(value: &prost_types::Value) -> Json {
+        match &value.kind {
+            None | Some(K::NullValue(_)) => Json::Null,
+            Some(K::NumberValue(n)) => float_json(*n),
+            Some(K::StringValue(s)) => Json::String(s.clone()),
+            Some(K::BoolValue(b)) => Json::Bool(*b),
+            Some(K::StructValue(s)) => struct_to_json(s),
+            Some(K::ListValue(l)) => Json::Array(l.values.iter().map(one).collect()),
+        }
+    }
+    Json::Object(value.fields.iter().map(|(k, v)| (k.clone(), one(v))).collect())
+}
+
+/// A JSON object as a `google.protobuf.Struct` (anything else is an empty one).
+pub fn json_to_struct(value: &Json) -> prost_types::Struct {
+    use prost_types::value::Kind as K;
+    fn one(value: &Json) -> prost_types::Value {
+        let kind = match value {
+            Json::Null => K::NullValue(0),
+            Json::Bool(b) => K::BoolValue(*b),
+            Json::Number(n) => K::NumberValue(n.as_f64().unwrap_or_default()),
+            Json::String(s) => K::StringValue(s.clone()),
+            Json::Array(items) => {
+                K::ListValue(prost_types::ListValue { values: items.iter().map(one).collect() })
+            }
+            Json::Object(_) => K::StructValue(json_to_struct(value)),
+        };
+        prost_types::Value { kind: Some(kind) }
+    }
+    prost_types::Struct {
+        fields: value
+            .as_object()
+            .map(|o| o.iter().map(|(k, v)| (k.clone(), one(v))).collect())
+            .unwrap_or_default(),
+    }
+}
+
 /// Builds a request message from the REST JSON (body, path and query merged). Enum words, plain
 /// dates for timestamps and both field-name styles are accepted; problems are field violations.
 pub fn json_to_message(desc: &MessageDescriptor, input: Json) -> Result<DynamicMessage, AppError> {

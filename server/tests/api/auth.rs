@@ -17,15 +17,15 @@ use crate::{
     on_both_engines,
 };
 
-const ANA: &str = "+5511987654321";
+pub(crate) const ANA: &str = "+5511987654321";
 
-async fn register(app: &TestApp, phone: &str) -> String {
+pub(crate) async fn register(app: &TestApp, phone: &str) -> String {
     let mut conn = app.db.pool().acquire().await.unwrap();
     let phone = PhoneNumber::parse(phone).unwrap();
     users::register_contact(&mut conn, &phone, "Ana Lima", socio::locale::Language::PtBr).await.unwrap().0.id
 }
 
-async fn call(
+pub(crate) async fn call(
     app: &TestApp,
     method: reqwest::Method,
     path: &str,
@@ -45,7 +45,7 @@ async fn call(
     (status, response.json().await.unwrap_or(Value::Null))
 }
 
-async fn send_code(app: &TestApp, phone: &str) -> (u16, Value) {
+pub(crate) async fn send_code(app: &TestApp, phone: &str) -> (u16, Value) {
     call(
         app,
         reqwest::Method::POST,
@@ -56,13 +56,13 @@ async fn send_code(app: &TestApp, phone: &str) -> (u16, Value) {
     .await
 }
 
-async fn verify(app: &TestApp, phone: &str, code: &str) -> (u16, Value) {
+pub(crate) async fn verify(app: &TestApp, phone: &str, code: &str) -> (u16, Value) {
     let body = json!({"phoneNumber": phone, "verificationCode": code, "language": "pt-BR"});
     call(app, reqwest::Method::POST, "/api/auth/verify-code", body, None).await
 }
 
 /// The newest login code the dev outbox holds for the number.
-async fn code_in_outbox(app: &TestApp, phone: &str) -> String {
+pub(crate) async fn code_in_outbox(app: &TestApp, phone: &str) -> String {
     let e164 = PhoneNumber::parse(phone).unwrap().e164().to_owned();
     let (_, body) =
         app.rest_get(&format!("/api/dev/whatsapp/outbox?phone={}", e164.replace('+', "%2B")), "pt-BR").await;
@@ -79,7 +79,7 @@ async fn age_codes(app: &TestApp, ms: i64) {
         .unwrap();
 }
 
-async fn login(app: &TestApp, phone: &str) -> (String, String) {
+pub(crate) async fn login(app: &TestApp, phone: &str) -> (String, String) {
     assert_eq!(send_code(app, phone).await.0, 200);
     let code = code_in_outbox(app, phone).await;
     let (status, body) = verify(app, phone, &code).await;
@@ -90,7 +90,7 @@ async fn login(app: &TestApp, phone: &str) -> (String, String) {
     )
 }
 
-async fn me(app: &TestApp, token: &str) -> (u16, Value) {
+pub(crate) async fn me(app: &TestApp, token: &str) -> (u16, Value) {
     call(app, reqwest::Method::GET, "/api/auth/me", Value::Null, Some(token)).await
 }
 

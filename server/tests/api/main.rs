@@ -6,5 +6,6 @@ mod crash;
 mod fake_graph;
 mod helpers;
 mod jobs;
+mod plan;
 mod protocols;
 mod whatsapp;
