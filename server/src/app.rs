@@ -190,7 +190,11 @@ async fn build_router(
             plans.clone(),
             renderer,
         )))
-        .add_service(DashboardServiceServer::new(DashboardApi::new(auth.clone(), plans)))
+        .add_service(DashboardServiceServer::new(DashboardApi::new(
+            auth.clone(),
+            plans,
+            &config.whatsapp.business_number,
+        )))
         .add_service(BillingServiceServer::new(BillingApi))
         .add_service(AdminOnly::new(AdminServiceServer::new(AdminApi), auth.clone()))
         .add_service(AdminOnly::new(SystemPromptServiceServer::new(SystemPromptApi), auth.clone()))

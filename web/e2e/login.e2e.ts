@@ -40,7 +40,7 @@ describe("logging in for real", () => {
     await page.goto(`${baseURL}/login`);
     await screenshot(page, "login-1280");
     await logIn(page, "(11) 97654-3210", "+5511976543210");
-    await page.getByRole("heading", { name: "Painel" }).waitFor();
+    await page.getByRole("heading", { name: "Olá, Carla!" }).waitFor();
     expect(await page.evaluate(() => Boolean(localStorage.getItem("authToken") && localStorage.getItem("refreshToken")))).toBe(true);
     await page.getByRole("button", { name: "Sair" }).click();
     await page.waitForURL(`${baseURL}/`);

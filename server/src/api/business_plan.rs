@@ -14,7 +14,7 @@ use crate::{
     identity::caller::{Authenticator, Caller},
     locale::Language,
     plan::{
-        Plans,
+        Plans, document, finance,
         sections::{self, Step},
         store::{self, Change, Patch, Plan, Source, StepUpdate},
     },
@@ -104,6 +104,32 @@ pub fn plan_proto(plan: &Plan) -> pb::BusinessPlan {
         document: plan.document.as_ref().map(document_proto),
         created_at: Some(timestamp(plan.created_at)),
         updated_at: Some(timestamp(plan.updated_at)),
+        finance_analysis: section::<pb::FinanceData>(plan, Step::Finance)
+            .as_ref()
+            .and_then(document::finance_inputs)
+            .map(|inputs| finance_proto(&finance::analyse(&inputs))),
+    }
+}
+
+fn finance_proto(a: &finance::Analysis) -> pb::FinanceAnalysis {
+    pb::FinanceAnalysis {
+        variable_cost_per_sale: a.variable_cost_per_sale,
+        contribution_margin: a.contribution_margin,
+        contribution_ratio: a.contribution_ratio,
+        break_even_sales: a.break_even_sales,
+        break_even_revenue: a.break_even_revenue,
+        monthly_revenue: a.month.revenue,
+        monthly_variable_costs: a.month.variable_costs,
+        monthly_contribution: a.month.contribution,
+        monthly_fixed_costs: a.month.fixed_costs,
+        monthly_result: a.month.result,
+        total_investment: a.total_investment,
+        payback_months: a.payback_months,
+        cash_flow: a
+            .cash_flow
+            .iter()
+            .map(|m| pb::CashFlowMonth { month: m.month as i32, result: m.result, cumulative: m.cumulative })
+            .collect(),
     }
 }
 

@@ -31,11 +31,12 @@ const PREVIEW_CHARS: usize = 140;
 pub struct DashboardApi {
     auth: Authenticator,
     plans: Plans,
+    whatsapp_url: String,
 }
 
 impl DashboardApi {
-    pub fn new(auth: Authenticator, plans: Plans) -> Self {
-        Self { auth, plans }
+    pub fn new(auth: Authenticator, plans: Plans, business_number: &str) -> Self {
+        Self { auth, plans, whatsapp_url: format!("https://wa.me/{business_number}") }
     }
 
     async fn caller<T>(&self, request: &Request<T>) -> Result<(Caller, Language), Status> {
@@ -113,6 +114,7 @@ impl DashboardService for DashboardApi {
             business_plan: Some(dashboard_plan(&plan)),
             recent_messages: recent.iter().map(preview).collect(),
             stats: Some(stats),
+            whatsapp_url: self.whatsapp_url.clone(),
         }))
     }
 

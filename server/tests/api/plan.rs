@@ -276,6 +276,12 @@ async fn the_complete_plan_is_generated_and_exported_as_markdown_and_a_readable_
         call(&app, Method::POST, "/api/business-plan/generate", json!({}), Some(&token)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["message"], "Plano de negócios gerado com sucesso");
+    let analysis = &body["data"]["businessPlan"]["financeAnalysis"];
+    assert_eq!(
+        (analysis["contributionMargin"].clone(), analysis["monthlyResult"].clone()),
+        (json!(15), json!(7000))
+    );
+    assert_eq!(analysis["cashFlow"].as_array().unwrap().len(), 12);
     let markdown = body["data"]["document"]["markdown"].as_str().unwrap();
     assert_eq!(body["data"]["document"]["version"], 1);
     assert!(markdown.contains("## 1. Sumário executivo"));

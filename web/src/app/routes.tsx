@@ -7,17 +7,13 @@ import type { RouteObject } from "react-router";
 import { NotFoundPage } from "./routes/not-found";
 import type { UpcomingPageKey } from "./routes/upcoming";
 
-type Guard = "auth" | "admin" | null;
-
-const upcoming = (page: UpcomingPageKey, guard: Guard = null) => async () => {
-  const [{ UpcomingPage }, { RequireAdmin, RequireAuth }] = await Promise.all([
+const upcoming = (page: UpcomingPageKey, adminOnly = false) => async () => {
+  const [{ UpcomingPage }, { RequireAdmin }] = await Promise.all([
     import("./routes/upcoming"),
     import("@/features/auth/components/require-auth"),
   ]);
   const Page = () => <UpcomingPage page={page} />;
-  if (guard === "auth") return { Component: () => <RequireAuth><Page /></RequireAuth> };
-  if (guard === "admin") return { Component: () => <RequireAdmin><Page /></RequireAdmin> };
-  return { Component: Page };
+  return { Component: adminOnly ? () => <RequireAdmin><Page /></RequireAdmin> : Page };
 };
 
 export const routes: RouteObject[] = [
@@ -38,9 +34,27 @@ export const routes: RouteObject[] = [
     },
   },
   { path: "/success", lazy: upcoming("success") },
-  { path: "/dashboard", lazy: upcoming("dashboard", "auth") },
-  { path: "/business-plan", lazy: upcoming("businessPlan", "auth") },
-  { path: "/admin", lazy: upcoming("admin", "admin") },
+  {
+    path: "/dashboard",
+    lazy: async () => {
+      const [{ DashboardPage }, { RequireAuth }] = await Promise.all([
+        import("@/features/dashboard/components/dashboard-page"),
+        import("@/features/auth/components/require-auth"),
+      ]);
+      return { Component: () => <RequireAuth><DashboardPage /></RequireAuth> };
+    },
+  },
+  {
+    path: "/business-plan",
+    lazy: async () => {
+      const [{ BuilderPage }, { RequireAuth }] = await Promise.all([
+        import("@/features/business-plan/components/builder-page"),
+        import("@/features/auth/components/require-auth"),
+      ]);
+      return { Component: () => <RequireAuth><BuilderPage /></RequireAuth> };
+    },
+  },
+  { path: "/admin", lazy: upcoming("admin", true) },
   {
     // Development mode's WhatsApp simulator (the server offers its API only in dev mode).
     path: "/dev/whatsapp",

@@ -5,19 +5,37 @@ import i18next, { type i18n } from "i18next";
 import { initReactI18next } from "react-i18next";
 
 import enAuth from "@/locales/en/auth.json";
+import enBusinessPlan from "@/locales/en/businessPlan.json";
 import enCommon from "@/locales/en/common.json";
+import enDashboard from "@/locales/en/dashboard.json";
 import enLanding from "@/locales/en/landing.json";
 import enWhatsappDev from "@/locales/en/whatsappDev.json";
 import ptAuth from "@/locales/pt-BR/auth.json";
+import ptBusinessPlan from "@/locales/pt-BR/businessPlan.json";
 import ptCommon from "@/locales/pt-BR/common.json";
+import ptDashboard from "@/locales/pt-BR/dashboard.json";
 import ptLanding from "@/locales/pt-BR/landing.json";
 import ptWhatsappDev from "@/locales/pt-BR/whatsappDev.json";
 
 import { type AppLanguage, detectLanguage, normalizeLanguage, persistLanguage, SUPPORTED_LANGUAGES } from "./language";
 
 export const resources = {
-  "pt-BR": { common: ptCommon, auth: ptAuth, landing: ptLanding, whatsappDev: ptWhatsappDev },
-  en: { common: enCommon, auth: enAuth, landing: enLanding, whatsappDev: enWhatsappDev },
+  "pt-BR": {
+    common: ptCommon,
+    auth: ptAuth,
+    businessPlan: ptBusinessPlan,
+    dashboard: ptDashboard,
+    landing: ptLanding,
+    whatsappDev: ptWhatsappDev,
+  },
+  en: {
+    common: enCommon,
+    auth: enAuth,
+    businessPlan: enBusinessPlan,
+    dashboard: enDashboard,
+    landing: enLanding,
+    whatsappDev: enWhatsappDev,
+  },
 } as const;
 
 /** Creates and initialises an i18next instance (one for the app, a fresh one per test). */
@@ -29,7 +47,7 @@ export function createI18n(language: AppLanguage = detectLanguage()): i18n {
     fallbackLng: "en",
     supportedLngs: [...SUPPORTED_LANGUAGES],
     defaultNS: "common",
-    ns: ["common", "auth", "landing", "whatsappDev"],
+    ns: ["common", "auth", "businessPlan", "dashboard", "landing", "whatsappDev"],
     interpolation: { escapeValue: false },
     initAsync: false,
     returnNull: false,

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 
 import { ErrorInfoSchema } from "@/gen/google/rpc/error_details_pb";
 import { AuthService } from "@/gen/socio/v1/auth_pb";
+import { DashboardService } from "@/gen/socio/v1/dashboard_pb";
 import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
 import { renderApp } from "@/testing/render-app";
 
@@ -28,7 +29,8 @@ function authApi(script: Script, seen: { sendCode: string[]; verifyCode: string[
         return script.verifyCode?.(request.verificationCode) ?? { token: "access-1", refreshToken: "refresh-1", user: ANA };
       },
       getMe: () => ({ user: ANA }),
-    });
+    }) &&
+    router.service(DashboardService, { getDashboard: () => ({ user: ANA, stats: {}, businessPlan: { steps: [] } }) });
 }
 
 describe("login", () => {
@@ -78,7 +80,7 @@ describe("login", () => {
     expect(window.localStorage.getItem("authToken")).toBe("access-1");
     expect(window.localStorage.getItem("refreshToken")).toBe("refresh-1");
     expect(await screen.findByText("Bem-vindo! Você entrou com sucesso.")).toBeInTheDocument();
-    expect(await screen.findByRole("heading", { name: "Painel" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Olá, Ana!" })).toBeInTheDocument();
   });
 
   it("returns to the phone step when the automatic request fails", async () => {

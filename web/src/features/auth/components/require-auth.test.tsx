@@ -3,6 +3,7 @@ import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 
 import { AuthService } from "@/gen/socio/v1/auth_pb";
+import { DashboardService } from "@/gen/socio/v1/dashboard_pb";
 import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
 import { storeTokens } from "@/lib/session";
 import { renderApp } from "@/testing/render-app";
@@ -25,7 +26,7 @@ function sessionApi(valid: string, role: Role, refreshable: string | null) {
         if (request.refreshToken !== refreshable) throw new ConnectError("Faça login para continuar.", Code.Unauthenticated);
         return { token: valid, refreshToken: "refresh-2" };
       },
-    });
+    }) && router.service(DashboardService, { getDashboard: () => ({ user: user(role), stats: {}, businessPlan: { steps: [] } }) });
   return { api, calls };
 }
 
@@ -39,7 +40,7 @@ describe("guards and the session", () => {
     storeTokens("expired", "refresh-1");
     const { api, calls } = sessionApi("fresh", Role.USER, "refresh-1");
     renderApp("/dashboard", { api });
-    expect(await screen.findByRole("heading", { name: "Painel" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Olá, Ana!" })).toBeInTheDocument();
     expect(calls.refresh).toBe(1);
     expect(calls.getMe).toEqual(["Bearer expired", "Bearer fresh"]);
     expect(window.localStorage.getItem("authToken")).toBe("fresh");

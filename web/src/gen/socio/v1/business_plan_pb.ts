@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file socio/v1/business_plan.proto.
  */
 export const file_socio_v1_business_plan: GenFile = /*@__PURE__*/
-  fileDesc("Chxzb2Npby92MS9idXNpbmVzc19wbGFuLnByb3RvEghzb2Npby52MSKAAQoISWRlYURhdGESFQoNYnVzaW5lc3NfaWRlYRgBIAEoCRIPCgdwcm9ibGVtGAIgASgJEhAKCHNvbHV0aW9uGAMgASgJEhYKDmRpZmZlcmVudGlhdG9yGAQgASgJEiIKBXN0YWdlGAUgASgOMhMuc29jaW8udjEuSWRlYVN0YWdlInMKCk1hcmtldERhdGESEAoIaW5kdXN0cnkYASABKAkSFwoPdGFyZ2V0X2N1c3RvbWVyGAIgASgJEhMKC21hcmtldF9zaXplGAMgASgJEhMKC2NvbXBldGl0b3JzGAQgASgJEhAKCGxvY2F0aW9uGAUgASgJIrEDCgtGaW5hbmNlRGF0YRIaCg1zdGFydHVwX2Nvc3RzGAEgASgBSACIAQESIAoTbW9udGhseV9maXhlZF9jb3N0cxgCIAEoAUgBiAEBEhsKDmF2ZXJhZ2VfdGlja2V0GAMgASgBSAKIAQESIwoWdmFyaWFibGVfY29zdF9wZXJfc2FsZRgEIAEoAUgDiAEBEiIKFXZhcmlhYmxlX2Nvc3RfcGVyY2VudBgFIAEoAUgEiAEBEiUKGGV4cGVjdGVkX3NhbGVzX3Blcl9tb250aBgGIAEoBUgFiAEBEhwKD3dvcmtpbmdfY2FwaXRhbBgHIAEoAUgGiAEBEhYKDmZ1bmRpbmdfc291cmNlGAggASgJQhAKDl9zdGFydHVwX2Nvc3RzQhYKFF9tb250aGx5X2ZpeGVkX2Nvc3RzQhEKD19hdmVyYWdlX3RpY2tldEIZChdfdmFyaWFibGVfY29zdF9wZXJfc2FsZUIYChZfdmFyaWFibGVfY29zdF9wZXJjZW50QhsKGV9leHBlY3RlZF9zYWxlc19wZXJfbW9udGhCEgoQX3dvcmtpbmdfY2FwaXRhbCJlCg1NYXJrZXRpbmdEYXRhEhAKCGNoYW5uZWxzGAEgAygJEhMKC3Bvc2l0aW9uaW5nGAIgASgJEhgKEHByaWNpbmdfc3RyYXRlZ3kYAyABKAkSEwoLbGF1bmNoX3BsYW4YBCABKAkiZAoGSHJEYXRhEhYKCXRlYW1fc2l6ZRgBIAEoBUgAiAEBEg0KBXJvbGVzGAIgAygJEhMKC2hpcmluZ19wbGFuGAMgASgJEhAKCHBhcnRuZXJzGAQgASgJQgwKCl90ZWFtX3NpemUioAEKCUxlZ2FsRGF0YRItCg1idXNpbmVzc190eXBlGAEgASgOMhYuc29jaW8udjEuQnVzaW5lc3NUeXBlEicKCnRheF9yZWdpbWUYAiABKA4yEy5zb2Npby52MS5UYXhSZWdpbWUSEAoIbGljZW5jZXMYAyADKAkSKQoLY25wal9zdGF0dXMYBCABKA4yFC5zb2Npby52MS5DbnBqU3RhdHVzIoABCg1QbGFuU3RlcFN0YXRlEh4KAmlkGAEgASgOMhIuc29jaW8udjEuUGxhblN0ZXASEQoJY29tcGxldGVkGAIgASgIEgwKBGljb24YAyABKAkSLgoKdXBkYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAipwQKDEJ1c2luZXNzUGxhbhIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEiQKBnN0YXR1cxgDIAEoDjIULnNvY2lvLnYxLlBsYW5TdGF0dXMSEAoIcHJvZ3Jlc3MYBCABKAUSJgoFc3RlcHMYBSADKAsyFy5zb2Npby52MS5QbGFuU3RlcFN0YXRlEiUKCWlkZWFfZGF0YRgGIAEoCzISLnNvY2lvLnYxLklkZWFEYXRhEikKC21hcmtldF9kYXRhGAcgASgLMhQuc29jaW8udjEuTWFya2V0RGF0YRIrCgxmaW5hbmNlX2RhdGEYCCABKAsyFS5zb2Npby52MS5GaW5hbmNlRGF0YRIvCg5tYXJrZXRpbmdfZGF0YRgJIAEoCzIXLnNvY2lvLnYxLk1hcmtldGluZ0RhdGESIQoHaHJfZGF0YRgKIAEoCzIQLnNvY2lvLnYxLkhyRGF0YRInCgpsZWdhbF9kYXRhGAsgASgLMhMuc29jaW8udjEuTGVnYWxEYXRhEjEKCGRvY3VtZW50GAwgASgLMhouc29jaW8udjEuUGxhbkRvY3VtZW50SW5mb0gAiAEBEi4KCmNyZWF0ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgsKCV9kb2N1bWVudCJnChBQbGFuRG9jdW1lbnRJbmZvEg8KB3ZlcnNpb24YASABKAUSMAoMZ2VuZXJhdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghtYXJrZG93bhgDIAEoCSL1AQoKUGxhbkNoYW5nZRIOCgZjdXJzb3IYASABKAkSIAoEc3RlcBgCIAEoDjISLnNvY2lvLnYxLlBsYW5TdGVwEiUKBGRhdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhYKCWNvbXBsZXRlZBgEIAEoCEgAiAEBEiYKBnNvdXJjZRgFIAEoDjIWLnNvY2lvLnYxLkNoYW5nZVNvdXJjZRIQCghhY3Rvcl9pZBgGIAEoCRIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIMCgpfY29tcGxldGVkIhsKGUNyZWF0ZUJ1c2luZXNzUGxhblJlcXVlc3QiSwoaQ3JlYXRlQnVzaW5lc3NQbGFuUmVzcG9uc2USLQoNYnVzaW5lc3NfcGxhbhgBIAEoCzIWLnNvY2lvLnYxLkJ1c2luZXNzUGxhbiIYChZHZXRCdXNpbmVzc1BsYW5SZXF1ZXN0IkgKF0dldEJ1c2luZXNzUGxhblJlc3BvbnNlEi0KDWJ1c2luZXNzX3BsYW4YASABKAsyFi5zb2Npby52MS5CdXNpbmVzc1BsYW4iIAoeR2V0QnVzaW5lc3NQbGFuUHJvZ3Jlc3NSZXF1ZXN0IoEBCh9HZXRCdXNpbmVzc1BsYW5Qcm9ncmVzc1Jlc3BvbnNlEhAKCHByb2dyZXNzGAEgASgFEiQKBnN0YXR1cxgCIAEoDjIULnNvY2lvLnYxLlBsYW5TdGF0dXMSJgoFc3RlcHMYAyADKAsyFy5zb2Npby52MS5QbGFuU3RlcFN0YXRlImAKEVVwZGF0ZUlkZWFSZXF1ZXN0EiUKCWlkZWFfZGF0YRgBIAEoCzISLnNvY2lvLnYxLklkZWFEYXRhEhYKCWNvbXBsZXRlZBgCIAEoCEgAiAEBQgwKCl9jb21wbGV0ZWQiQwoSVXBkYXRlSWRlYVJlc3BvbnNlEi0KDWJ1c2luZXNzX3BsYW4YASABKAsyFi5zb2Npby52MS5CdXNpbmVzc1BsYW4iZgoTVXBkYXRlTWFya2V0UmVxdWVzdBIpCgttYXJrZXRfZGF0YRgBIAEoCzIULnNvY2lvLnYxLk1hcmtldERhdGESFgoJY29tcGxldGVkGAIgASgISACIAQFCDAoKX2NvbXBsZXRlZCJFChRVcGRhdGVNYXJrZXRSZXNwb25zZRItCg1idXNpbmVzc19wbGFuGAEgASgLMhYuc29jaW8udjEuQnVzaW5lc3NQbGFuImkKFFVwZGF0ZUZpbmFuY2VSZXF1ZXN0EisKDGZpbmFuY2VfZGF0YRgBIAEoCzIVLnNvY2lvLnYxLkZpbmFuY2VEYXRhEhYKCWNvbXBsZXRlZBgCIAEoCEgAiAEBQgwKCl9jb21wbGV0ZWQiRgoVVXBkYXRlRmluYW5jZVJlc3BvbnNlEi0KDWJ1c2luZXNzX3BsYW4YASABKAsyFi5zb2Npby52MS5CdXNpbmVzc1BsYW4ibwoWVXBkYXRlTWFya2V0aW5nUmVxdWVzdBIvCg5tYXJrZXRpbmdfZGF0YRgBIAEoCzIXLnNvY2lvLnYxLk1hcmtldGluZ0RhdGESFgoJY29tcGxldGVkGAIgASgISACIAQFCDAoKX2NvbXBsZXRlZCJIChdVcGRhdGVNYXJrZXRpbmdSZXNwb25zZRItCg1idXNpbmVzc19wbGFuGAEgASgLMhYuc29jaW8udjEuQnVzaW5lc3NQbGFuIloKD1VwZGF0ZUhyUmVxdWVzdBIhCgdocl9kYXRhGAEgASgLMhAuc29jaW8udjEuSHJEYXRhEhYKCWNvbXBsZXRlZBgCIAEoCEgAiAEBQgwKCl9jb21wbGV0ZWQiQQoQVXBkYXRlSHJSZXNwb25zZRItCg1idXNpbmVzc19wbGFuGAEgASgLMhYuc29jaW8udjEuQnVzaW5lc3NQbGFuImMKElVwZGF0ZUxlZ2FsUmVxdWVzdBInCgpsZWdhbF9kYXRhGAEgASgLMhMuc29jaW8udjEuTGVnYWxEYXRhEhYKCWNvbXBsZXRlZBgCIAEoCEgAiAEBQgwKCl9jb21wbGV0ZWQiRAoTVXBkYXRlTGVnYWxSZXNwb25zZRItCg1idXNpbmVzc19wbGFuGAEgASgLMhYuc29jaW8udjEuQnVzaW5lc3NQbGFuIi8KG0dlbmVyYXRlQnVzaW5lc3NQbGFuUmVxdWVzdBIQCghsYW5ndWFnZRgBIAEoCSJ7ChxHZW5lcmF0ZUJ1c2luZXNzUGxhblJlc3BvbnNlEi0KDWJ1c2luZXNzX3BsYW4YASABKAsyFi5zb2Npby52MS5CdXNpbmVzc1BsYW4SLAoIZG9jdW1lbnQYAiABKAsyGi5zb2Npby52MS5QbGFuRG9jdW1lbnRJbmZvIkMKGUV4cG9ydEJ1c2luZXNzUGxhblJlcXVlc3QSJgoGZm9ybWF0GAEgASgOMhYuc29jaW8udjEuRXhwb3J0Rm9ybWF0IlYKGkV4cG9ydEJ1c2luZXNzUGxhblJlc3BvbnNlEhEKCWZpbGVfbmFtZRgBIAEoCRIUCgxjb250ZW50X3R5cGUYAiABKAkSDwoHY29udGVudBgDIAEoDCIbChlEZWxldGVCdXNpbmVzc1BsYW5SZXF1ZXN0IhwKGkRlbGV0ZUJ1c2luZXNzUGxhblJlc3BvbnNlIqoBChFTeW5jVXBkYXRlUmVxdWVzdBIgCgRzdGVwGAEgASgOMhIuc29jaW8udjEuUGxhblN0ZXASJQoEZGF0YRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFgoJY29tcGxldGVkGAMgASgISACIAQESJgoGc291cmNlGAQgASgOMhYuc29jaW8udjEuQ2hhbmdlU291cmNlQgwKCl9jb21wbGV0ZWQiaQoSU3luY1VwZGF0ZVJlc3BvbnNlEi0KDWJ1c2luZXNzX3BsYW4YASABKAsyFi5zb2Npby52MS5CdXNpbmVzc1BsYW4SJAoGY2hhbmdlGAIgASgLMhQuc29jaW8udjEuUGxhbkNoYW5nZSIVChNTeW5jUHJvZ3Jlc3NSZXF1ZXN0IoYBChRTeW5jUHJvZ3Jlc3NSZXNwb25zZRIQCghwcm9ncmVzcxgBIAEoBRIkCgZzdGF0dXMYAiABKA4yFC5zb2Npby52MS5QbGFuU3RhdHVzEiYKBXN0ZXBzGAMgAygLMhcuc29jaW8udjEuUGxhblN0ZXBTdGF0ZRIOCgZjdXJzb3IYBCABKAkiSQoPQXV0b1NhdmVSZXF1ZXN0EiUKBGRhdGEYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB2NvbnRleHQYAiABKAkiQAoQQXV0b1NhdmVSZXNwb25zZRIsCghzYXZlZF9hdBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiMgoSTGlzdFVwZGF0ZXNSZXF1ZXN0Eg0KBXNpbmNlGAEgASgJEg0KBWxpbWl0GAIgASgFIl4KE0xpc3RVcGRhdGVzUmVzcG9uc2USJQoHdXBkYXRlcxgBIAMoCzIULnNvY2lvLnYxLlBsYW5DaGFuZ2USDgoGY3Vyc29yGAIgASgJEhAKCGhhc19tb3JlGAMgASgIIkMKE0JhdGNoVXBkYXRlc1JlcXVlc3QSLAoHdXBkYXRlcxgBIAMoCzIbLnNvY2lvLnYxLlN5bmNVcGRhdGVSZXF1ZXN0ImwKFEJhdGNoVXBkYXRlc1Jlc3BvbnNlEi0KDWJ1c2luZXNzX3BsYW4YASABKAsyFi5zb2Npby52MS5CdXNpbmVzc1BsYW4SJQoHY2hhbmdlcxgCIAMoCzIULnNvY2lvLnYxLlBsYW5DaGFuZ2UiKQoYV2F0Y2hCdXNpbmVzc1BsYW5SZXF1ZXN0Eg0KBXNpbmNlGAEgASgJInkKGVdhdGNoQnVzaW5lc3NQbGFuUmVzcG9uc2USJAoGY2hhbmdlGAEgASgLMhQuc29jaW8udjEuUGxhbkNoYW5nZRIQCghwcm9ncmVzcxgCIAEoBRIkCgZzdGF0dXMYAyABKA4yFC5zb2Npby52MS5QbGFuU3RhdHVzKqYBCghQbGFuU3RlcBIZChVQTEFOX1NURVBfVU5TUEVDSUZJRUQQABISCg5QTEFOX1NURVBfSURFQRABEhQKEFBMQU5fU1RFUF9NQVJLRVQQAhIVChFQTEFOX1NURVBfRklOQU5DRRADEhcKE1BMQU5fU1RFUF9NQVJLRVRJTkcQBBIQCgxQTEFOX1NURVBfSFIQBRITCg9QTEFOX1NURVBfTEVHQUwQBip4CgpQbGFuU3RhdHVzEhsKF1BMQU5fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFQoRUExBTl9TVEFUVVNfRFJBRlQQARIbChdQTEFOX1NUQVRVU19JTl9QUk9HUkVTUxACEhkKFVBMQU5fU1RBVFVTX0NPTVBMRVRFRBADKs0BCgxDaGFuZ2VTb3VyY2USHQoZQ0hBTkdFX1NPVVJDRV9VTlNQRUNJRklFRBAAEhsKF0NIQU5HRV9TT1VSQ0VfREFTSEJPQVJEEAESGQoVQ0hBTkdFX1NPVVJDRV9CVUlMREVSEAISGgoWQ0hBTkdFX1NPVVJDRV9XSEFUU0FQUBADEhoKFkNIQU5HRV9TT1VSQ0VfV0VCX0NIQVQQBBIXChNDSEFOR0VfU09VUkNFX0FETUlOEAUSFQoRQ0hBTkdFX1NPVVJDRV9BUEkQBiqFAQoJSWRlYVN0YWdlEhoKFklERUFfU1RBR0VfVU5TUEVDSUZJRUQQABITCg9JREVBX1NUQUdFX0lERUEQARIXChNJREVBX1NUQUdFX1BMQU5OSU5HEAISFgoSSURFQV9TVEFHRV9TVEFSVEVEEAMSFgoSSURFQV9TVEFHRV9SVU5OSU5HEAQq0wEKDEJ1c2luZXNzVHlwZRIdChlCVVNJTkVTU19UWVBFX1VOU1BFQ0lGSUVEEAASFQoRQlVTSU5FU1NfVFlQRV9NRUkQARIUChBCVVNJTkVTU19UWVBFX01FEAISFQoRQlVTSU5FU1NfVFlQRV9FUFAQAxIWChJCVVNJTkVTU19UWVBFX0xUREEQBBIVChFCVVNJTkVTU19UWVBFX1NMVRAFEhQKEEJVU0lORVNTX1RZUEVfU0EQBhIbChdCVVNJTkVTU19UWVBFX1VOREVDSURFRBAHKrMBCglUYXhSZWdpbWUSGgoWVEFYX1JFR0lNRV9VTlNQRUNJRklFRBAAEhQKEFRBWF9SRUdJTUVfU0lNRUkQARIfChtUQVhfUkVHSU1FX1NJTVBMRVNfTkFDSU9OQUwQAhIeChpUQVhfUkVHSU1FX0xVQ1JPX1BSRVNVTUlETxADEhkKFVRBWF9SRUdJTUVfTFVDUk9fUkVBTBAEEhgKFFRBWF9SRUdJTUVfVU5ERUNJREVEEAUqdAoKQ25walN0YXR1cxIbChdDTlBKX1NUQVRVU19VTlNQRUNJRklFRBAAEhQKEENOUEpfU1RBVFVTX05PTkUQARIbChdDTlBKX1NUQVRVU19JTl9QUk9HUkVTUxACEhYKEkNOUEpfU1RBVFVTX0FDVElWRRADKmAKDEV4cG9ydEZvcm1hdBIdChlFWFBPUlRfRk9STUFUX1VOU1BFQ0lGSUVEEAASGgoWRVhQT1JUX0ZPUk1BVF9NQVJLRE9XThABEhUKEUVYUE9SVF9GT1JNQVRfUERGEAIypxEKE0J1c2luZXNzUGxhblNlcnZpY2USfgoSQ3JlYXRlQnVzaW5lc3NQbGFuEiMuc29jaW8udjEuQ3JlYXRlQnVzaW5lc3NQbGFuUmVxdWVzdBokLnNvY2lvLnYxLkNyZWF0ZUJ1c2luZXNzUGxhblJlc3BvbnNlIh2C0+STAhc6ASoiEi9hcGkvYnVzaW5lc3MtcGxhbhJyCg9HZXRCdXNpbmVzc1BsYW4SIC5zb2Npby52MS5HZXRCdXNpbmVzc1BsYW5SZXF1ZXN0GiEuc29jaW8udjEuR2V0QnVzaW5lc3NQbGFuUmVzcG9uc2UiGoLT5JMCFBISL2FwaS9idXNpbmVzcy1wbGFuEpMBChdHZXRCdXNpbmVzc1BsYW5Qcm9ncmVzcxIoLnNvY2lvLnYxLkdldEJ1c2luZXNzUGxhblByb2dyZXNzUmVxdWVzdBopLnNvY2lvLnYxLkdldEJ1c2luZXNzUGxhblByb2dyZXNzUmVzcG9uc2UiI4LT5JMCHRIbL2FwaS9idXNpbmVzcy1wbGFuL3Byb2dyZXNzEmsKClVwZGF0ZUlkZWESGy5zb2Npby52MS5VcGRhdGVJZGVhUmVxdWVzdBocLnNvY2lvLnYxLlVwZGF0ZUlkZWFSZXNwb25zZSIigtPkkwIcOgEqGhcvYXBpL2J1c2luZXNzLXBsYW4vaWRlYRJzCgxVcGRhdGVNYXJrZXQSHS5zb2Npby52MS5VcGRhdGVNYXJrZXRSZXF1ZXN0Gh4uc29jaW8udjEuVXBkYXRlTWFya2V0UmVzcG9uc2UiJILT5JMCHjoBKhoZL2FwaS9idXNpbmVzcy1wbGFuL21hcmtldBJ3Cg1VcGRhdGVGaW5hbmNlEh4uc29jaW8udjEuVXBkYXRlRmluYW5jZVJlcXVlc3QaHy5zb2Npby52MS5VcGRhdGVGaW5hbmNlUmVzcG9uc2UiJYLT5JMCHzoBKhoaL2FwaS9idXNpbmVzcy1wbGFuL2ZpbmFuY2USfwoPVXBkYXRlTWFya2V0aW5nEiAuc29jaW8udjEuVXBkYXRlTWFya2V0aW5nUmVxdWVzdBohLnNvY2lvLnYxLlVwZGF0ZU1hcmtldGluZ1Jlc3BvbnNlIieC0+STAiE6ASoaHC9hcGkvYnVzaW5lc3MtcGxhbi9tYXJrZXRpbmcSYwoIVXBkYXRlSHISGS5zb2Npby52MS5VcGRhdGVIclJlcXVlc3QaGi5zb2Npby52MS5VcGRhdGVIclJlc3BvbnNlIiCC0+STAho6ASoaFS9hcGkvYnVzaW5lc3MtcGxhbi9ochJvCgtVcGRhdGVMZWdhbBIcLnNvY2lvLnYxLlVwZGF0ZUxlZ2FsUmVxdWVzdBodLnNvY2lvLnYxLlVwZGF0ZUxlZ2FsUmVzcG9uc2UiI4LT5JMCHToBKhoYL2FwaS9idXNpbmVzcy1wbGFuL2xlZ2FsEo0BChRHZW5lcmF0ZUJ1c2luZXNzUGxhbhIlLnNvY2lvLnYxLkdlbmVyYXRlQnVzaW5lc3NQbGFuUmVxdWVzdBomLnNvY2lvLnYxLkdlbmVyYXRlQnVzaW5lc3NQbGFuUmVzcG9uc2UiJoLT5JMCIDoBKiIbL2FwaS9idXNpbmVzcy1wbGFuL2dlbmVyYXRlEoIBChJFeHBvcnRCdXNpbmVzc1BsYW4SIy5zb2Npby52MS5FeHBvcnRCdXNpbmVzc1BsYW5SZXF1ZXN0GiQuc29jaW8udjEuRXhwb3J0QnVzaW5lc3NQbGFuUmVzcG9uc2UiIYLT5JMCGxIZL2FwaS9idXNpbmVzcy1wbGFuL2V4cG9ydBJ7ChJEZWxldGVCdXNpbmVzc1BsYW4SIy5zb2Npby52MS5EZWxldGVCdXNpbmVzc1BsYW5SZXF1ZXN0GiQuc29jaW8udjEuRGVsZXRlQnVzaW5lc3NQbGFuUmVzcG9uc2UiGoLT5JMCFCoSL2FwaS9idXNpbmVzcy1wbGFuEnUKClN5bmNVcGRhdGUSGy5zb2Npby52MS5TeW5jVXBkYXRlUmVxdWVzdBocLnNvY2lvLnYxLlN5bmNVcGRhdGVSZXNwb25zZSIsgtPkkwImOgEqIiEvYXBpL3dlYmhvb2svYnVzaW5lc3MtcGxhbi91cGRhdGUSegoMU3luY1Byb2dyZXNzEh0uc29jaW8udjEuU3luY1Byb2dyZXNzUmVxdWVzdBoeLnNvY2lvLnYxLlN5bmNQcm9ncmVzc1Jlc3BvbnNlIiuC0+STAiUSIy9hcGkvd2ViaG9vay9idXNpbmVzcy1wbGFuL3Byb2dyZXNzEnIKCEF1dG9TYXZlEhkuc29jaW8udjEuQXV0b1NhdmVSZXF1ZXN0Ghouc29jaW8udjEuQXV0b1NhdmVSZXNwb25zZSIvgtPkkwIpOgEqIiQvYXBpL3dlYmhvb2svYnVzaW5lc3MtcGxhbi9hdXRvLXNhdmUSdgoLTGlzdFVwZGF0ZXMSHC5zb2Npby52MS5MaXN0VXBkYXRlc1JlcXVlc3QaHS5zb2Npby52MS5MaXN0VXBkYXRlc1Jlc3BvbnNlIiqC0+STAiQSIi9hcGkvd2ViaG9vay9idXNpbmVzcy1wbGFuL3VwZGF0ZXMSggEKDEJhdGNoVXBkYXRlcxIdLnNvY2lvLnYxLkJhdGNoVXBkYXRlc1JlcXVlc3QaHi5zb2Npby52MS5CYXRjaFVwZGF0ZXNSZXNwb25zZSIzgtPkkwItOgEqIigvYXBpL3dlYmhvb2svYnVzaW5lc3MtcGxhbi9iYXRjaC11cGRhdGVzEl4KEVdhdGNoQnVzaW5lc3NQbGFuEiIuc29jaW8udjEuV2F0Y2hCdXNpbmVzc1BsYW5SZXF1ZXN0GiMuc29jaW8udjEuV2F0Y2hCdXNpbmVzc1BsYW5SZXNwb25zZTABYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("Chxzb2Npby92MS9idXNpbmVzc19wbGFuLnByb3RvEghzb2Npby52MSKAAQoISWRlYURhdGESFQoNYnVzaW5lc3NfaWRlYRgBIAEoCRIPCgdwcm9ibGVtGAIgASgJEhAKCHNvbHV0aW9uGAMgASgJEhYKDmRpZmZlcmVudGlhdG9yGAQgASgJEiIKBXN0YWdlGAUgASgOMhMuc29jaW8udjEuSWRlYVN0YWdlInMKCk1hcmtldERhdGESEAoIaW5kdXN0cnkYASABKAkSFwoPdGFyZ2V0X2N1c3RvbWVyGAIgASgJEhMKC21hcmtldF9zaXplGAMgASgJEhMKC2NvbXBldGl0b3JzGAQgASgJEhAKCGxvY2F0aW9uGAUgASgJIrEDCgtGaW5hbmNlRGF0YRIaCg1zdGFydHVwX2Nvc3RzGAEgASgBSACIAQESIAoTbW9udGhseV9maXhlZF9jb3N0cxgCIAEoAUgBiAEBEhsKDmF2ZXJhZ2VfdGlja2V0GAMgASgBSAKIAQESIwoWdmFyaWFibGVfY29zdF9wZXJfc2FsZRgEIAEoAUgDiAEBEiIKFXZhcmlhYmxlX2Nvc3RfcGVyY2VudBgFIAEoAUgEiAEBEiUKGGV4cGVjdGVkX3NhbGVzX3Blcl9tb250aBgGIAEoBUgFiAEBEhwKD3dvcmtpbmdfY2FwaXRhbBgHIAEoAUgGiAEBEhYKDmZ1bmRpbmdfc291cmNlGAggASgJQhAKDl9zdGFydHVwX2Nvc3RzQhYKFF9tb250aGx5X2ZpeGVkX2Nvc3RzQhEKD19hdmVyYWdlX3RpY2tldEIZChdfdmFyaWFibGVfY29zdF9wZXJfc2FsZUIYChZfdmFyaWFibGVfY29zdF9wZXJjZW50QhsKGV9leHBlY3RlZF9zYWxlc19wZXJfbW9udGhCEgoQX3dvcmtpbmdfY2FwaXRhbCJlCg1NYXJrZXRpbmdEYXRhEhAKCGNoYW5uZWxzGAEgAygJEhMKC3Bvc2l0aW9uaW5nGAIgASgJEhgKEHByaWNpbmdfc3RyYXRlZ3kYAyABKAkSEwoLbGF1bmNoX3BsYW4YBCABKAkiZAoGSHJEYXRhEhYKCXRlYW1fc2l6ZRgBIAEoBUgAiAEBEg0KBXJvbGVzGAIgAygJEhMKC2hpcmluZ19wbGFuGAMgASgJEhAKCHBhcnRuZXJzGAQgASgJQgwKCl90ZWFtX3NpemUioAEKCUxlZ2FsRGF0YRItCg1idXNpbmVzc190eXBlGAEgASgOMhYuc29jaW8udjEuQnVzaW5lc3NUeXBlEicKCnRheF9yZWdpbWUYAiABKA4yEy5zb2Npby52MS5UYXhSZWdpbWUSEAoIbGljZW5jZXMYAyADKAkSKQoLY25wal9zdGF0dXMYBCABKA4yFC5zb2Npby52MS5DbnBqU3RhdHVzIoABCg1QbGFuU3RlcFN0YXRlEh4KAmlkGAEgASgOMhIuc29jaW8udjEuUGxhblN0ZXASEQoJY29tcGxldGVkGAIgASgIEgwKBGljb24YAyABKAkSLgoKdXBkYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi9gQKDEJ1c2luZXNzUGxhbhIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEiQKBnN0YXR1cxgDIAEoDjIULnNvY2lvLnYxLlBsYW5TdGF0dXMSEAoIcHJvZ3Jlc3MYBCABKAUSJgoFc3RlcHMYBSADKAsyFy5zb2Npby52MS5QbGFuU3RlcFN0YXRlEiUKCWlkZWFfZGF0YRgGIAEoCzISLnNvY2lvLnYxLklkZWFEYXRhEikKC21hcmtldF9kYXRhGAcgASgLMhQuc29jaW8udjEuTWFya2V0RGF0YRIrCgxmaW5hbmNlX2RhdGEYCCABKAsyFS5zb2Npby52MS5GaW5hbmNlRGF0YRIvCg5tYXJrZXRpbmdfZGF0YRgJIAEoCzIXLnNvY2lvLnYxLk1hcmtldGluZ0RhdGESIQoHaHJfZGF0YRgKIAEoCzIQLnNvY2lvLnYxLkhyRGF0YRInCgpsZWdhbF9kYXRhGAsgASgLMhMuc29jaW8udjEuTGVnYWxEYXRhEjEKCGRvY3VtZW50GAwgASgLMhouc29jaW8udjEuUGxhbkRvY3VtZW50SW5mb0gAiAEBEi4KCmNyZWF0ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjgKEGZpbmFuY2VfYW5hbHlzaXMYDyABKAsyGS5zb2Npby52MS5GaW5hbmNlQW5hbHlzaXNIAYgBAUILCglfZG9jdW1lbnRCEwoRX2ZpbmFuY2VfYW5hbHlzaXMi9AMKD0ZpbmFuY2VBbmFseXNpcxIeChZ2YXJpYWJsZV9jb3N0X3Blcl9zYWxlGAEgASgBEhsKE2NvbnRyaWJ1dGlvbl9tYXJnaW4YAiABKAESHwoSY29udHJpYnV0aW9uX3JhdGlvGAMgASgBSACIAQESHQoQYnJlYWtfZXZlbl9zYWxlcxgEIAEoAUgBiAEBEh8KEmJyZWFrX2V2ZW5fcmV2ZW51ZRgFIAEoAUgCiAEBEhcKD21vbnRobHlfcmV2ZW51ZRgGIAEoARIeChZtb250aGx5X3ZhcmlhYmxlX2Nvc3RzGAcgASgBEhwKFG1vbnRobHlfY29udHJpYnV0aW9uGAggASgBEhsKE21vbnRobHlfZml4ZWRfY29zdHMYCSABKAESFgoObW9udGhseV9yZXN1bHQYCiABKAESGAoQdG90YWxfaW52ZXN0bWVudBgLIAEoARIbCg5wYXliYWNrX21vbnRocxgMIAEoAUgDiAEBEioKCWNhc2hfZmxvdxgNIAMoCzIXLnNvY2lvLnYxLkNhc2hGbG93TW9udGhCFQoTX2NvbnRyaWJ1dGlvbl9yYXRpb0ITChFfYnJlYWtfZXZlbl9zYWxlc0IVChNfYnJlYWtfZXZlbl9yZXZlbnVlQhEKD19wYXliYWNrX21vbnRocyJCCg1DYXNoRmxvd01vbnRoEg0KBW1vbnRoGAEgASgFEg4KBnJlc3VsdBgCIAEoARISCgpjdW11bGF0aXZlGAMgASgBImcKEFBsYW5Eb2N1bWVudEluZm8SDwoHdmVyc2lvbhgBIAEoBRIwCgxnZW5lcmF0ZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCG1hcmtkb3duGAMgASgJIvUBCgpQbGFuQ2hhbmdlEg4KBmN1cnNvchgBIAEoCRIgCgRzdGVwGAIgASgOMhIuc29jaW8udjEuUGxhblN0ZXASJQoEZGF0YRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFgoJY29tcGxldGVkGAQgASgISACIAQESJgoGc291cmNlGAUgASgOMhYuc29jaW8udjEuQ2hhbmdlU291cmNlEhAKCGFjdG9yX2lkGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgwKCl9jb21wbGV0ZWQiGwoZQ3JlYXRlQnVzaW5lc3NQbGFuUmVxdWVzdCJLChpDcmVhdGVCdXNpbmVzc1BsYW5SZXNwb25zZRItCg1idXNpbmVzc19wbGFuGAEgASgLMhYuc29jaW8udjEuQnVzaW5lc3NQbGFuIhgKFkdldEJ1c2luZXNzUGxhblJlcXVlc3QiSAoXR2V0QnVzaW5lc3NQbGFuUmVzcG9uc2USLQoNYnVzaW5lc3NfcGxhbhgBIAEoCzIWLnNvY2lvLnYxLkJ1c2luZXNzUGxhbiIgCh5HZXRCdXNpbmVzc1BsYW5Qcm9ncmVzc1JlcXVlc3QigQEKH0dldEJ1c2luZXNzUGxhblByb2dyZXNzUmVzcG9uc2USEAoIcHJvZ3Jlc3MYASABKAUSJAoGc3RhdHVzGAIgASgOMhQuc29jaW8udjEuUGxhblN0YXR1cxImCgVzdGVwcxgDIAMoCzIXLnNvY2lvLnYxLlBsYW5TdGVwU3RhdGUiYAoRVXBkYXRlSWRlYVJlcXVlc3QSJQoJaWRlYV9kYXRhGAEgASgLMhIuc29jaW8udjEuSWRlYURhdGESFgoJY29tcGxldGVkGAIgASgISACIAQFCDAoKX2NvbXBsZXRlZCJDChJVcGRhdGVJZGVhUmVzcG9uc2USLQoNYnVzaW5lc3NfcGxhbhgBIAEoCzIWLnNvY2lvLnYxLkJ1c2luZXNzUGxhbiJmChNVcGRhdGVNYXJrZXRSZXF1ZXN0EikKC21hcmtldF9kYXRhGAEgASgLMhQuc29jaW8udjEuTWFya2V0RGF0YRIWCgljb21wbGV0ZWQYAiABKAhIAIgBAUIMCgpfY29tcGxldGVkIkUKFFVwZGF0ZU1hcmtldFJlc3BvbnNlEi0KDWJ1c2luZXNzX3BsYW4YASABKAsyFi5zb2Npby52MS5CdXNpbmVzc1BsYW4iaQoUVXBkYXRlRmluYW5jZVJlcXVlc3QSKwoMZmluYW5jZV9kYXRhGAEgASgLMhUuc29jaW8udjEuRmluYW5jZURhdGESFgoJY29tcGxldGVkGAIgASgISACIAQFCDAoKX2NvbXBsZXRlZCJGChVVcGRhdGVGaW5hbmNlUmVzcG9uc2USLQoNYnVzaW5lc3NfcGxhbhgBIAEoCzIWLnNvY2lvLnYxLkJ1c2luZXNzUGxhbiJvChZVcGRhdGVNYXJrZXRpbmdSZXF1ZXN0Ei8KDm1hcmtldGluZ19kYXRhGAEgASgLMhcuc29jaW8udjEuTWFya2V0aW5nRGF0YRIWCgljb21wbGV0ZWQYAiABKAhIAIgBAUIMCgpfY29tcGxldGVkIkgKF1VwZGF0ZU1hcmtldGluZ1Jlc3BvbnNlEi0KDWJ1c2luZXNzX3BsYW4YASABKAsyFi5zb2Npby52MS5CdXNpbmVzc1BsYW4iWgoPVXBkYXRlSHJSZXF1ZXN0EiEKB2hyX2RhdGEYASABKAsyEC5zb2Npby52MS5IckRhdGESFgoJY29tcGxldGVkGAIgASgISACIAQFCDAoKX2NvbXBsZXRlZCJBChBVcGRhdGVIclJlc3BvbnNlEi0KDWJ1c2luZXNzX3BsYW4YASABKAsyFi5zb2Npby52MS5CdXNpbmVzc1BsYW4iYwoSVXBkYXRlTGVnYWxSZXF1ZXN0EicKCmxlZ2FsX2RhdGEYASABKAsyEy5zb2Npby52MS5MZWdhbERhdGESFgoJY29tcGxldGVkGAIgASgISACIAQFCDAoKX2NvbXBsZXRlZCJEChNVcGRhdGVMZWdhbFJlc3BvbnNlEi0KDWJ1c2luZXNzX3BsYW4YASABKAsyFi5zb2Npby52MS5CdXNpbmVzc1BsYW4iLwobR2VuZXJhdGVCdXNpbmVzc1BsYW5SZXF1ZXN0EhAKCGxhbmd1YWdlGAEgASgJInsKHEdlbmVyYXRlQnVzaW5lc3NQbGFuUmVzcG9uc2USLQoNYnVzaW5lc3NfcGxhbhgBIAEoCzIWLnNvY2lvLnYxLkJ1c2luZXNzUGxhbhIsCghkb2N1bWVudBgCIAEoCzIaLnNvY2lvLnYxLlBsYW5Eb2N1bWVudEluZm8iQwoZRXhwb3J0QnVzaW5lc3NQbGFuUmVxdWVzdBImCgZmb3JtYXQYASABKA4yFi5zb2Npby52MS5FeHBvcnRGb3JtYXQiVgoaRXhwb3J0QnVzaW5lc3NQbGFuUmVzcG9uc2USEQoJZmlsZV9uYW1lGAEgASgJEhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIPCgdjb250ZW50GAMgASgMIhsKGURlbGV0ZUJ1c2luZXNzUGxhblJlcXVlc3QiHAoaRGVsZXRlQnVzaW5lc3NQbGFuUmVzcG9uc2UiqgEKEVN5bmNVcGRhdGVSZXF1ZXN0EiAKBHN0ZXAYASABKA4yEi5zb2Npby52MS5QbGFuU3RlcBIlCgRkYXRhGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIWCgljb21wbGV0ZWQYAyABKAhIAIgBARImCgZzb3VyY2UYBCABKA4yFi5zb2Npby52MS5DaGFuZ2VTb3VyY2VCDAoKX2NvbXBsZXRlZCJpChJTeW5jVXBkYXRlUmVzcG9uc2USLQoNYnVzaW5lc3NfcGxhbhgBIAEoCzIWLnNvY2lvLnYxLkJ1c2luZXNzUGxhbhIkCgZjaGFuZ2UYAiABKAsyFC5zb2Npby52MS5QbGFuQ2hhbmdlIhUKE1N5bmNQcm9ncmVzc1JlcXVlc3QihgEKFFN5bmNQcm9ncmVzc1Jlc3BvbnNlEhAKCHByb2dyZXNzGAEgASgFEiQKBnN0YXR1cxgCIAEoDjIULnNvY2lvLnYxLlBsYW5TdGF0dXMSJgoFc3RlcHMYAyADKAsyFy5zb2Npby52MS5QbGFuU3RlcFN0YXRlEg4KBmN1cnNvchgEIAEoCSJJCg9BdXRvU2F2ZVJlcXVlc3QSJQoEZGF0YRgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDwoHY29udGV4dBgCIAEoCSJAChBBdXRvU2F2ZVJlc3BvbnNlEiwKCHNhdmVkX2F0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIyChJMaXN0VXBkYXRlc1JlcXVlc3QSDQoFc2luY2UYASABKAkSDQoFbGltaXQYAiABKAUiXgoTTGlzdFVwZGF0ZXNSZXNwb25zZRIlCgd1cGRhdGVzGAEgAygLMhQuc29jaW8udjEuUGxhbkNoYW5nZRIOCgZjdXJzb3IYAiABKAkSEAoIaGFzX21vcmUYAyABKAgiQwoTQmF0Y2hVcGRhdGVzUmVxdWVzdBIsCgd1cGRhdGVzGAEgAygLMhsuc29jaW8udjEuU3luY1VwZGF0ZVJlcXVlc3QibAoUQmF0Y2hVcGRhdGVzUmVzcG9uc2USLQoNYnVzaW5lc3NfcGxhbhgBIAEoCzIWLnNvY2lvLnYxLkJ1c2luZXNzUGxhbhIlCgdjaGFuZ2VzGAIgAygLMhQuc29jaW8udjEuUGxhbkNoYW5nZSIpChhXYXRjaEJ1c2luZXNzUGxhblJlcXVlc3QSDQoFc2luY2UYASABKAkieQoZV2F0Y2hCdXNpbmVzc1BsYW5SZXNwb25zZRIkCgZjaGFuZ2UYASABKAsyFC5zb2Npby52MS5QbGFuQ2hhbmdlEhAKCHByb2dyZXNzGAIgASgFEiQKBnN0YXR1cxgDIAEoDjIULnNvY2lvLnYxLlBsYW5TdGF0dXMqpgEKCFBsYW5TdGVwEhkKFVBMQU5fU1RFUF9VTlNQRUNJRklFRBAAEhIKDlBMQU5fU1RFUF9JREVBEAESFAoQUExBTl9TVEVQX01BUktFVBACEhUKEVBMQU5fU1RFUF9GSU5BTkNFEAMSFwoTUExBTl9TVEVQX01BUktFVElORxAEEhAKDFBMQU5fU1RFUF9IUhAFEhMKD1BMQU5fU1RFUF9MRUdBTBAGKngKClBsYW5TdGF0dXMSGwoXUExBTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFQTEFOX1NUQVRVU19EUkFGVBABEhsKF1BMQU5fU1RBVFVTX0lOX1BST0dSRVNTEAISGQoVUExBTl9TVEFUVVNfQ09NUExFVEVEEAMqzQEKDENoYW5nZVNvdXJjZRIdChlDSEFOR0VfU09VUkNFX1VOU1BFQ0lGSUVEEAASGwoXQ0hBTkdFX1NPVVJDRV9EQVNIQk9BUkQQARIZChVDSEFOR0VfU09VUkNFX0JVSUxERVIQAhIaChZDSEFOR0VfU09VUkNFX1dIQVRTQVBQEAMSGgoWQ0hBTkdFX1NPVVJDRV9XRUJfQ0hBVBAEEhcKE0NIQU5HRV9TT1VSQ0VfQURNSU4QBRIVChFDSEFOR0VfU09VUkNFX0FQSRAGKoUBCglJZGVhU3RhZ2USGgoWSURFQV9TVEFHRV9VTlNQRUNJRklFRBAAEhMKD0lERUFfU1RBR0VfSURFQRABEhcKE0lERUFfU1RBR0VfUExBTk5JTkcQAhIWChJJREVBX1NUQUdFX1NUQVJURUQQAxIWChJJREVBX1NUQUdFX1JVTk5JTkcQBCrTAQoMQnVzaW5lc3NUeXBlEh0KGUJVU0lORVNTX1RZUEVfVU5TUEVDSUZJRUQQABIVChFCVVNJTkVTU19UWVBFX01FSRABEhQKEEJVU0lORVNTX1RZUEVfTUUQAhIVChFCVVNJTkVTU19UWVBFX0VQUBADEhYKEkJVU0lORVNTX1RZUEVfTFREQRAEEhUKEUJVU0lORVNTX1RZUEVfU0xVEAUSFAoQQlVTSU5FU1NfVFlQRV9TQRAGEhsKF0JVU0lORVNTX1RZUEVfVU5ERUNJREVEEAcqswEKCVRheFJlZ2ltZRIaChZUQVhfUkVHSU1FX1VOU1BFQ0lGSUVEEAASFAoQVEFYX1JFR0lNRV9TSU1FSRABEh8KG1RBWF9SRUdJTUVfU0lNUExFU19OQUNJT05BTBACEh4KGlRBWF9SRUdJTUVfTFVDUk9fUFJFU1VNSURPEAMSGQoVVEFYX1JFR0lNRV9MVUNST19SRUFMEAQSGAoUVEFYX1JFR0lNRV9VTkRFQ0lERUQQBSp0CgpDbnBqU3RhdHVzEhsKF0NOUEpfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFAoQQ05QSl9TVEFUVVNfTk9ORRABEhsKF0NOUEpfU1RBVFVTX0lOX1BST0dSRVNTEAISFgoSQ05QSl9TVEFUVVNfQUNUSVZFEAMqYAoMRXhwb3J0Rm9ybWF0Eh0KGUVYUE9SVF9GT1JNQVRfVU5TUEVDSUZJRUQQABIaChZFWFBPUlRfRk9STUFUX01BUktET1dOEAESFQoRRVhQT1JUX0ZPUk1BVF9QREYQAjKnEQoTQnVzaW5lc3NQbGFuU2VydmljZRJ+ChJDcmVhdGVCdXNpbmVzc1BsYW4SIy5zb2Npby52MS5DcmVhdGVCdXNpbmVzc1BsYW5SZXF1ZXN0GiQuc29jaW8udjEuQ3JlYXRlQnVzaW5lc3NQbGFuUmVzcG9uc2UiHYLT5JMCFzoBKiISL2FwaS9idXNpbmVzcy1wbGFuEnIKD0dldEJ1c2luZXNzUGxhbhIgLnNvY2lvLnYxLkdldEJ1c2luZXNzUGxhblJlcXVlc3QaIS5zb2Npby52MS5HZXRCdXNpbmVzc1BsYW5SZXNwb25zZSIagtPkkwIUEhIvYXBpL2J1c2luZXNzLXBsYW4SkwEKF0dldEJ1c2luZXNzUGxhblByb2dyZXNzEiguc29jaW8udjEuR2V0QnVzaW5lc3NQbGFuUHJvZ3Jlc3NSZXF1ZXN0Gikuc29jaW8udjEuR2V0QnVzaW5lc3NQbGFuUHJvZ3Jlc3NSZXNwb25zZSIjgtPkkwIdEhsvYXBpL2J1c2luZXNzLXBsYW4vcHJvZ3Jlc3MSawoKVXBkYXRlSWRlYRIbLnNvY2lvLnYxLlVwZGF0ZUlkZWFSZXF1ZXN0Ghwuc29jaW8udjEuVXBkYXRlSWRlYVJlc3BvbnNlIiKC0+STAhw6ASoaFy9hcGkvYnVzaW5lc3MtcGxhbi9pZGVhEnMKDFVwZGF0ZU1hcmtldBIdLnNvY2lvLnYxLlVwZGF0ZU1hcmtldFJlcXVlc3QaHi5zb2Npby52MS5VcGRhdGVNYXJrZXRSZXNwb25zZSIkgtPkkwIeOgEqGhkvYXBpL2J1c2luZXNzLXBsYW4vbWFya2V0EncKDVVwZGF0ZUZpbmFuY2USHi5zb2Npby52MS5VcGRhdGVGaW5hbmNlUmVxdWVzdBofLnNvY2lvLnYxLlVwZGF0ZUZpbmFuY2VSZXNwb25zZSIlgtPkkwIfOgEqGhovYXBpL2J1c2luZXNzLXBsYW4vZmluYW5jZRJ/Cg9VcGRhdGVNYXJrZXRpbmcSIC5zb2Npby52MS5VcGRhdGVNYXJrZXRpbmdSZXF1ZXN0GiEuc29jaW8udjEuVXBkYXRlTWFya2V0aW5nUmVzcG9uc2UiJ4LT5JMCIToBKhocL2FwaS9idXNpbmVzcy1wbGFuL21hcmtldGluZxJjCghVcGRhdGVIchIZLnNvY2lvLnYxLlVwZGF0ZUhyUmVxdWVzdBoaLnNvY2lvLnYxLlVwZGF0ZUhyUmVzcG9uc2UiIILT5JMCGjoBKhoVL2FwaS9idXNpbmVzcy1wbGFuL2hyEm8KC1VwZGF0ZUxlZ2FsEhwuc29jaW8udjEuVXBkYXRlTGVnYWxSZXF1ZXN0Gh0uc29jaW8udjEuVXBkYXRlTGVnYWxSZXNwb25zZSIjgtPkkwIdOgEqGhgvYXBpL2J1c2luZXNzLXBsYW4vbGVnYWwSjQEKFEdlbmVyYXRlQnVzaW5lc3NQbGFuEiUuc29jaW8udjEuR2VuZXJhdGVCdXNpbmVzc1BsYW5SZXF1ZXN0GiYuc29jaW8udjEuR2VuZXJhdGVCdXNpbmVzc1BsYW5SZXNwb25zZSImgtPkkwIgOgEqIhsvYXBpL2J1c2luZXNzLXBsYW4vZ2VuZXJhdGUSggEKEkV4cG9ydEJ1c2luZXNzUGxhbhIjLnNvY2lvLnYxLkV4cG9ydEJ1c2luZXNzUGxhblJlcXVlc3QaJC5zb2Npby52MS5FeHBvcnRCdXNpbmVzc1BsYW5SZXNwb25zZSIhgtPkkwIbEhkvYXBpL2J1c2luZXNzLXBsYW4vZXhwb3J0EnsKEkRlbGV0ZUJ1c2luZXNzUGxhbhIjLnNvY2lvLnYxLkRlbGV0ZUJ1c2luZXNzUGxhblJlcXVlc3QaJC5zb2Npby52MS5EZWxldGVCdXNpbmVzc1BsYW5SZXNwb25zZSIagtPkkwIUKhIvYXBpL2J1c2luZXNzLXBsYW4SdQoKU3luY1VwZGF0ZRIbLnNvY2lvLnYxLlN5bmNVcGRhdGVSZXF1ZXN0Ghwuc29jaW8udjEuU3luY1VwZGF0ZVJlc3BvbnNlIiyC0+STAiY6ASoiIS9hcGkvd2ViaG9vay9idXNpbmVzcy1wbGFuL3VwZGF0ZRJ6CgxTeW5jUHJvZ3Jlc3MSHS5zb2Npby52MS5TeW5jUHJvZ3Jlc3NSZXF1ZXN0Gh4uc29jaW8udjEuU3luY1Byb2dyZXNzUmVzcG9uc2UiK4LT5JMCJRIjL2FwaS93ZWJob29rL2J1c2luZXNzLXBsYW4vcHJvZ3Jlc3MScgoIQXV0b1NhdmUSGS5zb2Npby52MS5BdXRvU2F2ZVJlcXVlc3QaGi5zb2Npby52MS5BdXRvU2F2ZVJlc3BvbnNlIi+C0+STAik6ASoiJC9hcGkvd2ViaG9vay9idXNpbmVzcy1wbGFuL2F1dG8tc2F2ZRJ2CgtMaXN0VXBkYXRlcxIcLnNvY2lvLnYxLkxpc3RVcGRhdGVzUmVxdWVzdBodLnNvY2lvLnYxLkxpc3RVcGRhdGVzUmVzcG9uc2UiKoLT5JMCJBIiL2FwaS93ZWJob29rL2J1c2luZXNzLXBsYW4vdXBkYXRlcxKCAQoMQmF0Y2hVcGRhdGVzEh0uc29jaW8udjEuQmF0Y2hVcGRhdGVzUmVxdWVzdBoeLnNvY2lvLnYxLkJhdGNoVXBkYXRlc1Jlc3BvbnNlIjOC0+STAi06ASoiKC9hcGkvd2ViaG9vay9idXNpbmVzcy1wbGFuL2JhdGNoLXVwZGF0ZXMSXgoRV2F0Y2hCdXNpbmVzc1BsYW4SIi5zb2Npby52MS5XYXRjaEJ1c2luZXNzUGxhblJlcXVlc3QaIy5zb2Npby52MS5XYXRjaEJ1c2luZXNzUGxhblJlc3BvbnNlMAFiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message socio.v1.IdeaData
@@ -354,6 +354,13 @@ export type BusinessPlan = Message<"socio.v1.BusinessPlan"> & {
    * @generated from field: google.protobuf.Timestamp updated_at = 14;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * Computed from the finance section once it has a ticket and expected sales.
+   *
+   * @generated from field: optional socio.v1.FinanceAnalysis finance_analysis = 15;
+   */
+  financeAnalysis?: FinanceAnalysis | undefined;
 };
 
 /**
@@ -362,6 +369,118 @@ export type BusinessPlan = Message<"socio.v1.BusinessPlan"> & {
  */
 export const BusinessPlanSchema: GenMessage<BusinessPlan> = /*@__PURE__*/
   messageDesc(file_socio_v1_business_plan, 7);
+
+/**
+ * The finance maths of the plan (Sebrae's formulas), in reais.
+ *
+ * @generated from message socio.v1.FinanceAnalysis
+ */
+export type FinanceAnalysis = Message<"socio.v1.FinanceAnalysis"> & {
+  /**
+   * @generated from field: double variable_cost_per_sale = 1;
+   */
+  variableCostPerSale: number;
+
+  /**
+   * @generated from field: double contribution_margin = 2;
+   */
+  contributionMargin: number;
+
+  /**
+   * 0 to 1; unset without a ticket.
+   *
+   * @generated from field: optional double contribution_ratio = 3;
+   */
+  contributionRatio?: number | undefined;
+
+  /**
+   * Sales per month that cover the fixed costs; unset without a positive margin.
+   *
+   * @generated from field: optional double break_even_sales = 4;
+   */
+  breakEvenSales?: number | undefined;
+
+  /**
+   * @generated from field: optional double break_even_revenue = 5;
+   */
+  breakEvenRevenue?: number | undefined;
+
+  /**
+   * @generated from field: double monthly_revenue = 6;
+   */
+  monthlyRevenue: number;
+
+  /**
+   * @generated from field: double monthly_variable_costs = 7;
+   */
+  monthlyVariableCosts: number;
+
+  /**
+   * @generated from field: double monthly_contribution = 8;
+   */
+  monthlyContribution: number;
+
+  /**
+   * @generated from field: double monthly_fixed_costs = 9;
+   */
+  monthlyFixedCosts: number;
+
+  /**
+   * @generated from field: double monthly_result = 10;
+   */
+  monthlyResult: number;
+
+  /**
+   * @generated from field: double total_investment = 11;
+   */
+  totalInvestment: number;
+
+  /**
+   * Unset while the month's result is not positive.
+   *
+   * @generated from field: optional double payback_months = 12;
+   */
+  paybackMonths?: number | undefined;
+
+  /**
+   * @generated from field: repeated socio.v1.CashFlowMonth cash_flow = 13;
+   */
+  cashFlow: CashFlowMonth[];
+};
+
+/**
+ * Describes the message socio.v1.FinanceAnalysis.
+ * Use `create(FinanceAnalysisSchema)` to create a new message.
+ */
+export const FinanceAnalysisSchema: GenMessage<FinanceAnalysis> = /*@__PURE__*/
+  messageDesc(file_socio_v1_business_plan, 8);
+
+/**
+ * @generated from message socio.v1.CashFlowMonth
+ */
+export type CashFlowMonth = Message<"socio.v1.CashFlowMonth"> & {
+  /**
+   * @generated from field: int32 month = 1;
+   */
+  month: number;
+
+  /**
+   * @generated from field: double result = 2;
+   */
+  result: number;
+
+  /**
+   * @generated from field: double cumulative = 3;
+   */
+  cumulative: number;
+};
+
+/**
+ * Describes the message socio.v1.CashFlowMonth.
+ * Use `create(CashFlowMonthSchema)` to create a new message.
+ */
+export const CashFlowMonthSchema: GenMessage<CashFlowMonth> = /*@__PURE__*/
+  messageDesc(file_socio_v1_business_plan, 9);
 
 /**
  * @generated from message socio.v1.PlanDocumentInfo
@@ -388,7 +507,7 @@ export type PlanDocumentInfo = Message<"socio.v1.PlanDocumentInfo"> & {
  * Use `create(PlanDocumentInfoSchema)` to create a new message.
  */
 export const PlanDocumentInfoSchema: GenMessage<PlanDocumentInfo> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 8);
+  messageDesc(file_socio_v1_business_plan, 10);
 
 /**
  * One entry of the change feed.
@@ -441,7 +560,7 @@ export type PlanChange = Message<"socio.v1.PlanChange"> & {
  * Use `create(PlanChangeSchema)` to create a new message.
  */
 export const PlanChangeSchema: GenMessage<PlanChange> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 9);
+  messageDesc(file_socio_v1_business_plan, 11);
 
 /**
  * @generated from message socio.v1.CreateBusinessPlanRequest
@@ -454,7 +573,7 @@ export type CreateBusinessPlanRequest = Message<"socio.v1.CreateBusinessPlanRequ
  * Use `create(CreateBusinessPlanRequestSchema)` to create a new message.
  */
 export const CreateBusinessPlanRequestSchema: GenMessage<CreateBusinessPlanRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 10);
+  messageDesc(file_socio_v1_business_plan, 12);
 
 /**
  * @generated from message socio.v1.CreateBusinessPlanResponse
@@ -471,7 +590,7 @@ export type CreateBusinessPlanResponse = Message<"socio.v1.CreateBusinessPlanRes
  * Use `create(CreateBusinessPlanResponseSchema)` to create a new message.
  */
 export const CreateBusinessPlanResponseSchema: GenMessage<CreateBusinessPlanResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 11);
+  messageDesc(file_socio_v1_business_plan, 13);
 
 /**
  * @generated from message socio.v1.GetBusinessPlanRequest
@@ -484,7 +603,7 @@ export type GetBusinessPlanRequest = Message<"socio.v1.GetBusinessPlanRequest"> 
  * Use `create(GetBusinessPlanRequestSchema)` to create a new message.
  */
 export const GetBusinessPlanRequestSchema: GenMessage<GetBusinessPlanRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 12);
+  messageDesc(file_socio_v1_business_plan, 14);
 
 /**
  * @generated from message socio.v1.GetBusinessPlanResponse
@@ -501,7 +620,7 @@ export type GetBusinessPlanResponse = Message<"socio.v1.GetBusinessPlanResponse"
  * Use `create(GetBusinessPlanResponseSchema)` to create a new message.
  */
 export const GetBusinessPlanResponseSchema: GenMessage<GetBusinessPlanResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 13);
+  messageDesc(file_socio_v1_business_plan, 15);
 
 /**
  * @generated from message socio.v1.GetBusinessPlanProgressRequest
@@ -514,7 +633,7 @@ export type GetBusinessPlanProgressRequest = Message<"socio.v1.GetBusinessPlanPr
  * Use `create(GetBusinessPlanProgressRequestSchema)` to create a new message.
  */
 export const GetBusinessPlanProgressRequestSchema: GenMessage<GetBusinessPlanProgressRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 14);
+  messageDesc(file_socio_v1_business_plan, 16);
 
 /**
  * @generated from message socio.v1.GetBusinessPlanProgressResponse
@@ -541,7 +660,7 @@ export type GetBusinessPlanProgressResponse = Message<"socio.v1.GetBusinessPlanP
  * Use `create(GetBusinessPlanProgressResponseSchema)` to create a new message.
  */
 export const GetBusinessPlanProgressResponseSchema: GenMessage<GetBusinessPlanProgressResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 15);
+  messageDesc(file_socio_v1_business_plan, 17);
 
 /**
  * @generated from message socio.v1.UpdateIdeaRequest
@@ -565,7 +684,7 @@ export type UpdateIdeaRequest = Message<"socio.v1.UpdateIdeaRequest"> & {
  * Use `create(UpdateIdeaRequestSchema)` to create a new message.
  */
 export const UpdateIdeaRequestSchema: GenMessage<UpdateIdeaRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 16);
+  messageDesc(file_socio_v1_business_plan, 18);
 
 /**
  * @generated from message socio.v1.UpdateIdeaResponse
@@ -582,7 +701,7 @@ export type UpdateIdeaResponse = Message<"socio.v1.UpdateIdeaResponse"> & {
  * Use `create(UpdateIdeaResponseSchema)` to create a new message.
  */
 export const UpdateIdeaResponseSchema: GenMessage<UpdateIdeaResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 17);
+  messageDesc(file_socio_v1_business_plan, 19);
 
 /**
  * @generated from message socio.v1.UpdateMarketRequest
@@ -604,7 +723,7 @@ export type UpdateMarketRequest = Message<"socio.v1.UpdateMarketRequest"> & {
  * Use `create(UpdateMarketRequestSchema)` to create a new message.
  */
 export const UpdateMarketRequestSchema: GenMessage<UpdateMarketRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 18);
+  messageDesc(file_socio_v1_business_plan, 20);
 
 /**
  * @generated from message socio.v1.UpdateMarketResponse
@@ -621,7 +740,7 @@ export type UpdateMarketResponse = Message<"socio.v1.UpdateMarketResponse"> & {
  * Use `create(UpdateMarketResponseSchema)` to create a new message.
  */
 export const UpdateMarketResponseSchema: GenMessage<UpdateMarketResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 19);
+  messageDesc(file_socio_v1_business_plan, 21);
 
 /**
  * @generated from message socio.v1.UpdateFinanceRequest
@@ -643,7 +762,7 @@ export type UpdateFinanceRequest = Message<"socio.v1.UpdateFinanceRequest"> & {
  * Use `create(UpdateFinanceRequestSchema)` to create a new message.
  */
 export const UpdateFinanceRequestSchema: GenMessage<UpdateFinanceRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 20);
+  messageDesc(file_socio_v1_business_plan, 22);
 
 /**
  * @generated from message socio.v1.UpdateFinanceResponse
@@ -660,7 +779,7 @@ export type UpdateFinanceResponse = Message<"socio.v1.UpdateFinanceResponse"> & 
  * Use `create(UpdateFinanceResponseSchema)` to create a new message.
  */
 export const UpdateFinanceResponseSchema: GenMessage<UpdateFinanceResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 21);
+  messageDesc(file_socio_v1_business_plan, 23);
 
 /**
  * @generated from message socio.v1.UpdateMarketingRequest
@@ -682,7 +801,7 @@ export type UpdateMarketingRequest = Message<"socio.v1.UpdateMarketingRequest"> 
  * Use `create(UpdateMarketingRequestSchema)` to create a new message.
  */
 export const UpdateMarketingRequestSchema: GenMessage<UpdateMarketingRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 22);
+  messageDesc(file_socio_v1_business_plan, 24);
 
 /**
  * @generated from message socio.v1.UpdateMarketingResponse
@@ -699,7 +818,7 @@ export type UpdateMarketingResponse = Message<"socio.v1.UpdateMarketingResponse"
  * Use `create(UpdateMarketingResponseSchema)` to create a new message.
  */
 export const UpdateMarketingResponseSchema: GenMessage<UpdateMarketingResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 23);
+  messageDesc(file_socio_v1_business_plan, 25);
 
 /**
  * @generated from message socio.v1.UpdateHrRequest
@@ -721,7 +840,7 @@ export type UpdateHrRequest = Message<"socio.v1.UpdateHrRequest"> & {
  * Use `create(UpdateHrRequestSchema)` to create a new message.
  */
 export const UpdateHrRequestSchema: GenMessage<UpdateHrRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 24);
+  messageDesc(file_socio_v1_business_plan, 26);
 
 /**
  * @generated from message socio.v1.UpdateHrResponse
@@ -738,7 +857,7 @@ export type UpdateHrResponse = Message<"socio.v1.UpdateHrResponse"> & {
  * Use `create(UpdateHrResponseSchema)` to create a new message.
  */
 export const UpdateHrResponseSchema: GenMessage<UpdateHrResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 25);
+  messageDesc(file_socio_v1_business_plan, 27);
 
 /**
  * @generated from message socio.v1.UpdateLegalRequest
@@ -760,7 +879,7 @@ export type UpdateLegalRequest = Message<"socio.v1.UpdateLegalRequest"> & {
  * Use `create(UpdateLegalRequestSchema)` to create a new message.
  */
 export const UpdateLegalRequestSchema: GenMessage<UpdateLegalRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 26);
+  messageDesc(file_socio_v1_business_plan, 28);
 
 /**
  * @generated from message socio.v1.UpdateLegalResponse
@@ -777,7 +896,7 @@ export type UpdateLegalResponse = Message<"socio.v1.UpdateLegalResponse"> & {
  * Use `create(UpdateLegalResponseSchema)` to create a new message.
  */
 export const UpdateLegalResponseSchema: GenMessage<UpdateLegalResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 27);
+  messageDesc(file_socio_v1_business_plan, 29);
 
 /**
  * @generated from message socio.v1.GenerateBusinessPlanRequest
@@ -796,7 +915,7 @@ export type GenerateBusinessPlanRequest = Message<"socio.v1.GenerateBusinessPlan
  * Use `create(GenerateBusinessPlanRequestSchema)` to create a new message.
  */
 export const GenerateBusinessPlanRequestSchema: GenMessage<GenerateBusinessPlanRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 28);
+  messageDesc(file_socio_v1_business_plan, 30);
 
 /**
  * @generated from message socio.v1.GenerateBusinessPlanResponse
@@ -818,7 +937,7 @@ export type GenerateBusinessPlanResponse = Message<"socio.v1.GenerateBusinessPla
  * Use `create(GenerateBusinessPlanResponseSchema)` to create a new message.
  */
 export const GenerateBusinessPlanResponseSchema: GenMessage<GenerateBusinessPlanResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 29);
+  messageDesc(file_socio_v1_business_plan, 31);
 
 /**
  * @generated from message socio.v1.ExportBusinessPlanRequest
@@ -835,7 +954,7 @@ export type ExportBusinessPlanRequest = Message<"socio.v1.ExportBusinessPlanRequ
  * Use `create(ExportBusinessPlanRequestSchema)` to create a new message.
  */
 export const ExportBusinessPlanRequestSchema: GenMessage<ExportBusinessPlanRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 30);
+  messageDesc(file_socio_v1_business_plan, 32);
 
 /**
  * @generated from message socio.v1.ExportBusinessPlanResponse
@@ -862,7 +981,7 @@ export type ExportBusinessPlanResponse = Message<"socio.v1.ExportBusinessPlanRes
  * Use `create(ExportBusinessPlanResponseSchema)` to create a new message.
  */
 export const ExportBusinessPlanResponseSchema: GenMessage<ExportBusinessPlanResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 31);
+  messageDesc(file_socio_v1_business_plan, 33);
 
 /**
  * @generated from message socio.v1.DeleteBusinessPlanRequest
@@ -875,7 +994,7 @@ export type DeleteBusinessPlanRequest = Message<"socio.v1.DeleteBusinessPlanRequ
  * Use `create(DeleteBusinessPlanRequestSchema)` to create a new message.
  */
 export const DeleteBusinessPlanRequestSchema: GenMessage<DeleteBusinessPlanRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 32);
+  messageDesc(file_socio_v1_business_plan, 34);
 
 /**
  * @generated from message socio.v1.DeleteBusinessPlanResponse
@@ -888,7 +1007,7 @@ export type DeleteBusinessPlanResponse = Message<"socio.v1.DeleteBusinessPlanRes
  * Use `create(DeleteBusinessPlanResponseSchema)` to create a new message.
  */
 export const DeleteBusinessPlanResponseSchema: GenMessage<DeleteBusinessPlanResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 33);
+  messageDesc(file_socio_v1_business_plan, 35);
 
 /**
  * @generated from message socio.v1.SyncUpdateRequest
@@ -924,7 +1043,7 @@ export type SyncUpdateRequest = Message<"socio.v1.SyncUpdateRequest"> & {
  * Use `create(SyncUpdateRequestSchema)` to create a new message.
  */
 export const SyncUpdateRequestSchema: GenMessage<SyncUpdateRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 34);
+  messageDesc(file_socio_v1_business_plan, 36);
 
 /**
  * @generated from message socio.v1.SyncUpdateResponse
@@ -946,7 +1065,7 @@ export type SyncUpdateResponse = Message<"socio.v1.SyncUpdateResponse"> & {
  * Use `create(SyncUpdateResponseSchema)` to create a new message.
  */
 export const SyncUpdateResponseSchema: GenMessage<SyncUpdateResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 35);
+  messageDesc(file_socio_v1_business_plan, 37);
 
 /**
  * @generated from message socio.v1.SyncProgressRequest
@@ -959,7 +1078,7 @@ export type SyncProgressRequest = Message<"socio.v1.SyncProgressRequest"> & {
  * Use `create(SyncProgressRequestSchema)` to create a new message.
  */
 export const SyncProgressRequestSchema: GenMessage<SyncProgressRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 36);
+  messageDesc(file_socio_v1_business_plan, 38);
 
 /**
  * @generated from message socio.v1.SyncProgressResponse
@@ -993,7 +1112,7 @@ export type SyncProgressResponse = Message<"socio.v1.SyncProgressResponse"> & {
  * Use `create(SyncProgressResponseSchema)` to create a new message.
  */
 export const SyncProgressResponseSchema: GenMessage<SyncProgressResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 37);
+  messageDesc(file_socio_v1_business_plan, 39);
 
 /**
  * @generated from message socio.v1.AutoSaveRequest
@@ -1017,7 +1136,7 @@ export type AutoSaveRequest = Message<"socio.v1.AutoSaveRequest"> & {
  * Use `create(AutoSaveRequestSchema)` to create a new message.
  */
 export const AutoSaveRequestSchema: GenMessage<AutoSaveRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 38);
+  messageDesc(file_socio_v1_business_plan, 40);
 
 /**
  * @generated from message socio.v1.AutoSaveResponse
@@ -1034,7 +1153,7 @@ export type AutoSaveResponse = Message<"socio.v1.AutoSaveResponse"> & {
  * Use `create(AutoSaveResponseSchema)` to create a new message.
  */
 export const AutoSaveResponseSchema: GenMessage<AutoSaveResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 39);
+  messageDesc(file_socio_v1_business_plan, 41);
 
 /**
  * @generated from message socio.v1.ListUpdatesRequest
@@ -1060,7 +1179,7 @@ export type ListUpdatesRequest = Message<"socio.v1.ListUpdatesRequest"> & {
  * Use `create(ListUpdatesRequestSchema)` to create a new message.
  */
 export const ListUpdatesRequestSchema: GenMessage<ListUpdatesRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 40);
+  messageDesc(file_socio_v1_business_plan, 42);
 
 /**
  * @generated from message socio.v1.ListUpdatesResponse
@@ -1089,7 +1208,7 @@ export type ListUpdatesResponse = Message<"socio.v1.ListUpdatesResponse"> & {
  * Use `create(ListUpdatesResponseSchema)` to create a new message.
  */
 export const ListUpdatesResponseSchema: GenMessage<ListUpdatesResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 41);
+  messageDesc(file_socio_v1_business_plan, 43);
 
 /**
  * @generated from message socio.v1.BatchUpdatesRequest
@@ -1106,7 +1225,7 @@ export type BatchUpdatesRequest = Message<"socio.v1.BatchUpdatesRequest"> & {
  * Use `create(BatchUpdatesRequestSchema)` to create a new message.
  */
 export const BatchUpdatesRequestSchema: GenMessage<BatchUpdatesRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 42);
+  messageDesc(file_socio_v1_business_plan, 44);
 
 /**
  * @generated from message socio.v1.BatchUpdatesResponse
@@ -1128,7 +1247,7 @@ export type BatchUpdatesResponse = Message<"socio.v1.BatchUpdatesResponse"> & {
  * Use `create(BatchUpdatesResponseSchema)` to create a new message.
  */
 export const BatchUpdatesResponseSchema: GenMessage<BatchUpdatesResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 43);
+  messageDesc(file_socio_v1_business_plan, 45);
 
 /**
  * @generated from message socio.v1.WatchBusinessPlanRequest
@@ -1147,7 +1266,7 @@ export type WatchBusinessPlanRequest = Message<"socio.v1.WatchBusinessPlanReques
  * Use `create(WatchBusinessPlanRequestSchema)` to create a new message.
  */
 export const WatchBusinessPlanRequestSchema: GenMessage<WatchBusinessPlanRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 44);
+  messageDesc(file_socio_v1_business_plan, 46);
 
 /**
  * @generated from message socio.v1.WatchBusinessPlanResponse
@@ -1174,7 +1293,7 @@ export type WatchBusinessPlanResponse = Message<"socio.v1.WatchBusinessPlanRespo
  * Use `create(WatchBusinessPlanResponseSchema)` to create a new message.
  */
 export const WatchBusinessPlanResponseSchema: GenMessage<WatchBusinessPlanResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_business_plan, 45);
+  messageDesc(file_socio_v1_business_plan, 47);
 
 /**
  * The six steps of the plan.

@@ -1,0 +1,79 @@
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+
+import { collectErrors, screenshot, sharedBrowser } from "./browser";
+
+const browser = sharedBrowser();
+const baseURL = inject("baseURL");
+
+async function codeFor(phone: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const response = await fetch(`${baseURL}/api/dev/whatsapp/outbox?phone=${encodeURIComponent(phone)}`);
+    const body = (await response.json()) as { data: { messages: { kind: string; text: string }[] } };
+    const code = body.data.messages.filter((m) => m.kind === "login_code").at(-1);
+    if (code) return code.text.replace(/\D/g, "").slice(0, 6);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no login code for ${phone}`);
+}
+
+async function registerAndLogIn(page: Page, phone: string, name: string) {
+  await fetch(`${baseURL}/api/dev/whatsapp/inbound`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ from: phone, name, text: "Oi" }),
+  });
+  await page.goto(`${baseURL}/login?phoneNumber=${encodeURIComponent(phone)}`);
+  await page.getByLabel("Código de verificação").fill(await codeFor(phone));
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await page.waitForURL(`${baseURL}/dashboard`);
+}
+
+describe("building the plan in the browser", () => {
+  it("fills a section, completes it, sees the dashboard move, generates and downloads the PDF", async () => {
+    const page = await browser().newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const errors = collectErrors(page);
+    await registerAndLogIn(page, "+5511955554444", "Dora Reis");
+    await page.getByRole("heading", { name: "Olá, Dora!" }).waitFor();
+    await screenshot(page, "dashboard-1280");
+
+    await page.getByRole("link", { name: "Continuar o plano" }).first().click();
+    await page.getByRole("heading", { name: "Construtor do plano de negócios" }).waitFor();
+    await page.getByLabel("Qual é a ideia do negócio?").fill("Café com livraria em Santos");
+    await page.getByLabel("Ticket médio por venda (R$)").fill("30");
+    await page.getByLabel("Vendas esperadas por mês").fill("900");
+    await page.getByLabel("Custo variável por venda (R$)").fill("12");
+    await page.getByLabel("Custos fixos por mês (R$)").fill("9000");
+    await page.getByText("vendas/mês").waitFor({ timeout: 10_000 });
+    await page.getByRole("checkbox", { name: "Etapa concluída" }).first().check();
+    await page.getByText("17% do plano").waitFor();
+    await screenshot(page, "business-plan-1280");
+
+    await page.getByRole("button", { name: "Gerar plano completo" }).click();
+    await page.getByText("Plano de negócios gerado com sucesso").waitFor();
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Baixar PDF" }).click();
+    expect((await download).suggestedFilename()).toBe("plano-de-negocios-v1.pdf");
+
+    await page.goto(`${baseURL}/dashboard`);
+    await page.getByText("17% concluído").waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the dashboard updates live when the plan changes elsewhere", async () => {
+    const page = await browser().newPage({ viewport: { width: 375, height: 800 } });
+    await registerAndLogIn(page, "+5511944443333", "Eva Lima");
+    await page.getByRole("heading", { name: "Olá, Eva!" }).waitFor();
+    await page.getByText("● Atualizado ao vivo").waitFor();
+    const token = await page.evaluate(() => localStorage.getItem("authToken"));
+    await fetch(`${baseURL}/api/webhook/business-plan/update`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ step: "legal", completed: true, source: "whatsapp" }),
+    });
+    await page.getByText("17% concluído").waitFor({ timeout: 10_000 });
+    await screenshot(page, "dashboard-375");
+    await page.close();
+  });
+});

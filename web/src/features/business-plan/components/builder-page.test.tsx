@@ -1,0 +1,94 @@
+import type { ConnectRouter } from "@connectrpc/connect";
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+
+import { AuthService } from "@/gen/socio/v1/auth_pb";
+import { BusinessPlanService, ChangeSource, PlanStatus, PlanStep } from "@/gen/socio/v1/business_plan_pb";
+import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
+import { storeTokens } from "@/lib/session";
+import { renderApp } from "@/testing/render-app";
+
+interface Seen {
+  saves: { step: PlanStep; data: unknown; source: ChangeSource; completed?: boolean }[];
+  generated: number;
+  deleted: number;
+}
+
+function api(seen: Seen) {
+  const user = { id: "u1", name: "Ana", phoneNumber: "+5511987654321", language: "pt-BR", role: Role.USER, subscriptionStatus: SubscriptionStatus.PRO };
+  let version = 0;
+  const plan = () => ({
+    id: "p1",
+    status: PlanStatus.IN_PROGRESS,
+    progress: 17,
+    steps: [1, 2, 3, 4, 5, 6].map((id) => ({ id, completed: id === 1 })),
+    ideaData: { businessIdea: "Padaria" },
+    financeData: { averageTicket: 25, expectedSalesPerMonth: 1000 },
+    financeAnalysis: {
+      contributionMargin: 15,
+      breakEvenSales: 533.3,
+      breakEvenRevenue: 13333.33,
+      monthlyResult: 7000,
+      paybackMonths: 8.6,
+      cashFlow: Array.from({ length: 12 }, (_, i) => ({ month: i + 1, result: 7000, cumulative: -60000 + 7000 * (i + 1) })),
+    },
+    document: version ? { version, markdown: "# Plano" } : undefined,
+  });
+  return (router: ConnectRouter) => {
+    router.service(AuthService, { getMe: () => ({ user }) });
+    router.service(BusinessPlanService, {
+      getBusinessPlan: () => ({ businessPlan: plan() }),
+      syncUpdate: (request) => {
+        seen.saves.push({ step: request.step, data: request.data, source: request.source, completed: request.completed });
+        return { businessPlan: plan() };
+      },
+      generateBusinessPlan: () => {
+        seen.generated += 1;
+        version += 1;
+        return { businessPlan: plan(), document: { version, markdown: "# Plano" } };
+      },
+      deleteBusinessPlan: () => {
+        seen.deleted += 1;
+        return {};
+      },
+    });
+  };
+}
+
+describe("business plan builder", () => {
+  it("shows the six sections with the saved data and the computed numbers", async () => {
+    storeTokens("t", "r");
+    renderApp("/business-plan", { api: api({ saves: [], generated: 0, deleted: 0 }) });
+    expect(await screen.findByRole("heading", { name: "Construtor do plano de negócios" })).toBeInTheDocument();
+    for (const name of ["Ideia de negócio", "Pesquisa de mercado", "Planejamento financeiro", "Estratégia de marketing", "Recursos humanos", "Estrutura legal"]) {
+      expect(screen.getByRole("heading", { name, level: 2 })).toBeInTheDocument();
+    }
+    expect(screen.getByLabelText("Qual é a ideia do negócio?")).toHaveValue("Padaria");
+    expect(screen.getByText("534 vendas/mês")).toBeInTheDocument();
+    expect(screen.getByText(/R\$\s7\.000,00/)).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Saldo acumulado em 12 meses" })).toBeInTheDocument();
+  });
+
+  it("saves what the user types as a builder change", async () => {
+    storeTokens("t", "r");
+    const seen: Seen = { saves: [], generated: 0, deleted: 0 };
+    renderApp("/business-plan", { api: api(seen) });
+    const industry = await screen.findByLabelText("Setor");
+    await userEvent.type(industry, "Alimentação");
+    await waitFor(() => expect(seen.saves.length).toBe(1), { timeout: 3000 });
+    expect(seen.saves[0]).toMatchObject({ step: PlanStep.MARKET, source: ChangeSource.BUILDER });
+    expect(seen.saves[0]?.data).toMatchObject({ industry: "Alimentação" });
+    expect(await screen.findByText("Salvo")).toBeInTheDocument();
+  });
+
+  it("generates the complete plan, then offers the downloads", async () => {
+    storeTokens("t", "r");
+    const seen: Seen = { saves: [], generated: 0, deleted: 0 };
+    renderApp("/business-plan", { api: api(seen) });
+    await userEvent.click(await screen.findByRole("button", { name: "Gerar plano completo" }));
+    expect(await screen.findByText("Plano de negócios gerado com sucesso")).toBeInTheDocument();
+    expect(await screen.findByRole("button", { name: "Baixar PDF" })).toBeInTheDocument();
+    expect(seen.generated).toBe(1);
+  });
+});

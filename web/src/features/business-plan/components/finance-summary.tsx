@@ -1,0 +1,71 @@
+import { useTranslation } from "react-i18next";
+
+import type { FinanceAnalysis } from "@/gen/socio/v1/business_plan_pb";
+import { currentLanguage } from "@/lib/i18n";
+import { formatBRL } from "@/lib/money";
+
+/** The 12-month cumulative balance as bars around zero (SVG, no chart library). */
+function CashFlowChart({ analysis }: { analysis: FinanceAnalysis }) {
+  const { t, i18n } = useTranslation("businessPlan");
+  const language = currentLanguage(i18n);
+  const values = analysis.cashFlow.map((m) => m.cumulative);
+  const max = Math.max(1, ...values.map(Math.abs));
+  const width = 360;
+  const height = 140;
+  const zero = height / 2;
+  const bar = width / values.length;
+  return (
+    <figure className="mt-4">
+      <figcaption className="text-sm font-medium">{t("finance.chartTitle")}</figcaption>
+      <svg viewBox={`0 0 ${width} ${height}`} className="mt-2 w-full" role="img" aria-label={t("finance.chartTitle")}>
+        <line x1={0} x2={width} y1={zero} y2={zero} stroke="#cbd5e1" />
+        {analysis.cashFlow.map((m, i) => {
+          const h = (Math.abs(m.cumulative) / max) * (zero - 4);
+          const y = m.cumulative >= 0 ? zero - h : zero;
+          return (
+            <rect key={m.month} x={i * bar + 3} y={y} width={bar - 6} height={Math.max(1, h)} rx={2} fill={m.cumulative >= 0 ? "#059669" : "#f87171"}>
+              <title>{`${t("finance.month", { month: m.month })}: ${formatBRL(m.cumulative, language)}`}</title>
+            </rect>
+          );
+        })}
+      </svg>
+    </figure>
+  );
+}
+
+/** The computed numbers of the finance step. */
+export function FinanceSummary({ analysis }: { analysis?: FinanceAnalysis }) {
+  const { t, i18n } = useTranslation("businessPlan");
+  const language = currentLanguage(i18n);
+  if (!analysis) return <p className="mt-4 text-sm text-slate-600">{t("finance.needMore")}</p>;
+  const brl = (v: number) => formatBRL(v, language, { cents: true });
+  const rows: [string, string][] = [
+    [t("finance.contributionMargin"), brl(analysis.contributionMargin)],
+    [
+      t("finance.breakEvenSales"),
+      analysis.breakEvenSales === undefined ? t("finance.notReached") : t("finance.breakEvenSalesValue", { count: Math.ceil(analysis.breakEvenSales) }),
+    ],
+    [t("finance.breakEvenRevenue"), analysis.breakEvenRevenue === undefined ? t("finance.notReached") : brl(analysis.breakEvenRevenue)],
+    [t("finance.monthlyResult"), brl(analysis.monthlyResult)],
+    [
+      t("finance.payback"),
+      analysis.paybackMonths === undefined
+        ? t("finance.notReached")
+        : t("finance.paybackValue", { months: analysis.paybackMonths.toLocaleString(language === "pt-BR" ? "pt-BR" : "en-US", { maximumFractionDigits: 1 }) }),
+    ],
+  ];
+  return (
+    <div className="mt-5 rounded-xl bg-brand-50 p-4">
+      <h3 className="font-semibold text-brand-800">{t("finance.title")}</h3>
+      <dl className="mt-3 grid gap-2 sm:grid-cols-2">
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-xs text-slate-600">{label}</dt>
+            <dd className="font-semibold">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <CashFlowChart analysis={analysis} />
+    </div>
+  );
+}

@@ -1,0 +1,139 @@
+import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+
+import { ChangeSource } from "@/gen/socio/v1/business_plan_pb";
+import { serverMessage } from "@/lib/errors";
+
+import { useSaveStep } from "../api/plan-queries";
+import type { Field, SectionSpec } from "./section-fields";
+
+const AUTOSAVE_MS = 800;
+const inputClass = "mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none";
+
+function display(field: Field, value: JsonValue | undefined): string {
+  if (value === null || value === undefined) return "";
+  if (field.kind === "list" && Array.isArray(value)) return value.join(", ");
+  if (field.kind === "select" && typeof value === "string" && value.endsWith("_UNSPECIFIED")) return "";
+  return String(value);
+}
+
+function parse(field: Field, raw: string): JsonValue {
+  switch (field.kind) {
+    case "money":
+    case "percent":
+    case "count": {
+      const cleaned = raw.replace(/\s/g, "").replace(/\.(?=\d{3}(\D|$))/g, "").replace(",", ".");
+      if (cleaned === "") return null;
+      const n = Number(cleaned);
+      return Number.isFinite(n) ? (field.kind === "count" ? Math.round(n) : n) : raw;
+    }
+    case "list":
+      return raw.split(",").map((s) => s.trim()).filter(Boolean);
+    case "select":
+      return raw === "" ? null : raw;
+    case "text":
+    case "textarea":
+      return raw;
+  }
+}
+
+/** One step of the plan as a form that saves itself while the user types. */
+export function SectionCard({ spec, data, completed, children }: { spec: SectionSpec; data: JsonObject; completed: boolean; children?: React.ReactNode }) {
+  const { t } = useTranslation("businessPlan");
+  const save = useSaveStep();
+  const [draft, setDraft] = useState<Record<string, string>>(() =>
+    Object.fromEntries(spec.fields.map((f) => [f.name, display(f, data[f.name])])),
+  );
+  const [state, setState] = useState<"idle" | "saving" | "saved" | "error">("idle");
+  // The checkbox answers at once; the server's value takes over when it changes.
+  const [done, setDone] = useState(completed);
+  const [serverDone, setServerDone] = useState(completed);
+  if (completed !== serverDone) {
+    setServerDone(completed);
+    setDone(completed);
+  }
+  const [error, setError] = useState("");
+  const pending = useRef<number | undefined>(undefined);
+
+  useEffect(() => () => window.clearTimeout(pending.current), []);
+
+  async function persist(values: Record<string, string>, done?: boolean) {
+    setState("saving");
+    try {
+      const changed: JsonObject = {};
+      for (const field of spec.fields) changed[field.name] = parse(field, values[field.name] ?? "");
+      await save.mutateAsync({ step: spec.step, data: changed, completed: done, source: ChangeSource.BUILDER });
+      setState("saved");
+    } catch (e) {
+      setError(serverMessage(e, ""));
+      setState("error");
+    }
+  }
+
+  function change(name: string, value: string) {
+    const next = { ...draft, [name]: value };
+    setDraft(next);
+    window.clearTimeout(pending.current);
+    pending.current = window.setTimeout(() => void persist(next), AUTOSAVE_MS);
+  }
+
+  const id = (name: string) => `${spec.key}-${name}`;
+  return (
+    <section aria-labelledby={`${spec.key}-title`} className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id={`${spec.key}-title`} className="text-lg font-semibold">
+          {t(`sections.${spec.key}`)}
+        </h2>
+        <label className="flex items-center gap-2 text-sm font-medium">
+          <input
+            type="checkbox"
+            checked={done}
+            onChange={(e) => {
+              setDone(e.target.checked);
+              void persist(draft, e.target.checked);
+            }}
+            className="h-4 w-4 accent-brand-600"
+          />
+          {t("stepDone")}
+        </label>
+      </div>
+      <div className="mt-4 grid gap-4 sm:grid-cols-2">
+        {spec.fields.map((field) => (
+          <div key={field.name} className={field.kind === "textarea" ? "sm:col-span-2" : undefined}>
+            <label htmlFor={id(field.name)} className="block text-sm font-medium text-slate-700">
+              {t(`fields.${field.name}`)}
+            </label>
+            {field.kind === "textarea" ? (
+              <textarea id={id(field.name)} rows={3} maxLength={field.max} value={draft[field.name]} onChange={(e) => change(field.name, e.target.value)} className={inputClass} />
+            ) : field.kind === "select" ? (
+              <select id={id(field.name)} value={draft[field.name]} onChange={(e) => change(field.name, e.target.value)} className={inputClass}>
+                <option value="">{t("options.choose")}</option>
+                {field.options?.map((o) => (
+                  <option key={o} value={o}>
+                    {t(`options.${o}`)}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                id={id(field.name)}
+                inputMode={field.kind === "money" || field.kind === "percent" ? "decimal" : field.kind === "count" ? "numeric" : "text"}
+                maxLength={field.max ?? 400}
+                value={draft[field.name]}
+                onChange={(e) => change(field.name, e.target.value)}
+                className={inputClass}
+              />
+            )}
+          </div>
+        ))}
+      </div>
+      {children}
+      <p className="mt-3 h-5 text-xs text-slate-500" role="status" aria-live="polite">
+        {state === "saving" && t("saving")}
+        {state === "saved" && t("saved")}
+        {state === "error" && <span className="text-red-700">{t("saveFailed", { message: error })}</span>}
+      </p>
+    </section>
+  );
+}

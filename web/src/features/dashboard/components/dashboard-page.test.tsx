@@ -1,0 +1,82 @@
+import type { ConnectRouter } from "@connectrpc/connect";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+
+import { AuthService } from "@/gen/socio/v1/auth_pb";
+import { PlanStep } from "@/gen/socio/v1/business_plan_pb";
+import { MessageType, Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
+import { DashboardService } from "@/gen/socio/v1/dashboard_pb";
+import { storeTokens } from "@/lib/session";
+import { renderApp } from "@/testing/render-app";
+
+const ICONS = ["Target", "TrendingUp", "DollarSign", "Megaphone", "Users", "Scale"];
+
+function api(role: Role, tier: SubscriptionStatus, toggles: { stepId: PlanStep; completed: boolean }[] = []) {
+  const user = { id: "u1", name: "Ana Lima", phoneNumber: "+5511987654321", language: "pt-BR", role, subscriptionStatus: tier };
+  let completed = new Set<PlanStep>([PlanStep.IDEA]);
+  const plan = () => ({
+    overallProgress: Math.round((completed.size * 100) / 6),
+    steps: [1, 2, 3, 4, 5, 6].map((id, i) => ({ id, completed: completed.has(id), icon: ICONS[i] })),
+  });
+  return (router: ConnectRouter) => {
+    router.service(AuthService, { getMe: () => ({ user }) });
+    router.service(DashboardService, {
+      getDashboard: () => ({
+        user,
+        businessPlan: plan(),
+        recentMessages: [
+          { id: "m2", type: MessageType.AI, preview: "Qual é o seu ticket médio?" },
+          { id: "m1", type: MessageType.USER, preview: "Quero abrir uma padaria" },
+        ],
+        stats: { messagesThisWeek: 7, daysActive: 3, planCompletion: plan().overallProgress },
+        whatsappUrl: "https://wa.me/5511900000000",
+      }),
+      updateDashboardStep: (request) => {
+        toggles.push({ stepId: request.stepId, completed: request.completed });
+        completed = new Set(completed);
+        if (request.completed) completed.add(request.stepId);
+        else completed.delete(request.stepId);
+        return { businessPlan: plan() };
+      },
+    });
+  };
+}
+
+describe("dashboard", () => {
+  it("greets the user with their phone, plan badge, progress, messages and real figures", async () => {
+    storeTokens("t", "r");
+    renderApp("/dashboard", { api: api(Role.USER, SubscriptionStatus.FREE) });
+    expect(await screen.findByRole("heading", { name: "Olá, Ana!" })).toBeInTheDocument();
+    expect(screen.getByText("+55 (11) 98765-4321")).toBeInTheDocument();
+    expect(screen.getByText("Gratuito")).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Admin" })).not.toBeInTheDocument();
+    expect(screen.getByText("17% concluído")).toBeInTheDocument();
+    const messages = screen.getByRole("region", { name: "Mensagens recentes" });
+    expect(within(messages).getByText("Consultor IA")).toBeInTheDocument();
+    expect(within(messages).getByText("Você")).toBeInTheDocument();
+    const stats = screen.getByRole("region", { name: "Resumo" });
+    expect(within(stats).getByText("7")).toBeInTheDocument();
+    expect(within(stats).getByText("3")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Conversar no WhatsApp" })).toHaveAttribute("href", "https://wa.me/5511900000000");
+  });
+
+  it("shows the Admin button and the Pro badge to an admin on Pro", async () => {
+    storeTokens("t", "r");
+    renderApp("/dashboard", { api: api(Role.ADMIN, SubscriptionStatus.PRO) });
+    expect(await screen.findByRole("link", { name: "Admin" })).toHaveAttribute("href", "/admin");
+    expect(screen.getByText("Pro")).toBeInTheDocument();
+  });
+
+  it("toggles a step by sending the opposite value, then reloads", async () => {
+    storeTokens("t", "r");
+    const toggles: { stepId: PlanStep; completed: boolean }[] = [];
+    renderApp("/dashboard", { api: api(Role.USER, SubscriptionStatus.PRO, toggles) });
+    await userEvent.click(await screen.findByRole("button", { name: /Pesquisa de mercado/ }));
+    expect(await screen.findByText("Etapa do plano de negócios atualizada com sucesso")).toBeInTheDocument();
+    expect(toggles).toEqual([{ stepId: PlanStep.MARKET, completed: true }]);
+    await waitFor(() => expect(screen.getByText("33% concluído")).toBeInTheDocument());
+    await userEvent.click(screen.getByRole("button", { name: /Ideia de negócio/ }));
+    await waitFor(() => expect(toggles[1]).toEqual({ stepId: PlanStep.IDEA, completed: false }));
+  });
+});

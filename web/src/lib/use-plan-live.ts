@@ -1,0 +1,48 @@
+// Keeps a page live while the plan changes elsewhere (the consultant on WhatsApp, another tab):
+// the WatchBusinessPlan stream over gRPC-Web; every change refreshes the queries. Reconnects with
+// backoff after the stream breaks.
+
+import { createClient } from "@connectrpc/connect";
+import { useTransport } from "@connectrpc/connect-query";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+
+import { BusinessPlanService } from "@/gen/socio/v1/business_plan_pb";
+
+/** True while the live stream is connected. */
+export function usePlanLiveUpdates(enabled = true): boolean {
+  const transport = useTransport();
+  const queryClient = useQueryClient();
+  const [connected, setConnected] = useState(false);
+
+  useEffect(() => {
+    if (!enabled) return;
+    const client = createClient(BusinessPlanService, transport);
+    const abort = new AbortController();
+    let attempt = 0;
+    let cursor = "";
+    async function run() {
+      while (!abort.signal.aborted) {
+        try {
+          const stream = client.watchBusinessPlan({ since: cursor }, { signal: abort.signal, timeoutMs: 0 });
+          setConnected(true);
+          attempt = 0;
+          for await (const event of stream) {
+            if (event.change?.cursor) cursor = event.change.cursor;
+            void queryClient.invalidateQueries();
+          }
+        } catch {
+          // broken, closed or aborted: try again below unless we are leaving
+        }
+        setConnected(false);
+        if (abort.signal.aborted) return;
+        attempt += 1;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 1000 * 2 ** attempt)));
+      }
+    }
+    void run();
+    return () => abort.abort();
+  }, [enabled, transport, queryClient]);
+
+  return connected;
+}
