@@ -31,7 +31,7 @@ use crate::{
         webhooks::{self, WhatsAppWebhook},
     },
     config::{Config, RunMode, WhatsAppMode},
-    consultant::{replies::Links, worker::ReplyHandler},
+    consultant::{guide::Guide, replies::Links, worker::ReplyHandler},
     conversation::{
         delivery::{SEND_JOB, SendHandler},
         inbox::{Inbox, REPLY_JOB},
@@ -67,6 +67,7 @@ pub struct Application {
     handlers: Handlers,
     worker_options: WorkerOptions,
     sender: Arc<dyn WhatsAppSender>,
+    plans: Plans,
 }
 
 impl Application {
@@ -88,15 +89,24 @@ impl Application {
             WhatsAppMode::Dev => Arc::new(DevOutbox::new(db.clone())),
             WhatsAppMode::Cloud => Arc::new(CloudSender::new(&config.whatsapp)?),
         };
+        let links = Links::new(&config.public_url);
+        let plans = Plans::new(db.clone(), PlanEvents::default());
         let handlers = Handlers::new()
-            .register(REPLY_JOB, Arc::new(ReplyHandler::new(db.clone(), Links::new(&config.public_url))))
+            .register(
+                REPLY_JOB,
+                Arc::new(ReplyHandler::new(
+                    db.clone(),
+                    links.clone(),
+                    Guide::new(db.clone(), plans.clone(), links),
+                )),
+            )
             .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())));
         let worker_options = WorkerOptions {
             workers: config.jobs.workers,
             backoff: Backoff { base: config.jobs.retry_base, ..Backoff::default() },
             ..WorkerOptions::default()
         };
-        Ok(Self { listener, port, config: Arc::new(config), db, handlers, worker_options, sender })
+        Ok(Self { listener, port, config: Arc::new(config), db, handlers, worker_options, sender, plans })
     }
 
     pub fn port(&self) -> u16 {
@@ -112,7 +122,7 @@ impl Application {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let router = build_router(&self.config, &self.db, self.sender.clone()).await?;
+        let router = build_router(&self.config, &self.db, self.sender.clone(), self.plans.clone()).await?;
         let (stop_workers, workers_stopped) = tokio::sync::watch::channel(false);
         let mut workers = jobs::spawn_workers(&self.db, self.handlers, self.worker_options, workers_stopped);
         tracing::info!(port = self.port, database = ?self.db.engine(), "Sócio is serving");
@@ -153,6 +163,7 @@ async fn build_router(
     config: &Config,
     db: &Db,
     sender: Arc<dyn WhatsAppSender>,
+    plans: Plans,
 ) -> anyhow::Result<axum::Router> {
     let keys = TokenKeys::new(&config.jwt_secret);
     let auth = Authenticator::new(db.clone(), keys.clone());
@@ -182,7 +193,6 @@ async fn build_router(
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
 
-    let plans = Plans::new(db.clone(), PlanEvents::default());
     let renderer = Arc::new(socio_pdf::Renderer::new());
     let grpc = Routes::new(AuthServiceServer::new(AuthApi::new(login, auth.clone())))
         .add_service(BusinessPlanServiceServer::new(BusinessPlanApi::new(

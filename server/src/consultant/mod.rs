@@ -1,6 +1,10 @@
-//! The consultant: what we answer, and the worker that answers. Until the AI consultant lands,
-//! everyone gets the first-contact welcome, free users the free-plan answer with the checkout link,
-//! and Pro users a pointer to their plan.
+//! The consultant: what we answer, and the worker that answers. A new free user gets the welcome,
+//! free users the free-plan answer with the checkout link, Pro users and admins the consultant
+//! (the offline guide by default).
 
+pub mod facts;
+pub mod guide;
+pub mod parse;
+pub mod questions;
 pub mod replies;
 pub mod worker;

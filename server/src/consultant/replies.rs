@@ -28,31 +28,53 @@ impl Links {
     pub fn dashboard(&self) -> String {
         format!("{}/dashboard", self.public_url)
     }
+
+    pub fn builder(&self) -> String {
+        format!("{}/business-plan", self.public_url)
+    }
 }
 
-/// The one message that answers `messages` (oldest first).
-pub fn compose(user: &User, first_contact: bool, messages: &[Message], links: &Links) -> String {
+/// Whether the user gets the consultant: Pro users and admins.
+pub fn entitled(user: &User) -> bool {
+    user.tier == Tier::Pro || user.role == Role::Admin
+}
+
+/// The text a user's messages need answered: what they wrote, tapped or captioned.
+pub fn readable_text(messages: &[Message]) -> String {
+    messages
+        .iter()
+        .filter(|m| m.kind.is_readable() || !m.content.is_empty())
+        .map(|m| m.content.trim())
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The one message that answers `messages` (oldest first). `consultant` is the consultant's
+/// answer for users entitled to it.
+pub fn compose(
+    user: &User,
+    first_contact: bool,
+    messages: &[Message],
+    links: &Links,
+    consultant: Option<String>,
+) -> String {
     let lang = user.language;
     let mut parts: Vec<String> = unreadable_notes(messages, lang);
     let greeting = match user.first_name() {
         Some(name) => lang.choose(format!("Olá, {name}!"), format!("Hi {name}!")),
         None => lang.choose("Olá!".to_owned(), "Hi!".to_owned()),
     };
-    let main = if first_contact {
-        welcome(&greeting, lang, &links.checkout(user))
-    } else if user.tier == Tier::Pro || user.role == Role::Admin {
-        lang.choose(
-            format!(
-                "{greeting} Recebi sua mensagem. Enquanto preparo a sua consultoria por aqui, você pode acompanhar e preencher o seu plano de negócios no painel: {}",
-                links.dashboard()
-            ),
-            format!(
-                "{greeting} I got your message. While I prepare your consulting here, you can follow and fill in your business plan on your dashboard: {}",
-                links.dashboard()
-            ),
-        )
-    } else {
-        free_plan(&greeting, lang, &links.checkout(user))
+    let main = match consultant {
+        Some(answer) if entitled(user) => {
+            if first_contact {
+                format!("{greeting} 👋\n\n{answer}")
+            } else {
+                answer
+            }
+        }
+        _ if first_contact => welcome(&greeting, lang, &links.checkout(user)),
+        _ => free_plan(&greeting, lang, &links.checkout(user)),
     };
     parts.push(main);
     parts.join("\n\n")
@@ -159,7 +181,8 @@ mod tests {
     #[test]
     fn a_new_user_is_welcomed_by_name_with_their_checkout_link() {
         let links = Links::new("https://socio.app/");
-        let text = compose(&user(Tier::Free, Language::PtBr), true, &[message(MessageKind::Text)], &links);
+        let text =
+            compose(&user(Tier::Free, Language::PtBr), true, &[message(MessageKind::Text)], &links, None);
         assert!(text.starts_with("Olá, Ana! 👋 Eu sou o Sócio"), "{text}");
         assert!(text.contains("https://socio.app/checkout/5511987654321"));
     }
@@ -167,7 +190,8 @@ mod tests {
     #[test]
     fn a_free_user_hears_the_consultant_is_pro_only_in_their_language() {
         let links = Links::new("http://localhost:8080");
-        let text = compose(&user(Tier::Free, Language::En), false, &[message(MessageKind::Text)], &links);
+        let text =
+            compose(&user(Tier::Free, Language::En), false, &[message(MessageKind::Text)], &links, None);
         assert!(text.contains("part of the Pro plan"), "{text}");
         assert!(text.contains("http://localhost:8080/checkout/5511987654321"));
     }
@@ -177,7 +201,7 @@ mod tests {
         let links = Links::new("http://x");
         let messages =
             [message(MessageKind::Audio), message(MessageKind::Image), message(MessageKind::Audio)];
-        let text = compose(&user(Tier::Free, Language::PtBr), false, &messages, &links);
+        let text = compose(&user(Tier::Free, Language::PtBr), false, &messages, &links, None);
         assert_eq!(text.matches("Recebi seu áudio").count(), 1);
         assert_eq!(text.matches("Recebi seu arquivo").count(), 1);
     }

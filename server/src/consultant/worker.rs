@@ -5,7 +5,10 @@
 
 use futures::future::BoxFuture;
 
-use super::replies::{self, Links};
+use super::{
+    guide::Guide,
+    replies::{self, Links},
+};
 use crate::{
     conversation::{delivery, messages},
     db::{
@@ -19,11 +22,26 @@ use crate::{
 pub struct ReplyHandler {
     db: Db,
     links: Links,
+    guide: Guide,
 }
 
 impl ReplyHandler {
-    pub fn new(db: Db, links: Links) -> Self {
-        Self { db, links }
+    pub fn new(db: Db, links: Links, guide: Guide) -> Self {
+        Self { db, links, guide }
+    }
+
+    /// The consultant's answer, for users entitled to it.
+    async fn consult(
+        &self,
+        user: &crate::identity::users::User,
+        text: &str,
+    ) -> Result<Option<String>, JobError> {
+        if !replies::entitled(user) {
+            return Ok(None);
+        }
+        let answer =
+            if text.is_empty() { self.guide.resume(user).await } else { self.guide.reply(user, text).await };
+        answer.map(Some).map_err(|e| JobError::Retryable(format!("{e}")))
     }
 
     async fn reply(&self, job: &Job) -> Result<(), JobError> {
@@ -39,7 +57,12 @@ impl ReplyHandler {
             return Ok(()); // answered together with an earlier message of the burst
         }
 
-        let text = replies::compose(&user, first_contact, &claimed, &self.links);
+        let consultant = self.consult(&user, &replies::readable_text(&claimed)).await?;
+        // The consultant may have switched the user's language: answer in the new one.
+        let mut conn = self.db.pool().acquire().await?;
+        let user = users::find_by_id(&mut conn, &user.id).await?.unwrap_or(user);
+        drop(conn);
+        let text = replies::compose(&user, first_contact, &claimed, &self.links, consultant);
 
         let mut tx = self.db.pool().begin().await?;
         if messages::mark_answered(&mut tx, &job.id).await? == 0 {

@@ -1,0 +1,419 @@
+//! The offline guide: a deterministic consultant that interviews the user through the six steps of
+//! Sebrae's plan with a few focused questions each, saves every answer into the plan (so the
+//! dashboard moves while they chat), recaps each finished step with a practical tip, and knows a
+//! few commands: menu, progresso, plano, ajuda, pular, English/Português. It is the embedded
+//! default, and what answers whenever the model cannot.
+
+use serde_json::Value as Json;
+use sqlx::Row;
+
+use super::{
+    facts,
+    questions::{QUESTIONS, Question},
+    replies::Links,
+};
+use crate::{
+    db::{Db, now_ms},
+    error::AppError,
+    identity::users::User,
+    locale::Language,
+    plan::{
+        Plans, document, finance,
+        money::format_brl,
+        sections::Step,
+        store::{Patch, Plan, Source, StepUpdate},
+    },
+    proto::{json, socio::v1 as pb},
+};
+
+#[derive(Clone)]
+pub struct Guide {
+    db: Db,
+    plans: Plans,
+    links: Links,
+}
+
+enum Command {
+    Menu,
+    Help,
+    Progress,
+    Links,
+    Skip,
+    Language(Language),
+}
+
+fn command(text: &str) -> Option<Command> {
+    let lower = text.trim().to_lowercase();
+    let lower = lower.trim_matches(|c: char| !c.is_alphanumeric());
+    Some(match lower {
+        "menu" => Command::Menu,
+        "ajuda" | "help" | "?" => Command::Help,
+        "progresso" | "progress" | "status" => Command::Progress,
+        "plano" | "painel" | "dashboard" | "link" | "plan" | "site" => Command::Links,
+        "pular" | "skip" | "próxima" | "proxima" | "next" => Command::Skip,
+        "english" | "inglês" | "ingles" | "in english" | "speak english" => Command::Language(Language::En),
+        "português" | "portugues" | "portuguese" | "em português" => Command::Language(Language::PtBr),
+        _ => return None,
+    })
+}
+
+fn is_empty(value: Option<&Json>) -> bool {
+    match value {
+        None | Some(Json::Null) => true,
+        Some(Json::String(s)) => s.is_empty() || s == "unspecified",
+        Some(Json::Array(items)) => items.is_empty(),
+        Some(_) => false,
+    }
+}
+
+fn step_name(step: Step, lang: Language) -> &'static str {
+    match step {
+        Step::Idea => lang.choose("Ideia de negócio", "Business idea"),
+        Step::Market => lang.choose("Mercado", "Market"),
+        Step::Finance => lang.choose("Finanças", "Finance"),
+        Step::Marketing => "Marketing",
+        Step::Hr => lang.choose("Pessoas", "People"),
+        Step::Legal => lang.choose("Jurídico e impostos", "Legal and tax"),
+    }
+}
+
+impl Guide {
+    pub fn new(db: Db, plans: Plans, links: Links) -> Self {
+        Self { db, plans, links }
+    }
+
+    async fn pending(&self, user_id: &str) -> Result<Option<&'static Question>, AppError> {
+        let row = sqlx::query("select step, field from guide_state where user_id = $1")
+            .bind(user_id)
+            .fetch_optional(self.db.pool())
+            .await?;
+        Ok(row.and_then(|r| {
+            let step = Step::parse(&r.try_get::<String, _>("step").ok()?)?;
+            Question::find(step, &r.try_get::<String, _>("field").ok()?)
+        }))
+    }
+
+    async fn ask(&self, user_id: &str, question: Option<&Question>) -> Result<(), AppError> {
+        let (step, field) = question.map(|q| (q.step.key(), q.field)).unwrap_or_default();
+        sqlx::query(
+            "insert into guide_state (user_id, step, field, updated_at) values ($1, $2, $3, $4) \
+             on conflict (user_id) do update set step = excluded.step, field = excluded.field, updated_at = excluded.updated_at",
+        )
+        .bind(user_id)
+        .bind(step)
+        .bind(field)
+        .bind(now_ms())
+        .execute(self.db.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// The next question: the first unanswered one of the first incomplete step, after `after`.
+    fn next_question(plan: &Plan, after: Option<&Question>) -> Option<&'static Question> {
+        let start = after
+            .and_then(|a| QUESTIONS.iter().position(|q| q.step == a.step && q.field == a.field))
+            .map_or(0, |i| i + 1);
+        QUESTIONS[start..]
+            .iter()
+            .chain(QUESTIONS[..start].iter())
+            .find(|q| !plan.section(q.step).completed && is_empty(plan.section(q.step).data.get(q.field)))
+            .or_else(|| {
+                Step::ALL
+                    .iter()
+                    .find(|s| !plan.section(**s).completed)
+                    .and_then(|s| QUESTIONS.iter().find(|q| q.step == *s))
+            })
+    }
+
+    /// Answers the user's text (Pro users and admins; the caller decides who gets the guide).
+    pub async fn reply(&self, user: &User, text: &str) -> Result<String, AppError> {
+        let mut lang = user.language;
+        let plan = self.plans.get_or_create(&user.id).await?;
+        let pending = self.pending(&user.id).await?;
+        let mut out: Vec<String> = Vec::new();
+
+        match command(text) {
+            Some(Command::Language(new)) => {
+                sqlx::query("update users set language = $1, updated_at = $2 where id = $3")
+                    .bind(new.tag())
+                    .bind(now_ms())
+                    .bind(&user.id)
+                    .execute(self.db.pool())
+                    .await?;
+                lang = new;
+                out.push(
+                    lang.choose(
+                        "Combinado! A partir de agora falo em português. 🇧🇷",
+                        "Done! I'll speak English from now on.",
+                    )
+                    .into(),
+                );
+                out.push(self.continue_with(&user.id, &plan, pending, lang).await?);
+            }
+            Some(Command::Menu) => out.push(menu(lang)),
+            Some(Command::Help) => out.push(help(lang)),
+            Some(Command::Progress) => out.push(progress(&plan, lang)),
+            Some(Command::Links) => out.push(lang.choose(
+                format!("Seu plano: {}\nSeu painel: {}", self.links.builder(), self.links.dashboard()),
+                format!("Your plan: {}\nYour dashboard: {}", self.links.builder(), self.links.dashboard()),
+            )),
+            Some(Command::Skip) => {
+                let next = Self::next_question(&plan, pending);
+                self.ask(&user.id, next).await?;
+                out.push(match next {
+                    Some(q) => format!(
+                        "{} {}",
+                        lang.choose("Tudo bem, vamos em frente.", "Fine, let's move on."),
+                        q.text(lang)
+                    ),
+                    None => finished(&self.links, lang),
+                });
+            }
+            None => match pending {
+                Some(question) => out.push(self.answer(user, question, text, lang).await?),
+                None => out.push(self.continue_with(&user.id, &plan, None, lang).await?),
+            },
+        }
+        Ok(out.join("\n\n"))
+    }
+
+    /// Where the user left off: the pending question again, or the next one.
+    pub async fn resume(&self, user: &User) -> Result<String, AppError> {
+        let plan = self.plans.get_or_create(&user.id).await?;
+        let pending = self.pending(&user.id).await?;
+        self.continue_with(&user.id, &plan, pending, user.language).await
+    }
+
+    async fn continue_with(
+        &self,
+        user_id: &str,
+        plan: &Plan,
+        pending: Option<&'static Question>,
+        lang: Language,
+    ) -> Result<String, AppError> {
+        let next = pending.or_else(|| Self::next_question(plan, None));
+        self.ask(user_id, next).await?;
+        Ok(match next {
+            Some(q) => format!(
+                "{} *{}*. {}",
+                lang.choose(
+                    "Vamos montar o seu plano de negócios, etapa por etapa. Etapa atual:",
+                    "Let's build your business plan, step by step. Current step:"
+                ),
+                step_name(q.step, lang),
+                q.text(lang)
+            ),
+            None => finished(&self.links, lang),
+        })
+    }
+
+    async fn answer(
+        &self,
+        user: &User,
+        question: &'static Question,
+        text: &str,
+        lang: Language,
+    ) -> Result<String, AppError> {
+        let Some(patch) = question.read(text) else {
+            return Ok(format!(
+                "{} {}",
+                lang.choose(
+                    "Não consegui entender essa resposta. Pode tentar de novo? (ou diga \"pular\")",
+                    "I couldn't read that answer. Could you try again? (or say \"skip\")"
+                ),
+                question.text(lang)
+            ));
+        };
+        let update = StepUpdate {
+            step: question.step,
+            patch: Some(Patch::Merge(patch)),
+            completed: None,
+            field: "data".into(),
+        };
+        let plan = match self.plans.update(&user.id, Some(&user.id), Source::WhatsApp, &[update]).await {
+            Ok((plan, _)) => plan,
+            Err(err @ AppError::InvalidInput(_)) => {
+                return Ok(format!("{} {}", err.message(lang), question.text(lang)));
+            }
+            Err(err) => return Err(err),
+        };
+        let more_in_step = QUESTIONS
+            .iter()
+            .skip_while(|q| !(q.step == question.step && q.field == question.field))
+            .skip(1)
+            .find(|q| q.step == question.step && is_empty(plan.section(q.step).data.get(q.field)));
+        if let Some(next) = more_in_step {
+            self.ask(&user.id, Some(next)).await?;
+            return Ok(format!("{} {}", lang.choose("Anotado! ✅", "Got it! ✅"), next.text(lang)));
+        }
+        // The step is done: complete it, recap, tip, and on to the next.
+        let done =
+            StepUpdate { step: question.step, patch: None, completed: Some(true), field: "data".into() };
+        let (plan, _) = self.plans.update(&user.id, Some(&user.id), Source::WhatsApp, &[done]).await?;
+        let mut parts = vec![
+            format!(
+                "{} *{}* {} ({}% {})",
+                lang.choose("✅ Etapa", "✅ Step"),
+                step_name(question.step, lang),
+                lang.choose("concluída!", "complete!"),
+                plan.progress(),
+                lang.choose("do plano", "of the plan")
+            ),
+            recap(&plan, question.step, lang),
+            tip(&plan, question.step, lang),
+        ];
+        let next = Self::next_question(&plan, Some(question));
+        self.ask(&user.id, next).await?;
+        parts.push(match next {
+            Some(q) => format!(
+                "{} *{}*. {}",
+                lang.choose("Próxima etapa:", "Next step:"),
+                step_name(q.step, lang),
+                q.text(lang)
+            ),
+            None => finished(&self.links, lang),
+        });
+        Ok(parts.into_iter().filter(|p| !p.is_empty()).collect::<Vec<_>>().join("\n\n"))
+    }
+}
+
+fn menu(lang: Language) -> String {
+    lang.choose(
+        "📋 *Menu*\n• *progresso* — como está o seu plano\n• *plano* — links do plano e do painel\n• *pular* — pular a pergunta atual\n• *ajuda* — como funciono\n• *English* — switch to English",
+        "📋 *Menu*\n• *progress* — how your plan is going\n• *plan* — links to your plan and dashboard\n• *skip* — skip the current question\n• *help* — how I work\n• *Português* — mudar para português",
+    )
+    .into()
+}
+
+fn help(lang: Language) -> String {
+    lang.choose(
+        "Eu faço perguntas sobre cada etapa do seu plano (ideia, mercado, finanças, marketing, pessoas e jurídico) e guardo as respostas no seu plano, que você vê no painel. Responda do seu jeito; valores podem ser como \"R$ 1.500\" ou \"1,5 mil\". Diga *menu* para ver os comandos. Lembrando: minha orientação é educacional e não substitui um contador ou advogado.",
+        "I ask about each step of your plan (idea, market, finance, marketing, people and legal) and save your answers into your plan, which you see on your dashboard. Answer in your own words; amounts can be like \"R$ 1,500\" or \"1.5k\". Say *menu* for the commands. Remember: my guidance is educational and does not replace an accountant or a lawyer.",
+    )
+    .into()
+}
+
+fn progress(plan: &Plan, lang: Language) -> String {
+    let lines: Vec<String> = plan
+        .sections
+        .iter()
+        .map(|s| format!("{} {}", if s.completed { "✅" } else { "⬜" }, step_name(s.step, lang)))
+        .collect();
+    format!(
+        "{} {}%\n{}",
+        lang.choose("Seu plano está em", "Your plan is at"),
+        plan.progress(),
+        lines.join("\n")
+    )
+}
+
+fn finished(links: &Links, lang: Language) -> String {
+    lang.choose(
+        format!(
+            "🎉 Parabéns! Todas as etapas do seu plano estão concluídas. Gere o plano completo em PDF no site: {}\n\nQuer revisar algo? Diga *progresso* ou *menu*.",
+            links.builder()
+        ),
+        format!(
+            "🎉 Congratulations! Every step of your plan is complete. Generate the complete plan as a PDF on the website: {}\n\nWant to review something? Say *progress* or *menu*.",
+            links.builder()
+        ),
+    )
+}
+
+fn recap(plan: &Plan, step: Step, lang: Language) -> String {
+    let data = &plan.section(step).data;
+    let lines: Vec<String> = QUESTIONS
+        .iter()
+        .filter(|q| q.step == step)
+        .filter_map(|q| {
+            let value = data.get(q.field)?;
+            let shown = match value {
+                Json::String(s) if !s.is_empty() && s != "unspecified" => s.replace('_', " "),
+                Json::Number(n) => n.to_string(),
+                Json::Array(items) if !items.is_empty() => {
+                    items.iter().filter_map(Json::as_str).collect::<Vec<_>>().join(", ")
+                }
+                _ => return None,
+            };
+            let label = q.text(lang).split(['?', '(']).next().unwrap_or(q.field).trim().to_owned();
+            Some(format!("• {label}: {shown}"))
+        })
+        .collect();
+    if lines.is_empty() {
+        String::new()
+    } else {
+        format!("{}\n{}", lang.choose("Resumo:", "Summary:"), lines.join("\n"))
+    }
+}
+
+fn tip(plan: &Plan, step: Step, lang: Language) -> String {
+    match step {
+        Step::Idea => lang.choose(
+            "💡 Dica: antes de investir, converse com 10 possíveis clientes e pergunte se pagariam pelo seu produto e quanto.".to_owned(),
+            "💡 Tip: before investing, talk to 10 potential customers and ask whether they would pay for your product, and how much.".to_owned(),
+        ),
+        Step::Market => lang.choose(
+            "💡 Dica: visite ou siga 3 concorrentes e anote preços, atendimento e avaliações. A sua oportunidade está no que eles fazem mal.".to_owned(),
+            "💡 Tip: visit or follow 3 competitors and note prices, service and reviews. Your opportunity is in what they do badly.".to_owned(),
+        ),
+        Step::Finance => finance_tip(plan, lang),
+        Step::Marketing => lang.choose(
+            "💡 Dica: comece com um ou dois canais e faça bem feito; peça avaliações e indicações aos primeiros clientes.".to_owned(),
+            "💡 Tip: start with one or two channels and do them well; ask your first customers for reviews and referrals.".to_owned(),
+        ),
+        Step::Hr => lang.choose(
+            "💡 Dica: o MEI pode ter no máximo 1 empregado, com salário mínimo ou o piso da categoria. Com mais gente, planeje outra natureza jurídica.".to_owned(),
+            "💡 Tip: an MEI may have at most 1 employee, paid the minimum wage or the category floor. With more people, plan another legal form.".to_owned(),
+        ),
+        Step::Legal => lang.choose(
+            format!(
+                "💡 Dica: o MEI fatura até R$ {} por ano e paga um DAS mensal de R$ {} (comércio) ou R$ {} (serviços) em 2026 (valores de {}). A abertura é gratuita em gov.br/mei. O Sebrae orienta de graça: {}.",
+                facts::MEI_YEARLY_LIMIT, facts::DAS_MEI_2026_COMMERCE, facts::DAS_MEI_2026_SERVICES, facts::AS_OF, facts::SEBRAE_PHONE
+            ),
+            format!(
+                "💡 Tip: an MEI may bill up to R$ {} a year and pays a monthly DAS of R$ {} (commerce) or R$ {} (services) in 2026 (figures as of {}). Registration is free at gov.br/mei. Sebrae advises for free: {}.",
+                facts::MEI_YEARLY_LIMIT, facts::DAS_MEI_2026_COMMERCE, facts::DAS_MEI_2026_SERVICES, facts::AS_OF_EN, facts::SEBRAE_PHONE
+            ),
+        ),
+    }
+}
+
+fn finance_tip(plan: &Plan, lang: Language) -> String {
+    let data: Option<pb::FinanceData> = json::from_json(plan.section(Step::Finance).data.clone()).ok();
+    let Some(a) = data.as_ref().and_then(document::finance_inputs).map(|i| finance::analyse(&i)) else {
+        return lang
+            .choose(
+                "💡 Dica: mantenha uma reserva de pelo menos 3 meses de custos fixos.",
+                "💡 Tip: keep a reserve of at least 3 months of fixed costs.",
+            )
+            .into();
+    };
+    let brl = |v: f64| format_brl(v, lang);
+    let break_even = match (a.break_even_sales, a.break_even_revenue) {
+        (Some(sales), Some(revenue)) => lang.choose(
+            format!(
+                "Seu ponto de equilíbrio é de {} vendas por mês ({} de faturamento).",
+                sales.ceil(),
+                brl(revenue)
+            ),
+            format!("Your break-even point is {} sales a month ({} in revenue).", sales.ceil(), brl(revenue)),
+        ),
+        _ => lang
+            .choose(
+                "Atenção: o custo de cada venda é maior que o preço — assim não há ponto de equilíbrio.",
+                "Careful: each sale costs more than its price — there is no break-even point.",
+            )
+            .into(),
+    };
+    let result = lang.choose(
+        format!("Com as vendas que você espera, o resultado mensal estimado é {}.", brl(a.month.result)),
+        format!("With the sales you expect, the estimated monthly result is {}.", brl(a.month.result)),
+    );
+    format!(
+        "📊 {break_even} {result}\n💡 {}",
+        lang.choose(
+            "Dica: mantenha uma reserva de pelo menos 3 meses de custos fixos.",
+            "Tip: keep a reserve of at least 3 months of fixed costs."
+        )
+    )
+}

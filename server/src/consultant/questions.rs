@@ -1,0 +1,318 @@
+//! The offline guide's interview: a few focused questions per step of Sebrae's plan, each bound to
+//! a field of the section and to how its answer is read.
+
+use serde_json::{Value as Json, json};
+
+use super::parse;
+use crate::{locale::Language, plan::sections::Step};
+
+/// How an answer becomes the field's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Text,
+    Money,
+    /// A share of the price ("30%") or an amount per sale.
+    CostPerSale,
+    Count,
+    List,
+    Stage,
+    BusinessType,
+    CnpjStatus,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Question {
+    pub step: Step,
+    pub field: &'static str,
+    pub answer: Answer,
+    pub pt_br: &'static str,
+    pub en: &'static str,
+}
+
+macro_rules! q {
+    ($step:ident, $field:literal, $answer:ident, $pt:literal, $en:literal) => {
+        Question { step: Step::$step, field: $field, answer: Answer::$answer, pt_br: $pt, en: $en }
+    };
+}
+
+pub const QUESTIONS: &[Question] = &[
+    q!(
+        Idea,
+        "businessIdea",
+        Text,
+        "Em uma ou duas frases: qual é a ideia do seu negócio?",
+        "In one or two sentences: what is your business idea?"
+    ),
+    q!(
+        Idea,
+        "problem",
+        Text,
+        "Que problema ou desejo dos clientes o seu negócio resolve?",
+        "What problem or wish of your customers does it solve?"
+    ),
+    q!(
+        Idea,
+        "differentiator",
+        Text,
+        "O que vai fazer os clientes escolherem você e não a concorrência?",
+        "What will make customers choose you over the competition?"
+    ),
+    q!(
+        Idea,
+        "stage",
+        Stage,
+        "Em que fase você está? (só a ideia, planejando, começando ou já funcionando)",
+        "What stage are you at? (just the idea, planning, starting or already running)"
+    ),
+    q!(
+        Market,
+        "industry",
+        Text,
+        "Em que setor o negócio está? (ex.: alimentação, beleza, serviços)",
+        "Which industry is it in? (e.g. food, beauty, services)"
+    ),
+    q!(
+        Market,
+        "targetCustomer",
+        Text,
+        "Quem é o seu cliente ideal? Idade, onde mora, o que valoriza.",
+        "Who is your ideal customer? Age, where they live, what they value."
+    ),
+    q!(
+        Market,
+        "competitors",
+        Text,
+        "Quem são os principais concorrentes e o que eles fazem bem ou mal?",
+        "Who are the main competitors, and what do they do well or badly?"
+    ),
+    q!(
+        Market,
+        "location",
+        Text,
+        "Onde o negócio vai funcionar? (cidade, bairro ou online)",
+        "Where will the business run? (city, neighbourhood or online)"
+    ),
+    q!(
+        Finance,
+        "startupCosts",
+        Money,
+        "Quanto você precisa investir para começar (equipamentos, reforma, estoque inicial)? Ex.: R$ 20.000",
+        "How much do you need to invest to start (equipment, fit-out, initial stock)? E.g. R$ 20,000"
+    ),
+    q!(
+        Finance,
+        "monthlyFixedCosts",
+        Money,
+        "Quanto serão os custos fixos por mês (aluguel, salários, contas, pró-labore)?",
+        "How much will the fixed costs be per month (rent, salaries, bills, your own pay)?"
+    ),
+    q!(
+        Finance,
+        "averageTicket",
+        Money,
+        "Qual será o valor médio de cada venda (ticket médio)?",
+        "What will the average amount of each sale be (average ticket)?"
+    ),
+    q!(
+        Finance,
+        "variableCostPerSale",
+        CostPerSale,
+        "Quanto custa cada venda para você (matéria-prima, embalagem, taxas)? Pode dizer em reais ou em % do preço.",
+        "How much does each sale cost you (materials, packaging, fees)? In reais or as a % of the price."
+    ),
+    q!(
+        Finance,
+        "expectedSalesPerMonth",
+        Count,
+        "Quantas vendas você espera fazer por mês?",
+        "How many sales do you expect per month?"
+    ),
+    q!(
+        Marketing,
+        "channels",
+        List,
+        "Por quais canais vai vender e divulgar? (ex.: Instagram, WhatsApp, iFood, loja física)",
+        "Which channels will you sell and promote on? (e.g. Instagram, WhatsApp, iFood, a shop)"
+    ),
+    q!(
+        Marketing,
+        "positioning",
+        Text,
+        "Como quer que o cliente veja a sua marca? (ex.: a mais barata, a mais artesanal, a mais rápida)",
+        "How do you want customers to see your brand? (e.g. the cheapest, the most artisanal, the fastest)"
+    ),
+    q!(
+        Marketing,
+        "launchPlan",
+        Text,
+        "Como vai ser o lançamento? O que você fará no primeiro mês para atrair clientes?",
+        "How will you launch? What will you do in the first month to attract customers?"
+    ),
+    q!(
+        Hr,
+        "teamSize",
+        Count,
+        "Quantas pessoas vão trabalhar no negócio, contando com você?",
+        "How many people will work in the business, counting you?"
+    ),
+    q!(
+        Hr,
+        "roles",
+        List,
+        "Quais funções essas pessoas vão ter? (ex.: atendimento, produção, entregas)",
+        "What roles will they have? (e.g. service, production, delivery)"
+    ),
+    q!(
+        Hr,
+        "partners",
+        Text,
+        "Você terá sócios? Se sim, quem são e qual o papel de cada um?",
+        "Will you have partners? If so, who and what is each one's role?"
+    ),
+    q!(
+        Legal,
+        "businessType",
+        BusinessType,
+        "Como pretende formalizar? (MEI, ME, LTDA, SLU ou ainda não sabe)",
+        "How do you plan to formalise? (MEI, ME, LTDA, SLU or not sure yet)"
+    ),
+    q!(
+        Legal,
+        "cnpjStatus",
+        CnpjStatus,
+        "Você já tem CNPJ? (sim, estou abrindo ou ainda não)",
+        "Do you already have a CNPJ? (yes, being registered or not yet)"
+    ),
+    q!(
+        Legal,
+        "licences",
+        List,
+        "Que licenças ou alvarás o negócio precisa? (ex.: alvará da prefeitura, vigilância sanitária) Se não souber, diga \"não sei\".",
+        "Which licences or permits does the business need? (e.g. city permit, health surveillance) If unsure, say \"not sure\"."
+    ),
+];
+
+impl Question {
+    pub fn text(&self, lang: Language) -> &'static str {
+        lang.choose(self.pt_br, self.en)
+    }
+
+    pub fn find(step: Step, field: &str) -> Option<&'static Question> {
+        QUESTIONS.iter().find(|q| q.step == step && q.field == field)
+    }
+
+    /// The field's new values from the answer (one field, or a cost per sale as reais or percent),
+    /// or None when the answer cannot be read as this question needs.
+    pub fn read(&self, answer: &str) -> Option<Json> {
+        let trimmed = answer.trim();
+        if trimmed.is_empty() {
+            return None;
+        }
+        let lower = trimmed.to_lowercase();
+        let value = match self.answer {
+            Answer::Text => json!({ self.field: trimmed.chars().take(1000).collect::<String>() }),
+            Answer::Money => json!({ self.field: parse::amount(trimmed).filter(|v| *v >= 0.0)? }),
+            Answer::CostPerSale => match parse::percent(trimmed) {
+                Some(p) => json!({ "variableCostPercent": p, "variableCostPerSale": null }),
+                None => {
+                    json!({ "variableCostPerSale": parse::amount(trimmed)?, "variableCostPercent": null })
+                }
+            },
+            Answer::Count => json!({ self.field: parse::count(trimmed)? }),
+            Answer::List => {
+                let items =
+                    if ["não sei", "nao sei", "not sure", "nenhum", "none"].iter().any(|w| lower.contains(w))
+                    {
+                        Vec::new()
+                    } else {
+                        parse::list(trimmed)
+                    };
+                json!({ self.field: items })
+            }
+            Answer::Stage => json!({ self.field: stage(&lower)? }),
+            Answer::BusinessType => json!({ self.field: business_type(&lower)? }),
+            Answer::CnpjStatus => json!({ self.field: cnpj_status(&lower)? }),
+        };
+        Some(value)
+    }
+}
+
+fn stage(lower: &str) -> Option<&'static str> {
+    [
+        (["funcionando", "running", "já vendo", "ja vendo"], "running"),
+        (["começando", "comecando", "starting", "abrindo"], "started"),
+        (["planejando", "planning", "planejamento", "plano"], "planning"),
+        (["ideia", "idea", "só", "just"], "idea"),
+    ]
+    .iter()
+    .find(|(words, _)| words.iter().any(|w| lower.contains(w)))
+    .map(|(_, stage)| *stage)
+}
+
+fn business_type(lower: &str) -> Option<&'static str> {
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).collect();
+    let has = |w: &str| words.contains(&w);
+    if has("mei") {
+        Some("mei")
+    } else if has("ltda") || lower.contains("limitada") {
+        Some("ltda")
+    } else if has("slu") || lower.contains("unipessoal") {
+        Some("slu")
+    } else if has("epp") {
+        Some("epp")
+    } else if has("me") || lower.contains("microempresa") {
+        Some("me")
+    } else if has("sa") || lower.contains("s.a") {
+        Some("sa")
+    } else if lower.contains("não sei")
+        || lower.contains("nao sei")
+        || lower.contains("not sure")
+        || lower.contains("ainda não")
+    {
+        Some("undecided")
+    } else {
+        None
+    }
+}
+
+fn cnpj_status(lower: &str) -> Option<&'static str> {
+    if lower.contains("abrindo") || lower.contains("being") || lower.contains("processo") {
+        Some("in_progress")
+    } else {
+        parse::yes_no(lower).map(|yes| if yes { "active" } else { "none" })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn question(field: &str) -> &'static Question {
+        QUESTIONS.iter().find(|q| q.field == field).unwrap()
+    }
+
+    #[test]
+    fn every_step_has_a_few_focused_questions() {
+        for step in Step::ALL {
+            let n = QUESTIONS.iter().filter(|q| q.step == step).count();
+            assert!((3..=5).contains(&n), "{step:?} has {n}");
+        }
+    }
+
+    #[test]
+    fn answers_become_field_values() {
+        assert_eq!(question("startupCosts").read("uns R$ 20.000"), Some(json!({"startupCosts": 20000.0})));
+        assert_eq!(
+            question("variableCostPerSale").read("30%"),
+            Some(json!({"variableCostPercent": 30.0, "variableCostPerSale": null}))
+        );
+        assert_eq!(
+            question("channels").read("Instagram e iFood"),
+            Some(json!({"channels": ["Instagram", "iFood"]}))
+        );
+        assert_eq!(question("businessType").read("Acho que MEI"), Some(json!({"businessType": "mei"})));
+        assert_eq!(question("cnpjStatus").read("ainda não"), Some(json!({"cnpjStatus": "none"})));
+        assert_eq!(question("stage").read("estou planejando"), Some(json!({"stage": "planning"})));
+        assert_eq!(question("startupCosts").read("não sei ainda"), None);
+    }
+}

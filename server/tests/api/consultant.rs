@@ -1,0 +1,216 @@
+//! The consultant over WhatsApp (dev mode): a Pro user goes from "Oi" to a complete plan with the
+//! offline guide, in Portuguese and in English; commands work; free users never get the consultant.
+
+use serde_json::{Value, json};
+use socio::identity::{
+    phone::PhoneNumber,
+    users::{self, Tier},
+};
+use sqlx::Row;
+
+use crate::{
+    auth::{call, login},
+    helpers::{TestApp, TestDatabase, eventually, spawn_app_with},
+    on_both_engines,
+};
+
+async fn app(db: TestDatabase) -> TestApp {
+    spawn_app_with(db, &[("WHATSAPP_BATCH_WINDOW_MS", "10".into()), ("SOCIO_JOB_RETRY_BASE_MS", "5".into())])
+        .await
+}
+
+async fn outbox(app: &TestApp, phone: &str) -> Vec<String> {
+    let (_, body) =
+        app.rest_get(&format!("/api/dev/whatsapp/outbox?phone={}", phone.replace('+', "%2B")), "pt-BR").await;
+    body["data"]["messages"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .filter(|m| m["kind"] == "text")
+                .filter_map(|m| m["text"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Sends a message as the user and returns the product's reply.
+async fn say(app: &TestApp, phone: &str, text: &str) -> String {
+    let before = outbox(app, phone).await.len();
+    let body = json!({"from": phone, "name": "Ana Lima", "text": text}).to_string();
+    let (status, _) = app.rest_send(reqwest::Method::POST, "/api/dev/whatsapp/inbound", &body).await;
+    assert_eq!(status, 200);
+    eventually("a reply", || async { outbox(app, phone).await.len() > before }).await;
+    outbox(app, phone).await.last().cloned().unwrap()
+}
+
+async fn make_pro(app: &TestApp, phone: &str, language: socio::locale::Language) {
+    let mut conn = app.db.pool().acquire().await.unwrap();
+    let (user, _) =
+        users::register_contact(&mut conn, &PhoneNumber::parse(phone).unwrap(), "Ana Lima", language)
+            .await
+            .unwrap();
+    users::set_tier(&mut conn, &user.id, Tier::Pro).await.unwrap();
+}
+
+async fn plan_of(app: &TestApp, phone: &str) -> Value {
+    let (token, _) = login(app, phone).await;
+    call(app, reqwest::Method::GET, "/api/business-plan", Value::Null, Some(&token)).await.1["data"]["businessPlan"].clone()
+}
+
+const PT_SCRIPT: &[(&str, &str)] = &[
+    ("Uma padaria artesanal de fermentação natural", "Que problema"),
+    ("Falta pão de qualidade no bairro", "O que vai fazer os clientes escolherem"),
+    ("Fermentação natural e entrega no mesmo dia", "Em que fase"),
+    ("Estou planejando", "Etapa *Ideia de negócio* concluída"),
+    ("Alimentação", "cliente ideal"),
+    ("Famílias do bairro, de 25 a 50 anos", "concorrentes"),
+    ("Duas padarias tradicionais com pão industrial", "Onde o negócio vai funcionar"),
+    ("Campinas, bairro Cambuí", "Etapa *Mercado* concluída"),
+    ("R$ 50.000", "custos fixos"),
+    ("8 mil", "valor médio"),
+    ("25", "Quanto custa cada venda"),
+    ("40%", "Quantas vendas"),
+    ("1000", "ponto de equilíbrio é de 534 vendas"),
+    ("Instagram, WhatsApp e iFood", "Como quer que o cliente veja"),
+    ("A padaria mais artesanal do bairro", "lançamento"),
+    ("Degustação gratuita na primeira semana", "Etapa *Marketing* concluída"),
+    ("3", "Quais funções"),
+    ("produção, atendimento e entregas", "sócios"),
+    ("Não terei sócios", "Etapa *Pessoas* concluída"),
+    ("Acho que MEI", "CNPJ"),
+    ("ainda não", "licenças"),
+    ("alvará da prefeitura e vigilância sanitária", "Parabéns"),
+];
+
+async fn a_pro_user_completes_the_whole_plan_by_chatting_in_portuguese(db: TestDatabase) {
+    let app = app(db).await;
+    let phone = "+5511987654321";
+    make_pro(&app, phone, socio::locale::Language::PtBr).await;
+    let first = say(&app, phone, "Oi").await;
+    assert!(first.contains("qual é a ideia do seu negócio"), "{first}");
+    for (answer, expected) in PT_SCRIPT {
+        let reply = say(&app, phone, answer).await;
+        assert!(reply.contains(expected), "after {answer:?} expected {expected:?} in:\n{reply}");
+    }
+    let plan = plan_of(&app, phone).await;
+    assert_eq!((plan["progress"].clone(), plan["status"].clone()), (json!(100), json!("completed")));
+    assert_eq!(plan["ideaData"]["stage"], "planning");
+    assert_eq!(plan["financeData"]["startupCosts"], 50000);
+    assert_eq!(plan["financeData"]["monthlyFixedCosts"], 8000);
+    assert_eq!(plan["financeData"]["variableCostPercent"], 40);
+    assert_eq!(plan["marketingData"]["channels"], json!(["Instagram", "WhatsApp", "iFood"]));
+    assert_eq!(plan["hrData"]["teamSize"], 3);
+    assert_eq!(plan["legalData"]["businessType"], "mei");
+    assert_eq!(plan["legalData"]["cnpjStatus"], "none");
+    let sources: Vec<String> = sqlx::query("select distinct source from plan_changes")
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get("source"))
+        .collect();
+    assert_eq!(sources, ["whatsapp"], "every change the consultant made is recorded as from WhatsApp");
+}
+on_both_engines!(a_pro_user_completes_the_whole_plan_by_chatting_in_portuguese);
+
+const EN_SCRIPT: &[(&str, &str)] = &[
+    ("A coffee shop with a bookstore", "What problem"),
+    ("No quiet place to read downtown", "choose you"),
+    ("Books and specialty coffee together", "What stage"),
+    ("just the idea", "Step *Business idea* complete"),
+    ("Food and culture", "ideal customer"),
+    ("Students and young professionals", "competitors"),
+    ("Two chain coffee shops", "Where will the business run"),
+    ("Santos, Gonzaga", "Step *Market* complete"),
+    ("R$ 80,000", "fixed costs"),
+    ("12k", "average amount"),
+    ("30", "How much does each sale cost"),
+    ("R$ 12", "How many sales"),
+    ("900", "break-even point is 667 sales"),
+    ("Instagram and events", "see your brand"),
+    ("The cosiest place in town", "launch"),
+    ("A reading club on opening week", "Step *Marketing* complete"),
+    ("just me", "What roles"),
+    ("barista", "partners"),
+    ("No partners", "Step *People* complete"),
+    ("LTDA", "CNPJ"),
+    ("yes", "licences"),
+    ("not sure", "Congratulations"),
+];
+
+async fn a_pro_user_completes_the_whole_plan_by_chatting_in_english(db: TestDatabase) {
+    let app = app(db).await;
+    let phone = "+14155550100";
+    make_pro(&app, phone, socio::locale::Language::En).await;
+    let first = say(&app, phone, "Hello, I want to start a business").await;
+    assert!(first.contains("what is your business idea"), "{first}");
+    for (answer, expected) in EN_SCRIPT {
+        let reply = say(&app, phone, answer).await;
+        assert!(reply.contains(expected), "after {answer:?} expected {expected:?} in:\n{reply}");
+    }
+    let plan = plan_of(&app, phone).await;
+    assert_eq!(plan["progress"], 100);
+    assert_eq!(plan["financeData"]["variableCostPerSale"], 12);
+    assert_eq!(plan["legalData"]["businessType"], "ltda");
+    assert_eq!(plan["legalData"]["cnpjStatus"], "active");
+    assert_eq!(plan["hrData"]["teamSize"], 1);
+}
+on_both_engines!(a_pro_user_completes_the_whole_plan_by_chatting_in_english);
+
+async fn commands_answer_and_the_language_switch_persists(db: TestDatabase) {
+    let app = app(db).await;
+    let phone = "+5511987654321";
+    make_pro(&app, phone, socio::locale::Language::PtBr).await;
+    say(&app, phone, "Oi").await;
+    assert!(say(&app, phone, "menu").await.contains("*progresso*"));
+    assert!(say(&app, phone, "progresso").await.contains("Seu plano está em 0%"));
+    assert!(say(&app, phone, "plano").await.contains("http://localhost:8080/business-plan"));
+    assert!(
+        say(&app, phone, "vinte mil reais? não sei").await.contains("Anotado"),
+        "free text is a valid idea"
+    );
+    let switched = say(&app, phone, "English").await;
+    assert!(switched.contains("I'll speak English"), "{switched}");
+    let language: String = sqlx::query("select language from users where phone_number = $1")
+        .bind(phone)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap()
+        .get("language");
+    assert_eq!(language, "en", "the web app follows too");
+    assert!(say(&app, phone, "skip").await.contains("let's move on"));
+}
+on_both_engines!(commands_answer_and_the_language_switch_persists);
+
+async fn a_finance_answer_that_is_not_a_number_is_asked_again(db: TestDatabase) {
+    let app = app(db).await;
+    let phone = "+5511987654321";
+    make_pro(&app, phone, socio::locale::Language::PtBr).await;
+    say(&app, phone, "Oi").await;
+    for answer in [
+        "Padaria",
+        "Pão ruim",
+        "Fermentação natural",
+        "planejando",
+        "Alimentação",
+        "Famílias",
+        "Padarias",
+        "Campinas",
+    ] {
+        say(&app, phone, answer).await;
+    }
+    let reply = say(&app, phone, "ainda não sei bem").await;
+    assert!(reply.contains("Não consegui entender"), "{reply}");
+    assert!(reply.contains("investir"), "the question is repeated: {reply}");
+}
+on_both_engines!(a_finance_answer_that_is_not_a_number_is_asked_again);
+
+async fn free_users_get_the_free_plan_answer_not_the_consultant(db: TestDatabase) {
+    let app = app(db).await;
+    let phone = "+5511987654321";
+    say(&app, phone, "Oi").await;
+    let reply = say(&app, phone, "Quero montar meu plano").await;
+    assert!(reply.contains("exclusivo do plano Pro"), "{reply}");
+    assert_eq!(app.count("select count(*) as n from plan_changes").await, 0);
+}
+on_both_engines!(free_users_get_the_free_plan_answer_not_the_consultant);
