@@ -7,3 +7,18 @@ create table guide_state (
     field text not null default '',
     updated_at bigint not null
 );
+
+-- The consultant's system prompts; exactly one is active (the unique partial index holds it).
+create table system_prompts (
+    id text primary key,
+    name text not null,
+    title text not null,
+    description text,
+    content text not null,
+    -- 0/1: the Any driver cannot read SQLite's BOOLEAN type
+    is_active integer not null default 0,
+    version integer not null default 1,
+    created_at bigint not null,
+    updated_at bigint not null
+);
+create unique index system_prompts_one_active on system_prompts (is_active) where is_active = 1;

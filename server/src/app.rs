@@ -31,7 +31,7 @@ use crate::{
         webhooks::{self, WhatsAppWebhook},
     },
     config::{Config, RunMode, WhatsAppMode},
-    consultant::{guide::Guide, replies::Links, worker::ReplyHandler},
+    consultant::{engine::Engine, guide::Guide, llm::LlmClient, replies::Links, worker::ReplyHandler},
     conversation::{
         delivery::{SEND_JOB, SendHandler},
         inbox::{Inbox, REPLY_JOB},
@@ -85,21 +85,18 @@ impl Application {
         let db = Db::connect(&config.database_url).await?;
         db.migrate().await?;
         grant_admin_phones(&db, &config.admin_phones).await?;
+        crate::prompts::seed_default(&db).await?;
         let sender: Arc<dyn WhatsAppSender> = match config.whatsapp.mode {
             WhatsAppMode::Dev => Arc::new(DevOutbox::new(db.clone())),
             WhatsAppMode::Cloud => Arc::new(CloudSender::new(&config.whatsapp)?),
         };
         let links = Links::new(&config.public_url);
         let plans = Plans::new(db.clone(), PlanEvents::default());
+        let llm = config.llm.clone().map(LlmClient::new).transpose()?;
+        let guide = Guide::new(db.clone(), plans.clone(), links.clone());
+        let engine = Engine::new(db.clone(), plans.clone(), guide, llm);
         let handlers = Handlers::new()
-            .register(
-                REPLY_JOB,
-                Arc::new(ReplyHandler::new(
-                    db.clone(),
-                    links.clone(),
-                    Guide::new(db.clone(), plans.clone(), links),
-                )),
-            )
+            .register(REPLY_JOB, Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine)))
             .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())));
         let worker_options = WorkerOptions {
             workers: config.jobs.workers,

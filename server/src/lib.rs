@@ -14,6 +14,7 @@ pub mod error;
 pub mod identity;
 pub mod locale;
 pub mod plan;
+pub mod prompts;
 pub mod proto;
 pub mod telemetry;
 pub mod whatsapp;

@@ -2,8 +2,10 @@
 //! free users the free-plan answer with the checkout link, Pro users and admins the consultant
 //! (the offline guide by default).
 
+pub mod engine;
 pub mod facts;
 pub mod guide;
+pub mod llm;
 pub mod parse;
 pub mod questions;
 pub mod replies;

@@ -6,7 +6,7 @@
 use futures::future::BoxFuture;
 
 use super::{
-    guide::Guide,
+    engine::Engine,
     replies::{self, Links},
 };
 use crate::{
@@ -22,12 +22,12 @@ use crate::{
 pub struct ReplyHandler {
     db: Db,
     links: Links,
-    guide: Guide,
+    engine: Engine,
 }
 
 impl ReplyHandler {
-    pub fn new(db: Db, links: Links, guide: Guide) -> Self {
-        Self { db, links, guide }
+    pub fn new(db: Db, links: Links, engine: Engine) -> Self {
+        Self { db, links, engine }
     }
 
     /// The consultant's answer, for users entitled to it.
@@ -39,9 +39,7 @@ impl ReplyHandler {
         if !replies::entitled(user) {
             return Ok(None);
         }
-        let answer =
-            if text.is_empty() { self.guide.resume(user).await } else { self.guide.reply(user, text).await };
-        answer.map(Some).map_err(|e| JobError::Retryable(format!("{e}")))
+        self.engine.reply(user, text).await.map(Some).map_err(|e| JobError::Retryable(format!("{e}")))
     }
 
     async fn reply(&self, job: &Job) -> Result<(), JobError> {

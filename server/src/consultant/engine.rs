@@ -1,0 +1,208 @@
+//! The consultant's engine: for each reply it assembles the context — the active system prompt,
+//! the user's name, language, tier and a compact summary of their plan, and the recent
+//! conversation within a budget (older turns are counted, not silently dropped) — and asks the
+//! model, letting it save plan fields, complete steps and read the plan through tools validated
+//! exactly like the plan API. Without a model, or when it cannot answer, the offline guide does.
+
+use serde_json::{Value as Json, json};
+
+use super::{
+    guide::Guide,
+    llm::{Completion, LlmClient, ToolCall},
+};
+use crate::{
+    conversation::messages::{self, Author},
+    db::Db,
+    error::AppError,
+    identity::users::{Tier, User},
+    plan::{
+        Plans,
+        sections::Step,
+        store::{Patch, Plan, Source, StepUpdate},
+    },
+    prompts,
+};
+
+const HISTORY_MESSAGES: usize = 30;
+/// About 3,000 tokens of conversation (four characters a token).
+const HISTORY_CHARS: usize = 12_000;
+const MAX_TOOL_ROUNDS: usize = 4;
+
+#[derive(Clone)]
+pub struct Engine {
+    db: Db,
+    plans: Plans,
+    guide: Guide,
+    llm: Option<LlmClient>,
+}
+
+fn tools() -> Json {
+    let section =
+        json!({"type": "string", "enum": ["idea", "market", "finance", "marketing", "hr", "legal"]});
+    json!([
+        {"type": "function", "function": {
+            "name": "save_plan_section",
+            "description": "Saves fields of one section of the user's business plan. Field names: idea {businessIdea, problem, solution, differentiator, stage: idea|planning|started|running}; market {industry, targetCustomer, marketSize, competitors, location}; finance {startupCosts, monthlyFixedCosts, averageTicket, variableCostPerSale, variableCostPercent, expectedSalesPerMonth, workingCapital, fundingSource} (amounts in reais as numbers); marketing {channels: [string], positioning, pricingStrategy, launchPlan}; hr {teamSize, roles: [string], hiringPlan, partners}; legal {businessType: mei|me|epp|ltda|slu|sa|undecided, taxRegime: simei|simples_nacional|lucro_presumido|lucro_real|undecided, licences: [string], cnpjStatus: none|in_progress|active}.",
+            "parameters": {"type": "object", "properties": {"section": section, "fields": {"type": "object"}, "completed": {"type": "boolean"}}, "required": ["section", "fields"]}
+        }},
+        {"type": "function", "function": {
+            "name": "set_step_completed",
+            "description": "Marks one step of the plan complete (or not).",
+            "parameters": {"type": "object", "properties": {"section": section, "completed": {"type": "boolean"}}, "required": ["section", "completed"]}
+        }},
+        {"type": "function", "function": {
+            "name": "read_plan",
+            "description": "Reads the user's whole business plan as it is saved now.",
+            "parameters": {"type": "object", "properties": {}}
+        }}
+    ])
+}
+
+/// The plan in a few lines: which steps are done, and the fields filled in.
+pub fn plan_summary(plan: &Plan) -> String {
+    plan.sections
+        .iter()
+        .map(|s| {
+            let fields: Vec<String> = s
+                .data
+                .as_object()
+                .map(|o| {
+                    o.iter()
+                        .filter(|(_, v)| {
+                            !(v.is_null()
+                                || **v == json!("")
+                                || **v == json!([])
+                                || **v == json!("unspecified"))
+                        })
+                        .map(|(k, v)| format!("{k}={}", v.to_string().chars().take(160).collect::<String>()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!(
+                "- {} ({}): {}",
+                s.step.key(),
+                if s.completed { "complete" } else { "open" },
+                if fields.is_empty() { "-".into() } else { fields.join("; ") }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl Engine {
+    pub fn new(db: Db, plans: Plans, guide: Guide, llm: Option<LlmClient>) -> Self {
+        Self { db, plans, guide, llm }
+    }
+
+    /// The consultant's answer to what the user wrote (empty: pick up where they left off).
+    pub async fn reply(&self, user: &User, text: &str) -> Result<String, AppError> {
+        if text.trim().is_empty() {
+            return self.guide.resume(user).await;
+        }
+        if let Some(llm) = self.llm.as_ref().filter(|l| l.breaker().allows()) {
+            match self.with_model(llm, user).await {
+                Ok(answer) => return Ok(answer),
+                Err(err) => {
+                    tracing::warn!(error = %err, "the model could not answer; the offline guide does")
+                }
+            }
+        }
+        self.guide.reply(user, text).await
+    }
+
+    async fn context(&self, user: &User) -> Result<Vec<Json>, AppError> {
+        let prompt = prompts::active(&self.db).await?;
+        let plan = self.plans.get_or_create(&user.id).await?;
+        let all = messages::conversation(&self.db, &user.id).await?;
+        let mut history: Vec<Json> = Vec::new();
+        let mut used = 0;
+        for message in all.iter().rev().take(HISTORY_MESSAGES) {
+            if message.content.trim().is_empty() || (used > 0 && used + message.content.len() > HISTORY_CHARS)
+            {
+                break;
+            }
+            used += message.content.len();
+            let role = match message.author {
+                Author::User => "user",
+                Author::Assistant => "assistant",
+            };
+            history.push(json!({"role": role, "content": message.content}));
+        }
+        history.reverse();
+        let earlier = all.len().saturating_sub(history.len());
+        let about = format!(
+            "About the user: name {:?}; language {}; plan {}.{}\nTheir business plan now:\n{}",
+            user.name,
+            user.language.tag(),
+            match user.tier {
+                Tier::Pro => "Pro",
+                Tier::Free => "Free",
+            },
+            if earlier > 0 {
+                format!(" {earlier} earlier messages are not shown; the plan below holds what they said.")
+            } else {
+                String::new()
+            },
+            plan_summary(&plan),
+        );
+        let mut messages =
+            vec![json!({"role": "system", "content": prompt}), json!({"role": "system", "content": about})];
+        messages.extend(history);
+        Ok(messages)
+    }
+
+    async fn with_model(&self, llm: &LlmClient, user: &User) -> anyhow::Result<String> {
+        let mut conversation = self.context(user).await?;
+        let tools = tools();
+        for _ in 0..MAX_TOOL_ROUNDS {
+            match llm.complete(&conversation, &tools).await? {
+                Completion::Text(text) => return Ok(text.chars().take(4000).collect()),
+                Completion::ToolCalls { calls, message } => {
+                    conversation.push(message);
+                    for call in calls {
+                        let result = self.run_tool(user, &call).await;
+                        conversation
+                            .push(json!({"role": "tool", "tool_call_id": call.id, "content": result}));
+                    }
+                }
+            }
+        }
+        anyhow::bail!("the model kept calling tools without answering")
+    }
+
+    /// Runs one tool call; what goes wrong is told to the model, and nothing invalid is written.
+    async fn run_tool(&self, user: &User, call: &ToolCall) -> String {
+        let Ok(args) = serde_json::from_str::<Json>(&call.arguments) else {
+            return "error: the arguments are not valid JSON".into();
+        };
+        let step = args["section"].as_str().and_then(Step::parse);
+        let update = match (call.name.as_str(), step) {
+            ("read_plan", _) => {
+                return match self.plans.get_or_create(&user.id).await {
+                    Ok(plan) => plan_summary(&plan),
+                    Err(err) => format!("error: {err}"),
+                };
+            }
+            ("save_plan_section", Some(step)) if args["fields"].is_object() => StepUpdate {
+                step,
+                patch: Some(Patch::Merge(args["fields"].clone())),
+                completed: args["completed"].as_bool(),
+                field: "fields".into(),
+            },
+            ("set_step_completed", Some(step)) => match args["completed"].as_bool() {
+                Some(completed) => {
+                    StepUpdate { step, patch: None, completed: Some(completed), field: "fields".into() }
+                }
+                None => return "error: completed must be true or false".into(),
+            },
+            (_, None) if call.name != "read_plan" => {
+                return "error: section must be one of idea, market, finance, marketing, hr, legal".into();
+            }
+            _ => return format!("error: unknown tool or arguments for {}", call.name),
+        };
+        match self.plans.update(&user.id, Some(&user.id), Source::WhatsApp, &[update]).await {
+            Ok((plan, _)) => format!("saved. Plan progress {}%.", plan.progress()),
+            Err(err) => format!("error: not saved: {}", err.message(user.language)),
+        }
+    }
+}
