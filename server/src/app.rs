@@ -21,6 +21,7 @@ use crate::{
         auth::AuthApi,
         billing::BillingApi,
         business_plan::BusinessPlanApi,
+        consultant::ConsultantApi,
         dashboard::DashboardApi,
         dev::{self, DevWhatsApp},
         guard::AdminOnly,
@@ -51,6 +52,7 @@ use crate::{
             admin_service_server::AdminServiceServer, auth_service_server::AuthServiceServer,
             billing_service_server::BillingServiceServer,
             business_plan_service_server::BusinessPlanServiceServer,
+            consultant_service_server::ConsultantServiceServer,
             dashboard_service_server::DashboardServiceServer,
             system_prompt_service_server::SystemPromptServiceServer,
         },
@@ -68,6 +70,7 @@ pub struct Application {
     worker_options: WorkerOptions,
     sender: Arc<dyn WhatsAppSender>,
     plans: Plans,
+    engine: Engine,
 }
 
 impl Application {
@@ -96,14 +99,24 @@ impl Application {
         let guide = Guide::new(db.clone(), plans.clone(), links.clone());
         let engine = Engine::new(db.clone(), plans.clone(), guide, llm);
         let handlers = Handlers::new()
-            .register(REPLY_JOB, Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine)))
+            .register(REPLY_JOB, Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine.clone())))
             .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())));
         let worker_options = WorkerOptions {
             workers: config.jobs.workers,
             backoff: Backoff { base: config.jobs.retry_base, ..Backoff::default() },
             ..WorkerOptions::default()
         };
-        Ok(Self { listener, port, config: Arc::new(config), db, handlers, worker_options, sender, plans })
+        Ok(Self {
+            listener,
+            port,
+            config: Arc::new(config),
+            db,
+            handlers,
+            worker_options,
+            sender,
+            plans,
+            engine,
+        })
     }
 
     pub fn port(&self) -> u16 {
@@ -119,7 +132,14 @@ impl Application {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let router = build_router(&self.config, &self.db, self.sender.clone(), self.plans.clone()).await?;
+        let router = build_router(
+            &self.config,
+            &self.db,
+            self.sender.clone(),
+            self.plans.clone(),
+            self.engine.clone(),
+        )
+        .await?;
         let (stop_workers, workers_stopped) = tokio::sync::watch::channel(false);
         let mut workers = jobs::spawn_workers(&self.db, self.handlers, self.worker_options, workers_stopped);
         tracing::info!(port = self.port, database = ?self.db.engine(), "Sócio is serving");
@@ -161,6 +181,7 @@ async fn build_router(
     db: &Db,
     sender: Arc<dyn WhatsAppSender>,
     plans: Plans,
+    engine: Engine,
 ) -> anyhow::Result<axum::Router> {
     let keys = TokenKeys::new(&config.jwt_secret);
     let auth = Authenticator::new(db.clone(), keys.clone());
@@ -177,6 +198,7 @@ async fn build_router(
     health_reporter.set_serving::<BusinessPlanServiceServer<BusinessPlanApi>>().await;
     health_reporter.set_serving::<DashboardServiceServer<DashboardApi>>().await;
     health_reporter.set_serving::<BillingServiceServer<BillingApi>>().await;
+    health_reporter.set_serving::<ConsultantServiceServer<ConsultantApi>>().await;
     health_reporter.set_serving::<AdminServiceServer<AdminApi>>().await;
     health_reporter.set_serving::<SystemPromptServiceServer<SystemPromptApi>>().await;
 
@@ -203,6 +225,7 @@ async fn build_router(
             &config.whatsapp.business_number,
         )))
         .add_service(BillingServiceServer::new(BillingApi))
+        .add_service(ConsultantServiceServer::new(ConsultantApi::new(auth.clone(), engine, db.clone())))
         .add_service(AdminOnly::new(AdminServiceServer::new(AdminApi), auth.clone()))
         .add_service(AdminOnly::new(SystemPromptServiceServer::new(SystemPromptApi), auth.clone()))
         .add_service(health_service)

@@ -65,6 +65,8 @@ pub enum Resource {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precondition {
     ActivePromptCannotBeDeleted,
+    /// The consultant is part of the Pro plan.
+    ConsultantIsPro,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -152,6 +154,12 @@ impl AppError {
                 .choose(
                     "O prompt ativo não pode ser excluído. Ative outro prompt primeiro.",
                     "The active prompt cannot be deleted. Activate another prompt first.",
+                )
+                .into(),
+            AppError::FailedPrecondition(Precondition::ConsultantIsPro) => lang
+                .choose(
+                    "O consultor de IA é exclusivo do plano Pro. Assine o Pro para conversar com ele.",
+                    "The AI consultant is part of the Pro plan. Get Pro to talk to it.",
                 )
                 .into(),
             AppError::RateLimited { retry_after_secs } => lang.choose(

@@ -318,3 +318,42 @@ pub async fn activity(db: &Db, user_id: &str, now: i64) -> Result<Activity, sqlx
         total_messages: row.try_get("total")?,
     })
 }
+
+/// Stores a message the user wrote on the web chat (answered in the same request).
+pub async fn insert_web_message(
+    db: &Db,
+    user_id: &str,
+    author: Author,
+    content: &str,
+    at: i64,
+) -> Result<Message, sqlx::Error> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let (direction, author_key, status) = match author {
+        Author::User => ("inbound", "user", "answered"),
+        Author::Assistant => ("outbound", "assistant", "web"),
+    };
+    sqlx::query(
+        "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
+         values ($1, $2, $3, $4, 'text', $5, $6, $7, $7)",
+    )
+    .bind(&id)
+    .bind(user_id)
+    .bind(direction)
+    .bind(author_key)
+    .bind(content)
+    .bind(status)
+    .bind(at)
+    .execute(db.pool())
+    .await?;
+    Ok(Message {
+        id,
+        user_id: user_id.to_owned(),
+        author,
+        kind: MessageKind::Text,
+        content: content.to_owned(),
+        status: status.to_owned(),
+        error: None,
+        wa_message_id: None,
+        created_at: at,
+    })
+}

@@ -214,3 +214,65 @@ async fn free_users_get_the_free_plan_answer_not_the_consultant(db: TestDatabase
     assert_eq!(app.count("select count(*) as n from plan_changes").await, 0);
 }
 on_both_engines!(free_users_get_the_free_plan_answer_not_the_consultant);
+
+async fn chat_from_the_web(
+    app: &TestApp,
+    token: &str,
+    text: &str,
+) -> Result<Vec<socio::proto::socio::v1::ChatResponse>, tonic::Status> {
+    use socio::proto::socio::v1::{ChatRequest, consultant_service_client::ConsultantServiceClient};
+    use tokio_stream::StreamExt;
+    let mut client = ConsultantServiceClient::new(app.grpc_channel().await);
+    let mut request = tonic::Request::new(ChatRequest { text: text.into() });
+    request.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
+    let stream = client.chat(request).await?.into_inner();
+    stream.collect::<Result<Vec<_>, _>>().await
+}
+
+async fn the_web_chat_continues_the_same_conversation_as_whatsapp(db: TestDatabase) {
+    use socio::proto::socio::v1::chat_response::Event;
+    let app = app(db).await;
+    let phone = "+5511987654321";
+    make_pro(&app, phone, socio::locale::Language::PtBr).await;
+    say(&app, phone, "Oi").await;
+    let (token, _) = login(&app, phone).await;
+    let events = chat_from_the_web(&app, &token, "Uma padaria artesanal").await.unwrap();
+    assert_eq!(events.len(), 3);
+    let Some(Event::UserMessage(asked)) = &events[0].event else { panic!("{events:?}") };
+    assert_eq!(asked.content, "Uma padaria artesanal");
+    let Some(Event::Delta(answer)) = &events[1].event else { panic!("{events:?}") };
+    assert!(answer.contains("Que problema"), "the guide goes on from WhatsApp: {answer}");
+    let Some(Event::Reply(reply)) = &events[2].event else { panic!("{events:?}") };
+    assert_eq!(&reply.content, answer);
+
+    let (status, body) =
+        call(&app, reqwest::Method::GET, "/api/chat/messages", Value::Null, Some(&token)).await;
+    assert_eq!(status, 200);
+    let history: Vec<(String, String)> = body["data"]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["type"].as_str().unwrap().to_owned(),
+                m["content"].as_str().unwrap().chars().take(20).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(history.len(), 4, "WhatsApp and web messages in one conversation: {history:?}");
+    assert_eq!(history[0], ("user".to_owned(), "Oi".to_owned()));
+    assert_eq!(history[2], ("user".to_owned(), "Uma padaria artesana".to_owned()));
+    assert_eq!(history[3].0, "assistant");
+}
+on_both_engines!(the_web_chat_continues_the_same_conversation_as_whatsapp);
+
+async fn the_web_chat_is_for_pro_users(db: TestDatabase) {
+    let app = app(db).await;
+    let phone = "+5511987654321";
+    say(&app, phone, "Oi").await;
+    let (token, _) = login(&app, phone).await;
+    let err = chat_from_the_web(&app, &token, "Oi").await.unwrap_err();
+    assert_eq!(err.code(), tonic::Code::FailedPrecondition);
+    assert!(err.message().contains("exclusivo do plano Pro"));
+}
+on_both_engines!(the_web_chat_is_for_pro_users);
