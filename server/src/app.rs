@@ -32,7 +32,13 @@ use crate::{
         webhooks::{self, WhatsAppWebhook},
     },
     config::{Config, RunMode, WhatsAppMode},
-    consultant::{engine::Engine, guide::Guide, llm::LlmClient, replies::Links, worker::ReplyHandler},
+    consultant::{
+        engine::Engine,
+        guide::Guide,
+        llm::{LlmClient, Transcriber},
+        replies::Links,
+        worker::ReplyHandler,
+    },
     conversation::{
         delivery::{SEND_JOB, SendHandler},
         inbox::{Inbox, REPLY_JOB},
@@ -57,7 +63,7 @@ use crate::{
             system_prompt_service_server::SystemPromptServiceServer,
         },
     },
-    whatsapp::{cloud::CloudSender, outbox::DevOutbox, sender::WhatsAppSender},
+    whatsapp::{cloud::CloudSender, media::MediaClient, outbox::DevOutbox, sender::WhatsAppSender},
 };
 
 /// The application, bound and ready to serve.
@@ -96,10 +102,14 @@ impl Application {
         let links = Links::new(&config.public_url);
         let plans = Plans::new(db.clone(), PlanEvents::default());
         let llm = config.llm.clone().map(LlmClient::new).transpose()?;
+        let voice = MediaClient::new(&config.whatsapp).zip(config.llm.as_ref().and_then(Transcriber::new));
         let guide = Guide::new(db.clone(), plans.clone(), links.clone());
         let engine = Engine::new(db.clone(), plans.clone(), guide, llm);
         let handlers = Handlers::new()
-            .register(REPLY_JOB, Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine.clone())))
+            .register(
+                REPLY_JOB,
+                Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine.clone(), voice)),
+            )
             .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())));
         let worker_options = WorkerOptions {
             workers: config.jobs.workers,

@@ -122,6 +122,7 @@ fn unreadable_notes(messages: &[Message], lang: Language) -> Vec<String> {
     for message in messages {
         let note = match &message.kind {
             MessageKind::Text | MessageKind::Button | MessageKind::Interactive | MessageKind::Reaction => continue,
+            MessageKind::Audio if !message.content.is_empty() => continue, // transcribed
             MessageKind::Audio => lang.choose(
                 "🎧 Recebi seu áudio, mas por enquanto ainda não consigo ouvir mensagens de voz. Pode me escrever?",
                 "🎧 I got your voice note, but I can't listen to voice messages yet. Could you write to me?",

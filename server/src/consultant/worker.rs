@@ -7,6 +7,7 @@ use futures::future::BoxFuture;
 
 use super::{
     engine::Engine,
+    llm::Transcriber,
     replies::{self, Links},
 };
 use crate::{
@@ -17,17 +18,45 @@ use crate::{
         now_ms,
     },
     identity::users,
+    whatsapp::{media::MediaClient, payload::MessageKind},
 };
 
 pub struct ReplyHandler {
     db: Db,
     links: Links,
     engine: Engine,
+    voice: Option<(MediaClient, Transcriber)>,
 }
 
 impl ReplyHandler {
-    pub fn new(db: Db, links: Links, engine: Engine) -> Self {
-        Self { db, links, engine }
+    pub fn new(db: Db, links: Links, engine: Engine, voice: Option<(MediaClient, Transcriber)>) -> Self {
+        Self { db, links, engine, voice }
+    }
+
+    /// Turns the voice notes of entitled users into words, when a transcription model is
+    /// configured; a note that cannot be transcribed gets the friendly "please write" reply.
+    async fn transcribe(&self, user: &crate::identity::users::User, claimed: &mut [messages::Message]) {
+        let Some((media, transcriber)) = &self.voice else { return };
+        if !replies::entitled(user) {
+            return;
+        }
+        for message in claimed.iter_mut().filter(|m| m.kind == MessageKind::Audio && m.content.is_empty()) {
+            let Some(media_id) = messages::media_id(&self.db, &message.id).await.ok().flatten() else {
+                continue;
+            };
+            let heard = async {
+                let audio = media.download(&media_id).await?;
+                transcriber.transcribe(audio.bytes, &audio.mime_type).await
+            };
+            match heard.await {
+                Ok(text) => {
+                    if messages::set_content(&self.db, &message.id, &text).await.is_ok() {
+                        message.content = text;
+                    }
+                }
+                Err(err) => tracing::warn!(error = %err, "a voice note could not be transcribed"),
+            }
+        }
     }
 
     /// The consultant's answer, for users entitled to it.
@@ -51,10 +80,12 @@ impl ReplyHandler {
         let first_contact = !messages::has_replied(&mut tx, user_id).await?;
         tx.commit().await?;
         let Some(user) = user else { return Ok(()) };
+        let mut claimed = claimed;
         if claimed.is_empty() {
             return Ok(()); // answered together with an earlier message of the burst
         }
 
+        self.transcribe(&user, &mut claimed).await;
         let consultant = self.consult(&user, &replies::readable_text(&claimed)).await?;
         // The consultant may have switched the user's language: answer in the new one.
         let mut conn = self.db.pool().acquire().await?;

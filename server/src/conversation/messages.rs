@@ -357,3 +357,21 @@ pub async fn insert_web_message(
         created_at: at,
     })
 }
+
+/// The WhatsApp media id of a message (voice notes, images), if any.
+pub async fn media_id(db: &Db, id: &str) -> Result<Option<String>, sqlx::Error> {
+    let row =
+        sqlx::query("select media_id from messages where id = $1").bind(id).fetch_optional(db.pool()).await?;
+    Ok(row.map(|r| r.try_get::<Option<String>, _>("media_id")).transpose()?.flatten())
+}
+
+/// Keeps what a voice note said (its transcription) as the message's words.
+pub async fn set_content(db: &Db, id: &str, content: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("update messages set content = $1, updated_at = $2 where id = $3")
+        .bind(content)
+        .bind(now_ms())
+        .bind(id)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}

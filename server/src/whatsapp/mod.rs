@@ -2,6 +2,7 @@
 //! implementations (the Cloud API, and the dev outbox that stands in for phones).
 
 pub mod cloud;
+pub mod media;
 pub mod outbox;
 pub mod payload;
 pub mod sender;

@@ -43,10 +43,20 @@ pub struct FakeGraph {
 impl FakeGraph {
     pub async fn start() -> Self {
         let inner = Arc::new(Mutex::new(Inner::default()));
-        let app =
-            Router::new().route("/{phone_number_id}/messages", post(messages)).with_state(inner.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
+        let media_base = url.clone();
+        // Media: the id gives a URL, the URL gives the bytes (a voice note here).
+        let app = Router::new()
+            .route("/{phone_number_id}/messages", post(messages))
+            .route(
+                "/{media_id}",
+                axum::routing::get(move |Path(id): Path<String>| async move {
+                    Json(serde_json::json!({"messaging_product": "whatsapp", "url": format!("{media_base}/media/{id}"), "mime_type": "audio/ogg", "id": id}))
+                }),
+            )
+            .route("/media/{id}", axum::routing::get(|| async { b"OggS fake voice note".to_vec() }))
+            .with_state(inner.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
         Self { url, inner }
     }

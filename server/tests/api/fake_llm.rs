@@ -37,7 +37,20 @@ pub fn tool_call(name: &str, arguments: Value) -> Value {
 impl FakeLlm {
     pub async fn start() -> Self {
         let inner = Arc::new(Mutex::new(Inner::default()));
-        let app = Router::new().route("/v1/chat/completions", post(complete)).with_state(inner.clone());
+        let app = Router::new()
+            .route("/v1/chat/completions", post(complete))
+            .route(
+                "/v1/audio/transcriptions",
+                post(|body: axum::body::Bytes| async move {
+                    let form = String::from_utf8_lossy(&body).to_string();
+                    assert!(
+                        form.contains("whisper-test") && form.contains("OggS fake voice note"),
+                        "a multipart upload with model and file"
+                    );
+                    Json(json!({"text": "Quero abrir uma padaria no meu bairro"}))
+                }),
+            )
+            .with_state(inner.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}/v1", listener.local_addr().unwrap());
         tokio::spawn(async move { axum::serve(listener, app).await });

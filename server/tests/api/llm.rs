@@ -200,3 +200,30 @@ async fn free_users_never_reach_the_model(db: TestDatabase) {
     assert!(llm.requests().is_empty());
 }
 on_both_engines!(free_users_never_reach_the_model);
+
+async fn a_pro_user_s_voice_note_is_transcribed_and_answered_like_text(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    llm.answer_with([(200, text("Uma padaria no bairro, ótimo! Quem são os seus clientes?"))]);
+    let graph = crate::fake_graph::FakeGraph::start().await;
+    let mut config = graph.cloud_config();
+    config.extend(llm.config(5));
+    config.push(("LLM_TRANSCRIBE_MODEL", "whisper-test".into()));
+    let app = spawn_app_with(db, &config).await;
+    let user_id = make_pro(&app).await;
+    let body = crate::helpers::fixture("whatsapp/inbound-audio.json");
+    assert_eq!(app.post_whatsapp_webhook(&body, Some(crate::fake_graph::APP_SECRET)).await, 200);
+    let sent = graph.wait_for_requests(1).await;
+    let reply = sent[0].body["text"]["body"].as_str().unwrap();
+    assert!(reply.contains("Quem são os seus clientes"), "{reply}");
+    assert!(!reply.contains("áudio"), "no 'please write' note once transcribed: {reply}");
+    let asked = llm.requests()[0]["messages"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(asked, json!({"role": "user", "content": "Quero abrir uma padaria no meu bairro"}));
+    let stored: String = sqlx::query("select content from messages where user_id = $1 and kind = 'audio'")
+        .bind(&user_id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap()
+        .get("content");
+    assert_eq!(stored, "Quero abrir uma padaria no meu bairro", "the transcript stays with the voice note");
+}
+on_both_engines!(a_pro_user_s_voice_note_is_transcribed_and_answered_like_text);
