@@ -228,6 +228,7 @@ async fn build_router(
             auth.clone(),
             plans.clone(),
             renderer,
+            engine.clone(),
         )))
         .add_service(DashboardServiceServer::new(DashboardApi::new(
             auth.clone(),

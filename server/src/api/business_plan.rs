@@ -10,6 +10,7 @@ use tonic::{Request, Response, Status};
 
 use super::{request_language, timestamp, with_message};
 use crate::{
+    consultant::engine::Engine,
     error::{AppError, Problem},
     identity::caller::{Authenticator, Caller},
     locale::Language,
@@ -32,11 +33,28 @@ pub struct BusinessPlanApi {
     auth: Authenticator,
     plans: Plans,
     renderer: Arc<socio_pdf::Renderer>,
+    engine: Engine,
 }
 
 impl BusinessPlanApi {
-    pub fn new(auth: Authenticator, plans: Plans, renderer: Arc<socio_pdf::Renderer>) -> Self {
-        Self { auth, plans, renderer }
+    pub fn new(
+        auth: Authenticator,
+        plans: Plans,
+        renderer: Arc<socio_pdf::Renderer>,
+        engine: Engine,
+    ) -> Self {
+        Self { auth, plans, renderer, engine }
+    }
+
+    /// Generates the document, with the model's overview when a model is configured.
+    async fn generate(
+        &self,
+        user: &crate::identity::users::User,
+        language: Language,
+    ) -> Result<(Plan, store::Document), AppError> {
+        let plan = self.plans.get_or_create(&user.id).await?;
+        let overview = self.engine.overview(&plan, user, language).await;
+        self.plans.generate(user, language, overview.as_deref()).await
     }
 
     async fn caller<T>(&self, request: &Request<T>) -> Result<(Caller, Language), Status> {
@@ -301,7 +319,7 @@ impl BusinessPlanService for BusinessPlanApi {
         let (caller, lang) = self.caller(&request).await?;
         let language = Language::parse(&request.get_ref().language).unwrap_or(caller.user.language);
         let (plan, document) =
-            self.plans.generate(&caller.user, language).await.map_err(|e| e.into_status(lang))?;
+            self.generate(&caller.user, language).await.map_err(|e| e.into_status(lang))?;
         let reply = pb::GenerateBusinessPlanResponse {
             business_plan: Some(plan_proto(&plan)),
             document: Some(document_proto(&document)),
@@ -323,11 +341,7 @@ impl BusinessPlanService for BusinessPlanApi {
         let document = match existing.and_then(|p| p.document) {
             Some(document) => document,
             None => {
-                self.plans
-                    .generate(&caller.user, caller.user.language)
-                    .await
-                    .map_err(|e| e.into_status(lang))?
-                    .1
+                self.generate(&caller.user, caller.user.language).await.map_err(|e| e.into_status(lang))?.1
             }
         };
         let name = format!("plano-de-negocios-v{}", document.version);

@@ -94,6 +94,37 @@ impl Engine {
         Self { db, plans, guide, llm }
     }
 
+    /// An overview of the plan written by the model from the plan's data only, for the complete
+    /// document; None without a model or when it cannot answer (the document is then composed from
+    /// the data alone).
+    pub async fn overview(
+        &self,
+        plan: &Plan,
+        user: &User,
+        language: crate::locale::Language,
+    ) -> Option<String> {
+        let llm = self.llm.as_ref().filter(|l| l.breaker().allows())?;
+        let prompt = prompts::active(&self.db).await.ok()?;
+        let ask = format!(
+            "Write the overview of a business plan in {}: two or three short paragraphs, plain text, no headings, no \
+             markdown. Use only the data below; where something is missing, say it still has to be defined. Never invent \
+             numbers.\n\nOwner: {}\nPlan data:\n{}",
+            language.choose("Brazilian Portuguese", "English"),
+            user.name,
+            plan_summary(plan)
+        );
+        let messages =
+            [json!({"role": "system", "content": prompt}), json!({"role": "system", "content": ask})];
+        match llm.complete(&messages, &json!([])).await {
+            Ok(Completion::Text(text)) => Some(text.chars().take(3000).collect()),
+            Ok(Completion::ToolCalls { .. }) => None,
+            Err(err) => {
+                tracing::warn!(error = %err, "the model could not write the plan's overview");
+                None
+            }
+        }
+    }
+
     /// The consultant's answer to what the user wrote (empty: pick up where they left off).
     pub async fn reply(&self, user: &User, text: &str) -> Result<String, AppError> {
         if text.trim().is_empty() {

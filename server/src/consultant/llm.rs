@@ -48,13 +48,25 @@ struct BreakerState {
     open_until: Option<Instant>,
 }
 
-/// Opens after repeated failures; lets one call through after the cooldown.
-#[derive(Clone, Default)]
+/// Opens after repeated failures; lets calls through again after the cooldown, and closes on the
+/// first success.
+#[derive(Clone)]
 pub struct Breaker {
     state: Arc<Mutex<BreakerState>>,
+    cooldown: Duration,
+}
+
+impl Default for Breaker {
+    fn default() -> Self {
+        Self::with_cooldown(BREAKER_COOLDOWN)
+    }
 }
 
 impl Breaker {
+    pub fn with_cooldown(cooldown: Duration) -> Self {
+        Self { state: Arc::default(), cooldown }
+    }
+
     pub fn allows(&self) -> bool {
         let state = self.state.lock().expect("breaker lock");
         state.open_until.is_none_or(|until| Instant::now() >= until)
@@ -66,7 +78,7 @@ impl Breaker {
         let mut state = self.state.lock().expect("breaker lock");
         state.failures += 1;
         if state.failures >= BREAKER_THRESHOLD {
-            state.open_until = Some(Instant::now() + BREAKER_COOLDOWN);
+            state.open_until = Some(Instant::now() + self.cooldown);
             tracing::warn!(
                 "the model failed {} times in a row; using the offline guide for a while",
                 state.failures
@@ -227,5 +239,26 @@ impl Transcriber {
         let text = answer["text"].as_str().map(str::trim).unwrap_or_default().to_owned();
         anyhow::ensure!(!text.is_empty(), "an empty transcription");
         Ok(text.chars().take(4000).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_breaker_opens_after_five_failures_and_closes_after_the_cooldown_and_a_success() {
+        let breaker = Breaker::with_cooldown(Duration::from_millis(30));
+        for _ in 0..4 {
+            breaker.failure();
+        }
+        assert!(breaker.allows(), "four failures keep it closed");
+        breaker.failure();
+        assert!(breaker.is_open());
+        std::thread::sleep(Duration::from_millis(40));
+        assert!(breaker.allows(), "half-open after the cooldown");
+        breaker.success();
+        breaker.failure();
+        assert!(breaker.allows(), "a success closed it: one failure is not enough to open again");
     }
 }

@@ -112,8 +112,8 @@ fn date(ms: i64, lang: Language) -> String {
     lang.choose(format!("{day:02}/{month:02}/{year}"), format!("{year}-{month:02}-{day:02}"))
 }
 
-/// The document's content, in `lang`.
-pub fn model(plan: &Plan, user: &User, lang: Language) -> DocModel {
+/// The document's content, in `lang`, with the consultant's overview when there is one.
+pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>) -> DocModel {
     let idea: pb::IdeaData = parse(&plan.section(Step::Idea).data);
     let market: pb::MarketData = parse(&plan.section(Step::Market).data);
     let finance_data: pb::FinanceData = parse(&plan.section(Step::Finance).data);
@@ -124,6 +124,9 @@ pub fn model(plan: &Plan, user: &User, lang: Language) -> DocModel {
     let idea_json = &plan.section(Step::Idea).data;
 
     let mut summary = Builder::new(lang, lang.choose("1. Sumário executivo", "1. Executive summary").into());
+    if let Some(overview) = overview {
+        summary.text("Visão geral", "Overview", overview);
+    }
     summary.text("Ideia de negócio", "Business idea", &idea.business_idea);
     summary.text("Problema", "Problem", &idea.problem);
     summary.text("Solução", "Solution", &idea.solution);

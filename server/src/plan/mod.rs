@@ -74,9 +74,10 @@ impl Plans {
         &self,
         user: &User,
         language: Language,
+        overview: Option<&str>,
     ) -> Result<(Plan, store::Document), AppError> {
         let plan = self.get_or_create(&user.id).await?;
-        let model = document::model(&plan, user, language);
+        let model = document::model(&plan, user, language, overview);
         let markdown = document::to_markdown(&model);
         let model = serde_json::to_value(&model).map_err(|e| AppError::Internal(e.into()))?;
         let stored = store::store_document(&self.db, &plan.id, language.tag(), &markdown, &model).await?;

@@ -227,3 +227,31 @@ async fn a_pro_user_s_voice_note_is_transcribed_and_answered_like_text(db: TestD
     assert_eq!(stored, "Quero abrir uma padaria no meu bairro", "the transcript stays with the voice note");
 }
 on_both_engines!(a_pro_user_s_voice_note_is_transcribed_and_answered_like_text);
+
+async fn the_model_writes_the_overview_of_the_complete_plan_from_its_data(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    llm.answer_with([(200, text("A Padaria da Ana une fermentação natural e entrega rápida no bairro."))]);
+    let app = app_with_model(db, &llm, 5).await;
+    make_pro(&app).await;
+    let (token, _) = crate::auth::login(&app, ANA).await;
+    let idea = json!({"ideaData": {"businessIdea": "Padaria de fermentação natural"}});
+    crate::auth::call(&app, reqwest::Method::PUT, "/api/business-plan/idea", idea, Some(&token)).await;
+    let (status, body) = crate::auth::call(
+        &app,
+        reqwest::Method::POST,
+        "/api/business-plan/generate",
+        json!({}),
+        Some(&token),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let markdown = body["data"]["document"]["markdown"].as_str().unwrap();
+    assert!(markdown.contains("**Visão geral:** A Padaria da Ana une fermentação natural"), "{markdown}");
+    assert!(markdown.contains("Padaria de fermentação natural"), "the data is still there");
+    let asked = llm.requests()[0]["messages"].as_array().unwrap().clone();
+    assert!(
+        asked[1]["content"].as_str().unwrap().contains("businessIdea=\"Padaria de fermentação natural\"")
+    );
+    assert!(asked.iter().all(|m| m["role"] == "system"), "only the plan's data, no conversation");
+}
+on_both_engines!(the_model_writes_the_overview_of_the_complete_plan_from_its_data);
