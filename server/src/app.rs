@@ -31,6 +31,7 @@ use crate::{
         web::WebApp,
         webhooks::{self, WhatsAppWebhook},
     },
+    billing::{expiry::ExpiryHandler, subscriptions::EXPIRY_JOB},
     config::{Config, RunMode, WhatsAppMode},
     consultant::{
         engine::Engine,
@@ -110,7 +111,8 @@ impl Application {
                 REPLY_JOB,
                 Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine.clone(), voice)),
             )
-            .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())));
+            .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())))
+            .register(EXPIRY_JOB, Arc::new(ExpiryHandler::new(db.clone())));
         let worker_options = WorkerOptions {
             workers: config.jobs.workers,
             backoff: Backoff { base: config.jobs.retry_base, ..Backoff::default() },
@@ -235,7 +237,13 @@ async fn build_router(
             plans,
             &config.whatsapp.business_number,
         )))
-        .add_service(BillingServiceServer::new(BillingApi))
+        .add_service(BillingServiceServer::new(BillingApi::new(
+            db.clone(),
+            auth.clone(),
+            config.payments,
+            &config.public_url,
+            &config.whatsapp.business_number,
+        )))
         .add_service(ConsultantServiceServer::new(ConsultantApi::new(auth.clone(), engine, db.clone())))
         .add_service(AdminOnly::new(AdminServiceServer::new(AdminApi), auth.clone()))
         .add_service(AdminOnly::new(SystemPromptServiceServer::new(SystemPromptApi), auth.clone()))

@@ -58,6 +58,7 @@ pub enum Resource {
     BusinessPlan,
     SystemPrompt,
     CheckoutSession,
+    Subscription,
     Job,
 }
 
@@ -294,6 +295,7 @@ fn resource_name(resource: Resource, lang: Language) -> &'static str {
         Resource::BusinessPlan => lang.choose("Plano de negócios", "Business plan"),
         Resource::SystemPrompt => lang.choose("Prompt do sistema", "System prompt"),
         Resource::CheckoutSession => lang.choose("Sessão de pagamento", "Checkout session"),
+        Resource::Subscription => lang.choose("Assinatura", "Subscription"),
         Resource::Job => lang.choose("Tarefa", "Job"),
     }
 }
@@ -310,6 +312,7 @@ fn not_found_text(resource: Resource, lang: Language) -> &'static str {
         Resource::CheckoutSession => {
             lang.choose("Sessão de pagamento não encontrada.", "Checkout session not found.")
         }
+        Resource::Subscription => lang.choose("Nenhuma assinatura ativa.", "No active subscription."),
         Resource::Job => lang.choose("Tarefa não encontrada.", "Job not found."),
     }
 }

@@ -1,22 +1,280 @@
-//! `BillingService`: the plans on offer (served now), checkout and subscriptions (their domain
-//! answers UNIMPLEMENTED until it lands).
+//! `BillingService`: the plans on offer, checkout for a registered number, and the caller's
+//! subscription (status, cancel with the 7-day guarantee, upgrade). Payments go through the
+//! configured provider; the `sandbox` provider's test payment page completes a checkout through
+//! the same path a provider's webhook takes.
 
 use tonic::{Request, Response, Status};
 
-use super::request_language;
+use super::{request_language, timestamp, with_message};
 use crate::{
-    billing::plans::{self, Offer, PlanId},
+    billing::{
+        plans::{self, Offer, PlanId},
+        subscriptions::{self, CheckoutSession, Interval, Subscription},
+    },
+    config::PaymentsProvider,
+    db::{Db, now_ms},
+    error::{AppError, Problem, Resource},
+    identity::{
+        caller::Authenticator,
+        login::start_on_whatsapp,
+        phone::PhoneNumber,
+        users::{self, Tier, User},
+    },
     locale::Language,
     proto::socio::v1::{
-        ListPlansRequest, ListPlansResponse, PlanOffer, PlanType, billing_service_server::BillingService,
+        self as pb, ListPlansRequest, ListPlansResponse, PlanOffer, PlanType,
+        billing_service_server::BillingService,
     },
 };
 
-#[derive(Clone, Debug, Default)]
-pub struct BillingApi;
+#[derive(Clone)]
+pub struct BillingApi {
+    db: Db,
+    auth: Authenticator,
+    provider: PaymentsProvider,
+    public_url: String,
+    business_number: String,
+}
+
+impl BillingApi {
+    pub fn new(
+        db: Db,
+        auth: Authenticator,
+        provider: PaymentsProvider,
+        public_url: &str,
+        business_number: &str,
+    ) -> Self {
+        Self {
+            db,
+            auth,
+            provider,
+            public_url: public_url.to_owned(),
+            business_number: business_number.to_owned(),
+        }
+    }
+
+    fn success_url(&self, phone: &str) -> String {
+        let encoded = percent_encoding::utf8_percent_encode(phone, percent_encoding::NON_ALPHANUMERIC);
+        format!("{}/success?phoneNumber={encoded}", self.public_url)
+    }
+
+    /// A Pro checkout through the provider: its address.
+    async fn pro_checkout(&self, user: &User, interval: Interval) -> Result<String, AppError> {
+        match self.provider {
+            PaymentsProvider::Sandbox => {
+                let session = subscriptions::create_session(&self.db, &user.id, interval, "sandbox").await?;
+                Ok(format!("{}/checkout/sandbox/{}", self.public_url, session.id))
+            }
+            PaymentsProvider::Stripe => {
+                Err(AppError::Unavailable("the Stripe provider is not available yet".into()))
+            }
+        }
+    }
+}
+
+fn interval(value: i32) -> Interval {
+    if value == pb::BillingInterval::Yearly as i32 { Interval::Yearly } else { Interval::Monthly }
+}
+
+fn interval_proto(interval: Interval) -> i32 {
+    let value = match interval {
+        Interval::Monthly => pb::BillingInterval::Monthly,
+        Interval::Yearly => pb::BillingInterval::Yearly,
+    };
+    value as i32
+}
+
+fn subscription_proto(subscription: &Subscription) -> pb::Subscription {
+    pb::Subscription {
+        plan_type: PlanType::Pro as i32,
+        interval: interval_proto(subscription.interval),
+        state: match subscription.status.as_str() {
+            "active" => pb::SubscriptionState::Active,
+            "past_due" => pb::SubscriptionState::PastDue,
+            _ => pb::SubscriptionState::Canceled,
+        } as i32,
+        provider: subscription.provider.clone(),
+        current_period_end: subscription.current_period_end.map(timestamp),
+        cancel_at_period_end: subscription.cancel_at_period_end,
+        started_at: subscription.first_paid_at.map(timestamp),
+        refundable: subscription.refundable(now_ms()),
+    }
+}
+
+fn tier_proto(tier: Tier) -> i32 {
+    let value = match tier {
+        Tier::Free => pb::SubscriptionStatus::Free,
+        Tier::Pro => pb::SubscriptionStatus::Pro,
+    };
+    value as i32
+}
 
 #[tonic::async_trait]
 impl BillingService for BillingApi {
+    async fn create_checkout(
+        &self,
+        request: Request<pb::CreateCheckoutRequest>,
+    ) -> Result<Response<pb::CreateCheckoutResponse>, Status> {
+        let body = request.get_ref();
+        let lang = Language::parse(&body.language).unwrap_or_else(|| request_language(&request));
+        let phone =
+            PhoneNumber::parse_field("phoneNumber", &body.phone_number).map_err(|e| e.into_status(lang))?;
+        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
+        let user = users::find_by_phone(&mut conn, &phone)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?
+            .ok_or_else(|| {
+                AppError::NotRegistered { whatsapp_url: start_on_whatsapp(&self.business_number, lang) }
+                    .into_status(lang)
+            })?;
+        drop(conn);
+        if request.metadata().get("authorization").is_some() {
+            let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
+            if caller.user.id != user.id && !caller.is_admin() {
+                return Err(AppError::PermissionDenied.into_status(lang));
+            }
+        }
+        let reply = match PlanType::try_from(body.plan_type).unwrap_or(PlanType::Unspecified) {
+            PlanType::Free => pb::CreateCheckoutResponse {
+                checkout_url: String::new(),
+                redirect_url: self.success_url(user.phone.e164()),
+            },
+            PlanType::Pro => pb::CreateCheckoutResponse {
+                checkout_url: self
+                    .pro_checkout(&user, interval(body.interval))
+                    .await
+                    .map_err(|e| e.into_status(lang))?,
+                redirect_url: String::new(),
+            },
+            PlanType::Unspecified => {
+                return Err(
+                    AppError::invalid("planType", Problem::one_of(&["free", "pro"])).into_status(lang)
+                );
+            }
+        };
+        Ok(Response::new(reply))
+    }
+
+    async fn get_subscription_status(
+        &self,
+        request: Request<pb::GetSubscriptionStatusRequest>,
+    ) -> Result<Response<pb::GetSubscriptionStatusResponse>, Status> {
+        let lang = request_language(&request);
+        let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
+        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
+        let subscription = subscriptions::current(&mut conn, &caller.user.id)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        Ok(Response::new(pb::GetSubscriptionStatusResponse {
+            subscription_status: tier_proto(caller.user.tier),
+            subscription: subscription.as_ref().map(subscription_proto),
+        }))
+    }
+
+    async fn cancel_subscription(
+        &self,
+        request: Request<pb::CancelSubscriptionRequest>,
+    ) -> Result<Response<pb::CancelSubscriptionResponse>, Status> {
+        let lang = request_language(&request);
+        let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
+        // The sandbox refunds nothing real; a real provider refunds before the state changes.
+        let (subscription, refunded) =
+            subscriptions::cancel(&self.db, &caller.user.id).await.map_err(|e| e.into_status(lang))?;
+        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
+        let user = users::find_by_id(&mut conn, &caller.user.id)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        let tier = user.map(|u| u.tier).unwrap_or(Tier::Free);
+        let message = if refunded {
+            lang.choose(
+                "Assinatura cancelada e pagamento reembolsado (garantia de 7 dias).",
+                "Subscription canceled and payment refunded (7-day guarantee).",
+            )
+        } else {
+            lang.choose(
+                "Assinatura cancelada. Você continua Pro até o fim do período pago.",
+                "Subscription canceled. You stay Pro until the end of the paid period.",
+            )
+        };
+        let reply = pb::CancelSubscriptionResponse {
+            subscription_status: tier_proto(tier),
+            subscription: Some(subscription_proto(&subscription)),
+            refunded,
+        };
+        Ok(with_message(reply, message))
+    }
+
+    async fn upgrade_subscription(
+        &self,
+        request: Request<pb::UpgradeSubscriptionRequest>,
+    ) -> Result<Response<pb::UpgradeSubscriptionResponse>, Status> {
+        let lang = request_language(&request);
+        let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
+        let body = request.get_ref();
+        if PlanType::try_from(body.new_plan_type).unwrap_or(PlanType::Unspecified) != PlanType::Pro {
+            return Err(AppError::invalid("newPlanType", Problem::one_of(&["pro"])).into_status(lang));
+        }
+        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
+        let current = subscriptions::current(&mut conn, &caller.user.id)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        drop(conn);
+        let wanted = interval(body.interval);
+        let already = current
+            .as_ref()
+            .filter(|s| s.status == "active" && (s.interval == wanted || s.interval == Interval::Yearly));
+        if let Some(subscription) = already {
+            return Ok(Response::new(pb::UpgradeSubscriptionResponse {
+                checkout_url: String::new(),
+                redirect_url: format!("{}/dashboard", self.public_url),
+                subscription: Some(subscription_proto(subscription)),
+            }));
+        }
+        let checkout_url = self.pro_checkout(&caller.user, wanted).await.map_err(|e| e.into_status(lang))?;
+        Ok(Response::new(pb::UpgradeSubscriptionResponse {
+            checkout_url,
+            redirect_url: String::new(),
+            subscription: current.as_ref().map(subscription_proto),
+        }))
+    }
+
+    async fn get_sandbox_checkout(
+        &self,
+        request: Request<pb::GetSandboxCheckoutRequest>,
+    ) -> Result<Response<pb::GetSandboxCheckoutResponse>, Status> {
+        let lang = request_language(&request);
+        let (session, phone) =
+            self.sandbox_session(&request.get_ref().session_id).await.map_err(|e| e.into_status(lang))?;
+        Ok(Response::new(pb::GetSandboxCheckoutResponse {
+            session_id: session.id.clone(),
+            plan_type: PlanType::Pro as i32,
+            interval: interval_proto(session.interval),
+            amount: session.amount_cents as f64 / 100.0,
+            currency: session.currency.clone(),
+            phone_number: phone,
+            state: session.status,
+        }))
+    }
+
+    async fn complete_sandbox_checkout(
+        &self,
+        request: Request<pb::CompleteSandboxCheckoutRequest>,
+    ) -> Result<Response<pb::CompleteSandboxCheckoutResponse>, Status> {
+        let lang = request_language(&request);
+        let body = request.get_ref();
+        let (session, phone) =
+            self.sandbox_session(&body.session_id).await.map_err(|e| e.into_status(lang))?;
+        let completed = subscriptions::complete_session(&self.db, &session.id, body.pay, None)
+            .await
+            .map_err(|e| e.into_status(lang))?;
+        let redirect_url = if completed.status == "paid" {
+            self.success_url(&phone)
+        } else {
+            format!("{}/checkout/{}", self.public_url, phone.trim_start_matches('+'))
+        };
+        Ok(Response::new(pb::CompleteSandboxCheckoutResponse { redirect_url }))
+    }
+
     async fn list_plans(
         &self,
         request: Request<ListPlansRequest>,
@@ -25,6 +283,27 @@ impl BillingService for BillingApi {
         let lang = Language::parse(&request.get_ref().language).unwrap_or(fallback);
         let plans = plans::offers(lang).into_iter().map(plan_offer).collect();
         Ok(Response::new(ListPlansResponse { plans }))
+    }
+}
+
+impl BillingApi {
+    /// A session of the sandbox provider (only while it is the provider) and its user's number.
+    async fn sandbox_session(&self, id: &str) -> Result<(CheckoutSession, String), AppError> {
+        if self.provider != PaymentsProvider::Sandbox || uuid::Uuid::parse_str(id).is_err() {
+            return Err(AppError::NotFound(Resource::CheckoutSession));
+        }
+        let session = subscriptions::find_session(&self.db, id)
+            .await?
+            .ok_or(AppError::NotFound(Resource::CheckoutSession))?;
+        let mut conn = self.db.pool().acquire().await?;
+        let phone = match &session.user_id {
+            Some(user_id) => users::find_by_id(&mut conn, user_id)
+                .await?
+                .map(|u| u.phone.e164().to_owned())
+                .unwrap_or_default(),
+            None => String::new(),
+        };
+        Ok((session, phone))
     }
 }
 

@@ -1,3 +1,5 @@
 //! Billing: what the plans are and cost, checkout and the subscription's life.
 
+pub mod expiry;
 pub mod plans;
+pub mod subscriptions;

@@ -74,7 +74,7 @@ impl ReplyHandler {
     async fn reply(&self, job: &Job) -> Result<(), JobError> {
         let user_id =
             job.payload["userId"].as_str().ok_or_else(|| JobError::Permanent("no userId".into()))?;
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let claimed = messages::claim_unanswered(&mut tx, user_id, &job.id).await?;
         let user = users::find_by_id(&mut tx, user_id).await?;
         let first_contact = !messages::has_replied(&mut tx, user_id).await?;
@@ -93,7 +93,7 @@ impl ReplyHandler {
         drop(conn);
         let text = replies::compose(&user, first_contact, &claimed, &self.links, consultant);
 
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         if messages::mark_answered(&mut tx, &job.id).await? == 0 {
             return Ok(());
         }

@@ -45,7 +45,7 @@ impl Inbox {
     /// scheduled; on Err nothing is.
     pub async fn receive(&self, inbound: &Inbound) -> Result<Receipt, sqlx::Error> {
         let mut receipt = Receipt::default();
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let received_at = now_ms();
         for (n, message) in inbound.messages.iter().enumerate() {
             let Ok(phone) = PhoneNumber::from_wa_id(&message.from) else {

@@ -78,6 +78,16 @@ impl Db {
         migrator.run(&self.pool).await.context("database migration failed")
     }
 
+    /// A transaction that may write. On SQLite it takes the write lock at once (`BEGIN
+    /// IMMEDIATE`): a deferred transaction that reads first and writes later fails with
+    /// SQLITE_BUSY_SNAPSHOT when another connection wrote in between, and waiting cannot help.
+    pub async fn begin(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        match self.engine {
+            Engine::Sqlite => self.pool.begin_with("begin immediate").await,
+            Engine::Postgres => self.pool.begin().await,
+        }
+    }
+
     pub fn pool(&self) -> &AnyPool {
         &self.pool
     }

@@ -139,7 +139,7 @@ pub async fn discard(db: &Db, id: &str) -> Result<(), sqlx::Error> {
 /// Uses the number's current code. Wrong, dead or missing codes count as failures of the number.
 pub async fn redeem(db: &Db, hasher: &CodeHasher, phone: &PhoneNumber, code: &str) -> Result<(), AppError> {
     let now = now_ms();
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin().await?;
     check_not_locked(&mut tx, phone, now).await?;
     let current = sqlx::query(
         "select id, code_hash, attempts, expires_at from login_codes where phone_number = $1 and consumed_at is null \

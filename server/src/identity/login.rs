@@ -23,6 +23,16 @@ use crate::{
 const SEND_PER_ADDRESS: Limit = Limit { max: 20, window: Duration::from_secs(600) };
 const VERIFY_PER_ADDRESS: Limit = Limit { max: 40, window: Duration::from_secs(600) };
 
+/// `https://wa.me/<number>?text=<greeting>`: where someone who never wrote to us starts.
+pub fn start_on_whatsapp(business_number: &str, lang: Language) -> String {
+    let greeting = lang.choose(
+        "Olá! Quero começar meu plano de negócios com o Sócio.",
+        "Hi! I want to start my business plan with Sócio.",
+    );
+    let text = percent_encoding::utf8_percent_encode(greeting, percent_encoding::NON_ALPHANUMERIC);
+    format!("https://wa.me/{business_number}?text={text}")
+}
+
 #[derive(Clone)]
 pub struct Login {
     db: Db,
@@ -52,12 +62,7 @@ impl Login {
 
     /// `https://wa.me/<number>?text=<greeting>`: where an unregistered visitor starts.
     pub fn whatsapp_url(&self, lang: Language) -> String {
-        let greeting = lang.choose(
-            "Olá! Quero começar meu plano de negócios com o Sócio.",
-            "Hi! I want to start my business plan with Sócio.",
-        );
-        let text = percent_encoding::utf8_percent_encode(greeting, percent_encoding::NON_ALPHANUMERIC);
-        format!("https://wa.me/{}?text={text}", self.business_number)
+        start_on_whatsapp(&self.business_number, lang)
     }
 
     async fn limit_address(&self, action: &str, address: Option<&str>, limit: Limit) -> Result<(), AppError> {
@@ -79,7 +84,7 @@ impl Login {
         let phone = PhoneNumber::parse_field("phoneNumber", phone)?;
         self.limit_address("send_code", address, SEND_PER_ADDRESS).await?;
         let now = now_ms();
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         if users::find_by_phone(&mut tx, &phone).await?.is_none() {
             tracing::info!(target: "security", event = "code_refused_unregistered", phone = %phone.masked());
             return Err(AppError::NotRegistered { whatsapp_url: self.whatsapp_url(lang) });

@@ -144,7 +144,7 @@ pub async fn start(db: &Db, keys: &TokenKeys, user: &User) -> Result<TokenPair, 
 
 /// Trades a refresh token for a new pair in the same family. A token used before revokes its family.
 pub async fn rotate(db: &Db, keys: &TokenKeys, refresh: &str) -> Result<TokenPair, AppError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin().await?;
     let row = sqlx::query(
         "select id, family_id, user_id, expires_at, used_at, revoked_at from refresh_tokens where token_hash = $1",
     )

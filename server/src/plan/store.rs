@@ -226,7 +226,7 @@ pub async fn apply(
     source: Source,
     updates: &[StepUpdate],
 ) -> Result<(Plan, Vec<Change>), AppError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin().await?;
     let mut plan = get_or_create(&mut tx, user_id).await?;
     let now = now_ms();
     let mut changes = Vec::with_capacity(updates.len());
@@ -342,7 +342,7 @@ pub async fn latest_cursor(db: &Db, user_id: &str) -> Result<i64, sqlx::Error> {
 
 /// Deletes the plan and everything of it. False when there was none.
 pub async fn delete(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin().await?;
     let id: Option<String> = sqlx::query("select id from business_plans where user_id = $1")
         .bind(user_id)
         .fetch_optional(&mut *tx)
@@ -363,7 +363,7 @@ pub async fn delete(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
 
 /// Keeps what the user is typing, per context, without touching the sections.
 pub async fn save_draft(db: &Db, user_id: &str, context: &str, data: &Json) -> Result<i64, AppError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin().await?;
     let plan = get_or_create(&mut tx, user_id).await?;
     let now = now_ms();
     sqlx::query(
@@ -388,7 +388,7 @@ pub async fn store_document(
     markdown: &str,
     model: &Json,
 ) -> Result<Document, sqlx::Error> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin().await?;
     let version: i32 =
         sqlx::query("select coalesce(max(version), 0) + 1 as v from plan_documents where plan_id = $1")
             .bind(plan_id)

@@ -2,6 +2,7 @@
 //! set — on PostgreSQL.
 
 mod auth;
+mod billing;
 mod consultant;
 mod crash;
 mod fake_graph;

@@ -1,0 +1,293 @@
+//! Subscriptions: checkout sessions, and the subscription's life — active after payment, past due
+//! when a renewal fails, canceled. A user is Pro while an active (or still paid) period exists.
+//! Cancelling within 7 days of the first payment is the money-back guarantee: refunded and free at
+//! once; later, the subscription ends with its period. Every activation sends a Pro welcome on
+//! WhatsApp.
+
+use sqlx::{AnyConnection, Row, any::AnyRow};
+
+use super::plans::{GUARANTEE_DAYS, PRO_MONTHLY_CENTS, PRO_YEARLY_CENTS};
+use crate::{
+    conversation::{delivery, messages},
+    db::{
+        Db, get_bool,
+        jobs::{self, NewJob},
+        now_ms,
+    },
+    error::{AppError, Resource},
+    identity::users::{self, Tier},
+};
+
+pub const EXPIRY_JOB: &str = "subscription_expiry";
+const DAY_MS: i64 = 86_400_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interval {
+    Monthly,
+    Yearly,
+}
+
+impl Interval {
+    pub fn key(self) -> &'static str {
+        match self {
+            Interval::Monthly => "monthly",
+            Interval::Yearly => "yearly",
+        }
+    }
+    fn parse(key: &str) -> Self {
+        if key == "yearly" { Interval::Yearly } else { Interval::Monthly }
+    }
+    pub fn amount_cents(self) -> i64 {
+        match self {
+            Interval::Monthly => PRO_MONTHLY_CENTS,
+            Interval::Yearly => PRO_YEARLY_CENTS,
+        }
+    }
+    fn period_ms(self) -> i64 {
+        match self {
+            Interval::Monthly => 30 * DAY_MS,
+            Interval::Yearly => 365 * DAY_MS,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckoutSession {
+    pub id: String,
+    pub user_id: Option<String>,
+    pub interval: Interval,
+    pub provider: String,
+    pub amount_cents: i64,
+    pub currency: String,
+    /// open | paid | canceled
+    pub status: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subscription {
+    pub id: String,
+    pub interval: Interval,
+    pub provider: String,
+    /// active | past_due | canceled
+    pub status: String,
+    pub current_period_end: Option<i64>,
+    pub cancel_at_period_end: bool,
+    pub first_paid_at: Option<i64>,
+    pub created_at: i64,
+}
+
+impl Subscription {
+    /// Inside the 7-day money-back guarantee.
+    pub fn refundable(&self, now: i64) -> bool {
+        self.status == "active"
+            && self.first_paid_at.is_some_and(|paid| now - paid <= GUARANTEE_DAYS * DAY_MS)
+    }
+}
+
+fn session_from(row: &AnyRow) -> Result<CheckoutSession, sqlx::Error> {
+    Ok(CheckoutSession {
+        id: row.try_get("id")?,
+        user_id: row.try_get("user_id")?,
+        interval: Interval::parse(&row.try_get::<String, _>("billing_interval")?),
+        provider: row.try_get("provider")?,
+        amount_cents: row.try_get("amount_cents")?,
+        currency: row.try_get("currency")?,
+        status: row.try_get("status")?,
+    })
+}
+
+fn subscription_from(row: &AnyRow) -> Result<Subscription, sqlx::Error> {
+    Ok(Subscription {
+        id: row.try_get("id")?,
+        interval: Interval::parse(&row.try_get::<String, _>("billing_interval")?),
+        provider: row.try_get("provider")?,
+        status: row.try_get("status")?,
+        current_period_end: row.try_get("current_period_end")?,
+        cancel_at_period_end: get_bool(row, "cancel_at_period_end")?.unwrap_or(false),
+        first_paid_at: row.try_get("first_paid_at")?,
+        created_at: row.try_get("created_at")?,
+    })
+}
+
+pub async fn create_session(
+    db: &Db,
+    user_id: &str,
+    interval: Interval,
+    provider: &str,
+) -> Result<CheckoutSession, sqlx::Error> {
+    let session = CheckoutSession {
+        id: uuid::Uuid::new_v4().to_string(),
+        user_id: Some(user_id.to_owned()),
+        interval,
+        provider: provider.to_owned(),
+        amount_cents: interval.amount_cents(),
+        currency: "BRL".into(),
+        status: "open".into(),
+    };
+    sqlx::query(
+        "insert into checkout_sessions (id, user_id, plan_type, billing_interval, provider, amount_cents, currency, status, created_at) \
+         values ($1, $2, 'pro', $3, $4, $5, 'BRL', 'open', $6)",
+    )
+    .bind(&session.id)
+    .bind(user_id)
+    .bind(interval.key())
+    .bind(provider)
+    .bind(session.amount_cents)
+    .bind(now_ms())
+    .execute(db.pool())
+    .await?;
+    Ok(session)
+}
+
+pub async fn find_session(db: &Db, id: &str) -> Result<Option<CheckoutSession>, sqlx::Error> {
+    let row = sqlx::query(
+        "select id, user_id, billing_interval, provider, amount_cents, currency, status from checkout_sessions where id = $1",
+    )
+    .bind(id)
+    .fetch_optional(db.pool())
+    .await?;
+    row.as_ref().map(session_from).transpose()
+}
+
+/// The user's current subscription: the newest one that is not canceled, else the newest.
+pub async fn current(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Subscription>, sqlx::Error> {
+    let row = sqlx::query(
+        "select id, billing_interval, provider, status, current_period_end, cancel_at_period_end, first_paid_at, created_at \
+         from subscriptions where user_id = $1 order by case when status = 'canceled' then 1 else 0 end, created_at desc limit 1",
+    )
+    .bind(user_id)
+    .fetch_optional(conn)
+    .await?;
+    row.as_ref().map(subscription_from).transpose()
+}
+
+/// Completes a checkout the way a provider's webhook does: paid activates Pro, not paid closes it.
+/// A session completes once; a second completion changes nothing.
+pub async fn complete_session(
+    db: &Db,
+    session_id: &str,
+    paid: bool,
+    payment_id: Option<&str>,
+) -> Result<CheckoutSession, AppError> {
+    let mut tx = db.begin().await?;
+    let now = now_ms();
+    let closed = sqlx::query(
+        "update checkout_sessions set status = $1, completed_at = $2 where id = $3 and status = 'open'",
+    )
+    .bind(if paid { "paid" } else { "canceled" })
+    .bind(now)
+    .bind(session_id)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    let row = sqlx::query("select id, user_id, billing_interval, provider, amount_cents, currency, status from checkout_sessions where id = $1")
+        .bind(session_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(AppError::NotFound(Resource::CheckoutSession))?;
+    let session = session_from(&row)?;
+    if closed
+        && paid
+        && let Some(user_id) = &session.user_id
+    {
+        // A new period replaces whatever was running (monthly → yearly).
+        sqlx::query("update subscriptions set status = 'canceled', updated_at = $1 where user_id = $2 and status <> 'canceled'")
+            .bind(now)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "insert into subscriptions (id, user_id, plan_type, billing_interval, provider, provider_payment_id, status, \
+             current_period_end, cancel_at_period_end, first_paid_at, amount_cents, source, created_at, updated_at) \
+             values ($1, $2, 'pro', $3, $4, $5, 'active', $6, $7, $8, $9, 'checkout', $8, $8)",
+        )
+        .bind(uuid::Uuid::new_v4().to_string())
+        .bind(user_id)
+        .bind(session.interval.key())
+        .bind(&session.provider)
+        .bind(payment_id)
+        .bind(now + session.interval.period_ms())
+        .bind(false)
+        .bind(now)
+        .bind(session.amount_cents)
+        .execute(&mut *tx)
+        .await?;
+        users::set_tier(&mut tx, user_id, Tier::Pro).await?;
+        welcome_to_pro(&mut tx, user_id, now).await?;
+        tracing::info!(user = %user_id, "a checkout was paid: the user is Pro");
+    }
+    tx.commit().await?;
+    Ok(CheckoutSession {
+        status: if closed { (if paid { "paid" } else { "canceled" }).into() } else { session.status.clone() },
+        ..session
+    })
+}
+
+async fn welcome_to_pro(conn: &mut AnyConnection, user_id: &str, now: i64) -> Result<(), sqlx::Error> {
+    let Some(user) = users::find_by_id(conn, user_id).await? else { return Ok(()) };
+    let name = user.first_name().map(|n| format!(", {n}")).unwrap_or_default();
+    let text = user.language.choose(
+        format!("🎉 Bem-vindo ao Sócio Pro{name}! A partir de agora sou o seu consultor aqui no WhatsApp. Vamos começar o seu plano de negócios? Responda *Oi*."),
+        format!("🎉 Welcome to Sócio Pro{name}! From now on I'm your consultant here on WhatsApp. Shall we start your business plan? Reply *Hi*."),
+    );
+    let id = messages::insert_outbound(conn, user_id, &text, now).await?;
+    jobs::enqueue(&mut *conn, delivery::send_job(&id)).await?;
+    Ok(())
+}
+
+/// Cancels the user's subscription: within the guarantee refunded and free at once (the caller
+/// refunds through the provider first), otherwise at the end of the paid period.
+pub async fn cancel(db: &Db, user_id: &str) -> Result<(Subscription, bool), AppError> {
+    let mut tx = db.begin().await?;
+    let now = now_ms();
+    let subscription = current(&mut tx, user_id)
+        .await?
+        .filter(|s| s.status != "canceled")
+        .ok_or(AppError::NotFound(Resource::Subscription))?;
+    let refunded = subscription.refundable(now);
+    if refunded {
+        sqlx::query("update subscriptions set status = 'canceled', current_period_end = $1, updated_at = $1 where id = $2")
+            .bind(now)
+            .bind(&subscription.id)
+            .execute(&mut *tx)
+            .await?;
+        users::set_tier(&mut tx, user_id, Tier::Free).await?;
+    } else {
+        sqlx::query("update subscriptions set cancel_at_period_end = $1, updated_at = $2 where id = $3")
+            .bind(true)
+            .bind(now)
+            .bind(&subscription.id)
+            .execute(&mut *tx)
+            .await?;
+        let ends = subscription.current_period_end.unwrap_or(now);
+        jobs::enqueue(
+            &mut *tx,
+            NewJob::new(EXPIRY_JOB, serde_json::json!({"subscriptionId": subscription.id})).run_at(ends),
+        )
+        .await?;
+    }
+    let after = current(&mut tx, user_id).await?.ok_or(AppError::NotFound(Resource::Subscription))?;
+    tx.commit().await?;
+    Ok((after, refunded))
+}
+
+/// Ends a subscription whose paid period is over after a cancellation (the expiry job).
+pub async fn expire(db: &Db, subscription_id: &str) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let now = now_ms();
+    let user_id: Option<String> = sqlx::query(
+        "update subscriptions set status = 'canceled', updated_at = $1 where id = $2 and status <> 'canceled' \
+         and cancel_at_period_end = $3 and current_period_end <= $1 returning user_id",
+    )
+    .bind(now)
+    .bind(subscription_id)
+    .bind(true)
+    .fetch_optional(&mut *tx)
+    .await?
+    .and_then(|r| r.try_get("user_id").ok());
+    if let Some(user_id) = user_id {
+        users::set_tier(&mut tx, &user_id, Tier::Free).await?;
+    }
+    tx.commit().await
+}

@@ -1,0 +1,190 @@
+//! Billing with the sandbox provider, end to end over REST: checkout for a registered number, the
+//! test payment completing through the provider path, Pro at once with a WhatsApp welcome, the
+//! subscription's status, and cancelling inside and outside the 7-day guarantee.
+
+use serde_json::{Value, json};
+
+use crate::{
+    auth::{call, login},
+    helpers::{TestApp, TestDatabase, eventually, spawn_app_with},
+    on_both_engines,
+};
+
+const ANA: &str = "+5511987654321";
+
+async fn app(db: TestDatabase) -> TestApp {
+    let app = spawn_app_with(db, &[("WHATSAPP_BATCH_WINDOW_MS", "10".into())]).await;
+    let body = json!({"from": ANA, "name": "Ana Lima", "text": "Oi"}).to_string();
+    assert_eq!(app.rest_send(reqwest::Method::POST, "/api/dev/whatsapp/inbound", &body).await.0, 200);
+    app
+}
+
+async fn tier(app: &TestApp) -> String {
+    use sqlx::Row;
+    sqlx::query("select subscription_status from users where phone_number = $1")
+        .bind(ANA)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap()
+        .get("subscription_status")
+}
+
+async fn checkout(app: &TestApp, body: Value, token: Option<&str>) -> (u16, Value) {
+    call(app, reqwest::Method::POST, "/api/subscriptions/checkout", body, token).await
+}
+
+/// Takes Pro through the sandbox; returns the session id.
+async fn pay(app: &TestApp, interval: &str) -> String {
+    let (status, body) = checkout(
+        app,
+        json!({"planType": "pro", "phoneNumber": ANA, "language": "pt-BR", "interval": interval}),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let url = body["data"]["checkoutUrl"].as_str().unwrap();
+    assert!(url.starts_with("http://localhost:8080/checkout/sandbox/"), "{url}");
+    let session = url.rsplit('/').next().unwrap().to_owned();
+    let (status, body) = call(
+        app,
+        reqwest::Method::POST,
+        &format!("/api/subscriptions/sandbox/{session}/complete"),
+        json!({"pay": true}),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["redirectUrl"], "http://localhost:8080/success?phoneNumber=%2B5511987654321");
+    session
+}
+
+async fn a_registered_number_takes_pro_in_the_sandbox_and_is_welcomed_on_whatsapp(db: TestDatabase) {
+    let app = app(db).await;
+    let (status, body) = checkout(
+        &app,
+        json!({"planType": "pro", "phoneNumber": "(11) 98765-4321", "interval": "yearly"}),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let session = body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let (_, shown) = app.rest_get(&format!("/api/subscriptions/sandbox/{session}"), "pt-BR").await;
+    assert_eq!(
+        (shown["data"]["amount"].clone(), shown["data"]["currency"].clone()),
+        (json!(899), json!("BRL"))
+    );
+    assert_eq!(
+        (shown["data"]["state"].clone(), shown["data"]["phoneNumber"].clone()),
+        (json!("open"), json!(ANA))
+    );
+    assert_eq!(tier(&app).await, "free", "nothing changes before paying");
+
+    call(
+        &app,
+        reqwest::Method::POST,
+        &format!("/api/subscriptions/sandbox/{session}/complete"),
+        json!({"pay": true}),
+        None,
+    )
+    .await;
+    assert_eq!(tier(&app).await, "pro");
+    let (_, again) = call(
+        &app,
+        reqwest::Method::POST,
+        &format!("/api/subscriptions/sandbox/{session}/complete"),
+        json!({"pay": true}),
+        None,
+    )
+    .await;
+    assert!(again["success"] == true);
+    assert_eq!(app.count("select count(*) as n from subscriptions").await, 1, "a session completes once");
+
+    eventually("the Pro welcome reaches WhatsApp", || async {
+        let (_, body) = app.rest_get("/api/dev/whatsapp/outbox?phone=%2B5511987654321", "pt-BR").await;
+        body["data"]["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["text"].as_str().unwrap().contains("Bem-vindo ao Sócio Pro"))
+    })
+    .await;
+
+    let (token, _) = login(&app, ANA).await;
+    let (_, status) =
+        call(&app, reqwest::Method::GET, "/api/subscriptions/status", Value::Null, Some(&token)).await;
+    assert_eq!(status["data"]["subscriptionStatus"], "pro");
+    assert_eq!(status["data"]["subscription"]["interval"], "yearly");
+    assert_eq!(status["data"]["subscription"]["state"], "active");
+    assert_eq!(status["data"]["subscription"]["refundable"], true);
+}
+on_both_engines!(a_registered_number_takes_pro_in_the_sandbox_and_is_welcomed_on_whatsapp);
+
+async fn free_checkout_redirects_and_an_abandoned_payment_changes_nothing(db: TestDatabase) {
+    let app = app(db).await;
+    let (status, body) = checkout(&app, json!({"planType": "free", "phoneNumber": ANA}), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["data"]["redirectUrl"], "http://localhost:8080/success?phoneNumber=%2B5511987654321");
+    let (_, body) = checkout(&app, json!({"planType": "pro", "phoneNumber": ANA}), None).await;
+    let session = body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let (_, body) = call(
+        &app,
+        reqwest::Method::POST,
+        &format!("/api/subscriptions/sandbox/{session}/complete"),
+        json!({"pay": false}),
+        None,
+    )
+    .await;
+    assert_eq!(body["data"]["redirectUrl"], "http://localhost:8080/checkout/5511987654321");
+    assert_eq!(tier(&app).await, "free");
+}
+on_both_engines!(free_checkout_redirects_and_an_abandoned_payment_changes_nothing);
+
+async fn checkout_needs_a_registered_number_and_the_callers_own(db: TestDatabase) {
+    let app = app(db).await;
+    let (status, body) =
+        checkout(&app, json!({"planType": "pro", "phoneNumber": "+5521912345678"}), None).await;
+    assert_eq!((status, body["isUnregistered"].clone()), (404, json!(true)));
+    assert!(body["data"]["whatsappUrl"].as_str().unwrap().starts_with("https://wa.me/"));
+    let other = json!({"from": "+5521998765432", "name": "Bruno", "text": "Oi"}).to_string();
+    app.rest_send(reqwest::Method::POST, "/api/dev/whatsapp/inbound", &other).await;
+    let (bruno, _) = login(&app, "+5521998765432").await;
+    let (status, _) = checkout(&app, json!({"planType": "pro", "phoneNumber": ANA}), Some(&bruno)).await;
+    assert_eq!(status, 403, "a logged-in user checks out for their own number only");
+    let (status, _) = app.rest_get("/api/subscriptions/sandbox/not-a-session", "pt-BR").await;
+    assert_eq!(status, 404);
+}
+on_both_engines!(checkout_needs_a_registered_number_and_the_callers_own);
+
+async fn cancelling_within_seven_days_refunds_and_later_ends_with_the_period(db: TestDatabase) {
+    let app = app(db).await;
+    pay(&app, "monthly").await;
+    let (token, _) = login(&app, ANA).await;
+    let (status, body) =
+        call(&app, reqwest::Method::POST, "/api/subscriptions/cancel", json!({}), Some(&token)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["refunded"], true);
+    assert_eq!(body["data"]["subscriptionStatus"], "free");
+    assert_eq!(tier(&app).await, "free", "free at once");
+
+    pay(&app, "monthly").await;
+    sqlx::query("update subscriptions set first_paid_at = first_paid_at - 864000000 where status = 'active'")
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let (_, body) =
+        call(&app, reqwest::Method::POST, "/api/subscriptions/cancel", json!({}), Some(&token)).await;
+    assert_eq!(body["data"]["refunded"], false);
+    assert_eq!(body["data"]["subscription"]["cancelAtPeriodEnd"], true);
+    assert_eq!(tier(&app).await, "pro", "Pro until the paid period ends");
+
+    sqlx::query("update subscriptions set current_period_end = 1 where status = 'active'")
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    sqlx::query("update jobs set run_at = 1 where kind = 'subscription_expiry'")
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    eventually("the period ends", || async { tier(&app).await == "free" }).await;
+}
+on_both_engines!(cancelling_within_seven_days_refunds_and_later_ends_with_the_period);
