@@ -158,7 +158,6 @@ async fn rest_failures_use_the_envelope_with_localised_messages(db: TestDatabase
     let (code, body) = app.rest_send(reqwest::Method::DELETE, "/api/subscriptions/plans", "").await;
     assert_eq!(code, 405);
     assert_eq!(body["success"], false);
-
 }
 on_both_engines!(rest_failures_use_the_envelope_with_localised_messages);
 

@@ -16,6 +16,11 @@ const upcoming = (page: UpcomingPageKey, adminOnly = false) => async () => {
   return { Component: adminOnly ? () => <RequireAdmin><Page /></RequireAdmin> : Page };
 };
 
+const checkout = async () => {
+  const { CheckoutPage } = await import("@/features/billing/components/checkout-page");
+  return { Component: CheckoutPage };
+};
+
 export const routes: RouteObject[] = [
   {
     path: "/",
@@ -24,8 +29,15 @@ export const routes: RouteObject[] = [
       return { Component: LandingPage };
     },
   },
-  { path: "/checkout", lazy: upcoming("checkout") },
-  { path: "/checkout/:phoneNumber", lazy: upcoming("checkout") },
+  { path: "/checkout", lazy: checkout },
+  { path: "/checkout/:phoneNumber", lazy: checkout },
+  {
+    path: "/checkout/sandbox/:session",
+    lazy: async () => {
+      const { SandboxPage } = await import("@/features/billing/components/sandbox-page");
+      return { Component: SandboxPage };
+    },
+  },
   {
     path: "/login",
     lazy: async () => {
@@ -33,7 +45,13 @@ export const routes: RouteObject[] = [
       return { Component: LoginPage };
     },
   },
-  { path: "/success", lazy: upcoming("success") },
+  {
+    path: "/success",
+    lazy: async () => {
+      const { SuccessPage } = await import("@/features/billing/components/success-page");
+      return { Component: SuccessPage };
+    },
+  },
   {
     path: "/dashboard",
     lazy: async () => {

@@ -5,12 +5,14 @@ import i18next, { type i18n } from "i18next";
 import { initReactI18next } from "react-i18next";
 
 import enAuth from "@/locales/en/auth.json";
+import enBilling from "@/locales/en/billing.json";
 import enBusinessPlan from "@/locales/en/businessPlan.json";
 import enCommon from "@/locales/en/common.json";
 import enDashboard from "@/locales/en/dashboard.json";
 import enLanding from "@/locales/en/landing.json";
 import enWhatsappDev from "@/locales/en/whatsappDev.json";
 import ptAuth from "@/locales/pt-BR/auth.json";
+import ptBilling from "@/locales/pt-BR/billing.json";
 import ptBusinessPlan from "@/locales/pt-BR/businessPlan.json";
 import ptCommon from "@/locales/pt-BR/common.json";
 import ptDashboard from "@/locales/pt-BR/dashboard.json";
@@ -23,6 +25,7 @@ export const resources = {
   "pt-BR": {
     common: ptCommon,
     auth: ptAuth,
+    billing: ptBilling,
     businessPlan: ptBusinessPlan,
     dashboard: ptDashboard,
     landing: ptLanding,
@@ -31,6 +34,7 @@ export const resources = {
   en: {
     common: enCommon,
     auth: enAuth,
+    billing: enBilling,
     businessPlan: enBusinessPlan,
     dashboard: enDashboard,
     landing: enLanding,
@@ -47,7 +51,7 @@ export function createI18n(language: AppLanguage = detectLanguage()): i18n {
     fallbackLng: "en",
     supportedLngs: [...SUPPORTED_LANGUAGES],
     defaultNS: "common",
-    ns: ["common", "auth", "businessPlan", "dashboard", "landing", "whatsappDev"],
+    ns: ["common", "auth", "billing", "businessPlan", "dashboard", "landing", "whatsappDev"],
     interpolation: { escapeValue: false },
     initAsync: false,
     returnNull: false,

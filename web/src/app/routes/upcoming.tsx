@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { PageShell } from "@/components/layout/page-shell";
 import { Button } from "@/components/ui/button";
 
-export type UpcomingPageKey = "checkout" | "login" | "success" | "dashboard" | "businessPlan" | "admin";
+export type UpcomingPageKey = "admin";
 
 /**
  * A registered route whose screen has not shipped yet: it says so plainly and links home, instead

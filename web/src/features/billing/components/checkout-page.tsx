@@ -1,0 +1,154 @@
+import { useMutation, useQuery } from "@connectrpc/connect-query";
+import { BarChart3, Check, MessageCircle, Rocket, ShieldCheck, X } from "lucide-react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, Navigate, useParams } from "react-router";
+import { toast } from "sonner";
+
+import { PageShell } from "@/components/layout/page-shell";
+import { Button } from "@/components/ui/button";
+import { AuthService } from "@/gen/socio/v1/auth_pb";
+import { BillingInterval, BillingService, type PlanOffer, PlanType } from "@/gen/socio/v1/billing_pb";
+import { cn } from "@/lib/cn";
+import { serverMessage } from "@/lib/errors";
+import { currentLanguage } from "@/lib/i18n";
+import { formatBRL } from "@/lib/money";
+import { formatPhone, normalizePhone } from "@/lib/phone";
+import { useAccessToken } from "@/lib/session";
+
+/** Where the browser goes next (a seam for tests). */
+export const navigation = { go: (url: string) => window.location.assign(url) };
+
+/** `/checkout` and `/checkout/:phoneNumber`: free or Pro (preselected), then the provider's page. */
+export function CheckoutPage() {
+  const { t, i18n } = useTranslation("billing");
+  const language = currentLanguage(i18n);
+  const params = useParams();
+  const token = useAccessToken();
+  const me = useQuery(AuthService.method.getMe, {}, { enabled: !params.phoneNumber && token !== null, retry: false });
+  const plans = useQuery(BillingService.method.listPlans, { language });
+  const checkout = useMutation(BillingService.method.createCheckout);
+  const [selected, setSelected] = useState<PlanType>(PlanType.PRO);
+  const [interval, setInterval] = useState<BillingInterval>(BillingInterval.MONTHLY);
+
+  const phone = params.phoneNumber ? normalizePhone(params.phoneNumber) : me.data?.user?.phoneNumber;
+  if (!params.phoneNumber && (!token || me.isError)) return <Navigate to="/login" replace />;
+
+  async function start(plan: PlanOffer) {
+    setSelected(plan.id);
+    if (!phone) return;
+    try {
+      const reply = await checkout.mutateAsync({ planType: plan.id, phoneNumber: phone, language, interval });
+      const next = reply.checkoutUrl || reply.redirectUrl;
+      if (next) navigation.go(next);
+      else toast.error(t("toast.failed"));
+    } catch (error) {
+      toast.error(serverMessage(error, "") ? t("toast.failed") : t("toast.exception"), { description: serverMessage(error, "") || undefined });
+    }
+  }
+
+  const showcase = [
+    { icon: MessageCircle, title: t("showcase.whatsapp"), text: t("showcase.whatsappText") },
+    { icon: BarChart3, title: t("showcase.analytics"), text: t("showcase.analyticsText") },
+    { icon: Rocket, title: t("showcase.growth"), text: t("showcase.growthText") },
+  ];
+
+  return (
+    <PageShell>
+      <div className="mx-auto max-w-5xl px-4 py-12">
+        <h1 className="text-center text-3xl font-bold">{t("title")}</h1>
+        <p className="mt-2 text-center text-slate-600">{t("subtitle")}</p>
+        {phone && <p className="mt-2 text-center font-medium text-brand-700">{t("forPhone", { phone: formatPhone(phone) })}</p>}
+
+        <div className="mt-10 grid gap-6 md:grid-cols-2">
+          {(plans.data?.plans ?? []).map((plan) => {
+            const active = selected === plan.id;
+            return (
+              <article
+                key={plan.id}
+                aria-labelledby={`checkout-plan-${plan.id}`}
+                aria-current={active ? "true" : undefined}
+                onClick={() => setSelected(plan.id)}
+                className={cn("relative flex cursor-pointer flex-col rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200", active && "ring-2 ring-brand-600")}
+              >
+                {plan.popular && (
+                  <span className="absolute -top-3 left-6 rounded-full bg-brand-600 px-3 py-1 text-xs font-semibold text-white">{t("popular")}</span>
+                )}
+                <h2 id={`checkout-plan-${plan.id}`} className="text-lg font-semibold">
+                  {plan.name} {active && <span className="ml-2 text-xs font-medium text-brand-700">{t("selected")}</span>}
+                </h2>
+                <p className="mt-1 text-sm text-slate-600">{plan.description}</p>
+                <p className="mt-4 text-4xl font-bold">
+                  {formatBRL(interval === BillingInterval.YEARLY && plan.yearlyPrice > 0 ? plan.yearlyPrice : plan.price, language)}
+                  <span className="text-base font-normal text-slate-600"> {interval === BillingInterval.YEARLY && plan.yearlyPrice > 0 ? "" : plan.period}</span>
+                </p>
+                {plan.yearlyPrice > 0 && (
+                  <div className="mt-3 flex gap-2 text-sm" role="group">
+                    {[BillingInterval.MONTHLY, BillingInterval.YEARLY].map((option) => (
+                      <button
+                        key={option}
+                        type="button"
+                        aria-pressed={interval === option}
+                        onClick={(e) => {
+                          e.stopPropagation();
+                          setInterval(option);
+                        }}
+                        className={cn("rounded-full px-3 py-1 ring-1", interval === option ? "bg-brand-600 text-white ring-brand-600" : "ring-slate-300")}
+                      >
+                        {option === BillingInterval.MONTHLY ? t("monthly") : t("yearly", { savings: formatBRL(plan.yearlySavings, language) })}
+                      </button>
+                    ))}
+                  </div>
+                )}
+                <ul className="mt-6 flex-1 space-y-2 text-sm">
+                  {plan.features.map((feature) => (
+                    <li key={feature} className="flex gap-2">
+                      <Check aria-hidden="true" className="h-5 w-5 shrink-0 text-brand-600" />
+                      {feature}
+                    </li>
+                  ))}
+                  {plan.limitations.map((limitation) => (
+                    <li key={limitation} className="flex gap-2 text-slate-500 line-through">
+                      <X aria-hidden="true" className="h-5 w-5 shrink-0" />
+                      {limitation}
+                    </li>
+                  ))}
+                </ul>
+                <Button
+                  className="mt-6 w-full"
+                  variant={plan.id === PlanType.PRO ? "primary" : "secondary"}
+                  disabled={checkout.isPending || !phone}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    void start(plan);
+                  }}
+                >
+                  {checkout.isPending && selected === plan.id ? t("processing") : plan.buttonText}
+                </Button>
+              </article>
+            );
+          })}
+        </div>
+
+        <p className="mt-6 flex items-center justify-center gap-2 text-sm text-slate-700">
+          <ShieldCheck aria-hidden="true" className="h-4 w-4 text-brand-700" />
+          {t("guarantee")}
+        </p>
+        <ul className="mt-10 grid gap-4 sm:grid-cols-3">
+          {showcase.map(({ icon: Icon, title, text }) => (
+            <li key={title} className="rounded-2xl bg-slate-50 p-5">
+              <Icon aria-hidden="true" className="h-6 w-6 text-brand-700" />
+              <p className="mt-2 font-semibold">{title}</p>
+              <p className="text-sm text-slate-600">{text}</p>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-10 text-center">
+          <Button asChild variant="ghost">
+            <Link to="/">{t("backHome")}</Link>
+          </Button>
+        </div>
+      </div>
+    </PageShell>
+  );
+}
