@@ -29,9 +29,9 @@ use crate::{
         rest::{Rest, routes::RouteTable},
         system_prompts::SystemPromptApi,
         web::WebApp,
-        webhooks::{self, WhatsAppWebhook},
+        webhooks::{self, StripeWebhook, WhatsAppWebhook},
     },
-    billing::{expiry::ExpiryHandler, subscriptions::EXPIRY_JOB},
+    billing::{expiry::ExpiryHandler, stripe::StripeClient, subscriptions::EXPIRY_JOB},
     config::{Config, RunMode, WhatsAppMode},
     consultant::{
         engine::Engine,
@@ -195,6 +195,7 @@ async fn build_router(
     plans: Plans,
     engine: Engine,
 ) -> anyhow::Result<axum::Router> {
+    let stripe = config.stripe.clone().map(StripeClient::new).transpose()?;
     let keys = TokenKeys::new(&config.jwt_secret);
     let auth = Authenticator::new(db.clone(), keys.clone());
     let login = Login::new(
@@ -243,6 +244,7 @@ async fn build_router(
             config.payments,
             &config.public_url,
             &config.whatsapp.business_number,
+            stripe.clone(),
         )))
         .add_service(ConsultantServiceServer::new(ConsultantApi::new(auth.clone(), engine, db.clone())))
         .add_service(AdminOnly::new(AdminServiceServer::new(AdminApi), auth.clone()))
@@ -254,6 +256,16 @@ async fn build_router(
     let rest =
         Rest::new(RouteTable::from_pool(descriptor_pool(), "socio.v1")?, grpc.clone().into_axum_router());
     let web = WebApp::new(&config.web_dir);
+    let payments = match &stripe {
+        Some(stripe) => axum::Router::new()
+            .route("/api/webhooks/stripe", axum::routing::post(webhooks::stripe))
+            .with_state(StripeWebhook {
+                db: db.clone(),
+                stripe: stripe.clone(),
+                public_url: config.public_url.clone(),
+            }),
+        None => axum::Router::new(),
+    };
     let ready_db = db.clone();
     let inbox = Inbox::new(db.clone(), config.whatsapp.batch_window);
     let whatsapp = axum::Router::new()
@@ -279,6 +291,7 @@ async fn build_router(
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(move || health::readyz(axum::extract::State(ready_db.clone()))))
         .merge(whatsapp)
+        .merge(payments)
         .merge(dev)
         .fallback(move |request: Request| {
             let rest = rest.clone();

@@ -9,6 +9,7 @@ use super::{request_language, timestamp, with_message};
 use crate::{
     billing::{
         plans::{self, Offer, PlanId},
+        stripe::StripeClient,
         subscriptions::{self, CheckoutSession, Interval, Subscription},
     },
     config::PaymentsProvider,
@@ -34,6 +35,7 @@ pub struct BillingApi {
     provider: PaymentsProvider,
     public_url: String,
     business_number: String,
+    stripe: Option<StripeClient>,
 }
 
 impl BillingApi {
@@ -43,6 +45,7 @@ impl BillingApi {
         provider: PaymentsProvider,
         public_url: &str,
         business_number: &str,
+        stripe: Option<StripeClient>,
     ) -> Self {
         Self {
             db,
@@ -50,6 +53,7 @@ impl BillingApi {
             provider,
             public_url: public_url.to_owned(),
             business_number: business_number.to_owned(),
+            stripe,
         }
     }
 
@@ -66,7 +70,18 @@ impl BillingApi {
                 Ok(format!("{}/checkout/sandbox/{}", self.public_url, session.id))
             }
             PaymentsProvider::Stripe => {
-                Err(AppError::Unavailable("the Stripe provider is not available yet".into()))
+                let stripe = self
+                    .stripe
+                    .as_ref()
+                    .ok_or_else(|| AppError::Unavailable("Stripe is not configured".into()))?;
+                let session = subscriptions::create_session(&self.db, &user.id, interval, "stripe").await?;
+                let cancel_url = format!("{}/checkout/{}", self.public_url, user.phone.digits());
+                let created = stripe
+                    .create_checkout(&session, &self.success_url(user.phone.e164()), &cancel_url)
+                    .await
+                    .map_err(|e| AppError::Unavailable(format!("Stripe: {e}")))?;
+                subscriptions::set_provider_session(&self.db, &session.id, &created.id).await?;
+                Ok(created.url)
             }
         }
     }
@@ -177,7 +192,25 @@ impl BillingService for BillingApi {
     ) -> Result<Response<pb::CancelSubscriptionResponse>, Status> {
         let lang = request_language(&request);
         let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
-        // The sandbox refunds nothing real; a real provider refunds before the state changes.
+        // Inside the guarantee a real provider refunds first; the sandbox has nothing to refund.
+        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
+        let current = subscriptions::current(&mut conn, &caller.user.id)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        drop(conn);
+        if let (Some(current), Some(stripe)) =
+            (current.as_ref().filter(|s| s.refundable(now_ms()) && s.provider == "stripe"), &self.stripe)
+        {
+            let payment = subscriptions::payment_id(&self.db, &current.id)
+                .await
+                .map_err(|e| AppError::from(e).into_status(lang))?;
+            if let Some(payment) = payment {
+                stripe
+                    .refund(&payment)
+                    .await
+                    .map_err(|e| AppError::Unavailable(format!("Stripe refund: {e}")).into_status(lang))?;
+            }
+        }
         let (subscription, refunded) =
             subscriptions::cancel(&self.db, &caller.user.id).await.map_err(|e| e.into_status(lang))?;
         let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;

@@ -2,4 +2,5 @@
 
 pub mod expiry;
 pub mod plans;
+pub mod stripe;
 pub mod subscriptions;

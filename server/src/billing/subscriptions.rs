@@ -139,6 +139,16 @@ pub async fn create_session(
     Ok(session)
 }
 
+/// Remembers the provider's id of a checkout session.
+pub async fn set_provider_session(db: &Db, id: &str, provider_session_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("update checkout_sessions set provider_session_id = $1 where id = $2")
+        .bind(provider_session_id)
+        .bind(id)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
 pub async fn find_session(db: &Db, id: &str) -> Result<Option<CheckoutSession>, sqlx::Error> {
     let row = sqlx::query(
         "select id, user_id, billing_interval, provider, amount_cents, currency, status from checkout_sessions where id = $1",
@@ -283,6 +293,130 @@ pub async fn expire(db: &Db, subscription_id: &str) -> Result<(), sqlx::Error> {
     .bind(now)
     .bind(subscription_id)
     .bind(true)
+    .fetch_optional(&mut *tx)
+    .await?
+    .and_then(|r| r.try_get("user_id").ok());
+    if let Some(user_id) = user_id {
+        users::set_tier(&mut tx, &user_id, Tier::Free).await?;
+    }
+    tx.commit().await
+}
+
+/// True when this provider event was handled before (replays are no-ops).
+pub async fn seen_event(db: &Db, provider: &str, event_id: &str) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query("select 1 as seen from billing_events where provider = $1 and event_id = $2")
+        .bind(provider)
+        .bind(event_id)
+        .fetch_optional(db.pool())
+        .await?;
+    Ok(row.is_some())
+}
+
+/// Remembers a handled provider event.
+pub async fn record_event(db: &Db, provider: &str, event_id: &str, kind: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "insert into billing_events (provider, event_id, kind, received_at) values ($1, $2, $3, $4) \
+         on conflict (provider, event_id) do nothing",
+    )
+    .bind(provider)
+    .bind(event_id)
+    .bind(kind)
+    .bind(now_ms())
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
+
+/// Ties the user's active subscription to the provider's customer, subscription and payment.
+pub async fn set_provider_ids(
+    db: &Db,
+    checkout_session_id: &str,
+    customer: Option<&str>,
+    subscription: Option<&str>,
+    payment: Option<&str>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update subscriptions set provider_customer_id = coalesce($1, provider_customer_id), \
+         provider_subscription_id = coalesce($2, provider_subscription_id), provider_payment_id = coalesce($3, provider_payment_id) \
+         where status = 'active' and user_id = (select user_id from checkout_sessions where id = $4)",
+    )
+    .bind(customer)
+    .bind(subscription)
+    .bind(payment)
+    .bind(checkout_session_id)
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
+
+/// The provider's payment id of the user's current subscription (for refunds).
+pub async fn payment_id(db: &Db, subscription_id: &str) -> Result<Option<String>, sqlx::Error> {
+    let row = sqlx::query("select provider_payment_id from subscriptions where id = $1")
+        .bind(subscription_id)
+        .fetch_optional(db.pool())
+        .await?;
+    Ok(row.map(|r| r.try_get::<Option<String>, _>("provider_payment_id")).transpose()?.flatten())
+}
+
+/// A renewal failed: past due, and the user is told how to fix it on WhatsApp.
+pub async fn payment_failed(
+    db: &Db,
+    provider_subscription_id: &str,
+    fix_url: &str,
+) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let now = now_ms();
+    let user_id: Option<String> = sqlx::query(
+        "update subscriptions set status = 'past_due', updated_at = $1 where provider_subscription_id = $2 \
+         and status = 'active' returning user_id",
+    )
+    .bind(now)
+    .bind(provider_subscription_id)
+    .fetch_optional(&mut *tx)
+    .await?
+    .and_then(|r| r.try_get("user_id").ok());
+    if let Some(user_id) = user_id
+        && let Some(user) = users::find_by_id(&mut tx, &user_id).await?
+    {
+        let text = user.language.choose(
+            format!("⚠️ Não conseguimos renovar o seu Sócio Pro: o pagamento não foi aprovado. Atualize a forma de pagamento aqui: {fix_url}"),
+            format!("⚠️ We could not renew your Sócio Pro: the payment was declined. Update your payment method here: {fix_url}"),
+        );
+        let id = messages::insert_outbound(&mut tx, &user_id, &text, now).await?;
+        jobs::enqueue(&mut *tx, delivery::send_job(&id)).await?;
+    }
+    tx.commit().await
+}
+
+/// A renewal was paid: active again for another period.
+pub async fn renewed(db: &Db, provider_subscription_id: &str) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let now = now_ms();
+    let user_id: Option<String> = sqlx::query(
+        "update subscriptions set status = 'active', current_period_end = $1, updated_at = $2 \
+         where provider_subscription_id = $3 and status in ('active', 'past_due') returning user_id",
+    )
+    .bind(now + Interval::Monthly.period_ms())
+    .bind(now)
+    .bind(provider_subscription_id)
+    .fetch_optional(&mut *tx)
+    .await?
+    .and_then(|r| r.try_get("user_id").ok());
+    if let Some(user_id) = user_id {
+        users::set_tier(&mut tx, &user_id, Tier::Pro).await?;
+    }
+    tx.commit().await
+}
+
+/// The provider ended the subscription: canceled, and the user is free.
+pub async fn ended_by_provider(db: &Db, provider_subscription_id: &str) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let user_id: Option<String> = sqlx::query(
+        "update subscriptions set status = 'canceled', updated_at = $1 where provider_subscription_id = $2 \
+         and status <> 'canceled' returning user_id",
+    )
+    .bind(now_ms())
+    .bind(provider_subscription_id)
     .fetch_optional(&mut *tx)
     .await?
     .and_then(|r| r.try_get("user_id").ok());

@@ -12,4 +12,5 @@ mod jobs;
 mod llm;
 mod plan;
 mod protocols;
+mod stripe;
 mod whatsapp;

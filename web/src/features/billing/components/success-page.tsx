@@ -26,7 +26,7 @@ export function SuccessPage() {
   const login = phone ? `/login?phoneNumber=${encodeURIComponent(phone)}` : "/login";
 
   if (!token || me.isError) return <Navigate to={login} replace />;
-  if (me.isPending) {
+  if (me.isPending || (me.data.user?.subscriptionStatus === SubscriptionStatus.PRO && dashboard.isPending)) {
     return (
       <PageShell>
         <p role="status" className="py-24 text-center text-slate-600">
@@ -37,7 +37,7 @@ export function SuccessPage() {
   }
   const paid = me.data.user?.subscriptionStatus === SubscriptionStatus.PRO;
   if (!paid) return <Navigate to={login} replace />;
-  const chat = `${dashboard.data?.whatsappUrl ?? "https://wa.me/"}?text=${encodeURIComponent(t("success.continueChatText"))}`;
+  const chat = dashboard.data?.whatsappUrl ? `${dashboard.data.whatsappUrl}?text=${encodeURIComponent(t("success.continueChatText"))}` : null;
 
   return (
     <PageShell>
@@ -53,11 +53,13 @@ export function SuccessPage() {
             <li>{t("success.next3")}</li>
           </ol>
           <div className="mt-8 flex flex-col gap-3">
-            <Button asChild size="lg" className="bg-green-600 hover:bg-green-700">
-              <a href={chat} target="_blank" rel="noreferrer">
-                {t("success.startChat")}
-              </a>
-            </Button>
+            {chat && (
+              <Button asChild size="lg" className="bg-green-600 hover:bg-green-700">
+                <a href={chat} target="_blank" rel="noreferrer">
+                  {t("success.startChat")}
+                </a>
+              </Button>
+            )}
             <Button asChild variant="secondary">
               <Link to="/dashboard">{t("success.dashboard")}</Link>
             </Button>
