@@ -96,6 +96,7 @@ impl Application {
         db.migrate().await?;
         grant_admin_phones(&db, &config.admin_phones).await?;
         crate::prompts::seed_default(&db).await?;
+        crate::identity::directory::backfill_search_keys(&db).await?;
         let sender: Arc<dyn WhatsAppSender> = match config.whatsapp.mode {
             WhatsAppMode::Dev => Arc::new(DevOutbox::new(db.clone())),
             WhatsAppMode::Cloud => Arc::new(CloudSender::new(&config.whatsapp)?),
@@ -235,7 +236,7 @@ async fn build_router(
         )))
         .add_service(DashboardServiceServer::new(DashboardApi::new(
             auth.clone(),
-            plans,
+            plans.clone(),
             &config.whatsapp.business_number,
         )))
         .add_service(BillingServiceServer::new(BillingApi::new(
@@ -247,8 +248,14 @@ async fn build_router(
             stripe.clone(),
         )))
         .add_service(ConsultantServiceServer::new(ConsultantApi::new(auth.clone(), engine, db.clone())))
-        .add_service(AdminOnly::new(AdminServiceServer::new(AdminApi), auth.clone()))
-        .add_service(AdminOnly::new(SystemPromptServiceServer::new(SystemPromptApi), auth.clone()))
+        .add_service(AdminOnly::new(
+            AdminServiceServer::new(AdminApi::new(db.clone(), plans.clone())),
+            auth.clone(),
+        ))
+        .add_service(AdminOnly::new(
+            SystemPromptServiceServer::new(SystemPromptApi::new(db.clone())),
+            auth.clone(),
+        ))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha);

@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod app;
+pub mod audit;
 pub mod billing;
 pub mod config;
 pub mod consultant;

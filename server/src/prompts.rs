@@ -4,7 +4,10 @@
 
 use sqlx::Row;
 
-use crate::db::{Db, now_ms};
+use crate::{
+    db::{Db, now_ms},
+    error::{AppError, FieldViolation, Precondition, Problem, Resource},
+};
 
 pub const DEFAULT_PROMPT: &str = "Você é o Sócio, um consultor de negócios para pequenos empreendedores brasileiros, \
 conversando pelo WhatsApp. Seu trabalho é construir com a pessoa um plano de negócios na estrutura do Sebrae \
@@ -52,5 +55,193 @@ pub async fn seed_default(db: &Db) -> Result<(), sqlx::Error> {
         .execute(db.pool())
         .await?;
     }
+    Ok(())
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prompt {
+    pub id: String,
+    pub name: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub content: String,
+    pub is_active: bool,
+    pub version: i32,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// A prompt's editable fields, validated.
+#[derive(Clone, Debug)]
+pub struct Draft {
+    pub name: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub content: String,
+    pub activate: bool,
+}
+
+impl Draft {
+    pub fn parse(
+        name: &str,
+        title: &str,
+        description: Option<&str>,
+        content: &str,
+        activate: bool,
+    ) -> Result<Self, AppError> {
+        let mut violations = Vec::new();
+        for (field, value, max) in [("name", name, 100), ("title", title, 200), ("content", content, 20_000)]
+        {
+            if value.trim().is_empty() {
+                violations.push(FieldViolation::new(field, Problem::Required));
+            } else if value.chars().count() > max {
+                violations.push(FieldViolation::new(field, Problem::TooLong { max }));
+            }
+        }
+        if description.is_some_and(|d| d.chars().count() > 1000) {
+            violations.push(FieldViolation::new("description", Problem::TooLong { max: 1000 }));
+        }
+        if !violations.is_empty() {
+            return Err(AppError::InvalidInput(violations));
+        }
+        Ok(Self {
+            name: name.trim().into(),
+            title: title.trim().into(),
+            description: description.map(str::trim).filter(|d| !d.is_empty()).map(str::to_owned),
+            content: content.trim().into(),
+            activate,
+        })
+    }
+}
+
+const PROMPT_COLUMNS: &str =
+    "id, name, title, description, content, is_active, version, created_at, updated_at";
+
+fn prompt_from(row: &sqlx::any::AnyRow) -> Result<Prompt, sqlx::Error> {
+    Ok(Prompt {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        title: row.try_get("title")?,
+        description: row.try_get("description")?,
+        content: row.try_get("content")?,
+        is_active: crate::db::get_bool(row, "is_active")?.unwrap_or(false),
+        version: row.try_get("version")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}
+
+pub async fn list(db: &Db) -> Result<Vec<Prompt>, sqlx::Error> {
+    let sql = format!("select {PROMPT_COLUMNS} from system_prompts order by created_at desc");
+    sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(db.pool()).await?.iter().map(prompt_from).collect()
+}
+
+pub async fn get(db: &Db, id: &str) -> Result<Prompt, AppError> {
+    let sql = format!("select {PROMPT_COLUMNS} from system_prompts where id = $1");
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(db.pool()).await?;
+    row.as_ref().map(prompt_from).transpose()?.ok_or(AppError::NotFound(Resource::SystemPrompt))
+}
+
+async fn make_active(conn: &mut sqlx::AnyConnection, id: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update system_prompts set is_active = $1, updated_at = $2 where is_active = $3 and id <> $4",
+    )
+    .bind(false)
+    .bind(now)
+    .bind(true)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("update system_prompts set is_active = $1, updated_at = $2 where id = $3")
+        .bind(true)
+        .bind(now)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn create(db: &Db, draft: &Draft) -> Result<Prompt, AppError> {
+    let mut tx = db.begin().await?;
+    let now = now_ms();
+    let id = uuid::Uuid::new_v4().to_string();
+    sqlx::query(
+        "insert into system_prompts (id, name, title, description, content, is_active, version, created_at, updated_at) \
+         values ($1, $2, $3, $4, $5, $6, 1, $7, $7)",
+    )
+    .bind(&id)
+    .bind(&draft.name)
+    .bind(&draft.title)
+    .bind(draft.description.as_deref())
+    .bind(&draft.content)
+    .bind(false)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    if draft.activate {
+        make_active(&mut tx, &id, now).await?;
+    }
+    tx.commit().await?;
+    get(db, &id).await
+}
+
+/// Replaces the fields and raises the version. The active prompt stays active (exactly one is).
+pub async fn update(db: &Db, id: &str, draft: &Draft) -> Result<Prompt, AppError> {
+    let mut tx = db.begin().await?;
+    let now = now_ms();
+    let changed = sqlx::query(
+        "update system_prompts set name = $1, title = $2, description = $3, content = $4, version = version + 1, updated_at = $5 where id = $6",
+    )
+    .bind(&draft.name)
+    .bind(&draft.title)
+    .bind(draft.description.as_deref())
+    .bind(&draft.content)
+    .bind(now)
+    .bind(id)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if changed == 0 {
+        return Err(AppError::NotFound(Resource::SystemPrompt));
+    }
+    if draft.activate {
+        make_active(&mut tx, id, now).await?;
+    }
+    tx.commit().await?;
+    get(db, id).await
+}
+
+/// Makes this prompt the only active one, atomically. Concurrent activations are serialised by
+/// the unique index on the active prompt: the loser tries again.
+pub async fn activate(db: &Db, id: &str) -> Result<Prompt, AppError> {
+    get(db, id).await?;
+    for attempt in 0..5 {
+        let mut tx = db.begin().await?;
+        match make_active(&mut tx, id, now_ms()).await {
+            Ok(()) => {
+                tx.commit().await?;
+                break;
+            }
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() && attempt < 4 => {
+                drop(tx);
+                tokio::time::sleep(std::time::Duration::from_millis(10 * (attempt + 1))).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    get(db, id).await
+}
+
+/// Refused for the active prompt.
+pub async fn delete(db: &Db, id: &str) -> Result<(), AppError> {
+    let prompt = get(db, id).await?;
+    if prompt.is_active {
+        return Err(AppError::FailedPrecondition(Precondition::ActivePromptCannotBeDeleted));
+    }
+    sqlx::query("delete from system_prompts where id = $1 and is_active = $2")
+        .bind(id)
+        .bind(false)
+        .execute(db.pool())
+        .await?;
     Ok(())
 }

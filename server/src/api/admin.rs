@@ -1,9 +1,328 @@
-//! `AdminService`: the admin panel's calls. Every RPC of the contract is served; until its domain lands, each answers
-//! UNIMPLEMENTED (REST 501) honestly rather than pretending.
+//! `AdminService`: users, their conversations and plans, subscription overrides, LGPD erasure,
+//! the audit trail and failed sends. The admin guard in front of the service has already checked
+//! the caller (it is in the request's extensions).
 
-use crate::proto::socio::v1::admin_service_server::AdminService;
+use tonic::{Request, Response, Status};
 
-#[derive(Clone, Debug, Default)]
-pub struct AdminApi;
+use super::{business_plan::plan_proto, dashboard::paging, request_language, timestamp, with_message};
+use crate::{
+    audit,
+    conversation::messages::{self, Author},
+    db::{Db, now_ms},
+    error::{AppError, Problem, Resource},
+    identity::{
+        caller::Caller,
+        directory::{self, Listed},
+        sessions,
+        users::{self, Role, Tier},
+    },
+    locale::Language,
+    plan::Plans,
+    proto::socio::v1::{self as pb, admin_service_server::AdminService},
+};
 
-impl AdminService for AdminApi {}
+#[derive(Clone)]
+pub struct AdminApi {
+    db: Db,
+    plans: Plans,
+}
+
+impl AdminApi {
+    pub fn new(db: Db, plans: Plans) -> Self {
+        Self { db, plans }
+    }
+}
+
+fn actor<T>(request: &Request<T>) -> Result<Caller, Status> {
+    request
+        .extensions()
+        .get::<Caller>()
+        .cloned()
+        .ok_or_else(|| AppError::Unauthenticated.into_status(Language::default()))
+}
+
+fn admin_user(user: &Listed) -> pb::AdminUser {
+    let status = match (user.plan_completed_steps, user.plan_has_content) {
+        (None, _) => pb::BusinessPlanStatus::None,
+        (Some(6), _) => pb::BusinessPlanStatus::Completed,
+        (Some(0), false) => pb::BusinessPlanStatus::Draft,
+        (Some(_), _) => pb::BusinessPlanStatus::InProgress,
+    };
+    pb::AdminUser {
+        id: user.id.clone(),
+        name: user.name.clone(),
+        phone_number: user.phone_number.clone(),
+        language: user.language.clone(),
+        subscription_status: if user.tier == Tier::Pro {
+            pb::SubscriptionStatus::Pro
+        } else {
+            pb::SubscriptionStatus::Free
+        } as i32,
+        role: if user.role == Role::Admin { pb::Role::Admin } else { pb::Role::User } as i32,
+        total_messages: user.total_messages as i32,
+        business_plan_status: status as i32,
+        plan_completion_percentage: user
+            .plan_completed_steps
+            .map(|n| (n as f64 * 100.0 / 6.0).round() as i32)
+            .unwrap_or(0),
+        created_at: Some(timestamp(user.created_at)),
+        last_active_at: user.last_active_at.map(timestamp),
+    }
+}
+
+fn pages(total: i64, limit: i64) -> i32 {
+    ((total + limit - 1) / limit) as i32
+}
+
+impl AdminApi {
+    async fn found(&self, id: &str, lang: Language) -> Result<Listed, Status> {
+        directory::get(&self.db, id)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?
+            .ok_or_else(|| AppError::NotFound(Resource::User).into_status(lang))
+    }
+}
+
+#[tonic::async_trait]
+impl AdminService for AdminApi {
+    async fn list_users(
+        &self,
+        request: Request<pb::ListUsersRequest>,
+    ) -> Result<Response<pb::ListUsersResponse>, Status> {
+        let lang = request_language(&request);
+        let body = request.get_ref();
+        if body.search.chars().count() > 100 {
+            return Err(AppError::invalid("search", Problem::TooLong { max: 100 }).into_status(lang));
+        }
+        let tier = match pb::SubscriptionFilter::try_from(body.subscription_status)
+            .unwrap_or(pb::SubscriptionFilter::Unspecified)
+        {
+            pb::SubscriptionFilter::Free => Some(Tier::Free),
+            pb::SubscriptionFilter::Pro => Some(Tier::Pro),
+            pb::SubscriptionFilter::All | pb::SubscriptionFilter::Unspecified => None,
+        };
+        let (page, limit) = paging(body.page, body.limit).map_err(|e| e.into_status(lang))?;
+        let (found, total) = directory::list(&self.db, tier, &body.search, limit, (page - 1) * limit)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        Ok(Response::new(pb::ListUsersResponse {
+            users: found.iter().map(admin_user).collect(),
+            total: total as i32,
+            total_pages: pages(total, limit),
+            page: page as i32,
+        }))
+    }
+
+    async fn get_user(
+        &self,
+        request: Request<pb::GetUserRequest>,
+    ) -> Result<Response<pb::GetUserResponse>, Status> {
+        let lang = request_language(&request);
+        let user = self.found(&request.get_ref().id, lang).await?;
+        Ok(Response::new(pb::GetUserResponse { user: Some(admin_user(&user)) }))
+    }
+
+    async fn get_chat_history(
+        &self,
+        request: Request<pb::GetChatHistoryRequest>,
+    ) -> Result<Response<pb::GetChatHistoryResponse>, Status> {
+        let lang = request_language(&request);
+        let body = request.get_ref();
+        self.found(&body.id, lang).await?;
+        let ms = |t: &prost_types::Timestamp| t.seconds * 1000 + i64::from(t.nanos) / 1_000_000;
+        let from = body.start_date.as_ref().map(ms).unwrap_or(0);
+        // An end date is the whole of that day.
+        let to = body.end_date.as_ref().map(|t| ms(t) + 86_399_999).unwrap_or(i64::MAX);
+        let limit = if body.limit == 0 { 50 } else { body.limit };
+        let (page, limit) = paging(body.page, limit).map_err(|e| e.into_status(lang))?;
+        let (found, total) = messages::history(&self.db, &body.id, from, to, limit, (page - 1) * limit)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        Ok(Response::new(pb::GetChatHistoryResponse {
+            messages: found
+                .iter()
+                .map(|m| pb::ChatMessage {
+                    id: m.id.clone(),
+                    r#type: match m.author {
+                        Author::User => pb::ChatMessageType::User,
+                        Author::Assistant => pb::ChatMessageType::Assistant,
+                    } as i32,
+                    content: m.content.clone(),
+                    timestamp: Some(timestamp(m.created_at)),
+                })
+                .collect(),
+            total: total as i32,
+            total_pages: pages(total, limit),
+            page: page as i32,
+        }))
+    }
+
+    async fn get_admin_stats(
+        &self,
+        request: Request<pb::GetAdminStatsRequest>,
+    ) -> Result<Response<pb::GetAdminStatsResponse>, Status> {
+        let lang = request_language(&request);
+        let s = directory::stats(&self.db).await.map_err(|e| AppError::from(e).into_status(lang))?;
+        let average = if s.total_users == 0 {
+            0.0
+        } else {
+            (s.total_messages as f64 / s.total_users as f64 * 10.0).round() / 10.0
+        };
+        Ok(Response::new(pb::GetAdminStatsResponse {
+            stats: Some(pb::AdminStats {
+                total_users: s.total_users as i32,
+                active_users: s.active_users as i32,
+                pro_users: s.pro_users as i32,
+                total_messages: s.total_messages as i32,
+                average_messages_per_user: average,
+                users_with_business_plans: s.users_with_plans as i32,
+                completed_business_plans: s.completed_plans as i32,
+            }),
+        }))
+    }
+
+    async fn set_user_subscription(
+        &self,
+        request: Request<pb::SetUserSubscriptionRequest>,
+    ) -> Result<Response<pb::SetUserSubscriptionResponse>, Status> {
+        let lang = request_language(&request);
+        let actor = actor(&request)?;
+        let body = request.get_ref();
+        let tier = match pb::SubscriptionStatus::try_from(body.subscription_status)
+            .unwrap_or(pb::SubscriptionStatus::Unspecified)
+        {
+            pb::SubscriptionStatus::Pro => Tier::Pro,
+            pb::SubscriptionStatus::Free => Tier::Free,
+            pb::SubscriptionStatus::Unspecified => {
+                return Err(AppError::invalid("subscriptionStatus", Problem::one_of(&["free", "pro"]))
+                    .into_status(lang));
+            }
+        };
+        self.found(&body.id, lang).await?;
+        let mut tx = self.db.begin().await.map_err(|e| AppError::from(e).into_status(lang))?;
+        let now = now_ms();
+        let run = async {
+            users::set_tier(&mut tx, &body.id, tier).await?;
+            // Recorded as an admin override, apart from paid subscriptions.
+            sqlx::query("update subscriptions set status = 'canceled', updated_at = $1 where user_id = $2 and source = 'admin' and status <> 'canceled'")
+                .bind(now)
+                .bind(&body.id)
+                .execute(&mut *tx)
+                .await?;
+            if tier == Tier::Pro {
+                sqlx::query(
+                    "insert into subscriptions (id, user_id, plan_type, billing_interval, provider, status, cancel_at_period_end, \
+                     amount_cents, source, created_at, updated_at) values ($1, $2, 'pro', 'monthly', 'admin', 'active', $3, 0, 'admin', $4, $4)",
+                )
+                .bind(uuid::Uuid::new_v4().to_string())
+                .bind(&body.id)
+                .bind(false)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            }
+            audit::record(
+                &mut tx,
+                &actor.user.id,
+                &format!("set_subscription_{}", tier.as_str()),
+                &body.id,
+                "",
+            )
+            .await?;
+            Ok::<(), sqlx::Error>(())
+        };
+        run.await.map_err(|e| AppError::from(e).into_status(lang))?;
+        tx.commit().await.map_err(|e| AppError::from(e).into_status(lang))?;
+        let user = self.found(&body.id, lang).await?;
+        let message = match tier {
+            Tier::Pro => lang.choose("Usuário atualizado para Pro", "User updated to Pro"),
+            Tier::Free => lang.choose("Usuário atualizado para Free", "User updated to Free"),
+        };
+        Ok(with_message(pb::SetUserSubscriptionResponse { user: Some(admin_user(&user)) }, message))
+    }
+
+    async fn delete_user(
+        &self,
+        request: Request<pb::DeleteUserRequest>,
+    ) -> Result<Response<pb::DeleteUserResponse>, Status> {
+        let lang = request_language(&request);
+        let actor = actor(&request)?;
+        let id = request.get_ref().id.clone();
+        if !directory::erase(&self.db, &id).await.map_err(|e| AppError::from(e).into_status(lang))? {
+            return Err(AppError::NotFound(Resource::User).into_status(lang));
+        }
+        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
+        audit::record(&mut conn, &actor.user.id, "delete_user", &id, "LGPD erasure")
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        let _ = sessions::revoke_user(&mut conn, &id).await;
+        Ok(with_message(
+            pb::DeleteUserResponse {},
+            lang.choose("Usuário excluído com sucesso", "User deleted successfully"),
+        ))
+    }
+
+    async fn get_user_business_plan(
+        &self,
+        request: Request<pb::GetUserBusinessPlanRequest>,
+    ) -> Result<Response<pb::GetUserBusinessPlanResponse>, Status> {
+        let lang = request_language(&request);
+        self.found(&request.get_ref().id, lang).await?;
+        let plan = self.plans.find(&request.get_ref().id).await.map_err(|e| e.into_status(lang))?;
+        Ok(Response::new(pb::GetUserBusinessPlanResponse { business_plan: plan.as_ref().map(plan_proto) }))
+    }
+
+    async fn list_audit_events(
+        &self,
+        request: Request<pb::ListAuditEventsRequest>,
+    ) -> Result<Response<pb::ListAuditEventsResponse>, Status> {
+        let lang = request_language(&request);
+        let (page, limit) =
+            paging(request.get_ref().page, request.get_ref().limit).map_err(|e| e.into_status(lang))?;
+        let (events, total) = audit::list(&self.db, limit, (page - 1) * limit)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        Ok(Response::new(pb::ListAuditEventsResponse {
+            events: events
+                .into_iter()
+                .map(|e| pb::AuditEvent {
+                    id: e.id,
+                    actor_id: e.actor_id.unwrap_or_default(),
+                    action: e.action,
+                    target_id: e.target_id.unwrap_or_default(),
+                    detail: e.detail,
+                    created_at: Some(timestamp(e.created_at)),
+                })
+                .collect(),
+            total: total as i32,
+            total_pages: pages(total, limit),
+        }))
+    }
+
+    async fn list_failed_messages(
+        &self,
+        request: Request<pb::ListFailedMessagesRequest>,
+    ) -> Result<Response<pb::ListFailedMessagesResponse>, Status> {
+        let lang = request_language(&request);
+        let (page, limit) =
+            paging(request.get_ref().page, request.get_ref().limit).map_err(|e| e.into_status(lang))?;
+        let (sends, total) = messages::failed_sends(&self.db, limit, (page - 1) * limit)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        Ok(Response::new(pb::ListFailedMessagesResponse {
+            messages: sends
+                .into_iter()
+                .map(|f| pb::FailedMessage {
+                    id: f.id,
+                    user_id: f.user_id,
+                    phone_number: f.phone_number,
+                    content: f.content,
+                    error: f.error,
+                    failed_at: Some(timestamp(f.failed_at)),
+                })
+                .collect(),
+            total: total as i32,
+            total_pages: pages(total, limit),
+        }))
+    }
+}

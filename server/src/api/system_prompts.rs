@@ -1,9 +1,134 @@
-//! `SystemPromptService`: the consultant's system prompts. Every RPC of the contract is served; until its domain lands, each answers
-//! UNIMPLEMENTED (REST 501) honestly rather than pretending.
+//! `SystemPromptService`: the consultant's system prompts — list, read, create, update (the version
+//! goes up by one), activate (exactly one active, switched atomically), delete (never the active
+//! one). Behind the admin guard; every change is audited.
 
-use crate::proto::socio::v1::system_prompt_service_server::SystemPromptService;
+use tonic::{Request, Response, Status};
 
-#[derive(Clone, Debug, Default)]
-pub struct SystemPromptApi;
+use super::{request_language, timestamp, with_message};
+use crate::{
+    audit,
+    db::Db,
+    error::AppError,
+    identity::caller::Caller,
+    locale::Language,
+    prompts::{self, Draft, Prompt},
+    proto::socio::v1::{self as pb, system_prompt_service_server::SystemPromptService},
+};
 
-impl SystemPromptService for SystemPromptApi {}
+#[derive(Clone)]
+pub struct SystemPromptApi {
+    db: Db,
+}
+
+impl SystemPromptApi {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    async fn audit<T>(
+        &self,
+        request: &Request<T>,
+        action: &str,
+        target: &str,
+        lang: Language,
+    ) -> Result<(), Status> {
+        let actor = request.extensions().get::<Caller>().map(|c| c.user.id.clone()).unwrap_or_default();
+        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
+        audit::record(&mut conn, &actor, action, target, "")
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))
+    }
+}
+
+fn prompt_proto(p: Prompt) -> pb::SystemPrompt {
+    pb::SystemPrompt {
+        id: p.id,
+        name: p.name,
+        title: p.title,
+        description: p.description,
+        content: p.content,
+        is_active: p.is_active,
+        version: p.version,
+        created_at: Some(timestamp(p.created_at)),
+        updated_at: Some(timestamp(p.updated_at)),
+    }
+}
+
+#[tonic::async_trait]
+impl SystemPromptService for SystemPromptApi {
+    async fn list_system_prompts(
+        &self,
+        request: Request<pb::ListSystemPromptsRequest>,
+    ) -> Result<Response<pb::ListSystemPromptsResponse>, Status> {
+        let lang = request_language(&request);
+        let found = prompts::list(&self.db).await.map_err(|e| AppError::from(e).into_status(lang))?;
+        Ok(Response::new(pb::ListSystemPromptsResponse {
+            prompts: found.into_iter().map(prompt_proto).collect(),
+        }))
+    }
+
+    async fn get_system_prompt(
+        &self,
+        request: Request<pb::GetSystemPromptRequest>,
+    ) -> Result<Response<pb::GetSystemPromptResponse>, Status> {
+        let lang = request_language(&request);
+        let prompt = prompts::get(&self.db, &request.get_ref().id).await.map_err(|e| e.into_status(lang))?;
+        Ok(Response::new(pb::GetSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }))
+    }
+
+    async fn create_system_prompt(
+        &self,
+        request: Request<pb::CreateSystemPromptRequest>,
+    ) -> Result<Response<pb::CreateSystemPromptResponse>, Status> {
+        let lang = request_language(&request);
+        let b = request.get_ref();
+        let draft = Draft::parse(&b.name, &b.title, b.description.as_deref(), &b.content, b.is_active)
+            .map_err(|e| e.into_status(lang))?;
+        let prompt = prompts::create(&self.db, &draft).await.map_err(|e| e.into_status(lang))?;
+        self.audit(&request, "create_system_prompt", &prompt.id, lang).await?;
+        let message =
+            lang.choose("Prompt do sistema criado com sucesso", "System prompt created successfully");
+        Ok(with_message(pb::CreateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, message))
+    }
+
+    async fn update_system_prompt(
+        &self,
+        request: Request<pb::UpdateSystemPromptRequest>,
+    ) -> Result<Response<pb::UpdateSystemPromptResponse>, Status> {
+        let lang = request_language(&request);
+        let b = request.get_ref();
+        let draft = Draft::parse(&b.name, &b.title, b.description.as_deref(), &b.content, b.is_active)
+            .map_err(|e| e.into_status(lang))?;
+        let prompt = prompts::update(&self.db, &b.id, &draft).await.map_err(|e| e.into_status(lang))?;
+        self.audit(&request, "update_system_prompt", &prompt.id, lang).await?;
+        let message =
+            lang.choose("Prompt do sistema atualizado com sucesso", "System prompt updated successfully");
+        Ok(with_message(pb::UpdateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, message))
+    }
+
+    async fn activate_system_prompt(
+        &self,
+        request: Request<pb::ActivateSystemPromptRequest>,
+    ) -> Result<Response<pb::ActivateSystemPromptResponse>, Status> {
+        let lang = request_language(&request);
+        let prompt =
+            prompts::activate(&self.db, &request.get_ref().id).await.map_err(|e| e.into_status(lang))?;
+        self.audit(&request, "activate_system_prompt", &prompt.id, lang).await?;
+        let message =
+            lang.choose("Prompt do sistema ativado com sucesso", "System prompt activated successfully");
+        Ok(with_message(pb::ActivateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, message))
+    }
+
+    async fn delete_system_prompt(
+        &self,
+        request: Request<pb::DeleteSystemPromptRequest>,
+    ) -> Result<Response<pb::DeleteSystemPromptResponse>, Status> {
+        let lang = request_language(&request);
+        let id = request.get_ref().id.clone();
+        prompts::delete(&self.db, &id).await.map_err(|e| e.into_status(lang))?;
+        self.audit(&request, "delete_system_prompt", &id, lang).await?;
+        let message =
+            lang.choose("Prompt do sistema excluído com sucesso", "System prompt deleted successfully");
+        Ok(with_message(pb::DeleteSystemPromptResponse {}, message))
+    }
+}

@@ -375,3 +375,36 @@ pub async fn set_content(db: &Db, id: &str, content: &str) -> Result<(), sqlx::E
         .await?;
     Ok(())
 }
+
+/// A user's messages between two times (Unix ms, inclusive), oldest first, and the count.
+pub async fn history(
+    db: &Db,
+    user_id: &str,
+    from: i64,
+    to: i64,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Message>, i64), sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS} from messages where user_id = $1 and created_at >= $2 and created_at <= $3 \
+         order by created_at, id limit $4 offset $5"
+    );
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(user_id)
+        .bind(from)
+        .bind(to)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(db.pool())
+        .await?;
+    let total: i64 = sqlx::query(
+        "select count(*) as n from messages where user_id = $1 and created_at >= $2 and created_at <= $3",
+    )
+    .bind(user_id)
+    .bind(from)
+    .bind(to)
+    .fetch_one(db.pool())
+    .await?
+    .try_get("n")?;
+    Ok((rows.iter().map(from_row).collect::<Result<_, _>>()?, total))
+}

@@ -2,6 +2,7 @@
 
 pub mod caller;
 pub mod codes;
+pub mod directory;
 pub mod login;
 pub mod phone;
 pub mod sessions;

@@ -89,23 +89,25 @@ pub async fn register_contact(
     let now = now_ms();
     let name: String = profile_name.trim().chars().take(120).collect();
     let created = sqlx::query(
-        "insert into users (id, phone_number, name, language, subscription_status, role, created_at, updated_at) \
-         values ($1, $2, $3, $4, 'free', 'user', $5, $5) on conflict (phone_number) do nothing returning id",
+        "insert into users (id, phone_number, name, language, subscription_status, role, created_at, updated_at, search_key) \
+         values ($1, $2, $3, $4, 'free', 'user', $5, $5, $6) on conflict (phone_number) do nothing returning id",
     )
     .bind(uuid::Uuid::new_v4().to_string())
     .bind(phone.e164())
     .bind(&name)
     .bind(language.tag())
     .bind(now)
+    .bind(super::directory::search_key(&name, phone.e164()))
     .fetch_optional(&mut *conn)
     .await?
     .is_some();
     if !created && !name.is_empty() {
         // A user who had no name yet takes the one WhatsApp now tells us.
-        sqlx::query("update users set name = $1, updated_at = $2 where phone_number = $3 and name = ''")
+        sqlx::query("update users set name = $1, search_key = $4, updated_at = $2 where phone_number = $3 and name = ''")
             .bind(&name)
             .bind(now)
             .bind(phone.e164())
+            .bind(super::directory::search_key(&name, phone.e164()))
             .execute(&mut *conn)
             .await?;
     }

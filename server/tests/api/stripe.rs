@@ -245,3 +245,21 @@ async fn cancelling_within_the_guarantee_refunds_through_stripe(db: TestDatabase
     assert_eq!(tier(&app).await, "free");
 }
 on_both_engines!(cancelling_within_the_guarantee_refunds_through_stripe);
+
+async fn events_out_of_order_do_no_harm(db: TestDatabase) {
+    let stripe = FakeStripe::start().await;
+    let app = app(db, &stripe).await;
+    let cs = checkout(&app, "monthly").await;
+    let early = json!({"id": "evt_0", "type": "invoice.paid", "data": {"object": {"id": "in_0", "subscription": "sub_1"}}});
+    assert_eq!(
+        deliver(&app, &early, 0).await,
+        200,
+        "a renewal for a subscription we do not know yet is acknowledged"
+    );
+    let unknown = json!({"id": "evt_x", "type": "some.future.event", "data": {"object": {}}});
+    assert_eq!(deliver(&app, &unknown, 0).await, 200);
+    assert_eq!(tier(&app).await, "free");
+    assert_eq!(deliver(&app, &completed(&cs, "evt_1"), 0).await, 200);
+    assert_eq!(tier(&app).await, "pro");
+}
+on_both_engines!(events_out_of_order_do_no_harm);

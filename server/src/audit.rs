@@ -1,0 +1,62 @@
+//! The audit trail: every admin action (who, what, on whom, when), kept for admins to read.
+
+use sqlx::{AnyConnection, Row};
+
+use crate::db::{Db, now_ms};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuditEvent {
+    pub id: String,
+    pub actor_id: Option<String>,
+    pub action: String,
+    pub target_id: Option<String>,
+    pub detail: String,
+    pub created_at: i64,
+}
+
+pub async fn record(
+    conn: &mut AnyConnection,
+    actor_id: &str,
+    action: &str,
+    target_id: &str,
+    detail: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("insert into audit_events (id, actor_id, action, target_id, detail, created_at) values ($1, $2, $3, $4, $5, $6)")
+        .bind(uuid::Uuid::new_v4().to_string())
+        .bind(actor_id)
+        .bind(action)
+        .bind(target_id)
+        .bind(detail)
+        .bind(now_ms())
+        .execute(conn)
+        .await?;
+    tracing::info!(target: "security", event = "admin_action", actor = %actor_id, action, target = %target_id);
+    Ok(())
+}
+
+/// Newest first, and how many there are.
+pub async fn list(db: &Db, limit: i64, offset: i64) -> Result<(Vec<AuditEvent>, i64), sqlx::Error> {
+    let rows = sqlx::query(
+        "select id, actor_id, action, target_id, detail, created_at from audit_events order by created_at desc limit $1 offset $2",
+    )
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(db.pool())
+    .await?;
+    let total: i64 =
+        sqlx::query("select count(*) as n from audit_events").fetch_one(db.pool()).await?.try_get("n")?;
+    let events = rows
+        .iter()
+        .map(|r| {
+            Ok(AuditEvent {
+                id: r.try_get("id")?,
+                actor_id: r.try_get("actor_id")?,
+                action: r.try_get("action")?,
+                target_id: r.try_get("target_id")?,
+                detail: r.try_get("detail")?,
+                created_at: r.try_get("created_at")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()?;
+    Ok((events, total))
+}

@@ -1,0 +1,217 @@
+//! The user directory for admins: search by name or number (accents and case ignored), filter by
+//! tier, page, and the figures the admin panel shows. Also LGPD erasure: everything personal goes
+//! at once, billing records stay de-identified.
+
+use sqlx::{Row, any::AnyRow};
+
+use super::users::{Role, Tier};
+use crate::db::{Db, now_ms};
+
+/// Lower case without accents: "João Ávila" → "joao avila".
+pub fn fold(text: &str) -> String {
+    text.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ã' | 'ä' => 'a',
+            'é' | 'è' | 'ê' | 'ë' => 'e',
+            'í' | 'ì' | 'î' | 'ï' => 'i',
+            'ó' | 'ò' | 'ô' | 'õ' | 'ö' => 'o',
+            'ú' | 'ù' | 'û' | 'ü' => 'u',
+            'ç' => 'c',
+            'ñ' => 'n',
+            other => other,
+        })
+        .collect()
+}
+
+/// What searches match: the folded name and the number's digits.
+pub fn search_key(name: &str, phone_e164: &str) -> String {
+    format!("{} {}", fold(name), phone_e164.trim_start_matches('+'))
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listed {
+    pub id: String,
+    pub name: String,
+    pub phone_number: String,
+    pub language: String,
+    pub tier: Tier,
+    pub role: Role,
+    pub total_messages: i64,
+    /// None without a plan.
+    pub plan_completed_steps: Option<i64>,
+    pub plan_has_content: bool,
+    pub created_at: i64,
+    pub last_active_at: Option<i64>,
+}
+
+const LISTED: &str = "select u.id, u.name, u.phone_number, u.language, u.subscription_status, u.role, u.created_at, u.last_active_at, \
+    (select count(*) from messages m where m.user_id = u.id) as total_messages, \
+    (select count(*) from business_plans p where p.user_id = u.id) as has_plan, \
+    (select count(*) from plan_sections s join business_plans p on p.id = s.plan_id where p.user_id = u.id and s.completed = $1) as completed_steps, \
+    (select count(*) from plan_changes c join business_plans p on p.id = c.plan_id where p.user_id = u.id) as changes \
+    from users u";
+
+fn listed(row: &AnyRow) -> Result<Listed, sqlx::Error> {
+    let has_plan: i64 = row.try_get("has_plan")?;
+    Ok(Listed {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        phone_number: row.try_get("phone_number")?,
+        language: row.try_get("language")?,
+        tier: if row.try_get::<String, _>("subscription_status")? == "pro" { Tier::Pro } else { Tier::Free },
+        role: if row.try_get::<String, _>("role")? == "admin" { Role::Admin } else { Role::User },
+        total_messages: row.try_get("total_messages")?,
+        plan_completed_steps: (has_plan > 0).then(|| row.try_get("completed_steps")).transpose()?,
+        plan_has_content: row.try_get::<i64, _>("changes")? > 0,
+        created_at: row.try_get("created_at")?,
+        last_active_at: row.try_get("last_active_at")?,
+    })
+}
+
+/// A page of users, most recently active first, and how many match in all.
+pub async fn list(
+    db: &Db,
+    tier: Option<Tier>,
+    search: &str,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Listed>, i64), sqlx::Error> {
+    let mut conditions = vec!["1 = 1".to_owned()];
+    let needle = format!("%{}%", fold(search.trim()).replace(['%', '_'], ""));
+    if !search.trim().is_empty() {
+        conditions.push("u.search_key like $2".into());
+    }
+    if tier.is_some() {
+        conditions.push("u.subscription_status = $3".into());
+    }
+    let filter = conditions.join(" and ");
+    let sql = format!(
+        "{LISTED} where {filter} order by coalesce(u.last_active_at, u.created_at) desc, u.id limit $4 offset $5"
+    );
+    let tier_key = tier.map(|t| t.as_str()).unwrap_or("");
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(true)
+        .bind(&needle)
+        .bind(tier_key)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(db.pool())
+        .await?;
+    let count_sql =
+        format!("select count(*) as n from users u where {filter} and $1 = $1 and $4 = $4 and $5 = $5");
+    let total: i64 = sqlx::query(sqlx::AssertSqlSafe(count_sql))
+        .bind(true)
+        .bind(&needle)
+        .bind(tier_key)
+        .bind(limit)
+        .bind(offset)
+        .fetch_one(db.pool())
+        .await?
+        .try_get("n")?;
+    Ok((rows.iter().map(listed).collect::<Result<_, _>>()?, total))
+}
+
+pub async fn get(db: &Db, id: &str) -> Result<Option<Listed>, sqlx::Error> {
+    let sql = format!("{LISTED} where u.id = $2");
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(true).bind(id).fetch_optional(db.pool()).await?;
+    row.as_ref().map(listed).transpose()
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub total_users: i64,
+    pub active_users: i64,
+    pub pro_users: i64,
+    pub total_messages: i64,
+    pub users_with_plans: i64,
+    pub completed_plans: i64,
+}
+
+pub async fn stats(db: &Db) -> Result<Stats, sqlx::Error> {
+    let row = sqlx::query(
+        "select (select count(*) from users) as total, \
+         (select count(*) from users where last_active_at > $1) as active, \
+         (select count(*) from users where subscription_status = 'pro') as pro, \
+         (select count(*) from messages) as messages, \
+         (select count(*) from business_plans) as plans, \
+         (select count(*) from (select plan_id from plan_sections where completed = $2 group by plan_id having count(*) = 6) done) as completed",
+    )
+    .bind(now_ms() - 30 * 86_400_000)
+    .bind(true)
+    .fetch_one(db.pool())
+    .await?;
+    Ok(Stats {
+        total_users: row.try_get("total")?,
+        active_users: row.try_get("active")?,
+        pro_users: row.try_get("pro")?,
+        total_messages: row.try_get("messages")?,
+        users_with_plans: row.try_get("plans")?,
+        completed_plans: row.try_get("completed")?,
+    })
+}
+
+/// LGPD erasure: the user, their messages, plan, codes, sessions and outbox go; subscriptions and
+/// checkout sessions stay without the person (the law keeps billing records).
+pub async fn erase(db: &Db, id: &str) -> Result<bool, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let phone: Option<String> = sqlx::query("select phone_number from users where id = $1")
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .map(|r| r.try_get("phone_number"))
+        .transpose()?;
+    let Some(phone) = phone else { return Ok(false) };
+    for sql in [
+        "delete from plan_changes where plan_id in (select id from business_plans where user_id = $1)",
+        "delete from plan_sections where plan_id in (select id from business_plans where user_id = $1)",
+        "delete from plan_documents where plan_id in (select id from business_plans where user_id = $1)",
+        "delete from plan_drafts where plan_id in (select id from business_plans where user_id = $1)",
+        "delete from business_plans where user_id = $1",
+        "delete from messages where user_id = $1",
+        "delete from refresh_tokens where user_id = $1",
+        "delete from guide_state where user_id = $1",
+        "update subscriptions set user_id = null where user_id = $1",
+        "update checkout_sessions set user_id = null where user_id = $1",
+        "delete from users where id = $1",
+    ] {
+        sqlx::query(sql).bind(id).execute(&mut *tx).await?;
+    }
+    for sql in [
+        "delete from login_codes where phone_number = $1",
+        "delete from phone_auth_state where phone_number = $1",
+        "delete from whatsapp_outbox where to_phone = $1",
+    ] {
+        sqlx::query(sql).bind(&phone).execute(&mut *tx).await?;
+    }
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Fills the search key of users who have none (written before it existed).
+pub async fn backfill_search_keys(db: &Db) -> Result<(), sqlx::Error> {
+    let rows = sqlx::query("select id, name, phone_number from users where search_key = ''")
+        .fetch_all(db.pool())
+        .await?;
+    for row in rows {
+        let (id, name, phone): (String, String, String) =
+            (row.try_get("id")?, row.try_get("name")?, row.try_get("phone_number")?);
+        sqlx::query("update users set search_key = $1 where id = $2")
+            .bind(search_key(&name, &phone))
+            .bind(id)
+            .execute(db.pool())
+            .await?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_ignores_accents_and_case() {
+        assert_eq!(fold("João ÁVILA Conceição"), "joao avila conceicao");
+        assert_eq!(search_key("Ana Lima", "+5511987654321"), "ana lima 5511987654321");
+    }
+}

@@ -1,0 +1,270 @@
+//! The admin calls with an admin's token: finding users, stats, overrides, LGPD erasure, the audit
+//! trail and the system prompts' rules; the consultant takes the newly active prompt.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+use socio::identity::{
+    phone::PhoneNumber,
+    users::{self, Tier},
+};
+
+use crate::{
+    auth::{call, login},
+    helpers::{TestApp, TestDatabase, eventually, spawn_app_with},
+    on_both_engines,
+};
+
+const ADMIN: &str = "+5531999990000";
+
+async fn admin_app(db: TestDatabase, extra: &[(&'static str, String)]) -> (TestApp, String) {
+    let mut config = vec![("ADMIN_PHONES", ADMIN.to_owned()), ("WHATSAPP_BATCH_WINDOW_MS", "10".to_owned())];
+    config.extend(extra.iter().cloned());
+    let app = spawn_app_with(db, &config).await;
+    let (token, _) = login(&app, ADMIN).await;
+    (app, token)
+}
+
+async fn add_user(app: &TestApp, phone: &str, name: &str, tier: Tier) -> String {
+    let mut conn = app.db.pool().acquire().await.unwrap();
+    let (user, _) = users::register_contact(
+        &mut conn,
+        &PhoneNumber::parse(phone).unwrap(),
+        name,
+        socio::locale::Language::PtBr,
+    )
+    .await
+    .unwrap();
+    users::set_tier(&mut conn, &user.id, tier).await.unwrap();
+    user.id
+}
+
+async fn finding_users_by_name_number_and_tier_with_pages(db: TestDatabase) {
+    let (app, token) = admin_app(db, &[]).await;
+    for n in 0..44 {
+        add_user(
+            &app,
+            &format!("+55119000{n:05}"),
+            &format!("Pessoa {n}"),
+            if n % 4 == 0 { Tier::Pro } else { Tier::Free },
+        )
+        .await;
+    }
+    add_user(&app, "+5521987650000", "João Ávila", Tier::Free).await;
+    let (status, body) =
+        call(&app, Method::GET, "/api/admin/users?page=1&limit=20", Value::Null, Some(&token)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!((body["data"]["total"].clone(), body["data"]["totalPages"].clone()), (json!(46), json!(3)));
+    assert_eq!(body["data"]["users"].as_array().unwrap().len(), 20);
+    let (_, last) = call(&app, Method::GET, "/api/admin/users?page=3", Value::Null, Some(&token)).await;
+    assert_eq!(last["data"]["users"].as_array().unwrap().len(), 6);
+    let (_, pro) =
+        call(&app, Method::GET, "/api/admin/users?subscriptionStatus=pro", Value::Null, Some(&token)).await;
+    assert_eq!(pro["data"]["total"], 11);
+    let (_, joao) =
+        call(&app, Method::GET, "/api/admin/users?search=JOAO%20avila", Value::Null, Some(&token)).await;
+    assert_eq!(joao["data"]["total"], 1, "accents and case are ignored");
+    let user = &joao["data"]["users"][0];
+    assert_eq!(
+        (user["name"].clone(), user["businessPlanStatus"].clone(), user["totalMessages"].clone()),
+        (json!("João Ávila"), json!("none"), json!(0))
+    );
+    let (_, by_phone) =
+        call(&app, Method::GET, "/api/admin/users?search=21987650", Value::Null, Some(&token)).await;
+    assert_eq!(by_phone["data"]["total"], 1);
+    let (_, stats) = call(&app, Method::GET, "/api/admin/stats", Value::Null, Some(&token)).await;
+    assert_eq!(stats["data"]["stats"]["totalUsers"], 46);
+    assert_eq!(stats["data"]["stats"]["proUsers"], 11);
+}
+on_both_engines!(finding_users_by_name_number_and_tier_with_pages);
+
+async fn setting_pro_and_free_is_an_audited_override(db: TestDatabase) {
+    let (app, token) = admin_app(db, &[]).await;
+    let id = add_user(&app, "+5511987654321", "Ana Lima", Tier::Free).await;
+    let (status, body) = call(
+        &app,
+        Method::PUT,
+        &format!("/api/admin/users/{id}/subscription"),
+        json!({"subscriptionStatus": "pro"}),
+        Some(&token),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["message"], "Usuário atualizado para Pro");
+    assert_eq!(body["data"]["user"]["subscriptionStatus"], "pro");
+    assert_eq!(
+        app.count("select count(*) as n from subscriptions where source = 'admin' and status = 'active'")
+            .await,
+        1
+    );
+    let (_, body) = call(
+        &app,
+        Method::PUT,
+        &format!("/api/admin/users/{id}/subscription"),
+        json!({"subscriptionStatus": "free"}),
+        Some(&token),
+    )
+    .await;
+    assert_eq!(body["message"], "Usuário atualizado para Free");
+    let (_, audit) = call(&app, Method::GET, "/api/admin/audit", Value::Null, Some(&token)).await;
+    let actions: Vec<&str> =
+        audit["data"]["events"].as_array().unwrap().iter().filter_map(|e| e["action"].as_str()).collect();
+    assert_eq!(actions, ["set_subscription_free", "set_subscription_pro"]);
+}
+on_both_engines!(setting_pro_and_free_is_an_audited_override);
+
+async fn erasing_a_user_removes_everything_personal_and_ends_their_sessions(db: TestDatabase) {
+    let (app, admin) = admin_app(db, &[]).await;
+    let phone = "+5511987654321";
+    let hello = json!({"from": phone, "name": "Ana Lima", "text": "Oi"}).to_string();
+    app.rest_send(Method::POST, "/api/dev/whatsapp/inbound", &hello).await;
+    eventually("the welcome", || async {
+        app.count("select count(*) as n from messages where direction = 'outbound'").await > 0
+    })
+    .await;
+    let (token, _) = login(&app, phone).await;
+    call(
+        &app,
+        Method::PUT,
+        "/api/business-plan/idea",
+        json!({"ideaData": {"businessIdea": "Segredo"}}),
+        Some(&token),
+    )
+    .await;
+    let (_, found) = call(&app, Method::GET, "/api/admin/users?search=ana", Value::Null, Some(&admin)).await;
+    let id = found["data"]["users"][0]["id"].as_str().unwrap().to_owned();
+    let (_, history) =
+        call(&app, Method::GET, &format!("/api/admin/users/{id}/chat-history"), Value::Null, Some(&admin))
+            .await;
+    assert_eq!(history["data"]["messages"][0]["type"], "user");
+    assert_eq!(history["data"]["messages"][1]["type"], "assistant");
+    let (_, plan) =
+        call(&app, Method::GET, &format!("/api/admin/users/{id}/business-plan"), Value::Null, Some(&admin))
+            .await;
+    assert_eq!(plan["data"]["businessPlan"]["ideaData"]["businessIdea"], "Segredo");
+
+    let (status, body) =
+        call(&app, Method::DELETE, &format!("/api/admin/users/{id}"), Value::Null, Some(&admin)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["message"], "Usuário excluído com sucesso");
+    for table in [
+        "messages",
+        "business_plans",
+        "plan_sections",
+        "plan_changes",
+        "refresh_tokens",
+        "login_codes",
+        "whatsapp_outbox",
+    ] {
+        let sql: &'static str = Box::leak(format!("select count(*) as n from {table}").into_boxed_str());
+        let left = app.count(sql).await;
+        let admin_rows = if table == "refresh_tokens" || table == "login_codes" || table == "whatsapp_outbox"
+        {
+            1
+        } else {
+            0
+        };
+        assert_eq!(left, admin_rows, "{table}");
+    }
+    assert_eq!(
+        call(&app, Method::GET, "/api/auth/me", Value::Null, Some(&token)).await.0,
+        401,
+        "their token stops working"
+    );
+    let (status, _) =
+        call(&app, Method::GET, &format!("/api/admin/users/{id}"), Value::Null, Some(&admin)).await;
+    assert_eq!(status, 404);
+}
+on_both_engines!(erasing_a_user_removes_everything_personal_and_ends_their_sessions);
+
+async fn system_prompts_keep_exactly_one_active_and_the_active_one_cannot_be_deleted(db: TestDatabase) {
+    let (app, token) = admin_app(db, &[]).await;
+    let (status, list) = call(&app, Method::GET, "/api/system-prompts", Value::Null, Some(&token)).await;
+    assert_eq!(status, 200);
+    let seeded = list["data"].as_array().unwrap();
+    assert_eq!(seeded.len(), 1, "the default, seeded on first run");
+    assert_eq!(seeded[0]["is_active"], true);
+    let default_id = seeded[0]["id"].as_str().unwrap().to_owned();
+
+    let (status, body) = call(
+        &app,
+        Method::POST,
+        "/api/system-prompts",
+        json!({"name": "", "title": "x", "content": ""}),
+        Some(&token),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(body["errors"][0]["field"], "name");
+    let new = json!({"name": "direto", "title": "Consultor direto", "content": "Seja breve e direto.", "is_active": false});
+    let (status, created) = call(&app, Method::POST, "/api/system-prompts", new, Some(&token)).await;
+    assert_eq!(status, 200, "{created}");
+    assert_eq!(created["message"], "Prompt do sistema criado com sucesso");
+    let id = created["data"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        (created["data"]["is_active"].clone(), created["data"]["version"].clone()),
+        (json!(false), json!(1))
+    );
+    assert!(created["data"]["created_at"].as_str().is_some());
+
+    let (status, _) =
+        call(&app, Method::PATCH, &format!("/api/system-prompts/{id}/activate"), json!({}), Some(&token))
+            .await;
+    assert_eq!(status, 200);
+    assert_eq!(app.count("select count(*) as n from system_prompts where is_active = true").await, 1);
+    let (status, refused) =
+        call(&app, Method::DELETE, &format!("/api/system-prompts/{id}"), Value::Null, Some(&token)).await;
+    assert_eq!(status, 409);
+    assert!(refused["message"].as_str().unwrap().contains("Ative outro prompt primeiro"));
+    let edit = json!({"name": "direto", "title": "Consultor direto v2", "content": "Seja muito breve."});
+    let (_, updated) =
+        call(&app, Method::PUT, &format!("/api/system-prompts/{id}"), edit, Some(&token)).await;
+    assert_eq!(
+        (updated["data"]["version"].clone(), updated["data"]["is_active"].clone()),
+        (json!(2), json!(true))
+    );
+    let (status, _) =
+        call(&app, Method::DELETE, &format!("/api/system-prompts/{default_id}"), Value::Null, Some(&token))
+            .await;
+    assert_eq!(status, 200, "an inactive prompt can go");
+}
+on_both_engines!(system_prompts_keep_exactly_one_active_and_the_active_one_cannot_be_deleted);
+
+async fn concurrent_activations_leave_exactly_one_active_prompt(db: TestDatabase) {
+    let (app, token) = admin_app(db, &[]).await;
+    let mut ids = Vec::new();
+    for n in 0..4 {
+        let body = json!({"name": format!("p{n}"), "title": "t", "content": "c"});
+        let (_, created) = call(&app, Method::POST, "/api/system-prompts", body, Some(&token)).await;
+        ids.push(created["data"]["id"].as_str().unwrap().to_owned());
+    }
+    let calls = ids.iter().map(|id| {
+        call(
+            &app,
+            Method::PATCH,
+            Box::leak(format!("/api/system-prompts/{id}/activate").into_boxed_str()),
+            json!({}),
+            Some(&token),
+        )
+    });
+    let results = futures::future::join_all(calls).await;
+    assert!(
+        results.iter().all(|(status, _)| *status == 200 || *status == 503 || *status == 500),
+        "{results:?}"
+    );
+    assert_eq!(app.count("select count(*) as n from system_prompts where is_active = true").await, 1);
+}
+on_both_engines!(concurrent_activations_leave_exactly_one_active_prompt);
+
+async fn the_consultant_uses_a_newly_activated_prompt(db: TestDatabase) {
+    let llm = crate::fake_llm::FakeLlm::start().await;
+    let (app, token) = admin_app(db, &llm.config(5)).await;
+    let body = json!({"name": "novo", "title": "Novo", "content": "Você é um consultor muito paciente.", "is_active": true});
+    call(&app, Method::POST, "/api/system-prompts", body, Some(&token)).await;
+    let ana = add_user(&app, "+5511987654321", "Ana", Tier::Pro).await;
+    let _ = ana;
+    let hello = json!({"from": "+5511987654321", "name": "Ana", "text": "Oi"}).to_string();
+    app.rest_send(Method::POST, "/api/dev/whatsapp/inbound", &hello).await;
+    eventually("the model is asked", || async { !llm.requests().is_empty() }).await;
+    assert_eq!(llm.requests()[0]["messages"][0]["content"], "Você é um consultor muito paciente.");
+}
+on_both_engines!(the_consultant_uses_a_newly_activated_prompt);
