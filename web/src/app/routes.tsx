@@ -21,7 +21,16 @@ const checkout = async () => {
   return { Component: CheckoutPage };
 };
 
-export const routes: RouteObject[] = [
+/** Shown while the first page's code loads. */
+function Loading() {
+  return (
+    <p role="status" className="py-24 text-center text-slate-600">
+      Carregando...
+    </p>
+  );
+}
+
+const pages: RouteObject[] = [
   {
     path: "/",
     lazy: async () => {
@@ -83,3 +92,5 @@ export const routes: RouteObject[] = [
   },
   { path: "*", Component: NotFoundPage },
 ];
+
+export const routes: RouteObject[] = [{ HydrateFallback: Loading, children: pages }];
