@@ -24,6 +24,7 @@ use crate::{
         consultant::ConsultantApi,
         dashboard::DashboardApi,
         dev::{self, DevWhatsApp},
+        export::Exports,
         guard::AdminOnly,
         health,
         rest::{Rest, routes::RouteTable},
@@ -227,6 +228,7 @@ async fn build_router(
     let reflection_v1alpha = reflection().build_v1alpha()?;
 
     let renderer = Arc::new(socio_pdf::Renderer::new());
+    let exports = Exports::new(db.clone(), plans.clone(), &config.jwt_secret, &config.public_url);
     let grpc = Routes::new(AuthServiceServer::new(AuthApi::new(login, auth.clone())))
         .add_service(BusinessPlanServiceServer::new(BusinessPlanApi::new(
             auth.clone(),
@@ -249,7 +251,7 @@ async fn build_router(
         )))
         .add_service(ConsultantServiceServer::new(ConsultantApi::new(auth.clone(), engine, db.clone())))
         .add_service(AdminOnly::new(
-            AdminServiceServer::new(AdminApi::new(db.clone(), plans.clone())),
+            AdminServiceServer::new(AdminApi::new(db.clone(), plans.clone(), exports.clone())),
             auth.clone(),
         ))
         .add_service(AdminOnly::new(
@@ -263,6 +265,9 @@ async fn build_router(
     let rest =
         Rest::new(RouteTable::from_pool(descriptor_pool(), "socio.v1")?, grpc.clone().into_axum_router());
     let web = WebApp::new(&config.web_dir);
+    let export_routes = axum::Router::new()
+        .route("/api/admin/exports/{user_id}", get(crate::api::export::download))
+        .with_state(exports.clone());
     let payments = match &stripe {
         Some(stripe) => axum::Router::new()
             .route("/api/webhooks/stripe", axum::routing::post(webhooks::stripe))
@@ -299,6 +304,7 @@ async fn build_router(
         .route("/readyz", get(move || health::readyz(axum::extract::State(ready_db.clone()))))
         .merge(whatsapp)
         .merge(payments)
+        .merge(export_routes)
         .merge(dev)
         .fallback(move |request: Request| {
             let rest = rest.clone();

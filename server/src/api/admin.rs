@@ -4,7 +4,12 @@
 
 use tonic::{Request, Response, Status};
 
-use super::{business_plan::plan_proto, dashboard::paging, request_language, timestamp, with_message};
+use super::{
+    business_plan::plan_proto,
+    dashboard::paging,
+    export::{Exports, LINK_TTL_MS},
+    request_language, timestamp, with_message,
+};
 use crate::{
     audit,
     conversation::messages::{self, Author},
@@ -25,11 +30,12 @@ use crate::{
 pub struct AdminApi {
     db: Db,
     plans: Plans,
+    exports: Exports,
 }
 
 impl AdminApi {
-    pub fn new(db: Db, plans: Plans) -> Self {
-        Self { db, plans }
+    pub fn new(db: Db, plans: Plans, exports: Exports) -> Self {
+        Self { db, plans, exports }
     }
 }
 
@@ -270,6 +276,25 @@ impl AdminService for AdminApi {
         self.found(&request.get_ref().id, lang).await?;
         let plan = self.plans.find(&request.get_ref().id).await.map_err(|e| e.into_status(lang))?;
         Ok(Response::new(pb::GetUserBusinessPlanResponse { business_plan: plan.as_ref().map(plan_proto) }))
+    }
+
+    async fn export_user_data(
+        &self,
+        request: Request<pb::ExportUserDataRequest>,
+    ) -> Result<Response<pb::ExportUserDataResponse>, Status> {
+        let lang = request_language(&request);
+        let actor = actor(&request)?;
+        let id = request.get_ref().id.clone();
+        self.found(&id, lang).await?;
+        let expires = now_ms() + LINK_TTL_MS;
+        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
+        audit::record(&mut conn, &actor.user.id, "export_user", &id, "LGPD export")
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        Ok(Response::new(pb::ExportUserDataResponse {
+            download_url: self.exports.link(&id, expires),
+            expires_at: Some(timestamp(expires)),
+        }))
     }
 
     async fn list_audit_events(

@@ -8,6 +8,7 @@ pub mod business_plan;
 pub mod consultant;
 pub mod dashboard;
 pub mod dev;
+pub mod export;
 pub mod guard;
 pub mod health;
 pub mod rest;

@@ -268,3 +268,44 @@ async fn the_consultant_uses_a_newly_activated_prompt(db: TestDatabase) {
     assert_eq!(llm.requests()[0]["messages"][0]["content"], "Você é um consultor muito paciente.");
 }
 on_both_engines!(the_consultant_uses_a_newly_activated_prompt);
+
+async fn an_export_link_serves_that_user_s_data_in_its_window_only(db: TestDatabase) {
+    let (app, token) = admin_app(db, &[]).await;
+    let hello =
+        json!({"from": "+5511987654321", "name": "Ana Lima", "text": "Oi, quero exportar"}).to_string();
+    app.rest_send(Method::POST, "/api/dev/whatsapp/inbound", &hello).await;
+    let other = add_user(&app, "+5521998765432", "Bruno", Tier::Free).await;
+    let (_, found) = call(&app, Method::GET, "/api/admin/users?search=ana", Value::Null, Some(&token)).await;
+    let id = found["data"]["users"][0]["id"].as_str().unwrap().to_owned();
+    let (status, body) =
+        call(&app, Method::POST, &format!("/api/admin/users/{id}/export"), json!({}), Some(&token)).await;
+    assert_eq!(status, 200, "{body}");
+    let url = body["data"]["downloadUrl"].as_str().unwrap().replace("http://localhost:8080", &app.address);
+    assert!(body["data"]["expiresAt"].as_str().unwrap().ends_with('Z'));
+
+    let response = app.http.get(&url).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-disposition"].to_str().unwrap().starts_with("attachment"));
+    let export: Value = response.json().await.unwrap();
+    assert_eq!(export["user"]["phoneNumber"], "+5511987654321");
+    assert_eq!(export["messages"][0]["content"], "Oi, quero exportar");
+    assert!(export.get("businessPlanMarkdown").is_some());
+
+    let someone_else = url.replace(&id, &other);
+    assert_eq!(
+        app.http.get(&someone_else).send().await.unwrap().status(),
+        403,
+        "the link serves only its user"
+    );
+    let exports = socio::api::export::Exports::new(
+        app.db.clone(),
+        socio::plan::Plans::new(app.db.clone(), Default::default()),
+        &socio::config::Secret::new("test-secret-that-is-long-enough-0123456789"),
+        &app.address,
+    );
+    let expired = exports.link(&id, socio::db::now_ms() - 1);
+    assert_eq!(app.http.get(&expired).send().await.unwrap().status(), 410, "not after its window");
+    let (_, audit) = call(&app, Method::GET, "/api/admin/audit", Value::Null, Some(&token)).await;
+    assert_eq!(audit["data"]["events"][0]["action"], "export_user");
+}
+on_both_engines!(an_export_link_serves_that_user_s_data_in_its_window_only);

@@ -1,0 +1,163 @@
+//! LGPD export: a complete, machine-readable copy of one user's data — profile, subscriptions,
+//! plan (JSON and Markdown) and messages — behind a signed link that expires in 15 minutes and
+//! only ever serves that user's export. The signature is the link's only key, so it can be opened
+//! in a new tab.
+
+use axum::{
+    extract::{Path, Query, State},
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use hmac::{Hmac, Mac};
+use serde::Deserialize;
+use serde_json::{Value as Json, json};
+use sha2::Sha256;
+use sqlx::Row;
+
+use super::{business_plan::plan_proto, timestamp};
+use crate::{
+    config::Secret,
+    conversation::messages::{self, Author},
+    db::{Db, now_ms},
+    identity::users,
+    locale::Language,
+    plan::{Plans, document},
+    proto::json::to_json,
+};
+
+pub const LINK_TTL_MS: i64 = 15 * 60 * 1000;
+
+#[derive(Clone)]
+pub struct Exports {
+    pub db: Db,
+    pub plans: Plans,
+    key: Vec<u8>,
+    public_url: String,
+}
+
+impl Exports {
+    pub fn new(db: Db, plans: Plans, secret: &Secret, public_url: &str) -> Self {
+        let mut mac = Hmac::<Sha256>::new_from_slice(secret.expose().as_bytes()).expect("any key length");
+        mac.update(b"socio data exports");
+        Self { db, plans, key: mac.finalize().into_bytes().to_vec(), public_url: public_url.to_owned() }
+    }
+
+    fn signature(&self, user_id: &str, expires: i64) -> String {
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
+        mac.update(format!("{user_id}:{expires}").as_bytes());
+        hex::encode(mac.finalize().into_bytes())
+    }
+
+    /// A link to the user's export, valid until `expires` (Unix ms).
+    pub fn link(&self, user_id: &str, expires: i64) -> String {
+        format!(
+            "{}/api/admin/exports/{user_id}?expires={expires}&signature={}",
+            self.public_url,
+            self.signature(user_id, expires)
+        )
+    }
+
+    fn verify(&self, user_id: &str, expires: i64, signature: &str) -> bool {
+        let Ok(given) = hex::decode(signature) else { return false };
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
+        mac.update(format!("{user_id}:{expires}").as_bytes());
+        mac.verify_slice(&given).is_ok()
+    }
+
+    async fn collect(&self, user_id: &str) -> anyhow::Result<Option<Json>> {
+        let mut conn = self.db.pool().acquire().await?;
+        let Some(user) = users::find_by_id(&mut conn, user_id).await? else { return Ok(None) };
+        let subscriptions: Vec<Json> = sqlx::query(
+            "select plan_type, billing_interval, provider, status, current_period_end, first_paid_at, amount_cents, source, created_at \
+             from subscriptions where user_id = $1 order by created_at",
+        )
+        .bind(user_id)
+        .fetch_all(&mut *conn)
+        .await?
+        .iter()
+        .map(|r| {
+            json!({
+                "plan": r.try_get::<String, _>("plan_type").unwrap_or_default(),
+                "interval": r.try_get::<String, _>("billing_interval").unwrap_or_default(),
+                "provider": r.try_get::<String, _>("provider").unwrap_or_default(),
+                "status": r.try_get::<String, _>("status").unwrap_or_default(),
+                "amountCents": r.try_get::<i64, _>("amount_cents").unwrap_or_default(),
+                "source": r.try_get::<String, _>("source").unwrap_or_default(),
+                "createdAt": timestamp(r.try_get::<i64, _>("created_at").unwrap_or_default()).to_string(),
+            })
+        })
+        .collect();
+        drop(conn);
+        let plan = self.plans.find(user_id).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+        let conversation: Vec<Json> = messages::conversation(&self.db, user_id)
+            .await?
+            .iter()
+            .map(|m| {
+                json!({
+                    "id": m.id,
+                    "type": if m.author == Author::User { "user" } else { "assistant" },
+                    "kind": m.kind.as_str(),
+                    "content": m.content,
+                    "status": m.status,
+                    "timestamp": timestamp(m.created_at).to_string(),
+                })
+            })
+            .collect();
+        Ok(Some(json!({
+            "exportedAt": timestamp(now_ms()).to_string(),
+            "user": to_json(&super::user_proto(&user)),
+            "subscriptions": subscriptions,
+            "businessPlan": plan.as_ref().map(|p| to_json(&plan_proto(p))),
+            "businessPlanMarkdown": plan.as_ref().map(|p| document::to_markdown(&document::model(p, &user, user.language, None))),
+            "messages": conversation,
+        })))
+    }
+}
+
+#[derive(Deserialize)]
+pub struct LinkQuery {
+    #[serde(default)]
+    expires: i64,
+    #[serde(default)]
+    signature: String,
+}
+
+/// `GET /api/admin/exports/{user_id}?expires&signature`
+pub async fn download(
+    State(exports): State<Exports>,
+    Path(user_id): Path<String>,
+    Query(link): Query<LinkQuery>,
+) -> Response {
+    let lang = Language::default();
+    if !exports.verify(&user_id, link.expires, &link.signature) {
+        tracing::warn!(target: "security", event = "export_link_refused", "an export link with a bad signature");
+        return (StatusCode::FORBIDDEN, lang.choose("Link inválido.", "Invalid link.")).into_response();
+    }
+    if link.expires < now_ms() {
+        return (
+            StatusCode::GONE,
+            lang.choose("Este link expirou. Gere uma nova exportação.", "This link has expired."),
+        )
+            .into_response();
+    }
+    match exports.collect(&user_id).await {
+        Ok(Some(data)) => {
+            let mut response =
+                (StatusCode::OK, serde_json::to_string_pretty(&data).unwrap_or_default()).into_response();
+            let headers = response.headers_mut();
+            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json; charset=utf-8"));
+            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            if let Ok(value) =
+                HeaderValue::from_str(&format!("attachment; filename=\"socio-export-{user_id}.json\""))
+            {
+                headers.insert(header::CONTENT_DISPOSITION, value);
+            }
+            response
+        }
+        Ok(None) => (StatusCode::NOT_FOUND, "not found").into_response(),
+        Err(err) => {
+            tracing::error!(error = %err, "an export could not be built");
+            (StatusCode::INTERNAL_SERVER_ERROR, "try again").into_response()
+        }
+    }
+}
