@@ -49,3 +49,20 @@ export function sharedBrowser(): () => Browser {
     return browser;
   };
 }
+
+/** The newest message of a kind ("text", "login_code") the dev outbox holds for a number. */
+export async function latestInOutbox(baseURL: string, phone: string, kind: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const response = await fetch(`${baseURL}/api/dev/whatsapp/outbox?phone=${encodeURIComponent(phone)}`);
+    const body = (await response.json()) as { data: { messages: { kind: string; text: string }[] } };
+    const found = body.data.messages.filter((m) => m.kind === kind).at(-1);
+    if (found) return found.text;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${kind} message for ${phone}`);
+}
+
+/** The newest login code sent to a number. */
+export async function codeFor(baseURL: string, phone: string): Promise<string> {
+  return (await latestInOutbox(baseURL, phone, "login_code")).replace(/\D/g, "").slice(0, 6);
+}

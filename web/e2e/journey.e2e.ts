@@ -1,20 +1,10 @@
 import { describe, expect, inject, it } from "vitest";
 
-import { collectErrors, screenshot, sharedBrowser } from "./browser";
+import { collectErrors, latestInOutbox, screenshot, sharedBrowser } from "./browser";
 
 const browser = sharedBrowser();
 const baseURL = inject("baseURL");
 
-async function latestFor(phone: string, kind: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const response = await fetch(`${baseURL}/api/dev/whatsapp/outbox?phone=${encodeURIComponent(phone)}`);
-    const body = (await response.json()) as { data: { messages: { kind: string; text: string }[] } };
-    const found = body.data.messages.filter((m) => m.kind === kind).at(-1);
-    if (found) return found.text;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no ${kind} message for ${phone}`);
-}
 
 describe("from WhatsApp to Pro", () => {
   it("follows the checkout link, pays in the sandbox, logs in and sees Pro", async () => {
@@ -26,7 +16,7 @@ describe("from WhatsApp to Pro", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ from: phone, name: "Fábio Souza", text: "Oi" }),
     });
-    const welcome = await latestFor(phone, "text");
+    const welcome = await latestInOutbox(baseURL, phone, "text");
     const link = /https?:\/\/\S+\/checkout\/\d+/.exec(welcome)?.[0];
     expect(link).toBeDefined();
 
@@ -40,7 +30,7 @@ describe("from WhatsApp to Pro", () => {
     await page.getByRole("button", { name: "Pagar (teste)" }).click();
 
     await page.waitForURL(/\/login\?phoneNumber=/);
-    await page.getByLabel("Código de verificação").fill((await latestFor(phone, "login_code")).replace(/\D/g, "").slice(0, 6));
+    await page.getByLabel("Código de verificação").fill((await latestInOutbox(baseURL, phone, "login_code")).replace(/\D/g, "").slice(0, 6));
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await page.waitForURL(`${baseURL}/dashboard`);
     await page.getByRole("heading", { name: "Olá, Fábio!" }).waitFor();
@@ -50,7 +40,7 @@ describe("from WhatsApp to Pro", () => {
     await page.getByRole("heading", { name: "Bem-vindo ao Sócio Pro! 🎉" }).waitFor();
     expect(await page.getByRole("link", { name: "Começar conversa no WhatsApp" }).getAttribute("href")).toContain("wa.me/5511900000000?text=");
     await screenshot(page, "success-1280");
-    expect(await latestFor(phone, "text")).toContain("Bem-vindo ao Sócio Pro");
+    expect(await latestInOutbox(baseURL, phone, "text")).toContain("Bem-vindo ao Sócio Pro");
     expect(errors.filter((e) => !e.includes("401"))).toEqual([]);
     await page.close();
   });

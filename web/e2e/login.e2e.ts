@@ -1,29 +1,18 @@
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 
-import { collectErrors, screenshot, sharedBrowser } from "./browser";
+import { codeFor, collectErrors, screenshot, sharedBrowser } from "./browser";
 
 const browser = sharedBrowser();
 const baseURL = inject("baseURL");
 
-/** The newest login code the dev outbox holds for a number. */
-async function codeFor(phone: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const response = await fetch(`${baseURL}/api/dev/whatsapp/outbox?phone=${encodeURIComponent(phone)}`);
-    const body = (await response.json()) as { data: { messages: { kind: string; text: string }[] } };
-    const code = body.data.messages.filter((m) => m.kind === "login_code").at(-1);
-    if (code) return code.text.replace(/\D/g, "").slice(0, 6);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no login code for ${phone}`);
-}
 
 async function logIn(page: Page, typed: string, e164: string) {
   await page.goto(`${baseURL}/login`);
   await page.getByLabel("Número de WhatsApp").fill(typed);
   await page.getByRole("button", { name: "Enviar código de verificação" }).click();
   await page.getByRole("heading", { name: "Digite o código" }).waitFor();
-  await page.getByLabel("Código de verificação").fill(await codeFor(e164));
+  await page.getByLabel("Código de verificação").fill(await codeFor(baseURL, e164));
   await page.getByRole("button", { name: "Entrar", exact: true }).click();
   await page.waitForURL(`${baseURL}/dashboard`);
 }

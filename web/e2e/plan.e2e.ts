@@ -1,21 +1,11 @@
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 
-import { collectErrors, screenshot, sharedBrowser } from "./browser";
+import { codeFor, collectErrors, screenshot, sharedBrowser } from "./browser";
 
 const browser = sharedBrowser();
 const baseURL = inject("baseURL");
 
-async function codeFor(phone: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const response = await fetch(`${baseURL}/api/dev/whatsapp/outbox?phone=${encodeURIComponent(phone)}`);
-    const body = (await response.json()) as { data: { messages: { kind: string; text: string }[] } };
-    const code = body.data.messages.filter((m) => m.kind === "login_code").at(-1);
-    if (code) return code.text.replace(/\D/g, "").slice(0, 6);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no login code for ${phone}`);
-}
 
 async function registerAndLogIn(page: Page, phone: string, name: string) {
   await fetch(`${baseURL}/api/dev/whatsapp/inbound`, {
@@ -24,7 +14,7 @@ async function registerAndLogIn(page: Page, phone: string, name: string) {
     body: JSON.stringify({ from: phone, name, text: "Oi" }),
   });
   await page.goto(`${baseURL}/login?phoneNumber=${encodeURIComponent(phone)}`);
-  await page.getByLabel("Código de verificação").fill(await codeFor(phone));
+  await page.getByLabel("Código de verificação").fill(await codeFor(baseURL, phone));
   await page.getByRole("button", { name: "Entrar", exact: true }).click();
   await page.waitForURL(`${baseURL}/dashboard`);
 }

@@ -102,6 +102,11 @@ pub fn failure(status: &tonic::Status) -> Response {
     response
 }
 
+/// A failure that never reached a service (no route, wrong method).
+pub fn not_routed(status: StatusCode, code: &str, message: &str) -> Response {
+    json_response(status, &json!({"success": false, "message": message, "error": code}))
+}
+
 fn json_response(status: StatusCode, body: &Json) -> Response {
     let mut response = (status, body.to_string()).into_response();
     response

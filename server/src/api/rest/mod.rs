@@ -208,13 +208,7 @@ fn not_routed(status: StatusCode, lang: Language) -> Response {
     } else {
         ("NOT_FOUND", lang.choose("Endereço da API não encontrado.", "API address not found."))
     };
-    let body = serde_json::json!({"success": false, "message": message, "error": code});
-    let mut response = Response::new(Body::from(body.to_string()));
-    *response.status_mut() = status;
-    response
-        .headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json; charset=utf-8"));
-    response
+    envelope::not_routed(status, code, message)
 }
 
 #[cfg(test)]
