@@ -77,6 +77,8 @@ pub struct WhatsAppConfig {
     pub app_secret: Option<Secret>,
     pub verify_token: Option<Secret>,
     pub otp_template: String,
+    /// Approved utility template (one body parameter) for notices outside the 24-hour window.
+    pub notice_template: String,
     /// How long to wait for more messages of a burst before replying.
     pub batch_window: Duration,
 }
@@ -290,6 +292,7 @@ fn whatsapp_config(var: &dyn Fn(&str) -> Option<String>) -> Result<WhatsAppConfi
         app_secret: cloud_required("WHATSAPP_APP_SECRET")?.map(Secret::new),
         verify_token: var("WHATSAPP_VERIFY_TOKEN").map(Secret::new),
         otp_template: var("WHATSAPP_OTP_TEMPLATE").unwrap_or_else(|| "login_code".into()),
+        notice_template: var("WHATSAPP_NOTICE_TEMPLATE").unwrap_or_else(|| "account_notice".into()),
         batch_window: Duration::from_millis(parse_number(var, "WHATSAPP_BATCH_WINDOW_MS", 4000)?),
     })
 }

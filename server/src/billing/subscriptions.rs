@@ -241,7 +241,7 @@ async fn welcome_to_pro(conn: &mut AnyConnection, user_id: &str, now: i64) -> Re
         format!("🎉 Bem-vindo ao Sócio Pro{name}! A partir de agora sou o seu consultor aqui no WhatsApp. Vamos começar o seu plano de negócios? Responda *Oi*."),
         format!("🎉 Welcome to Sócio Pro{name}! From now on I'm your consultant here on WhatsApp. Shall we start your business plan? Reply *Hi*."),
     );
-    let id = messages::insert_outbound(conn, user_id, &text, now).await?;
+    let id = messages::insert_notice(conn, user_id, &text, now).await?;
     jobs::enqueue(&mut *conn, delivery::send_job(&id)).await?;
     Ok(())
 }
@@ -382,7 +382,7 @@ pub async fn payment_failed(
             format!("⚠️ Não conseguimos renovar o seu Sócio Pro: o pagamento não foi aprovado. Atualize a forma de pagamento aqui: {fix_url}"),
             format!("⚠️ We could not renew your Sócio Pro: the payment was declined. Update your payment method here: {fix_url}"),
         );
-        let id = messages::insert_outbound(&mut tx, &user_id, &text, now).await?;
+        let id = messages::insert_notice(&mut tx, &user_id, &text, now).await?;
         jobs::enqueue(&mut *tx, delivery::send_job(&id)).await?;
     }
     tx.commit().await

@@ -16,7 +16,10 @@ use crate::{
         now_ms,
     },
     identity::users,
-    whatsapp::sender::{Outgoing, SendError, WhatsAppSender},
+    whatsapp::{
+        payload::MessageKind,
+        sender::{Outgoing, SendError, WhatsAppSender},
+    },
 };
 
 pub const SEND_JOB: &str = "send";
@@ -56,12 +59,18 @@ impl SendHandler {
         };
         drop(conn);
         let last_inbound = messages::last_inbound_at(&self.db, &user.id).await?;
-        if last_inbound.is_none_or(|at| now_ms() - at > SERVICE_WINDOW_MS) {
-            let reason = "outside WhatsApp's 24-hour customer-service window: only an approved template can reach this user";
-            messages::record_failed(&self.db, id, reason).await?;
-            return Err(JobError::Permanent(reason.into()));
-        }
-        let outgoing = Outgoing::Text { to: user.phone.digits().to_owned(), body: message.content.clone() };
+        let window_open = last_inbound.is_some_and(|at| now_ms() - at <= SERVICE_WINDOW_MS);
+        let notice = message.kind == MessageKind::Other("notice".into());
+        let to = user.phone.digits().to_owned();
+        let outgoing = match (window_open, notice) {
+            (true, _) => Outgoing::Text { to, body: message.content.clone() },
+            (false, true) => Outgoing::Notice { to, body: message.content.clone(), language: user.language },
+            (false, false) => {
+                let reason = "outside WhatsApp's 24-hour customer-service window: only an approved template can reach this user";
+                messages::record_failed(&self.db, id, reason).await?;
+                return Err(JobError::Permanent(reason.into()));
+            }
+        };
         match self.sender.send(&outgoing).await {
             Ok(sent) => {
                 messages::record_sent(&self.db, id, &sent.wa_message_id).await?;

@@ -22,6 +22,7 @@ pub struct CloudSender {
     messages_url: String,
     token: Secret,
     otp_template: String,
+    notice_template: String,
 }
 
 impl CloudSender {
@@ -42,6 +43,7 @@ impl CloudSender {
             messages_url: format!("{}/{phone_number_id}/messages", config.graph_url),
             token,
             otp_template: config.otp_template.clone(),
+            notice_template: config.notice_template.clone(),
         })
     }
 
@@ -53,6 +55,17 @@ impl CloudSender {
                 "to": to,
                 "type": "text",
                 "text": { "preview_url": true, "body": body },
+            }),
+            Outgoing::Notice { to, body, language } => json!({
+                "messaging_product": "whatsapp",
+                "recipient_type": "individual",
+                "to": to,
+                "type": "template",
+                "template": {
+                    "name": self.notice_template,
+                    "language": { "code": template_language(*language) },
+                    "components": [{ "type": "body", "parameters": [{ "type": "text", "text": body }] }],
+                },
             }),
             Outgoing::LoginCode { to, code, language } => json!({
                 "messaging_product": "whatsapp",

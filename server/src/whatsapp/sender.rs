@@ -12,19 +12,22 @@ pub enum Outgoing {
     Text { to: String, body: String },
     /// A one-time login code: the approved authentication template in the cloud.
     LoginCode { to: String, code: String, language: Language },
+    /// A notice (billing, account) outside the 24-hour window: the approved notice template with
+    /// the text as its one parameter.
+    Notice { to: String, body: String, language: Language },
 }
 
 impl Outgoing {
     pub fn to(&self) -> &str {
         match self {
-            Outgoing::Text { to, .. } | Outgoing::LoginCode { to, .. } => to,
+            Outgoing::Text { to, .. } | Outgoing::LoginCode { to, .. } | Outgoing::Notice { to, .. } => to,
         }
     }
 
     /// What the person reads.
     pub fn text(&self) -> String {
         match self {
-            Outgoing::Text { body, .. } => body.clone(),
+            Outgoing::Text { body, .. } | Outgoing::Notice { body, .. } => body.clone(),
             Outgoing::LoginCode { code, language, .. } => language.choose(
                 format!("*{code}* é o seu código de acesso do Sócio. Ele vale por 10 minutos. Não compartilhe este código com ninguém."),
                 format!("*{code}* is your Sócio login code. It is valid for 10 minutes. Do not share this code with anyone."),
@@ -36,6 +39,7 @@ impl Outgoing {
         match self {
             Outgoing::Text { .. } => "text",
             Outgoing::LoginCode { .. } => "login_code",
+            Outgoing::Notice { .. } => "notice",
         }
     }
 }

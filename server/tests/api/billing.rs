@@ -188,3 +188,28 @@ async fn cancelling_within_seven_days_refunds_and_later_ends_with_the_period(db:
     eventually("the period ends", || async { tier(&app).await == "free" }).await;
 }
 on_both_engines!(cancelling_within_seven_days_refunds_and_later_ends_with_the_period);
+
+async fn a_pro_welcome_outside_the_24_hour_window_goes_as_the_notice_template(db: TestDatabase) {
+    let graph = crate::fake_graph::FakeGraph::start().await;
+    let app = spawn_app_with(db, &graph.cloud_config()).await;
+    let body = crate::helpers::fixture("whatsapp/inbound-text.json");
+    assert_eq!(app.post_whatsapp_webhook(&body, Some(crate::fake_graph::APP_SECRET)).await, 200);
+    graph.wait_for_requests(1).await;
+    sqlx::query("update messages set created_at = created_at - 172800000 where direction = 'inbound'")
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    pay(&app, "monthly").await;
+    let requests = graph.wait_for_requests(2).await;
+    let notice = &requests[1].body;
+    assert_eq!(notice["type"], "template");
+    assert_eq!(notice["template"]["name"], "account_notice");
+    assert_eq!(notice["template"]["language"]["code"], "pt_BR");
+    assert!(
+        notice["template"]["components"][0]["parameters"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Bem-vindo ao Sócio Pro")
+    );
+}
+on_both_engines!(a_pro_welcome_outside_the_24_hour_window_goes_as_the_notice_template);
