@@ -286,16 +286,14 @@ pub async fn cancel(db: &Db, user_id: &str) -> Result<(Subscription, bool), AppE
 pub async fn expire(db: &Db, subscription_id: &str) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
     let now = now_ms();
-    let user_id: Option<String> = sqlx::query(
+    let update = sqlx::query(
         "update subscriptions set status = 'canceled', updated_at = $1 where id = $2 and status <> 'canceled' \
          and cancel_at_period_end = $3 and current_period_end <= $1 returning user_id",
     )
     .bind(now)
     .bind(subscription_id)
-    .bind(true)
-    .fetch_optional(&mut *tx)
-    .await?
-    .and_then(|r| r.try_get("user_id").ok());
+    .bind(true);
+    let user_id = changed_user(&mut tx, update).await?;
     if let Some(user_id) = user_id {
         users::set_tier(&mut tx, &user_id, Tier::Free).await?;
     }
@@ -366,15 +364,13 @@ pub async fn payment_failed(
 ) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
     let now = now_ms();
-    let user_id: Option<String> = sqlx::query(
+    let update = sqlx::query(
         "update subscriptions set status = 'past_due', updated_at = $1 where provider_subscription_id = $2 \
          and status = 'active' returning user_id",
     )
     .bind(now)
-    .bind(provider_subscription_id)
-    .fetch_optional(&mut *tx)
-    .await?
-    .and_then(|r| r.try_get("user_id").ok());
+    .bind(provider_subscription_id);
+    let user_id = changed_user(&mut tx, update).await?;
     if let Some(user_id) = user_id
         && let Some(user) = users::find_by_id(&mut tx, &user_id).await?
     {
@@ -392,16 +388,14 @@ pub async fn payment_failed(
 pub async fn renewed(db: &Db, provider_subscription_id: &str) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
     let now = now_ms();
-    let user_id: Option<String> = sqlx::query(
+    let update = sqlx::query(
         "update subscriptions set status = 'active', current_period_end = $1, updated_at = $2 \
          where provider_subscription_id = $3 and status in ('active', 'past_due') returning user_id",
     )
     .bind(now + Interval::Monthly.period_ms())
     .bind(now)
-    .bind(provider_subscription_id)
-    .fetch_optional(&mut *tx)
-    .await?
-    .and_then(|r| r.try_get("user_id").ok());
+    .bind(provider_subscription_id);
+    let user_id = changed_user(&mut tx, update).await?;
     if let Some(user_id) = user_id {
         users::set_tier(&mut tx, &user_id, Tier::Pro).await?;
     }
@@ -411,17 +405,24 @@ pub async fn renewed(db: &Db, provider_subscription_id: &str) -> Result<(), sqlx
 /// The provider ended the subscription: canceled, and the user is free.
 pub async fn ended_by_provider(db: &Db, provider_subscription_id: &str) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
-    let user_id: Option<String> = sqlx::query(
+    let update = sqlx::query(
         "update subscriptions set status = 'canceled', updated_at = $1 where provider_subscription_id = $2 \
          and status <> 'canceled' returning user_id",
     )
     .bind(now_ms())
-    .bind(provider_subscription_id)
-    .fetch_optional(&mut *tx)
-    .await?
-    .and_then(|r| r.try_get("user_id").ok());
+    .bind(provider_subscription_id);
+    let user_id = changed_user(&mut tx, update).await?;
     if let Some(user_id) = user_id {
         users::set_tier(&mut tx, &user_id, Tier::Free).await?;
     }
     tx.commit().await
+}
+
+/// Runs an update of subscriptions that ends in `returning user_id`: the user whose subscription
+/// changed, or none when no row matched (the event was stale or already applied).
+async fn changed_user<'q>(
+    conn: &mut AnyConnection,
+    update: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
+) -> Result<Option<String>, sqlx::Error> {
+    Ok(update.fetch_optional(conn).await?.and_then(|r| r.try_get("user_id").ok()))
 }

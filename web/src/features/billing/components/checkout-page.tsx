@@ -1,10 +1,11 @@
 import { useMutation, useQuery } from "@connectrpc/connect-query";
-import { BarChart3, Check, MessageCircle, Rocket, ShieldCheck, X } from "lucide-react";
+import { BarChart3, MessageCircle, Rocket, ShieldCheck } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useParams } from "react-router";
 import { toast } from "sonner";
 
+import { PlanFeatureList } from "@/components/billing/plan-feature-list";
 import { PageShell } from "@/components/layout/page-shell";
 import { Button } from "@/components/ui/button";
 import { AuthService } from "@/gen/socio/v1/auth_pb";
@@ -100,20 +101,7 @@ export function CheckoutPage() {
                     ))}
                   </div>
                 )}
-                <ul className="mt-6 flex-1 space-y-2 text-sm">
-                  {plan.features.map((feature) => (
-                    <li key={feature} className="flex gap-2">
-                      <Check aria-hidden="true" className="h-5 w-5 shrink-0 text-brand-600" />
-                      {feature}
-                    </li>
-                  ))}
-                  {plan.limitations.map((limitation) => (
-                    <li key={limitation} className="flex gap-2 text-slate-500 line-through">
-                      <X aria-hidden="true" className="h-5 w-5 shrink-0" />
-                      {limitation}
-                    </li>
-                  ))}
-                </ul>
+                <PlanFeatureList plan={plan} />
                 <Button
                   className="mt-6 w-full"
                   variant={plan.id === PlanType.PRO ? "primary" : "secondary"}

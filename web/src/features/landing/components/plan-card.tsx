@@ -1,7 +1,7 @@
-import { Check, X } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
+import { PlanFeatureList } from "@/components/billing/plan-feature-list";
 import { Button } from "@/components/ui/button";
 import { type PlanOffer, PlanType } from "@/gen/socio/v1/billing_pb";
 import { cn } from "@/lib/cn";
@@ -39,20 +39,7 @@ export function PlanCard({ plan, language }: { plan: PlanOffer; language: AppLan
           })}
         </p>
       )}
-      <ul className="mt-6 flex-1 space-y-2 text-sm">
-        {plan.features.map((feature) => (
-          <li key={feature} className="flex gap-2">
-            <Check aria-hidden="true" className="h-5 w-5 shrink-0 text-brand-600" />
-            {feature}
-          </li>
-        ))}
-        {plan.limitations.map((limitation) => (
-          <li key={limitation} className="flex gap-2 text-slate-500 line-through">
-            <X aria-hidden="true" className="h-5 w-5 shrink-0" />
-            {limitation}
-          </li>
-        ))}
-      </ul>
+      <PlanFeatureList plan={plan} />
       <Button asChild variant={plan.id === PlanType.PRO ? "primary" : "secondary"} className="mt-6 w-full">
         <Link to="/checkout">{plan.buttonText}</Link>
       </Button>
