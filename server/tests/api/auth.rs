@@ -64,9 +64,7 @@ pub(crate) async fn verify(app: &TestApp, phone: &str, code: &str) -> (u16, Valu
 /// The newest login code the dev outbox holds for the number.
 pub(crate) async fn code_in_outbox(app: &TestApp, phone: &str) -> String {
     let e164 = PhoneNumber::parse(phone).unwrap().e164().to_owned();
-    let (_, body) =
-        app.rest_get(&format!("/api/dev/whatsapp/outbox?phone={}", e164.replace('+', "%2B")), "pt-BR").await;
-    let messages = body["data"]["messages"].as_array().unwrap();
+    let messages = app.outbox_messages(&e164).await;
     let last = messages.iter().rev().find(|m| m["kind"] == "login_code").expect("a login code in the outbox");
     last["text"].as_str().unwrap().chars().filter(char::is_ascii_digit).take(6).collect()
 }

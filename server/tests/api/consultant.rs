@@ -20,17 +20,12 @@ async fn app(db: TestDatabase) -> TestApp {
 }
 
 async fn outbox(app: &TestApp, phone: &str) -> Vec<String> {
-    let (_, body) =
-        app.rest_get(&format!("/api/dev/whatsapp/outbox?phone={}", phone.replace('+', "%2B")), "pt-BR").await;
-    body["data"]["messages"]
-        .as_array()
-        .map(|m| {
-            m.iter()
-                .filter(|m| m["kind"] == "text")
-                .filter_map(|m| m["text"].as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
+    app.outbox_messages(phone)
+        .await
+        .iter()
+        .filter(|m| m["kind"] == "text")
+        .filter_map(|m| m["text"].as_str().map(str::to_owned))
+        .collect()
 }
 
 /// Sends a message as the user and returns the product's reply.

@@ -178,6 +178,21 @@ impl TestApp {
             .expect("a gRPC connection")
     }
 
+    /// The messages the dev outbox holds for a number (E.164), oldest first.
+    pub async fn outbox_messages(&self, phone: &str) -> Vec<serde_json::Value> {
+        let path = format!("/api/dev/whatsapp/outbox?phone={}", phone.replace('+', "%2B"));
+        let (_, body) = self.rest_get(&path, "pt-BR").await;
+        body["data"]["messages"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// True once a message to the number contains `needle`.
+    pub async fn outbox_has(&self, phone: &str, needle: &str) -> bool {
+        self.outbox_messages(phone)
+            .await
+            .iter()
+            .any(|m| m["text"].as_str().is_some_and(|t| t.contains(needle)))
+    }
+
     pub async fn rest_get(&self, path: &str, language: &str) -> (u16, serde_json::Value) {
         let response = self
             .http

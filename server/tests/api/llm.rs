@@ -39,13 +39,7 @@ async fn make_pro(app: &TestApp) -> String {
 }
 
 async fn outbox(app: &TestApp) -> Vec<String> {
-    let (_, body) = app.rest_get("/api/dev/whatsapp/outbox?phone=%2B5511987654321", "pt-BR").await;
-    body["data"]["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|m| m["text"].as_str().map(str::to_owned))
-        .collect()
+    app.outbox_messages(ANA).await.iter().filter_map(|m| m["text"].as_str().map(str::to_owned)).collect()
 }
 
 async fn say(app: &TestApp, text: &str) -> String {

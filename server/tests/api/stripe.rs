@@ -217,12 +217,7 @@ async fn a_failed_renewal_is_past_due_and_the_user_is_told_on_whatsapp(db: TestD
         call(&app, reqwest::Method::GET, "/api/subscriptions/status", Value::Null, Some(&token)).await;
     assert_eq!(status["data"]["subscription"]["state"], "past_due");
     eventually("the notice reaches WhatsApp", || async {
-        let (_, body) = app.rest_get("/api/dev/whatsapp/outbox?phone=%2B5511987654321", "pt-BR").await;
-        body["data"]["messages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|m| m["text"].as_str().unwrap().contains("Não conseguimos renovar"))
+        app.outbox_has("+5511987654321", "Não conseguimos renovar").await
     })
     .await;
     let deleted = json!({"id": "evt_4", "type": "customer.subscription.deleted", "data": {"object": {"id": "sub_1", "status": "canceled"}}});

@@ -3,6 +3,7 @@ import { CheckCircle2 } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useSearchParams } from "react-router";
 
+import { PageLoading } from "@/components/layout/page-loading";
 import { PageShell } from "@/components/layout/page-shell";
 import { Button } from "@/components/ui/button";
 import { AuthService } from "@/gen/socio/v1/auth_pb";
@@ -27,13 +28,7 @@ export function SuccessPage() {
 
   if (!token || me.isError) return <Navigate to={login} replace />;
   if (me.isPending || (me.data.user?.subscriptionStatus === SubscriptionStatus.PRO && dashboard.isPending)) {
-    return (
-      <PageShell>
-        <p role="status" className="py-24 text-center text-slate-600">
-          {t("success.loading")}
-        </p>
-      </PageShell>
-    );
+    return <PageLoading />;
   }
   const paid = me.data.user?.subscriptionStatus === SubscriptionStatus.PRO;
   if (!paid) return <Navigate to={login} replace />;

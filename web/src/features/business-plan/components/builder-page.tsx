@@ -4,6 +4,7 @@ import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 
+import { PageLoading } from "@/components/layout/page-loading";
 import { PageShell } from "@/components/layout/page-shell";
 import { Button } from "@/components/ui/button";
 import {
@@ -62,13 +63,7 @@ export function BuilderPage() {
 
   const plan = query.data?.businessPlan;
   if (query.isPending) {
-    return (
-      <PageShell>
-        <p role="status" className="py-24 text-center text-slate-600">
-          {t("loading")}
-        </p>
-      </PageShell>
-    );
+    return <PageLoading />;
   }
   if (!plan) {
     return (

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { toast } from "sonner";
 
+import { PageLoading } from "@/components/layout/page-loading";
 import { PageShell } from "@/components/layout/page-shell";
 import { Button } from "@/components/ui/button";
 import { Role, SubscriptionStatus, MessageType } from "@/gen/socio/v1/common_pb";
@@ -48,13 +49,7 @@ export function DashboardPage() {
   const live = usePlanLiveUpdates();
 
   if (dashboard.isPending) {
-    return (
-      <PageShell>
-        <p role="status" className="py-24 text-center text-slate-600">
-          {t("loading")}
-        </p>
-      </PageShell>
-    );
+    return <PageLoading />;
   }
   if (dashboard.isError || !dashboard.data.user) {
     if (dashboard.isError) toast.error(t("toast.error"), { id: "dashboard-load", description: serverMessage(dashboard.error, t("toast.loadFailed")) });
