@@ -27,6 +27,7 @@ use crate::{
         export::Exports,
         guard::AdminOnly,
         health,
+        landing::LandingApi,
         rest::{Rest, routes::RouteTable},
         system_prompts::SystemPromptApi,
         web::WebApp,
@@ -61,7 +62,7 @@ use crate::{
             billing_service_server::BillingServiceServer,
             business_plan_service_server::BusinessPlanServiceServer,
             consultant_service_server::ConsultantServiceServer,
-            dashboard_service_server::DashboardServiceServer,
+            dashboard_service_server::DashboardServiceServer, landing_service_server::LandingServiceServer,
             system_prompt_service_server::SystemPromptServiceServer,
         },
     },
@@ -216,6 +217,7 @@ async fn build_router(
     health_reporter.set_serving::<ConsultantServiceServer<ConsultantApi>>().await;
     health_reporter.set_serving::<AdminServiceServer<AdminApi>>().await;
     health_reporter.set_serving::<SystemPromptServiceServer<SystemPromptApi>>().await;
+    health_reporter.set_serving::<LandingServiceServer<LandingApi>>().await;
 
     // Reflection describes our services, health and itself, so grpcurl can call any of them.
     let reflection = || {
@@ -250,6 +252,7 @@ async fn build_router(
             stripe.clone(),
         )))
         .add_service(ConsultantServiceServer::new(ConsultantApi::new(auth.clone(), engine, db.clone())))
+        .add_service(LandingServiceServer::new(LandingApi::new(db.clone())))
         .add_service(AdminOnly::new(
             AdminServiceServer::new(AdminApi::new(db.clone(), plans.clone(), exports.clone())),
             auth.clone(),

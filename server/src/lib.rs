@@ -3,6 +3,7 @@
 //! `consultant` → `conversation` → `identity` / `billing` → `whatsapp` / `db` / `config` /
 //! `error` / `locale`.
 
+pub mod analytics;
 pub mod api;
 pub mod app;
 pub mod audit;

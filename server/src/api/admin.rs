@@ -1,5 +1,5 @@
 //! `AdminService`: users, their conversations and plans, subscription overrides, LGPD erasure,
-//! the audit trail and failed sends. The admin guard in front of the service has already checked
+//! the audit trail, failed sends and analytics. The admin guard in front of the service has already checked
 //! the caller (it is in the request's extensions).
 
 use tonic::{Request, Response, Status};
@@ -11,7 +11,7 @@ use super::{
     request_language, timestamp, with_message,
 };
 use crate::{
-    audit,
+    analytics, audit,
     conversation::messages::{self, Author},
     db::{Db, now_ms},
     error::{AppError, Problem, Resource},
@@ -321,6 +321,42 @@ impl AdminService for AdminApi {
                 .collect(),
             total: total as i32,
             total_pages: pages(total, limit),
+        }))
+    }
+
+    async fn get_analytics(
+        &self,
+        request: Request<pb::GetAnalyticsRequest>,
+    ) -> Result<Response<pb::GetAnalyticsResponse>, Status> {
+        let lang = request_language(&request);
+        let days = match request.get_ref().days {
+            0 => 30,
+            days @ 1..=90 => days,
+            _ => {
+                return Err(
+                    AppError::invalid("days", Problem::OutOfRange { min: 1, max: 90 }).into_status(lang)
+                );
+            }
+        };
+        let report = analytics::report(&self.db, i64::from(days))
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        let daily = |counts: Vec<analytics::DailyCount>| {
+            counts.into_iter().map(|c| pb::DailyCount { day: c.day, count: c.count as i32 }).collect()
+        };
+        Ok(Response::new(pb::GetAnalyticsResponse {
+            funnel: report
+                .funnel
+                .into_iter()
+                .map(|row| pb::FunnelRow {
+                    variant: row.variant.as_str().to_owned(),
+                    landing_views: row.landing_views as i32,
+                    checkout_starts: row.checkout_starts as i32,
+                    pro_conversions: row.pro_conversions as i32,
+                })
+                .collect(),
+            messages_per_day: daily(report.messages_per_day),
+            failed_sends_per_day: daily(report.failed_sends_per_day),
         }))
     }
 

@@ -7,6 +7,7 @@ use tonic::{Request, Response, Status};
 
 use super::{request_language, timestamp, with_message};
 use crate::{
+    analytics::Variant,
     billing::{
         plans::{self, Offer, PlanId},
         stripe::StripeClient,
@@ -63,10 +64,17 @@ impl BillingApi {
     }
 
     /// A Pro checkout through the provider: its address.
-    async fn pro_checkout(&self, user: &User, interval: Interval) -> Result<String, AppError> {
+    async fn pro_checkout(
+        &self,
+        user: &User,
+        interval: Interval,
+        landing_variant: Option<Variant>,
+    ) -> Result<String, AppError> {
+        let variant = landing_variant.map(Variant::as_str);
         match self.provider {
             PaymentsProvider::Sandbox => {
-                let session = subscriptions::create_session(&self.db, &user.id, interval, "sandbox").await?;
+                let session =
+                    subscriptions::create_session(&self.db, &user.id, interval, "sandbox", variant).await?;
                 Ok(format!("{}/checkout/sandbox/{}", self.public_url, session.id))
             }
             PaymentsProvider::Stripe => {
@@ -74,7 +82,8 @@ impl BillingApi {
                     .stripe
                     .as_ref()
                     .ok_or_else(|| AppError::Unavailable("Stripe is not configured".into()))?;
-                let session = subscriptions::create_session(&self.db, &user.id, interval, "stripe").await?;
+                let session =
+                    subscriptions::create_session(&self.db, &user.id, interval, "stripe", variant).await?;
                 let cancel_url = format!("{}/checkout/{}", self.public_url, user.phone.digits());
                 let created = stripe
                     .create_checkout(&session, &self.success_url(user.phone.e164()), &cancel_url)
@@ -156,7 +165,7 @@ impl BillingService for BillingApi {
             },
             PlanType::Pro => pb::CreateCheckoutResponse {
                 checkout_url: self
-                    .pro_checkout(&user, interval(body.interval))
+                    .pro_checkout(&user, interval(body.interval), Variant::named(&body.landing_variant))
                     .await
                     .map_err(|e| e.into_status(lang))?,
                 redirect_url: String::new(),
@@ -263,7 +272,8 @@ impl BillingService for BillingApi {
                 subscription: Some(subscription_proto(subscription)),
             }));
         }
-        let checkout_url = self.pro_checkout(&caller.user, wanted).await.map_err(|e| e.into_status(lang))?;
+        let checkout_url =
+            self.pro_checkout(&caller.user, wanted, None).await.map_err(|e| e.into_status(lang))?;
         Ok(Response::new(pb::UpgradeSubscriptionResponse {
             checkout_url,
             redirect_url: String::new(),

@@ -11,6 +11,7 @@ pub mod dev;
 pub mod export;
 pub mod guard;
 pub mod health;
+pub mod landing;
 pub mod rest;
 pub mod system_prompts;
 pub mod web;

@@ -109,11 +109,14 @@ fn subscription_from(row: &AnyRow) -> Result<Subscription, sqlx::Error> {
     })
 }
 
+/// Opens a checkout session; `landing_variant` ("A" or "B") attributes a payment to the landing
+/// page's variant for the admin's funnel.
 pub async fn create_session(
     db: &Db,
     user_id: &str,
     interval: Interval,
     provider: &str,
+    landing_variant: Option<&str>,
 ) -> Result<CheckoutSession, sqlx::Error> {
     let session = CheckoutSession {
         id: uuid::Uuid::new_v4().to_string(),
@@ -125,8 +128,8 @@ pub async fn create_session(
         status: "open".into(),
     };
     sqlx::query(
-        "insert into checkout_sessions (id, user_id, plan_type, billing_interval, provider, amount_cents, currency, status, created_at) \
-         values ($1, $2, 'pro', $3, $4, $5, 'BRL', 'open', $6)",
+        "insert into checkout_sessions (id, user_id, plan_type, billing_interval, provider, amount_cents, currency, status, created_at, landing_variant) \
+         values ($1, $2, 'pro', $3, $4, $5, 'BRL', 'open', $6, $7)",
     )
     .bind(&session.id)
     .bind(user_id)
@@ -134,6 +137,7 @@ pub async fn create_session(
     .bind(provider)
     .bind(session.amount_cents)
     .bind(now_ms())
+    .bind(landing_variant)
     .execute(db.pool())
     .await?;
     Ok(session)

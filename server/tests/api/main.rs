@@ -2,6 +2,7 @@
 //! set — on PostgreSQL.
 
 mod admin;
+mod analytics;
 mod auth;
 mod billing;
 mod consultant;

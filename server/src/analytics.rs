@@ -1,0 +1,227 @@
+//! Analytics for the admin panel: the landing page's A/B funnel (views, checkout starts, Pro
+//! conversions by variant), messages per day and failed WhatsApp sends per day. Landing events
+//! count one visitor once a day per kind; the visitor is a random id the browser keeps, nothing
+//! personal.
+
+use std::collections::HashMap;
+
+use sqlx::Row;
+
+use crate::db::{Db, now_ms};
+
+const DAY_MS: i64 = 86_400_000;
+
+/// The landing page's hero variant; anything but "B" is A, as the landing page reads `?variant=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    A,
+    B,
+}
+
+impl Variant {
+    pub fn parse(text: &str) -> Self {
+        if text.trim().eq_ignore_ascii_case("b") { Self::B } else { Self::A }
+    }
+
+    /// A variant only when the text names one ("A" or "B"); for attributing a checkout.
+    pub fn named(text: &str) -> Option<Self> {
+        match text.trim() {
+            "A" | "a" => Some(Self::A),
+            "B" | "b" => Some(Self::B),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::A => "A",
+            Self::B => "B",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    LandingView,
+    CheckoutStart,
+}
+
+impl EventKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::LandingView => "landing_view",
+            Self::CheckoutStart => "checkout_start",
+        }
+    }
+}
+
+/// A browser's random id: 8 to 64 ASCII letters, digits or dashes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VisitorId(String);
+
+impl VisitorId {
+    pub fn parse(text: &str) -> Option<Self> {
+        let ok =
+            (8..=64).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        ok.then(|| Self(text.to_owned()))
+    }
+}
+
+/// Counts the event once per visitor, kind and day; repeats the same day change nothing.
+pub async fn record(
+    db: &Db,
+    kind: EventKind,
+    variant: Variant,
+    visitor: &VisitorId,
+) -> Result<(), sqlx::Error> {
+    let now = now_ms();
+    sqlx::query(
+        "insert into landing_events (kind, variant, visitor_id, day, created_at) values ($1, $2, $3, $4, $5) \
+         on conflict (kind, visitor_id, day) do nothing",
+    )
+    .bind(kind.as_str())
+    .bind(variant.as_str())
+    .bind(&visitor.0)
+    .bind(now.div_euclid(DAY_MS))
+    .bind(now)
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunnelRow {
+    pub variant: Variant,
+    pub landing_views: i64,
+    pub checkout_starts: i64,
+    pub pro_conversions: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DailyCount {
+    /// YYYY-MM-DD (UTC).
+    pub day: String,
+    pub count: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// A then B, always both.
+    pub funnel: Vec<FunnelRow>,
+    /// Every day of the window, oldest first, zeros included.
+    pub messages_per_day: Vec<DailyCount>,
+    pub failed_sends_per_day: Vec<DailyCount>,
+}
+
+/// The last `days` days (today included).
+pub async fn report(db: &Db, days: i64) -> Result<Report, sqlx::Error> {
+    let today = now_ms().div_euclid(DAY_MS);
+    let first_day = today - days + 1;
+    let since = first_day * DAY_MS;
+
+    let mut funnel: HashMap<Variant, FunnelRow> = [Variant::A, Variant::B]
+        .into_iter()
+        .map(|v| (v, FunnelRow { variant: v, landing_views: 0, checkout_starts: 0, pro_conversions: 0 }))
+        .collect();
+    let events = sqlx::query(
+        "select kind, variant, count(*) as n from landing_events where day >= $1 group by kind, variant",
+    )
+    .bind(first_day)
+    .fetch_all(db.pool())
+    .await?;
+    for row in events {
+        let row_for =
+            funnel.get_mut(&Variant::parse(&row.try_get::<String, _>("variant")?)).expect("both variants");
+        let n: i64 = row.try_get("n")?;
+        match row.try_get::<String, _>("kind")?.as_str() {
+            "landing_view" => row_for.landing_views += n,
+            "checkout_start" => row_for.checkout_starts += n,
+            _ => {}
+        }
+    }
+    let paid = sqlx::query(
+        "select landing_variant, count(*) as n from checkout_sessions \
+         where status = 'paid' and completed_at >= $1 and landing_variant is not null group by landing_variant",
+    )
+    .bind(since)
+    .fetch_all(db.pool())
+    .await?;
+    for row in paid {
+        if let Some(variant) = Variant::named(&row.try_get::<String, _>("landing_variant")?) {
+            funnel.get_mut(&variant).expect("both variants").pro_conversions += row.try_get::<i64, _>("n")?;
+        }
+    }
+
+    let messages = per_day(db, "select created_at / 86400000 as day, count(*) as n from messages where created_at >= $1 group by created_at / 86400000", since).await?;
+    let failed = per_day(
+        db,
+        "select updated_at / 86400000 as day, count(*) as n from messages \
+         where direction = 'outbound' and status = 'failed' and updated_at >= $1 group by updated_at / 86400000",
+        since,
+    )
+    .await?;
+    let series = |counts: &HashMap<i64, i64>| {
+        (first_day..=today)
+            .map(|day| DailyCount { day: date_of(day), count: counts.get(&day).copied().unwrap_or(0) })
+            .collect::<Vec<_>>()
+    };
+    let mut funnel: Vec<FunnelRow> = funnel.into_values().collect();
+    funnel.sort_by_key(|row| row.variant.as_str());
+    Ok(Report { funnel, messages_per_day: series(&messages), failed_sends_per_day: series(&failed) })
+}
+
+async fn per_day(db: &Db, sql: &'static str, since: i64) -> Result<HashMap<i64, i64>, sqlx::Error> {
+    sqlx::query(sql)
+        .bind(since)
+        .fetch_all(db.pool())
+        .await?
+        .iter()
+        .map(|row| Ok((row.try_get::<i64, _>("day")?, row.try_get::<i64, _>("n")?)))
+        .collect()
+}
+
+/// Days since the epoch → YYYY-MM-DD (proleptic Gregorian, UTC).
+fn date_of(days: i64) -> String {
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_since_the_epoch_read_as_calendar_dates() {
+        assert_eq!(date_of(0), "1970-01-01");
+        assert_eq!(date_of(19_782), "2024-02-29");
+        assert_eq!(date_of(20_778), "2026-11-21");
+    }
+
+    #[test]
+    fn anything_but_b_is_variant_a_and_only_a_or_b_attribute_a_checkout() {
+        assert_eq!(Variant::parse("B"), Variant::B);
+        assert_eq!(Variant::parse("b"), Variant::B);
+        assert_eq!(Variant::parse("C"), Variant::A);
+        assert_eq!(Variant::parse(""), Variant::A);
+        assert_eq!(Variant::named("B"), Some(Variant::B));
+        assert_eq!(Variant::named(""), None);
+        assert_eq!(Variant::named("<script>"), None);
+    }
+
+    #[test]
+    fn visitor_ids_are_short_plain_tokens() {
+        assert!(VisitorId::parse("3f2b9c1e-8a7d-4e2f-9b1a-0c6d5e4f3a2b").is_some());
+        assert!(VisitorId::parse("short").is_none());
+        assert!(VisitorId::parse("has spaces in it").is_none());
+        assert!(VisitorId::parse(&"x".repeat(65)).is_none());
+    }
+}

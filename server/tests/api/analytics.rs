@@ -1,0 +1,126 @@
+//! The admin's analytics: the landing page's A/B funnel reported by the public tracking call
+//! (each visitor once a day), Pro conversions attributed to the variant the checkout came from,
+//! messages and failed sends per day; bad tracking input and floods are refused.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::{
+    auth::{call, login},
+    helpers::{TestApp, TestDatabase, spawn_app_with},
+    on_both_engines,
+};
+
+const ADMIN: &str = "+5531999990000";
+const ANA: &str = "+5511987654321";
+
+async fn track(app: &TestApp, kind: &str, variant: &str, visitor: &str) -> (u16, Value) {
+    call(
+        app,
+        Method::POST,
+        "/api/analytics/events",
+        json!({"kind": kind, "variant": variant, "visitorId": visitor}),
+        None,
+    )
+    .await
+}
+
+async fn the_funnel_counts_each_visitor_once_a_day_by_variant_and_attributes_paid_checkouts(
+    db: TestDatabase,
+) {
+    let app =
+        spawn_app_with(db, &[("ADMIN_PHONES", ADMIN.into()), ("WHATSAPP_BATCH_WINDOW_MS", "10".into())])
+            .await;
+    for (kind, variant, visitor) in [
+        ("landing_view", "A", "visitor-a-0001"),
+        ("landing_view", "A", "visitor-a-0001"), // the same visitor again today
+        ("landing_view", "A", "visitor-a-0002"),
+        ("landing_view", "C", "visitor-a-0003"), // anything but B is A
+        ("landing_view", "B", "visitor-b-0001"),
+        ("landing_view", "B", "visitor-b-0002"),
+        ("checkout_start", "A", "visitor-a-0001"),
+        ("checkout_start", "B", "visitor-b-0001"),
+        ("checkout_start", "B", "visitor-b-0002"),
+    ] {
+        let (status, body) = track(&app, kind, variant, visitor).await;
+        assert_eq!(status, 200, "{body}");
+    }
+
+    // Ana writes on WhatsApp, then pays for Pro from a checkout that came from variant B.
+    let inbound = json!({"from": ANA, "name": "Ana Lima", "text": "Oi"}).to_string();
+    assert_eq!(app.rest_send(Method::POST, "/api/dev/whatsapp/inbound", &inbound).await.0, 200);
+    let (status, body) = call(
+        &app,
+        Method::POST,
+        "/api/subscriptions/checkout",
+        json!({"planType": "pro", "phoneNumber": ANA, "landingVariant": "B"}),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let session = body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let path = format!("/api/subscriptions/sandbox/{session}/complete");
+    assert_eq!(call(&app, Method::POST, &path, json!({"pay": true}), None).await.0, 200);
+    // A checkout started without a variant is not attributed to either.
+    let (status, _) = call(
+        &app,
+        Method::POST,
+        "/api/subscriptions/checkout",
+        json!({"planType": "pro", "phoneNumber": ANA}),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+
+    let (token, _) = login(&app, ADMIN).await;
+    let (status, body) =
+        call(&app, Method::GET, "/api/admin/analytics?days=7", Value::Null, Some(&token)).await;
+    assert_eq!(status, 200, "{body}");
+    let data = &body["data"];
+    assert_eq!(
+        data["funnel"],
+        json!([
+            {"variant": "A", "landingViews": 3, "checkoutStarts": 1, "proConversions": 0},
+            {"variant": "B", "landingViews": 2, "checkoutStarts": 2, "proConversions": 1},
+        ])
+    );
+    let days = data["messagesPerDay"].as_array().unwrap();
+    assert_eq!(days.len(), 7, "every day of the window, zeros included");
+    assert!(days[..6].iter().all(|d| d["count"] == 0), "{days:?}");
+    assert!(days[6]["count"].as_i64().unwrap() >= 1, "today holds Ana's message: {days:?}");
+    assert_eq!(data["failedSendsPerDay"].as_array().unwrap().len(), 7);
+
+    let (status, body) =
+        call(&app, Method::GET, "/api/admin/analytics?days=365", Value::Null, Some(&token)).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["errors"][0]["field"], "days");
+}
+on_both_engines!(the_funnel_counts_each_visitor_once_a_day_by_variant_and_attributes_paid_checkouts);
+
+async fn tracking_refuses_bad_input_and_a_flood_from_one_address(db: TestDatabase) {
+    let app = spawn_app_with(db, &[]).await;
+    let (status, body) = track(&app, "unspecified", "A", "visitor-0001").await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["errors"][0]["field"], "kind");
+    let (status, body) = track(&app, "landing_view", "A", "<script>").await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["errors"][0]["field"], "visitorId");
+    let stored: i64 = sqlx::Row::get(
+        &sqlx::query("select count(*) as n from landing_events").fetch_one(app.db.pool()).await.unwrap(),
+        "n",
+    );
+    assert_eq!(stored, 0, "bad input changes nothing");
+
+    // 120 a minute per address (a minute boundary in the middle may let a few more through).
+    let mut last = (200, Value::Null);
+    for n in 0..241 {
+        last = track(&app, "landing_view", "A", &format!("visitor-{n:04}")).await;
+        if last.0 != 200 {
+            assert!(n >= 120, "refused after only {n}");
+            break;
+        }
+    }
+    assert_eq!(last.0, 429, "{}", last.1);
+    assert!(last.1["retryAfter"].as_i64().unwrap() >= 1);
+}
+on_both_engines!(tracking_refuses_bad_input_and_a_flood_from_one_address);
