@@ -20,14 +20,14 @@ pub enum Variant {
 
 impl Variant {
     pub fn parse(text: &str) -> Self {
-        if text.trim().eq_ignore_ascii_case("b") { Self::B } else { Self::A }
+        if text == "B" { Self::B } else { Self::A }
     }
 
     /// A variant only when the text names one ("A" or "B"); for attributing a checkout.
     pub fn named(text: &str) -> Option<Self> {
-        match text.trim() {
-            "A" | "a" => Some(Self::A),
-            "B" | "b" => Some(Self::B),
+        match text {
+            "A" => Some(Self::A),
+            "B" => Some(Self::B),
             _ => None,
         }
     }
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn anything_but_b_is_variant_a_and_only_a_or_b_attribute_a_checkout() {
         assert_eq!(Variant::parse("B"), Variant::B);
-        assert_eq!(Variant::parse("b"), Variant::B);
+        assert_eq!(Variant::parse("b"), Variant::A);
         assert_eq!(Variant::parse("C"), Variant::A);
         assert_eq!(Variant::parse(""), Variant::A);
         assert_eq!(Variant::named("B"), Some(Variant::B));

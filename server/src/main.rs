@@ -40,9 +40,10 @@ async fn main() -> ExitCode {
 }
 
 async fn serve() -> anyhow::Result<()> {
+    let stop = shutdown_signal()?;
     let config = Config::from_env()?;
     let app = Application::build(config).await?;
-    app.run_until_stopped(shutdown_signal()).await
+    app.run_until_stopped(stop).await
 }
 
 async fn migrate() -> anyhow::Result<()> {
@@ -66,25 +67,26 @@ async fn promote(phone: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Resolves on SIGINT or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
+/// Resolves on SIGINT or SIGTERM. The handlers are installed here, before the server starts
+/// answering, so a signal that arrives as soon as it is up still stops it gracefully.
+#[cfg(unix)]
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut terminate = signal(SignalKind::terminate())?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    Ok(async move {
+        tokio::select! {
+            _ = terminate.recv() => {}
+            _ = interrupt.recv() => {}
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = terminate => {}
-    }
-    tracing::info!("shutting down");
+        tracing::info!("shutting down");
+    })
+}
+
+#[cfg(not(unix))]
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutting down");
+    })
 }

@@ -66,3 +66,14 @@ export async function latestInOutbox(baseURL: string, phone: string, kind: strin
 export async function codeFor(baseURL: string, phone: string): Promise<string> {
   return (await latestInOutbox(baseURL, phone, "login_code")).replace(/\D/g, "").slice(0, 6);
 }
+
+/** Logs in on /login with the number as typed and the code from the outbox; ends on /dashboard. */
+export async function logIn(page: Page, baseURL: string, typed: string, e164: string): Promise<void> {
+  await page.goto(`${baseURL}/login`);
+  await page.getByLabel("Número de WhatsApp").fill(typed);
+  await page.getByRole("button", { name: "Enviar código de verificação" }).click();
+  await page.getByRole("heading", { name: "Digite o código" }).waitFor();
+  await page.getByLabel("Código de verificação").fill(await codeFor(baseURL, e164));
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await page.waitForURL(`${baseURL}/dashboard`);
+}

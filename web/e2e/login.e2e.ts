@@ -1,21 +1,10 @@
-import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 
-import { codeFor, collectErrors, screenshot, sharedBrowser } from "./browser";
+import { collectErrors, logIn, screenshot, sharedBrowser } from "./browser";
 
 const browser = sharedBrowser();
 const baseURL = inject("baseURL");
 
-
-async function logIn(page: Page, typed: string, e164: string) {
-  await page.goto(`${baseURL}/login`);
-  await page.getByLabel("Número de WhatsApp").fill(typed);
-  await page.getByRole("button", { name: "Enviar código de verificação" }).click();
-  await page.getByRole("heading", { name: "Digite o código" }).waitFor();
-  await page.getByLabel("Código de verificação").fill(await codeFor(baseURL, e164));
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await page.waitForURL(`${baseURL}/dashboard`);
-}
 
 describe("logging in for real", () => {
   it("a user who wrote on WhatsApp logs in with the code from the outbox and lands on the dashboard", async () => {
@@ -28,7 +17,7 @@ describe("logging in for real", () => {
     });
     await page.goto(`${baseURL}/login`);
     await screenshot(page, "login-1280");
-    await logIn(page, "(11) 97654-3210", "+5511976543210");
+    await logIn(page, baseURL, "(11) 97654-3210", "+5511976543210");
     await page.getByRole("heading", { name: "Olá, Carla!" }).waitFor();
     expect(await page.evaluate(() => Boolean(localStorage.getItem("authToken") && localStorage.getItem("refreshToken")))).toBe(true);
     await page.getByRole("button", { name: "Sair" }).click();
@@ -40,7 +29,7 @@ describe("logging in for real", () => {
 
   it("an admin from ADMIN_PHONES reaches /admin", async () => {
     const page = await browser().newPage({ viewport: { width: 375, height: 740 } });
-    await logIn(page, "+55 31 99999-0000", "+5531999990000");
+    await logIn(page, baseURL, "+55 31 99999-0000", "+5531999990000");
     await page.goto(`${baseURL}/admin`);
     await page.getByRole("heading", { name: "Painel Administrativo" }).waitFor();
     await page.close();

@@ -309,3 +309,76 @@ async fn an_export_link_serves_that_user_s_data_in_its_window_only(db: TestDatab
     assert_eq!(audit["data"]["events"][0]["action"], "export_user");
 }
 on_both_engines!(an_export_link_serves_that_user_s_data_in_its_window_only);
+
+async fn the_figures_count_users_activity_messages_and_plans_from_known_data(db: TestDatabase) {
+    let (app, token) = admin_app(db, &[]).await;
+    let figures = || async {
+        let (status, body) = call(&app, Method::GET, "/api/admin/stats", Value::Null, Some(&token)).await;
+        assert_eq!(status, 200, "{body}");
+        body["data"]["stats"].clone()
+    };
+    let before = figures().await;
+    let day = 86_400_000_i64;
+    let now = socio::db::now_ms();
+    let ana = add_user(&app, "+5511900000001", "Ana", Tier::Pro).await;
+    let bia = add_user(&app, "+5511900000002", "Bia", Tier::Free).await;
+    let caio = add_user(&app, "+5511900000003", "Caio", Tier::Free).await;
+    add_user(&app, "+5511900000004", "Duda", Tier::Free).await;
+    for (id, last_active) in [(&ana, Some(now)), (&bia, Some(now - 10 * day)), (&caio, Some(now - 40 * day))]
+    {
+        sqlx::query("update users set last_active_at = $1 where id = $2")
+            .bind(last_active)
+            .bind(id)
+            .execute(app.db.pool())
+            .await
+            .unwrap();
+    }
+    for (n, id) in [&ana, &ana, &ana, &bia].into_iter().enumerate() {
+        sqlx::query(
+            "insert into messages (id, user_id, direction, author, content, status, created_at, updated_at) \
+             values ($1, $2, 'inbound', 'user', 'oi', 'received', $3, $3)",
+        )
+        .bind(format!("known-{n}"))
+        .bind(id)
+        .bind(now)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    }
+    for (id, completed_steps) in [(&ana, 6), (&bia, 2)] {
+        let plan = format!("plan-{id}");
+        sqlx::query(
+            "insert into business_plans (id, user_id, created_at, updated_at) values ($1, $2, $3, $3)",
+        )
+        .bind(&plan)
+        .bind(id)
+        .bind(now)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+        for (i, step) in ["idea", "market", "finance", "marketing", "hr", "legal"].into_iter().enumerate() {
+            sqlx::query(
+                "insert into plan_sections (plan_id, step, completed, updated_at) values ($1, $2, $3, $4)",
+            )
+            .bind(&plan)
+            .bind(step)
+            .bind(i < completed_steps)
+            .bind(now)
+            .execute(app.db.pool())
+            .await
+            .unwrap();
+        }
+    }
+
+    let after = figures().await;
+    let grew = |field: &str| after[field].as_i64().unwrap() - before[field].as_i64().unwrap();
+    assert_eq!(grew("totalUsers"), 4);
+    assert_eq!(grew("activeUsers"), 2, "active means a message in the last 30 days");
+    assert_eq!(grew("proUsers"), 1);
+    assert_eq!(grew("totalMessages"), 4);
+    assert_eq!(grew("usersWithBusinessPlans"), 2);
+    assert_eq!(grew("completedBusinessPlans"), 1, "complete means all six steps");
+    let average = after["totalMessages"].as_f64().unwrap() / after["totalUsers"].as_f64().unwrap();
+    assert_eq!(after["averageMessagesPerUser"].as_f64().unwrap(), (average * 10.0).round() / 10.0);
+}
+on_both_engines!(the_figures_count_users_activity_messages_and_plans_from_known_data);

@@ -5,16 +5,6 @@
 import type { RouteObject } from "react-router";
 
 import { NotFoundPage } from "./routes/not-found";
-import type { UpcomingPageKey } from "./routes/upcoming";
-
-const upcoming = (page: UpcomingPageKey, adminOnly = false) => async () => {
-  const [{ UpcomingPage }, { RequireAdmin }] = await Promise.all([
-    import("./routes/upcoming"),
-    import("@/features/auth/components/require-auth"),
-  ]);
-  const Page = () => <UpcomingPage page={page} />;
-  return { Component: adminOnly ? () => <RequireAdmin><Page /></RequireAdmin> : Page };
-};
 
 const checkout = async () => {
   const { CheckoutPage } = await import("@/features/billing/components/checkout-page");
@@ -81,7 +71,16 @@ const pages: RouteObject[] = [
       return { Component: () => <RequireAuth><BuilderPage /></RequireAuth> };
     },
   },
-  { path: "/admin", lazy: upcoming("admin", true) },
+  {
+    path: "/admin",
+    lazy: async () => {
+      const [{ AdminPage }, { RequireAdmin }] = await Promise.all([
+        import("@/features/admin/components/admin-page"),
+        import("@/features/auth/components/require-auth"),
+      ]);
+      return { Component: () => <RequireAdmin><AdminPage /></RequireAdmin> };
+    },
+  },
   {
     // Development mode's WhatsApp simulator (the server offers its API only in dev mode).
     path: "/dev/whatsapp",

@@ -4,6 +4,7 @@
 import i18next, { type i18n } from "i18next";
 import { initReactI18next } from "react-i18next";
 
+import enAdmin from "@/locales/en/admin.json";
 import enAuth from "@/locales/en/auth.json";
 import enBilling from "@/locales/en/billing.json";
 import enBusinessPlan from "@/locales/en/businessPlan.json";
@@ -11,6 +12,7 @@ import enCommon from "@/locales/en/common.json";
 import enDashboard from "@/locales/en/dashboard.json";
 import enLanding from "@/locales/en/landing.json";
 import enWhatsappDev from "@/locales/en/whatsappDev.json";
+import ptAdmin from "@/locales/pt-BR/admin.json";
 import ptAuth from "@/locales/pt-BR/auth.json";
 import ptBilling from "@/locales/pt-BR/billing.json";
 import ptBusinessPlan from "@/locales/pt-BR/businessPlan.json";
@@ -24,6 +26,7 @@ import { type AppLanguage, detectLanguage, normalizeLanguage, persistLanguage, S
 export const resources = {
   "pt-BR": {
     common: ptCommon,
+    admin: ptAdmin,
     auth: ptAuth,
     billing: ptBilling,
     businessPlan: ptBusinessPlan,
@@ -33,6 +36,7 @@ export const resources = {
   },
   en: {
     common: enCommon,
+    admin: enAdmin,
     auth: enAuth,
     billing: enBilling,
     businessPlan: enBusinessPlan,
@@ -51,7 +55,7 @@ export function createI18n(language: AppLanguage = detectLanguage()): i18n {
     fallbackLng: "en",
     supportedLngs: [...SUPPORTED_LANGUAGES],
     defaultNS: "common",
-    ns: ["common", "auth", "billing", "businessPlan", "dashboard", "landing", "whatsappDev"],
+    ns: ["common", "admin", "auth", "billing", "businessPlan", "dashboard", "landing", "whatsappDev"],
     interpolation: { escapeValue: false },
     initAsync: false,
     returnNull: false,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { formatPhone, normalizePhone } from "./phone";
+import { formatAdminPhone, formatPhone, normalizePhone } from "./phone";
 
 describe("phone numbers", () => {
   it("keeps international numbers and strips formatting", () => {
@@ -21,5 +21,12 @@ describe("phone numbers", () => {
   it("formats Brazilian mobiles for reading", () => {
     expect(formatPhone("+5511987654321")).toBe("+55 (11) 98765-4321");
     expect(formatPhone("+14155550100")).toBe("+14155550100");
+  });
+
+  it("shows Brazilian mobiles in the admin table as (XX) XXXXX-XXXX and other numbers as they are", () => {
+    expect(formatAdminPhone("+5511987654321")).toBe("(11) 98765-4321");
+    expect(formatAdminPhone("11987654321")).toBe("(11) 98765-4321");
+    expect(formatAdminPhone("+551134567890")).toBe("+551134567890");
+    expect(formatAdminPhone("+14155550100")).toBe("+14155550100");
   });
 });

@@ -17,3 +17,12 @@ export function formatPhone(e164: string): string {
   const match = /^\+55(\d{2})(\d{4,5})(\d{4})$/.exec(e164);
   return match ? `+55 (${match[1]}) ${match[2]}-${match[3]}` : e164;
 }
+
+/** The admin table's form (spec §5): a Brazilian 2+5+4 number as "(XX) XXXXX-XXXX"; others as they are. */
+export function formatAdminPhone(e164: string): string {
+  if (e164.startsWith("+") && !e164.startsWith("+55")) return e164;
+  const digits = e164.replace(/\D/g, "");
+  const national = digits.length === 13 && digits.startsWith("55") ? digits.slice(2) : digits;
+  const match = /^(\d{2})(\d{5})(\d{4})$/.exec(national);
+  return match ? `(${match[1]}) ${match[2]}-${match[3]}` : e164;
+}

@@ -7,3 +7,11 @@ afterEach(() => {
   cleanup();
   window.localStorage.clear();
 });
+
+// jsdom has no layout: components that measure themselves (Radix's switch) get an observer that
+// never reports, as a browser with nothing to lay out would.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};

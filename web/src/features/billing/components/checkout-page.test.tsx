@@ -4,6 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { BillingInterval, BillingService, PlanType } from "@/gen/socio/v1/billing_pb";
+import { LandingEventKind, LandingService, type TrackEventRequest } from "@/gen/socio/v1/landing_pb";
 import { renderApp } from "@/testing/render-app";
 
 import { navigation } from "./checkout-page";
@@ -12,6 +13,7 @@ interface Call {
   planType: PlanType;
   phoneNumber: string;
   interval: BillingInterval;
+  landingVariant?: string;
 }
 
 function api(calls: Call[]) {
@@ -24,7 +26,12 @@ function api(calls: Call[]) {
         ],
       }),
       createCheckout: (request) => {
-        calls.push({ planType: request.planType, phoneNumber: request.phoneNumber, interval: request.interval });
+        calls.push({
+          planType: request.planType,
+          phoneNumber: request.phoneNumber,
+          interval: request.interval,
+          ...(request.landingVariant ? { landingVariant: request.landingVariant } : {}),
+        });
         return request.planType === PlanType.PRO
           ? { checkoutUrl: "http://localhost:8080/checkout/sandbox/s1" }
           : { redirectUrl: "http://localhost:8080/success?phoneNumber=%2B5511987654321" };
@@ -50,6 +57,27 @@ describe("checkout", () => {
     await userEvent.click(screen.getByRole("button", { name: "Assinar o Pro" }));
     await waitFor(() => expect(go).toHaveBeenCalledWith("http://localhost:8080/checkout/sandbox/s1"));
     expect(calls).toEqual([{ planType: PlanType.PRO, phoneNumber: "+5511987654321", interval: BillingInterval.YEARLY }]);
+  });
+
+  it("reports a checkout start and attributes the checkout to the landing variant the visitor saw", async () => {
+    vi.spyOn(navigation, "go").mockImplementation(() => {});
+    localStorage.setItem("socioLandingVariant", "B");
+    const calls: Call[] = [];
+    const events: TrackEventRequest[] = [];
+    renderApp("/checkout/5511987654321", {
+      api: (router) => {
+        api(calls)(router);
+        router.service(LandingService, {
+          trackEvent: (request) => {
+            events.push(request);
+            return {};
+          },
+        });
+      },
+    });
+    await waitFor(() => expect(events).toMatchObject([{ kind: LandingEventKind.CHECKOUT_START, variant: "B" }]));
+    await userEvent.click(await screen.findByRole("button", { name: "Assinar o Pro" }));
+    await waitFor(() => expect(calls).toMatchObject([{ planType: PlanType.PRO, landingVariant: "B" }]));
   });
 
   it("sends the free plan straight to the success address", async () => {

@@ -13,6 +13,7 @@ import { BillingInterval, BillingService, type PlanOffer, PlanType } from "@/gen
 import { cn } from "@/lib/cn";
 import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
+import { seenVariant, useTrackEvent } from "@/lib/landing-analytics";
 import { formatBRL } from "@/lib/money";
 import { formatPhone, normalizePhone } from "@/lib/phone";
 import { useAccessToken } from "@/lib/session";
@@ -31,6 +32,8 @@ export function CheckoutPage() {
   const checkout = useMutation(BillingService.method.createCheckout);
   const [selected, setSelected] = useState<PlanType>(PlanType.PRO);
   const [interval, setInterval] = useState<BillingInterval>(BillingInterval.MONTHLY);
+  const [landingVariant] = useState(seenVariant);
+  useTrackEvent("checkoutStart", landingVariant);
 
   const phone = params.phoneNumber ? normalizePhone(params.phoneNumber) : me.data?.user?.phoneNumber;
   if (!params.phoneNumber && (!token || me.isError)) return <Navigate to="/login" replace />;
@@ -39,7 +42,7 @@ export function CheckoutPage() {
     setSelected(plan.id);
     if (!phone) return;
     try {
-      const reply = await checkout.mutateAsync({ planType: plan.id, phoneNumber: phone, language, interval });
+      const reply = await checkout.mutateAsync({ planType: plan.id, phoneNumber: phone, language, interval, landingVariant: landingVariant ?? "" });
       const next = reply.checkoutUrl || reply.redirectUrl;
       if (next) navigation.go(next);
       else toast.error(t("toast.failed"));

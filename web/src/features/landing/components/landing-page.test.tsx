@@ -1,11 +1,12 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 
 import { BillingService, PlanType } from "@/gen/socio/v1/billing_pb";
+import { LandingEventKind, LandingService, type TrackEventRequest } from "@/gen/socio/v1/landing_pb";
 import { renderApp } from "@/testing/render-app";
 
-import { heroVariant } from "./landing-page";
+import { heroVariant } from "@/lib/landing-analytics";
 
 const plansApi = (seenLanguages: string[] = []) => ({
   api: ({ service }: import("@connectrpc/connect").ConnectRouter) =>
@@ -53,5 +54,25 @@ describe("landing page", () => {
     expect(heroVariant(null)).toBe("A");
     renderApp("/?variant=B", plansApi());
     expect(await screen.findByRole("heading", { level: 1 })).toHaveTextContent("Consultoria de negócios por uma fração do preço");
+  });
+
+  it("reports the view with its variant and a visitor id kept by the browser, for the admin's funnel", async () => {
+    const events: TrackEventRequest[] = [];
+    renderApp("/?variant=B", {
+      api: (router) => {
+        plansApi().api(router);
+        router.service(LandingService, {
+          trackEvent: (request) => {
+            events.push(request);
+            return {};
+          },
+        });
+      },
+    });
+    await waitFor(() => expect(events).toHaveLength(1));
+    expect(events[0]).toMatchObject({ kind: LandingEventKind.LANDING_VIEW, variant: "B" });
+    expect(events[0]?.visitorId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(localStorage.getItem("socioVisitorId")).toBe(events[0]?.visitorId);
+    expect(localStorage.getItem("socioLandingVariant")).toBe("B");
   });
 });

@@ -4,20 +4,17 @@ import { Link, useSearchParams } from "react-router";
 import { PageShell } from "@/components/layout/page-shell";
 import { Button } from "@/components/ui/button";
 import { currentLanguage } from "@/lib/i18n";
+import { heroVariant, useTrackEvent } from "@/lib/landing-analytics";
 
 import { usePlans } from "../api/use-plans";
 import { PlanCard } from "./plan-card";
-
-/** `?variant=B` picks the second hero; anything else is A. */
-export function heroVariant(value: string | null): "A" | "B" {
-  return value === "B" ? "B" : "A";
-}
 
 export function LandingPage() {
   const { t, i18n } = useTranslation("landing");
   const language = currentLanguage(i18n);
   const [params] = useSearchParams();
   const variant = heroVariant(params.get("variant"));
+  useTrackEvent("landingView", variant);
   const plans = usePlans(language);
 
   return (

@@ -1,0 +1,117 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+
+import { BarChart } from "@/components/ui/bar-chart";
+import type { DailyCount } from "@/gen/socio/v1/admin_pb";
+import { formatDateTime, formatDecimal } from "@/lib/dates";
+import { currentLanguage } from "@/lib/i18n";
+import { formatAdminPhone } from "@/lib/phone";
+
+import { useAnalytics, useFailedMessages } from "../api/use-admin";
+
+const RANGES = [7, 30, 90] as const;
+
+function Panel({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section aria-label={title} className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+      <h2 className="text-lg font-semibold">{title}</h2>
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
+
+/** The landing page's A/B funnel, messages per day and failed WhatsApp sends. */
+export function AnalyticsTab() {
+  const { t, i18n } = useTranslation("admin");
+  const language = currentLanguage(i18n);
+  const [days, setDays] = useState<number>(30);
+  const analytics = useAnalytics(days);
+  const failures = useFailedMessages();
+  const data = analytics.data;
+  const total = (counts: DailyCount[]) => counts.reduce((sum, c) => sum + c.count, 0);
+  const points = (counts: DailyCount[]) => counts.map((c) => ({ label: c.day, value: c.count }));
+  const rate = (part: number, whole: number) => (whole > 0 ? `${formatDecimal((part * 100) / whole, language)}%` : "–");
+
+  return (
+    <div className="space-y-6">
+      <label className="flex items-center gap-2 text-sm font-medium text-slate-700">
+        {t("analytics.range")}
+        <select value={days} onChange={(e) => setDays(Number(e.target.value))} className="h-10 rounded-xl border border-slate-300 bg-white px-3">
+          {RANGES.map((n) => (
+            <option key={n} value={n}>
+              {t("analytics.days", { count: n })}
+            </option>
+          ))}
+        </select>
+      </label>
+      {analytics.isPending && <p className="text-slate-600">{t("loading", { ns: "common" })}</p>}
+      {analytics.isError && (
+        <p role="alert" className="rounded-xl bg-red-50 p-4 text-red-800">
+          {t("analytics.loadFailed")}
+        </p>
+      )}
+      {data && (
+        <>
+          <Panel title={t("analytics.funnel")}>
+            <div className="overflow-x-auto">
+              <table className="w-full min-w-[32rem] text-left text-sm">
+                <thead className="text-xs tracking-wide text-slate-600 uppercase">
+                  <tr>
+                    <th scope="col" className="py-2">{t("analytics.variant")}</th>
+                    <th scope="col" className="py-2">{t("analytics.landingViews")}</th>
+                    <th scope="col" className="py-2">{t("analytics.checkoutStarts")}</th>
+                    <th scope="col" className="py-2">{t("analytics.proConversions")}</th>
+                    <th scope="col" className="py-2">{t("analytics.conversion")}</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {data.funnel.map((row) => (
+                    <tr key={row.variant}>
+                      <th scope="row" className="py-2 font-semibold">{row.variant}</th>
+                      <td className="py-2 tabular-nums">{row.landingViews}</td>
+                      <td className="py-2 tabular-nums">
+                        {row.checkoutStarts} <span className="text-slate-500">({rate(row.checkoutStarts, row.landingViews)})</span>
+                      </td>
+                      <td className="py-2 tabular-nums">{row.proConversions}</td>
+                      <td className="py-2 tabular-nums">{rate(row.proConversions, row.landingViews)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Panel>
+          <div className="grid gap-6 lg:grid-cols-2">
+            <Panel title={t("analytics.messagesPerDay")}>
+              <p className="text-sm text-slate-600">{t("analytics.total", { count: total(data.messagesPerDay) })}</p>
+              <BarChart
+                points={points(data.messagesPerDay)}
+                title={t("analytics.chartLabel", { title: t("analytics.messagesPerDay"), total: total(data.messagesPerDay) })}
+              />
+            </Panel>
+            <Panel title={t("analytics.failedSends")}>
+              <p className="text-sm text-slate-600">{t("analytics.total", { count: total(data.failedSendsPerDay) })}</p>
+              <BarChart
+                points={points(data.failedSendsPerDay)}
+                title={t("analytics.chartLabel", { title: t("analytics.failedSends"), total: total(data.failedSendsPerDay) })}
+                barClassName="fill-red-500"
+              />
+              <h3 className="mt-4 text-sm font-semibold">{t("analytics.recentFailures")}</h3>
+              {failures.data && failures.data.messages.length === 0 && <p className="mt-1 text-sm text-slate-600">{t("analytics.noFailures")}</p>}
+              <ul className="mt-2 space-y-2 text-sm">
+                {failures.data?.messages.map((f) => (
+                  <li key={f.id} className="rounded-lg bg-red-50 p-2">
+                    <p className="font-medium">
+                      {formatAdminPhone(f.phoneNumber)} · <time>{formatDateTime(f.failedAt, language)}</time>
+                    </p>
+                    <p className="truncate text-slate-700">{f.content}</p>
+                    <p className="text-xs text-red-800">{f.error}</p>
+                  </li>
+                ))}
+              </ul>
+            </Panel>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

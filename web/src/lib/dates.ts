@@ -1,0 +1,23 @@
+// Dates as people read them in the app's language.
+
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+
+import type { AppLanguage } from "./language";
+
+const locale = (language: AppLanguage) => (language === "pt-BR" ? "pt-BR" : "en-US");
+
+/** A timestamp as a short date and time ("21/11/2026, 14:05"); empty when absent. */
+export function formatDateTime(ts: Timestamp | undefined, language: AppLanguage): string {
+  return ts ? timestampDate(ts).toLocaleString(locale(language), { dateStyle: "short", timeStyle: "short" }) : "";
+}
+
+/** A timestamp as a short date ("21/11/2026"); empty when absent. */
+export function formatDate(ts: Timestamp | undefined, language: AppLanguage): string {
+  return ts ? timestampDate(ts).toLocaleDateString(locale(language), { dateStyle: "short" }) : "";
+}
+
+/** A number with one decimal in the app's language ("4,5" / "4.5"). */
+export function formatDecimal(value: number, language: AppLanguage): string {
+  return value.toLocaleString(locale(language), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
