@@ -252,7 +252,11 @@ async fn build_router(
             stripe.clone(),
         )))
         .add_service(ConsultantServiceServer::new(ConsultantApi::new(auth.clone(), engine, db.clone())))
-        .add_service(LandingServiceServer::new(LandingApi::new(db.clone())))
+        .add_service(LandingServiceServer::new(LandingApi::new(
+            db.clone(),
+            &config.whatsapp.business_number,
+            &config.support_email,
+        )))
         .add_service(AdminOnly::new(
             AdminServiceServer::new(AdminApi::new(db.clone(), plans.clone(), exports.clone())),
             auth.clone(),

@@ -117,6 +117,8 @@ pub struct Config {
     pub database_url: String,
     pub jwt_secret: Secret,
     pub admin_phones: Vec<String>,
+    /// Where people write to us; shown on the landing page.
+    pub support_email: String,
     pub web_dir: PathBuf,
     pub whatsapp: WhatsAppConfig,
     /// None: the offline guided consultant.
@@ -222,6 +224,7 @@ impl Config {
             admin_phones: var("ADMIN_PHONES")
                 .map(|list| list.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect())
                 .unwrap_or_default(),
+            support_email: var("SUPPORT_EMAIL").unwrap_or_else(|| "suporte@socio.app".into()),
             web_dir: PathBuf::from(var("SOCIO_WEB_DIR").unwrap_or_else(|| "web/dist".into())),
             whatsapp,
             llm,

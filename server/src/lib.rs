@@ -15,6 +15,7 @@ pub mod db;
 pub mod error;
 pub mod identity;
 pub mod locale;
+pub mod newsletter;
 pub mod plan;
 pub mod prompts;
 pub mod proto;

@@ -6,17 +6,58 @@ const browser = sharedBrowser();
 const baseURL = inject("baseURL");
 
 describe("the app in a real browser against the real server", () => {
-  it("loads the plans over gRPC-Web on the landing page", async () => {
+  it("shows the whole landing page with the plans loaded over gRPC-Web, in both variants", async () => {
     const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
     const errors = collectErrors(page);
     await page.goto(baseURL);
-    const pro = page.getByRole("article", { name: "Pro" });
-    await pro.waitFor();
-    expect(await pro.textContent()).toMatch(/R\$\s100/);
-    expect(await pro.textContent()).toContain("Mais popular");
-    expect(await page.getByRole("article", { name: "Gratuito" }).textContent()).toContain("Sem consultor de IA no WhatsApp");
+    const yearly = page.getByRole("article", { name: "Pro anual" });
+    await yearly.waitFor();
+    expect(await yearly.textContent()).toMatch(/R\$\s899/);
+    expect(await yearly.textContent()).toContain("Mais popular");
+    expect(await page.getByRole("article", { name: "Pro mensal" }).textContent()).toMatch(/R\$\s100/);
+    await page.getByText("WhatsApp +55 (11) 90000-0000").waitFor();
+    for (const anchor of ["como-funciona", "por-que", "depoimentos", "precos", "garantia"]) {
+      expect(await page.locator(`#${anchor}`).count()).toBe(1);
+    }
     await screenshot(page, "landing-1280");
+    await page.goto(`${baseURL}/?variant=B`);
+    await page.getByRole("heading", { level: 1, name: "Consultoria de negócios por uma fração do preço" }).waitFor();
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("on a phone, shows the sticky call to action once the hero scrolls away, in English too", async () => {
+    const page = await browser().newPage({ viewport: { width: 375, height: 740 } });
+    const errors = collectErrors(page);
+    await page.goto(baseURL);
+    await page.getByRole("article", { name: "Pro anual" }).waitFor();
+    const sticky = page.getByRole("region", { name: "Começar agora" });
+    expect(await sticky.count()).toBe(0);
+    await screenshot(page, "landing-375");
+    await page.locator("#como-funciona").scrollIntoViewIfNeeded();
+    await page.mouse.wheel(0, 600);
+    await sticky.waitFor();
+    await screenshot(page, "landing-375-scrolled");
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await sticky.waitFor({ state: "detached" });
+    await page.getByRole("button", { name: /Mudar idioma para English/ }).first().click();
+    await page.getByRole("heading", { level: 1, name: "Your business plan, built over a WhatsApp chat" }).waitFor();
+    await page.locator("#precos").scrollIntoViewIfNeeded();
+    await page.getByRole("region", { name: "Get started" }).waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("signs up to the newsletter and shows the 404 page for a footer link with no page", async () => {
+    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(baseURL);
+    await page.getByLabel("Seu e-mail").fill("leitora@exemplo.com.br");
+    await page.getByRole("checkbox", { name: /Aceito receber e-mails/ }).check();
+    await page.getByRole("button", { name: "Quero receber" }).click();
+    await page.getByText("Pronto! Você vai receber nossas dicas.").waitFor();
+    await page.getByRole("link", { name: "Carreiras" }).click();
+    await page.getByRole("heading", { name: "Ops! Página não encontrada" }).waitFor();
+    expect(page.url()).toBe(`${baseURL}/careers`);
     await page.close();
   });
 
@@ -38,10 +79,13 @@ describe("the app in a real browser against the real server", () => {
   it("asks the API in the chosen language", async () => {
     const page = await browser().newPage();
     await page.goto(baseURL);
-    await page.getByRole("article", { name: "Pro" }).waitFor();
-    await page.getByRole("button", { name: /Mudar idioma para English/ }).click();
+    await page.getByRole("article", { name: "Pro anual" }).waitFor();
+    await page.getByRole("button", { name: /Mudar idioma para English/ }).first().click();
+    await page.getByRole("article", { name: "Pro yearly" }).waitFor();
+    // The checkout's plan cards come from the server, in the chosen language.
+    await page.goto(`${baseURL}/checkout/5511987654321`);
     await page.getByRole("article", { name: "Free" }).waitFor();
-    expect(await page.getByRole("article", { name: "Pro" }).textContent()).toContain("Get Pro");
+    expect(await page.getByRole("article", { name: /Pro/ }).textContent()).toContain("Get Pro");
     await page.close();
   });
 });

@@ -1,33 +1,64 @@
-//! `LandingService`: the public web app reports landing views and checkout starts by landing
-//! variant for the admin's funnel. Rate-limited per client address, in the database so every
-//! server process shares the limit.
+//! `LandingService`: what the public landing page calls — landing views and checkout starts by
+//! variant for the admin's funnel, newsletter sign-ups with consent, and how to reach us.
+//! Rate-limited per client address, in the database so every server process shares the limit.
 
 use std::time::Duration;
 
 use tonic::{Request, Response, Status};
 
-use super::request_language;
+use super::{request_language, with_message};
 use crate::{
     analytics::{self, EventKind, Variant, VisitorId},
     db::{
         Db,
         rate_limit::{self, Limit},
     },
-    error::{AppError, Problem},
+    error::{AppError, FieldViolation, Problem},
+    locale::Language,
+    newsletter::{self, Email},
     proto::socio::v1::{self as pb, landing_service_server::LandingService},
 };
 
 /// A page load sends one or two events; this leaves room for a busy shared address.
 const EVENTS_PER_ADDRESS: Limit = Limit { max: 120, window: Duration::from_secs(60) };
+const SIGNUPS_PER_ADDRESS: Limit = Limit { max: 10, window: Duration::from_secs(3600) };
 
 #[derive(Clone)]
 pub struct LandingApi {
     db: Db,
+    business_number: String,
+    support_email: String,
 }
 
 impl LandingApi {
-    pub fn new(db: Db) -> Self {
-        Self { db }
+    pub fn new(db: Db, business_number: &str, support_email: &str) -> Self {
+        Self { db, business_number: business_number.to_owned(), support_email: support_email.to_owned() }
+    }
+
+    async fn limit<T>(
+        &self,
+        request: &Request<T>,
+        action: &str,
+        limit: Limit,
+        lang: Language,
+    ) -> Result<(), Status> {
+        let Some(address) = request.remote_addr().map(|a| a.ip().to_string()) else { return Ok(()) };
+        let hit = rate_limit::hit(&self.db, &format!("{action}:ip:{address}"), limit)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        hit.map_err(|exceeded| {
+            AppError::RateLimited { retry_after_secs: exceeded.retry_after.as_secs().max(1) }
+                .into_status(lang)
+        })
+    }
+}
+
+/// "5511900000000" → "+55 (11) 90000-0000"; other numbers with a "+" in front.
+fn display_number(digits: &str) -> String {
+    match (digits.len(), digits.strip_prefix("55")) {
+        (13, Some(national)) => format!("+55 ({}) {}-{}", &national[..2], &national[2..7], &national[7..]),
+        (12, Some(national)) => format!("+55 ({}) {}-{}", &national[..2], &national[2..6], &national[6..]),
+        _ => format!("+{digits}"),
     }
 }
 
@@ -59,20 +90,65 @@ impl LandingService for LandingApi {
             )
             .into_status(lang)
         })?;
-        if let Some(address) = request.remote_addr().map(|a| a.ip().to_string()) {
-            let hit = rate_limit::hit(&self.db, &format!("track:ip:{address}"), EVENTS_PER_ADDRESS)
-                .await
-                .map_err(|e| AppError::from(e).into_status(lang))?;
-            if let Err(exceeded) = hit {
-                return Err(AppError::RateLimited {
-                    retry_after_secs: exceeded.retry_after.as_secs().max(1),
-                }
-                .into_status(lang));
-            }
-        }
+        self.limit(&request, "track", EVENTS_PER_ADDRESS, lang).await?;
         analytics::record(&self.db, kind, Variant::parse(&body.variant), &visitor)
             .await
             .map_err(|e| AppError::from(e).into_status(lang))?;
         Ok(Response::new(pb::TrackEventResponse {}))
+    }
+
+    async fn subscribe_newsletter(
+        &self,
+        request: Request<pb::SubscribeNewsletterRequest>,
+    ) -> Result<Response<pb::SubscribeNewsletterResponse>, Status> {
+        let body = request.get_ref();
+        let lang = Language::parse(&body.language).unwrap_or_else(|| request_language(&request));
+        let mut violations = Vec::new();
+        let email = Email::parse(&body.email);
+        if email.is_none() {
+            let problem = if body.email.trim().is_empty() {
+                Problem::Required
+            } else {
+                Problem::Format { pt_br: "não é um e-mail válido", en: "is not a valid e-mail address" }
+            };
+            violations.push(FieldViolation::new("email", problem));
+        }
+        if !body.consent {
+            violations.push(FieldViolation::new("consent", Problem::Required));
+        }
+        let Some(email) = email.filter(|_| violations.is_empty()) else {
+            return Err(AppError::InvalidInput(violations).into_status(lang));
+        };
+        self.limit(&request, "newsletter", SIGNUPS_PER_ADDRESS, lang).await?;
+        newsletter::subscribe(&self.db, &email, lang)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
+        Ok(with_message(
+            pb::SubscribeNewsletterResponse {},
+            lang.choose("Pronto! Você vai receber nossas dicas.", "Done! You will get our tips."),
+        ))
+    }
+
+    async fn get_contact(
+        &self,
+        _request: Request<pb::GetContactRequest>,
+    ) -> Result<Response<pb::GetContactResponse>, Status> {
+        Ok(Response::new(pb::GetContactResponse {
+            whatsapp_number: display_number(&self.business_number),
+            whatsapp_url: format!("https://wa.me/{}", self.business_number),
+            email: self.support_email.clone(),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::display_number;
+
+    #[test]
+    fn the_business_number_reads_as_people_write_it() {
+        assert_eq!(display_number("5511900000000"), "+55 (11) 90000-0000");
+        assert_eq!(display_number("551140001234"), "+55 (11) 4000-1234");
+        assert_eq!(display_number("14155550100"), "+14155550100");
     }
 }

@@ -2,7 +2,6 @@
 //! set — on PostgreSQL.
 
 mod admin;
-mod analytics;
 mod auth;
 mod billing;
 mod consultant;
@@ -11,6 +10,7 @@ mod fake_graph;
 mod fake_llm;
 mod helpers;
 mod jobs;
+mod landing;
 mod llm;
 mod plan;
 mod protocols;

@@ -2,7 +2,7 @@ import { useMutation, useQuery } from "@connectrpc/connect-query";
 import { BarChart3, MessageCircle, Rocket, ShieldCheck } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, Navigate, useParams } from "react-router";
+import { Link, Navigate, useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
 
 import { PlanFeatureList } from "@/components/billing/plan-feature-list";
@@ -31,7 +31,11 @@ export function CheckoutPage() {
   const plans = useQuery(BillingService.method.listPlans, { language });
   const checkout = useMutation(BillingService.method.createCheckout);
   const [selected, setSelected] = useState<PlanType>(PlanType.PRO);
-  const [interval, setInterval] = useState<BillingInterval>(BillingInterval.MONTHLY);
+  const [search] = useSearchParams();
+  // The landing page's yearly card links here with ?interval=yearly.
+  const [interval, setInterval] = useState<BillingInterval>(
+    search.get("interval") === "yearly" ? BillingInterval.YEARLY : BillingInterval.MONTHLY,
+  );
   const [landingVariant] = useState(seenVariant);
   useTrackEvent("checkoutStart", landingVariant);
 

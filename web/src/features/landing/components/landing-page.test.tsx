@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
 
 import { BillingService, PlanType } from "@/gen/socio/v1/billing_pb";
 import { LandingEventKind, LandingService, type TrackEventRequest } from "@/gen/socio/v1/landing_pb";
@@ -24,16 +25,97 @@ const plansApi = (seenLanguages: string[] = []) => ({
 });
 
 describe("landing page", () => {
-  it("shows the plans from the API with prices in reais", async () => {
+  it("tells the whole story in order, each section at its anchor, with the Pro prices from the API", async () => {
     const languages: string[] = [];
-    renderApp("/", plansApi(languages));
-    const pro = await screen.findByRole("article", { name: "Pro" });
-    expect(within(pro).getByText("Mais popular")).toBeInTheDocument();
-    expect(within(pro).getByText(/R\$\s100/)).toBeInTheDocument();
-    expect(within(pro).getByText(/R\$\s899.*R\$\s301/)).toBeInTheDocument();
-    const free = screen.getByRole("article", { name: "Gratuito" });
-    expect(within(free).getByText("Sem consultor de IA no WhatsApp")).toHaveClass("line-through");
+    const { container } = renderApp("/", plansApi(languages));
+    const monthly = await screen.findByRole("article", { name: "Pro mensal" });
+    expect(within(monthly).getByText(/R\$\s100/)).toBeInTheDocument();
+    const yearly = screen.getByRole("article", { name: "Pro anual" });
+    expect(within(yearly).getByText("Mais popular")).toBeInTheDocument();
+    expect(within(yearly).getByText(/R\$\s899/)).toBeInTheDocument();
+    expect(within(yearly).getByText(/Economize R\$\s301/)).toBeInTheDocument();
+    expect(within(yearly).getByRole("link", { name: "Assinar o anual" })).toHaveAttribute("href", "/checkout?interval=yearly");
     expect(languages).toEqual(["pt-BR"]);
+
+    const headings = screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent);
+    expect(headings.slice(0, 8)).toEqual([
+      "Como funciona",
+      "Por que escolher o Sócio",
+      "Quem usa, recomenda",
+      "Do oi ao plano pronto",
+      "Preços",
+      "Resultados de quem começou com o Sócio",
+      "Garantia de 7 dias",
+      "Seu negócio merece um bom plano",
+    ]);
+    for (const anchor of ["como-funciona", "por-que", "depoimentos", "precos", "garantia"]) {
+      expect(container.querySelector(`#${anchor}`)).not.toBeNull();
+    }
+    expect(screen.getByRole("figure", { name: "Exemplo de conversa no WhatsApp" })).toBeInTheDocument();
+    expect(screen.getByRole("figure", { name: "Exemplo de plano de negócios" })).toBeInTheDocument();
+    expect(screen.getByRole("table", { name: "Consultoria tradicional x Sócio" })).toHaveTextContent("R$ 300 por hora");
+    expect(screen.getByText("O Sócio oferece orientação educacional e não substitui a assessoria jurídica ou contábil formal.")).toBeInTheDocument();
+    for (const column of ["Produto", "Empresa", "Recursos", "Legal"]) {
+      expect(screen.getByRole("navigation", { name: column })).toBeInTheDocument();
+    }
+    expect(screen.getByRole("link", { name: "Privacidade" })).toHaveAttribute("href", "/privacy");
+  });
+
+  it("opens and closes the phone menu with the page's sections", async () => {
+    renderApp("/", plansApi());
+    await userEvent.click(await screen.findByRole("button", { name: "Abrir menu" }));
+    const menu = document.getElementById("landing-menu");
+    expect(menu).not.toBeNull();
+    await userEvent.click(within(menu as HTMLElement).getByRole("link", { name: "Preços" }));
+    expect(document.getElementById("landing-menu")).toBeNull();
+  });
+
+  it("shows the sticky call to action once less than 10% of the hero is visible", async () => {
+    let report: (ratio: number) => void = () => {};
+    class FakeObserver {
+      constructor(callback: (entries: { intersectionRatio: number }[]) => void) {
+        report = (ratio) => act(() => callback([{ intersectionRatio: ratio }]));
+      }
+      observe() {}
+      disconnect() {}
+    }
+    vi.stubGlobal("IntersectionObserver", FakeObserver);
+    renderApp("/", plansApi());
+    await screen.findByRole("heading", { level: 1 });
+    expect(screen.queryByRole("region", { name: "Começar agora" })).not.toBeInTheDocument();
+    report(0.05);
+    expect(screen.getByRole("region", { name: "Começar agora" })).toHaveTextContent("R$ 100/mês · garantia de 7 dias");
+    report(0.5);
+    expect(screen.queryByRole("region", { name: "Começar agora" })).not.toBeInTheDocument();
+    vi.unstubAllGlobals();
+  });
+
+  it("signs up to the newsletter only with a valid address and consent", async () => {
+    const signups: { email: string; consent: boolean; language: string }[] = [];
+    renderApp("/", {
+      api: (router) => {
+        plansApi().api(router);
+        router.service(LandingService, {
+          subscribeNewsletter: (request) => {
+            signups.push({ email: request.email, consent: request.consent, language: request.language });
+            return {};
+          },
+        });
+      },
+    });
+    const email = await screen.findByLabelText("Seu e-mail");
+    expect(email).toHaveAttribute("type", "email");
+    await userEvent.type(email, "ana@exemplo");
+    await userEvent.click(screen.getByRole("button", { name: "Quero receber" }));
+    expect(screen.getByRole("alert")).toHaveTextContent("Digite um e-mail válido.");
+    await userEvent.type(email, ".com");
+    await userEvent.click(screen.getByRole("button", { name: "Quero receber" }));
+    expect(screen.getByRole("alert")).toHaveTextContent("Marque a caixa para aceitar receber os e-mails.");
+    expect(signups).toEqual([]);
+    await userEvent.click(screen.getByRole("checkbox", { name: /Aceito receber e-mails/ }));
+    await userEvent.click(screen.getByRole("button", { name: "Quero receber" }));
+    expect(await screen.findByText("Pronto! Você vai receber nossas dicas.")).toBeInTheDocument();
+    expect(signups).toEqual([{ email: "ana@exemplo.com", consent: true, language: "pt-BR" }]);
   });
 
   it("says so when the plans cannot be loaded", async () => {

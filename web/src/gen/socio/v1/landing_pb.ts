@@ -11,7 +11,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file socio/v1/landing.proto.
  */
 export const file_socio_v1_landing: GenFile = /*@__PURE__*/
-  fileDesc("ChZzb2Npby92MS9sYW5kaW5nLnByb3RvEghzb2Npby52MSJiChFUcmFja0V2ZW50UmVxdWVzdBIoCgRraW5kGAEgASgOMhouc29jaW8udjEuTGFuZGluZ0V2ZW50S2luZBIPCgd2YXJpYW50GAIgASgJEhIKCnZpc2l0b3JfaWQYAyABKAkiFAoSVHJhY2tFdmVudFJlc3BvbnNlKoIBChBMYW5kaW5nRXZlbnRLaW5kEiIKHkxBTkRJTkdfRVZFTlRfS0lORF9VTlNQRUNJRklFRBAAEiMKH0xBTkRJTkdfRVZFTlRfS0lORF9MQU5ESU5HX1ZJRVcQARIlCiFMQU5ESU5HX0VWRU5UX0tJTkRfQ0hFQ0tPVVRfU1RBUlQQAjJ7Cg5MYW5kaW5nU2VydmljZRJpCgpUcmFja0V2ZW50Ehsuc29jaW8udjEuVHJhY2tFdmVudFJlcXVlc3QaHC5zb2Npby52MS5UcmFja0V2ZW50UmVzcG9uc2UiIILT5JMCGjoBKiIVL2FwaS9hbmFseXRpY3MvZXZlbnRzYgZwcm90bzM", [file_google_api_annotations]);
+  fileDesc("ChZzb2Npby92MS9sYW5kaW5nLnByb3RvEghzb2Npby52MSJiChFUcmFja0V2ZW50UmVxdWVzdBIoCgRraW5kGAEgASgOMhouc29jaW8udjEuTGFuZGluZ0V2ZW50S2luZBIPCgd2YXJpYW50GAIgASgJEhIKCnZpc2l0b3JfaWQYAyABKAkiFAoSVHJhY2tFdmVudFJlc3BvbnNlIk4KGlN1YnNjcmliZU5ld3NsZXR0ZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEg8KB2NvbnNlbnQYAiABKAgSEAoIbGFuZ3VhZ2UYAyABKAkiHQobU3Vic2NyaWJlTmV3c2xldHRlclJlc3BvbnNlIhMKEUdldENvbnRhY3RSZXF1ZXN0IlIKEkdldENvbnRhY3RSZXNwb25zZRIXCg93aGF0c2FwcF9udW1iZXIYASABKAkSFAoMd2hhdHNhcHBfdXJsGAIgASgJEg0KBWVtYWlsGAMgASgJKoIBChBMYW5kaW5nRXZlbnRLaW5kEiIKHkxBTkRJTkdfRVZFTlRfS0lORF9VTlNQRUNJRklFRBAAEiMKH0xBTkRJTkdfRVZFTlRfS0lORF9MQU5ESU5HX1ZJRVcQARIlCiFMQU5ESU5HX0VWRU5UX0tJTkRfQ0hFQ0tPVVRfU1RBUlQQAjLaAgoOTGFuZGluZ1NlcnZpY2USaQoKVHJhY2tFdmVudBIbLnNvY2lvLnYxLlRyYWNrRXZlbnRSZXF1ZXN0Ghwuc29jaW8udjEuVHJhY2tFdmVudFJlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvYW5hbHl0aWNzL2V2ZW50cxJ+ChNTdWJzY3JpYmVOZXdzbGV0dGVyEiQuc29jaW8udjEuU3Vic2NyaWJlTmV3c2xldHRlclJlcXVlc3QaJS5zb2Npby52MS5TdWJzY3JpYmVOZXdzbGV0dGVyUmVzcG9uc2UiGoLT5JMCFDoBKiIPL2FwaS9uZXdzbGV0dGVyEl0KCkdldENvbnRhY3QSGy5zb2Npby52MS5HZXRDb250YWN0UmVxdWVzdBocLnNvY2lvLnYxLkdldENvbnRhY3RSZXNwb25zZSIUgtPkkwIOEgwvYXBpL2NvbnRhY3RiBnByb3RvMw", [file_google_api_annotations]);
 
 /**
  * @generated from message socio.v1.TrackEventRequest
@@ -59,6 +59,94 @@ export const TrackEventResponseSchema: GenMessage<TrackEventResponse> = /*@__PUR
   messageDesc(file_socio_v1_landing, 1);
 
 /**
+ * @generated from message socio.v1.SubscribeNewsletterRequest
+ */
+export type SubscribeNewsletterRequest = Message<"socio.v1.SubscribeNewsletterRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * The visitor ticked "I agree to receive e-mails"; required.
+   *
+   * @generated from field: bool consent = 2;
+   */
+  consent: boolean;
+
+  /**
+   * pt-BR or en: the language of the e-mails.
+   *
+   * @generated from field: string language = 3;
+   */
+  language: string;
+};
+
+/**
+ * Describes the message socio.v1.SubscribeNewsletterRequest.
+ * Use `create(SubscribeNewsletterRequestSchema)` to create a new message.
+ */
+export const SubscribeNewsletterRequestSchema: GenMessage<SubscribeNewsletterRequest> = /*@__PURE__*/
+  messageDesc(file_socio_v1_landing, 2);
+
+/**
+ * @generated from message socio.v1.SubscribeNewsletterResponse
+ */
+export type SubscribeNewsletterResponse = Message<"socio.v1.SubscribeNewsletterResponse"> & {
+};
+
+/**
+ * Describes the message socio.v1.SubscribeNewsletterResponse.
+ * Use `create(SubscribeNewsletterResponseSchema)` to create a new message.
+ */
+export const SubscribeNewsletterResponseSchema: GenMessage<SubscribeNewsletterResponse> = /*@__PURE__*/
+  messageDesc(file_socio_v1_landing, 3);
+
+/**
+ * @generated from message socio.v1.GetContactRequest
+ */
+export type GetContactRequest = Message<"socio.v1.GetContactRequest"> & {
+};
+
+/**
+ * Describes the message socio.v1.GetContactRequest.
+ * Use `create(GetContactRequestSchema)` to create a new message.
+ */
+export const GetContactRequestSchema: GenMessage<GetContactRequest> = /*@__PURE__*/
+  messageDesc(file_socio_v1_landing, 4);
+
+/**
+ * @generated from message socio.v1.GetContactResponse
+ */
+export type GetContactResponse = Message<"socio.v1.GetContactResponse"> & {
+  /**
+   * The business's WhatsApp number, e.g. "+55 (11) 90000-0000".
+   *
+   * @generated from field: string whatsapp_number = 1;
+   */
+  whatsappNumber: string;
+
+  /**
+   * https://wa.me/<number>
+   *
+   * @generated from field: string whatsapp_url = 2;
+   */
+  whatsappUrl: string;
+
+  /**
+   * @generated from field: string email = 3;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message socio.v1.GetContactResponse.
+ * Use `create(GetContactResponseSchema)` to create a new message.
+ */
+export const GetContactResponseSchema: GenMessage<GetContactResponse> = /*@__PURE__*/
+  messageDesc(file_socio_v1_landing, 5);
+
+/**
  * @generated from enum socio.v1.LandingEventKind
  */
 export enum LandingEventKind {
@@ -85,8 +173,9 @@ export const LandingEventKindSchema: GenEnum<LandingEventKind> = /*@__PURE__*/
   enumDesc(file_socio_v1_landing, 0);
 
 /**
- * What the public web app reports: landing views and checkout starts by landing variant, for the
- * admin's A/B funnel. Public and rate-limited per client address; no personal data is kept.
+ * What the public landing page calls: it reports landing views and checkout starts by variant
+ * for the admin's A/B funnel (no personal data kept), signs people up to the newsletter with their
+ * consent, and reads how to reach us. Public and rate-limited per client address.
  *
  * @generated from service socio.v1.LandingService
  */
@@ -98,6 +187,24 @@ export const LandingService: GenService<{
     methodKind: "unary";
     input: typeof TrackEventRequestSchema;
     output: typeof TrackEventResponseSchema;
+  },
+  /**
+   * Stores the address with the consent's time; signing up again changes nothing.
+   *
+   * @generated from rpc socio.v1.LandingService.SubscribeNewsletter
+   */
+  subscribeNewsletter: {
+    methodKind: "unary";
+    input: typeof SubscribeNewsletterRequestSchema;
+    output: typeof SubscribeNewsletterResponseSchema;
+  },
+  /**
+   * @generated from rpc socio.v1.LandingService.GetContact
+   */
+  getContact: {
+    methodKind: "unary";
+    input: typeof GetContactRequestSchema;
+    output: typeof GetContactResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_socio_v1_landing, 0);

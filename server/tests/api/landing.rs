@@ -1,6 +1,7 @@
-//! The admin's analytics: the landing page's A/B funnel reported by the public tracking call
-//! (each visitor once a day), Pro conversions attributed to the variant the checkout came from,
-//! messages and failed sends per day; bad tracking input and floods are refused.
+//! What the public landing page calls, and what admins read of it: the A/B funnel reported by the
+//! tracking call (each visitor once a day), Pro conversions attributed to the variant the checkout
+//! came from, messages and failed sends per day; newsletter sign-ups with consent; the contact.
+//! Bad input and floods are refused.
 
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -124,3 +125,61 @@ async fn tracking_refuses_bad_input_and_a_flood_from_one_address(db: TestDatabas
     assert!(last.1["retryAfter"].as_i64().unwrap() >= 1);
 }
 on_both_engines!(tracking_refuses_bad_input_and_a_flood_from_one_address);
+
+async fn the_newsletter_keeps_an_address_once_with_its_consent_and_refuses_bad_input(db: TestDatabase) {
+    let app = spawn_app_with(db, &[]).await;
+    let signup = |email: &'static str, consent: bool| {
+        let app = &app;
+        async move {
+            call(
+                app,
+                Method::POST,
+                "/api/newsletter",
+                json!({"email": email, "consent": consent, "language": "en"}),
+                None,
+            )
+            .await
+        }
+    };
+    let (status, body) = signup("Ana.Lima@Exemplo.com.br", true).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["message"], "Done! You will get our tips.");
+    assert_eq!(signup("ana.lima@exemplo.com.br", true).await.0, 200, "signing up again is fine");
+
+    let (status, body) = signup("ana@exemplo", false).await;
+    assert_eq!(status, 400, "{body}");
+    let fields: Vec<&str> =
+        body["errors"].as_array().unwrap().iter().map(|e| e["field"].as_str().unwrap()).collect();
+    assert_eq!(fields, ["email", "consent"]);
+    assert!(body["message"].as_str().unwrap().contains("e-mail"), "{body}");
+
+    let rows = sqlx::query("select email, language, consented_at from newsletter_subscribers")
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 1, "one address, kept once; bad input stored nothing");
+    assert_eq!(sqlx::Row::get::<String, _>(&rows[0], "email"), "ana.lima@exemplo.com.br");
+    assert_eq!(sqlx::Row::get::<String, _>(&rows[0], "language"), "en");
+    assert!(sqlx::Row::get::<i64, _>(&rows[0], "consented_at") > 0);
+
+    let mut refused = false;
+    for _ in 0..12 {
+        if signup("bia@exemplo.com", true).await.0 == 429 {
+            refused = true;
+            break;
+        }
+    }
+    assert!(refused, "ten sign-ups an hour per address");
+}
+on_both_engines!(the_newsletter_keeps_an_address_once_with_its_consent_and_refuses_bad_input);
+
+async fn the_contact_shows_the_business_whatsapp_and_support_address(db: TestDatabase) {
+    let app = spawn_app_with(db, &[("SUPPORT_EMAIL", "ajuda@socio.app".into())]).await;
+    let (status, body) = call(&app, Method::GET, "/api/contact", Value::Null, None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["data"],
+        json!({"whatsappNumber": "+55 (11) 90000-0000", "whatsappUrl": "https://wa.me/5511900000000", "email": "ajuda@socio.app"})
+    );
+}
+on_both_engines!(the_contact_shows_the_business_whatsapp_and_support_address);

@@ -1,0 +1,80 @@
+//! The landing page's newsletter: an e-mail address given with consent (LGPD keeps the consent's
+//! time), stored once however many times it is given.
+
+use crate::db::{Db, now_ms};
+use crate::locale::Language;
+
+/// An e-mail address as people type it, checked for the shape every address has: one `@`, a local
+/// part, a domain with a dot, no spaces, at most 254 characters. Kept in lower case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(text: &str) -> Option<Self> {
+        let text = text.trim().to_lowercase();
+        if text.len() > 254 || text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return None;
+        }
+        let (local, domain) = text.split_once('@')?;
+        let labels: Vec<&str> = domain.split('.').collect();
+        let ok = !local.is_empty()
+            && local.len() <= 64
+            && !domain.contains('@')
+            && labels.len() >= 2
+            && labels.iter().all(|l| !l.is_empty() && !l.starts_with('-') && !l.ends_with('-'))
+            && labels.last().is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_alphabetic()));
+        ok.then_some(Self(text))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Stores the address; giving it again keeps the first consent.
+pub async fn subscribe(db: &Db, email: &Email, language: Language) -> Result<(), sqlx::Error> {
+    let now = now_ms();
+    sqlx::query(
+        "insert into newsletter_subscribers (email, language, consented_at, created_at) values ($1, $2, $3, $3) \
+         on conflict (email) do nothing",
+    )
+    .bind(email.as_str())
+    .bind(language.tag())
+    .bind(now)
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_people_type_are_accepted_in_lower_case() {
+        assert_eq!(
+            Email::parse(" Ana.Lima+news@Exemplo.com.br ").unwrap().as_str(),
+            "ana.lima+news@exemplo.com.br"
+        );
+        assert!(Email::parse("joao@padaria.app").is_some());
+    }
+
+    #[test]
+    fn malformed_addresses_are_refused() {
+        for bad in [
+            "",
+            "ana",
+            "ana@",
+            "@exemplo.com",
+            "ana@exemplo",
+            "ana@@exemplo.com",
+            "ana lima@exemplo.com",
+            "ana@exemplo.c",
+            "ana@-x.com",
+            "ana@exemplo..com",
+        ] {
+            assert!(Email::parse(bad).is_none(), "{bad:?}");
+        }
+        assert!(Email::parse(&format!("{}@exemplo.com", "a".repeat(65))).is_none());
+    }
+}

@@ -1,0 +1,148 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+
+import { Button } from "@/components/ui/button";
+import { fieldViolations, serverMessage } from "@/lib/errors";
+import { currentLanguage } from "@/lib/i18n";
+
+import { useSubscribeNewsletter } from "../api/use-landing";
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+
+/** The newsletter: an address and consent, stored through a real, rate-limited call. */
+function Newsletter() {
+  const { t, i18n } = useTranslation("landing");
+  const language = currentLanguage(i18n);
+  const subscribe = useSubscribeNewsletter();
+  const [email, setEmail] = useState("");
+  const [consent, setConsent] = useState(false);
+  const [error, setError] = useState("");
+  const [done, setDone] = useState(false);
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    if (!EMAIL.test(email.trim())) return setError(t("footer.newsletter.invalid"));
+    if (!consent) return setError(t("footer.newsletter.consentRequired"));
+    setError("");
+    try {
+      await subscribe.mutateAsync({ email: email.trim(), consent, language });
+      setDone(true);
+    } catch (failure) {
+      const fields = fieldViolations(failure);
+      setError(fields.email ? t("footer.newsletter.invalid") : serverMessage(failure, t("footer.newsletter.failed")));
+    }
+  }
+
+  if (done) {
+    return (
+      <p role="status" className="rounded-xl bg-brand-600/20 p-4 text-brand-100">
+        {t("footer.newsletter.done")}
+      </p>
+    );
+  }
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="newsletter-title" className="space-y-3">
+      <h2 id="newsletter-title" className="font-semibold text-white">
+        {t("footer.newsletter.title")}
+      </h2>
+      <p className="text-sm">{t("footer.newsletter.text")}</p>
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <label className="flex-1">
+          <span className="sr-only">{t("footer.newsletter.label")}</span>
+          <input
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            placeholder={t("footer.newsletter.placeholder")}
+            aria-invalid={Boolean(error)}
+            aria-describedby={error ? "newsletter-error" : undefined}
+            className="h-11 w-full rounded-xl border border-slate-600 bg-slate-800 px-3 text-white placeholder:text-slate-400"
+          />
+        </label>
+        <Button type="submit" disabled={subscribe.isPending}>
+          {subscribe.isPending ? t("footer.newsletter.sending") : t("footer.newsletter.submit")}
+        </Button>
+      </div>
+      <label className="flex items-start gap-2 text-sm">
+        <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} className="mt-0.5 h-4 w-4 accent-brand-600" />
+        {t("footer.newsletter.consent")}
+      </label>
+      {error && (
+        <p id="newsletter-error" role="alert" className="text-sm text-red-300">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** Four link columns, figures, badges, the newsletter and a last call to action. */
+export function LandingFooter() {
+  const { t } = useTranslation("landing");
+  const columns = t("footer.columns", { returnObjects: true }) as { title: string; links: [string, string][] }[];
+  const stats = t("footer.stats", { returnObjects: true }) as { value: string; label: string }[];
+  const badges = t("footer.badges", { returnObjects: true }) as string[];
+  return (
+    <footer className="bg-slate-900 text-slate-300">
+      <div className="mx-auto max-w-6xl px-4 py-14">
+        <div className="grid gap-10 lg:grid-cols-[1.2fr_2fr]">
+          <div className="space-y-5">
+            <p className="text-xl font-bold text-white" translate="no">
+              {t("appName", { ns: "common" })}
+            </p>
+            <p>{t("footer.about")}</p>
+            <dl className="flex gap-6">
+              {stats.map((s) => (
+                <div key={s.label} className="flex flex-col-reverse">
+                  <dt className="text-xs">{s.label}</dt>
+                  <dd className="text-xl font-bold text-white">{s.value}</dd>
+                </div>
+              ))}
+            </dl>
+            <Button asChild>
+              <Link to="/checkout">{t("footer.cta")}</Link>
+            </Button>
+          </div>
+          <div className="grid grid-cols-2 gap-8 sm:grid-cols-4">
+            {columns.map((column) => (
+              <nav key={column.title} aria-label={column.title}>
+                <h2 className="font-semibold text-white">{column.title}</h2>
+                <ul className="mt-3 space-y-2 text-sm">
+                  {column.links.map(([label, to]) => (
+                    <li key={to}>
+                      {to.startsWith("/#") ? (
+                        <a href={to.slice(1)} className="hover:text-white">
+                          {label}
+                        </a>
+                      ) : (
+                        <Link to={to} className="hover:text-white">
+                          {label}
+                        </Link>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            ))}
+          </div>
+        </div>
+        <div className="mt-12 grid gap-8 border-t border-slate-700 pt-10 lg:grid-cols-2">
+          <Newsletter />
+          <ul className="flex flex-wrap content-start gap-2 lg:justify-end">
+            {badges.map((b) => (
+              <li key={b} className="rounded-full border border-slate-600 px-3 py-1 text-xs font-semibold">
+                {b}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div className="mt-10 space-y-2 border-t border-slate-700 pt-6 text-sm">
+          <p>{t("footer.disclaimer", { ns: "common" })}</p>
+          <p>{t("footer.rights", { ns: "common", year: new Date().getFullYear() })}</p>
+        </div>
+      </div>
+    </footer>
+  );
+}
