@@ -41,6 +41,20 @@ describe("from WhatsApp to Pro", () => {
     expect(await page.getByRole("link", { name: "Começar conversa no WhatsApp" }).getAttribute("href")).toContain("wa.me/5511900000000?text=");
     await screenshot(page, "success-1280");
     expect(await latestInOutbox(baseURL, phone, "text")).toContain("Bem-vindo ao Sócio Pro");
+
+    // The same conversation on the web: the WhatsApp messages are there, and the consultant answers.
+    await page.getByRole("link", { name: "Ir para o painel" }).click();
+    await page.getByRole("link", { name: "Conversar aqui no navegador" }).click();
+    await page.waitForURL(`${baseURL}/chat`);
+    await page.getByText("Oi", { exact: true }).waitFor();
+    await page.getByLabel("Sua mensagem").fill("Quero abrir uma loja de bicicletas em Campinas");
+    await page.getByRole("button", { name: "Enviar" }).click();
+    await page.getByText("Quero abrir uma loja de bicicletas em Campinas").waitFor();
+    await page.waitForFunction(() => document.querySelectorAll("section[aria-label='Conversa'] li").length >= 4);
+    expect(await page.getByLabel("Sua mensagem").inputValue()).toBe("");
+    await screenshot(page, "chat-1280");
+    await page.setViewportSize({ width: 375, height: 740 });
+    await screenshot(page, "chat-375");
     expect(errors.filter((e) => !e.includes("401"))).toEqual([]);
     await page.close();
   });

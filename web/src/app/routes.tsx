@@ -72,6 +72,16 @@ const pages: RouteObject[] = [
     },
   },
   {
+    path: "/chat",
+    lazy: async () => {
+      const [{ ChatPage }, { RequireAuth }] = await Promise.all([
+        import("@/features/chat/components/chat-page"),
+        import("@/features/auth/components/require-auth"),
+      ]);
+      return { Component: () => <RequireAuth><ChatPage /></RequireAuth> };
+    },
+  },
+  {
     path: "/admin",
     lazy: async () => {
       const [{ AdminPage }, { RequireAdmin }] = await Promise.all([

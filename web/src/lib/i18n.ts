@@ -7,6 +7,7 @@ import { initReactI18next } from "react-i18next";
 import enAdmin from "@/locales/en/admin.json";
 import enAuth from "@/locales/en/auth.json";
 import enBilling from "@/locales/en/billing.json";
+import enChat from "@/locales/en/chat.json";
 import enBusinessPlan from "@/locales/en/businessPlan.json";
 import enCommon from "@/locales/en/common.json";
 import enDashboard from "@/locales/en/dashboard.json";
@@ -15,6 +16,7 @@ import enWhatsappDev from "@/locales/en/whatsappDev.json";
 import ptAdmin from "@/locales/pt-BR/admin.json";
 import ptAuth from "@/locales/pt-BR/auth.json";
 import ptBilling from "@/locales/pt-BR/billing.json";
+import ptChat from "@/locales/pt-BR/chat.json";
 import ptBusinessPlan from "@/locales/pt-BR/businessPlan.json";
 import ptCommon from "@/locales/pt-BR/common.json";
 import ptDashboard from "@/locales/pt-BR/dashboard.json";
@@ -29,6 +31,7 @@ export const resources = {
     admin: ptAdmin,
     auth: ptAuth,
     billing: ptBilling,
+    chat: ptChat,
     businessPlan: ptBusinessPlan,
     dashboard: ptDashboard,
     landing: ptLanding,
@@ -39,6 +42,7 @@ export const resources = {
     admin: enAdmin,
     auth: enAuth,
     billing: enBilling,
+    chat: enChat,
     businessPlan: enBusinessPlan,
     dashboard: enDashboard,
     landing: enLanding,
@@ -55,7 +59,7 @@ export function createI18n(language: AppLanguage = detectLanguage()): i18n {
     fallbackLng: "en",
     supportedLngs: [...SUPPORTED_LANGUAGES],
     defaultNS: "common",
-    ns: ["common", "admin", "auth", "billing", "businessPlan", "dashboard", "landing", "whatsappDev"],
+    ns: ["common", "admin", "auth", "billing", "chat", "businessPlan", "dashboard", "landing", "whatsappDev"],
     interpolation: { escapeValue: false },
     initAsync: false,
     returnNull: false,

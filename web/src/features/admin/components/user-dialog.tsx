@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
+import { WhatsAppText } from "@/components/ui/whatsapp-text";
 import { ChatMessageType, Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
 import { cn } from "@/lib/cn";
 import { formatDate, formatDateTime } from "@/lib/dates";
@@ -156,7 +157,9 @@ export function UserDialog({ id, onClose }: { id: string; onClose: () => void })
                     <p className="text-xs font-semibold text-slate-600">
                       {mine ? t("detail.user") : t("detail.assistant")} · <time>{formatDateTime(m.timestamp, language)}</time>
                     </p>
-                    <p className="mt-1 whitespace-pre-wrap">{m.content}</p>
+                    <p className="mt-1 whitespace-pre-wrap">
+                      <WhatsAppText text={m.content} />
+                    </p>
                   </li>
                 );
               })}

@@ -187,9 +187,7 @@ export function DashboardPage() {
               </ul>
             )}
             <Button asChild variant="ghost" className="mt-2">
-              <a href={whatsappUrl} target="_blank" rel="noreferrer">
-                {t("messages.viewAll")}
-              </a>
+              <Link to="/chat">{t("messages.viewAll")}</Link>
             </Button>
           </Card>
 
@@ -203,9 +201,7 @@ export function DashboardPage() {
                 {plan.isPending ? t("actions.exporting") : t("actions.exportPlan")}
               </Button>
               <Button asChild variant="secondary">
-                <a href={whatsappUrl} target="_blank" rel="noreferrer">
-                  {t("actions.openChat")}
-                </a>
+                <Link to="/chat">{t("actions.openChat")}</Link>
               </Button>
             </div>
           </Card>
