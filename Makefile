@@ -13,7 +13,7 @@ WEBX = cd web && ./node_modules/.bin/
 WEB_SOURCES := $(shell find web/src web/index.html web/public -type f 2>/dev/null) web/vite.config.ts web/package.json
 PROTOS := $(shell find proto -name '*.proto')
 
-.PHONY: help run build test bench setup generate web check-rust check-proto check-generated check-web test-rust test-web test-e2e clean
+.PHONY: help run build test bench setup generate web check-rust check-proto check-generated check-web check-bundle test-rust test-web test-e2e clean
 
 help:
 	@echo "make run    install, generate, build and serve on http://localhost:8080 (embedded defaults)"
@@ -51,7 +51,7 @@ run: build
 
 ## Tests ----------------------------------------------------------------------------------------
 
-test: check-rust check-proto check-generated check-web test-rust test-web test-e2e
+test: check-rust check-proto check-generated check-web test-rust test-web check-bundle test-e2e
 	@echo "make test: all checks passed"
 
 check-rust:
@@ -82,6 +82,10 @@ test-web: generate
 
 # The real server (debug build) serving the real web build, driven by Debian's Chromium. The
 # binary is the one the Rust tests build (same features), so nothing compiles twice.
+# The landing page's JavaScript, gzipped, against its budget (README, Performance).
+check-bundle: web
+	node web/scripts/bundle-budget.mjs web/dist 160
+
 test-e2e: web
 	cargo test --locked --no-run --quiet
 	cd web && SOCIO_BIN="$(abspath $(TARGET_DIR))/debug/socio" ./node_modules/.bin/vitest run --config vitest.e2e.config.ts

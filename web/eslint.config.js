@@ -13,6 +13,7 @@ export default tseslint.config(
   { ignores: ["dist", "src/gen", "node_modules", "test-results", "e2e/screenshots"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { files: ["scripts/**/*.mjs"], languageOptions: { globals: globals.node } },
   {
     files: ["**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },

@@ -22,6 +22,8 @@ export default defineConfig({
   build: {
     target: "es2022",
     sourcemap: false,
+    // Read by scripts/bundle-budget.mjs to find what the landing page loads.
+    manifest: true,
   },
   test: {
     environment: "jsdom",

@@ -46,7 +46,7 @@ describe("from WhatsApp to Pro", () => {
     await page.getByRole("link", { name: "Ir para o painel" }).click();
     await page.getByRole("link", { name: "Conversar aqui no navegador" }).click();
     await page.waitForURL(`${baseURL}/chat`);
-    await page.getByText("Oi", { exact: true }).waitFor();
+    await page.getByRole("listitem").filter({ hasText: /^Você · .*Oi$/ }).waitFor();
     await page.getByLabel("Sua mensagem").fill("Quero abrir uma loja de bicicletas em Campinas");
     await page.getByRole("button", { name: "Enviar" }).click();
     await page.getByText("Quero abrir uma loja de bicicletas em Campinas").waitFor();

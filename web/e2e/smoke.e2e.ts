@@ -6,7 +6,7 @@ const browser = sharedBrowser();
 const baseURL = inject("baseURL");
 
 describe("the app in a real browser against the real server", () => {
-  it("shows the whole landing page with the plans loaded over gRPC-Web, in both variants", async () => {
+  it("shows the whole landing page with the plans from the server, in both variants", async () => {
     const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
     const errors = collectErrors(page);
     await page.goto(baseURL);

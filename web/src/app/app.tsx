@@ -1,31 +1,19 @@
 import { useState } from "react";
 import { createBrowserRouter, RouterProvider } from "react-router";
 
-import { createI18n, currentLanguage } from "@/lib/i18n";
-import { createApiTransport } from "@/lib/transport";
+import { createI18n } from "@/lib/i18n";
 
-import { AppProviders, createQueryClient } from "./providers";
+import { AppProviders } from "./providers";
 import { routes } from "./routes";
 
 function createApp() {
-  const i18n = createI18n();
-  const router = createBrowserRouter(routes);
-  const queryClient = createQueryClient();
-  const transport = createApiTransport({
-    getLanguage: () => currentLanguage(i18n),
-    // The session could not be renewed: the tokens are gone; log in again.
-    onSessionExpired: () => {
-      queryClient.clear();
-      void router.navigate("/login");
-    },
-  });
-  return { i18n, router, queryClient, transport };
+  return { i18n: createI18n(), router: createBrowserRouter(routes) };
 }
 
 export function App() {
-  const [{ i18n, router, queryClient, transport }] = useState(createApp);
+  const [{ i18n, router }] = useState(createApp);
   return (
-    <AppProviders i18n={i18n} transport={transport} queryClient={queryClient}>
+    <AppProviders i18n={i18n}>
       <RouterProvider router={router} />
     </AppProviders>
   );

@@ -1,10 +1,9 @@
 // Every route of spec §2, each page loaded on demand (route-level code splitting), the
 // logged-in pages behind the auth guard and /admin behind the admin guard. Paths the app does not
-// know render the 404 page.
+// know render the 404 page. Every page but the landing page sits under the API layout, which
+// brings the gRPC-Web client: the landing page loads without it.
 
 import type { RouteObject } from "react-router";
-
-import { NotFoundPage } from "./routes/not-found";
 
 const checkout = async () => {
   const { CheckoutPage } = await import("@/features/billing/components/checkout-page");
@@ -20,14 +19,15 @@ function Loading() {
   );
 }
 
-const pages: RouteObject[] = [
-  {
-    path: "/",
-    lazy: async () => {
-      const { LandingPage } = await import("@/features/landing/components/landing-page");
-      return { Component: LandingPage };
-    },
+const landing: RouteObject = {
+  path: "/",
+  lazy: async () => {
+    const { LandingPage } = await import("@/features/landing/components/landing-page");
+    return { Component: LandingPage };
   },
+};
+
+const pages: RouteObject[] = [
   { path: "/checkout", lazy: checkout },
   { path: "/checkout/:phoneNumber", lazy: checkout },
   {
@@ -99,7 +99,21 @@ const pages: RouteObject[] = [
       return { Component: SimulatorPage };
     },
   },
-  { path: "*", Component: NotFoundPage },
+  {
+    path: "*",
+    lazy: async () => {
+      const { NotFoundPage } = await import("./routes/not-found");
+      return { Component: NotFoundPage };
+    },
+  },
 ];
 
-export const routes: RouteObject[] = [{ HydrateFallback: Loading, children: pages }];
+const withApi: RouteObject = {
+  lazy: async () => {
+    const { ApiLayout } = await import("./api-layout");
+    return { Component: ApiLayout };
+  },
+  children: pages,
+};
+
+export const routes: RouteObject[] = [{ HydrateFallback: Loading, children: [landing, withApi] }];

@@ -1,12 +1,11 @@
 // The landing page's A/B funnel as the browser reports it: a random visitor id kept in
 // localStorage (nothing personal), the variant the visitor saw, and one event per page view sent
-// to the public tracking call. Reporting never gets in the visitor's way: failures are ignored.
+// to the public tracking call over plain REST (the landing page carries no gRPC-Web client).
+// Reporting never gets in the visitor's way: failures are ignored.
 
-import { createClient } from "@connectrpc/connect";
-import { useTransport } from "@connectrpc/connect-query";
 import { useEffect } from "react";
 
-import { LandingEventKind, LandingService } from "@/gen/socio/v1/landing_pb";
+import { restCall } from "./rest";
 
 const VISITOR_KEY = "socioVisitorId";
 const VARIANT_KEY = "socioLandingVariant";
@@ -35,21 +34,14 @@ export function seenVariant(): HeroVariant | null {
 
 /** Reports a landing view (remembering the variant) or a checkout start, once per mount. */
 export function useTrackEvent(kind: "landingView" | "checkoutStart", variant: HeroVariant | null) {
-  const transport = useTransport();
   useEffect(() => {
     if (!variant) return;
     try {
       if (kind === "landingView") localStorage.setItem(VARIANT_KEY, variant);
-      const client = createClient(LandingService, transport);
-      client
-        .trackEvent({
-          kind: kind === "landingView" ? LandingEventKind.LANDING_VIEW : LandingEventKind.CHECKOUT_START,
-          variant,
-          visitorId: visitorId(),
-        })
-        .catch(() => {});
+      const body = { kind: kind === "landingView" ? "landing_view" : "checkout_start", variant, visitorId: visitorId() };
+      restCall("/api/analytics/events", { method: "POST", language: "pt-BR", keepalive: true, body: JSON.stringify(body) }).catch(() => {});
     } catch {
       // Storage may be unavailable (private modes); the page works all the same.
     }
-  }, [kind, variant, transport]);
+  }, [kind, variant]);
 }

@@ -1,17 +1,24 @@
-// The few REST-only endpoints (dev tools, webhooks' siblings) speak the envelope of ARCHITECTURE §3:
-// {"success": true, "data": …} or {"success": false, "message", "error"}.
+// Plain REST calls with the envelope of ARCHITECTURE §3 — {"success": true, "data": …} or
+// {"success": false, "message", "error", "errors"} — for the pages that must stay light (the
+// landing page carries no gRPC-Web client) and the REST-only dev endpoints.
 
-import { REQUEST_TIMEOUT_MS } from "./transport";
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 export class RestError extends Error {
   constructor(
     message: string,
     readonly status: number,
     readonly code: string,
+    /** Field violations by field name. */
+    readonly fields: Record<string, string> = {},
   ) {
     super(message);
   }
 }
+
+type Envelope<T> =
+  | { success: true; data: T; message?: string }
+  | { success: false; message?: string; error?: string; errors?: { field: string; description: string }[] };
 
 export async function restCall<T>(path: string, init: RequestInit & { language: string }): Promise<T> {
   const { language, ...rest } = init;
@@ -20,13 +27,11 @@ export async function restCall<T>(path: string, init: RequestInit & { language: 
     headers: { "Content-Type": "application/json", "Accept-Language": language, ...rest.headers },
     signal: rest.signal ?? AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
-  const body = (await response.json().catch(() => null)) as
-    | { success: true; data: T }
-    | { success: false; message?: string; error?: string }
-    | null;
+  const body = (await response.json().catch(() => null)) as Envelope<T> | null;
   if (!response.ok || !body || !body.success) {
     const failure = body && !body.success ? body : null;
-    throw new RestError(failure?.message ?? response.statusText, response.status, failure?.error ?? "UNKNOWN");
+    const fields = Object.fromEntries((failure?.errors ?? []).map((e) => [e.field, e.description]));
+    throw new RestError(failure?.message ?? response.statusText, response.status, failure?.error ?? "UNKNOWN", fields);
   }
   return body.data;
 }

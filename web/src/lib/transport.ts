@@ -8,9 +8,10 @@ import { createGrpcWebTransport } from "@connectrpc/connect-web";
 
 import { AuthService } from "@/gen/socio/v1/auth_pb";
 
+import { REQUEST_TIMEOUT_MS } from "./rest";
 import { clearTokens, getAccessToken, getRefreshToken, storeTokens } from "./session";
 
-export const REQUEST_TIMEOUT_MS = 30_000;
+export { REQUEST_TIMEOUT_MS } from "./rest";
 
 /** Calls that must never trigger a refresh: the login calls themselves. */
 const NO_REFRESH = new Set(["SendCode", "VerifyCode", "Refresh", "Logout"]);

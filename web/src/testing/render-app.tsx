@@ -5,7 +5,8 @@ import { createRouterTransport, type ConnectRouter } from "@connectrpc/connect";
 import { render } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 
-import { AppProviders, createQueryClient } from "@/app/providers";
+import { createQueryClient } from "@/app/api-layout";
+import { AppProviders } from "@/app/providers";
 import { routes } from "@/app/routes";
 import { createI18n, currentLanguage } from "@/lib/i18n";
 import type { AppLanguage } from "@/lib/language";
@@ -24,7 +25,7 @@ export function renderApp(path: string, options: { language?: AppLanguage; api?:
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false } });
   const view = render(
-    <AppProviders i18n={i18n} transport={transport} queryClient={queryClient}>
+    <AppProviders i18n={i18n} api={{ transport, queryClient }}>
       <RouterProvider router={router} />
     </AppProviders>,
   );

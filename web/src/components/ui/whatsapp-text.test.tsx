@@ -1,4 +1,4 @@
-import { render } from "@testing-library/react";
+import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 
 import { WhatsAppText } from "./whatsapp-text";
@@ -11,5 +11,17 @@ describe("WhatsApp formatting", () => {
     expect(container.querySelector("s")?.textContent).toBe("nada");
     expect(container.querySelector("b")).toBeNull();
     expect(container.textContent).toContain("<b>aqui</b>");
+  });
+
+  it("makes links clickable", () => {
+    render(<WhatsAppText text={"*482913* é o seu código. Plano: http://localhost:8080/checkout/5511987654321"} />);
+    expect(screen.getByText("482913").tagName).toBe("STRONG");
+    expect(screen.getByRole("link")).toHaveAttribute("href", "http://localhost:8080/checkout/5511987654321");
+  });
+
+  it("never renders markup from the text", () => {
+    const { container } = render(<WhatsAppText text={'<img src=x onerror="alert(1)">'} />);
+    expect(container.querySelector("img")).toBeNull();
+    expect(container.textContent).toBe('<img src=x onerror="alert(1)">');
   });
 });

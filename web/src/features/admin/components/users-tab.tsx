@@ -52,12 +52,14 @@ export function UsersTab() {
 
   // Searching waits for a pause in typing; a new search starts from page 1.
   useEffect(() => {
+    const next = typed.trim();
+    if (next === search) return;
     const timer = setTimeout(() => {
-      setSearch(typed.trim());
+      setSearch(next);
       setPage(1);
     }, 300);
     return () => clearTimeout(timer);
-  }, [typed]);
+  }, [typed, search]);
 
   const filterBroken = filterChanged && users.isError;
   useEffect(() => {

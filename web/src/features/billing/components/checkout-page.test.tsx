@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { BillingInterval, BillingService, PlanType } from "@/gen/socio/v1/billing_pb";
-import { LandingEventKind, LandingService, type TrackEventRequest } from "@/gen/socio/v1/landing_pb";
+import { stubRest } from "@/testing/fake-rest";
 import { renderApp } from "@/testing/render-app";
 
 import { navigation } from "./checkout-page";
@@ -63,19 +63,9 @@ describe("checkout", () => {
     vi.spyOn(navigation, "go").mockImplementation(() => {});
     localStorage.setItem("socioLandingVariant", "B");
     const calls: Call[] = [];
-    const events: TrackEventRequest[] = [];
-    renderApp("/checkout/5511987654321", {
-      api: (router) => {
-        api(calls)(router);
-        router.service(LandingService, {
-          trackEvent: (request) => {
-            events.push(request);
-            return {};
-          },
-        });
-      },
-    });
-    await waitFor(() => expect(events).toMatchObject([{ kind: LandingEventKind.CHECKOUT_START, variant: "B" }]));
+    const requests = stubRest({ "POST /api/analytics/events": () => ({ data: {} }) });
+    renderApp("/checkout/5511987654321", { api: api(calls) });
+    await waitFor(() => expect(requests.map((r) => r.body)).toMatchObject([{ kind: "checkout_start", variant: "B" }]));
     await userEvent.click(await screen.findByRole("button", { name: "Assinar o Pro" }));
     await waitFor(() => expect(calls).toMatchObject([{ planType: PlanType.PRO, landingVariant: "B" }]));
   });

@@ -3,10 +3,10 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
 import { Button } from "@/components/ui/button";
-import { fieldViolations, serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
+import { RestError } from "@/lib/rest";
 
-import { useSubscribeNewsletter } from "../api/use-landing";
+import { subscribeNewsletter } from "../api/landing-rest";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
@@ -14,7 +14,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 function Newsletter() {
   const { t, i18n } = useTranslation("landing");
   const language = currentLanguage(i18n);
-  const subscribe = useSubscribeNewsletter();
+  const [sending, setSending] = useState(false);
   const [email, setEmail] = useState("");
   const [consent, setConsent] = useState(false);
   const [error, setError] = useState("");
@@ -25,12 +25,15 @@ function Newsletter() {
     if (!EMAIL.test(email.trim())) return setError(t("footer.newsletter.invalid"));
     if (!consent) return setError(t("footer.newsletter.consentRequired"));
     setError("");
+    setSending(true);
     try {
-      await subscribe.mutateAsync({ email: email.trim(), consent, language });
+      await subscribeNewsletter(email.trim(), consent, language);
       setDone(true);
     } catch (failure) {
-      const fields = fieldViolations(failure);
-      setError(fields.email ? t("footer.newsletter.invalid") : serverMessage(failure, t("footer.newsletter.failed")));
+      if (failure instanceof RestError && failure.fields.email) setError(t("footer.newsletter.invalid"));
+      else setError(failure instanceof RestError && failure.status === 429 ? failure.message : t("footer.newsletter.failed"));
+    } finally {
+      setSending(false);
     }
   }
 
@@ -61,8 +64,8 @@ function Newsletter() {
             className="h-11 w-full rounded-xl border border-slate-600 bg-slate-800 px-3 text-white placeholder:text-slate-400"
           />
         </label>
-        <Button type="submit" disabled={subscribe.isPending}>
-          {subscribe.isPending ? t("footer.newsletter.sending") : t("footer.newsletter.submit")}
+        <Button type="submit" disabled={sending}>
+          {sending ? t("footer.newsletter.sending") : t("footer.newsletter.submit")}
         </Button>
       </div>
       <label className="flex items-start gap-2 text-sm">

@@ -5,8 +5,9 @@ import { Link } from "react-router";
 
 import { LanguageSwitch } from "@/components/layout/language-switch";
 import { Button } from "@/components/ui/button";
+import { currentLanguage } from "@/lib/i18n";
 
-import { useContact } from "../api/use-landing";
+import { useContact } from "../api/landing-rest";
 
 const ANCHORS = [
   ["como-funciona", "features"],
@@ -17,8 +18,9 @@ const ANCHORS = [
 
 /** The top bar (contact, language) and the sticky header with the page's anchors and a phone menu. */
 export function LandingHeader() {
-  const { t } = useTranslation("landing");
-  const contact = useContact().data;
+  const { t, i18n } = useTranslation("landing");
+  const loaded = useContact(currentLanguage(i18n));
+  const contact = loaded.status === "success" ? loaded.data : null;
   const [open, setOpen] = useState(false);
 
   return (

@@ -1,33 +1,32 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+// The landing page calls the server over plain REST (it carries no gRPC-Web client, to load
+// fast), so its tests answer through a fake of the REST API rather than a Connect router.
+
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 
-import { BillingService, PlanType } from "@/gen/socio/v1/billing_pb";
-import { LandingEventKind, LandingService, type TrackEventRequest } from "@/gen/socio/v1/landing_pb";
+import { heroVariant } from "@/lib/landing-analytics";
+import { type RestHandler, stubRest } from "@/testing/fake-rest";
 import { renderApp } from "@/testing/render-app";
 
-import { heroVariant } from "@/lib/landing-analytics";
+const PLANS = [
+  { id: "free", name: "Gratuito", price: 0, period: "para sempre", description: "", features: ["Suporte por e-mail"], limitations: ["Sem consultor de IA no WhatsApp"], buttonText: "Começar grátis", popular: false, yearlyPrice: 0, yearlySavings: 0 },
+  { id: "pro", name: "Pro", price: 100, period: "/mês", description: "", features: ["Consultor de IA no WhatsApp 24/7"], limitations: [], buttonText: "Assinar o Pro", popular: true, yearlyPrice: 899, yearlySavings: 301 },
+];
 
-const plansApi = (seenLanguages: string[] = []) => ({
-  api: ({ service }: import("@connectrpc/connect").ConnectRouter) =>
-    service(BillingService, {
-      listPlans: (request) => {
-        seenLanguages.push(request.language);
-        return {
-          plans: [
-            { id: PlanType.FREE, name: "Gratuito", price: 0, period: "para sempre", features: ["Suporte por e-mail"], limitations: ["Sem consultor de IA no WhatsApp"], buttonText: "Começar grátis" },
-            { id: PlanType.PRO, name: "Pro", price: 100, period: "/mês", features: ["Consultor de IA no WhatsApp 24/7"], buttonText: "Assinar o Pro", popular: true, yearlyPrice: 899, yearlySavings: 301 },
-          ],
-        };
-      },
-    }),
-});
+function server(extra: Record<string, RestHandler> = {}) {
+  return stubRest({
+    "GET /api/subscriptions/plans": () => ({ data: { plans: PLANS } }),
+    "GET /api/contact": () => ({ data: { whatsappNumber: "+55 (11) 90000-0000", whatsappUrl: "https://wa.me/5511900000000", email: "suporte@socio.app" } }),
+    "POST /api/analytics/events": () => ({ data: {} }),
+    ...extra,
+  });
+}
 
 describe("landing page", () => {
   it("tells the whole story in order, each section at its anchor, with the Pro prices from the API", async () => {
-    const languages: string[] = [];
-    const { container } = renderApp("/", plansApi(languages));
+    const requests = server();
+    const { container } = renderApp("/");
     const monthly = await screen.findByRole("article", { name: "Pro mensal" });
     expect(within(monthly).getByText(/R\$\s100/)).toBeInTheDocument();
     const yearly = screen.getByRole("article", { name: "Pro anual" });
@@ -35,7 +34,8 @@ describe("landing page", () => {
     expect(within(yearly).getByText(/R\$\s899/)).toBeInTheDocument();
     expect(within(yearly).getByText(/Economize R\$\s301/)).toBeInTheDocument();
     expect(within(yearly).getByRole("link", { name: "Assinar o anual" })).toHaveAttribute("href", "/checkout?interval=yearly");
-    expect(languages).toEqual(["pt-BR"]);
+    expect(requests.find((r) => r.path === "/api/subscriptions/plans")?.query.get("language")).toBe("pt-BR");
+    expect(await screen.findByRole("link", { name: "WhatsApp +55 (11) 90000-0000" })).toHaveAttribute("href", "https://wa.me/5511900000000");
 
     const headings = screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent);
     expect(headings.slice(0, 8)).toEqual([
@@ -62,7 +62,8 @@ describe("landing page", () => {
   });
 
   it("opens and closes the phone menu with the page's sections", async () => {
-    renderApp("/", plansApi());
+    server();
+    renderApp("/");
     await userEvent.click(await screen.findByRole("button", { name: "Abrir menu" }));
     const menu = document.getElementById("landing-menu");
     expect(menu).not.toBeNull();
@@ -80,29 +81,20 @@ describe("landing page", () => {
       disconnect() {}
     }
     vi.stubGlobal("IntersectionObserver", FakeObserver);
-    renderApp("/", plansApi());
+    server();
+    renderApp("/");
     await screen.findByRole("heading", { level: 1 });
     expect(screen.queryByRole("region", { name: "Começar agora" })).not.toBeInTheDocument();
     report(0.05);
     expect(screen.getByRole("region", { name: "Começar agora" })).toHaveTextContent("R$ 100/mês · garantia de 7 dias");
     report(0.5);
     expect(screen.queryByRole("region", { name: "Começar agora" })).not.toBeInTheDocument();
-    vi.unstubAllGlobals();
   });
 
   it("signs up to the newsletter only with a valid address and consent", async () => {
-    const signups: { email: string; consent: boolean; language: string }[] = [];
-    renderApp("/", {
-      api: (router) => {
-        plansApi().api(router);
-        router.service(LandingService, {
-          subscribeNewsletter: (request) => {
-            signups.push({ email: request.email, consent: request.consent, language: request.language });
-            return {};
-          },
-        });
-      },
-    });
+    const requests = server({ "POST /api/newsletter": () => ({ data: {} }) });
+    const signups = () => requests.filter((r) => r.path === "/api/newsletter").map((r) => r.body);
+    renderApp("/");
     const email = await screen.findByLabelText("Seu e-mail");
     expect(email).toHaveAttribute("type", "email");
     await userEvent.type(email, "ana@exemplo");
@@ -111,50 +103,36 @@ describe("landing page", () => {
     await userEvent.type(email, ".com");
     await userEvent.click(screen.getByRole("button", { name: "Quero receber" }));
     expect(screen.getByRole("alert")).toHaveTextContent("Marque a caixa para aceitar receber os e-mails.");
-    expect(signups).toEqual([]);
+    expect(signups()).toEqual([]);
     await userEvent.click(screen.getByRole("checkbox", { name: /Aceito receber e-mails/ }));
     await userEvent.click(screen.getByRole("button", { name: "Quero receber" }));
     expect(await screen.findByText("Pronto! Você vai receber nossas dicas.")).toBeInTheDocument();
-    expect(signups).toEqual([{ email: "ana@exemplo.com", consent: true, language: "pt-BR" }]);
+    expect(signups()).toEqual([{ email: "ana@exemplo.com", consent: true, language: "pt-BR" }]);
   });
 
   it("says so when the plans cannot be loaded", async () => {
-    renderApp("/", {
-      api: ({ service }) =>
-        service(BillingService, {
-          listPlans: () => {
-            throw new ConnectError("down", Code.Unavailable);
-          },
-        }),
-    });
-    expect(await screen.findByRole("alert")).toHaveTextContent("Não foi possível carregar os planos agora.");
+    server({ "GET /api/subscriptions/plans": () => ({ status: 503, message: "indisponível" }) });
+    renderApp("/");
+    expect(await screen.findByText("Não foi possível carregar os planos agora.")).toBeInTheDocument();
   });
 
   it("picks the hero by ?variant=, treating anything but B as A", async () => {
     expect(heroVariant("B")).toBe("B");
     expect(heroVariant("b")).toBe("A");
     expect(heroVariant(null)).toBe("A");
-    renderApp("/?variant=B", plansApi());
+    server();
+    renderApp("/?variant=B");
     expect(await screen.findByRole("heading", { level: 1 })).toHaveTextContent("Consultoria de negócios por uma fração do preço");
   });
 
   it("reports the view with its variant and a visitor id kept by the browser, for the admin's funnel", async () => {
-    const events: TrackEventRequest[] = [];
-    renderApp("/?variant=B", {
-      api: (router) => {
-        plansApi().api(router);
-        router.service(LandingService, {
-          trackEvent: (request) => {
-            events.push(request);
-            return {};
-          },
-        });
-      },
-    });
-    await waitFor(() => expect(events).toHaveLength(1));
-    expect(events[0]).toMatchObject({ kind: LandingEventKind.LANDING_VIEW, variant: "B" });
-    expect(events[0]?.visitorId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(localStorage.getItem("socioVisitorId")).toBe(events[0]?.visitorId);
+    const requests = server();
+    const events = () => requests.filter((r) => r.path === "/api/analytics/events").map((r) => r.body as Record<string, string>);
+    renderApp("/?variant=B");
+    await waitFor(() => expect(events()).toHaveLength(1));
+    expect(events()[0]).toMatchObject({ kind: "landing_view", variant: "B" });
+    expect(events()[0]?.visitorId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(localStorage.getItem("socioVisitorId")).toBe(events()[0]?.visitorId);
     expect(localStorage.getItem("socioLandingVariant")).toBe("B");
   });
 });

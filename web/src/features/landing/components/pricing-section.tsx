@@ -3,12 +3,11 @@ import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
 import { Button } from "@/components/ui/button";
-import { PlanType } from "@/gen/socio/v1/billing_pb";
 import { cn } from "@/lib/cn";
 import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
 
-import { usePlans } from "../api/use-plans";
+import { usePlans } from "../api/landing-rest";
 import { SectionTitle } from "./story-sections";
 
 interface Row {
@@ -56,7 +55,7 @@ export function PricingSection() {
   const { t, i18n } = useTranslation("landing");
   const language = currentLanguage(i18n);
   const plans = usePlans(language);
-  const pro = plans.data?.plans.find((p) => p.id === PlanType.PRO);
+  const pro = plans.status === "success" ? plans.data.plans.find((p) => p.id === "pro") : undefined;
   const rows = t("pricing.compare.rows", { returnObjects: true }) as Row[];
   const features = t("pricing.features", { returnObjects: true }) as string[];
 
@@ -92,12 +91,12 @@ export function PricingSection() {
           </table>
         </div>
 
-        {plans.isPending && (
+        {plans.status === "pending" && (
           <p role="status" className="mt-10 text-center text-slate-500">
             {t("common:loading")}
           </p>
         )}
-        {plans.isError && (
+        {plans.status === "error" && (
           <p role="alert" className="mt-10 text-center text-red-700">
             {t("plans.loadError")}
           </p>

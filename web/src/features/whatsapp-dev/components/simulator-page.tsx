@@ -8,7 +8,7 @@ import { currentLanguage } from "@/lib/i18n";
 import { RestError } from "@/lib/rest";
 
 import { useOutbox, useSendAsUser } from "../api/simulator";
-import { WhatsAppText } from "./whatsapp-text";
+import { WhatsAppText } from "@/components/ui/whatsapp-text";
 
 interface Bubble {
   from: "user" | "product";

@@ -1,0 +1,32 @@
+// The landing page's JavaScript budget, checked by `make test` against the production build:
+// every script the landing page loads (the entry, its static imports and the landing route's
+// chunk with its imports), gzipped, summed. Prints the figure; fails over the budget.
+//
+//   node scripts/bundle-budget.mjs [dist] [budget-kb]
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+
+const dist = process.argv[2] ?? "dist";
+const budgetKb = Number(process.argv[3] ?? process.env.LANDING_JS_BUDGET_KB ?? 170);
+const manifest = JSON.parse(readFileSync(join(dist, ".vite", "manifest.json"), "utf8"));
+
+const seen = new Set();
+function walk(key) {
+  if (seen.has(key) || !manifest[key]) return;
+  seen.add(key);
+  for (const next of manifest[key].imports ?? []) walk(next);
+}
+walk("index.html");
+walk("src/features/landing/components/landing-page.tsx");
+
+const files = [...seen].map((key) => manifest[key].file).filter((file) => file.endsWith(".js"));
+const sizes = files.map((file) => ({ file, gzip: gzipSync(readFileSync(join(dist, file)), { level: 9 }).length }));
+const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
+for (const s of sizes.sort((a, b) => b.gzip - a.gzip).slice(0, 5)) console.log(`  ${(s.gzip / 1024).toFixed(1).padStart(6)} KB  ${s.file}`);
+console.log(`landing page JavaScript: ${(total / 1024).toFixed(1)} KB gzipped in ${files.length} files (budget ${budgetKb} KB)`);
+if (total > budgetKb * 1024) {
+  console.error(`over budget by ${((total - budgetKb * 1024) / 1024).toFixed(1)} KB`);
+  process.exit(1);
+}

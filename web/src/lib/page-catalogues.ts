@@ -1,0 +1,33 @@
+// The copy of every page but the landing page, in both languages, added to the app's i18next
+// instance when the API layout (every page but the landing page) first loads.
+
+import type { i18n } from "i18next";
+
+import enAdmin from "@/locales/en/admin.json";
+import enAuth from "@/locales/en/auth.json";
+import enBilling from "@/locales/en/billing.json";
+import enBusinessPlan from "@/locales/en/businessPlan.json";
+import enChat from "@/locales/en/chat.json";
+import enDashboard from "@/locales/en/dashboard.json";
+import enWhatsappDev from "@/locales/en/whatsappDev.json";
+import ptAdmin from "@/locales/pt-BR/admin.json";
+import ptAuth from "@/locales/pt-BR/auth.json";
+import ptBilling from "@/locales/pt-BR/billing.json";
+import ptBusinessPlan from "@/locales/pt-BR/businessPlan.json";
+import ptChat from "@/locales/pt-BR/chat.json";
+import ptDashboard from "@/locales/pt-BR/dashboard.json";
+import ptWhatsappDev from "@/locales/pt-BR/whatsappDev.json";
+
+export const pageCatalogues = {
+  "pt-BR": { admin: ptAdmin, auth: ptAuth, billing: ptBilling, businessPlan: ptBusinessPlan, chat: ptChat, dashboard: ptDashboard, whatsappDev: ptWhatsappDev },
+  en: { admin: enAdmin, auth: enAuth, billing: enBilling, businessPlan: enBusinessPlan, chat: enChat, dashboard: enDashboard, whatsappDev: enWhatsappDev },
+} as const;
+
+/** Adds the catalogues once; later calls change nothing. */
+export function registerPageCatalogues(instance: i18n): void {
+  for (const [language, namespaces] of Object.entries(pageCatalogues)) {
+    for (const [namespace, catalogue] of Object.entries(namespaces)) {
+      if (!instance.hasResourceBundle(language, namespace)) instance.addResourceBundle(language, namespace, catalogue);
+    }
+  }
+}
