@@ -37,6 +37,7 @@ generate: web/src/gen/.generated
 
 web/dist/index.html: web/src/gen/.generated $(WEB_SOURCES)
 	$(WEBX)vite build --logLevel warn
+	cd web && node scripts/precompress.mjs dist
 
 web: web/dist/index.html
 

@@ -44,7 +44,7 @@ describe("from WhatsApp to Pro", () => {
 
     // The same conversation on the web: the WhatsApp messages are there, and the consultant answers.
     await page.getByRole("link", { name: "Ir para o painel" }).click();
-    await page.getByRole("link", { name: "Conversar aqui no navegador" }).click();
+    await page.getByRole("link", { name: "Conversar no navegador" }).click();
     await page.waitForURL(`${baseURL}/chat`);
     await page.getByRole("listitem").filter({ hasText: /^Você · .*Oi$/ }).waitFor();
     await page.getByLabel("Sua mensagem").fill("Quero abrir uma loja de bicicletas em Campinas");

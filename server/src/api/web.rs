@@ -1,5 +1,7 @@
 //! The built React app (`web/dist`), with an SPA fallback: any path that is not a file renders the
 //! app, whose router shows the page or its 404. Hashed assets are cached for a year; the HTML never.
+//! Files are served precompressed (the build writes `.br` and `.gz` beside them) to browsers that
+//! accept it.
 
 use std::path::{Path, PathBuf};
 
@@ -31,7 +33,8 @@ impl WebApp {
             return not_built(&self.dir);
         }
         let immutable = request.uri().path().starts_with("/assets/");
-        let service = ServeDir::new(&self.dir).fallback(ServeFile::new(self.index()));
+        let index = ServeFile::new(self.index()).precompressed_br().precompressed_gzip();
+        let service = ServeDir::new(&self.dir).precompressed_br().precompressed_gzip().fallback(index);
         let mut response = match service.oneshot(request).await {
             Ok(response) => response.into_response(),
             Err(never) => match never {},
@@ -42,6 +45,8 @@ impl WebApp {
             "no-cache"
         };
         response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+        // The body depends on Accept-Encoding (precompressed copies): caches must key on it.
+        response.headers_mut().append(header::VARY, HeaderValue::from_static("accept-encoding"));
         response
     }
 }

@@ -120,6 +120,8 @@ pub async fn spawn_app_with(database: TestDatabase, extra: &[(&str, String)]) ->
     std::fs::write(web.path().join("index.html"), format!("<!doctype html>{INDEX_MARKER}")).unwrap();
     std::fs::create_dir_all(web.path().join("assets")).unwrap();
     std::fs::write(web.path().join("assets/app-1234.js"), "console.log('socio')").unwrap();
+    // As the build writes them: the compressed copy beside the file (a stand-in body here).
+    std::fs::write(web.path().join("assets/app-1234.js.gz"), "gzipped console.log").unwrap();
 
     let mut vars: HashMap<String, String> = [
         ("SOCIO_ADDR", "127.0.0.1:0"),

@@ -172,6 +172,27 @@ async fn any_other_path_serves_the_web_app_and_assets_are_cached(db: TestDatabas
     let asset = app.http.get(format!("{}/assets/app-1234.js", app.address)).send().await.unwrap();
     assert_eq!(asset.status(), 200);
     assert!(asset.headers()["cache-control"].to_str().unwrap().contains("immutable"));
+    assert!(
+        asset.headers().get("content-encoding").is_none(),
+        "plain to a client that asks for nothing else"
+    );
+    assert_eq!(asset.text().await.unwrap(), "console.log('socio')");
+
+    let gzipped = app
+        .http
+        .get(format!("{}/assets/app-1234.js", app.address))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gzipped.status(), 200);
+    assert_eq!(gzipped.headers()["content-encoding"], "gzip", "the build's precompressed copy");
+    let vary: Vec<_> =
+        gzipped.headers().get_all("vary").iter().map(|v| v.to_str().unwrap().to_owned()).collect();
+    assert!(vary.iter().any(|v| v.contains("accept-encoding")), "{vary:?}");
+    assert!(gzipped.headers()["content-type"].to_str().unwrap().contains("javascript"));
+    assert!(gzipped.headers()["cache-control"].to_str().unwrap().contains("immutable"));
+    assert_eq!(gzipped.text().await.unwrap(), "gzipped console.log");
 }
 on_both_engines!(any_other_path_serves_the_web_app_and_assets_are_cached);
 

@@ -1,0 +1,59 @@
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+
+import { codeFor, collectErrors, screenshot, sharedBrowser } from "./browser";
+
+const browser = sharedBrowser();
+const baseURL = inject("baseURL");
+const PHONE = "+5511944445555";
+
+async function post(path: string, body: unknown) {
+  const response = await fetch(`${baseURL}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return (await response.json()) as { data: Record<string, string> };
+}
+
+/** A Pro user who wrote on WhatsApp and paid in the sandbox, logged in on this page. */
+async function proUser(page: Page) {
+  await post("/api/dev/whatsapp/inbound", { from: PHONE, name: "Gabi Nunes", text: "Oi" });
+  const checkout = await post("/api/subscriptions/checkout", { planType: "pro", phoneNumber: PHONE });
+  const session = checkout.data.checkoutUrl?.split("/").at(-1);
+  await post(`/api/subscriptions/sandbox/${session}/complete`, { pay: true });
+  await page.goto(`${baseURL}/login?phoneNumber=${encodeURIComponent(PHONE)}`);
+  await page.getByLabel("Código de verificação").fill(await codeFor(baseURL, PHONE));
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await page.waitForURL(`${baseURL}/dashboard`);
+}
+
+const PAGES: [string, string][] = [
+  ["landing-b", "/?variant=B"],
+  ["checkout", `/checkout/${PHONE.slice(1)}`],
+  ["not-found-footer-link", "/privacy"],
+  ["simulator", "/dev/whatsapp"],
+  ["dashboard", "/dashboard"],
+  ["business-plan", "/business-plan"],
+  ["chat", "/chat"],
+  ["success", `/success?phoneNumber=${encodeURIComponent(PHONE)}`],
+];
+
+describe("every page at a laptop's and a phone's width", () => {
+  it("renders without console errors and without sideways scrolling, with a screenshot of each", async () => {
+    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = collectErrors(page);
+    await proUser(page);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 740 : 900 });
+      for (const [name, path] of PAGES) {
+        await page.goto(`${baseURL}${path}`);
+        // Live pages keep a stream open, so "network idle" never comes: wait for the page's heading
+        // and for its loading states to end.
+        await page.locator("h1").first().waitFor();
+        await page.getByRole("status").filter({ hasText: /Carregando|Loading/ }).waitFor({ state: "detached" });
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+        await screenshot(page, `${name}-${width}`);
+      }
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
