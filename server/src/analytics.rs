@@ -7,9 +7,10 @@ use std::collections::HashMap;
 
 use sqlx::Row;
 
-use crate::db::{Db, now_ms};
-
-const DAY_MS: i64 = 86_400_000;
+use crate::{
+    calendar::{CivilDate, DAY_MS},
+    db::{Db, now_ms},
+};
 
 /// The landing page's hero variant; anything but "B" is A, as the landing page reads `?variant=`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -162,7 +163,10 @@ pub async fn report(db: &Db, days: i64) -> Result<Report, sqlx::Error> {
     .await?;
     let series = |counts: &HashMap<i64, i64>| {
         (first_day..=today)
-            .map(|day| DailyCount { day: date_of(day), count: counts.get(&day).copied().unwrap_or(0) })
+            .map(|day| DailyCount {
+                day: CivilDate::from_days(day).iso(),
+                count: counts.get(&day).copied().unwrap_or(0),
+            })
             .collect::<Vec<_>>()
     };
     let mut funnel: Vec<FunnelRow> = funnel.into_values().collect();
@@ -180,31 +184,9 @@ async fn per_day(db: &Db, sql: &'static str, since: i64) -> Result<HashMap<i64, 
         .collect()
 }
 
-/// Days since the epoch → YYYY-MM-DD (proleptic Gregorian, UTC).
-fn date_of(days: i64) -> String {
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn days_since_the_epoch_read_as_calendar_dates() {
-        assert_eq!(date_of(0), "1970-01-01");
-        assert_eq!(date_of(19_782), "2024-02-29");
-        assert_eq!(date_of(20_778), "2026-11-21");
-    }
 
     #[test]
     fn anything_but_b_is_variant_a_and_only_a_or_b_attribute_a_checkout() {

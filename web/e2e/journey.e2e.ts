@@ -5,21 +5,24 @@ import { collectErrors, latestInOutbox, screenshot, sharedBrowser } from "./brow
 const browser = sharedBrowser();
 const baseURL = inject("baseURL");
 
-
-describe("from WhatsApp to Pro", () => {
-  it("follows the checkout link, pays in the sandbox, logs in and sees Pro", async () => {
-    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
+describe("the whole journey", () => {
+  it("from a WhatsApp hello to Pro, a plan section, the dashboard, the web chat and the downloaded plan", async () => {
+    const page = await browser().newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const errors = collectErrors(page);
     const phone = "+5511933332222";
-    await fetch(`${baseURL}/api/dev/whatsapp/inbound`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ from: phone, name: "Fábio Souza", text: "Oi" }),
-    });
-    const welcome = await latestInOutbox(baseURL, phone, "text");
-    const link = /https?:\/\/\S+\/checkout\/\d+/.exec(welcome)?.[0];
-    expect(link).toBeDefined();
 
+    // 1. Say hello to the product on (simulated) WhatsApp; the welcome carries the checkout link.
+    await page.goto(`${baseURL}/dev/whatsapp`);
+    await page.getByLabel("Número de WhatsApp").fill("+55 11 93333-2222");
+    await page.getByLabel("Nome no perfil").fill("Fábio Souza");
+    await page.getByLabel("Mensagem").fill("Oi");
+    await page.getByRole("button", { name: "Enviar" }).click();
+    const welcome = page.locator('[data-from="product"]').first();
+    await welcome.waitFor({ timeout: 15_000 });
+    const link = await welcome.getByRole("link").getAttribute("href");
+    expect(link).toBe(`${baseURL}/checkout/5511933332222`);
+
+    // 2. Follow it and take Pro in the sandbox.
     await page.goto(link!);
     await page.getByText("Para o WhatsApp +55 (11) 93333-2222").waitFor();
     await screenshot(page, "checkout-1280");
@@ -29,6 +32,7 @@ describe("from WhatsApp to Pro", () => {
     await screenshot(page, "sandbox-1280");
     await page.getByRole("button", { name: "Pagar (teste)" }).click();
 
+    // 3. Log in with the code from the outbox.
     await page.waitForURL(/\/login\?phoneNumber=/);
     await page.getByLabel("Código de verificação").fill((await latestInOutbox(baseURL, phone, "login_code")).replace(/\D/g, "").slice(0, 6));
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
@@ -42,19 +46,40 @@ describe("from WhatsApp to Pro", () => {
     await screenshot(page, "success-1280");
     expect(await latestInOutbox(baseURL, phone, "text")).toContain("Bem-vindo ao Sócio Pro");
 
-    // The same conversation on the web: the WhatsApp messages are there, and the consultant answers.
+    // 4. Fill a section of the plan and complete it; the dashboard moves.
     await page.getByRole("link", { name: "Ir para o painel" }).click();
+    await page.getByRole("link", { name: "Continuar o plano" }).first().click();
+    await page.getByRole("heading", { name: "Construtor do plano de negócios" }).waitFor();
+    await page.getByLabel("Qual é a ideia do negócio?").fill("Loja e oficina de bicicletas em Campinas");
+    await page.getByRole("checkbox", { name: "Etapa concluída" }).first().check();
+    await page.getByText("17% do plano").waitFor();
+    await page.goto(`${baseURL}/dashboard`);
+    await page.getByText("17% concluído").waitFor();
+
+    // 5. Chat on the web: the WhatsApp conversation is there, and the consultant answers.
     await page.getByRole("link", { name: "Conversar no navegador" }).click();
     await page.waitForURL(`${baseURL}/chat`);
     await page.getByRole("listitem").filter({ hasText: /^Você · .*Oi$/ }).waitFor();
-    await page.getByLabel("Sua mensagem").fill("Quero abrir uma loja de bicicletas em Campinas");
+    await page.getByLabel("Sua mensagem").fill("Quero vender bicicletas elétricas também");
     await page.getByRole("button", { name: "Enviar" }).click();
-    await page.getByText("Quero abrir uma loja de bicicletas em Campinas").waitFor();
+    await page.getByText("Quero vender bicicletas elétricas também").waitFor();
     await page.waitForFunction(() => document.querySelectorAll("section[aria-label='Conversa'] li").length >= 4);
     expect(await page.getByLabel("Sua mensagem").inputValue()).toBe("");
     await screenshot(page, "chat-1280");
-    await page.setViewportSize({ width: 375, height: 740 });
-    await screenshot(page, "chat-375");
+
+    // 6. Generate the complete plan and download it, as PDF and as Markdown.
+    await page.goto(`${baseURL}/business-plan`);
+    await page.getByRole("button", { name: "Gerar plano completo" }).click();
+    await page.getByText("Plano de negócios gerado com sucesso").waitFor();
+    const pdf = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Baixar PDF" }).click();
+    expect((await pdf).suggestedFilename()).toMatch(/\.pdf$/);
+    const markdown = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Baixar Markdown" }).click();
+    const saved = await (await markdown).path();
+    const { readFileSync } = await import("node:fs");
+    expect(readFileSync(saved, "utf8")).toContain("Loja e oficina de bicicletas em Campinas");
+
     expect(errors.filter((e) => !e.includes("401"))).toEqual([]);
     await page.close();
   });

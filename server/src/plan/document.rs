@@ -13,6 +13,7 @@ use super::{
     store::Plan,
 };
 use crate::{
+    calendar::CivilDate,
     db::now_ms,
     identity::users::User,
     locale::Language,
@@ -98,18 +99,8 @@ fn word(value: &Json) -> String {
 }
 
 fn date(ms: i64, lang: Language) -> String {
-    let days = ms.div_euclid(86_400_000);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    lang.choose(format!("{day:02}/{month:02}/{year}"), format!("{year}-{month:02}-{day:02}"))
+    let date = CivilDate::from_ms(ms);
+    lang.choose(date.brazilian(), date.iso())
 }
 
 /// The document's content, in `lang`, with the consultant's overview when there is one.

@@ -2,9 +2,11 @@
 // conversation and plan, the overrides and LGPD actions, and analytics.
 
 import { useMutation, useQuery } from "@connectrpc/connect-query";
-import { keepPreviousData, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData } from "@tanstack/react-query";
 
 import { AdminService, SubscriptionFilter } from "@/gen/socio/v1/admin_pb";
+
+import { useReloadAfter } from "./reload-after";
 
 /** The four stat cards' figures, refetched every 30 s (spec §9). */
 export function useAdminStats() {
@@ -42,11 +44,6 @@ export function useChatHistory(id: string, from: string, to: string, page: numbe
   );
 }
 
-/** Everything the panel shows may change after an action: reload it all. */
-function useReloadAfter() {
-  const queryClient = useQueryClient();
-  return { onSuccess: () => queryClient.invalidateQueries() };
-}
 
 export function useSetSubscription() {
   return useMutation(AdminService.method.setUserSubscription, useReloadAfter());

@@ -1,18 +1,15 @@
 // The consultant's system prompts: list, create, update, activate (exactly one active) and delete.
 
 import { useMutation, useQuery } from "@connectrpc/connect-query";
-import { useQueryClient } from "@tanstack/react-query";
 
 import { SystemPromptService } from "@/gen/socio/v1/system_prompt_pb";
+
+import { useReloadAfter } from "./reload-after";
 
 export function useSystemPrompts() {
   return useQuery(SystemPromptService.method.listSystemPrompts, {});
 }
 
-function useReloadAfter() {
-  const queryClient = useQueryClient();
-  return { onSuccess: () => queryClient.invalidateQueries() };
-}
 
 export function useCreatePrompt() {
   return useMutation(SystemPromptService.method.createSystemPrompt, useReloadAfter());
