@@ -104,7 +104,9 @@ impl Application {
             WhatsAppMode::Cloud => Arc::new(CloudSender::new(&config.whatsapp)?),
         };
         let links = Links::new(&config.public_url);
-        let plans = Plans::new(db.clone(), PlanEvents::default());
+        let events = PlanEvents::default();
+        events.start_relay(db.clone()).await.context("cannot listen for plan changes on the database")?;
+        let plans = Plans::new(db.clone(), events);
         let llm = config.llm.clone().map(LlmClient::new).transpose()?;
         let voice = MediaClient::new(&config.whatsapp).zip(config.llm.as_ref().and_then(Transcriber::new));
         let guide = Guide::new(db.clone(), plans.clone(), links.clone());

@@ -5,6 +5,7 @@
 //! milliseconds.
 
 pub mod jobs;
+pub mod notify;
 pub mod rate_limit;
 
 use std::{str::FromStr, sync::Once, time::Duration};
@@ -29,6 +30,8 @@ pub enum Engine {
 pub struct Db {
     pool: AnyPool,
     engine: Engine,
+    /// PostgreSQL's address, for LISTEN (a dedicated connection).
+    url: String,
 }
 
 impl Db {
@@ -66,7 +69,7 @@ impl Db {
             .connect_with(options)
             .await
             .with_context(|| format!("cannot open the database ({})", redact(&url)))?;
-        Ok(Db { pool, engine })
+        Ok(Db { pool, engine, url })
     }
 
     /// Brings the schema up to date; safe to run on every start and from several processes.
@@ -94,6 +97,10 @@ impl Db {
 
     pub fn engine(&self) -> Engine {
         self.engine
+    }
+
+    pub(crate) fn url(&self) -> &str {
+        &self.url
     }
 
     /// True when the database answers a trivial query in time.

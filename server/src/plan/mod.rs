@@ -13,7 +13,12 @@ use self::{
     events::{PlanEvent, PlanEvents},
     store::{Change, Plan, Source, StepUpdate},
 };
-use crate::{db::Db, error::AppError, identity::users::User, locale::Language};
+use crate::{
+    db::{Db, notify},
+    error::AppError,
+    identity::users::User,
+    locale::Language,
+};
 
 /// Plans, with every change published to live watchers.
 #[derive(Clone)]
@@ -54,6 +59,9 @@ impl Plans {
         updates: &[StepUpdate],
     ) -> Result<(Plan, Vec<Change>), AppError> {
         let (plan, changes) = store::apply(&self.db, user_id, actor_id, source, updates).await?;
+        if notify::shared(&self.db) {
+            return Ok((plan, changes)); // the relay publishes what every process announces
+        }
         for change in &changes {
             self.events.publish(PlanEvent {
                 user_id: user_id.to_owned(),

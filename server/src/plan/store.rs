@@ -7,7 +7,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::sections::{self, Step};
 use crate::{
-    db::{Db, get_bool, now_ms},
+    db::{Db, get_bool, notify, now_ms},
     error::AppError,
 };
 
@@ -218,6 +218,9 @@ pub async fn get_or_create(conn: &mut AnyConnection, user_id: &str) -> Result<Pl
         .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a plan vanished while being read")))
 }
 
+/// Where plan changes are announced to every server process (PostgreSQL): "<user id> <cursor>".
+pub const CHANGES_CHANNEL: &str = "socio_plan_changes";
+
 /// Applies the updates atomically (all or none) and records each in the change feed.
 pub async fn apply(
     db: &Db,
@@ -272,6 +275,8 @@ pub async fn apply(
         .fetch_one(&mut *tx)
         .await?
         .try_get("seq")?;
+        // Other server processes learn of the change when this commits.
+        notify::notify(db, &mut tx, CHANGES_CHANNEL, &format!("{user_id} {cursor}")).await?;
         let section = plan.sections.iter_mut().find(|s| s.step == update.step).expect("six sections");
         section.data = data;
         section.completed = completed;

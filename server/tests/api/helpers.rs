@@ -37,6 +37,11 @@ pub struct TestDatabase {
 }
 
 impl TestDatabase {
+    /// The same database for a second server (the first one's copy drops it at the end).
+    pub fn shared(&self) -> Self {
+        Self { url: self.url.clone(), _dir: None, postgres: None }
+    }
+
     pub fn sqlite() -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
         let url = format!("sqlite://{}/socio.db", dir.path().display());

@@ -14,5 +14,6 @@ mod landing;
 mod llm;
 mod plan;
 mod protocols;
+mod scale_out;
 mod stripe;
 mod whatsapp;
