@@ -13,7 +13,7 @@ WEBX = cd web && ./node_modules/.bin/
 WEB_SOURCES := $(shell find web/src web/index.html web/public -type f 2>/dev/null) web/vite.config.ts web/package.json
 PROTOS := $(shell find proto -name '*.proto')
 
-.PHONY: help run build test bench setup generate web check-rust check-proto check-generated check-web check-bundle test-rust test-web test-e2e clean
+.PHONY: help run build test bench setup generate web check-rust check-proto check-generated check-web check-bundle test-rust test-web test-e2e test-api-fuzz clean
 
 help:
 	@echo "make run    install, generate, build and serve on http://localhost:8080 (embedded defaults)"
@@ -52,7 +52,7 @@ run: build
 
 ## Tests ----------------------------------------------------------------------------------------
 
-test: check-rust check-proto check-generated check-web test-rust test-web check-bundle test-e2e
+test: check-rust check-proto check-generated check-web test-rust test-web check-bundle test-e2e test-api-fuzz
 	@echo "make test: all checks passed"
 
 check-rust:
@@ -90,6 +90,11 @@ check-bundle: web
 test-e2e: web
 	cargo test --locked --no-run --quiet
 	cd web && SOCIO_BIN="$(abspath $(TARGET_DIR))/debug/socio" ./node_modules/.bin/vitest run --config vitest.e2e.config.ts
+
+# Schemathesis against /api/openapi.json on a real server: no server error (5xx) allowed.
+test-api-fuzz:
+	cargo build --locked --quiet
+	scripts/api-fuzz.sh "$(abspath $(TARGET_DIR))/debug/socio"
 
 clean:
 	rm -rf web/dist web/node_modules/.installed web/src/gen/.generated

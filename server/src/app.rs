@@ -28,7 +28,7 @@ use crate::{
         guard::AdminOnly,
         health,
         landing::LandingApi,
-        rest::{Rest, routes::RouteTable},
+        rest::{Rest, openapi, routes::RouteTable},
         system_prompts::SystemPromptApi,
         web::WebApp,
         webhooks::{self, StripeWebhook, WhatsAppWebhook},
@@ -271,8 +271,9 @@ async fn build_router(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha);
 
-    let rest =
-        Rest::new(RouteTable::from_pool(descriptor_pool(), "socio.v1")?, grpc.clone().into_axum_router());
+    let table = RouteTable::from_pool(descriptor_pool(), "socio.v1")?;
+    let openapi = bytes::Bytes::from(serde_json::to_vec(&openapi::document(&table))?);
+    let rest = Rest::new(table, grpc.clone().into_axum_router());
     let web = WebApp::new(&config.web_dir);
     let export_routes = axum::Router::new()
         .route("/api/admin/exports/{user_id}", get(crate::api::export::download))
@@ -310,6 +311,13 @@ async fn build_router(
         .into_axum_router()
         .layer(tonic_web::GrpcWebLayer::new())
         .route("/healthz", get(health::healthz))
+        .route(
+            "/api/openapi.json",
+            get(move || {
+                let body = openapi.clone();
+                async move { ([(http::header::CONTENT_TYPE, "application/json")], body) }
+            }),
+        )
         .route("/readyz", get(move || health::readyz(axum::extract::State(ready_db.clone()))))
         .merge(whatsapp)
         .merge(payments)

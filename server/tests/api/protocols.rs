@@ -246,3 +246,22 @@ async fn the_server_stops_gracefully(db: TestDatabase) {
     assert!(reqwest::get(format!("{address}/healthz")).await.is_err(), "nothing listens any more");
 }
 on_both_engines!(the_server_stops_gracefully);
+
+async fn the_openapi_document_describes_every_rest_route(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    let response = app.http.get(format!("{}/api/openapi.json", app.address)).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/json");
+    let doc: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(doc["openapi"], "3.1.0");
+    for (path, method) in [
+        ("/api/subscriptions/plans", "get"),
+        ("/api/auth/send-code", "post"),
+        ("/api/admin/users/{id}", "delete"),
+        ("/api/system-prompts/{id}/activate", "patch"),
+        ("/api/analytics/events", "post"),
+    ] {
+        assert!(doc["paths"][path][method].is_object(), "{method} {path}");
+    }
+}
+on_both_engines!(the_openapi_document_describes_every_rest_route);

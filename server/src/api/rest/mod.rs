@@ -4,6 +4,7 @@
 //! REST too), and wraps the answer in the spec's envelope. It knows no domain.
 
 pub mod envelope;
+pub mod openapi;
 pub mod routes;
 
 use std::sync::Arc;

@@ -114,6 +114,17 @@ impl Route {
         Some(vars)
     }
 
+    /// The request fields bound by the path, in order.
+    pub fn variables(&self) -> Vec<String> {
+        self.segments
+            .iter()
+            .filter_map(|s| match s {
+                Segment::Variable(v) => Some(v.clone()),
+                Segment::Literal(_) => None,
+            })
+            .collect()
+    }
+
     /// The template as written in the annotation, e.g. `/api/admin/users/{id}`.
     pub fn template(&self) -> String {
         self.segments
