@@ -143,3 +143,43 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A Brazilian mobile: area code 11–99, then 9 and eight digits.
+    fn mobile() -> impl Strategy<Value = (String, String, String)> {
+        (11u32..=99, 0u32..10_000, 0u32..10_000)
+            .prop_map(|(area, a, b)| (format!("{area}"), format!("9{a:04}"), format!("{b:04}")))
+    }
+
+    proptest! {
+        #[test]
+        fn however_a_brazilian_mobile_is_typed_it_is_the_same_number((area, first, last) in mobile(), style in 0usize..6) {
+            let typed = match style {
+                0 => format!("+55 ({area}) {first}-{last}"),
+                1 => format!("({area}) {first}-{last}"),
+                2 => format!("{area}{first}{last}"),
+                3 => format!("0055 {area} {first} {last}"),
+                4 => format!(" +55{area}{first}{last} "),
+                _ => format!("55-{area}-{first}-{last}"),
+            };
+            let parsed = PhoneNumber::parse(&typed).unwrap();
+            prop_assert_eq!(parsed.e164(), format!("+55{area}{first}{last}"));
+            prop_assert_eq!(PhoneNumber::parse(parsed.e164()).unwrap(), parsed.clone());
+            prop_assert_eq!(PhoneNumber::from_wa_id(parsed.digits()).unwrap(), parsed);
+        }
+
+        #[test]
+        fn any_text_parses_to_a_valid_number_or_is_refused_never_a_panic(text in "\\PC{0,50}") {
+            if let Ok(phone) = PhoneNumber::parse(&text) {
+                let digits = phone.digits();
+                prop_assert!((8..=15).contains(&digits.len()));
+                prop_assert!(digits.chars().all(|c| c.is_ascii_digit()) && !digits.starts_with('0'));
+            }
+        }
+    }
+}

@@ -196,3 +196,76 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn amounts() -> impl Strategy<Value = Inputs> {
+        (0.0..1e7f64, 0.0..1e6f64, 0.0..1e6f64, 0.01..1e5f64, 0.0..1.5f64, 0.0..1e5f64).prop_map(
+            |(startup, working, fixed, ticket, variable_share, sales)| Inputs {
+                startup_costs: startup,
+                working_capital: working,
+                monthly_fixed_costs: fixed,
+                average_ticket: ticket,
+                variable_cost_per_sale: Some(ticket * variable_share),
+                variable_cost_percent: None,
+                expected_sales_per_month: sales,
+            },
+        )
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-6 * (1.0 + a.abs().max(b.abs()))
+    }
+
+    proptest! {
+        #[test]
+        fn selling_the_break_even_quantity_exactly_covers_the_fixed_costs(inputs in amounts()) {
+            let a = analyse(&inputs);
+            match a.break_even_sales {
+                Some(units) => {
+                    prop_assert!(a.contribution_margin > 0.0);
+                    prop_assert!(close(units * a.contribution_margin, inputs.monthly_fixed_costs));
+                    prop_assert!(close(a.break_even_revenue.unwrap(), units * inputs.average_ticket));
+                }
+                None => prop_assert!(a.contribution_margin <= 0.0, "no break-even only without margin"),
+            }
+        }
+
+        #[test]
+        fn the_month_adds_up_and_the_cash_flow_grows_by_the_month_s_result(inputs in amounts()) {
+            let a = analyse(&inputs);
+            let m = a.month;
+            prop_assert!(close(m.contribution, m.revenue - m.variable_costs));
+            prop_assert!(close(m.result, m.contribution - m.fixed_costs));
+            prop_assert_eq!(a.cash_flow.len(), 12);
+            prop_assert!(close(a.cash_flow[0].cumulative, m.result - a.total_investment));
+            for pair in a.cash_flow.windows(2) {
+                prop_assert!(close(pair[1].cumulative - pair[0].cumulative, m.result));
+            }
+            if let Some(payback) = a.payback_months {
+                prop_assert!(m.result > 0.0);
+                prop_assert!(close(payback * m.result, a.total_investment));
+            }
+        }
+
+        #[test]
+        fn nothing_is_ever_infinite_or_not_a_number(inputs in amounts(), percent in proptest::option::of(0.0..200.0f64)) {
+            let inputs = Inputs { variable_cost_per_sale: percent.map(|_| inputs.average_ticket), variable_cost_percent: percent, ..inputs };
+            let a = analyse(&inputs);
+            let figures = [a.variable_cost_per_sale, a.contribution_margin, a.month.result, a.total_investment]
+                .into_iter()
+                .chain(a.contribution_ratio)
+                .chain(a.break_even_sales)
+                .chain(a.break_even_revenue)
+                .chain(a.payback_months)
+                .chain(a.cash_flow.iter().map(|c| c.cumulative));
+            for figure in figures {
+                prop_assert!(figure.is_finite(), "{figure}");
+            }
+        }
+    }
+}
