@@ -28,7 +28,7 @@ export function StickyCta({ hero }: { hero: RefObject<HTMLElement | null> }) {
     <div role="region" aria-label={t("sticky.cta")} className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white/95 p-3 shadow-lg backdrop-blur md:hidden">
       <div className="flex items-center justify-between gap-3">
         <p className="text-sm font-medium text-slate-700">{t("sticky.text")}</p>
-        <Button asChild size="sm">
+        <Button asChild size="sm" className="shrink-0 whitespace-nowrap">
           <Link to="/checkout">{t("sticky.cta")}</Link>
         </Button>
       </div>
