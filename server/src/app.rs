@@ -336,6 +336,12 @@ async fn build_router(
             }
         })
         .layer(cors(config))
+        .layer(axum::middleware::from_fn({
+            let trusted = Arc::new(config.trusted_proxies.clone());
+            move |request, next| {
+                crate::api::client_address::from_trusted_proxies(trusted.clone(), request, next)
+            }
+        }))
         .layer(TraceLayer::new_for_http().make_span_with(|request: &Request| {
             // The path only: query strings may carry signed links.
             tracing::info_span!("request", method = %request.method(), path = %request.uri().path())

@@ -119,6 +119,8 @@ pub struct Config {
     pub admin_phones: Vec<String>,
     /// Where people write to us; shown on the landing page.
     pub support_email: String,
+    /// Load balancers whose `X-Forwarded-For` names the client (empty: the header is ignored).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     pub web_dir: PathBuf,
     pub whatsapp: WhatsAppConfig,
     /// None: the offline guided consultant.
@@ -225,6 +227,7 @@ impl Config {
                 .map(|list| list.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect())
                 .unwrap_or_default(),
             support_email: var("SUPPORT_EMAIL").unwrap_or_else(|| "suporte@socio.app".into()),
+            trusted_proxies: trusted_proxies(&var)?,
             web_dir: PathBuf::from(var("SOCIO_WEB_DIR").unwrap_or_else(|| "web/dist".into())),
             whatsapp,
             llm,
@@ -304,6 +307,22 @@ fn required(var: &dyn Fn(&str) -> Option<String>, key: &str, because: &str) -> R
     var(key).ok_or_else(|| ConfigError(format!("{key} is required with {because}")))
 }
 
+/// `TRUSTED_PROXIES`: comma-separated addresses or networks (`10.0.0.0/8`, `127.0.0.1`).
+fn trusted_proxies(var: &dyn Fn(&str) -> Option<String>) -> Result<Vec<ipnet::IpNet>, ConfigError> {
+    let Some(list) = var("TRUSTED_PROXIES") else { return Ok(Vec::new()) };
+    list.split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(|item| {
+            item.parse::<ipnet::IpNet>()
+                .or_else(|_| item.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .map_err(|_| {
+                    ConfigError(format!("TRUSTED_PROXIES has {item:?}, which is not an address or network"))
+                })
+        })
+        .collect()
+}
+
 fn parse_number(var: &dyn Fn(&str) -> Option<String>, key: &str, default: u64) -> Result<u64, ConfigError> {
     match var(key) {
         None => Ok(default),
@@ -356,6 +375,15 @@ mod tests {
         assert_eq!(c.payments, PaymentsProvider::Sandbox);
         assert!(c.llm.is_none());
         assert_eq!(c.whatsapp.batch_window, Duration::from_secs(4));
+    }
+
+    #[test]
+    fn trusted_proxies_are_addresses_or_networks_and_anything_else_is_refused_by_name() {
+        let c = config(&[("TRUSTED_PROXIES", "10.0.0.0/8, 127.0.0.1")]).unwrap();
+        assert_eq!(c.trusted_proxies.len(), 2);
+        assert!(config(&[]).unwrap().trusted_proxies.is_empty());
+        let err = config(&[("TRUSTED_PROXIES", "10.0.0.0/8, balancer")]).unwrap_err();
+        assert!(err.0.contains("TRUSTED_PROXIES") && err.0.contains("balancer"), "{err}");
     }
 
     #[test]

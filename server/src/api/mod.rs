@@ -5,6 +5,7 @@ pub mod admin;
 pub mod auth;
 pub mod billing;
 pub mod business_plan;
+pub mod client_address;
 pub mod consultant;
 pub mod dashboard;
 pub mod dev;

@@ -183,3 +183,41 @@ async fn the_contact_shows_the_business_whatsapp_and_support_address(db: TestDat
     );
 }
 on_both_engines!(the_contact_shows_the_business_whatsapp_and_support_address);
+
+/// Ten newsletter sign-ups from one client address, then the eleventh, then one from another.
+async fn signups_from(app: &TestApp, client: &str, count: usize) -> Vec<u16> {
+    let mut statuses = Vec::new();
+    for n in 0..count {
+        let response = app
+            .http
+            .post(format!("{}/api/newsletter", app.address))
+            .header("content-type", "application/json")
+            .header("x-forwarded-for", format!("{client}, 127.0.0.1"))
+            .body(json!({"email": format!("leitor{n}@exemplo.com"), "consent": true}).to_string())
+            .send()
+            .await
+            .unwrap();
+        statuses.push(response.status().as_u16());
+    }
+    statuses
+}
+
+async fn behind_a_trusted_proxy_each_client_has_its_own_limit(db: TestDatabase) {
+    let app = spawn_app_with(db, &[("TRUSTED_PROXIES", "127.0.0.1".into())]).await;
+    let first = signups_from(&app, "203.0.113.7", 11).await;
+    assert_eq!(first[..10], [200; 10]);
+    assert_eq!(first[10], 429, "the client's own limit");
+    assert_eq!(signups_from(&app, "198.51.100.20", 1).await, [200], "another client behind the same proxy");
+}
+on_both_engines!(behind_a_trusted_proxy_each_client_has_its_own_limit);
+
+async fn without_trusted_proxies_x_forwarded_for_is_ignored(db: TestDatabase) {
+    let app = spawn_app_with(db, &[]).await;
+    assert_eq!(signups_from(&app, "203.0.113.7", 10).await, [200; 10]);
+    assert_eq!(
+        signups_from(&app, "198.51.100.20", 1).await,
+        [429],
+        "a header anyone can write changes nothing"
+    );
+}
+on_both_engines!(without_trusted_proxies_x_forwarded_for_is_ignored);

@@ -1,0 +1,94 @@
+//! Who is calling, by address, for the per-address limits. Behind a load balancer the TCP peer is
+//! the balancer; when the peer is one of `TRUSTED_PROXIES`, the client is the nearest address in
+//! `X-Forwarded-For` that is not a trusted proxy (read right to left: entries further left were
+//! written by whoever called the proxy and cannot be trusted beyond that point). Without trusted
+//! proxies, `X-Forwarded-For` is ignored: anyone could write it.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use axum::{extract::Request, middleware::Next, response::Response};
+use ipnet::IpNet;
+use tonic::transport::server::TcpConnectInfo;
+
+/// The client's address given the TCP peer and the request's `X-Forwarded-For`.
+pub fn client_ip(peer: IpAddr, forwarded_for: Option<&str>, trusted: &[IpNet]) -> IpAddr {
+    let is_trusted = |ip: &IpAddr| trusted.iter().any(|net| net.contains(ip));
+    if !is_trusted(&peer) {
+        return peer;
+    }
+    let mut client = peer;
+    for entry in forwarded_for.unwrap_or("").rsplit(',') {
+        match entry.trim().parse::<IpAddr>() {
+            Ok(ip) => {
+                client = ip;
+                if !is_trusted(&ip) {
+                    break;
+                }
+            }
+            // Garbage: what is left of it cannot be trusted; the last good hop is the client.
+            Err(_) => break,
+        }
+    }
+    client
+}
+
+/// Rewrites the connection's remote address to the client's, when the peer is a trusted proxy.
+pub async fn from_trusted_proxies(trusted: Arc<Vec<IpNet>>, mut request: Request, next: Next) -> Response {
+    if !trusted.is_empty()
+        && let Some(info) = request.extensions().get::<TcpConnectInfo>()
+        && let Some(peer) = info.remote_addr
+    {
+        let forwarded = request.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
+        let client = client_ip(peer.ip(), forwarded, &trusted);
+        if client != peer.ip() {
+            let rewritten =
+                TcpConnectInfo { local_addr: info.local_addr, remote_addr: Some(SocketAddr::new(client, 0)) };
+            request.extensions_mut().insert(rewritten);
+        }
+    }
+    next.run(request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    fn nets(list: &[&str]) -> Vec<IpNet> {
+        list.iter().map(|n| n.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn without_trusted_proxies_the_header_is_ignored() {
+        assert_eq!(client_ip(ip("198.51.100.9"), Some("203.0.113.7"), &[]), ip("198.51.100.9"));
+    }
+
+    #[test]
+    fn an_untrusted_peer_cannot_claim_another_address() {
+        let trusted = nets(&["10.0.0.0/8"]);
+        assert_eq!(client_ip(ip("198.51.100.9"), Some("203.0.113.7"), &trusted), ip("198.51.100.9"));
+    }
+
+    #[test]
+    fn behind_trusted_proxies_the_client_is_the_nearest_untrusted_hop() {
+        let trusted = nets(&["10.0.0.0/8", "127.0.0.1/32"]);
+        assert_eq!(client_ip(ip("10.0.0.2"), Some("203.0.113.7"), &trusted), ip("203.0.113.7"));
+        // A spoofed entry on the left does not win over what the proxies saw.
+        assert_eq!(
+            client_ip(ip("10.0.0.2"), Some("1.2.3.4, 203.0.113.7, 10.0.0.5"), &trusted),
+            ip("203.0.113.7")
+        );
+        assert_eq!(client_ip(ip("10.0.0.2"), Some("2001:db8::1"), &trusted), ip("2001:db8::1"));
+    }
+
+    #[test]
+    fn a_missing_or_garbled_header_leaves_the_nearest_good_hop() {
+        let trusted = nets(&["10.0.0.0/8"]);
+        assert_eq!(client_ip(ip("10.0.0.2"), None, &trusted), ip("10.0.0.2"));
+        assert_eq!(client_ip(ip("10.0.0.2"), Some("<script>, 10.0.0.3"), &trusted), ip("10.0.0.3"));
+    }
+}
