@@ -1,6 +1,7 @@
-//! Two server processes on one PostgreSQL behave as one product: a plan change made through one
-//! reaches a watch open on the other (LISTEN/NOTIFY), once; login-code limits hold across them
-//! (their state is in the database). Each server here has its own pools, workers and relay, as a
+//! Two server processes on one PostgreSQL behave as one product: WhatsApp messages delivered to
+//! both (Meta retries to whichever answers) are stored once and answered once; a plan change made
+//! through one reaches a watch open on the other (LISTEN/NOTIFY), once; login-code limits hold
+//! across them (their state is in the database). Each server here has its own pools, workers and relay, as a
 //! separate process would. SQLite is one process's database, so these run on PostgreSQL only.
 
 use std::time::Duration;
@@ -14,9 +15,65 @@ use socio::proto::socio::v1::{
 
 use crate::{
     auth::{ANA, call, login, register, send_code},
-    helpers::{TestDatabase, spawn_app},
+    fake_graph::{APP_SECRET, FakeGraph},
+    helpers::{TestDatabase, fixture, spawn_app, spawn_app_with},
     on_both_engines,
 };
+
+async fn webhook_load_across_two_servers_is_stored_once_and_answered_once(db: TestDatabase) {
+    if !db.url.starts_with("postgres") {
+        return;
+    }
+    const PEOPLE: usize = 20;
+    let graph = FakeGraph::start().await;
+    let mut config = graph.cloud_config();
+    config.retain(|(key, _)| *key != "WHATSAPP_BATCH_WINDOW_MS");
+    config.push(("WHATSAPP_BATCH_WINDOW_MS", "200".into()));
+    let second_db = db.shared();
+    let first = spawn_app_with(db, &config).await;
+    let second = spawn_app_with(second_db, &config).await;
+
+    let template: serde_json::Value = serde_json::from_slice(&fixture("whatsapp/inbound-text.json")).unwrap();
+    let mut bodies = Vec::new();
+    for n in 0..PEOPLE {
+        let phone = format!("55119876{n:05}");
+        let mut body = template.clone();
+        let value = &mut body["entry"][0]["changes"][0]["value"];
+        value["contacts"][0]["wa_id"] = json!(phone);
+        value["contacts"][0]["profile"]["name"] = json!(format!("Pessoa {n}"));
+        value["messages"][0]["from"] = json!(phone);
+        value["messages"][0]["id"] = json!(format!("wamid.scale-out-{n}"));
+        bodies.push(serde_json::to_vec(&body).unwrap());
+    }
+    // Every message delivered to both servers at once, as a retry to the other one would be.
+    let posts = bodies.iter().flat_map(|body| {
+        [
+            first.post_whatsapp_webhook(body, Some(APP_SECRET)),
+            second.post_whatsapp_webhook(body, Some(APP_SECRET)),
+        ]
+    });
+    let statuses = futures::future::join_all(posts).await;
+    assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+
+    let replies = graph.wait_for_requests(PEOPLE).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let replies = if graph.requests().len() > replies.len() { graph.requests() } else { replies };
+    assert_eq!(replies.len(), PEOPLE, "one reply per person, not one per server");
+    let mut recipients: Vec<String> =
+        replies.iter().map(|r| r.body["to"].as_str().unwrap().to_owned()).collect();
+    recipients.sort();
+    recipients.dedup();
+    assert_eq!(recipients.len(), PEOPLE);
+    let stored: i64 = sqlx::Row::get(
+        &sqlx::query("select count(*) as n from messages where direction = 'inbound'")
+            .fetch_one(first.db.pool())
+            .await
+            .unwrap(),
+        "n",
+    );
+    assert_eq!(stored, PEOPLE as i64, "each message stored once");
+}
+on_both_engines!(webhook_load_across_two_servers_is_stored_once_and_answered_once);
 
 async fn a_change_made_through_one_server_reaches_a_watch_on_another(db: TestDatabase) {
     if !db.url.starts_with("postgres") {
