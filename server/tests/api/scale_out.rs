@@ -16,22 +16,26 @@ use socio::proto::socio::v1::{
 use crate::{
     auth::{ANA, call, login, register, send_code},
     fake_graph::{APP_SECRET, FakeGraph},
-    helpers::{TestDatabase, fixture, spawn_app, spawn_app_with},
+    helpers::{TestApp, TestDatabase, fixture, spawn_app_with},
     on_both_engines,
 };
 
-async fn webhook_load_across_two_servers_is_stored_once_and_answered_once(db: TestDatabase) {
+/// Two servers on the test's database; None on SQLite (one process's database).
+async fn two_servers(db: TestDatabase, config: &[(&'static str, String)]) -> Option<(TestApp, TestApp)> {
     if !db.url.starts_with("postgres") {
-        return;
+        return None;
     }
+    let second_db = db.shared();
+    Some((spawn_app_with(db, config).await, spawn_app_with(second_db, config).await))
+}
+
+async fn webhook_load_across_two_servers_is_stored_once_and_answered_once(db: TestDatabase) {
     const PEOPLE: usize = 20;
     let graph = FakeGraph::start().await;
     let mut config = graph.cloud_config();
     config.retain(|(key, _)| *key != "WHATSAPP_BATCH_WINDOW_MS");
     config.push(("WHATSAPP_BATCH_WINDOW_MS", "200".into()));
-    let second_db = db.shared();
-    let first = spawn_app_with(db, &config).await;
-    let second = spawn_app_with(second_db, &config).await;
+    let Some((first, second)) = two_servers(db, &config).await else { return };
 
     let template: serde_json::Value = serde_json::from_slice(&fixture("whatsapp/inbound-text.json")).unwrap();
     let mut bodies = Vec::new();
@@ -76,12 +80,7 @@ async fn webhook_load_across_two_servers_is_stored_once_and_answered_once(db: Te
 on_both_engines!(webhook_load_across_two_servers_is_stored_once_and_answered_once);
 
 async fn a_change_made_through_one_server_reaches_a_watch_on_another(db: TestDatabase) {
-    if !db.url.starts_with("postgres") {
-        return;
-    }
-    let second_db = db.shared();
-    let first = spawn_app(db).await;
-    let second = spawn_app(second_db).await;
+    let Some((first, second)) = two_servers(db, &[]).await else { return };
     register(&first, ANA).await;
     let (token, _) = login(&first, ANA).await;
 
@@ -110,12 +109,7 @@ async fn a_change_made_through_one_server_reaches_a_watch_on_another(db: TestDat
 on_both_engines!(a_change_made_through_one_server_reaches_a_watch_on_another);
 
 async fn a_login_code_cooldown_holds_across_servers(db: TestDatabase) {
-    if !db.url.starts_with("postgres") {
-        return;
-    }
-    let second_db = db.shared();
-    let first = spawn_app(db).await;
-    let second = spawn_app(second_db).await;
+    let Some((first, second)) = two_servers(db, &[]).await else { return };
     register(&first, ANA).await;
     let (status, body) = send_code(&first, ANA).await;
     assert_eq!(status, 200, "{body}");
