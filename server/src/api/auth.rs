@@ -3,7 +3,7 @@
 
 use tonic::{Request, Response, Status};
 
-use super::{request_language, user_proto, with_message};
+use super::{client_address, request_language, user_proto, with_message};
 use crate::{
     identity::{caller::Authenticator, login::Login},
     locale::Language,
@@ -26,10 +26,6 @@ impl AuthApi {
     }
 }
 
-fn client_address<T>(request: &Request<T>) -> Option<String> {
-    request.remote_addr().map(|addr| addr.ip().to_string())
-}
-
 #[tonic::async_trait]
 impl AuthService for AuthApi {
     async fn send_code(
@@ -37,7 +33,7 @@ impl AuthService for AuthApi {
         request: Request<SendCodeRequest>,
     ) -> Result<Response<SendCodeResponse>, Status> {
         let lang = Language::parse(&request.get_ref().language).unwrap_or_else(|| request_language(&request));
-        let address = client_address(&request);
+        let address = client_address::of(&request);
         let sent = self
             .login
             .send_code(&request.get_ref().phone_number, lang, address.as_deref())
@@ -55,7 +51,7 @@ impl AuthService for AuthApi {
         request: Request<VerifyCodeRequest>,
     ) -> Result<Response<VerifyCodeResponse>, Status> {
         let lang = Language::parse(&request.get_ref().language).unwrap_or_else(|| request_language(&request));
-        let address = client_address(&request);
+        let address = client_address::of(&request);
         let body = request.get_ref();
         let (user, pair) = self
             .login

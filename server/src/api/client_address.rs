@@ -11,6 +11,11 @@ use axum::{extract::Request, middleware::Next, response::Response};
 use ipnet::IpNet;
 use tonic::transport::server::TcpConnectInfo;
 
+/// The caller's address as the limits key it (after `from_trusted_proxies`); None in process.
+pub fn of<T>(request: &tonic::Request<T>) -> Option<String> {
+    request.remote_addr().map(|addr| addr.ip().to_string())
+}
+
 /// The client's address given the TCP peer and the request's `X-Forwarded-For`.
 pub fn client_ip(peer: IpAddr, forwarded_for: Option<&str>, trusted: &[IpNet]) -> IpAddr {
     let is_trusted = |ip: &IpAddr| trusted.iter().any(|net| net.contains(ip));

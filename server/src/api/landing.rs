@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tonic::{Request, Response, Status};
 
-use super::{request_language, with_message};
+use super::{client_address, request_language, with_message};
 use crate::{
     analytics::{self, EventKind, Variant, VisitorId},
     db::{
@@ -34,23 +34,18 @@ impl LandingApi {
     pub fn new(db: Db, business_number: &str, support_email: &str) -> Self {
         Self { db, business_number: business_number.to_owned(), support_email: support_email.to_owned() }
     }
+}
 
-    async fn limit<T>(
-        &self,
-        request: &Request<T>,
-        action: &str,
-        limit: Limit,
-        lang: Language,
-    ) -> Result<(), Status> {
-        let Some(address) = request.remote_addr().map(|a| a.ip().to_string()) else { return Ok(()) };
-        let hit = rate_limit::hit(&self.db, &format!("{action}:ip:{address}"), limit)
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
-        hit.map_err(|exceeded| {
-            AppError::RateLimited { retry_after_secs: exceeded.retry_after.as_secs().max(1) }
-                .into_status(lang)
-        })
-    }
+async fn limit<T>(
+    db: &Db,
+    request: &Request<T>,
+    action: &str,
+    limit: Limit,
+    lang: Language,
+) -> Result<(), Status> {
+    rate_limit::per_address(db, action, client_address::of(request).as_deref(), limit)
+        .await
+        .map_err(|e| e.into_status(lang))
 }
 
 /// "5511900000000" → "+55 (11) 90000-0000"; other numbers with a "+" in front.
@@ -90,7 +85,7 @@ impl LandingService for LandingApi {
             )
             .into_status(lang)
         })?;
-        self.limit(&request, "track", EVENTS_PER_ADDRESS, lang).await?;
+        limit(&self.db, &request, "track", EVENTS_PER_ADDRESS, lang).await?;
         analytics::record(&self.db, kind, Variant::parse(&body.variant), &visitor)
             .await
             .map_err(|e| AppError::from(e).into_status(lang))?;
@@ -119,7 +114,7 @@ impl LandingService for LandingApi {
         let Some(email) = email.filter(|_| violations.is_empty()) else {
             return Err(AppError::InvalidInput(violations).into_status(lang));
         };
-        self.limit(&request, "newsletter", SIGNUPS_PER_ADDRESS, lang).await?;
+        limit(&self.db, &request, "newsletter", SIGNUPS_PER_ADDRESS, lang).await?;
         newsletter::subscribe(&self.db, &email, lang)
             .await
             .map_err(|e| AppError::from(e).into_status(lang))?;

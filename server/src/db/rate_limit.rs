@@ -6,6 +6,7 @@ use std::time::Duration;
 use sqlx::Row;
 
 use super::{Db, now_ms};
+use crate::error::AppError;
 
 /// At most `max` hits per `window` for one key.
 #[derive(Clone, Copy, Debug)]
@@ -46,4 +47,13 @@ pub async fn hit(db: &Db, key: &str, limit: Limit) -> Result<Result<(), Exceeded
         return Ok(Err(Exceeded { retry_after }));
     }
     Ok(Ok(()))
+}
+
+/// Counts one `action` from a client address; over the limit is `RateLimited` with the wait. No
+/// address (an in-process call) is not limited.
+pub async fn per_address(db: &Db, action: &str, address: Option<&str>, limit: Limit) -> Result<(), AppError> {
+    let Some(address) = address else { return Ok(()) };
+    hit(db, &format!("{action}:ip:{address}"), limit)
+        .await?
+        .map_err(|exceeded| AppError::RateLimited { retry_after_secs: exceeded.retry_after.as_secs().max(1) })
 }

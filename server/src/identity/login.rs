@@ -65,16 +65,6 @@ impl Login {
         start_on_whatsapp(&self.business_number, lang)
     }
 
-    async fn limit_address(&self, action: &str, address: Option<&str>, limit: Limit) -> Result<(), AppError> {
-        let Some(address) = address else { return Ok(()) };
-        match rate_limit::hit(&self.db, &format!("{action}:ip:{address}"), limit).await? {
-            Ok(()) => Ok(()),
-            Err(exceeded) => {
-                Err(AppError::RateLimited { retry_after_secs: exceeded.retry_after.as_secs().max(1) })
-            }
-        }
-    }
-
     pub async fn send_code(
         &self,
         phone: &str,
@@ -82,7 +72,7 @@ impl Login {
         address: Option<&str>,
     ) -> Result<CodeSent, AppError> {
         let phone = PhoneNumber::parse_field("phoneNumber", phone)?;
-        self.limit_address("send_code", address, SEND_PER_ADDRESS).await?;
+        rate_limit::per_address(&self.db, "send_code", address, SEND_PER_ADDRESS).await?;
         let now = now_ms();
         let mut tx = self.db.begin().await?;
         if users::find_by_phone(&mut tx, &phone).await?.is_none() {
@@ -123,7 +113,7 @@ impl Login {
                 Problem::Format { pt_br: "o código tem 6 dígitos", en: "the code has 6 digits" },
             ));
         }
-        self.limit_address("verify_code", address, VERIFY_PER_ADDRESS).await?;
+        rate_limit::per_address(&self.db, "verify_code", address, VERIFY_PER_ADDRESS).await?;
         if let Err(err) = codes::redeem(&self.db, &self.hasher, &phone, code).await {
             tracing::warn!(target: "security", event = "code_failed", phone = %phone.masked());
             return Err(err);

@@ -20,13 +20,7 @@ async fn app(db: TestDatabase) -> TestApp {
 }
 
 async fn tier(app: &TestApp) -> String {
-    use sqlx::Row;
-    sqlx::query("select subscription_status from users where phone_number = $1")
-        .bind(ANA)
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap()
-        .get("subscription_status")
+    app.tier_of(ANA).await
 }
 
 async fn checkout(app: &TestApp, body: Value, token: Option<&str>) -> (u16, Value) {
@@ -45,14 +39,7 @@ async fn pay(app: &TestApp, interval: &str) -> String {
     let url = body["data"]["checkoutUrl"].as_str().unwrap();
     assert!(url.starts_with("http://localhost:8080/checkout/sandbox/"), "{url}");
     let session = url.rsplit('/').next().unwrap().to_owned();
-    let (status, body) = call(
-        app,
-        reqwest::Method::POST,
-        &format!("/api/subscriptions/sandbox/{session}/complete"),
-        json!({"pay": true}),
-        None,
-    )
-    .await;
+    let (status, body) = app.complete_sandbox(&session, true).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["redirectUrl"], "http://localhost:8080/success?phoneNumber=%2B5511987654321");
     session
@@ -79,23 +66,9 @@ async fn a_registered_number_takes_pro_in_the_sandbox_and_is_welcomed_on_whatsap
     );
     assert_eq!(tier(&app).await, "free", "nothing changes before paying");
 
-    call(
-        &app,
-        reqwest::Method::POST,
-        &format!("/api/subscriptions/sandbox/{session}/complete"),
-        json!({"pay": true}),
-        None,
-    )
-    .await;
+    app.complete_sandbox(&session, true).await;
     assert_eq!(tier(&app).await, "pro");
-    let (_, again) = call(
-        &app,
-        reqwest::Method::POST,
-        &format!("/api/subscriptions/sandbox/{session}/complete"),
-        json!({"pay": true}),
-        None,
-    )
-    .await;
+    let (_, again) = app.complete_sandbox(&session, true).await;
     assert!(again["success"] == true);
     assert_eq!(app.count("select count(*) as n from subscriptions").await, 1, "a session completes once");
 
@@ -121,14 +94,7 @@ async fn free_checkout_redirects_and_an_abandoned_payment_changes_nothing(db: Te
     assert_eq!(body["data"]["redirectUrl"], "http://localhost:8080/success?phoneNumber=%2B5511987654321");
     let (_, body) = checkout(&app, json!({"planType": "pro", "phoneNumber": ANA}), None).await;
     let session = body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
-    let (_, body) = call(
-        &app,
-        reqwest::Method::POST,
-        &format!("/api/subscriptions/sandbox/{session}/complete"),
-        json!({"pay": false}),
-        None,
-    )
-    .await;
+    let (_, body) = app.complete_sandbox(&session, false).await;
     assert_eq!(body["data"]["redirectUrl"], "http://localhost:8080/checkout/5511987654321");
     assert_eq!(tier(&app).await, "free");
 }

@@ -302,6 +302,29 @@ pub fn fixture(path: &str) -> Vec<u8> {
 
 impl TestApp {
     /// One number from a query returning a single `n` column.
+    /// A user's subscription tier as stored ("free" or "pro").
+    pub async fn tier_of(&self, phone: &str) -> String {
+        use sqlx::Row;
+        sqlx::query("select subscription_status from users where phone_number = $1")
+            .bind(phone)
+            .fetch_one(self.db.pool())
+            .await
+            .unwrap()
+            .get("subscription_status")
+    }
+
+    /// Pays (or abandons) a sandbox checkout session over REST: the status and the envelope.
+    pub async fn complete_sandbox(&self, session: &str, pay: bool) -> (u16, serde_json::Value) {
+        let response = self
+            .http
+            .post(format!("{}/api/subscriptions/sandbox/{session}/complete", self.address))
+            .json(&serde_json::json!({ "pay": pay }))
+            .send()
+            .await
+            .unwrap();
+        (response.status().as_u16(), response.json().await.unwrap_or(serde_json::Value::Null))
+    }
+
     pub async fn count(&self, sql: &'static str) -> i64 {
         use sqlx::Row;
         sqlx::query(sql).fetch_one(self.db.pool()).await.unwrap().try_get::<i64, _>("n").unwrap()

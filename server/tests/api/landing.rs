@@ -60,8 +60,7 @@ async fn the_funnel_counts_each_visitor_once_a_day_by_variant_and_attributes_pai
     .await;
     assert_eq!(status, 200, "{body}");
     let session = body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
-    let path = format!("/api/subscriptions/sandbox/{session}/complete");
-    assert_eq!(call(&app, Method::POST, &path, json!({"pay": true}), None).await.0, 200);
+    assert_eq!(app.complete_sandbox(&session, true).await.0, 200);
     // A checkout started without a variant is not attributed to either.
     let (status, _) = call(
         &app,
@@ -106,10 +105,7 @@ async fn tracking_refuses_bad_input_and_a_flood_from_one_address(db: TestDatabas
     let (status, body) = track(&app, "landing_view", "A", "<script>").await;
     assert_eq!(status, 400, "{body}");
     assert_eq!(body["errors"][0]["field"], "visitorId");
-    let stored: i64 = sqlx::Row::get(
-        &sqlx::query("select count(*) as n from landing_events").fetch_one(app.db.pool()).await.unwrap(),
-        "n",
-    );
+    let stored = app.count("select count(*) as n from landing_events").await;
     assert_eq!(stored, 0, "bad input changes nothing");
 
     // 120 a minute per address (a minute boundary in the middle may let a few more through).

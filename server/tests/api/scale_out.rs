@@ -68,13 +68,7 @@ async fn webhook_load_across_two_servers_is_stored_once_and_answered_once(db: Te
     recipients.sort();
     recipients.dedup();
     assert_eq!(recipients.len(), PEOPLE);
-    let stored: i64 = sqlx::Row::get(
-        &sqlx::query("select count(*) as n from messages where direction = 'inbound'")
-            .fetch_one(first.db.pool())
-            .await
-            .unwrap(),
-        "n",
-    );
+    let stored = first.count("select count(*) as n from messages where direction = 'inbound'").await;
     assert_eq!(stored, PEOPLE as i64, "each message stored once");
 }
 on_both_engines!(webhook_load_across_two_servers_is_stored_once_and_answered_once);

@@ -138,13 +138,7 @@ fn completed(cs: &str, event_id: &str) -> Value {
 }
 
 async fn tier(app: &TestApp) -> String {
-    use sqlx::Row;
-    sqlx::query("select subscription_status from users where phone_number = $1")
-        .bind(ANA)
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap()
-        .get("subscription_status")
+    app.tier_of(ANA).await
 }
 
 async fn checkout_sessions_carry_the_plan_the_payment_methods_and_our_ids(db: TestDatabase) {

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { BarChart } from "@/components/ui/bar-chart";
+import { Card } from "@/components/ui/card";
 import type { DailyCount } from "@/gen/socio/v1/admin_pb";
 import { formatDateTime, formatDecimal } from "@/lib/dates";
 import { currentLanguage } from "@/lib/i18n";
@@ -10,15 +11,6 @@ import { formatAdminPhone } from "@/lib/phone";
 import { useAnalytics, useFailedMessages } from "../api/use-admin";
 
 const RANGES = [7, 30, 90] as const;
-
-function Panel({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section aria-label={title} className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
-      <h2 className="text-lg font-semibold">{title}</h2>
-      <div className="mt-4">{children}</div>
-    </section>
-  );
-}
 
 /** The landing page's A/B funnel, messages per day and failed WhatsApp sends. */
 export function AnalyticsTab() {
@@ -52,7 +44,7 @@ export function AnalyticsTab() {
       )}
       {data && (
         <>
-          <Panel title={t("analytics.funnel")}>
+          <Card title={t("analytics.funnel")}>
             <div className="overflow-x-auto">
               <table className="w-full min-w-[32rem] text-left text-sm">
                 <thead className="text-xs tracking-wide text-slate-600 uppercase">
@@ -79,16 +71,16 @@ export function AnalyticsTab() {
                 </tbody>
               </table>
             </div>
-          </Panel>
+          </Card>
           <div className="grid gap-6 lg:grid-cols-2">
-            <Panel title={t("analytics.messagesPerDay")}>
+            <Card title={t("analytics.messagesPerDay")}>
               <p className="text-sm text-slate-600">{t("analytics.total", { count: total(data.messagesPerDay) })}</p>
               <BarChart
                 points={points(data.messagesPerDay)}
                 title={t("analytics.chartLabel", { title: t("analytics.messagesPerDay"), total: total(data.messagesPerDay) })}
               />
-            </Panel>
-            <Panel title={t("analytics.failedSends")}>
+            </Card>
+            <Card title={t("analytics.failedSends")}>
               <p className="text-sm text-slate-600">{t("analytics.total", { count: total(data.failedSendsPerDay) })}</p>
               <BarChart
                 points={points(data.failedSendsPerDay)}
@@ -108,7 +100,7 @@ export function AnalyticsTab() {
                   </li>
                 ))}
               </ul>
-            </Panel>
+            </Card>
           </div>
         </>
       )}

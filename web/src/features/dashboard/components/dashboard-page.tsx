@@ -6,15 +6,16 @@ import { toast } from "sonner";
 import { PageLoading } from "@/components/layout/page-loading";
 import { PageShell } from "@/components/layout/page-shell";
 import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
 import { Role, SubscriptionStatus, MessageType } from "@/gen/socio/v1/common_pb";
 import { PlanStep, type PlanStepState } from "@/gen/socio/v1/business_plan_pb";
 import { cn } from "@/lib/cn";
+import { formatDateTime } from "@/lib/dates";
 import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
 import { formatPhone } from "@/lib/phone";
 import { useDownloadPlan } from "@/lib/use-download-plan";
 import { usePlanLiveUpdates } from "@/lib/use-plan-live";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 
 import { useDashboard } from "../api/use-dashboard";
 import { useUpdateStep } from "../api/use-update-step";
@@ -29,15 +30,6 @@ const STEP_KEYS: Record<PlanStep, string> = {
   [PlanStep.HR]: "hr",
   [PlanStep.LEGAL]: "legal",
 };
-
-function Card({ title, children, className }: { title: string; children: React.ReactNode; className?: string }) {
-  return (
-    <section aria-label={title} className={cn("rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200", className)}>
-      <h2 className="text-lg font-semibold">{title}</h2>
-      <div className="mt-4">{children}</div>
-    </section>
-  );
-}
 
 /** `/dashboard`: who you are, your plan's steps (toggle them), your recent messages and figures. */
 export function DashboardPage() {
@@ -65,8 +57,6 @@ export function DashboardPage() {
   const { user, businessPlan, recentMessages, stats, whatsappUrl } = dashboard.data;
   const progress = businessPlan?.overallProgress ?? 0;
   const isPro = user.subscriptionStatus === SubscriptionStatus.PRO;
-  const time = (m: (typeof recentMessages)[number]) =>
-    m.timestamp ? timestampDate(m.timestamp).toLocaleString(language === "pt-BR" ? "pt-BR" : "en-US", { dateStyle: "short", timeStyle: "short" }) : "";
 
   async function toggle(step: PlanStepState) {
     try {
@@ -179,7 +169,7 @@ export function DashboardPage() {
                   <li key={m.id} className="py-3">
                     <p className="flex justify-between text-xs text-slate-500">
                       <span className="font-semibold text-slate-700">{m.type === MessageType.AI ? t("messages.ai") : t("messages.you")}</span>
-                      <span>{time(m)}</span>
+                      <span>{formatDateTime(m.timestamp, language)}</span>
                     </p>
                     <p className="mt-1 line-clamp-2 text-sm">{m.preview}</p>
                   </li>
