@@ -13,12 +13,13 @@ WEBX = cd web && ./node_modules/.bin/
 WEB_SOURCES := $(shell find web/src web/index.html web/public -type f 2>/dev/null) web/vite.config.ts web/package.json
 PROTOS := $(shell find proto -name '*.proto')
 
-.PHONY: help run build test bench setup generate web check-rust check-proto check-generated check-web check-bundle test-rust test-web test-e2e test-api-fuzz clean
+.PHONY: help run build test bench setup generate web check-rust check-proto check-generated check-web check-bundle test-rust test-web test-e2e test-api-fuzz test-fuzz clean
 
 help:
 	@echo "make run    install, generate, build and serve on http://localhost:8080 (embedded defaults)"
 	@echo "make test   every check and test (set TEST_DATABASE_URL to run them on PostgreSQL too)"
 	@echo "make build  release binary $(TARGET_DIR)/release/socio serving web/dist"
+	@echo "make bench  load, latency and memory of the release binary on SQLite and PostgreSQL"
 
 ## Set-up ---------------------------------------------------------------------------------------
 
@@ -50,9 +51,18 @@ run: build
 	@echo "Serving Sócio on $${SOCIO_ADDR:-127.0.0.1:8080} (Ctrl-C to stop)"
 	$(TARGET_DIR)/release/socio serve
 
+## Bench ---------------------------------------------------------------------------------------
+
+# Seeds 10k users and 200k messages into a fresh SQLite file and a fresh PostgreSQL database
+# (BENCH_POSTGRES_URL, else TEST_DATABASE_URL, else the local server), drives the release binary and
+# prints the table; the figures go to target/bench/results.json.
+bench:
+	cargo build --release --locked -p socio -p socio-bench
+	$(TARGET_DIR)/release/socio-bench run $(BENCH_ARGS)
+
 ## Tests ----------------------------------------------------------------------------------------
 
-test: check-rust check-proto check-generated check-web test-rust test-web check-bundle test-e2e test-api-fuzz
+test: check-rust check-proto check-generated check-web test-rust test-web check-bundle test-e2e test-api-fuzz test-fuzz
 	@echo "make test: all checks passed"
 
 check-rust:
@@ -99,3 +109,20 @@ test-api-fuzz:
 clean:
 	rm -rf web/dist web/node_modules/.installed web/src/gen/.generated
 	cargo clean
+
+# cargo-fuzz (libFuzzer, nightly): every target for FUZZ_SECONDS from the seeds in fuzz/corpus (new
+# inputs go to a scratch folder, not the repository); a crash or a panic fails, leaving its input
+# in fuzz/artifacts. cargo-fuzz is installed from crates.io when missing.
+FUZZ_SECONDS ?= 20
+FUZZ_TARGETS := webhook_payload phone_and_amount rest_request
+test-fuzz:
+	@rustup toolchain list | grep -q '^nightly' || { echo "test-fuzz needs the nightly toolchain (rustup)"; exit 1; }
+	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+	cd fuzz && cargo +nightly fuzz build --sanitizer none --target-dir $(abspath $(TARGET_DIR))/fuzz
+	@for target in $(FUZZ_TARGETS); do \
+	  scratch=$$(mktemp -d); \
+	  echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \
+	  (cd fuzz && cargo +nightly fuzz run --sanitizer none --target-dir $(abspath $(TARGET_DIR))/fuzz $$target \
+	    "$$scratch" corpus/$$target -- -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 2>&1 | tail -n 12); \
+	  rm -rf "$$scratch"; \
+	done

@@ -30,5 +30,6 @@ export default defineConfig({
     setupFiles: ["./src/testing/setup.ts"],
     include: ["src/**/*.test.{ts,tsx}"],
     css: false,
+    testTimeout: 15_000,
   },
 });

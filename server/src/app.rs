@@ -121,6 +121,7 @@ impl Application {
         let worker_options = WorkerOptions {
             workers: config.jobs.workers,
             backoff: Backoff { base: config.jobs.retry_base, ..Backoff::default() },
+            lease: config.jobs.lease,
             ..WorkerOptions::default()
         };
         Ok(Self {

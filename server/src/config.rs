@@ -107,6 +107,9 @@ pub struct JobsConfig {
     pub workers: usize,
     /// First retry delay; each further retry doubles it (with jitter), up to ten minutes.
     pub retry_base: Duration,
+    /// How long a claimed job stays a worker's without news: running workers renew it, so this is
+    /// how soon the jobs of a server that died are taken up by another (or by it, restarted).
+    pub lease: Duration,
 }
 
 #[derive(Clone, Debug)]
@@ -238,6 +241,7 @@ impl Config {
                 retry_base: Duration::from_millis(
                     parse_number(&var, "SOCIO_JOB_RETRY_BASE_MS", 2000)?.max(1),
                 ),
+                lease: Duration::from_millis(parse_number(&var, "SOCIO_JOB_LEASE_MS", 30_000)?.max(300)),
             },
         };
         config.refuse_dev_defaults_in_production()?;

@@ -105,7 +105,7 @@ impl DashboardService for DashboardApi {
         let (caller, lang) = self.caller(&request).await?;
         let user_id = &caller.user.id;
         let plan = self.plans.get_or_create(user_id).await.map_err(|e| e.into_status(lang))?;
-        let (recent, _) = messages::page(self.plans.db(), user_id, RECENT_MESSAGES, 0)
+        let recent = messages::latest(self.plans.db(), user_id, RECENT_MESSAGES, 0)
             .await
             .map_err(|e| AppError::from(e).into_status(lang))?;
         let stats = self.stats(user_id, &plan).await.map_err(|e| e.into_status(lang))?;

@@ -100,6 +100,7 @@ impl ReplyHandler {
         let id = messages::insert_outbound(&mut tx, &user.id, &text, now_ms()).await?;
         jobs::enqueue(&mut *tx, delivery::send_job(&id)).await?;
         tx.commit().await?;
+        self.db.jobs_added();
         Ok(())
     }
 }

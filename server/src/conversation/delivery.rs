@@ -1,8 +1,9 @@
 //! Delivery of our messages: one `send` job per outbound message, retried with backoff on
 //! network errors, 5xx and rate limits, never on permanent errors. The message records
-//! `queued → sent (wamid)`, or `failed` with the reason once the job gives up. A message already
-//! past `queued` is never sent again; only a crash in the middle of the request to Meta can repeat
-//! that one request.
+//! `queued → sending → sent (wamid)`, or `failed` with the reason once the job gives up. A message
+//! is `sending` only while its request to Meta is in flight; one found still `sending` was
+//! interrupted (the server died mid-request, or could not record the answer), and Meta may have it:
+//! it is failed, visibly, rather than sent a second time. A message past `queued` is never sent again.
 
 use std::sync::Arc;
 
@@ -50,6 +51,12 @@ impl SendHandler {
         let Some(message) = message else {
             return Ok(()); // erased with its user
         };
+        if message.status == "sending" {
+            let reason = "interrupted while being sent (the server stopped mid-request): not sent again, so that it never arrives twice";
+            tracing::warn!(message = %id, "{reason}");
+            messages::record_failed(&self.db, id, reason).await?;
+            return Err(JobError::Permanent(reason.into()));
+        }
         if message.status != "queued" {
             return Ok(()); // sent before: never twice
         }
@@ -71,12 +78,16 @@ impl SendHandler {
                 return Err(JobError::Permanent(reason.into()));
             }
         };
+        if !messages::mark_sending(&self.db, id).await? {
+            return Ok(()); // another worker took it
+        }
         match self.sender.send(&outgoing).await {
             Ok(sent) => {
                 messages::record_sent(&self.db, id, &sent.wa_message_id).await?;
                 Ok(())
             }
             Err(SendError::Retryable(reason)) if job.attempt < job.max_attempts => {
+                messages::requeue(&self.db, id).await?;
                 Err(JobError::Retryable(reason))
             }
             Err(SendError::Retryable(reason) | SendError::Permanent(reason)) => {

@@ -79,6 +79,7 @@ impl Inbox {
             }
         }
         tx.commit().await?;
+        self.db.jobs_added();
         Ok(receipt)
     }
 }

@@ -185,10 +185,34 @@ pub async fn get(db: &Db, id: &str) -> Result<Option<Message>, sqlx::Error> {
 }
 
 /// WhatsApp accepted our message: `queued` → `sent` with its wamid.
+/// Takes our queued message for one request to Meta: true when this call moved it to `sending`.
+pub async fn mark_sending(db: &Db, id: &str) -> Result<bool, sqlx::Error> {
+    let taken = sqlx::query(
+        "update messages set status = 'sending', updated_at = $1 where id = $2 and status = 'queued'",
+    )
+    .bind(now_ms())
+    .bind(id)
+    .execute(db.pool())
+    .await?;
+    Ok(taken.rows_affected() == 1)
+}
+
+/// Meta refused the request (it was not delivered): the message waits for the next try.
+pub async fn requeue(db: &Db, id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update messages set status = 'queued', updated_at = $1 where id = $2 and status = 'sending'",
+    )
+    .bind(now_ms())
+    .bind(id)
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
+
 pub async fn record_sent(db: &Db, id: &str, wa_message_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query(
         "update messages set status = 'sent', wa_message_id = $1, error = null, updated_at = $2 \
-         where id = $3 and status = 'queued'",
+         where id = $3 and status in ('queued', 'sending')",
     )
     .bind(wa_message_id)
     .bind(now_ms())
@@ -291,6 +315,17 @@ pub async fn page(
     limit: i64,
     offset: i64,
 ) -> Result<(Vec<Message>, i64), sqlx::Error> {
+    let found = latest(db, user_id, limit, offset).await?;
+    let total: i64 = sqlx::query("select count(*) as n from messages where user_id = $1")
+        .bind(user_id)
+        .fetch_one(db.pool())
+        .await?
+        .try_get("n")?;
+    Ok((found, total))
+}
+
+/// The user's messages, newest first, without counting them all (the dashboard's preview).
+pub async fn latest(db: &Db, user_id: &str, limit: i64, offset: i64) -> Result<Vec<Message>, sqlx::Error> {
     let sql = format!(
         "select {COLUMNS} from messages where user_id = $1 order by created_at desc, id desc limit $2 offset $3"
     );
@@ -300,12 +335,7 @@ pub async fn page(
         .bind(offset)
         .fetch_all(db.pool())
         .await?;
-    let total: i64 = sqlx::query("select count(*) as n from messages where user_id = $1")
-        .bind(user_id)
-        .fetch_one(db.pool())
-        .await?
-        .try_get("n")?;
-    Ok((rows.iter().map(from_row).collect::<Result<_, _>>()?, total))
+    rows.iter().map(from_row).collect()
 }
 
 /// Activity figures for the dashboard.

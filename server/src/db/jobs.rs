@@ -5,8 +5,8 @@
 //! does. Workers claim one job at a time with a lease (`FOR UPDATE SKIP LOCKED` on PostgreSQL; a
 //! single atomic `UPDATE … RETURNING` on SQLite, whose writers are serialised), retry failures with
 //! exponential backoff and jitter, and leave a job `failed` with its last error when the attempts
-//! run out or the error is permanent. A worker that dies mid-job loses only its lease: once the
-//! lease expires the job is claimed again.
+//! run out or the error is permanent. A worker renews the lease of the job it runs; one that dies
+//! mid-job stops renewing, and once the lease expires the job is claimed again.
 
 use std::{collections::HashMap, sync::Arc, time::Duration};
 
@@ -142,7 +142,7 @@ pub struct Queue {
 
 impl Queue {
     pub fn new(db: Db, worker_id: impl Into<String>) -> Self {
-        Self { db, worker_id: worker_id.into(), lease: Duration::from_secs(120), backoff: Backoff::default() }
+        Self { db, worker_id: worker_id.into(), lease: Duration::from_secs(30), backoff: Backoff::default() }
     }
     pub fn with_lease(mut self, lease: Duration) -> Self {
         self.lease = lease;
@@ -193,6 +193,37 @@ impl Queue {
             attempt: row.try_get("attempts")?,
             max_attempts: row.try_get("max_attempts")?,
         }))
+    }
+
+    /// When the earliest queued job of `kinds` is due (Unix ms), so that an idle worker wakes for
+    /// it (a reply waiting out its batch window) rather than at its next poll.
+    pub async fn next_due(&self, kinds: &[&str]) -> Result<Option<i64>, sqlx::Error> {
+        if kinds.is_empty() {
+            return Ok(None);
+        }
+        let kind_params: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 1)).collect();
+        let sql = format!(
+            "select min(run_at) as due from jobs where status = 'queued' and kind in ({})",
+            kind_params.join(", ")
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for kind in kinds {
+            query = query.bind(*kind);
+        }
+        query.fetch_one(self.db.pool()).await?.try_get("due")
+    }
+
+    /// Renews this worker's lease on a job it is still running.
+    pub async fn renew(&self, job: &Job) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "update jobs set locked_until = $1 where id = $2 and locked_by = $3 and status = 'running'",
+        )
+        .bind(now_ms() + self.lease.as_millis() as i64)
+        .bind(&job.id)
+        .bind(&self.worker_id)
+        .execute(self.db.pool())
+        .await?;
+        Ok(())
     }
 
     /// Marks a claimed job done. False when this worker no longer held it (its lease ran out and
@@ -293,7 +324,7 @@ impl Default for WorkerOptions {
         Self {
             workers: 4,
             idle_poll: Duration::from_millis(200),
-            lease: Duration::from_secs(120),
+            lease: Duration::from_secs(30),
             backoff: Backoff::default(),
         }
     }
@@ -323,12 +354,22 @@ pub fn spawn_workers(
 
 async fn work(queue: Queue, handlers: Handlers, idle_poll: Duration, mut shutdown: watch::Receiver<bool>) {
     let kinds = handlers.kinds();
+    let db = queue.db.clone();
     while !*shutdown.borrow() {
+        // Listen before looking, so that a job committed while we look still wakes us.
+        let added = db.jobs_signal().notified();
+        tokio::pin!(added);
+        added.as_mut().enable();
         match queue.claim(&kinds).await {
             Ok(Some(job)) => run_one(&queue, &handlers, job).await,
             Ok(None) => {
+                let nap = match queue.next_due(&kinds).await {
+                    Ok(Some(at)) => Duration::from_millis((at - now_ms()).max(0) as u64).min(idle_poll),
+                    _ => idle_poll,
+                };
                 tokio::select! {
-                    _ = tokio::time::sleep(idle_poll) => {}
+                    _ = tokio::time::sleep(nap) => {}
+                    _ = &mut added => {}
                     _ = shutdown.changed() => {}
                 }
             }
@@ -347,7 +388,20 @@ async fn run_one(queue: &Queue, handlers: &Handlers, job: Job) {
     let Some(handler) = handlers.0.get(job.kind.as_str()) else {
         return;
     };
-    let outcome = handler.run(&job).await;
+    // The lease is renewed at a third of its length while the job runs, so that a slow job is
+    // never taken over while its worker lives.
+    let renewing = async {
+        loop {
+            tokio::time::sleep(queue.lease / 3).await;
+            if let Err(err) = queue.renew(&job).await {
+                tracing::warn!(job = %job.id, error = %err, "could not renew a job's lease");
+            }
+        }
+    };
+    let outcome = tokio::select! {
+        outcome = handler.run(&job) => outcome,
+        _ = renewing => unreachable!("the renewal loop never ends"),
+    };
     let stored = match &outcome {
         Ok(()) => queue.complete(&job).await.map(|_| ()),
         Err(err) => {

@@ -8,7 +8,11 @@ pub mod jobs;
 pub mod notify;
 pub mod rate_limit;
 
-use std::{str::FromStr, sync::Once, time::Duration};
+use std::{
+    str::FromStr,
+    sync::{Arc, Once},
+    time::Duration,
+};
 
 use anyhow::Context;
 use sqlx::{
@@ -32,6 +36,8 @@ pub struct Db {
     engine: Engine,
     /// PostgreSQL's address, for LISTEN (a dedicated connection).
     url: String,
+    /// Wakes this process's idle job workers when a job was committed here.
+    jobs_added: Arc<tokio::sync::Notify>,
 }
 
 impl Db {
@@ -47,8 +53,10 @@ impl Db {
         };
         let options =
             AnyConnectOptions::from_str(&url).context("DATABASE_URL is not a valid database address")?;
+        // A call waits at most two seconds for a connection: when the database is away, callers
+        // get a quick 503 (and a balancer's /readyz probe a quick answer), not a hung request.
         let pool_options =
-            AnyPoolOptions::new().acquire_timeout(Duration::from_secs(5)).max_connections(match engine {
+            AnyPoolOptions::new().acquire_timeout(Duration::from_secs(2)).max_connections(match engine {
                 Engine::Sqlite => 8,
                 Engine::Postgres => 16,
             });
@@ -69,7 +77,7 @@ impl Db {
             .connect_with(options)
             .await
             .with_context(|| format!("cannot open the database ({})", redact(&url)))?;
-        Ok(Db { pool, engine, url })
+        Ok(Db { pool, engine, url, jobs_added: Arc::default() })
     }
 
     /// Brings the schema up to date; safe to run on every start and from several processes.
@@ -97,6 +105,17 @@ impl Db {
 
     pub fn engine(&self) -> Engine {
         self.engine
+    }
+
+    /// Tells this process's idle job workers that a job was just committed, so that it runs at
+    /// once instead of at their next poll. Call it after the commit: before, a worker could look
+    /// and find nothing. Jobs committed by another process are found by the poll.
+    pub fn jobs_added(&self) {
+        self.jobs_added.notify_waiters();
+    }
+
+    pub(crate) fn jobs_signal(&self) -> &tokio::sync::Notify {
+        &self.jobs_added
     }
 
     pub(crate) fn url(&self) -> &str {

@@ -3,7 +3,6 @@
 //! on every call — one indexed lookup — so an erased user's or a changed role's tokens stop working
 //! at once, and so does a session ended by logout.
 
-use sqlx::Row;
 use tonic::metadata::MetadataMap;
 
 use super::{
@@ -49,20 +48,10 @@ impl Authenticator {
             .ok_or(AppError::Unauthenticated)?;
         let claims = self.keys.verify(token.trim()).ok_or(AppError::Unauthenticated)?;
         let mut conn = self.db.pool().acquire().await?;
-        let user = users::find_by_id(&mut conn, &claims.user_id).await?.ok_or(AppError::Unauthenticated)?;
-        if user.role != claims.role {
-            return Err(AppError::Unauthenticated);
-        }
-        let ended = sqlx::query(
-            "select 1 as ended from refresh_tokens where family_id = $1 and revoked_at is not null limit 1",
-        )
-        .bind(&claims.session_id)
-        .fetch_optional(&mut *conn)
-        .await?
-        .map(|r| r.try_get::<i32, _>("ended"))
-        .transpose()?
-        .is_some();
-        if ended {
+        let (user, ended) = users::find_session_user(&mut conn, &claims.user_id, &claims.session_id)
+            .await?
+            .ok_or(AppError::Unauthenticated)?;
+        if user.role != claims.role || ended {
             return Err(AppError::Unauthenticated);
         }
         Ok(Caller { user, session_id: claims.session_id })

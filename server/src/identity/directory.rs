@@ -45,12 +45,15 @@ pub struct Listed {
     pub last_active_at: Option<i64>,
 }
 
+/// The listed columns of `users u`; `$1` is true.
 const LISTED: &str = "select u.id, u.name, u.phone_number, u.language, u.subscription_status, u.role, u.created_at, u.last_active_at, \
     (select count(*) from messages m where m.user_id = u.id) as total_messages, \
     (select count(*) from business_plans p where p.user_id = u.id) as has_plan, \
     (select count(*) from plan_sections s join business_plans p on p.id = s.plan_id where p.user_id = u.id and s.completed = $1) as completed_steps, \
-    (select count(*) from plan_changes c join business_plans p on p.id = c.plan_id where p.user_id = u.id) as changes \
-    from users u";
+    (select count(*) from plan_changes c join business_plans p on p.id = c.plan_id where p.user_id = u.id) as changes";
+
+/// Most recently active first (the index `users_activity_idx`).
+const ACTIVITY_ORDER: &str = "order by coalesce(u.last_active_at, u.created_at) desc, u.id";
 
 fn listed(row: &AnyRow) -> Result<Listed, sqlx::Error> {
     let has_plan: i64 = row.try_get("has_plan")?;
@@ -86,8 +89,9 @@ pub async fn list(
         conditions.push("u.subscription_status = $3".into());
     }
     let filter = conditions.join(" and ");
+    // The page's users first, then the counts for those twenty only, not for every match.
     let sql = format!(
-        "{LISTED} where {filter} order by coalesce(u.last_active_at, u.created_at) desc, u.id limit $4 offset $5"
+        "{LISTED} from (select * from users u where {filter} {ACTIVITY_ORDER} limit $4 offset $5) u {ACTIVITY_ORDER}"
     );
     let tier_key = tier.map(|t| t.as_str()).unwrap_or("");
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -113,7 +117,7 @@ pub async fn list(
 }
 
 pub async fn get(db: &Db, id: &str) -> Result<Option<Listed>, sqlx::Error> {
-    let sql = format!("{LISTED} where u.id = $2");
+    let sql = format!("{LISTED} from users u where u.id = $2");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(true).bind(id).fetch_optional(db.pool()).await?;
     row.as_ref().map(listed).transpose()
 }

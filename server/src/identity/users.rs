@@ -130,6 +130,21 @@ pub async fn find_by_id(conn: &mut AnyConnection, id: &str) -> Result<Option<Use
     row.as_ref().map(from_row).transpose()
 }
 
+/// A caller's user and whether their session (refresh-token family) was ended, in one round trip:
+/// every authenticated call asks this.
+pub async fn find_session_user(
+    conn: &mut AnyConnection,
+    id: &str,
+    session_id: &str,
+) -> Result<Option<(User, bool)>, sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS}, (select count(*) from refresh_tokens where family_id = $2 and revoked_at is not null) as ended \
+         from users where id = $1"
+    );
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).bind(session_id).fetch_optional(conn).await?;
+    row.as_ref().map(|row| Ok((from_row(row)?, row.try_get::<i64, _>("ended")? > 0))).transpose()
+}
+
 /// Records activity (a message) now.
 pub async fn touch(conn: &mut AnyConnection, user_id: &str, at: i64) -> Result<(), sqlx::Error> {
     sqlx::query("update users set last_active_at = $1 where id = $2 and (last_active_at is null or last_active_at < $1)")

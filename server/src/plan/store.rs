@@ -134,27 +134,29 @@ fn parse_json(text: &str) -> Json {
 }
 
 pub async fn find(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Plan>, sqlx::Error> {
-    let Some(row) = sqlx::query("select id, created_at, updated_at from business_plans where user_id = $1")
-        .bind(user_id)
-        .fetch_optional(&mut *conn)
-        .await?
-    else {
+    // The plan and its sections in one round trip (a plan without sections still gives one row).
+    let rows = sqlx::query(
+        "select p.id, p.created_at, p.updated_at, s.step, s.data, s.completed, s.updated_at as section_updated_at \
+         from business_plans p left join plan_sections s on s.plan_id = p.id where p.user_id = $1",
+    )
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let Some(row) = rows.first() else {
         return Ok(None);
     };
     let id: String = row.try_get("id")?;
-    let rows = sqlx::query("select step, data, completed, updated_at from plan_sections where plan_id = $1")
-        .bind(&id)
-        .fetch_all(&mut *conn)
-        .await?;
     let mut sections = Vec::with_capacity(6);
     for step in Step::ALL {
-        let found = rows.iter().find(|r| r.try_get::<String, _>("step").ok().as_deref() == Some(step.key()));
+        let found = rows
+            .iter()
+            .find(|r| r.try_get::<Option<String>, _>("step").ok().flatten().as_deref() == Some(step.key()));
         sections.push(match found {
             Some(r) => Section {
                 step,
                 data: parse_json(&r.try_get::<String, _>("data")?),
                 completed: get_bool(r, "completed")?.unwrap_or(false),
-                updated_at: r.try_get("updated_at")?,
+                updated_at: r.try_get("section_updated_at")?,
             },
             None => Section { step, data: Json::Object(Default::default()), completed: false, updated_at: 0 },
         });
@@ -188,6 +190,10 @@ pub async fn find(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Plan
 
 /// The user's plan, started now if they had none.
 pub async fn get_or_create(conn: &mut AnyConnection, user_id: &str) -> Result<Plan, AppError> {
+    // Nearly always there: a read, so that dashboards never queue for SQLite's one writer.
+    if let Some(plan) = find(conn, user_id).await? {
+        return Ok(plan);
+    }
     let now = now_ms();
     let id = uuid::Uuid::new_v4().to_string();
     let created = sqlx::query(

@@ -12,12 +12,20 @@ use crate::{
     on_both_engines,
 };
 
-struct Server {
-    child: Child,
-    address: String,
+pub struct Server {
+    pub child: Child,
+    pub address: String,
 }
 
-async fn start(db: &TestDatabase, extra: &[(&'static str, String)]) -> Server {
+/// A test that fails half-way must not leave its server running.
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub async fn start(db: &TestDatabase, extra: &[(&'static str, String)]) -> Server {
     let port = {
         let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         probe.local_addr().unwrap().port()
@@ -47,7 +55,7 @@ async fn start(db: &TestDatabase, extra: &[(&'static str, String)]) -> Server {
     Server { child, address }
 }
 
-async fn post_signed(address: &str, body: &[u8]) -> u16 {
+pub async fn post_signed(address: &str, body: &[u8]) -> u16 {
     reqwest::Client::new()
         .post(format!("{address}/api/webhooks/whatsapp"))
         .header("x-hub-signature-256", socio::whatsapp::signature::sign(APP_SECRET.as_bytes(), body))

@@ -42,6 +42,11 @@ impl TestDatabase {
         Self { url: self.url.clone(), _dir: None, postgres: None }
     }
 
+    /// The same database reached at another address (through a proxy); this copy drops nothing.
+    pub fn reached_at(&self, url: String) -> Self {
+        Self { url, _dir: None, postgres: None }
+    }
+
     pub fn sqlite() -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
         let url = format!("sqlite://{}/socio.db", dir.path().display());

@@ -189,3 +189,48 @@ async fn a_job_scheduled_for_later_waits_for_its_time(test_db: TestDatabase) {
     assert!(Queue::new(db.clone(), "w").claim(&["notice"]).await.unwrap().is_none());
 }
 on_both_engines!(a_job_scheduled_for_later_waits_for_its_time);
+
+/// Workers whose poll is a minute away, so that only being woken can make a job run in time.
+fn sleepy_workers(
+    db: &Db,
+    seen: &Arc<Mutex<Vec<String>>>,
+) -> (watch::Sender<bool>, tokio::task::JoinSet<()>) {
+    let handlers = Handlers::new().register("work", Arc::new(Recorder { seen: seen.clone(), fail: None }));
+    let options = WorkerOptions { idle_poll: Duration::from_secs(60), ..fast_options(2) };
+    let (stop, stopped) = watch::channel(false);
+    (stop, jobs::spawn_workers(db, handlers, options, stopped))
+}
+
+async fn a_job_committed_in_this_process_wakes_idle_workers_at_once(test_db: TestDatabase) {
+    let db = open(&test_db).await;
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let (stop, mut workers) = sleepy_workers(&db, &seen);
+    tokio::time::sleep(Duration::from_millis(200)).await; // the workers looked, found nothing, sleep
+
+    let mut tx = db.begin().await.unwrap();
+    jobs::enqueue(&mut *tx, NewJob::new("work", serde_json::json!({}))).await.unwrap();
+    tx.commit().await.unwrap();
+    db.jobs_added();
+
+    tokio::time::timeout(Duration::from_secs(10), wait_for(&db, "done", 1))
+        .await
+        .expect("the job ran long before the next poll");
+    stop.send(true).unwrap();
+    while workers.join_next().await.is_some() {}
+}
+on_both_engines!(a_job_committed_in_this_process_wakes_idle_workers_at_once);
+
+async fn an_idle_worker_wakes_when_a_scheduled_job_falls_due(test_db: TestDatabase) {
+    let db = open(&test_db).await;
+    let soon = socio::db::now_ms() + 300;
+    jobs::enqueue(db.pool(), NewJob::new("work", serde_json::json!({})).run_at(soon)).await.unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let (stop, mut workers) = sleepy_workers(&db, &seen);
+
+    tokio::time::timeout(Duration::from_secs(10), wait_for(&db, "done", 1))
+        .await
+        .expect("the job ran at its time, not at the next poll");
+    stop.send(true).unwrap();
+    while workers.join_next().await.is_some() {}
+}
+on_both_engines!(an_idle_worker_wakes_when_a_scheduled_job_falls_due);

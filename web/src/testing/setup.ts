@@ -1,7 +1,11 @@
 import "@testing-library/jest-dom/vitest";
 
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
+
+// A page's first render loads its lazy chunks; on a busy two-core CI machine that alone can pass
+// Testing Library's default second, so `findBy…` waits up to five.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();

@@ -125,15 +125,30 @@ async fn build_input(
     query: Option<&str>,
     body: Body,
 ) -> Result<DynamicMessage, AppError> {
+    let bytes = if route.body != BodyRule::None {
+        axum::body::to_bytes(body, MAX_BODY_BYTES)
+            .await
+            .map_err(|_| AppError::MalformedBody(format!("larger than {MAX_BODY_BYTES} bytes")))?
+    } else {
+        Bytes::new()
+    };
+    request_message(route, vars, query, &bytes)
+}
+
+/// The mapping itself, from a body already read: what the fuzzer drives. Any input gives a
+/// message or an error, never a panic.
+pub fn request_message(
+    route: &Route,
+    vars: &[(String, String)],
+    query: Option<&str>,
+    body: &[u8],
+) -> Result<DynamicMessage, AppError> {
     let mut object = Map::new();
     if route.body != BodyRule::None {
-        let bytes = axum::body::to_bytes(body, MAX_BODY_BYTES)
-            .await
-            .map_err(|_| AppError::MalformedBody(format!("larger than {MAX_BODY_BYTES} bytes")))?;
-        let parsed: Json = if bytes.iter().all(u8::is_ascii_whitespace) {
+        let parsed: Json = if body.iter().all(u8::is_ascii_whitespace) {
             Json::Object(Map::new())
         } else {
-            serde_json::from_slice(&bytes).map_err(|e| AppError::MalformedBody(e.to_string()))?
+            serde_json::from_slice(body).map_err(|e| AppError::MalformedBody(e.to_string()))?
         };
         match (&route.body, parsed) {
             (BodyRule::Whole, Json::Object(fields)) => object = fields,

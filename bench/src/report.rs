@@ -1,0 +1,189 @@
+//! The bench's one table, the targets checked against it, and `results.json`.
+
+use std::{path::Path, time::Duration};
+
+use serde_json::{Value, json};
+
+use crate::load::{Outcome, round};
+
+pub struct Pipeline {
+    pub rounds: usize,
+    pub to_llm_p50_ms: f64,
+    pub to_llm_p99_ms: f64,
+    pub to_graph_p50_ms: f64,
+    pub to_graph_p99_ms: f64,
+}
+
+pub struct EngineResult {
+    pub engine: String,
+    /// (protocol, call, outcome); each protocol's first call is its ping.
+    pub calls: Vec<(String, String, Outcome)>,
+    /// (messages per delivery, outcome in deliveries, messages stored)
+    pub ingestion: Vec<(usize, Outcome, i64)>,
+    pub pipeline: Pipeline,
+    pub idle_mib: f64,
+    pub peak_mib: f64,
+}
+
+impl EngineResult {
+    fn call(&self, protocol: &str, name: &str) -> Option<&Outcome> {
+        self.calls.iter().find(|(p, n, _)| p == protocol && n == name).map(|(_, _, o)| o)
+    }
+    fn ping(&self, protocol: &str) -> Option<&Outcome> {
+        self.calls.iter().find(|(p, _, _)| p == protocol).map(|(_, _, o)| o)
+    }
+}
+
+pub struct Report {
+    concurrency: usize,
+    duration: Duration,
+    pub engines: Vec<EngineResult>,
+}
+
+struct Target {
+    what: String,
+    measured: String,
+    met: bool,
+}
+
+impl Report {
+    pub fn new(concurrency: usize, duration: Duration) -> Self {
+        Self { concurrency, duration, engines: Vec::new() }
+    }
+
+    fn targets(&self) -> Vec<Target> {
+        let mut targets = Vec::new();
+        for e in &self.engines {
+            if let (Some(me), Some(ping)) = (e.call("gRPC", "GetMe"), e.ping("gRPC")) {
+                let ratio = me.per_second / ping.per_second.max(1.0);
+                targets.push(Target {
+                    what: format!("{}: GetMe over gRPC ≥ 50% of the ping", e.engine),
+                    measured: format!("{:.0}%", ratio * 100.0),
+                    met: ratio >= 0.5,
+                });
+            }
+            if let Some(dashboard) = e.call("gRPC", "GetDashboard") {
+                targets.push(Target {
+                    what: format!(
+                        "{}: GetDashboard p99 < 20 ms at {} concurrent",
+                        e.engine, self.concurrency
+                    ),
+                    measured: format!("{:.1} ms", dashboard.p99_ms),
+                    met: dashboard.p99_ms < 20.0,
+                });
+            }
+            if e.engine == "postgres"
+                && let Some((_, single, _)) = e.ingestion.iter().find(|(batch, _, _)| *batch == 1)
+            {
+                targets.push(Target {
+                    what: "postgres: webhook ingestion ≥ 1,000 messages/s, p99 < 250 ms".into(),
+                    measured: format!("{:.0}/s, p99 {:.1} ms", single.per_second, single.p99_ms),
+                    met: single.per_second >= 1000.0 && single.p99_ms < 250.0,
+                });
+            }
+            let p = &e.pipeline;
+            targets.push(Target {
+                what: format!("{}: reply pipeline overhead < 20 ms (p99)", e.engine),
+                measured: format!("{:.1} + {:.1} ms", p.to_llm_p99_ms, p.to_graph_p99_ms),
+                met: p.to_llm_p99_ms < 20.0 && p.to_graph_p99_ms < 20.0,
+            });
+            targets.push(Target {
+                what: format!("{}: server RSS < 100 MB under load", e.engine),
+                measured: format!("{:.0} MiB", e.peak_mib),
+                met: e.peak_mib < 100.0,
+            });
+        }
+        targets
+    }
+
+    pub fn print(&self) {
+        println!(
+            "\nSócio bench — {} concurrent, {} s a scenario after a 1 s warm-up; 10k users, 200k messages, 7k plans",
+            self.concurrency,
+            self.duration.as_secs()
+        );
+        println!(
+            "{:<9} {:<5} {:<34} {:>9} {:>8} {:>8} {:>8} {:>7}",
+            "engine", "proto", "scenario", "req/s", "p50 ms", "p99 ms", "vs ping", "errors"
+        );
+        for e in &self.engines {
+            for (protocol, name, o) in &e.calls {
+                let vs =
+                    e.ping(protocol).map(|p| o.per_second / p.per_second.max(1.0) * 100.0).unwrap_or(100.0);
+                println!(
+                    "{:<9} {:<5} {:<34} {:>9.0} {:>8.2} {:>8.2} {:>7.0}% {:>7}",
+                    e.engine, protocol, name, o.per_second, o.p50_ms, o.p99_ms, vs, o.errors
+                );
+            }
+            for (batch, o, _) in &e.ingestion {
+                println!(
+                    "{:<9} {:<5} {:<34} {:>9.0} {:>8.2} {:>8.2} {:>8} {:>7}",
+                    e.engine,
+                    "HTTP",
+                    format!("webhook, {batch} msg/delivery (msg/s)"),
+                    o.per_second * *batch as f64,
+                    o.p50_ms,
+                    o.p99_ms,
+                    "",
+                    o.errors
+                );
+            }
+            let p = &e.pipeline;
+            println!(
+                "{:<9} {:<5} {:<34} {:>9} {:>8.2} {:>8.2}",
+                e.engine, "", "pipeline: webhook sent → LLM asked", "", p.to_llm_p50_ms, p.to_llm_p99_ms
+            );
+            println!(
+                "{:<9} {:<5} {:<34} {:>9} {:>8.2} {:>8.2}",
+                e.engine, "", "pipeline: LLM answer → Graph call", "", p.to_graph_p50_ms, p.to_graph_p99_ms
+            );
+            println!(
+                "{:<9} {:<5} {:<34} idle {:.0} MiB, peak {:.0} MiB",
+                e.engine, "", "server memory (RSS)", e.idle_mib, e.peak_mib
+            );
+        }
+        println!("\nTargets");
+        for t in self.targets() {
+            println!("  {} {:<62} {}", if t.met { "✓" } else { "✗" }, t.what, t.measured);
+        }
+    }
+
+    pub fn write(&self, path: &Path) -> anyhow::Result<()> {
+        let engines: Vec<Value> = self
+            .engines
+            .iter()
+            .map(|e| {
+                json!({
+                    "engine": e.engine,
+                    "calls": e.calls.iter().map(|(p, n, o)| json!({"protocol": p, "call": n, "result": o.json()})).collect::<Vec<_>>(),
+                    "webhookIngestion": e.ingestion.iter().map(|(b, o, stored)| json!({
+                        "messagesPerDelivery": b, "deliveries": o.json(),
+                        "messagesPerSecond": round(o.per_second * *b as f64), "stored": stored})).collect::<Vec<_>>(),
+                    "pipeline": {"rounds": e.pipeline.rounds,
+                        "webhookToLlmMs": {"p50": round(e.pipeline.to_llm_p50_ms), "p99": round(e.pipeline.to_llm_p99_ms)},
+                        "llmToGraphMs": {"p50": round(e.pipeline.to_graph_p50_ms), "p99": round(e.pipeline.to_graph_p99_ms)}},
+                    "memoryMiB": {"idle": round(e.idle_mib), "peak": round(e.peak_mib)},
+                })
+            })
+            .collect();
+        let targets: Vec<Value> = self
+            .targets()
+            .into_iter()
+            .map(|t| json!({"target": t.what, "measured": t.measured, "met": t.met}))
+            .collect();
+        let document = json!({
+            "measuredAt": socio::db::now_ms(),
+            "machine": {"cores": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)},
+            "concurrency": self.concurrency,
+            "secondsPerScenario": self.duration.as_secs(),
+            "dataSet": {"users": 10_000, "messages": 200_000},
+            "engines": engines,
+            "targets": targets,
+        });
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(path, serde_json::to_string_pretty(&document)?)?;
+        Ok(())
+    }
+}

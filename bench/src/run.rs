@@ -1,0 +1,357 @@
+//! `socio-bench run`: for each engine, a freshly seeded database, the release binary started
+//! against it with the fakes, then every scenario in turn while the server's memory is sampled.
+
+use std::{
+    path::PathBuf,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+use socio::{
+    db::Db,
+    proto::socio::v1::{
+        GetDashboardRequest, GetMeRequest, ListUsersRequest, SendCodeRequest, VerifyCodeRequest,
+        admin_service_client::AdminServiceClient, auth_service_client::AuthServiceClient,
+        dashboard_service_client::DashboardServiceClient,
+    },
+};
+use tonic::{Request, transport::Channel};
+use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+
+use crate::{
+    fakes::{APP_SECRET, Fakes, PHONE_NUMBER_ID},
+    load::{self, Outcome},
+    report::{EngineResult, Pipeline, Report},
+    seed::{self, Size},
+    server::{Server, memory_mib},
+};
+
+pub struct Options {
+    pub engines: Vec<String>,
+    pub concurrency: usize,
+    pub duration: Duration,
+    pub out: PathBuf,
+    pub postgres_url: String,
+}
+
+const WARMUP: Duration = Duration::from_secs(1);
+/// The seeded Pro user with a plan whose dashboard is measured.
+const DASHBOARD_USER: usize = 10;
+const PIPELINE_ROUNDS: usize = 100;
+
+pub async fn run(options: Options) -> anyhow::Result<()> {
+    let mut report = Report::new(options.concurrency, options.duration);
+    for engine in &options.engines {
+        eprintln!("── {engine}");
+        let url = fresh_database(engine, &options).await?;
+        report.engines.push(bench_engine(engine, &url, &options).await?);
+    }
+    report.print();
+    report.write(&options.out)?;
+    eprintln!("wrote {}", options.out.display());
+    Ok(())
+}
+
+/// An empty, migrated and seeded database for `engine`; its address.
+async fn fresh_database(engine: &str, options: &Options) -> anyhow::Result<String> {
+    let url = match engine {
+        "sqlite" => {
+            let dir = std::env::current_dir()?.join("target/bench");
+            std::fs::create_dir_all(&dir)?;
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(dir.join(format!("socio-bench.db{suffix}")));
+            }
+            format!("sqlite://{}", dir.join("socio-bench.db").display())
+        }
+        "postgres" => {
+            let admin = Db::connect(&options.postgres_url).await?;
+            sqlx::query("drop database if exists socio_bench with (force)").execute(admin.pool()).await?;
+            sqlx::query("create database socio_bench").execute(admin.pool()).await?;
+            admin.close().await;
+            let (base, _) = options.postgres_url.split_once('?').unwrap_or((&options.postgres_url, ""));
+            let (server, _) = base.rsplit_once('/').context("BENCH_POSTGRES_URL has no database name")?;
+            format!("{server}/socio_bench")
+        }
+        other => bail!("unknown engine {other}: sqlite or postgres"),
+    };
+    let db = Db::connect(&url).await?;
+    db.migrate().await?;
+    let size = Size::default();
+    let took = seed::seed(&db, size).await?;
+    eprintln!("   seeded {} users and {} messages in {:.1} s", size.users, size.messages, took.as_secs_f64());
+    db.close().await;
+    Ok(url)
+}
+
+async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Result<EngineResult> {
+    let fakes = Fakes::start().await?;
+    let mut env = fakes.config();
+    env.extend([
+        ("DATABASE_URL", url.to_owned()),
+        ("JWT_SECRET", "bench-secret-that-is-long-enough-0123456789".into()),
+        ("ADMIN_PHONES", seed::phone(1)),
+        // Reply at once: the batch window is a deliberate wait, not pipeline overhead.
+        ("WHATSAPP_BATCH_WINDOW_MS", "0".into()),
+    ]);
+    let server = Server::start(&env).await?;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let idle_mib = memory_mib(server.pid(), "VmRSS").unwrap_or_default();
+
+    let peak = Arc::new(std::sync::Mutex::new(idle_mib));
+    let sampling = Arc::new(AtomicBool::new(true));
+    let sampler = {
+        let (peak, sampling, pid) = (peak.clone(), sampling.clone(), server.pid());
+        tokio::spawn(async move {
+            while sampling.load(Ordering::Relaxed) {
+                if let Some(rss) = memory_mib(pid, "VmRSS") {
+                    let mut peak = peak.lock().unwrap();
+                    *peak = peak.max(rss);
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        })
+    };
+
+    let channel = Channel::from_shared(format!("http://{}", server.address))?.connect().await?;
+    let admin = login(&channel, &fakes, 1).await?;
+    let user = login(&channel, &fakes, DASHBOARD_USER).await?;
+    let http = reqwest::Client::builder().pool_max_idle_per_host(options.concurrency).build()?;
+    let base = format!("http://{}", server.address);
+    let (c, d) = (options.concurrency, options.duration);
+
+    let mut calls = Vec::new();
+    macro_rules! grpc {
+        ($name:expr, $client:ident, $method:ident, $request:expr, $token:expr) => {{
+            let (channel, token) = (channel.clone(), $token.clone());
+            eprintln!("   gRPC {}", $name);
+            let outcome = load::drive(c, WARMUP, d, move |_, _| {
+                let (mut client, token) = ($client::new(channel.clone()), token.clone());
+                async move { client.$method(authorized($request, &token)).await.is_ok() }
+            })
+            .await;
+            calls.push(("gRPC", $name, outcome));
+        }};
+    }
+    grpc!(
+        "ping (health.Check)",
+        HealthClient,
+        check,
+        HealthCheckRequest { service: String::new() },
+        String::new()
+    );
+    grpc!("GetMe", AuthServiceClient, get_me, GetMeRequest {}, user);
+    grpc!("GetDashboard", DashboardServiceClient, get_dashboard, GetDashboardRequest {}, user);
+    grpc!(
+        "ListUsers",
+        AdminServiceClient,
+        list_users,
+        ListUsersRequest { page: 1, limit: 20, ..Default::default() },
+        admin
+    );
+    for (name, path, token) in [
+        ("ping (GET /healthz)", "/healthz", String::new()),
+        ("GetMe", "/api/auth/me", user.clone()),
+        ("GetDashboard", "/api/dashboard", user.clone()),
+        ("ListUsers", "/api/admin/users?page=1&limit=20", admin.clone()),
+    ] {
+        eprintln!("   REST {name}");
+        let (http, url) = (http.clone(), format!("{base}{path}"));
+        let outcome = load::drive(c, WARMUP, d, move |_, _| {
+            let request = http.get(&url).bearer_auth(&token);
+            async move { request.send().await.is_ok_and(|r| r.status().is_success()) }
+        })
+        .await;
+        calls.push(("REST", name, outcome));
+    }
+
+    // The pipeline on a quiet server first; then the ingestion load, whose replies are left queued.
+    eprintln!("   reply pipeline, {PIPELINE_ROUNDS} messages one at a time");
+    let pipeline = pipeline(&http, &base, &fakes).await?;
+    let db = Db::connect(url).await?;
+    let mut ingestion = Vec::new();
+    for batch in [1usize, 10] {
+        eprintln!("   webhook, {batch} message(s) a delivery");
+        let outcome = ingest(&http, &base, c, d, batch).await;
+        let stored = count(
+            &db,
+            &format!("select count(*) as n from messages where wa_message_id like 'wamid.bench.{batch}.%'"),
+        )
+        .await?;
+        // Every acknowledged delivery's messages must be stored.
+        if (stored as usize) < outcome.ok * batch {
+            bail!("{engine}: {} messages acknowledged but only {stored} stored", outcome.ok * batch);
+        }
+        ingestion.push((batch, outcome, stored));
+    }
+
+    sampling.store(false, Ordering::Relaxed);
+    sampler.await?;
+    let peak_mib = *peak.lock().unwrap();
+    let high_water_mib = memory_mib(server.pid(), "VmHWM").unwrap_or(peak_mib);
+    db.close().await;
+    server.stop()?;
+    Ok(EngineResult {
+        engine: engine.to_owned(),
+        calls: calls.into_iter().map(|(p, n, o)| (p.to_owned(), n.to_owned(), o)).collect(),
+        ingestion,
+        pipeline,
+        idle_mib,
+        peak_mib: peak_mib.max(high_water_mib),
+    })
+}
+
+fn authorized<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    if !token.is_empty() {
+        request
+            .metadata_mut()
+            .insert("authorization", format!("Bearer {token}").parse().expect("ascii token"));
+    }
+    request
+}
+
+/// Logs seeded user `n` in the real way: a code sent over WhatsApp (to the fake Graph API), then
+/// verified. The access token.
+async fn login(channel: &Channel, fakes: &Fakes, n: usize) -> anyhow::Result<String> {
+    let phone = seed::phone(n);
+    let mut auth = AuthServiceClient::new(channel.clone());
+    auth.send_code(SendCodeRequest { phone_number: phone.clone(), language: "pt-BR".into() }).await?;
+    let digits = phone.trim_start_matches('+');
+    for _ in 0..500 {
+        if let Some(code) = fakes.latest_code(digits) {
+            let verified = auth
+                .verify_code(VerifyCodeRequest {
+                    phone_number: phone,
+                    verification_code: code,
+                    language: "pt-BR".into(),
+                })
+                .await?;
+            return Ok(verified.into_inner().token);
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    bail!("no login code reached the Graph API for {phone}")
+}
+
+/// A signed delivery, as Meta sends it, of `texts` from `(digits, message id)` senders.
+fn delivery(messages: &[(String, String, String)]) -> Vec<u8> {
+    let contacts: Vec<Value> = messages
+        .iter()
+        .map(|(from, _, _)| json!({"profile": {"name": "Cliente Bench"}, "wa_id": from}))
+        .collect();
+    let messages: Vec<Value> = messages
+        .iter()
+        .map(|(from, id, text)| {
+            json!({"from": from, "id": id, "timestamp": "1795253580", "type": "text", "text": {"body": text}})
+        })
+        .collect();
+    serde_json::to_vec(&json!({
+        "object": "whatsapp_business_account",
+        "entry": [{"id": "102290129340398", "changes": [{"field": "messages", "value": {
+            "messaging_product": "whatsapp",
+            "metadata": {"display_phone_number": "5511900000000", "phone_number_id": PHONE_NUMBER_ID},
+            "contacts": contacts, "messages": messages}}]}]
+    }))
+    .expect("json")
+}
+
+async fn post_delivery(http: &reqwest::Client, base: &str, body: Vec<u8>) -> bool {
+    let signature = socio::whatsapp::signature::sign(APP_SECRET.as_bytes(), &body);
+    http.post(format!("{base}/api/webhooks/whatsapp"))
+        .header("content-type", "application/json")
+        .header("x-hub-signature-256", signature)
+        .body(body)
+        .send()
+        .await
+        .is_ok_and(|r| r.status().is_success())
+}
+
+/// Signed deliveries of `batch` messages each, every message from a new number (first contacts:
+/// a user is registered and a welcome queued for each).
+async fn ingest(http: &reqwest::Client, base: &str, c: usize, d: Duration, batch: usize) -> Outcome {
+    let (http, base) = (http.clone(), base.to_owned());
+    load::drive(c, WARMUP, d, move |task, n| {
+        let messages: Vec<_> = (0..batch as u64)
+            .map(|k| {
+                let serial = n * batch as u64 + k;
+                let from = format!("55{}9{:03}{:05}", 21 + batch, task, serial % 100_000);
+                (
+                    from,
+                    format!("wamid.bench.{batch}.{task}.{serial}"),
+                    "Oi! Quero abrir um negócio.".to_owned(),
+                )
+            })
+            .collect();
+        let (http, base) = (http.clone(), base.clone());
+        async move { post_delivery(&http, &base, delivery(&messages)).await }
+    })
+    .await
+}
+
+async fn count(db: &Db, sql: &str) -> anyhow::Result<i64> {
+    use sqlx::Row;
+    Ok(sqlx::query(sqlx::AssertSqlSafe(sql.to_owned())).fetch_one(db.pool()).await?.try_get("n")?)
+}
+
+/// When the LLM was asked and answered, and when the reply reached the Graph API — once the
+/// reply after the `before`-th has arrived.
+fn reply_times(
+    fakes: &Fakes,
+    digits: &str,
+    before: usize,
+) -> anyhow::Result<Option<(Instant, Instant, Instant)>> {
+    let seen = fakes.seen.lock().unwrap();
+    let Some(&replied) = seen.sent.get(digits).and_then(|s| s.get(before)) else {
+        return Ok(None);
+    };
+    let &(asked, answered) = seen
+        .completions
+        .get(digits)
+        .and_then(|c| c.last())
+        .context("the reply was sent without asking the LLM: is the user Pro?")?;
+    Ok(Some((asked, answered, replied)))
+}
+
+/// One message at a time from Pro users: webhook sent → LLM asked, and LLM answered → Graph API
+/// called with the reply.
+async fn pipeline(http: &reqwest::Client, base: &str, fakes: &Fakes) -> anyhow::Result<Pipeline> {
+    let (mut to_llm, mut to_graph) = (Vec::new(), Vec::new());
+    for round in 0..PIPELINE_ROUNDS {
+        let n = 5 * (round + 1);
+        debug_assert!(seed::is_pro(n));
+        let digits = seed::phone(n).trim_start_matches('+').to_owned();
+        let before = fakes.seen.lock().unwrap().sent.get(&digits).map_or(0, Vec::len);
+        let text = format!("#{digits} Quanto preciso investir para abrir?");
+        let body = delivery(&[(digits.clone(), format!("wamid.pipeline.{round}"), text)]);
+        let sent = Instant::now();
+        if !post_delivery(http, base, body).await {
+            bail!("the pipeline's webhook was refused");
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let (asked, answered, replied) = loop {
+            if let Some(times) = reply_times(fakes, &digits, before)? {
+                break times;
+            }
+            if Instant::now() > deadline {
+                bail!("no reply within 10 s for {digits}");
+            }
+            tokio::time::sleep(Duration::from_micros(500)).await;
+        };
+        to_llm.push(asked - sent);
+        to_graph.push(replied - answered);
+    }
+    to_llm.sort_unstable();
+    to_graph.sort_unstable();
+    Ok(Pipeline {
+        rounds: PIPELINE_ROUNDS,
+        to_llm_p50_ms: load::quantile_ms(&to_llm, 0.5),
+        to_llm_p99_ms: load::quantile_ms(&to_llm, 0.99),
+        to_graph_p50_ms: load::quantile_ms(&to_graph, 0.5),
+        to_graph_p99_ms: load::quantile_ms(&to_graph, 0.99),
+    })
+}

@@ -1,0 +1,25 @@
+//! What people type: phone numbers at login and amounts, percentages and counts in the guided
+//! consultant. Any text gives a valid value or a refusal, never a panic; a phone that parses is
+//! E.164 and parses to itself again.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use socio::{consultant::parse, identity::phone::PhoneNumber};
+
+fuzz_target!(|text: &str| {
+    if let Ok(phone) = PhoneNumber::parse(text) {
+        let e164 = phone.e164();
+        assert!(e164.starts_with('+') && e164[1..].bytes().all(|b| b.is_ascii_digit()), "{e164}");
+        assert_eq!(PhoneNumber::parse(e164).expect("E.164 parses").e164(), e164);
+    }
+    let _ = PhoneNumber::from_wa_id(text);
+    if let Some(amount) = parse::amount(text) {
+        assert!(amount.is_finite(), "{text:?} gave {amount}");
+    }
+    if let Some(percent) = parse::percent(text) {
+        assert!(percent.is_finite(), "{text:?} gave {percent}");
+    }
+    let _ = parse::count(text);
+    let _ = parse::list(text);
+    let _ = parse::yes_no(text);
+});
