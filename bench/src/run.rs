@@ -125,12 +125,19 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
     let (c, d) = (options.concurrency, options.duration);
 
     let mut calls = Vec::new();
+    // One HTTP/2 connection per client task, as many users' apps would have (REST likewise keeps
+    // up to one keep-alive connection per task).
+    let mut channels = Vec::with_capacity(c);
+    for _ in 0..c {
+        channels.push(Channel::from_shared(format!("http://{}", server.address))?.connect().await?);
+    }
+    let channels = Arc::new(channels);
     macro_rules! grpc {
         ($name:expr, $client:ident, $method:ident, $request:expr, $token:expr) => {{
-            let (channel, token) = (channel.clone(), $token.clone());
+            let (channels, token) = (channels.clone(), $token.clone());
             eprintln!("   gRPC {}", $name);
-            let outcome = load::drive(c, WARMUP, d, move |_, _| {
-                let (mut client, token) = ($client::new(channel.clone()), token.clone());
+            let outcome = load::drive(c, WARMUP, d, move |task, _| {
+                let (mut client, token) = ($client::new(channels[task].clone()), token.clone());
                 async move { client.$method(authorized($request, &token)).await.is_ok() }
             })
             .await;
