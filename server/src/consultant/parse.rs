@@ -37,8 +37,9 @@ pub fn amount(text: &str) -> Option<f64> {
         (None, None) => number.to_owned(),
     };
     let value: f64 = normalised.parse().ok()?;
-    let value = value * multiplier;
-    value.is_finite().then_some((value * 100.0).round() / 100.0)
+    // Rounded to centavos; a number too long to hold (the fuzzer typed 300 digits) is no amount.
+    let value = (value * multiplier * 100.0).round() / 100.0;
+    value.is_finite().then_some(value)
 }
 
 /// A percentage when the text says so ("30%", "30 por cento").
@@ -98,6 +99,14 @@ pub fn yes_no(text: &str) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_number_too_long_to_hold_is_no_amount_rather_than_infinity() {
+        let digits = "6".repeat(308);
+        assert_eq!(amount(&digits), None);
+        assert_eq!(amount(&format!("{digits} mil")), None);
+        assert_eq!(percent(&format!("{digits}%")), None);
+    }
 
     #[test]
     fn amounts_are_read_the_brazilian_way() {
