@@ -72,6 +72,11 @@ describe("the app in a real browser against the real server", () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
     await page.reload();
     await page.getByRole("heading", { name: "Oops! Page not found" }).waitFor();
+    // Home from inside the app: the router shows the landing page, whose links leave for the app.
+    await page.getByRole("link", { name: "Return to Home" }).click();
+    await page.getByRole("article", { name: "Pro yearly" }).waitFor();
+    await page.getByRole("link", { name: "I'm already a customer" }).click();
+    await page.getByRole("heading", { level: 1, name: "Sign in to Sócio" }).waitFor();
     expect(errors).toEqual([]);
     await page.close();
   });

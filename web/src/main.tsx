@@ -1,18 +1,9 @@
+// The app's entry (app.html, which the server sends for every address but `/`): the router and
+// every page, each loaded on demand.
+
 import "./styles.css";
 
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-
 import { App } from "./app/app";
-import { startTranslateGuard } from "./lib/translate-guard";
+import { mount } from "./app/mount";
 
-startTranslateGuard();
-
-const root = document.getElementById("root");
-if (!root) throw new Error("index.html has no #root");
-
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+mount((i18n) => <App i18n={i18n} />);

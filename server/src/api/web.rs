@@ -1,5 +1,6 @@
-//! The built React app (`web/dist`), with an SPA fallback: any path that is not a file renders the
-//! app, whose router shows the page or its 404. Hashed assets are cached for a year; the HTML never.
+//! The built React app (`web/dist`): `/` gets `index.html`, the landing page alone (no router, so it
+//! loads light); any other path that is not a file gets `app.html`, the app, whose router shows the
+//! page or its 404. Hashed assets are cached for a year; the HTML never.
 //! Files are served precompressed (the build writes `.br` and `.gz` beside them) to browsers that
 //! accept it.
 
@@ -24,17 +25,15 @@ impl WebApp {
         Self { dir: dir.into() }
     }
 
-    fn index(&self) -> PathBuf {
-        self.dir.join("index.html")
-    }
-
     pub async fn serve(&self, request: Request<Body>) -> Response {
-        if !self.index().is_file() {
+        let app = self.dir.join("app.html");
+        if !self.dir.join("index.html").is_file() || !app.is_file() {
             return not_built(&self.dir);
         }
         let immutable = request.uri().path().starts_with("/assets/");
-        let index = ServeFile::new(self.index()).precompressed_br().precompressed_gzip();
-        let service = ServeDir::new(&self.dir).precompressed_br().precompressed_gzip().fallback(index);
+        let app = ServeFile::new(app).precompressed_br().precompressed_gzip();
+        // `/` is the directory's index.html; everything else that is not a file, the app.
+        let service = ServeDir::new(&self.dir).precompressed_br().precompressed_gzip().fallback(app);
         let mut response = match service.oneshot(request).await {
             Ok(response) => response.into_response(),
             Err(never) => match never {},
@@ -54,7 +53,8 @@ impl WebApp {
 fn not_built(dir: &Path) -> Response {
     let body = format!(
         "<!doctype html><meta charset=utf-8><title>Sócio</title>\
-         <p>The web app is not built yet (no <code>{}/index.html</code>). Run <code>make run</code> \
+         <p>The web app is not built yet (no <code>{}/index.html</code> and <code>app.html</code>). \
+         Run <code>make run</code> \
          or <code>make build</code>. The API is up under <code>/api</code>.</p>",
         dir.display()
     );

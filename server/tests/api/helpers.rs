@@ -29,6 +29,29 @@ macro_rules! on_both_engines {
     };
 }
 
+/// `on_postgres!(name)`: the test only on PostgreSQL, for what SQLite (one process's file) cannot be
+/// asked: several servers on one database, the database going away under a running server.
+#[macro_export]
+macro_rules! on_postgres {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                match $crate::helpers::TestDatabase::postgres().await {
+                    Some(db) => super::$name(db).await,
+                    None => eprintln!("TEST_DATABASE_URL is not set: PostgreSQL-only test not run"),
+                }
+            }
+        }
+    };
+}
+
+/// The `n` column of a test's own counting query (`select count(*) as n …`).
+pub async fn count(db: &Db, sql: &str) -> i64 {
+    use sqlx::Row;
+    sqlx::query(sqlx::AssertSqlSafe(sql.to_owned())).fetch_one(db.pool()).await.unwrap().try_get("n").unwrap()
+}
+
 /// A fresh, empty database that goes away with the test.
 pub struct TestDatabase {
     pub url: String,
@@ -117,8 +140,10 @@ pub struct TestApp {
     _web: tempfile::TempDir,
 }
 
-/// The marker the stand-in web build's index.html carries.
-pub const INDEX_MARKER: &str = "<div id=\"root\" data-test=\"socio-web\"></div>";
+/// The marker the stand-in web build's index.html (the landing page) carries.
+pub const LANDING_MARKER: &str = "<div id=\"root\" data-test=\"socio-landing\"></div>";
+/// The marker the stand-in web build's app.html (every other page) carries.
+pub const APP_MARKER: &str = "<div id=\"root\" data-test=\"socio-app\"></div>";
 
 pub async fn spawn_app(database: TestDatabase) -> TestApp {
     spawn_app_with(database, &[]).await
@@ -127,7 +152,8 @@ pub async fn spawn_app(database: TestDatabase) -> TestApp {
 pub async fn spawn_app_with(database: TestDatabase, extra: &[(&str, String)]) -> TestApp {
     socio::telemetry::init_for_tests();
     let web = tempfile::tempdir().expect("a temp dir");
-    std::fs::write(web.path().join("index.html"), format!("<!doctype html>{INDEX_MARKER}")).unwrap();
+    std::fs::write(web.path().join("index.html"), format!("<!doctype html>{LANDING_MARKER}")).unwrap();
+    std::fs::write(web.path().join("app.html"), format!("<!doctype html>{APP_MARKER}")).unwrap();
     std::fs::create_dir_all(web.path().join("assets")).unwrap();
     std::fs::write(web.path().join("assets/app-1234.js"), "console.log('socio')").unwrap();
     // As the build writes them: the compressed copy beside the file (a stand-in body here).
@@ -330,9 +356,8 @@ impl TestApp {
         (response.status().as_u16(), response.json().await.unwrap_or(serde_json::Value::Null))
     }
 
-    pub async fn count(&self, sql: &'static str) -> i64 {
-        use sqlx::Row;
-        sqlx::query(sql).fetch_one(self.db.pool()).await.unwrap().try_get::<i64, _>("n").unwrap()
+    pub async fn count(&self, sql: &str) -> i64 {
+        count(&self.db, sql).await
     }
 
     /// Posts a WhatsApp webhook body, signed with `secret` when given.

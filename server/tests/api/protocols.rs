@@ -9,7 +9,7 @@ use socio::proto::socio::v1::{
 use tokio_stream::StreamExt;
 
 use crate::{
-    helpers::{INDEX_MARKER, TestDatabase, spawn_app},
+    helpers::{APP_MARKER, LANDING_MARKER, TestDatabase, spawn_app},
     on_both_engines,
 };
 
@@ -161,13 +161,20 @@ async fn rest_failures_use_the_envelope_with_localised_messages(db: TestDatabase
 }
 on_both_engines!(rest_failures_use_the_envelope_with_localised_messages);
 
-async fn any_other_path_serves_the_web_app_and_assets_are_cached(db: TestDatabase) {
+async fn the_root_serves_the_landing_page_any_other_path_the_app_and_assets_are_cached(db: TestDatabase) {
     let app = spawn_app(db).await;
-    for path in ["/", "/dashboard", "/admin", "/no/such/page", "/privacy"] {
+    for (path, marker) in [
+        ("/", LANDING_MARKER),
+        ("/?variant=B", LANDING_MARKER),
+        ("/dashboard", APP_MARKER),
+        ("/admin", APP_MARKER),
+        ("/no/such/page", APP_MARKER),
+        ("/privacy", APP_MARKER),
+    ] {
         let response = app.http.get(format!("{}{path}", app.address)).send().await.unwrap();
         assert_eq!(response.status(), 200, "{path}");
         assert_eq!(response.headers()["cache-control"], "no-cache");
-        assert!(response.text().await.unwrap().contains(INDEX_MARKER), "{path} renders the app");
+        assert!(response.text().await.unwrap().contains(marker), "{path} renders {marker}");
     }
     let asset = app.http.get(format!("{}/assets/app-1234.js", app.address)).send().await.unwrap();
     assert_eq!(asset.status(), 200);
@@ -194,7 +201,7 @@ async fn any_other_path_serves_the_web_app_and_assets_are_cached(db: TestDatabas
     assert!(gzipped.headers()["cache-control"].to_str().unwrap().contains("immutable"));
     assert_eq!(gzipped.text().await.unwrap(), "gzipped console.log");
 }
-on_both_engines!(any_other_path_serves_the_web_app_and_assets_are_cached);
+on_both_engines!(the_root_serves_the_landing_page_any_other_path_the_app_and_assets_are_cached);
 
 async fn readyz_fails_when_the_database_is_gone(db: TestDatabase) {
     let app = spawn_app(db).await;

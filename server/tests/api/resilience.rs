@@ -17,8 +17,8 @@ use crate::{
     crash::start,
     fake_graph::FakeGraph,
     fault_proxy::FaultProxy,
-    helpers::{TestDatabase, eventually, fixture, spawn_app_with},
-    on_both_engines,
+    helpers::{TestDatabase, count, eventually, fixture, spawn_app_with},
+    on_both_engines, on_postgres,
 };
 
 /// A signed-shape delivery of one text from `phone` with WhatsApp id `id`.
@@ -29,11 +29,6 @@ fn delivery(phone: &str, id: &str) -> Vec<u8> {
     value["messages"][0]["from"] = json!(phone);
     value["messages"][0]["id"] = json!(id);
     serde_json::to_vec(&body).unwrap()
-}
-
-async fn count(db: &Db, sql: String) -> i64 {
-    use sqlx::Row;
-    sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_one(db.pool()).await.unwrap().try_get("n").unwrap()
 }
 
 async fn a_server_killed_under_webhook_load_loses_no_acknowledged_message_and_sends_nothing_twice(
@@ -78,24 +73,20 @@ async fn a_server_killed_under_webhook_load_loses_no_acknowledged_message_and_se
     let store = Db::connect(&db.url).await.unwrap();
     for id in &acknowledged {
         let stored =
-            count(&store, format!("select count(*) as n from messages where wa_message_id = '{id}'")).await;
+            count(&store, &format!("select count(*) as n from messages where wa_message_id = '{id}'")).await;
         assert_eq!(stored, 1, "acknowledged message {id} is stored once");
     }
     let deadline = Instant::now() + Duration::from_secs(30);
-    while count(&store, "select count(*) as n from jobs where status in ('queued', 'running')".into()).await
-        > 0
-    {
+    while count(&store, "select count(*) as n from jobs where status in ('queued', 'running')").await > 0 {
         assert!(Instant::now() < deadline, "the queue resumed and drained after the restart");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let sent = count(
-        &store,
-        "select count(*) as n from messages where direction = 'outbound' and status = 'sent'".into(),
-    )
-    .await;
+    let sent =
+        count(&store, "select count(*) as n from messages where direction = 'outbound' and status = 'sent'")
+            .await;
     let interrupted = count(
         &store,
-        "select count(*) as n from messages where direction = 'outbound' and status = 'failed' and error like 'interrupted%'".into(),
+        "select count(*) as n from messages where direction = 'outbound' and status = 'failed' and error like 'interrupted%'",
     )
     .await;
     assert_eq!(graph.requests().len() as i64, sent + interrupted, "each reply reached Meta at most once");
@@ -107,8 +98,7 @@ async fn a_server_killed_under_webhook_load_loses_no_acknowledged_message_and_se
     let people_answered = count(
         &store,
         "select count(distinct user_id) as n from messages where direction = 'outbound' \
-         and (status = 'sent' or error like 'interrupted%')"
-            .into(),
+         and (status = 'sent' or error like 'interrupted%')",
     )
     .await;
     assert_eq!(people_answered, 6, "everyone who wrote was answered");
@@ -171,9 +161,6 @@ async fn a_reply_interrupted_mid_send_is_failed_visibly_and_never_sent_twice(db:
 on_both_engines!(a_reply_interrupted_mid_send_is_failed_visibly_and_never_sent_twice);
 
 async fn requests_fail_fast_with_503_while_postgresql_is_down_and_recover_by_themselves(db: TestDatabase) {
-    if !db.is_postgres() {
-        return; // SQLite is a file in the process: it cannot go away on its own
-    }
     // postgres://user@host:port/name → the same through the proxy.
     let rest = db.url.trim_start_matches("postgres://");
     let host_port = rest.split('/').next().unwrap().rsplit('@').next().unwrap().to_owned();
@@ -236,4 +223,4 @@ async fn requests_fail_fast_with_503_while_postgresql_is_down_and_recover_by_the
     let ready = app.http.get(format!("{}/readyz", app.address)).send().await.unwrap().status().as_u16();
     assert_eq!(ready, 200);
 }
-on_both_engines!(requests_fail_fast_with_503_while_postgresql_is_down_and_recover_by_themselves);
+on_postgres!(requests_fail_fast_with_503_while_postgresql_is_down_and_recover_by_themselves);

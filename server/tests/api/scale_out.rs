@@ -17,16 +17,13 @@ use crate::{
     auth::{ANA, call, login, register, send_code},
     fake_graph::{APP_SECRET, FakeGraph},
     helpers::{TestApp, TestDatabase, fixture, spawn_app_with},
-    on_both_engines,
+    on_postgres,
 };
 
-/// Two servers on the test's database; None on SQLite (one process's database).
-async fn two_servers(db: TestDatabase, config: &[(&'static str, String)]) -> Option<(TestApp, TestApp)> {
-    if !db.url.starts_with("postgres") {
-        return None;
-    }
+/// Two servers on the test's database.
+async fn two_servers(db: TestDatabase, config: &[(&'static str, String)]) -> (TestApp, TestApp) {
     let second_db = db.shared();
-    Some((spawn_app_with(db, config).await, spawn_app_with(second_db, config).await))
+    (spawn_app_with(db, config).await, spawn_app_with(second_db, config).await)
 }
 
 async fn webhook_load_across_two_servers_is_stored_once_and_answered_once(db: TestDatabase) {
@@ -35,7 +32,7 @@ async fn webhook_load_across_two_servers_is_stored_once_and_answered_once(db: Te
     let mut config = graph.cloud_config();
     config.retain(|(key, _)| *key != "WHATSAPP_BATCH_WINDOW_MS");
     config.push(("WHATSAPP_BATCH_WINDOW_MS", "200".into()));
-    let Some((first, second)) = two_servers(db, &config).await else { return };
+    let (first, second) = two_servers(db, &config).await;
 
     let template: serde_json::Value = serde_json::from_slice(&fixture("whatsapp/inbound-text.json")).unwrap();
     let mut bodies = Vec::new();
@@ -71,10 +68,10 @@ async fn webhook_load_across_two_servers_is_stored_once_and_answered_once(db: Te
     let stored = first.count("select count(*) as n from messages where direction = 'inbound'").await;
     assert_eq!(stored, PEOPLE as i64, "each message stored once");
 }
-on_both_engines!(webhook_load_across_two_servers_is_stored_once_and_answered_once);
+on_postgres!(webhook_load_across_two_servers_is_stored_once_and_answered_once);
 
 async fn a_change_made_through_one_server_reaches_a_watch_on_another(db: TestDatabase) {
-    let Some((first, second)) = two_servers(db, &[]).await else { return };
+    let (first, second) = two_servers(db, &[]).await;
     register(&first, ANA).await;
     let (token, _) = login(&first, ANA).await;
 
@@ -100,10 +97,10 @@ async fn a_change_made_through_one_server_reaches_a_watch_on_another(db: TestDat
         "published once, not once per server"
     );
 }
-on_both_engines!(a_change_made_through_one_server_reaches_a_watch_on_another);
+on_postgres!(a_change_made_through_one_server_reaches_a_watch_on_another);
 
 async fn a_login_code_cooldown_holds_across_servers(db: TestDatabase) {
-    let Some((first, second)) = two_servers(db, &[]).await else { return };
+    let (first, second) = two_servers(db, &[]).await;
     register(&first, ANA).await;
     let (status, body) = send_code(&first, ANA).await;
     assert_eq!(status, 200, "{body}");
@@ -111,4 +108,4 @@ async fn a_login_code_cooldown_holds_across_servers(db: TestDatabase) {
     assert_eq!(status, 429, "the other server knows a code was just sent: {body}");
     assert!(body["retryAfter"].as_i64().unwrap() >= 1);
 }
-on_both_engines!(a_login_code_cooldown_holds_across_servers);
+on_postgres!(a_login_code_cooldown_holds_across_servers);

@@ -1,17 +1,13 @@
+import type { i18n } from "i18next";
 import { useState } from "react";
 import { createBrowserRouter, RouterProvider } from "react-router";
-
-import { createI18n } from "@/lib/i18n";
 
 import { AppProviders } from "./providers";
 import { routes } from "./routes";
 
-function createApp() {
-  return { i18n: createI18n(), router: createBrowserRouter(routes) };
-}
-
-export function App() {
-  const [{ i18n, router }] = useState(createApp);
+/** Every page behind the router; `/` too when reached from another page of the app. */
+export function App({ i18n }: { i18n: i18n }) {
+  const [router] = useState(() => createBrowserRouter(routes));
   return (
     <AppProviders i18n={i18n}>
       <RouterProvider router={router} />

@@ -3,7 +3,7 @@
 // know render the 404 page. Every page but the landing page sits under the API layout, which
 // brings the gRPC-Web client: the landing page loads without it.
 
-import type { RouteObject } from "react-router";
+import { type RouteObject, useLocation } from "react-router";
 
 const checkout = async () => {
   const { CheckoutPage } = await import("@/features/billing/components/checkout-page");
@@ -19,11 +19,16 @@ function Loading() {
   );
 }
 
+/** `/` reached from another page (a first visit to `/` loads the landing page without the router). */
 const landing: RouteObject = {
   path: "/",
   lazy: async () => {
     const { LandingPage } = await import("@/features/landing/components/landing-page");
-    return { Component: LandingPage };
+    return {
+      Component: function RoutedLandingPage() {
+        return <LandingPage search={useLocation().search} />;
+      },
+    };
   },
 };
 

@@ -5,20 +5,17 @@ import i18next, { type i18n } from "i18next";
 import { initReactI18next } from "react-i18next";
 
 import enCommon from "@/locales/en/common.json";
-import enLanding from "@/locales/en/landing.json";
 import ptCommon from "@/locales/pt-BR/common.json";
-import ptLanding from "@/locales/pt-BR/landing.json";
 
 import { type AppLanguage, detectLanguage, normalizeLanguage, persistLanguage, SUPPORTED_LANGUAGES } from "./language";
 
 /**
- * What the first page needs: the shared copy and the landing page's. The other pages' catalogues
- * come with the API layout's chunk (`registerPageCatalogues`), so the landing page does not carry
- * them.
+ * What every page needs: the shared copy. Each page's own comes with its chunk: the landing page's
+ * with it (`registerLandingCatalogues`), the others' with the API layout (`registerPageCatalogues`).
  */
 export const resources = {
-  "pt-BR": { common: ptCommon, landing: ptLanding },
-  en: { common: enCommon, landing: enLanding },
+  "pt-BR": { common: ptCommon },
+  en: { common: enCommon },
 } as const;
 
 /** Creates and initialises an i18next instance (one for the app, a fresh one per test). */
@@ -30,7 +27,7 @@ export function createI18n(language: AppLanguage = detectLanguage()): i18n {
     fallbackLng: "en",
     supportedLngs: [...SUPPORTED_LANGUAGES],
     defaultNS: "common",
-    ns: ["common", "landing"],
+    ns: ["common"],
     interpolation: { escapeValue: false },
     initAsync: false,
     returnNull: false,
@@ -48,4 +45,13 @@ export function currentLanguage(instance: i18n): AppLanguage {
 export async function changeLanguage(instance: i18n, language: AppLanguage): Promise<void> {
   await instance.changeLanguage(language);
   persistLanguage(language);
+}
+
+/** Adds catalogues (language → namespace → copy) once; later calls change nothing. */
+export function addCatalogues(instance: i18n, catalogues: Record<string, Record<string, object>>): void {
+  for (const [language, namespaces] of Object.entries(catalogues)) {
+    for (const [namespace, catalogue] of Object.entries(namespaces)) {
+      if (!instance.hasResourceBundle(language, namespace)) instance.addResourceBundle(language, namespace, catalogue);
+    }
+  }
 }

@@ -1,7 +1,10 @@
 // The copy of every page but the landing page, in both languages, added to the app's i18next
-// instance when the API layout (every page but the landing page) first loads.
+// instance when the API layout (every page but the landing page) first loads. The landing page adds
+// its own the same way, so the entry carries only the shared copy.
 
 import type { i18n } from "i18next";
+
+import { addCatalogues } from "@/lib/i18n";
 
 import enAdmin from "@/locales/en/admin.json";
 import enAuth from "@/locales/en/auth.json";
@@ -23,11 +26,7 @@ export const pageCatalogues = {
   en: { admin: enAdmin, auth: enAuth, billing: enBilling, businessPlan: enBusinessPlan, chat: enChat, dashboard: enDashboard, whatsappDev: enWhatsappDev },
 } as const;
 
-/** Adds the catalogues once; later calls change nothing. */
+/** Adds every page's copy but the landing page's. */
 export function registerPageCatalogues(instance: i18n): void {
-  for (const [language, namespaces] of Object.entries(pageCatalogues)) {
-    for (const [namespace, catalogue] of Object.entries(namespaces)) {
-      if (!instance.hasResourceBundle(language, namespace)) instance.addResourceBundle(language, namespace, catalogue);
-    }
-  }
+  addCatalogues(instance, pageCatalogues);
 }

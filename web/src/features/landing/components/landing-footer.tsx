@@ -1,8 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 
-import { Button } from "@/components/ui/button";
+import { buttonClass } from "@/components/ui/button-styles";
 import { currentLanguage } from "@/lib/i18n";
 import { RestError } from "@/lib/rest";
 
@@ -64,9 +63,9 @@ function Newsletter() {
             className="h-11 w-full rounded-xl border border-slate-600 bg-slate-800 px-3 text-white placeholder:text-slate-400"
           />
         </label>
-        <Button type="submit" disabled={sending}>
+        <button type="submit" disabled={sending} className={buttonClass()}>
           {sending ? t("footer.newsletter.sending") : t("footer.newsletter.submit")}
-        </Button>
+        </button>
       </div>
       <label className="flex items-start gap-2 text-sm">
         <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} className="mt-0.5 h-4 w-4 accent-brand-600" />
@@ -104,9 +103,9 @@ export function LandingFooter() {
                 </div>
               ))}
             </dl>
-            <Button asChild>
-              <Link to="/checkout">{t("footer.cta")}</Link>
-            </Button>
+            <a href="/checkout" className={buttonClass()}>
+              {t("footer.cta")}
+            </a>
           </div>
           <div className="grid grid-cols-2 gap-8 sm:grid-cols-4">
             {columns.map((column) => (
@@ -115,15 +114,9 @@ export function LandingFooter() {
                 <ul className="mt-3 space-y-2 text-sm">
                   {column.links.map(([label, to]) => (
                     <li key={to}>
-                      {to.startsWith("/#") ? (
-                        <a href={to.slice(1)} className="hover:text-white">
-                          {label}
-                        </a>
-                      ) : (
-                        <Link to={to} className="hover:text-white">
-                          {label}
-                        </Link>
-                      )}
+                      <a href={to.startsWith("/#") ? to.slice(1) : to} className="hover:text-white">
+                        {label}
+                      </a>
                     </li>
                   ))}
                 </ul>

@@ -1,10 +1,9 @@
 import { Mail, Menu, MessageCircle, X } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 
 import { LanguageSwitch } from "@/components/layout/language-switch";
-import { Button } from "@/components/ui/button";
+import { buttonClass } from "@/components/ui/button-styles";
 import { currentLanguage } from "@/lib/i18n";
 
 import { useContact } from "../api/landing-rest";
@@ -51,12 +50,12 @@ export function LandingHeader() {
       </div>
       <header className="sticky top-0 z-30 border-b border-slate-200/70 bg-white/95 backdrop-blur">
         <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
-          <Link to="/" className="flex items-center gap-2 text-xl font-bold text-brand-700" translate="no">
+          <a href="/" className="flex items-center gap-2 text-xl font-bold text-brand-700" translate="no">
             <span aria-hidden="true" className="grid h-8 w-8 place-items-center rounded-lg bg-brand-600 text-white">
               S
             </span>
             {t("appName", { ns: "common" })}
-          </Link>
+          </a>
           <nav aria-label={t("nav.sections")} className="hidden items-center gap-6 text-sm font-medium text-slate-700 md:flex">
             {ANCHORS.map(([id, key]) => (
               <a key={id} href={`#${id}`} className="hover:text-brand-700">
@@ -65,12 +64,14 @@ export function LandingHeader() {
             ))}
           </nav>
           <div className="flex items-center gap-2">
-            <Button asChild variant="ghost" size="sm" className="hidden sm:inline-flex">
-              <Link to="/login">{t("nav.signIn", { ns: "common" })}</Link>
-            </Button>
-            <Button asChild size="sm">
-              <Link to="/checkout">{t("nav.getStarted", { ns: "common" })}</Link>
-            </Button>
+            <span className="hidden sm:contents">
+              <a href="/login" className={buttonClass({ variant: "ghost", size: "sm" })}>
+                {t("nav.signIn", { ns: "common" })}
+              </a>
+            </span>
+            <a href="/checkout" className={buttonClass({ size: "sm" })}>
+              {t("nav.getStarted", { ns: "common" })}
+            </a>
             <button
               type="button"
               className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 md:hidden"
@@ -94,9 +95,9 @@ export function LandingHeader() {
                 </li>
               ))}
               <li>
-                <Link to="/login" className="block rounded-lg px-3 py-2 font-medium hover:bg-slate-100">
+                <a href="/login" className="block rounded-lg px-3 py-2 font-medium hover:bg-slate-100">
                   {t("nav.signIn", { ns: "common" })}
-                </Link>
+                </a>
               </li>
             </ul>
           </nav>

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 
 import { heroVariant } from "@/lib/landing-analytics";
 import { type RestHandler, stubRest } from "@/testing/fake-rest";
-import { renderApp } from "@/testing/render-app";
+import { renderApp, renderLanding } from "@/testing/render-app";
 
 const PLANS = [
   { id: "free", name: "Gratuito", price: 0, period: "para sempre", description: "", features: ["Suporte por e-mail"], limitations: ["Sem consultor de IA no WhatsApp"], buttonText: "Começar grátis", popular: false, yearlyPrice: 0, yearlySavings: 0 },
@@ -26,7 +26,7 @@ function server(extra: Record<string, RestHandler> = {}) {
 describe("landing page", () => {
   it("tells the whole story in order, each section at its anchor, with the Pro prices from the API", async () => {
     const requests = server();
-    const { container } = renderApp("/");
+    const { container } = renderLanding();
     const monthly = await screen.findByRole("article", { name: "Pro mensal" });
     expect(within(monthly).getByText(/R\$\s100/)).toBeInTheDocument();
     const yearly = screen.getByRole("article", { name: "Pro anual" });
@@ -63,7 +63,7 @@ describe("landing page", () => {
 
   it("opens and closes the phone menu with the page's sections", async () => {
     server();
-    renderApp("/");
+    renderLanding();
     await userEvent.click(await screen.findByRole("button", { name: "Abrir menu" }));
     const menu = document.getElementById("landing-menu");
     expect(menu).not.toBeNull();
@@ -82,7 +82,7 @@ describe("landing page", () => {
     }
     vi.stubGlobal("IntersectionObserver", FakeObserver);
     server();
-    renderApp("/");
+    renderLanding();
     await screen.findByRole("heading", { level: 1 });
     expect(screen.queryByRole("region", { name: "Começar agora" })).not.toBeInTheDocument();
     report(0.05);
@@ -94,7 +94,7 @@ describe("landing page", () => {
   it("signs up to the newsletter only with a valid address and consent", async () => {
     const requests = server({ "POST /api/newsletter": () => ({ data: {} }) });
     const signups = () => requests.filter((r) => r.path === "/api/newsletter").map((r) => r.body);
-    renderApp("/");
+    renderLanding();
     const email = await screen.findByLabelText("Seu e-mail");
     expect(email).toHaveAttribute("type", "email");
     await userEvent.type(email, "ana@exemplo");
@@ -112,7 +112,7 @@ describe("landing page", () => {
 
   it("says so when the plans cannot be loaded", async () => {
     server({ "GET /api/subscriptions/plans": () => ({ status: 503, message: "indisponível" }) });
-    renderApp("/");
+    renderLanding();
     expect(await screen.findByText("Não foi possível carregar os planos agora.")).toBeInTheDocument();
   });
 
@@ -121,18 +121,25 @@ describe("landing page", () => {
     expect(heroVariant("b")).toBe("A");
     expect(heroVariant(null)).toBe("A");
     server();
-    renderApp("/?variant=B");
+    renderLanding("?variant=B");
     expect(await screen.findByRole("heading", { level: 1 })).toHaveTextContent("Consultoria de negócios por uma fração do preço");
   });
 
   it("reports the view with its variant and a visitor id kept by the browser, for the admin's funnel", async () => {
     const requests = server();
     const events = () => requests.filter((r) => r.path === "/api/analytics/events").map((r) => r.body as Record<string, string>);
-    renderApp("/?variant=B");
+    renderLanding("?variant=B");
     await waitFor(() => expect(events()).toHaveLength(1));
     expect(events()[0]).toMatchObject({ kind: "landing_view", variant: "B" });
     expect(events()[0]?.visitorId).toMatch(/^[0-9a-f-]{36}$/);
     expect(localStorage.getItem("socioVisitorId")).toBe(events()[0]?.visitorId);
     expect(localStorage.getItem("socioLandingVariant")).toBe("B");
+  });
+
+  it("is also what the app shows at / reached from another page, with the variant and plain links", async () => {
+    server();
+    renderApp("/?variant=B");
+    expect(await screen.findByRole("heading", { level: 1 })).toHaveTextContent("Consultoria de negócios por uma fração do preço");
+    expect(screen.getAllByRole("link", { name: "Começar agora" })[0]).toHaveAttribute("href", "/checkout");
   });
 });

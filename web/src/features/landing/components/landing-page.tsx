@@ -1,10 +1,11 @@
 import { CheckCircle2 } from "lucide-react";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useSearchParams } from "react-router";
 
-import { Button } from "@/components/ui/button";
+import { buttonClass } from "@/components/ui/button-styles";
 import { heroVariant, useTrackEvent } from "@/lib/landing-analytics";
+
+import { registerLandingCatalogues } from "../landing-catalogues";
 
 import { LandingFooter } from "./landing-footer";
 import { LandingHeader } from "./landing-header";
@@ -13,11 +14,19 @@ import { Results, Testimonials } from "./social-proof";
 import { StickyCta } from "./sticky-cta";
 import { Demo, Guarantee, HowItWorks, WhyUs } from "./story-sections";
 
-/** `/`: the whole story in the spec's order; `?variant=B` picks the second hero. */
-export function LandingPage() {
+/**
+ * `/`: the whole story in the spec's order; `?variant=B` in `search` (the address's query) picks
+ * the second hero. Its links are plain links: the page runs without the app's router.
+ */
+export function LandingPage({ search }: { search: string }) {
+  const { i18n } = useTranslation();
+  useState(() => registerLandingCatalogues(i18n)); // before anything below asks for the copy
+  return <LandingStory search={search} />;
+}
+
+function LandingStory({ search }: { search: string }) {
   const { t } = useTranslation("landing");
-  const [params] = useSearchParams();
-  const variant = heroVariant(params.get("variant"));
+  const variant = heroVariant(new URLSearchParams(search).get("variant"));
   useTrackEvent("landingView", variant);
   const hero = useRef<HTMLElement>(null);
   const trust = t("hero.trust", { returnObjects: true }) as string[];
@@ -34,12 +43,12 @@ export function LandingPage() {
             </h1>
             <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-700">{t(`hero.${variant}.subtitle`)}</p>
             <div className="mt-10 flex flex-col justify-center gap-3 sm:flex-row">
-              <Button asChild size="lg">
-                <Link to="/checkout">{t("hero.cta")}</Link>
-              </Button>
-              <Button asChild size="lg" variant="secondary">
-                <Link to="/login">{t("hero.secondary")}</Link>
-              </Button>
+              <a href="/checkout" className={buttonClass({ size: "lg" })}>
+                {t("hero.cta")}
+              </a>
+              <a href="/login" className={buttonClass({ size: "lg", variant: "secondary" })}>
+                {t("hero.secondary")}
+              </a>
             </div>
             <ul className="mt-8 flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm text-slate-700">
               {trust.map((item) => (
@@ -64,9 +73,9 @@ export function LandingPage() {
               {t("closing.title")}
             </h2>
             <p className="mt-4 text-lg text-brand-50">{t("closing.text")}</p>
-            <Button asChild size="lg" variant="secondary" className="mt-8">
-              <Link to="/checkout">{t("closing.cta")}</Link>
-            </Button>
+            <a href="/checkout" className={buttonClass({ size: "lg", variant: "secondary" }, "mt-8")}>
+              {t("closing.cta")}
+            </a>
           </div>
         </section>
       </main>

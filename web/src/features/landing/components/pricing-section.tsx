@@ -1,9 +1,8 @@
 import { Check, X } from "lucide-react";
 import { Trans, useTranslation } from "react-i18next";
-import { Link } from "react-router";
 
-import { Button } from "@/components/ui/button";
-import { cn } from "@/lib/cn";
+import { buttonClass } from "@/components/ui/button-styles";
+import { clsx } from "clsx";
 import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
 
@@ -27,7 +26,7 @@ function PriceCard({ name, price, period, text, cta, popular, features, interval
   interval: "monthly" | "yearly";
 }) {
   return (
-    <article aria-label={name} className={cn("relative flex flex-col rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200", popular && "ring-2 ring-brand-600")}>
+    <article aria-label={name} className={clsx("relative flex flex-col rounded-2xl bg-white p-6 shadow-sm", popular ? "ring-2 ring-brand-600" : "ring-1 ring-slate-200")}>
       {popular && <span className="absolute -top-3 left-6 rounded-full bg-brand-600 px-3 py-1 text-xs font-semibold text-white">{popular}</span>}
       <h3 className="text-lg font-semibold">{name}</h3>
       <p className="mt-3 flex flex-wrap items-baseline gap-x-1">
@@ -43,9 +42,9 @@ function PriceCard({ name, price, period, text, cta, popular, features, interval
           </li>
         ))}
       </ul>
-      <Button asChild variant={popular ? "primary" : "secondary"} className="mt-6 w-full">
-        <Link to={`/checkout?interval=${interval}`}>{cta}</Link>
-      </Button>
+      <a href={`/checkout?interval=${interval}`} className={buttonClass({ variant: popular ? "primary" : "secondary" }, "mt-6 w-full")}>
+        {cta}
+      </a>
     </article>
   );
 }
@@ -125,7 +124,7 @@ export function PricingSection() {
           </div>
         )}
         <p className="mt-8 text-center text-slate-700">
-          <Trans t={t} i18nKey="pricing.free" components={{ 1: <Link to="/checkout" className="font-semibold text-brand-700 underline" /> }} />
+          <Trans t={t} i18nKey="pricing.free" components={{ 1: <a href="/checkout" className="font-semibold text-brand-700 underline" /> }} />
         </p>
       </div>
     </section>

@@ -1,8 +1,7 @@
 import { type RefObject, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 
-import { Button } from "@/components/ui/button";
+import { buttonClass } from "@/components/ui/button-styles";
 
 /** The share of the hero that must stay visible for the bar to stay hidden (spec §9). */
 export const HERO_VISIBLE_THRESHOLD = 0.1;
@@ -28,9 +27,9 @@ export function StickyCta({ hero }: { hero: RefObject<HTMLElement | null> }) {
     <div role="region" aria-label={t("sticky.cta")} className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white/95 p-3 shadow-lg backdrop-blur md:hidden">
       <div className="flex items-center justify-between gap-3">
         <p className="text-sm font-medium text-slate-700">{t("sticky.text")}</p>
-        <Button asChild size="sm" className="shrink-0 whitespace-nowrap">
-          <Link to="/checkout">{t("sticky.cta")}</Link>
-        </Button>
+        <a href="/checkout" className={buttonClass({ size: "sm" }, "shrink-0 whitespace-nowrap")}>
+          {t("sticky.cta")}
+        </a>
       </div>
     </div>
   );

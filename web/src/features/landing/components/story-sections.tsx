@@ -1,9 +1,8 @@
 import { BadgeCheck, Calculator, Check, FileText, Landmark, Megaphone, MessageCircle, ShieldCheck, Sparkles } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 
-import { Button } from "@/components/ui/button";
-import { cn } from "@/lib/cn";
+import { buttonClass } from "@/components/ui/button-styles";
+import { clsx } from "clsx";
 
 interface Titled {
   title: string;
@@ -87,7 +86,7 @@ export function WhyUs() {
                 {messages.map((m) => (
                   <li
                     key={m.text}
-                    className={cn("max-w-[85%] rounded-lg px-3 py-2 text-sm shadow-sm", m.from === "user" ? "ml-auto bg-[#d9fdd3]" : "bg-white")}
+                    className={clsx("max-w-[85%] rounded-lg px-3 py-2 text-sm shadow-sm", m.from === "user" ? "ml-auto bg-[#d9fdd3]" : "bg-white")}
                   >
                     {m.text}
                   </li>
@@ -149,7 +148,7 @@ export function Demo() {
                 <div className="h-1.5 rounded-full bg-white/20">
                   <div className="h-full rounded-full bg-brand-400" style={{ width: `${done}%` }} />
                 </div>
-                <Check className={cn("mt-3 h-4 w-4", done === 100 ? "text-brand-400" : "text-white/20")} />
+                <Check className={clsx("mt-3 h-4 w-4", done === 100 ? "text-brand-400" : "text-white/20")} />
               </div>
             ))}
           </div>
@@ -174,9 +173,9 @@ export function Guarantee() {
           {t("guarantee.title")}
         </h2>
         <p className="mt-3 max-w-xl text-lg text-slate-700">{t("guarantee.text")}</p>
-        <Button asChild size="lg" className="mt-8">
-          <Link to="/checkout">{t("guarantee.cta")}</Link>
-        </Button>
+        <a href="/checkout" className={buttonClass({ size: "lg" }, "mt-8")}>
+          {t("guarantee.cta")}
+        </a>
       </div>
     </section>
   );
