@@ -1,8 +1,16 @@
+import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 
 import { collectErrors, screenshot, sharedBrowser } from "./browser";
 
 const browser = sharedBrowser();
+
+/** Browser translators are asked to stay away (spec §9): both pages of the build say so. */
+function translationGuarded(page: Page) {
+  return page.evaluate(
+    () => document.documentElement.getAttribute("translate") === "no" && document.querySelector('meta[name="google"]')?.getAttribute("content") === "notranslate",
+  );
+}
 const baseURL = inject("baseURL");
 
 describe("the app in a real browser against the real server", () => {
@@ -20,6 +28,7 @@ describe("the app in a real browser against the real server", () => {
       expect(await page.locator(`#${anchor}`).count()).toBe(1);
     }
     await screenshot(page, "landing-1280");
+    expect(await translationGuarded(page)).toBe(true);
     await page.goto(`${baseURL}/?variant=B`);
     await page.getByRole("heading", { level: 1, name: "Consultoria de negócios por uma fração do preço" }).waitFor();
     expect(errors).toEqual([]);
@@ -67,6 +76,7 @@ describe("the app in a real browser against the real server", () => {
     await page.goto(`${baseURL}/this/does/not/exist`);
     await page.getByRole("heading", { name: "Ops! Página não encontrada" }).waitFor();
     await screenshot(page, "not-found-375");
+    expect(await translationGuarded(page)).toBe(true);
     await page.getByRole("button", { name: /Mudar idioma para English/ }).click();
     await page.getByRole("heading", { name: "Oops! Page not found" }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
