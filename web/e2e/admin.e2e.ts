@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 
-import { collectErrors, logIn, screenshot, sharedBrowser } from "./browser";
+import { accessibilityProblems, collectErrors, logIn, screenshot, sharedBrowser } from "./browser";
 
 const browser = sharedBrowser();
 const baseURL = inject("baseURL");
@@ -15,10 +15,12 @@ async function writeOnWhatsApp(from: string, name: string, text: string) {
 }
 
 describe("running the service from the admin panel", () => {
-  it("an admin finds a user, reads the conversation, sets Pro, and creates and activates a prompt", async () => {
+  it("an admin finds a user, reads the conversation, sets Pro, and creates and activates a prompt, on accessible pages", async () => {
     await writeOnWhatsApp("+5521987001234", "Érica Souza", "Quero abrir uma confeitaria em Niterói");
     const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
     const errors = collectErrors(page);
+    const problems: string[] = [];
+    const check = async (name: string) => problems.push(...(await accessibilityProblems(page)).map((p) => `${name}: ${p}`));
     await logIn(page, baseURL, "+55 31 99999-0001", "+5531999990001");
     await page.goto(`${baseURL}/admin`);
     await page.getByRole("heading", { name: "Painel Administrativo" }).waitFor();
@@ -28,10 +30,12 @@ describe("running the service from the admin panel", () => {
     await page.getByText("1 usuário", { exact: true }).waitFor();
     await page.getByRole("cell", { name: "(21) 98700-1234" }).waitFor();
     await screenshot(page, "admin-users-1280");
+    await check("admin-users-1280");
     await page.getByRole("button", { name: "Ver detalhes: Érica Souza" }).click();
     const dialog = page.getByRole("dialog", { name: "Detalhes do usuário" });
     await dialog.getByText("Quero abrir uma confeitaria em Niterói").waitFor();
     await screenshot(page, "admin-user-detail-1280");
+    await check("admin-user-detail-1280");
 
     await dialog.getByRole("button", { name: "Mudar para Pro" }).click();
     await page.getByText("Usuário atualizado para Pro").waitFor();
@@ -51,14 +55,18 @@ describe("running the service from the admin panel", () => {
     await created.getByText("Ativo", { exact: true }).waitFor();
     expect(await created.getByRole("button", { name: "Excluir" }).isDisabled()).toBe(true);
     await screenshot(page, "admin-prompts-1280");
+    await check("admin-prompts-1280");
 
     await page.getByRole("tab", { name: "Analytics" }).click();
     await page.getByRole("region", { name: "Funil da landing page (teste A/B)" }).waitFor();
     await screenshot(page, "admin-analytics-1280");
+    await check("admin-analytics-1280");
     await page.setViewportSize({ width: 375, height: 740 });
     await page.getByRole("tab", { name: "Usuários" }).click();
     await screenshot(page, "admin-375");
+    await check("admin-375");
     expect(errors).toEqual([]);
+    expect(problems).toEqual([]);
     await page.close();
   });
 });

@@ -1,5 +1,6 @@
 // Debian's Chromium driven by playwright-core (a test tool's own browser download cannot work here).
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
@@ -76,4 +77,16 @@ export async function logIn(page: Page, baseURL: string, typed: string, e164: st
   await page.getByLabel("Código de verificação").fill(await codeFor(baseURL, e164));
   await page.getByRole("button", { name: "Entrar", exact: true }).click();
   await page.waitForURL(`${baseURL}/dashboard`);
+}
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** WCAG 2 A and AA problems axe-core finds on the page as it is now: rule, impact and where. */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+  });
 }

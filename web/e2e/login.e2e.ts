@@ -1,10 +1,9 @@
 import { describe, expect, inject, it } from "vitest";
 
-import { collectErrors, logIn, screenshot, sharedBrowser } from "./browser";
+import { accessibilityProblems, collectErrors, logIn, screenshot, sharedBrowser } from "./browser";
 
 const browser = sharedBrowser();
 const baseURL = inject("baseURL");
-
 
 describe("logging in for real", () => {
   it("a user who wrote on WhatsApp logs in with the code from the outbox and lands on the dashboard", async () => {
@@ -16,7 +15,9 @@ describe("logging in for real", () => {
       body: JSON.stringify({ from: "+5511976543210", name: "Carla Dias", text: "Oi" }),
     });
     await page.goto(`${baseURL}/login`);
+    await page.getByRole("heading", { level: 1 }).waitFor();
     await screenshot(page, "login-1280");
+    expect(await accessibilityProblems(page)).toEqual([]);
     await logIn(page, baseURL, "(11) 97654-3210", "+5511976543210");
     await page.getByRole("heading", { name: "Olá, Carla!" }).waitFor();
     expect(await page.evaluate(() => Boolean(localStorage.getItem("authToken") && localStorage.getItem("refreshToken")))).toBe(true);

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 
-import { codeFor, collectErrors, screenshot, sharedBrowser } from "./browser";
+import { accessibilityProblems, codeFor, collectErrors, screenshot, sharedBrowser } from "./browser";
 
 const browser = sharedBrowser();
 const baseURL = inject("baseURL");
@@ -37,9 +37,10 @@ const PAGES: [string, string][] = [
 ];
 
 describe("every page at a laptop's and a phone's width", () => {
-  it("renders without console errors and without sideways scrolling down to 360 px, with a screenshot of each", async () => {
+  it("renders without console errors, accessibility problems or sideways scrolling down to 360 px, with a screenshot of each", async () => {
     const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
     const errors = collectErrors(page);
+    const problems: string[] = [];
     await proUser(page);
     // Screenshots at 1280 and 375 px; 360 px, the narrowest phone we support, is checked too.
     for (const width of [1280, 375, 360]) {
@@ -53,9 +54,11 @@ describe("every page at a laptop's and a phone's width", () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
         if (width !== 360) await screenshot(page, `${name}-${width}`);
+        if (width !== 375) problems.push(...(await accessibilityProblems(page)).map((p) => `${name} at ${width} px: ${p}`));
       }
     }
     expect(errors).toEqual([]);
+    expect(problems).toEqual([]);
     await page.close();
   });
 });

@@ -5,7 +5,7 @@
 import { clsx } from "clsx";
 
 const variants = {
-  primary: "bg-brand-600 text-white hover:bg-brand-700 shadow-sm",
+  primary: "bg-brand-700 text-white hover:bg-brand-800 shadow-sm",
   secondary: "bg-white text-ink ring-1 ring-slate-300 hover:bg-slate-50",
   ghost: "text-ink hover:bg-slate-100",
 } as const;

@@ -7,6 +7,7 @@ import type { DailyCount } from "@/gen/socio/v1/admin_pb";
 import { formatDateTime, formatDecimal } from "@/lib/dates";
 import { currentLanguage } from "@/lib/i18n";
 import { formatAdminPhone } from "@/lib/phone";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 import { useAnalytics, useFailedMessages } from "../api/use-admin";
 
@@ -45,7 +46,7 @@ export function AnalyticsTab() {
       {data && (
         <>
           <Card title={t("analytics.funnel")}>
-            <div className="overflow-x-auto">
+            <TableScroll label={t("analytics.funnelTable")}>
               <table className="w-full min-w-[32rem] text-left text-sm">
                 <thead className="text-xs tracking-wide text-slate-600 uppercase">
                   <tr>
@@ -70,7 +71,7 @@ export function AnalyticsTab() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           </Card>
           <div className="grid gap-6 lg:grid-cols-2">
             <Card title={t("analytics.messagesPerDay")}>

@@ -192,7 +192,7 @@ export function PromptsTab() {
                   <p className="flex flex-wrap items-center gap-2">
                     <span className="font-semibold">{prompt.title}</span>
                     <span className="font-mono text-xs text-slate-500">{prompt.name}</span>
-                    <span className={cn("rounded-full px-2 py-0.5 text-xs font-semibold", prompt.isActive ? "bg-brand-600 text-white" : "bg-slate-200 text-slate-700")}>
+                    <span className={cn("rounded-full px-2 py-0.5 text-xs font-semibold", prompt.isActive ? "bg-brand-700 text-white" : "bg-slate-200 text-slate-700")}>
                       {prompt.isActive ? t("prompts.active") : t("prompts.inactive")}
                     </span>
                   </p>

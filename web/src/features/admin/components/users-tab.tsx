@@ -10,6 +10,7 @@ import { cn } from "@/lib/cn";
 import { formatDate, formatDateTime } from "@/lib/dates";
 import { currentLanguage } from "@/lib/i18n";
 import { formatAdminPhone } from "@/lib/phone";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 import { useUsers } from "../api/use-admin";
 import { UserDialog } from "./user-dialog";
@@ -32,7 +33,7 @@ export function TierBadge({ user }: { user: AdminUser }) {
   const { t } = useTranslation("admin");
   const pro = user.subscriptionStatus === SubscriptionStatus.PRO;
   return (
-    <span className={cn("rounded-full px-2.5 py-0.5 text-xs font-semibold", pro ? "bg-brand-600 text-white" : "bg-slate-200 text-slate-700")}>
+    <span className={cn("rounded-full px-2.5 py-0.5 text-xs font-semibold", pro ? "bg-brand-700 text-white" : "bg-slate-200 text-slate-700")}>
       {pro ? t("users.pro") : t("users.free")}
     </span>
   );
@@ -121,7 +122,7 @@ export function UsersTab() {
         </p>
       )}
 
-      <div className="overflow-x-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
+      <TableScroll label={t("tabs.users")} className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
         <table className="w-full min-w-[56rem] text-left text-sm">
           <thead className="bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
             <tr>
@@ -166,7 +167,7 @@ export function UsersTab() {
             )}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
 
       {totalPages > 1 && (
         <nav aria-label={t("users.pagination")} className="flex items-center justify-between gap-4">

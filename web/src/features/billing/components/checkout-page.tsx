@@ -80,7 +80,7 @@ export function CheckoutPage() {
                 className={cn("relative flex cursor-pointer flex-col rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200", active && "ring-2 ring-brand-600")}
               >
                 {plan.popular && (
-                  <span className="absolute -top-3 left-6 rounded-full bg-brand-600 px-3 py-1 text-xs font-semibold text-white">{t("popular")}</span>
+                  <span className="absolute -top-3 left-6 rounded-full bg-brand-700 px-3 py-1 text-xs font-semibold text-white">{t("popular")}</span>
                 )}
                 <h2 id={`checkout-plan-${plan.id}`} className="text-lg font-semibold">
                   {plan.name} {active && <span className="ml-2 text-xs font-medium text-brand-700">{t("selected")}</span>}
@@ -101,7 +101,7 @@ export function CheckoutPage() {
                           e.stopPropagation();
                           setInterval(option);
                         }}
-                        className={cn("rounded-full px-3 py-1 ring-1", interval === option ? "bg-brand-600 text-white ring-brand-600" : "ring-slate-300")}
+                        className={cn("rounded-full px-3 py-1 ring-1", interval === option ? "bg-brand-700 text-white ring-brand-700" : "ring-slate-300")}
                       >
                         {option === BillingInterval.MONTHLY ? t("monthly") : t("yearly", { savings: formatBRL(plan.yearlySavings, language) })}
                       </button>

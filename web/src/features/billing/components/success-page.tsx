@@ -49,7 +49,7 @@ export function SuccessPage() {
           </ol>
           <div className="mt-8 flex flex-col gap-3">
             {chat && (
-              <Button asChild size="lg" className="bg-green-600 hover:bg-green-700">
+              <Button asChild size="lg" className="bg-green-700 hover:bg-green-800">
                 <a href={chat} target="_blank" rel="noreferrer">
                   {t("success.startChat")}
                 </a>

@@ -116,7 +116,7 @@ export function BuilderPage() {
             </div>
             <span className="font-semibold">{t("progress", { progress })}</span>
             {plan.status === PlanStatus.COMPLETED && (
-              <span className="rounded-full bg-brand-600 px-2.5 py-0.5 text-xs font-semibold text-white">{t("completedBadge")}</span>
+              <span className="rounded-full bg-brand-700 px-2.5 py-0.5 text-xs font-semibold text-white">{t("completedBadge")}</span>
             )}
           </div>
           <p className="mt-1 text-sm text-slate-600">{t(`status.${STATUS_KEY[plan.status]}`)}</p>

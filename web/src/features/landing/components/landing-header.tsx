@@ -43,7 +43,7 @@ export function LandingHeader() {
               </a>
             )}
           </p>
-          <div className="[&_button]:text-white [&_button:hover]:bg-brand-600">
+          <div className="[&_button]:text-white [&_button:hover]:bg-brand-800">
             <LanguageSwitch />
           </div>
         </div>
@@ -51,7 +51,7 @@ export function LandingHeader() {
       <header className="sticky top-0 z-30 border-b border-slate-200/70 bg-white/95 backdrop-blur">
         <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
           <a href="/" className="flex items-center gap-2 text-xl font-bold text-brand-700" translate="no">
-            <span aria-hidden="true" className="grid h-8 w-8 place-items-center rounded-lg bg-brand-600 text-white">
+            <span aria-hidden="true" className="grid h-8 w-8 place-items-center rounded-lg bg-brand-700 text-white">
               S
             </span>
             {t("appName", { ns: "common" })}

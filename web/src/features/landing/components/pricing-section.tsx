@@ -5,6 +5,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { clsx } from "clsx";
 import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 import { usePlans } from "../api/landing-rest";
 import { SectionTitle } from "./story-sections";
@@ -27,7 +28,7 @@ function PriceCard({ name, price, period, text, cta, popular, features, interval
 }) {
   return (
     <article aria-label={name} className={clsx("relative flex flex-col rounded-2xl bg-white p-6 shadow-sm", popular ? "ring-2 ring-brand-600" : "ring-1 ring-slate-200")}>
-      {popular && <span className="absolute -top-3 left-6 rounded-full bg-brand-600 px-3 py-1 text-xs font-semibold text-white">{popular}</span>}
+      {popular && <span className="absolute -top-3 left-6 rounded-full bg-brand-700 px-3 py-1 text-xs font-semibold text-white">{popular}</span>}
       <h3 className="text-lg font-semibold">{name}</h3>
       <p className="mt-3 flex flex-wrap items-baseline gap-x-1">
         <span className="text-4xl font-bold tracking-tight">{price}</span>
@@ -62,7 +63,7 @@ export function PricingSection() {
     <section id="precos" aria-labelledby="pricing-title" className="scroll-mt-20 bg-white py-20">
       <div className="mx-auto max-w-6xl px-4">
         <SectionTitle id="pricing-title" title={t("pricing.title")} subtitle={t("pricing.subtitle")} />
-        <div className="mx-auto mt-12 max-w-4xl overflow-x-auto rounded-2xl ring-1 ring-slate-200">
+        <TableScroll label={t("pricing.compare.title")} className="mx-auto mt-12 max-w-4xl rounded-2xl ring-1 ring-slate-200">
           <table className="w-full min-w-[32rem] text-left text-sm">
             <caption className="bg-slate-50 px-4 py-3 text-left font-semibold">{t("pricing.compare.title")}</caption>
             <thead>
@@ -88,7 +89,7 @@ export function PricingSection() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
 
         {plans.status === "pending" && (
           <p role="status" className="mt-10 text-center text-slate-500">

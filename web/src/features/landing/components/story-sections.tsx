@@ -31,7 +31,7 @@ export function HowItWorks() {
         <ol className="mt-12 grid gap-6 md:grid-cols-3">
           {steps.map((step, i) => (
             <li key={step.title} className="rounded-2xl bg-slate-50 p-6 ring-1 ring-slate-200">
-              <span aria-hidden="true" className="grid h-10 w-10 place-items-center rounded-full bg-brand-600 font-bold text-white">
+              <span aria-hidden="true" className="grid h-10 w-10 place-items-center rounded-full bg-brand-700 font-bold text-white">
                 {i + 1}
               </span>
               <h3 className="mt-4 text-lg font-semibold">{step.title}</h3>
