@@ -104,7 +104,7 @@ impl DashboardService for DashboardApi {
     ) -> Result<Response<pb::GetDashboardResponse>, Status> {
         let (caller, lang) = self.caller(&request).await?;
         let user_id = &caller.user.id;
-        let plan = self.plans.get_or_create(user_id).await.map_err(|e| e.into_status(lang))?;
+        let plan = self.plans.outline(user_id).await.map_err(|e| e.into_status(lang))?;
         let recent = messages::latest(self.plans.db(), user_id, RECENT_MESSAGES, 0)
             .await
             .map_err(|e| AppError::from(e).into_status(lang))?;
@@ -123,7 +123,7 @@ impl DashboardService for DashboardApi {
         request: Request<pb::GetDashboardBusinessPlanRequest>,
     ) -> Result<Response<pb::GetDashboardBusinessPlanResponse>, Status> {
         let (caller, lang) = self.caller(&request).await?;
-        let plan = self.plans.get_or_create(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+        let plan = self.plans.outline(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
         Ok(Response::new(pb::GetDashboardBusinessPlanResponse { business_plan: Some(dashboard_plan(&plan)) }))
     }
 
@@ -181,7 +181,7 @@ impl DashboardService for DashboardApi {
         request: Request<pb::GetDashboardStatsRequest>,
     ) -> Result<Response<pb::GetDashboardStatsResponse>, Status> {
         let (caller, lang) = self.caller(&request).await?;
-        let plan = self.plans.get_or_create(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+        let plan = self.plans.outline(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
         let stats = self.stats(&caller.user.id, &plan).await.map_err(|e| e.into_status(lang))?;
         Ok(Response::new(pb::GetDashboardStatsResponse { stats: Some(stats) }))
     }

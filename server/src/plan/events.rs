@@ -6,7 +6,7 @@
 
 use tokio::sync::broadcast;
 
-use super::store::{self, CHANGES_CHANNEL, Change, Status};
+use super::store::{self, CHANGES_CHANNEL, Change, Detail, Status};
 use crate::db::{Db, notify};
 
 #[derive(Clone, Debug)]
@@ -59,7 +59,7 @@ impl PlanEvents {
             return Ok(()); // the plan was deleted meanwhile
         };
         let mut conn = db.pool().acquire().await?;
-        let Some(plan) = store::find(&mut conn, user_id).await? else { return Ok(()) };
+        let Some(plan) = store::find(&mut conn, user_id, Detail::Sections).await? else { return Ok(()) };
         self.publish(PlanEvent {
             user_id: user_id.to_owned(),
             change,

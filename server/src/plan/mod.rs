@@ -11,7 +11,7 @@ pub mod store;
 
 use self::{
     events::{PlanEvent, PlanEvents},
-    store::{Change, Plan, Source, StepUpdate},
+    store::{Change, Detail, Plan, Source, StepUpdate},
 };
 use crate::{
     db::{Db, notify},
@@ -42,12 +42,18 @@ impl Plans {
 
     pub async fn find(&self, user_id: &str) -> Result<Option<Plan>, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        Ok(store::find(&mut conn, user_id).await?)
+        Ok(store::find(&mut conn, user_id, Detail::WithDocument).await?)
     }
 
     pub async fn get_or_create(&self, user_id: &str) -> Result<Plan, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        store::get_or_create(&mut conn, user_id).await
+        store::get_or_create(&mut conn, user_id, Detail::WithDocument).await
+    }
+
+    /// The plan without its generated document (`document` is None): what a dashboard shows.
+    pub async fn outline(&self, user_id: &str) -> Result<Plan, AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        store::get_or_create(&mut conn, user_id, Detail::Sections).await
     }
 
     /// Applies updates atomically, then tells whoever watches this user's plan.

@@ -133,7 +133,20 @@ fn parse_json(text: &str) -> Json {
     serde_json::from_str(text).unwrap_or(Json::Object(Default::default()))
 }
 
-pub async fn find(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Plan>, sqlx::Error> {
+/// How much of a plan a read brings back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// The plan and its six sections: progress, status and steps, what a dashboard shows.
+    Sections,
+    /// Also the latest generated document (its Markdown and PDF model can be large).
+    WithDocument,
+}
+
+pub async fn find(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    detail: Detail,
+) -> Result<Option<Plan>, sqlx::Error> {
     // The plan and its sections in one round trip (a plan without sections still gives one row).
     let rows = sqlx::query(
         "select p.id, p.created_at, p.updated_at, s.step, s.data, s.completed, s.updated_at as section_updated_at \
@@ -161,11 +174,27 @@ pub async fn find(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Plan
             None => Section { step, data: Json::Object(Default::default()), completed: false, updated_at: 0 },
         });
     }
-    let document = sqlx::query(
+    let document = match detail {
+        Detail::Sections => None,
+        Detail::WithDocument => latest_document(conn, &id).await?,
+    };
+    Ok(Some(Plan {
+        id,
+        user_id: user_id.to_owned(),
+        sections,
+        document,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    }))
+}
+
+/// The latest generated document of a plan, if one was generated.
+async fn latest_document(conn: &mut AnyConnection, plan_id: &str) -> Result<Option<Document>, sqlx::Error> {
+    sqlx::query(
         "select version, language, markdown, model, generated_at from plan_documents where plan_id = $1 \
          order by version desc limit 1",
     )
-    .bind(&id)
+    .bind(plan_id)
     .fetch_optional(&mut *conn)
     .await?
     .map(|r| -> Result<Document, sqlx::Error> {
@@ -177,21 +206,17 @@ pub async fn find(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Plan
             generated_at: r.try_get("generated_at")?,
         })
     })
-    .transpose()?;
-    Ok(Some(Plan {
-        id,
-        user_id: user_id.to_owned(),
-        sections,
-        document,
-        created_at: row.try_get("created_at")?,
-        updated_at: row.try_get("updated_at")?,
-    }))
+    .transpose()
 }
 
 /// The user's plan, started now if they had none.
-pub async fn get_or_create(conn: &mut AnyConnection, user_id: &str) -> Result<Plan, AppError> {
+pub async fn get_or_create(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    detail: Detail,
+) -> Result<Plan, AppError> {
     // Nearly always there: a read, so that dashboards never queue for SQLite's one writer.
-    if let Some(plan) = find(conn, user_id).await? {
+    if let Some(plan) = find(conn, user_id, detail).await? {
         return Ok(plan);
     }
     let now = now_ms();
@@ -219,7 +244,7 @@ pub async fn get_or_create(conn: &mut AnyConnection, user_id: &str) -> Result<Pl
                 .await?;
         }
     }
-    find(conn, user_id)
+    find(conn, user_id, detail)
         .await?
         .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a plan vanished while being read")))
 }
@@ -236,7 +261,7 @@ pub async fn apply(
     updates: &[StepUpdate],
 ) -> Result<(Plan, Vec<Change>), AppError> {
     let mut tx = db.begin().await?;
-    let mut plan = get_or_create(&mut tx, user_id).await?;
+    let mut plan = get_or_create(&mut tx, user_id, Detail::Sections).await?;
     let now = now_ms();
     let mut changes = Vec::with_capacity(updates.len());
     for update in updates {
@@ -303,8 +328,9 @@ pub async fn apply(
         .await?;
     tx.commit().await?;
     let mut conn = db.pool().acquire().await?;
-    let plan =
-        find(&mut conn, user_id).await?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("plan gone")))?;
+    let plan = find(&mut conn, user_id, Detail::WithDocument)
+        .await?
+        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("plan gone")))?;
     Ok((plan, changes))
 }
 
@@ -375,7 +401,7 @@ pub async fn delete(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
 /// Keeps what the user is typing, per context, without touching the sections.
 pub async fn save_draft(db: &Db, user_id: &str, context: &str, data: &Json) -> Result<i64, AppError> {
     let mut tx = db.begin().await?;
-    let plan = get_or_create(&mut tx, user_id).await?;
+    let plan = get_or_create(&mut tx, user_id, Detail::Sections).await?;
     let now = now_ms();
     sqlx::query(
         "insert into plan_drafts (plan_id, context, data, saved_at) values ($1, $2, $3, $4) \

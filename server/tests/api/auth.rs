@@ -419,13 +419,7 @@ async fn admin_promote_grants_the_role_from_the_command_line(db: TestDatabase) {
         .unwrap();
     assert!(status.success());
     let app = spawn_app(db).await;
-    let role: String = sqlx::query("select role from users where phone_number = $1")
-        .bind(ANA)
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap()
-        .get("role");
-    assert_eq!(role, "admin");
+    assert_eq!(app.user_column(ANA, "role").await, "admin");
     let (token, _) = login(&app, ANA).await;
     assert_eq!(me(&app, &token).await.1["data"]["user"]["role"], "admin");
 }

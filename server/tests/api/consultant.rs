@@ -166,13 +166,7 @@ async fn commands_answer_and_the_language_switch_persists(db: TestDatabase) {
     );
     let switched = say(&app, phone, "English").await;
     assert!(switched.contains("I'll speak English"), "{switched}");
-    let language: String = sqlx::query("select language from users where phone_number = $1")
-        .bind(phone)
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap()
-        .get("language");
-    assert_eq!(language, "en", "the web app follows too");
+    assert_eq!(app.user_column(phone, "language").await, "en", "the web app follows too");
     assert!(say(&app, phone, "skip").await.contains("let's move on"));
 }
 on_both_engines!(commands_answer_and_the_language_switch_persists);

@@ -360,6 +360,13 @@ impl TestApp {
         count(&self.db, sql).await
     }
 
+    /// A text column (`id`, `role`, `language`…) of the user with this phone number.
+    pub async fn user_column(&self, phone: &str, column: &str) -> String {
+        use sqlx::Row;
+        let sql = format!("select {column} as v from users where phone_number = $1");
+        sqlx::query(sqlx::AssertSqlSafe(sql)).bind(phone).fetch_one(self.db.pool()).await.unwrap().get("v")
+    }
+
     /// Posts a WhatsApp webhook body, signed with `secret` when given.
     pub async fn post_whatsapp_webhook(&self, body: &[u8], secret: Option<&str>) -> u16 {
         let mut request = self

@@ -369,15 +369,7 @@ on_both_engines!(auto_save_keeps_a_draft_without_touching_the_sections);
 
 async fn the_dashboard_counts_real_messages(db: TestDatabase) {
     let (app, token) = logged_in(db).await;
-    let user_id: String = {
-        use sqlx::Row;
-        sqlx::query("select id from users where phone_number = $1")
-            .bind(ANA)
-            .fetch_one(app.db.pool())
-            .await
-            .unwrap()
-            .get("id")
-    };
+    let user_id = app.user_column(ANA, "id").await;
     let now = socio::db::now_ms();
     let day = 86_400_000;
     for (n, (ago, author)) in
@@ -422,3 +414,27 @@ async fn the_dashboard_counts_real_messages(db: TestDatabase) {
     assert_eq!(stats["data"]["stats"]["messagesThisWeek"], 2);
 }
 on_both_engines!(the_dashboard_counts_real_messages);
+
+async fn a_dashboard_read_leaves_the_generated_document_behind_and_a_plan_read_brings_it(db: TestDatabase) {
+    use socio::plan::store::{self, Detail};
+    let (app, _) = logged_in(db).await;
+    let user_id = app.user_column(ANA, "id").await;
+    let mut conn = app.db.pool().acquire().await.unwrap();
+    let plan = store::get_or_create(&mut conn, &user_id, Detail::Sections).await.unwrap();
+    store::store_document(
+        &app.db,
+        &plan.id,
+        "pt-BR",
+        "# Plano da confeitaria",
+        &json!({"title": "Confeitaria"}),
+    )
+    .await
+    .unwrap();
+
+    let full = store::find(&mut conn, &user_id, Detail::WithDocument).await.unwrap().unwrap();
+    assert_eq!(full.document.as_ref().map(|d| d.markdown.as_str()), Some("# Plano da confeitaria"));
+    let outline = store::get_or_create(&mut conn, &user_id, Detail::Sections).await.unwrap();
+    assert_eq!(outline.document, None, "the dashboard does not carry the document's Markdown and model");
+    assert_eq!((outline.id, outline.sections), (full.id, full.sections), "the same plan otherwise");
+}
+on_both_engines!(a_dashboard_read_leaves_the_generated_document_behind_and_a_plan_read_brings_it);
