@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
 const dist = process.argv[2] ?? "dist";
-const budgetKb = Number(process.argv[3] ?? process.env.LANDING_JS_BUDGET_KB ?? 170);
+const budgetKb = Number(process.argv[3] ?? process.env.LANDING_JS_BUDGET_KB ?? 120);
 const manifest = JSON.parse(readFileSync(join(dist, ".vite", "manifest.json"), "utf8"));
 
 const seen = new Set();

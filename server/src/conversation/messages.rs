@@ -184,7 +184,6 @@ pub async fn get(db: &Db, id: &str) -> Result<Option<Message>, sqlx::Error> {
     row.as_ref().map(from_row).transpose()
 }
 
-/// WhatsApp accepted our message: `queued` → `sent` with its wamid.
 /// Takes our queued message for one request to Meta: true when this call moved it to `sending`.
 pub async fn mark_sending(db: &Db, id: &str) -> Result<bool, sqlx::Error> {
     let taken = sqlx::query(
@@ -209,6 +208,7 @@ pub async fn requeue(db: &Db, id: &str) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
+/// WhatsApp accepted our message: `queued`/`sending` → `sent` with its wamid.
 pub async fn record_sent(db: &Db, id: &str, wa_message_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query(
         "update messages set status = 'sent', wa_message_id = $1, error = null, updated_at = $2 \

@@ -131,6 +131,9 @@ impl Backoff {
     }
 }
 
+/// How long a claimed job stays its worker's without a renewal, unless configured otherwise.
+const DEFAULT_LEASE: Duration = Duration::from_secs(30);
+
 /// The queue's operations for one worker identity.
 #[derive(Clone, Debug)]
 pub struct Queue {
@@ -142,7 +145,7 @@ pub struct Queue {
 
 impl Queue {
     pub fn new(db: Db, worker_id: impl Into<String>) -> Self {
-        Self { db, worker_id: worker_id.into(), lease: Duration::from_secs(30), backoff: Backoff::default() }
+        Self { db, worker_id: worker_id.into(), lease: DEFAULT_LEASE, backoff: Backoff::default() }
     }
     pub fn with_lease(mut self, lease: Duration) -> Self {
         self.lease = lease;
@@ -324,7 +327,7 @@ impl Default for WorkerOptions {
         Self {
             workers: 4,
             idle_poll: Duration::from_millis(200),
-            lease: Duration::from_secs(30),
+            lease: DEFAULT_LEASE,
             backoff: Backoff::default(),
         }
     }

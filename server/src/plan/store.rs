@@ -142,6 +142,7 @@ pub enum Detail {
     WithDocument,
 }
 
+/// The user's plan with the `detail` asked for, if they have one.
 pub async fn find(
     conn: &mut AnyConnection,
     user_id: &str,

@@ -20,10 +20,7 @@ macro_rules! on_both_engines {
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
-                match $crate::helpers::TestDatabase::postgres().await {
-                    Some(db) => super::$name(db).await,
-                    None => eprintln!("TEST_DATABASE_URL is not set: PostgreSQL case not run"),
-                }
+                $crate::helpers::on_a_postgres_database(super::$name).await;
             }
         }
     };
@@ -37,13 +34,20 @@ macro_rules! on_postgres {
         mod $name {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
-                match $crate::helpers::TestDatabase::postgres().await {
-                    Some(db) => super::$name(db).await,
-                    None => eprintln!("TEST_DATABASE_URL is not set: PostgreSQL-only test not run"),
-                }
+                $crate::helpers::on_a_postgres_database(super::$name).await;
             }
         }
     };
+}
+
+/// Runs `test` on a fresh PostgreSQL database, or says why it did not (no TEST_DATABASE_URL).
+pub async fn on_a_postgres_database<F: std::future::Future<Output = ()>>(
+    test: impl FnOnce(TestDatabase) -> F,
+) {
+    match TestDatabase::postgres().await {
+        Some(db) => test(db).await,
+        None => eprintln!("TEST_DATABASE_URL is not set: the PostgreSQL case was not run"),
+    }
 }
 
 /// The `n` column of a test's own counting query (`select count(*) as n …`).
