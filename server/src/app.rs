@@ -33,7 +33,12 @@ use crate::{
         web::WebApp,
         webhooks::{self, StripeWebhook, WhatsAppWebhook},
     },
-    billing::{expiry::ExpiryHandler, stripe::StripeClient, subscriptions::EXPIRY_JOB},
+    billing::{
+        cancellation::{self, ProviderCancelHandler},
+        expiry::ExpiryHandler,
+        stripe::StripeClient,
+        subscriptions::EXPIRY_JOB,
+    },
     config::{Config, RunMode, WhatsAppMode},
     consultant::{
         engine::Engine,
@@ -99,6 +104,7 @@ impl Application {
         grant_admin_phones(&db, &config.admin_phones).await?;
         crate::prompts::seed_default(&db).await?;
         crate::identity::directory::backfill_search_keys(&db).await?;
+        report_identity_conflicts(&db).await?;
         let sender: Arc<dyn WhatsAppSender> = match config.whatsapp.mode {
             WhatsAppMode::Dev => Arc::new(DevOutbox::new(db.clone())),
             WhatsAppMode::Cloud => Arc::new(CloudSender::new(&config.whatsapp)?),
@@ -117,7 +123,13 @@ impl Application {
                 Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine.clone(), voice)),
             )
             .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())))
-            .register(EXPIRY_JOB, Arc::new(ExpiryHandler::new(db.clone())));
+            .register(EXPIRY_JOB, Arc::new(ExpiryHandler::new(db.clone())))
+            .register(
+                cancellation::JOB,
+                Arc::new(ProviderCancelHandler::new(
+                    config.stripe.clone().map(StripeClient::new).transpose()?,
+                )),
+            );
         let worker_options = WorkerOptions {
             workers: config.jobs.workers,
             backoff: Backoff { base: config.jobs.retry_base, ..Backoff::default() },
@@ -194,6 +206,18 @@ async fn grant_admin_phones(db: &Db, phones: &[String]) -> anyhow::Result<()> {
         let phone = PhoneNumber::parse(phone)
             .map_err(|_| anyhow::anyhow!("ADMIN_PHONES has an invalid number: {phone:?}"))?;
         users::ensure_admin(&mut conn, &phone).await?;
+    }
+    Ok(())
+}
+
+/// Accounts that turned out to be one person (migration 0011) wait for an admin: said at every start.
+async fn report_identity_conflicts(db: &Db) -> anyhow::Result<()> {
+    for conflict in crate::identity::directory::identity_conflicts(db).await? {
+        tracing::warn!(
+            user = %conflict.user_id,
+            kept_by = %conflict.kept_user_id,
+            "two accounts are one person (a Brazilian mobile with and without its ninth digit): the number logs into the account that kept it; see README, Administration"
+        );
     }
     Ok(())
 }

@@ -99,6 +99,12 @@ pub enum AppError {
     NumberLocked { retry_after_secs: u64 },
     #[error("unavailable: {0}")]
     Unavailable(String),
+    /// The payment provider said no (a refund, a cancellation): nothing changed here.
+    #[error("the payment provider refused: {0}")]
+    PaymentsRefused(String),
+    /// The payment provider could not be reached: nothing changed here; safe to retry.
+    #[error("the payment provider is unavailable: {0}")]
+    PaymentsUnavailable(String),
     #[error("internal: {0:#}")]
     Internal(#[from] anyhow::Error),
 }
@@ -121,7 +127,8 @@ impl AppError {
             AppError::AlreadyExists(_) => Code::AlreadyExists,
             AppError::FailedPrecondition(_) => Code::FailedPrecondition,
             AppError::RateLimited { .. } => Code::ResourceExhausted,
-            AppError::Unavailable(_) => Code::Unavailable,
+            AppError::Unavailable(_) | AppError::PaymentsUnavailable(_) => Code::Unavailable,
+            AppError::PaymentsRefused(_) => Code::FailedPrecondition,
             AppError::Internal(_) => Code::Internal,
         }
     }
@@ -192,6 +199,18 @@ impl AppError {
                     "The service is temporarily unavailable. Please try again shortly.",
                 )
                 .into(),
+            AppError::PaymentsRefused(_) => lang
+                .choose(
+                    "O provedor de pagamentos recusou a operação. Nada foi alterado na sua assinatura; fale com o suporte.",
+                    "The payment provider refused the operation. Nothing changed in your subscription; please contact support.",
+                )
+                .into(),
+            AppError::PaymentsUnavailable(_) => lang
+                .choose(
+                    "Não conseguimos falar com o provedor de pagamentos agora. Nada foi alterado na sua assinatura: tente de novo em instantes.",
+                    "We could not reach the payment provider just now. Nothing changed in your subscription: please try again shortly.",
+                )
+                .into(),
             AppError::Internal(_) => lang
                 .choose(
                     "Algo deu errado do nosso lado. Tente novamente.",
@@ -208,6 +227,9 @@ impl AppError {
         match &self {
             AppError::Internal(err) => tracing::error!(error = %format!("{err:#}"), "internal error"),
             AppError::Unavailable(why) => tracing::warn!(%why, "unavailable"),
+            AppError::PaymentsRefused(why) | AppError::PaymentsUnavailable(why) => {
+                tracing::warn!(%why, "the payment provider did not do it")
+            }
             AppError::InvalidInput(_)
             | AppError::MalformedBody(_)
             | AppError::Unauthenticated
@@ -246,6 +268,8 @@ impl AppError {
             | AppError::AlreadyExists(_)
             | AppError::FailedPrecondition(_)
             | AppError::Unavailable(_)
+            | AppError::PaymentsRefused(_)
+            | AppError::PaymentsUnavailable(_)
             | AppError::InvalidCode
             | AppError::Internal(_) => tonic::Status::new(self.code(), message),
         }

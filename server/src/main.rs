@@ -51,6 +51,12 @@ async fn migrate() -> anyhow::Result<()> {
     let db = Db::connect(&config.database_url).await?;
     db.migrate().await?;
     println!("database is up to date");
+    for conflict in socio::identity::directory::identity_conflicts(&db).await? {
+        println!(
+            "two accounts are one person: {} did not keep the number, {} did (README, Administration)",
+            conflict.user_id, conflict.kept_user_id
+        );
+    }
     Ok(())
 }
 
@@ -63,7 +69,7 @@ async fn promote(phone: &str) -> anyhow::Result<()> {
     let mut conn = db.pool().acquire().await?;
     let user = users::ensure_admin(&mut conn, &phone).await?;
     tracing::info!(target: "security", event = "admin_promoted", user = %user.id, phone = %phone.masked());
-    println!("{} is now an admin", phone.e164());
+    println!("{} is now an admin", user.phone.e164());
     Ok(())
 }
 

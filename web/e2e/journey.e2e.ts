@@ -24,7 +24,7 @@ describe("the whole journey", () => {
 
     // 2. Follow it and take Pro in the sandbox.
     await page.goto(link!);
-    await page.getByText("Para o WhatsApp +55 (11) 93333-2222").waitFor();
+    await page.getByText("Para o WhatsApp (11) 93333-2222").waitFor();
     await screenshot(page, "checkout-1280");
     await page.getByRole("button", { name: "Assinar o Pro" }).click();
     await page.getByRole("heading", { name: "Pagamento de teste" }).waitFor();

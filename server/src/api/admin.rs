@@ -12,6 +12,7 @@ use super::{
 };
 use crate::{
     analytics, audit,
+    billing::subscriptions,
     conversation::messages::{self, Author},
     db::{Db, now_ms},
     error::{AppError, Problem, Resource},
@@ -19,7 +20,7 @@ use crate::{
         caller::Caller,
         directory::{self, Listed},
         sessions,
-        users::{self, Role, Tier},
+        users::{Role, Tier},
     },
     locale::Language,
     plan::Plans,
@@ -206,27 +207,8 @@ impl AdminService for AdminApi {
         };
         self.found(&body.id, lang).await?;
         let mut tx = self.db.begin().await.map_err(|e| AppError::from(e).into_status(lang))?;
-        let now = now_ms();
         let run = async {
-            users::set_tier(&mut tx, &body.id, tier).await?;
-            // Recorded as an admin override, apart from paid subscriptions.
-            sqlx::query("update subscriptions set status = 'canceled', updated_at = $1 where user_id = $2 and source = 'admin' and status <> 'canceled'")
-                .bind(now)
-                .bind(&body.id)
-                .execute(&mut *tx)
-                .await?;
-            if tier == Tier::Pro {
-                sqlx::query(
-                    "insert into subscriptions (id, user_id, plan_type, billing_interval, provider, status, cancel_at_period_end, \
-                     amount_cents, source, created_at, updated_at) values ($1, $2, 'pro', 'monthly', 'admin', 'active', $3, 0, 'admin', $4, $4)",
-                )
-                .bind(uuid::Uuid::new_v4().to_string())
-                .bind(&body.id)
-                .bind(false)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
-            }
+            subscriptions::override_tier(&mut tx, &body.id, tier).await?;
             audit::record(
                 &mut tx,
                 &actor.user.id,
@@ -254,6 +236,10 @@ impl AdminService for AdminApi {
         let lang = request_language(&request);
         let actor = actor(&request)?;
         let id = request.get_ref().id.clone();
+        // Their subscriptions end first, at the payment provider too: nobody pays after erasure.
+        subscriptions::end_for_erasure(&self.db, &id)
+            .await
+            .map_err(|e| AppError::from(e).into_status(lang))?;
         if !directory::erase(&self.db, &id).await.map_err(|e| AppError::from(e).into_status(lang))? {
             return Err(AppError::NotFound(Resource::User).into_status(lang));
         }

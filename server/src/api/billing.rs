@@ -9,9 +9,10 @@ use super::{request_language, timestamp, with_message};
 use crate::{
     analytics::Variant,
     billing::{
+        cancellation,
         plans::{self, Offer, PlanId},
         stripe::StripeClient,
-        subscriptions::{self, CheckoutSession, Interval, Subscription},
+        subscriptions::{self, CheckoutSession, Interval, ProviderIds, Subscription},
     },
     config::PaymentsProvider,
     db::{Db, now_ms},
@@ -87,8 +88,7 @@ impl BillingApi {
                 let cancel_url = format!("{}/checkout/{}", self.public_url, user.phone.digits());
                 let created = stripe
                     .create_checkout(&session, &self.success_url(user.phone.e164()), &cancel_url)
-                    .await
-                    .map_err(|e| AppError::Unavailable(format!("Stripe: {e}")))?;
+                    .await?;
                 subscriptions::set_provider_session(&self.db, &session.id, &created.id).await?;
                 Ok(created.url)
             }
@@ -201,27 +201,9 @@ impl BillingService for BillingApi {
     ) -> Result<Response<pb::CancelSubscriptionResponse>, Status> {
         let lang = request_language(&request);
         let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
-        // Inside the guarantee a real provider refunds first; the sandbox has nothing to refund.
-        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
-        let current = subscriptions::current(&mut conn, &caller.user.id)
+        let (subscription, refunded) = cancellation::cancel(&self.db, self.stripe.as_ref(), &caller.user.id)
             .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
-        drop(conn);
-        if let (Some(current), Some(stripe)) =
-            (current.as_ref().filter(|s| s.refundable(now_ms()) && s.provider == "stripe"), &self.stripe)
-        {
-            let payment = subscriptions::payment_id(&self.db, &current.id)
-                .await
-                .map_err(|e| AppError::from(e).into_status(lang))?;
-            if let Some(payment) = payment {
-                stripe
-                    .refund(&payment)
-                    .await
-                    .map_err(|e| AppError::Unavailable(format!("Stripe refund: {e}")).into_status(lang))?;
-            }
-        }
-        let (subscription, refunded) =
-            subscriptions::cancel(&self.db, &caller.user.id).await.map_err(|e| e.into_status(lang))?;
+            .map_err(|e| e.into_status(lang))?;
         let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
         let user = users::find_by_id(&mut conn, &caller.user.id)
             .await
@@ -307,9 +289,10 @@ impl BillingService for BillingApi {
         let body = request.get_ref();
         let (session, phone) =
             self.sandbox_session(&body.session_id).await.map_err(|e| e.into_status(lang))?;
-        let completed = subscriptions::complete_session(&self.db, &session.id, body.pay, None)
-            .await
-            .map_err(|e| e.into_status(lang))?;
+        let completed =
+            subscriptions::complete_session(&self.db, &session.id, body.pay, &ProviderIds::default())
+                .await
+                .map_err(|e| e.into_status(lang))?;
         let redirect_url = if completed.status == "paid" {
             self.success_url(&phone)
         } else {

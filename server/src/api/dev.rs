@@ -129,6 +129,7 @@ fn simulated(message: &SimulatedMessage) -> Result<Inbound, AppError> {
             kind: MessageKind::Text,
             text: text.to_owned(),
             media_id: None,
+            system: None,
             raw,
         }],
         statuses: Vec::new(),

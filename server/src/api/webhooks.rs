@@ -82,7 +82,11 @@ pub struct StripeWebhook {
 
 /// `POST /api/webhooks/stripe`
 pub async fn stripe(State(hook): State<StripeWebhook>, headers: HeaderMap, body: Bytes) -> Response {
-    use crate::billing::{stripe::verify_signature, subscriptions};
+    use crate::billing::{
+        stripe::verify_signature,
+        stripe_events::{self, StripeEvent},
+        subscriptions,
+    };
     let header = headers.get("stripe-signature").and_then(|v| v.to_str().ok());
     if !verify_signature(hook.stripe.webhook_secret(), &body, header, crate::db::now_ms() / 1000) {
         tracing::warn!(target: "security", event = "stripe_signature_refused", "refused a Stripe webhook with a bad, stale or missing signature");
@@ -92,7 +96,6 @@ pub async fn stripe(State(hook): State<StripeWebhook>, headers: HeaderMap, body:
         return (StatusCode::BAD_REQUEST, "malformed payload").into_response();
     };
     let (id, kind) = (event["id"].as_str().unwrap_or_default(), event["type"].as_str().unwrap_or_default());
-    let object = &event["data"]["object"];
     match subscriptions::seen_event(&hook.db, "stripe", id).await {
         Ok(true) => return (StatusCode::OK, "already handled").into_response(),
         Ok(false) => {}
@@ -101,69 +104,8 @@ pub async fn stripe(State(hook): State<StripeWebhook>, headers: HeaderMap, body:
             return (StatusCode::SERVICE_UNAVAILABLE, "try again").into_response();
         }
     }
-    let handled: anyhow::Result<()> = async {
-        let subscription = object["subscription"].as_str().unwrap_or_default();
-        match kind {
-            "checkout.session.completed" | "checkout.session.async_payment_succeeded" => {
-                let session = hook.stripe.checkout_session(object["id"].as_str().unwrap_or_default()).await?;
-                let ours = session["client_reference_id"].as_str().unwrap_or_default().to_owned();
-                if session["payment_status"] == "paid" && !ours.is_empty() {
-                    let payment = session["payment_intent"].as_str();
-                    subscriptions::complete_session(&hook.db, &ours, true, payment)
-                        .await
-                        .map_err(|e| anyhow::anyhow!("{e}"))?;
-                    subscriptions::set_provider_ids(
-                        &hook.db,
-                        &ours,
-                        session["customer"].as_str(),
-                        session["subscription"].as_str(),
-                        payment,
-                    )
-                    .await?;
-                }
-            }
-            "checkout.session.expired" | "checkout.session.async_payment_failed" => {
-                if let Some(ours) = object["client_reference_id"].as_str() {
-                    subscriptions::complete_session(&hook.db, ours, false, None)
-                        .await
-                        .map_err(|e| anyhow::anyhow!("{e}"))?;
-                }
-            }
-            "invoice.paid" if !subscription.is_empty() => {
-                subscriptions::renewed(&hook.db, subscription).await?
-            }
-            "invoice.payment_failed" if !subscription.is_empty() => {
-                subscriptions::payment_failed(
-                    &hook.db,
-                    subscription,
-                    &format!("{}/dashboard", hook.public_url),
-                )
-                .await?
-            }
-            "customer.subscription.deleted" => {
-                subscriptions::ended_by_provider(&hook.db, object["id"].as_str().unwrap_or_default()).await?
-            }
-            "customer.subscription.updated" => match object["status"].as_str() {
-                Some("past_due") => {
-                    subscriptions::payment_failed(
-                        &hook.db,
-                        object["id"].as_str().unwrap_or_default(),
-                        &format!("{}/dashboard", hook.public_url),
-                    )
-                    .await?
-                }
-                Some("canceled" | "unpaid") => {
-                    subscriptions::ended_by_provider(&hook.db, object["id"].as_str().unwrap_or_default())
-                        .await?
-                }
-                _ => {}
-            },
-            _ => {}
-        }
-        Ok(())
-    }
-    .await;
-    match handled {
+    let fix_payment_url = format!("{}/dashboard", hook.public_url);
+    match stripe_events::handle(&hook.db, &hook.stripe, &StripeEvent::parse(&event), &fix_payment_url).await {
         Ok(()) => {
             if let Err(err) = subscriptions::record_event(&hook.db, "stripe", id, kind).await {
                 tracing::warn!(error = %err, "a handled Stripe event could not be recorded");

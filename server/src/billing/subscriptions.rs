@@ -2,7 +2,9 @@
 //! when a renewal fails, canceled. A user is Pro while an active (or still paid) period exists.
 //! Cancelling within 7 days of the first payment is the money-back guarantee: refunded and free at
 //! once; later, the subscription ends with its period. Every activation sends a Pro welcome on
-//! WhatsApp.
+//! WhatsApp. Whenever a paid Stripe subscription stops here without the person asking Stripe (a
+//! newer plan replaced it, an admin made them free, their data was erased), a job cancels it at
+//! Stripe in the same transaction, so nobody is charged for what they no longer have.
 
 use sqlx::{AnyConnection, Row, any::AnyRow};
 
@@ -19,6 +21,8 @@ use crate::{
 };
 
 pub const EXPIRY_JOB: &str = "subscription_expiry";
+/// Cancels a subscription at the payment provider (`{"subscription": "sub_…", "when": "now" | "period_end"}`).
+pub const PROVIDER_CANCEL_JOB: &str = "provider_cancel";
 const DAY_MS: i64 = 86_400_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,7 +185,7 @@ pub async fn complete_session(
     db: &Db,
     session_id: &str,
     paid: bool,
-    payment_id: Option<&str>,
+    provider: &ProviderIds,
 ) -> Result<CheckoutSession, AppError> {
     let mut tx = db.begin().await?;
     let now = now_ms();
@@ -205,22 +209,22 @@ pub async fn complete_session(
         && paid
         && let Some(user_id) = &session.user_id
     {
-        // A new period replaces whatever was running (monthly → yearly).
-        sqlx::query("update subscriptions set status = 'canceled', updated_at = $1 where user_id = $2 and status <> 'canceled'")
-            .bind(now)
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
+        // A new period replaces whatever was running (monthly → yearly); a replaced Stripe
+        // subscription ends at Stripe with the period already paid, never charging again.
+        stop_running(&mut tx, user_id, now, "period_end").await?;
         sqlx::query(
-            "insert into subscriptions (id, user_id, plan_type, billing_interval, provider, provider_payment_id, status, \
-             current_period_end, cancel_at_period_end, first_paid_at, amount_cents, source, created_at, updated_at) \
-             values ($1, $2, 'pro', $3, $4, $5, 'active', $6, $7, $8, $9, 'checkout', $8, $8)",
+            "insert into subscriptions (id, user_id, plan_type, billing_interval, provider, provider_customer_id, \
+             provider_subscription_id, provider_payment_id, status, current_period_end, cancel_at_period_end, first_paid_at, \
+             amount_cents, source, created_at, updated_at) \
+             values ($1, $2, 'pro', $3, $4, $5, $6, $7, 'active', $8, $9, $10, $11, 'checkout', $10, $10)",
         )
         .bind(uuid::Uuid::new_v4().to_string())
         .bind(user_id)
         .bind(session.interval.key())
         .bind(&session.provider)
-        .bind(payment_id)
+        .bind(provider.customer.as_deref())
+        .bind(provider.subscription.as_deref())
+        .bind(provider.payment.as_deref())
         .bind(now + session.interval.period_ms())
         .bind(false)
         .bind(now)
@@ -250,40 +254,149 @@ async fn welcome_to_pro(conn: &mut AnyConnection, user_id: &str, now: i64) -> Re
     Ok(())
 }
 
-/// Cancels the user's subscription: within the guarantee refunded and free at once (the caller
-/// refunds through the provider first), otherwise at the end of the paid period.
-pub async fn cancel(db: &Db, user_id: &str) -> Result<(Subscription, bool), AppError> {
+/// The provider's ids of one of our subscriptions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProviderIds {
+    pub customer: Option<String>,
+    /// A recurring subscription at the provider (monthly on Stripe); none for one-time payments.
+    pub subscription: Option<String>,
+    /// The payment a guarantee refund gives back.
+    pub payment: Option<String>,
+}
+
+pub async fn provider_ids(db: &Db, subscription_id: &str) -> Result<ProviderIds, sqlx::Error> {
+    let row = sqlx::query(
+        "select provider_customer_id, provider_subscription_id, provider_payment_id from subscriptions where id = $1",
+    )
+    .bind(subscription_id)
+    .fetch_optional(db.pool())
+    .await?;
+    let Some(row) = row else { return Ok(ProviderIds::default()) };
+    Ok(ProviderIds {
+        customer: row.try_get("provider_customer_id")?,
+        subscription: row.try_get("provider_subscription_id")?,
+        payment: row.try_get("provider_payment_id")?,
+    })
+}
+
+/// How a cancellation ends the subscription.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Refunded under the guarantee: free now.
+    Refunded,
+    /// Pro until the paid period ends; `provider_ends_it` when the provider will say so
+    /// (`customer.subscription.deleted`), otherwise our expiry job ends it.
+    AtPeriodEnd { provider_ends_it: bool },
+}
+
+/// Records a cancellation the provider (if any) has already carried out.
+pub async fn cancel(
+    db: &Db,
+    user_id: &str,
+    subscription_id: &str,
+    ending: Ending,
+) -> Result<Subscription, AppError> {
     let mut tx = db.begin().await?;
     let now = now_ms();
-    let subscription = current(&mut tx, user_id)
-        .await?
-        .filter(|s| s.status != "canceled")
-        .ok_or(AppError::NotFound(Resource::Subscription))?;
-    let refunded = subscription.refundable(now);
-    if refunded {
-        sqlx::query("update subscriptions set status = 'canceled', current_period_end = $1, updated_at = $1 where id = $2")
-            .bind(now)
-            .bind(&subscription.id)
-            .execute(&mut *tx)
-            .await?;
-        users::set_tier(&mut tx, user_id, Tier::Free).await?;
-    } else {
-        sqlx::query("update subscriptions set cancel_at_period_end = $1, updated_at = $2 where id = $3")
+    match ending {
+        Ending::Refunded => {
+            sqlx::query("update subscriptions set status = 'canceled', current_period_end = $1, updated_at = $1 where id = $2")
+                .bind(now)
+                .bind(subscription_id)
+                .execute(&mut *tx)
+                .await?;
+            users::set_tier(&mut tx, user_id, Tier::Free).await?;
+        }
+        Ending::AtPeriodEnd { provider_ends_it } => {
+            let ends: Option<i64> = sqlx::query(
+                "update subscriptions set cancel_at_period_end = $1, updated_at = $2 where id = $3 returning current_period_end",
+            )
             .bind(true)
             .bind(now)
-            .bind(&subscription.id)
-            .execute(&mut *tx)
-            .await?;
-        let ends = subscription.current_period_end.unwrap_or(now);
-        jobs::enqueue(
-            &mut *tx,
-            NewJob::new(EXPIRY_JOB, serde_json::json!({"subscriptionId": subscription.id})).run_at(ends),
-        )
-        .await?;
+            .bind(subscription_id)
+            .fetch_optional(&mut *tx)
+            .await?
+            .map(|r| r.try_get("current_period_end"))
+            .transpose()?
+            .flatten();
+            if !provider_ends_it {
+                jobs::enqueue(
+                    &mut *tx,
+                    NewJob::new(EXPIRY_JOB, serde_json::json!({"subscriptionId": subscription_id}))
+                        .run_at(ends.unwrap_or(now)),
+                )
+                .await?;
+            }
+        }
     }
     let after = current(&mut tx, user_id).await?.ok_or(AppError::NotFound(Resource::Subscription))?;
     tx.commit().await?;
-    Ok((after, refunded))
+    Ok(after)
+}
+
+/// Ends every running subscription of the user here now, and has the provider end its recurring
+/// ones (`when`: "now", or "period_end" to let a paid period run out without charging again).
+async fn stop_running(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    now: i64,
+    when: &str,
+) -> Result<(), sqlx::Error> {
+    let recurring = sqlx::query(
+        "select provider_subscription_id from subscriptions where user_id = $1 and status <> 'canceled' \
+         and provider = 'stripe' and provider_subscription_id is not null",
+    )
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    for row in recurring {
+        let subscription: String = row.try_get("provider_subscription_id")?;
+        let job =
+            NewJob::new(PROVIDER_CANCEL_JOB, serde_json::json!({"subscription": subscription, "when": when}))
+                .dedupe_key(format!("provider_cancel:{subscription}"));
+        jobs::enqueue(&mut *conn, job).await?;
+    }
+    sqlx::query("update subscriptions set status = 'canceled', updated_at = $1 where user_id = $2 and status <> 'canceled'")
+        .bind(now)
+        .bind(user_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// An admin's Pro or Free, recorded as an override apart from paid subscriptions. Free stops every
+/// paid subscription too, at the provider as well: nobody is charged for a plan they no longer have.
+pub async fn override_tier(conn: &mut AnyConnection, user_id: &str, tier: Tier) -> Result<(), sqlx::Error> {
+    let now = now_ms();
+    users::set_tier(conn, user_id, tier).await?;
+    match tier {
+        Tier::Pro => {
+            sqlx::query("update subscriptions set status = 'canceled', updated_at = $1 where user_id = $2 and source = 'admin' and status <> 'canceled'")
+                .bind(now)
+                .bind(user_id)
+                .execute(&mut *conn)
+                .await?;
+            sqlx::query(
+                "insert into subscriptions (id, user_id, plan_type, billing_interval, provider, status, cancel_at_period_end, \
+                 amount_cents, source, created_at, updated_at) values ($1, $2, 'pro', 'monthly', 'admin', 'active', $3, 0, 'admin', $4, $4)",
+            )
+            .bind(uuid::Uuid::new_v4().to_string())
+            .bind(user_id)
+            .bind(false)
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
+        }
+        Tier::Free => stop_running(conn, user_id, now, "now").await?,
+    }
+    Ok(())
+}
+
+/// Before erasure: the person's subscriptions end, at the provider too.
+pub async fn end_for_erasure(db: &Db, user_id: &str) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin().await?;
+    stop_running(&mut tx, user_id, now_ms(), "now").await?;
+    tx.commit().await
 }
 
 /// Ends a subscription whose paid period is over after a cancellation (the expiry job).
@@ -329,37 +442,6 @@ pub async fn record_event(db: &Db, provider: &str, event_id: &str, kind: &str) -
     Ok(())
 }
 
-/// Ties the user's active subscription to the provider's customer, subscription and payment.
-pub async fn set_provider_ids(
-    db: &Db,
-    checkout_session_id: &str,
-    customer: Option<&str>,
-    subscription: Option<&str>,
-    payment: Option<&str>,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "update subscriptions set provider_customer_id = coalesce($1, provider_customer_id), \
-         provider_subscription_id = coalesce($2, provider_subscription_id), provider_payment_id = coalesce($3, provider_payment_id) \
-         where status = 'active' and user_id = (select user_id from checkout_sessions where id = $4)",
-    )
-    .bind(customer)
-    .bind(subscription)
-    .bind(payment)
-    .bind(checkout_session_id)
-    .execute(db.pool())
-    .await?;
-    Ok(())
-}
-
-/// The provider's payment id of the user's current subscription (for refunds).
-pub async fn payment_id(db: &Db, subscription_id: &str) -> Result<Option<String>, sqlx::Error> {
-    let row = sqlx::query("select provider_payment_id from subscriptions where id = $1")
-        .bind(subscription_id)
-        .fetch_optional(db.pool())
-        .await?;
-    Ok(row.map(|r| r.try_get::<Option<String>, _>("provider_payment_id")).transpose()?.flatten())
-}
-
 /// A renewal failed: past due, and the user is told how to fix it on WhatsApp.
 pub async fn payment_failed(
     db: &Db,
@@ -388,15 +470,22 @@ pub async fn payment_failed(
     tx.commit().await
 }
 
-/// A renewal was paid: active again for another period.
-pub async fn renewed(db: &Db, provider_subscription_id: &str) -> Result<(), sqlx::Error> {
+/// An invoice of the subscription was paid: active (again) until `period_end` (the invoice's
+/// period; a month from now when Stripe gave none). An invoice for a subscription we do not know
+/// yet — the first one, which Stripe may send before the checkout completes — changes nothing: the
+/// checkout's completion reads the same invoice from Stripe.
+pub async fn renewed(
+    db: &Db,
+    provider_subscription_id: &str,
+    period_end: Option<i64>,
+) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
     let now = now_ms();
     let update = sqlx::query(
         "update subscriptions set status = 'active', current_period_end = $1, updated_at = $2 \
          where provider_subscription_id = $3 and status in ('active', 'past_due') returning user_id",
     )
-    .bind(now + Interval::Monthly.period_ms())
+    .bind(period_end.filter(|end| *end > now).unwrap_or(now + Interval::Monthly.period_ms()))
     .bind(now)
     .bind(provider_subscription_id);
     let user_id = changed_user(&mut tx, update).await?;

@@ -121,7 +121,11 @@ fn unreadable_notes(messages: &[Message], lang: Language) -> Vec<String> {
     let mut notes: Vec<String> = Vec::new();
     for message in messages {
         let note = match &message.kind {
-            MessageKind::Text | MessageKind::Button | MessageKind::Interactive | MessageKind::Reaction => continue,
+            MessageKind::Text
+            | MessageKind::Button
+            | MessageKind::Interactive
+            | MessageKind::Reaction
+            | MessageKind::System => continue,
             MessageKind::Audio if !message.content.is_empty() => continue, // transcribed
             MessageKind::Audio => lang.choose(
                 "🎧 Recebi seu áudio, mas por enquanto ainda não consigo ouvir mensagens de voz. Pode me escrever?",

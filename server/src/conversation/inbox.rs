@@ -2,7 +2,8 @@
 //! through the same code. In one transaction it registers first-time senders, stores each message
 //! once (unique on WhatsApp's id), and schedules a reply job per new message after the batching
 //! window; only then does the caller acknowledge. A reply job answers every message still
-//! unanswered when it runs, so a burst gets one reply.
+//! unanswered when it runs, so a burst gets one reply. WhatsApp's system notices are kept apart
+//! and never answered; a number change moves the person's account to the new number.
 
 use std::time::Duration;
 
@@ -12,12 +13,16 @@ use crate::{
         jobs::{self, NewJob},
         now_ms,
     },
-    identity::{phone::PhoneNumber, users},
+    identity::{
+        number_change::{self, NumberChange},
+        phone::PhoneNumber,
+        users,
+    },
     locale::Language,
-    whatsapp::payload::{Inbound, MessageKind},
+    whatsapp::payload::{Inbound, InboundMessage, MessageKind},
 };
 
-use super::messages;
+use super::{messages, notices};
 
 /// The job kind that answers a user.
 pub const REPLY_JOB: &str = "reply";
@@ -28,6 +33,8 @@ pub struct Receipt {
     pub stored: usize,
     pub duplicates: usize,
     pub statuses: usize,
+    /// System notices kept (never answered).
+    pub notices: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -52,13 +59,27 @@ impl Inbox {
                 tracing::warn!("ignored a WhatsApp message from an invalid number");
                 continue;
             };
+            let at = received_at + n as i64;
+            if message.kind == MessageKind::System {
+                if self.notice(&mut tx, &phone, message, at).await? {
+                    receipt.notices += 1;
+                } else {
+                    receipt.duplicates += 1;
+                }
+                continue;
+            }
             let first_language = Language::guess_from_text(&message.text).unwrap_or_default();
-            let (user, created) =
-                users::register_contact(&mut tx, &phone, &message.profile_name, first_language).await?;
+            let (user, created) = users::register_contact(
+                &mut tx,
+                &phone,
+                users::Spelling::Delivered,
+                &message.profile_name,
+                first_language,
+            )
+            .await?;
             if created {
                 tracing::info!(user = %user.id, phone = %phone.masked(), "new user from WhatsApp");
             }
-            let at = received_at + n as i64;
             let Some(id) = messages::insert_inbound(&mut tx, &user.id, message, at).await? else {
                 receipt.duplicates += 1;
                 continue;
@@ -81,5 +102,46 @@ impl Inbox {
         tx.commit().await?;
         self.db.jobs_added();
         Ok(receipt)
+    }
+
+    /// Keeps a system notice once and acts on a number change. Nobody is answered: the notice is
+    /// WhatsApp's, not the person's. False when the notice was kept before.
+    async fn notice(
+        &self,
+        tx: &mut sqlx::AnyConnection,
+        phone: &PhoneNumber,
+        message: &InboundMessage,
+        at: i64,
+    ) -> Result<bool, sqlx::Error> {
+        let user = users::find_by_phone(tx, phone).await?;
+        if !notices::record(tx, user.as_ref().map(|u| u.id.as_str()), message, at).await? {
+            return Ok(false);
+        }
+        let notice = message.system.as_ref();
+        let new_number = notice
+            .filter(|n| n.kind == "user_changed_number")
+            .and_then(|n| n.new_wa_id.as_deref())
+            .and_then(|wa_id| PhoneNumber::from_wa_id(wa_id).ok());
+        match (user, new_number) {
+            (Some(user), Some(new_number)) => {
+                let change = number_change::follow(tx, &user, &new_number).await?;
+                tracing::info!(user = %user.id, from = %phone.masked(), to = %new_number.masked(), ?change, "a person changed their WhatsApp number");
+                if let NumberChange::Absorbed { .. } = change {
+                    // What they wrote from the new number before the notice is answered as theirs.
+                    let reply = NewJob::new(REPLY_JOB, serde_json::json!({ "userId": user.id }))
+                        .dedupe_key(format!("reply:notice:{}", message.wa_message_id))
+                        .run_at(at + self.batch_window.as_millis() as i64);
+                    jobs::enqueue(&mut *tx, reply).await?;
+                }
+            }
+            (None, Some(_)) => {
+                tracing::info!(from = %phone.masked(), "a number we do not know changed to another: nothing to move");
+            }
+            (_, None) => {
+                let kind = notice.map(|n| n.kind.as_str()).unwrap_or_default();
+                tracing::info!(from = %phone.masked(), kind, "a WhatsApp system notice was kept");
+            }
+        }
+        Ok(true)
     }
 }

@@ -4,3 +4,4 @@
 pub mod delivery;
 pub mod inbox;
 pub mod messages;
+pub mod notices;

@@ -1,7 +1,8 @@
 //! One-time login codes: 6 digits from a CSPRNG, stored only as an HMAC, valid 10 minutes, single
 //! use, replaced by a newer one. A code dies after 5 wrong tries; a number's wrong tries add up
 //! across resends and lock it for 15 minutes at 10. Sending is limited to once a minute and five
-//! times an hour per number.
+//! times an hour per number. A number here is a person: both spellings of a Brazilian mobile share
+//! one code, one cooldown and one failure count (`PhoneNumber::identity`).
 
 use std::time::Duration;
 
@@ -39,7 +40,7 @@ impl CodeHasher {
 
     fn hash(&self, phone: &PhoneNumber, code: &str) -> String {
         let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
-        mac.update(phone.e164().as_bytes());
+        mac.update(phone.identity().e164().as_bytes());
         mac.update(b":");
         mac.update(code.as_bytes());
         hex::encode(mac.finalize().into_bytes())
@@ -48,7 +49,7 @@ impl CodeHasher {
     fn matches(&self, phone: &PhoneNumber, code: &str, stored_hex: &str) -> bool {
         let Ok(stored) = hex::decode(stored_hex) else { return false };
         let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
-        mac.update(phone.e164().as_bytes());
+        mac.update(phone.identity().e164().as_bytes());
         mac.update(b":");
         mac.update(code.as_bytes());
         mac.verify_slice(&stored).is_ok()
@@ -70,7 +71,7 @@ pub async fn check_can_send(conn: &mut AnyConnection, phone: &PhoneNumber, now: 
     let rows = sqlx::query(
         "select created_at from login_codes where phone_number = $1 and created_at > $2 order by created_at",
     )
-    .bind(phone.e164())
+    .bind(phone.identity().e164())
     .bind(now - 3_600_000)
     .fetch_all(&mut *conn)
     .await?;
@@ -91,7 +92,7 @@ pub async fn check_can_send(conn: &mut AnyConnection, phone: &PhoneNumber, now: 
 async fn check_not_locked(conn: &mut AnyConnection, phone: &PhoneNumber, now: i64) -> Result<(), AppError> {
     let locked_until: Option<i64> =
         sqlx::query("select locked_until from phone_auth_state where phone_number = $1")
-            .bind(phone.e164())
+            .bind(phone.identity().e164())
             .fetch_optional(conn)
             .await?
             .map(|r| r.try_get("locked_until"))
@@ -113,7 +114,7 @@ pub async fn store(
 ) -> Result<String, sqlx::Error> {
     sqlx::query("update login_codes set consumed_at = $1 where phone_number = $2 and consumed_at is null")
         .bind(now)
-        .bind(phone.e164())
+        .bind(phone.identity().e164())
         .execute(&mut *conn)
         .await?;
     let id = uuid::Uuid::new_v4().to_string();
@@ -121,7 +122,7 @@ pub async fn store(
         "insert into login_codes (id, phone_number, code_hash, attempts, expires_at, created_at) values ($1, $2, $3, 0, $4, $5)",
     )
     .bind(&id)
-    .bind(phone.e164())
+    .bind(phone.identity().e164())
     .bind(hasher.hash(phone, code))
     .bind(now + CODE_TTL.as_millis() as i64)
     .bind(now)
@@ -145,7 +146,7 @@ pub async fn redeem(db: &Db, hasher: &CodeHasher, phone: &PhoneNumber, code: &st
         "select id, code_hash, attempts, expires_at from login_codes where phone_number = $1 and consumed_at is null \
          order by created_at desc limit 1",
     )
-    .bind(phone.e164())
+    .bind(phone.identity().e164())
     .fetch_optional(&mut *tx)
     .await?;
     let outcome = match current {
@@ -175,7 +176,7 @@ pub async fn redeem(db: &Db, hasher: &CodeHasher, phone: &PhoneNumber, code: &st
     };
     if outcome {
         sqlx::query("delete from phone_auth_state where phone_number = $1")
-            .bind(phone.e164())
+            .bind(phone.identity().e164())
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
@@ -192,7 +193,7 @@ async fn record_failure(conn: &mut AnyConnection, phone: &PhoneNumber, now: i64)
          on conflict (phone_number) do update set failures = phone_auth_state.failures + 1, updated_at = $2 \
          returning failures",
     )
-    .bind(phone.e164())
+    .bind(phone.identity().e164())
     .bind(now)
     .fetch_one(&mut *conn)
     .await?
@@ -200,7 +201,7 @@ async fn record_failure(conn: &mut AnyConnection, phone: &PhoneNumber, now: i64)
     if failures >= LOCK_AFTER_FAILURES {
         sqlx::query("update phone_auth_state set locked_until = $1, failures = 0 where phone_number = $2")
             .bind(now + LOCK_FOR.as_millis() as i64)
-            .bind(phone.e164())
+            .bind(phone.identity().e164())
             .execute(conn)
             .await?;
         tracing::warn!(target: "security", event = "number_locked", phone = %phone.masked(), "too many wrong login codes");
@@ -231,6 +232,8 @@ mod tests {
         assert!(hasher.matches(&ana, "123456", &stored));
         assert!(!hasher.matches(&ana, "123457", &stored));
         assert!(!hasher.matches(&bruno, "123456", &stored));
+        let ana_without_nine = PhoneNumber::from_wa_id("551187654321").unwrap();
+        assert!(hasher.matches(&ana_without_nine, "123456", &stored), "one person, one code");
         let other_server = CodeHasher::new(&Secret::new("t".repeat(40)));
         assert!(!other_server.matches(&ana, "123456", &stored));
     }

@@ -4,7 +4,10 @@
 
 use sqlx::{Row, any::AnyRow};
 
-use super::users::{Role, Tier};
+use super::{
+    phone::PhoneNumber,
+    users::{Role, Tier},
+};
 use crate::db::{Db, now_ms};
 
 /// Lower case without accents: "João Ávila" → "joao avila".
@@ -24,9 +27,24 @@ pub fn fold(text: &str) -> String {
         .collect()
 }
 
-/// What searches match: the folded name and the number's digits.
-pub fn search_key(name: &str, phone_e164: &str) -> String {
-    format!("{} {}", fold(name), phone_e164.trim_start_matches('+'))
+/// What searches match: the folded name and the number's digits, in both spellings of a Brazilian
+/// mobile (with and without its ninth digit).
+pub fn search_key(name: &str, phone: &PhoneNumber) -> String {
+    let mut key = format!("{} {}", fold(name), phone.digits());
+    if let Some(other) = phone.other_spelling() {
+        key.push(' ');
+        key.push_str(other.digits());
+    }
+    key
+}
+
+/// What a search looks for: a number typed in any form ("(31) 98765-4321") as its digits, anything
+/// else folded.
+fn search_needle(search: &str) -> String {
+    let search = search.trim();
+    let phone_like = search.chars().all(|c| c.is_ascii_digit() || " +-().".contains(c));
+    let digits: String = search.chars().filter(char::is_ascii_digit).collect();
+    if phone_like && digits.len() >= 4 { digits } else { fold(search) }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -81,7 +99,7 @@ pub async fn list(
     offset: i64,
 ) -> Result<(Vec<Listed>, i64), sqlx::Error> {
     let mut conditions = vec!["1 = 1".to_owned()];
-    let needle = format!("%{}%", fold(search.trim()).replace(['%', '_'], ""));
+    let needle = format!("%{}%", search_needle(search).replace(['%', '_'], ""));
     if !search.trim().is_empty() {
         conditions.push("u.search_key like $2".into());
     }
@@ -175,21 +193,53 @@ pub async fn erase(db: &Db, id: &str) -> Result<bool, sqlx::Error> {
         "delete from messages where user_id = $1",
         "delete from refresh_tokens where user_id = $1",
         "delete from guide_state where user_id = $1",
+        "delete from whatsapp_notices where user_id = $1",
         "update subscriptions set user_id = null where user_id = $1",
         "update checkout_sessions set user_id = null where user_id = $1",
+        "delete from phone_key_conflicts where user_id = $1 or kept_user_id = $1",
         "delete from users where id = $1",
     ] {
         sqlx::query(sql).bind(id).execute(&mut *tx).await?;
     }
+    // Codes and failure counts are kept by the person's identity; the outbox by where we sent.
+    let identity =
+        PhoneNumber::parse(&phone).map(|p| p.identity().e164().to_owned()).unwrap_or(phone.clone());
     for sql in [
-        "delete from login_codes where phone_number = $1",
-        "delete from phone_auth_state where phone_number = $1",
-        "delete from whatsapp_outbox where to_phone = $1",
+        "delete from login_codes where phone_number = $1 or phone_number = $2",
+        "delete from phone_auth_state where phone_number = $1 or phone_number = $2",
+        "delete from whatsapp_outbox where to_phone = $1 or to_phone = $2",
     ] {
-        sqlx::query(sql).bind(&phone).execute(&mut *tx).await?;
+        sqlx::query(sql).bind(&phone).bind(&identity).execute(&mut *tx).await?;
     }
     tx.commit().await?;
     Ok(true)
+}
+
+/// Two accounts that turned out to be one person (a Brazilian mobile registered with and without its
+/// ninth digit before numbers were matched by identity): the one that did not keep the number, and
+/// the one that did. Found by migration 0011; an admin resolves them (README, Administration).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    pub user_id: String,
+    pub kept_user_id: String,
+    pub phone_key: String,
+}
+
+pub async fn identity_conflicts(db: &Db) -> Result<Vec<Conflict>, sqlx::Error> {
+    let rows = sqlx::query(
+        "select user_id, kept_user_id, phone_key from phone_key_conflicts order by found_at, user_id",
+    )
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(Conflict {
+                user_id: r.try_get("user_id")?,
+                kept_user_id: r.try_get("kept_user_id")?,
+                phone_key: r.try_get("phone_key")?,
+            })
+        })
+        .collect()
 }
 
 /// Fills the search key of users who have none (written before it existed).
@@ -200,6 +250,7 @@ pub async fn backfill_search_keys(db: &Db) -> Result<(), sqlx::Error> {
     for row in rows {
         let (id, name, phone): (String, String, String) =
             (row.try_get("id")?, row.try_get("name")?, row.try_get("phone_number")?);
+        let Ok(phone) = PhoneNumber::parse(&phone) else { continue };
         sqlx::query("update users set search_key = $1 where id = $2")
             .bind(search_key(&name, &phone))
             .bind(id)
@@ -216,6 +267,17 @@ mod tests {
     #[test]
     fn search_ignores_accents_and_case() {
         assert_eq!(fold("João ÁVILA Conceição"), "joao avila conceicao");
-        assert_eq!(search_key("Ana Lima", "+5511987654321"), "ana lima 5511987654321");
+        let ana = PhoneNumber::parse("+5511987654321").unwrap();
+        assert_eq!(search_key("Ana Lima", &ana), "ana lima 5511987654321 551187654321");
+        let landline = PhoneNumber::parse("+551134567890").unwrap();
+        assert_eq!(search_key("Padaria", &landline), "padaria 551134567890");
+    }
+
+    #[test]
+    fn a_number_is_searched_by_its_digits_however_it_is_typed() {
+        assert_eq!(search_needle("(31) 98765-4321"), "31987654321");
+        assert_eq!(search_needle("+55 31 8765-4321"), "553187654321");
+        assert_eq!(search_needle("João"), "joao");
+        assert_eq!(search_needle("12"), "12");
     }
 }

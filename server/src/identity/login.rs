@@ -75,16 +75,17 @@ impl Login {
         rate_limit::per_address(&self.db, "send_code", address, SEND_PER_ADDRESS).await?;
         let now = now_ms();
         let mut tx = self.db.begin().await?;
-        if users::find_by_phone(&mut tx, &phone).await?.is_none() {
+        let Some(user) = users::find_by_phone(&mut tx, &phone).await? else {
             tracing::info!(target: "security", event = "code_refused_unregistered", phone = %phone.masked());
             return Err(AppError::NotRegistered { whatsapp_url: self.whatsapp_url(lang) });
-        }
+        };
         codes::check_can_send(&mut tx, &phone, now).await?;
         let code = codes::generate();
         let id = codes::store(&mut tx, &self.hasher, &phone, &code, now).await?;
         tx.commit().await?;
 
-        let message = Outgoing::LoginCode { to: phone.digits().to_owned(), code, language: lang };
+        // To the wa_id WhatsApp knows the person by, however they typed their number.
+        let message = Outgoing::LoginCode { to: user.phone.digits().to_owned(), code, language: lang };
         if let Err(err) = self.sender.send(&message).await {
             codes::discard(&self.db, &id).await?;
             let reason = match err {

@@ -4,6 +4,7 @@ pub mod caller;
 pub mod codes;
 pub mod directory;
 pub mod login;
+pub mod number_change;
 pub mod phone;
 pub mod sessions;
 pub mod users;

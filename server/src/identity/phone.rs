@@ -3,6 +3,16 @@
 //! Parsing follows the spec (strip everything but digits and a leading `+`; add the `+`) with the
 //! one improvement Brazilian users expect: 10 or 11 digits typed without `+` are a number with area
 //! code and get `+55`. Fewer than 8 or more than 15 digits is refused.
+//!
+//! A Brazilian mobile is one person with or without its ninth digit. Anatel added a 9 in front of
+//! every mobile number region by region between 2012 and 2016; 8-digit subscriber numbers that begin
+//! with 6, 7, 8 or 9 were mobiles and got it, those that begin with 2 to 5 are landlines and kept
+//! 8 digits (Anatel's numbering plan, as summarised in "Telephone numbers in Brazil",
+//! <https://en.wikipedia.org/wiki/Telephone_numbers_in_Brazil>, "Mobile telephony" and "Ninth
+//! digit"). WhatsApp accounts created before the change still have a 12-digit `wa_id`
+//! (`55 31 8765 4321`) while their owners type 13 digits, and some the other way round. So a number
+//! keeps the spelling it came with (messages go to the `wa_id` WhatsApp delivered) and has an
+//! [`identity`](PhoneNumber::identity): the 13-digit form, which is how people are looked up.
 
 use std::fmt;
 
@@ -57,6 +67,54 @@ impl PhoneNumber {
     /// `5511987654321`: WhatsApp's `to` and `wa.me` form.
     pub fn digits(&self) -> &str {
         &self.0[1..]
+    }
+
+    /// The canonical lookup key of the person behind this number: a Brazilian mobile written without
+    /// its ninth digit (`+55 AA NXXX-XXXX` with N from 6 to 9) gets it (`+55 AA 9NXXX-XXXX`); every
+    /// other number, landlines and other countries included, is its own key.
+    pub fn identity(&self) -> PhoneNumber {
+        let digits = self.digits();
+        let bytes = digits.as_bytes();
+        let brazilian_mobile_without_nine = digits.len() == 12
+            && digits.starts_with("55")
+            && bytes[2] != b'0'
+            && bytes[3] != b'0'
+            && matches!(bytes[4], b'6'..=b'9');
+        if brazilian_mobile_without_nine {
+            PhoneNumber(format!("+{}9{}", &digits[..4], &digits[4..]))
+        } else {
+            self.clone()
+        }
+    }
+
+    /// The same person's other spelling, when there is one: a Brazilian mobile with and without its
+    /// ninth digit. Searches match either.
+    pub fn other_spelling(&self) -> Option<PhoneNumber> {
+        let key = self.identity();
+        let digits = key.digits();
+        let with_nine = digits.len() == 13
+            && digits.starts_with("55")
+            && digits.as_bytes()[4] == b'9'
+            && matches!(digits.as_bytes()[5], b'6'..=b'9');
+        let without = with_nine.then(|| PhoneNumber(format!("+{}{}", &digits[..4], &digits[5..])))?;
+        Some(if &without == self { key } else { without })
+    }
+
+    /// True when both numbers are the same person.
+    pub fn same_person(&self, other: &PhoneNumber) -> bool {
+        self.identity() == other.identity()
+    }
+
+    /// `(31) 98765-4321`: a Brazilian number the way people write it (the identity's spelling);
+    /// other countries as `+1 4155550100`.
+    pub fn national(&self) -> String {
+        let key = self.identity();
+        let digits = key.digits();
+        match (digits.strip_prefix("55"), digits.len()) {
+            (Some(rest), 13) => format!("({}) {}-{}", &rest[..2], &rest[2..7], &rest[7..]),
+            (Some(rest), 12) => format!("({}) {}-{}", &rest[..2], &rest[2..6], &rest[6..]),
+            _ => format!("+{digits}"),
+        }
     }
 
     /// `+55 11 *****-4321`: enough to recognise in logs, not enough to identify.
@@ -125,6 +183,47 @@ mod tests {
     }
 
     #[test]
+    fn a_brazilian_mobile_without_its_ninth_digit_is_the_same_person_as_with_it() {
+        let old = PhoneNumber::from_wa_id("553187654321").unwrap();
+        let typed = PhoneNumber::parse("(31) 98765-4321").unwrap();
+        assert_eq!(old.identity().e164(), "+5531987654321");
+        assert_eq!(typed.identity().e164(), "+5531987654321");
+        assert!(old.same_person(&typed));
+        assert_eq!(old.e164(), "+553187654321", "the spelling WhatsApp delivered is kept");
+        assert_eq!(old.other_spelling().unwrap().e164(), "+5531987654321");
+        assert_eq!(typed.other_spelling().unwrap().e164(), "+553187654321");
+        for mobile_start in ["6", "7", "8", "9"] {
+            let old = PhoneNumber::from_wa_id(&format!("5511{mobile_start}1234567")).unwrap();
+            assert_eq!(old.identity().e164(), format!("+55119{mobile_start}1234567"));
+        }
+    }
+
+    #[test]
+    fn landlines_and_other_countries_are_their_own_identity() {
+        for number in ["+551134567890", "+552140041234", "+553155551234", "+14155550100", "+447911123456"] {
+            let phone = PhoneNumber::parse(number).unwrap();
+            assert_eq!(phone.identity(), phone, "{number}");
+            assert_eq!(phone.other_spelling(), None, "{number}");
+        }
+        // Twelve digits elsewhere are not a Brazilian mobile, whatever their fifth digit.
+        let foreign = PhoneNumber::from_wa_id("491711234567").unwrap();
+        assert_eq!(foreign.identity(), foreign);
+        assert!(
+            !PhoneNumber::parse("+551134567890")
+                .unwrap()
+                .same_person(&PhoneNumber::parse("+5511934567890").unwrap())
+        );
+    }
+
+    #[test]
+    fn numbers_are_shown_the_way_brazilians_write_them() {
+        assert_eq!(PhoneNumber::from_wa_id("553187654321").unwrap().national(), "(31) 98765-4321");
+        assert_eq!(PhoneNumber::parse("+5531987654321").unwrap().national(), "(31) 98765-4321");
+        assert_eq!(PhoneNumber::parse("+551134567890").unwrap().national(), "(11) 3456-7890");
+        assert_eq!(PhoneNumber::parse("+14155550100").unwrap().national(), "+14155550100");
+    }
+
+    #[test]
     fn masked_numbers_show_only_country_and_last_four_digits() {
         assert_eq!(PhoneNumber::parse("+5511987654321").unwrap().masked(), "+55…4321");
     }
@@ -150,10 +249,10 @@ mod properties {
 
     use super::*;
 
-    /// A Brazilian mobile: area code 11–99, then 9 and eight digits.
+    /// A Brazilian mobile: an area code (two digits, neither 0), then 9 and eight digits.
     fn mobile() -> impl Strategy<Value = (String, String, String)> {
-        (11u32..=99, 0u32..10_000, 0u32..10_000)
-            .prop_map(|(area, a, b)| (format!("{area}"), format!("9{a:04}"), format!("{b:04}")))
+        (1u32..=9, 1u32..=9, 0u32..10_000, 0u32..10_000)
+            .prop_map(|(a1, a2, a, b)| (format!("{a1}{a2}"), format!("9{a:04}"), format!("{b:04}")))
     }
 
     proptest! {
@@ -170,7 +269,25 @@ mod properties {
             let parsed = PhoneNumber::parse(&typed).unwrap();
             prop_assert_eq!(parsed.e164(), format!("+55{area}{first}{last}"));
             prop_assert_eq!(PhoneNumber::parse(parsed.e164()).unwrap(), parsed.clone());
-            prop_assert_eq!(PhoneNumber::from_wa_id(parsed.digits()).unwrap(), parsed);
+            prop_assert_eq!(PhoneNumber::from_wa_id(parsed.digits()).unwrap(), parsed.clone());
+            // Typed with the ninth digit or delivered without it, it is one person.
+            let old = PhoneNumber::from_wa_id(&format!("55{area}{}{last}", &first[1..])).unwrap();
+            if matches!(first.as_bytes()[1], b'6'..=b'9') {
+                prop_assert_eq!(old.identity(), parsed.identity());
+            } else {
+                prop_assert_eq!(old.identity(), old.clone(), "a landline keeps its eight digits");
+            }
+        }
+
+        #[test]
+        fn the_identity_of_an_identity_is_itself(text in "\\+?[0-9]{8,15}") {
+            if let Ok(phone) = PhoneNumber::parse(&text) {
+                prop_assert_eq!(phone.identity().identity(), phone.identity());
+                if let Some(other) = phone.other_spelling() {
+                    prop_assert!(other.same_person(&phone));
+                    prop_assert_ne!(other, phone);
+                }
+            }
         }
 
         #[test]

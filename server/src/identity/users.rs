@@ -79,48 +79,77 @@ fn from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
     })
 }
 
-/// The user with this number, created if this is their first contact. True when created now.
+/// How a number reached us: as WhatsApp delivered it (a `wa_id`, where messages must go), or typed
+/// by someone (`ADMIN_PHONES`, `socio admin promote`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spelling {
+    Delivered,
+    Typed,
+}
+
+/// The user with this number (either spelling of a Brazilian mobile), created if this is their
+/// first contact. True when created now. A number WhatsApp delivered replaces a typed spelling, so
+/// messages go where WhatsApp knows the person.
 pub async fn register_contact(
     conn: &mut AnyConnection,
     phone: &PhoneNumber,
+    spelling: Spelling,
     profile_name: &str,
     language: Language,
 ) -> Result<(User, bool), sqlx::Error> {
     let now = now_ms();
     let name: String = profile_name.trim().chars().take(120).collect();
     let created = sqlx::query(
-        "insert into users (id, phone_number, name, language, subscription_status, role, created_at, updated_at, search_key) \
-         values ($1, $2, $3, $4, 'free', 'user', $5, $5, $6) on conflict (phone_number) do nothing returning id",
+        "insert into users (id, phone_number, phone_key, name, language, subscription_status, role, created_at, updated_at, search_key) \
+         values ($1, $2, $3, $4, $5, 'free', 'user', $6, $6, $7) on conflict (phone_key) do nothing returning id",
     )
     .bind(uuid::Uuid::new_v4().to_string())
     .bind(phone.e164())
+    .bind(phone.identity().e164())
     .bind(&name)
     .bind(language.tag())
     .bind(now)
-    .bind(super::directory::search_key(&name, phone.e164()))
+    .bind(super::directory::search_key(&name, phone))
     .fetch_optional(&mut *conn)
     .await?
     .is_some();
-    if !created && !name.is_empty() {
-        // A user who had no name yet takes the one WhatsApp now tells us.
-        sqlx::query("update users set name = $1, search_key = $4, updated_at = $2 where phone_number = $3 and name = ''")
-            .bind(&name)
-            .bind(now)
-            .bind(phone.e164())
-            .bind(super::directory::search_key(&name, phone.e164()))
-            .execute(&mut *conn)
-            .await?;
-    }
     let user = find_by_phone(conn, phone).await?.ok_or(sqlx::Error::RowNotFound)?;
-    Ok((user, created))
+    if created {
+        return Ok((user, true));
+    }
+    let takes_name = user.name.is_empty() && !name.is_empty();
+    let moves = spelling == Spelling::Delivered && user.phone != *phone;
+    if takes_name || moves {
+        // A user who had no name yet takes the one WhatsApp now tells us; a typed spelling gives
+        // way to the wa_id WhatsApp delivers.
+        let name = if takes_name { name } else { user.name.clone() };
+        let phone = if moves { phone.clone() } else { user.phone.clone() };
+        sqlx::query(
+            "update users set name = $1, phone_number = $2, search_key = $3, updated_at = $4 where id = $5",
+        )
+        .bind(&name)
+        .bind(phone.e164())
+        .bind(super::directory::search_key(&name, &phone))
+        .bind(now)
+        .bind(&user.id)
+        .execute(&mut *conn)
+        .await?;
+        if moves {
+            tracing::info!(user = %user.id, phone = %phone.masked(), "WhatsApp delivered another spelling of a known number: messages go there now");
+        }
+        return Ok((User { name, phone, ..user }, false));
+    }
+    Ok((user, false))
 }
 
+/// The user behind a number, however it is spelt (with or without a Brazilian mobile's ninth digit).
 pub async fn find_by_phone(
     conn: &mut AnyConnection,
     phone: &PhoneNumber,
 ) -> Result<Option<User>, sqlx::Error> {
-    let sql = format!("select {COLUMNS} from users where phone_number = $1");
-    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(phone.e164()).fetch_optional(conn).await?;
+    let sql = format!("select {COLUMNS} from users where phone_key = $1");
+    let row =
+        sqlx::query(sqlx::AssertSqlSafe(sql)).bind(phone.identity().e164()).fetch_optional(conn).await?;
     row.as_ref().map(from_row).transpose()
 }
 
@@ -185,7 +214,7 @@ pub async fn set_role(conn: &mut AnyConnection, user_id: &str, role: Role) -> Re
 /// Makes the number an admin, registering it if it never wrote to us (`ADMIN_PHONES`,
 /// `socio admin promote`).
 pub async fn ensure_admin(conn: &mut AnyConnection, phone: &PhoneNumber) -> Result<User, sqlx::Error> {
-    let (user, _) = register_contact(conn, phone, "", Language::default()).await?;
+    let (user, _) = register_contact(conn, phone, Spelling::Typed, "", Language::default()).await?;
     if user.role != Role::Admin {
         set_role(conn, &user.id, Role::Admin).await?;
     }

@@ -93,6 +93,9 @@ pub enum MessageKind {
     Button,
     Interactive,
     Reaction,
+    /// A notice from WhatsApp about the account (`user_changed_number`, …), not something the
+    /// person wrote: never answered.
+    System,
     Other(String),
 }
 
@@ -110,6 +113,7 @@ impl MessageKind {
             "button" => MessageKind::Button,
             "interactive" => MessageKind::Interactive,
             "reaction" => MessageKind::Reaction,
+            "system" => MessageKind::System,
             other => MessageKind::Other(other.to_owned()),
         }
     }
@@ -127,6 +131,7 @@ impl MessageKind {
             MessageKind::Button => "button",
             MessageKind::Interactive => "interactive",
             MessageKind::Reaction => "reaction",
+            MessageKind::System => "system",
             MessageKind::Other(other) => other,
         }
     }
@@ -158,7 +163,22 @@ pub struct InboundMessage {
     pub text: String,
     /// Audio, image, video, document and sticker media id.
     pub media_id: Option<String>,
+    /// What a `system` message says happened to the account.
+    pub system: Option<SystemNotice>,
     pub raw: Value,
+}
+
+/// A `system` message: WhatsApp telling us about the account, not the person writing. Meta's
+/// "System messages webhook reference"
+/// (<https://developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/messages/system>):
+/// `{"type":"system","system":{"body":"User A changed from X to Y","wa_id":"<new>","type":"user_changed_number"}}`,
+/// without a `contacts` array; API versions before 12.0 named the new number `new_wa_id`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SystemNotice {
+    /// `user_changed_number`, `customer_identity_changed`, …
+    pub kind: String,
+    /// For `user_changed_number`: the person's new WhatsApp id.
+    pub new_wa_id: Option<String>,
 }
 
 /// Delivery progress of a message we sent.
@@ -256,6 +276,7 @@ fn message(raw: Value, contacts: &[Contact]) -> Result<InboundMessage, Malformed
             [name, address].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join(", ")
         }
         MessageKind::Reaction => text_at(&raw, &["reaction", "emoji"]).to_owned(),
+        MessageKind::System => text_at(&raw, &["system", "body"]).to_owned(),
         MessageKind::Audio | MessageKind::Sticker | MessageKind::Contacts | MessageKind::Other(_) => {
             String::new()
         }
@@ -274,8 +295,16 @@ fn message(raw: Value, contacts: &[Contact]) -> Result<InboundMessage, Malformed
         | MessageKind::Button
         | MessageKind::Interactive
         | MessageKind::Reaction
+        | MessageKind::System
         | MessageKind::Other(_) => None,
     };
+    let system = (kind == MessageKind::System).then(|| {
+        let new_wa_id = [text_at(&raw, &["system", "wa_id"]), text_at(&raw, &["system", "new_wa_id"])]
+            .into_iter()
+            .find(|id| !id.is_empty())
+            .map(str::to_owned);
+        SystemNotice { kind: text_at(&raw, &["system", "type"]).to_owned(), new_wa_id }
+    });
     let profile_name = contacts
         .iter()
         .find(|c| c.wa_id == from)
@@ -291,6 +320,7 @@ fn message(raw: Value, contacts: &[Contact]) -> Result<InboundMessage, Malformed
         kind,
         text: text.chars().take(4096).collect(),
         media_id,
+        system,
         raw,
     })
 }
@@ -370,6 +400,28 @@ mod tests {
         let failed = parse(&fixture("status-failed.json")).unwrap();
         let error = failed.statuses[0].error.as_deref().unwrap();
         assert!(error.starts_with("131047 Re-engagement message"), "{error}");
+    }
+
+    #[test]
+    fn a_number_change_is_a_system_notice_with_the_new_number_and_no_contacts() {
+        let inbound = parse(&fixture("inbound-system-user-changed-number.json")).unwrap();
+        let [message] = inbound.messages.as_slice() else { panic!("{inbound:?}") };
+        assert_eq!(message.kind, MessageKind::System);
+        assert_eq!(message.from, "553187654321");
+        assert_eq!(message.profile_name, "", "system messages carry no contacts");
+        let notice = message.system.as_ref().unwrap();
+        assert_eq!(notice.kind, "user_changed_number");
+        assert_eq!(notice.new_wa_id.as_deref(), Some("5531976543210"));
+        assert!(!message.kind.is_readable());
+    }
+
+    #[test]
+    fn a_type_the_cloud_api_cannot_show_is_still_something_the_person_sent() {
+        let inbound = parse(&fixture("inbound-unsupported.json")).unwrap();
+        let [message] = inbound.messages.as_slice() else { panic!("{inbound:?}") };
+        assert_eq!(message.kind, MessageKind::Other("unsupported".into()));
+        assert_eq!(message.system, None);
+        assert_eq!(message.profile_name, "Ana Lima");
     }
 
     #[test]

@@ -29,6 +29,7 @@ async fn add_user(app: &TestApp, phone: &str, name: &str, tier: Tier) -> String 
     let (user, _) = users::register_contact(
         &mut conn,
         &PhoneNumber::parse(phone).unwrap(),
+        users::Spelling::Delivered,
         name,
         socio::locale::Language::PtBr,
     )

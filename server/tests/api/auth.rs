@@ -22,7 +22,17 @@ pub(crate) const ANA: &str = "+5511987654321";
 pub(crate) async fn register(app: &TestApp, phone: &str) -> String {
     let mut conn = app.db.pool().acquire().await.unwrap();
     let phone = PhoneNumber::parse(phone).unwrap();
-    users::register_contact(&mut conn, &phone, "Ana Lima", socio::locale::Language::PtBr).await.unwrap().0.id
+    users::register_contact(
+        &mut conn,
+        &phone,
+        users::Spelling::Delivered,
+        "Ana Lima",
+        socio::locale::Language::PtBr,
+    )
+    .await
+    .unwrap()
+    .0
+    .id
 }
 
 pub(crate) async fn call(

@@ -40,10 +40,15 @@ async fn say(app: &TestApp, phone: &str, text: &str) -> String {
 
 async fn make_pro(app: &TestApp, phone: &str, language: socio::locale::Language) {
     let mut conn = app.db.pool().acquire().await.unwrap();
-    let (user, _) =
-        users::register_contact(&mut conn, &PhoneNumber::parse(phone).unwrap(), "Ana Lima", language)
-            .await
-            .unwrap();
+    let (user, _) = users::register_contact(
+        &mut conn,
+        &PhoneNumber::parse(phone).unwrap(),
+        users::Spelling::Delivered,
+        "Ana Lima",
+        language,
+    )
+    .await
+    .unwrap();
     users::set_tier(&mut conn, &user.id, Tier::Pro).await.unwrap();
 }
 

@@ -1,5 +1,12 @@
 //! A local stand-in for Meta's Graph API that speaks its wire format: it records every
 //! `POST /{phone-number-id}/messages` and answers from a script (then 200 with a fresh wamid).
+//!
+//! Like the Cloud API it resolves the recipient to a WhatsApp account: the send response lists
+//! `contacts[].input` (what was sent as `to`) and `contacts[].wa_id` (the account WhatsApp resolved),
+//! per Meta's "Send messages" reference
+//! (<https://developers.facebook.com/docs/whatsapp/cloud-api/reference/messages>). Accounts added
+//! with [`FakeGraph::add_account`] are found under either spelling of a Brazilian mobile, the way
+//! WhatsApp reaches an older account whose `wa_id` lacks the ninth digit.
 
 use std::{
     collections::VecDeque,
@@ -32,6 +39,16 @@ struct Inner {
     requests: Vec<Recorded>,
     script: VecDeque<(u16, Value)>,
     sent: u32,
+    accounts: Vec<String>,
+}
+
+/// A Brazilian mobile's digits without the ninth digit (`5531987654321` → `553187654321`).
+fn without_ninth_digit(digits: &str) -> String {
+    if digits.len() == 13 && digits.starts_with("55") && digits.as_bytes()[4] == b'9' {
+        format!("{}{}", &digits[..4], &digits[5..])
+    } else {
+        digits.to_owned()
+    }
 }
 
 #[derive(Clone)]
@@ -64,6 +81,11 @@ impl FakeGraph {
     /// The next answers, in order, before the default 200s.
     pub fn answer_with(&self, answers: impl IntoIterator<Item = (u16, Value)>) {
         self.inner.lock().unwrap().script.extend(answers);
+    }
+
+    /// A WhatsApp account, by its `wa_id`.
+    pub fn add_account(&self, wa_id: &str) {
+        self.inner.lock().unwrap().accounts.push(wa_id.to_owned());
     }
 
     pub fn requests(&self) -> Vec<Recorded> {
@@ -118,11 +140,17 @@ async fn messages(
     }
     inner.sent += 1;
     let to = body["to"].as_str().unwrap_or_default().to_owned();
+    let wa_id = inner
+        .accounts
+        .iter()
+        .find(|account| without_ninth_digit(account) == without_ninth_digit(&to))
+        .cloned()
+        .unwrap_or_else(|| to.clone());
     (
         StatusCode::OK,
         Json(json!({
             "messaging_product": "whatsapp",
-            "contacts": [{ "input": to, "wa_id": to }],
+            "contacts": [{ "input": to, "wa_id": wa_id }],
             "messages": [{ "id": format!("wamid.fake.{}", inner.sent) }],
         })),
     )

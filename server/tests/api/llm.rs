@@ -32,8 +32,15 @@ async fn app_with_model(db: TestDatabase, llm: &FakeLlm, timeout_s: u64) -> Test
 async fn make_pro(app: &TestApp) -> String {
     let mut conn = app.db.pool().acquire().await.unwrap();
     let phone = PhoneNumber::parse(ANA).unwrap();
-    let (user, _) =
-        users::register_contact(&mut conn, &phone, "Ana Lima", socio::locale::Language::PtBr).await.unwrap();
+    let (user, _) = users::register_contact(
+        &mut conn,
+        &phone,
+        users::Spelling::Delivered,
+        "Ana Lima",
+        socio::locale::Language::PtBr,
+    )
+    .await
+    .unwrap();
     users::set_tier(&mut conn, &user.id, Tier::Pro).await.unwrap();
     user.id
 }

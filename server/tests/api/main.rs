@@ -13,6 +13,7 @@ mod helpers;
 mod jobs;
 mod landing;
 mod llm;
+mod numbers;
 mod plan;
 mod protocols;
 mod resilience;

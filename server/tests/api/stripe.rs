@@ -8,8 +8,8 @@ use std::{
 
 use axum::{
     Form, Json, Router,
-    extract::{Path, State},
-    http::HeaderMap,
+    extract::{Path, RawQuery, State},
+    http::{HeaderMap, StatusCode},
     routing::{get, post},
 };
 use serde_json::{Value, json};
@@ -22,13 +22,57 @@ use crate::{
 };
 
 const ANA: &str = "+5511987654321";
+const ADMIN: &str = "+5531999990000";
 const SECRET: &str = "whsec_test_secret";
 
+/// A local Stripe that keeps its objects the way Stripe's API reference shows them (API version
+/// 2024-06-20, the one the client pins):
+/// - a Checkout Session in `subscription` mode has `payment_intent: null` and a `subscription`; the
+///   first payment is on the subscription's `latest_invoice` (<https://docs.stripe.com/api/checkout/sessions/object>,
+///   <https://docs.stripe.com/api/subscriptions/object#subscription_object-latest_invoice>,
+///   <https://docs.stripe.com/api/invoices/object?api-version=2024-06-20#invoice_object-payment_intent>);
+///   in `payment` mode it has a `payment_intent` and `subscription: null`;
+/// - `expand[]` replaces an id with its object (<https://docs.stripe.com/api/expanding_objects>);
+/// - `DELETE /v1/subscriptions/{id}` cancels now, `POST /v1/subscriptions/{id}` with
+///   `cancel_at_period_end=true` at the period's end (<https://docs.stripe.com/api/subscriptions/cancel>,
+///   <https://docs.stripe.com/api/subscriptions/update>);
+/// - `POST /v1/refunds` refunds a `payment_intent`, once: a second refund of it is refused with
+///   `charge_already_refunded` (<https://docs.stripe.com/api/refunds/create>,
+///   <https://docs.stripe.com/error-codes#charge-already-refunded>);
+/// - a POST repeated with the same `Idempotency-Key` gets the first answer again and does nothing
+///   twice (<https://docs.stripe.com/api/idempotent_requests>);
+/// - errors are `{"error": {"type", "code", "message"}}` with a 4xx (refused) or 5xx status.
 #[derive(Default)]
 struct Inner {
     created: Vec<(Vec<(String, String)>, String)>,
     sessions: HashMap<String, Value>,
+    subscriptions: HashMap<String, Value>,
+    invoices: HashMap<String, Value>,
     refunds: Vec<String>,
+    /// Answers already given, by idempotency key.
+    replays: HashMap<String, (u16, Value)>,
+    /// Failures to answer with next, by "METHOD /path" prefix.
+    failures: Vec<(String, u16, Value)>,
+    versions: Vec<String>,
+}
+
+impl Inner {
+    fn fail(&mut self, request: &str) -> Option<(StatusCode, Json<Value>)> {
+        let at = self.failures.iter().position(|(prefix, _, _)| request.starts_with(prefix.as_str()))?;
+        let (_, status, body) = self.failures.remove(at);
+        Some((StatusCode::from_u16(status).unwrap(), Json(body)))
+    }
+
+    fn expanded(&self, value: &Value, path: &str) -> Value {
+        let mut value = value.clone();
+        let (head, rest) = path.split_once('.').unwrap_or((path, ""));
+        if let Some(id) = value[head].as_str() {
+            let object =
+                self.subscriptions.get(id).or_else(|| self.invoices.get(id)).cloned().unwrap_or(Value::Null);
+            value[head] = if rest.is_empty() { object } else { self.expanded(&object, rest) };
+        }
+        value
+    }
 }
 
 #[derive(Clone)]
@@ -42,7 +86,11 @@ impl FakeStripe {
         let inner = Arc::new(Mutex::new(Inner::default()));
         let app = Router::new()
             .route("/v1/checkout/sessions", post(create))
-            .route("/v1/checkout/sessions/{id}", get(fetch))
+            .route("/v1/checkout/sessions/{id}", get(fetch_session))
+            .route(
+                "/v1/subscriptions/{id}",
+                get(fetch_subscription).post(update_subscription).delete(cancel_subscription),
+            )
             .route("/v1/refunds", post(refund))
             .with_state(inner.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -50,6 +98,41 @@ impl FakeStripe {
         tokio::spawn(async move { axum::serve(listener, app).await });
         Self { url, inner }
     }
+
+    /// The next request matching `request` ("POST /v1/refunds") answers `status` with Stripe's error shape.
+    fn fail_next(&self, request: &str, status: u16, code: &str) {
+        let body = json!({"error": {"type": if status >= 500 { "api_error" } else { "invalid_request_error" }, "code": code, "message": format!("{code} (fake)")}});
+        self.inner.lock().unwrap().failures.push((request.to_owned(), status, body));
+    }
+
+    fn subscription(&self, id: &str) -> Value {
+        self.inner.lock().unwrap().subscriptions.get(id).cloned().unwrap_or(Value::Null)
+    }
+
+    fn refunds(&self) -> Vec<String> {
+        self.inner.lock().unwrap().refunds.clone()
+    }
+}
+
+fn expand_paths(query: &Option<String>) -> Vec<String> {
+    query
+        .as_deref()
+        .unwrap_or_default()
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .filter(|(k, _)| k.replace("%5B%5D", "[]") == "expand[]")
+        .map(|(_, v)| v.to_owned())
+        .collect()
+}
+
+fn idempotency_key(headers: &HeaderMap) -> String {
+    headers.get("idempotency-key").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned()
+}
+
+fn record_version(inner: &mut Inner, headers: &HeaderMap) {
+    inner
+        .versions
+        .push(headers.get("stripe-version").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned());
 }
 
 async fn create(
@@ -58,33 +141,146 @@ async fn create(
     Form(form): Form<Vec<(String, String)>>,
 ) -> Json<Value> {
     let mut inner = inner.lock().unwrap();
-    let id = format!("cs_test_{}", inner.created.len() + 1);
+    record_version(&mut inner, &headers);
+    let n = inner.created.len() + 1;
+    let id = format!("cs_test_{n}");
     let get = |k: &str| form.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone()).unwrap_or_default();
     let subscription_mode = get("mode") == "subscription";
+    // The person pays on Stripe's page: the session is complete and paid by the time it is read.
+    let (subscription, payment_intent) = if subscription_mode {
+        let (sub, invoice) = (format!("sub_{n}"), format!("in_{n}"));
+        inner.invoices.insert(
+            invoice.clone(),
+            json!({"id": invoice, "object": "invoice", "subscription": sub, "status": "paid",
+                   "billing_reason": "subscription_create", "payment_intent": format!("pi_invoice_{n}")}),
+        );
+        inner.subscriptions.insert(
+            sub.clone(),
+            json!({"id": sub, "object": "subscription", "status": "active", "cancel_at_period_end": false,
+                   "latest_invoice": invoice, "metadata": {"checkout_session_id": get("subscription_data[metadata][checkout_session_id]")}}),
+        );
+        (json!(sub), Value::Null)
+    } else {
+        (Value::Null, json!(format!("pi_{n}")))
+    };
     inner.sessions.insert(
         id.clone(),
-        json!({"id": id, "object": "checkout.session", "payment_status": "paid", "status": "complete",
+        json!({"id": id, "object": "checkout.session", "mode": get("mode"), "payment_status": "paid", "status": "complete",
                "client_reference_id": get("client_reference_id"), "customer": "cus_1",
-               "subscription": if subscription_mode { json!("sub_1") } else { Value::Null },
-               "payment_intent": if subscription_mode { Value::Null } else { json!("pi_1") }}),
+               "subscription": subscription, "payment_intent": payment_intent}),
     );
-    let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+    let key = idempotency_key(&headers);
     inner.created.push((form, key));
     Json(json!({"id": id, "object": "checkout.session", "url": format!("https://checkout.stripe.test/{id}")}))
 }
 
-async fn fetch(State(inner): State<Arc<Mutex<Inner>>>, Path(id): Path<String>) -> Json<Value> {
-    Json(inner.lock().unwrap().sessions.get(&id).cloned().unwrap_or(Value::Null))
+async fn fetch_session(
+    State(inner): State<Arc<Mutex<Inner>>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Json<Value> {
+    let inner = inner.lock().unwrap();
+    let mut session = inner.sessions.get(&id).cloned().unwrap_or(Value::Null);
+    for path in expand_paths(&query) {
+        session = inner.expanded(&session, &path);
+    }
+    Json(session)
+}
+
+async fn fetch_subscription(
+    State(inner): State<Arc<Mutex<Inner>>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> (StatusCode, Json<Value>) {
+    let inner = inner.lock().unwrap();
+    let Some(mut subscription) = inner.subscriptions.get(&id).cloned() else {
+        return (
+            StatusCode::NOT_FOUND,
+            Json(json!({"error": {"type": "invalid_request_error", "code": "resource_missing"}})),
+        );
+    };
+    for path in expand_paths(&query) {
+        subscription = inner.expanded(&subscription, &path);
+    }
+    (StatusCode::OK, Json(subscription))
+}
+
+/// Runs a POST or DELETE once per idempotency key; a repeat gets the first answer.
+fn once(
+    inner: &mut Inner,
+    request: String,
+    headers: &HeaderMap,
+    act: impl FnOnce(&mut Inner) -> (u16, Value),
+) -> (StatusCode, Json<Value>) {
+    record_version(inner, headers);
+    let key = idempotency_key(headers);
+    if let Some((status, body)) = inner.replays.get(&key).filter(|_| !key.is_empty()) {
+        return (StatusCode::from_u16(*status).unwrap(), Json(body.clone()));
+    }
+    if let Some(failure) = inner.fail(&request) {
+        return failure; // a failed request is not stored: a retry runs it
+    }
+    let (status, body) = act(inner);
+    if !key.is_empty() {
+        inner.replays.insert(key, (status, body.clone()));
+    }
+    (StatusCode::from_u16(status).unwrap(), Json(body))
+}
+
+async fn update_subscription(
+    State(inner): State<Arc<Mutex<Inner>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(form): Form<Vec<(String, String)>>,
+) -> (StatusCode, Json<Value>) {
+    let mut inner = inner.lock().unwrap();
+    once(&mut inner, format!("POST /v1/subscriptions/{id}"), &headers, |inner| {
+        let Some(subscription) = inner.subscriptions.get_mut(&id) else {
+            return (404, json!({"error": {"code": "resource_missing"}}));
+        };
+        if form.iter().any(|(k, v)| k == "cancel_at_period_end" && v == "true") {
+            subscription["cancel_at_period_end"] = json!(true);
+        }
+        (200, subscription.clone())
+    })
+}
+
+async fn cancel_subscription(
+    State(inner): State<Arc<Mutex<Inner>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> (StatusCode, Json<Value>) {
+    let mut inner = inner.lock().unwrap();
+    once(&mut inner, format!("DELETE /v1/subscriptions/{id}"), &headers, |inner| {
+        let Some(subscription) = inner.subscriptions.get_mut(&id) else {
+            return (404, json!({"error": {"code": "resource_missing"}}));
+        };
+        subscription["status"] = json!("canceled");
+        (200, subscription.clone())
+    })
 }
 
 async fn refund(
     State(inner): State<Arc<Mutex<Inner>>>,
+    headers: HeaderMap,
     Form(form): Form<Vec<(String, String)>>,
-) -> Json<Value> {
+) -> (StatusCode, Json<Value>) {
     let payment =
         form.iter().find(|(k, _)| k == "payment_intent").map(|(_, v)| v.clone()).unwrap_or_default();
-    inner.lock().unwrap().refunds.push(payment);
-    Json(json!({"id": "re_1", "object": "refund", "status": "succeeded"}))
+    let mut inner = inner.lock().unwrap();
+    once(&mut inner, "POST /v1/refunds".into(), &headers, |inner| {
+        if inner.refunds.contains(&payment) {
+            return (
+                400,
+                json!({"error": {"type": "invalid_request_error", "code": "charge_already_refunded"}}),
+            );
+        }
+        inner.refunds.push(payment.clone());
+        (
+            200,
+            json!({"id": format!("re_{}", inner.refunds.len()), "object": "refund", "payment_intent": payment, "status": "succeeded"}),
+        )
+    })
 }
 
 async fn app(db: TestDatabase, stripe: &FakeStripe) -> TestApp {
@@ -98,6 +294,7 @@ async fn app(db: TestDatabase, stripe: &FakeStripe) -> TestApp {
             ("STRIPE_PRICE_PRO_YEARLY", "price_yearly".into()),
             ("STRIPE_API_URL", stripe.url.clone()),
             ("WHATSAPP_BATCH_WINDOW_MS", "10".into()),
+            ("ADMIN_PHONES", ADMIN.into()),
         ],
     )
     .await;
@@ -162,6 +359,11 @@ async fn checkout_sessions_carry_the_plan_the_payment_methods_and_our_ids(db: Te
     assert_eq!(field(0, "success_url"), ["http://localhost:8080/success?phoneNumber=%2B5511987654321"]);
     assert_eq!(field(0, "cancel_url"), ["http://localhost:8080/checkout/5511987654321"]);
     assert_eq!(
+        field(0, "subscription_data[metadata][checkout_session_id]"),
+        field(0, "client_reference_id"),
+        "the subscription names our session too"
+    );
+    assert_eq!(
         field(0, "client_reference_id"),
         [created[0].1.clone()],
         "our session id, also the idempotency key"
@@ -220,35 +422,207 @@ async fn a_failed_renewal_is_past_due_and_the_user_is_told_on_whatsapp(db: TestD
 }
 on_both_engines!(a_failed_renewal_is_past_due_and_the_user_is_told_on_whatsapp);
 
-async fn cancelling_within_the_guarantee_refunds_through_stripe(db: TestDatabase) {
+async fn cancel(app: &TestApp, token: &str) -> (u16, Value) {
+    call(app, reqwest::Method::POST, "/api/subscriptions/cancel", json!({}), Some(token)).await
+}
+
+/// A paid monthly plan (`sub_1`, first invoice paid by `pi_invoice_1`) and Ana's session.
+async fn paid_monthly(app: &TestApp) -> String {
+    let cs = checkout(app, "monthly").await;
+    assert_eq!(deliver(app, &completed(&cs, "evt_1"), 0).await, 200);
+    assert_eq!(tier(app).await, "pro");
+    login(app, ANA).await.0
+}
+
+async fn cancelling_a_monthly_plan_within_the_guarantee_refunds_its_first_invoice_and_ends_it_at_stripe(
+    db: TestDatabase,
+) {
+    let stripe = FakeStripe::start().await;
+    let app = app(db, &stripe).await;
+    let token = paid_monthly(&app).await;
+    let (status, body) = cancel(&app, &token).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["refunded"], true);
+    assert!(body["message"].as_str().unwrap().contains("reembolsado"), "{body}");
+    assert_eq!(stripe.refunds(), ["pi_invoice_1"], "the first invoice's payment: the session has none");
+    assert_eq!(stripe.subscription("sub_1")["status"], "canceled", "no further invoice");
+    assert_eq!(tier(&app).await, "free");
+    assert!(
+        stripe.inner.lock().unwrap().versions.iter().all(|v| v == "2024-06-20"),
+        "the pinned API version"
+    );
+}
+on_both_engines!(
+    cancelling_a_monthly_plan_within_the_guarantee_refunds_its_first_invoice_and_ends_it_at_stripe
+);
+
+async fn cancelling_the_yearly_plan_within_the_guarantee_refunds_the_session_s_payment(db: TestDatabase) {
     let stripe = FakeStripe::start().await;
     let app = app(db, &stripe).await;
     let cs = checkout(&app, "yearly").await;
     deliver(&app, &completed(&cs, "evt_1"), 0).await;
     let (token, _) = login(&app, ANA).await;
-    let (status, body) =
-        call(&app, reqwest::Method::POST, "/api/subscriptions/cancel", json!({}), Some(&token)).await;
+    let (status, body) = cancel(&app, &token).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["refunded"], true);
-    assert_eq!(stripe.inner.lock().unwrap().refunds, ["pi_1"]);
+    assert_eq!(stripe.refunds(), ["pi_1"]);
     assert_eq!(tier(&app).await, "free");
 }
-on_both_engines!(cancelling_within_the_guarantee_refunds_through_stripe);
+on_both_engines!(cancelling_the_yearly_plan_within_the_guarantee_refunds_the_session_s_payment);
 
-async fn events_out_of_order_do_no_harm(db: TestDatabase) {
+async fn cancelling_after_the_guarantee_ends_at_the_period_s_end_and_stripe_says_when(db: TestDatabase) {
+    let stripe = FakeStripe::start().await;
+    let app = app(db, &stripe).await;
+    let token = paid_monthly(&app).await;
+    let ten_days_ago = socio::db::now_ms() - 10 * 86_400_000;
+    sqlx::query(sqlx::AssertSqlSafe(format!("update subscriptions set first_paid_at = {ten_days_ago}")))
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let (status, body) = cancel(&app, &token).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["refunded"], false);
+    assert_eq!(body["data"]["subscription"]["cancelAtPeriodEnd"], true);
+    assert!(stripe.refunds().is_empty());
+    assert_eq!(
+        stripe.subscription("sub_1")["cancel_at_period_end"],
+        true,
+        "set at Stripe: no further invoice"
+    );
+    assert_eq!(stripe.subscription("sub_1")["status"], "active");
+    assert_eq!(tier(&app).await, "pro", "Pro until the paid period ends");
+    assert_eq!(
+        app.count("select count(*) as n from jobs where kind = 'subscription_expiry'").await,
+        0,
+        "Stripe says when"
+    );
+    let deleted = json!({"id": "evt_9", "type": "customer.subscription.deleted", "data": {"object": {"id": "sub_1", "object": "subscription", "status": "canceled"}}});
+    assert_eq!(deliver(&app, &deleted, 0).await, 200);
+    assert_eq!(tier(&app).await, "free");
+}
+on_both_engines!(cancelling_after_the_guarantee_ends_at_the_period_s_end_and_stripe_says_when);
+
+async fn when_stripe_is_down_or_refuses_nothing_changes_here_and_trying_again_is_safe(db: TestDatabase) {
+    let stripe = FakeStripe::start().await;
+    let app = app(db, &stripe).await;
+    let token = paid_monthly(&app).await;
+
+    stripe.fail_next("POST /v1/refunds", 500, "api_error");
+    let (status, body) = cancel(&app, &token).await;
+    assert_eq!(status, 503, "{body}");
+    assert!(body["message"].as_str().unwrap().contains("Nada foi alterado"), "{body}");
+    assert_eq!((tier(&app).await, stripe.refunds().len()), ("pro".into(), 0));
+
+    // Refunded, then the cancellation fails: still nothing changes here, and the retry refunds once.
+    stripe.fail_next("DELETE /v1/subscriptions/sub_1", 503, "api_error");
+    let (status, _) = cancel(&app, &token).await;
+    assert_eq!(status, 503);
+    assert_eq!(tier(&app).await, "pro");
+    assert_eq!(app.count("select count(*) as n from subscriptions where status = 'active'").await, 1);
+    let (status, body) = cancel(&app, &token).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(stripe.refunds(), ["pi_invoice_1"], "refunded exactly once");
+    assert_eq!(stripe.subscription("sub_1")["status"], "canceled");
+    assert_eq!(tier(&app).await, "free");
+}
+on_both_engines!(when_stripe_is_down_or_refuses_nothing_changes_here_and_trying_again_is_safe);
+
+async fn a_refund_stripe_refuses_is_a_clear_error_and_the_plan_stays(db: TestDatabase) {
+    let stripe = FakeStripe::start().await;
+    let app = app(db, &stripe).await;
+    let token = paid_monthly(&app).await;
+    stripe.fail_next("POST /v1/refunds", 402, "card_declined");
+    let response = app
+        .http
+        .post(format!("{}/api/subscriptions/cancel", app.address))
+        .header("accept-language", "en")
+        .bearer_auth(&token)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 409);
+    let body: Value = response.json().await.unwrap();
+    assert!(body["message"].as_str().unwrap().starts_with("The payment provider refused"), "{body}");
+    assert_eq!(tier(&app).await, "pro");
+    assert_eq!(stripe.subscription("sub_1")["status"], "active");
+}
+on_both_engines!(a_refund_stripe_refuses_is_a_clear_error_and_the_plan_stays);
+
+async fn the_first_invoice_paid_before_the_checkout_completed_does_no_harm(db: TestDatabase) {
     let stripe = FakeStripe::start().await;
     let app = app(db, &stripe).await;
     let cs = checkout(&app, "monthly").await;
-    let early = json!({"id": "evt_0", "type": "invoice.paid", "data": {"object": {"id": "in_0", "subscription": "sub_1"}}});
-    assert_eq!(
-        deliver(&app, &early, 0).await,
-        200,
-        "a renewal for a subscription we do not know yet is acknowledged"
-    );
+    // Stripe's documented order is not guaranteed: the first invoice's event comes first.
+    let period_end = socio::db::now_ms() / 1000 + 31 * 86_400;
+    let early = json!({"id": "evt_0", "type": "invoice.paid", "data": {"object": {"id": "in_1", "object": "invoice",
+        "subscription": "sub_1", "billing_reason": "subscription_create", "payment_intent": "pi_invoice_1",
+        "lines": {"data": [{"period": {"end": period_end}}]}}}});
+    assert_eq!(deliver(&app, &early, 0).await, 200, "acknowledged");
     let unknown = json!({"id": "evt_x", "type": "some.future.event", "data": {"object": {}}});
     assert_eq!(deliver(&app, &unknown, 0).await, 200);
     assert_eq!(tier(&app).await, "free");
     assert_eq!(deliver(&app, &completed(&cs, "evt_1"), 0).await, 200);
     assert_eq!(tier(&app).await, "pro");
+    // The session's own first invoice gave the payment to refund, though the event came first.
+    let payment: String = sqlx::query("select provider_payment_id from subscriptions")
+        .fetch_one(app.db.pool())
+        .await
+        .map(|r| sqlx::Row::get(&r, "provider_payment_id"))
+        .unwrap();
+    assert_eq!(payment, "pi_invoice_1");
+    let renewal = json!({"id": "evt_2", "type": "invoice.paid", "data": {"object": {"id": "in_2", "subscription": "sub_1",
+        "billing_reason": "subscription_cycle", "lines": {"data": [{"period": {"end": period_end}}]}}}});
+    assert_eq!(deliver(&app, &renewal, 0).await, 200);
+    let (token, _) = login(&app, ANA).await;
+    let (_, status) =
+        call(&app, reqwest::Method::GET, "/api/subscriptions/status", Value::Null, Some(&token)).await;
+    assert_eq!(status["data"]["subscription"]["state"], "active");
+    let ends = status["data"]["subscription"]["currentPeriodEnd"].as_str().unwrap().to_owned();
+    assert!(ends.starts_with(&socio::calendar::CivilDate::from_ms(period_end * 1000).iso()), "{ends}");
 }
-on_both_engines!(events_out_of_order_do_no_harm);
+on_both_engines!(the_first_invoice_paid_before_the_checkout_completed_does_no_harm);
+
+async fn moving_to_yearly_or_an_admin_s_free_never_leaves_stripe_charging(db: TestDatabase) {
+    let stripe = FakeStripe::start().await;
+    let app = app(db, &stripe).await;
+    let token = paid_monthly(&app).await;
+    let (status, body) = call(
+        &app,
+        reqwest::Method::POST,
+        "/api/subscriptions/upgrade",
+        json!({"newPlanType": "pro", "interval": "yearly"}),
+        Some(&token),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let yearly = body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    assert_eq!(deliver(&app, &completed(&yearly, "evt_2"), 0).await, 200);
+    eventually("the monthly subscription stops renewing at Stripe", || async {
+        stripe.subscription("sub_1")["cancel_at_period_end"] == true
+    })
+    .await;
+    assert_eq!(tier(&app).await, "pro");
+
+    // Back to monthly, then an admin makes Ana free: the new subscription ends at Stripe at once.
+    let again = checkout(&app, "monthly").await;
+    assert_eq!(deliver(&app, &completed(&again, "evt_3"), 0).await, 200);
+    let (admin, _) = login(&app, ADMIN).await;
+    let id = app.user_column(ANA, "id").await;
+    let (status, body) = call(
+        &app,
+        reqwest::Method::PUT,
+        &format!("/api/admin/users/{id}/subscription"),
+        json!({"subscriptionStatus": "free"}),
+        Some(&admin),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(tier(&app).await, "free");
+    eventually("Stripe stops charging someone who is free here", || async {
+        stripe.subscription("sub_3")["status"] == "canceled"
+    })
+    .await;
+    assert_eq!(app.count("select count(*) as n from subscriptions where status <> 'canceled'").await, 0);
+}
+on_both_engines!(moving_to_yearly_or_an_admin_s_free_never_leaves_stripe_charging);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { formatAdminPhone, formatPhone, normalizePhone } from "./phone";
+import { formatPhone, normalizePhone } from "./phone";
 
 describe("phone numbers", () => {
   it("keeps international numbers and strips formatting", () => {
@@ -18,15 +18,15 @@ describe("phone numbers", () => {
     expect(normalizePhone("")).toBe("");
   });
 
-  it("formats Brazilian mobiles for reading", () => {
-    expect(formatPhone("+5511987654321")).toBe("+55 (11) 98765-4321");
+  it("shows Brazilian numbers as people write them, (XX) XXXXX-XXXX, and other numbers as they are", () => {
+    expect(formatPhone("+5511987654321")).toBe("(11) 98765-4321");
+    expect(formatPhone("11987654321")).toBe("(11) 98765-4321");
+    expect(formatPhone("+551134567890")).toBe("(11) 3456-7890");
     expect(formatPhone("+14155550100")).toBe("+14155550100");
   });
 
-  it("shows Brazilian mobiles in the admin table as (XX) XXXXX-XXXX and other numbers as they are", () => {
-    expect(formatAdminPhone("+5511987654321")).toBe("(11) 98765-4321");
-    expect(formatAdminPhone("11987654321")).toBe("(11) 98765-4321");
-    expect(formatAdminPhone("+551134567890")).toBe("+551134567890");
-    expect(formatAdminPhone("+14155550100")).toBe("+14155550100");
+  it("shows a mobile WhatsApp delivered without its ninth digit with it, as its owner types it", () => {
+    expect(formatPhone("+553187654321")).toBe("(31) 98765-4321");
+    expect(formatPhone("553167654321")).toBe("(31) 96765-4321");
   });
 });

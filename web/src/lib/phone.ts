@@ -12,17 +12,20 @@ export function normalizePhone(input: string): string {
   return `+${digits}`;
 }
 
-/** "+5511987654321" → "+55 (11) 98765-4321" for Brazilian mobiles; other numbers as they are. */
+/**
+ * A number the way Brazilians write it: "+5531987654321" → "(31) 98765-4321". A mobile that WhatsApp
+ * delivered without its ninth digit ("+553187654321", an older account) is shown with it, as its
+ * owner types it (the server's `PhoneNumber::identity`); landlines as "(11) 3456-7890"; other
+ * countries as they are.
+ */
 export function formatPhone(e164: string): string {
-  const match = /^\+55(\d{2})(\d{4,5})(\d{4})$/.exec(e164);
-  return match ? `+55 (${match[1]}) ${match[2]}-${match[3]}` : e164;
-}
-
-/** The admin table's form (spec §5): a Brazilian 2+5+4 number as "(XX) XXXXX-XXXX"; others as they are. */
-export function formatAdminPhone(e164: string): string {
-  if (e164.startsWith("+") && !e164.startsWith("+55")) return e164;
   const digits = e164.replace(/\D/g, "");
-  const national = digits.length === 13 && digits.startsWith("55") ? digits.slice(2) : digits;
-  const match = /^(\d{2})(\d{5})(\d{4})$/.exec(national);
-  return match ? `(${match[1]}) ${match[2]}-${match[3]}` : e164;
+  if (e164.startsWith("+") && !e164.startsWith("+55")) return e164;
+  const national = (digits.length === 12 || digits.length === 13) && digits.startsWith("55") ? digits.slice(2) : digits;
+  const withNine = /^([1-9]{2})([6-9]\d{7})$/.exec(national);
+  if (withNine) return formatPhone(`+55${withNine[1]}9${withNine[2]}`);
+  const mobile = /^(\d{2})(9\d{4})(\d{4})$/.exec(national);
+  if (mobile) return `(${mobile[1]}) ${mobile[2]}-${mobile[3]}`;
+  const landline = /^(\d{2})([2-5]\d{3})(\d{4})$/.exec(national);
+  return landline ? `(${landline[1]}) ${landline[2]}-${landline[3]}` : e164;
 }

@@ -6,7 +6,7 @@ import { Card } from "@/components/ui/card";
 import type { DailyCount } from "@/gen/socio/v1/admin_pb";
 import { formatDateTime, formatDecimal } from "@/lib/dates";
 import { currentLanguage } from "@/lib/i18n";
-import { formatAdminPhone } from "@/lib/phone";
+import { formatPhone } from "@/lib/phone";
 import { TableScroll } from "@/components/ui/table-scroll";
 
 import { useAnalytics, useFailedMessages } from "../api/use-admin";
@@ -94,7 +94,7 @@ export function AnalyticsTab() {
                 {failures.data?.messages.map((f) => (
                   <li key={f.id} className="rounded-lg bg-red-50 p-2">
                     <p className="font-medium">
-                      {formatAdminPhone(f.phoneNumber)} · <time>{formatDateTime(f.failedAt, language)}</time>
+                      {formatPhone(f.phoneNumber)} · <time>{formatDateTime(f.failedAt, language)}</time>
                     </p>
                     <p className="truncate text-slate-700">{f.content}</p>
                     <p className="text-xs text-red-800">{f.error}</p>

@@ -11,7 +11,7 @@ import { cn } from "@/lib/cn";
 import { formatDate, formatDateTime } from "@/lib/dates";
 import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
-import { formatAdminPhone } from "@/lib/phone";
+import { formatPhone } from "@/lib/phone";
 
 import { useChatHistory, useDeleteUser, useExportUser, useSetSubscription, useUser, useUserPlan } from "../api/use-admin";
 import { PLAN_STATUS_KEYS, TierBadge } from "./users-tab";
@@ -85,7 +85,7 @@ export function UserDialog({ id, onClose }: { id: string; onClose: () => void })
           <section aria-label={t("detail.profile")}>
             <dl className="grid gap-4 sm:grid-cols-3">
               <Field label={t("users.columns.name")}>{user.name || t("users.unnamed")}</Field>
-              <Field label={t("users.columns.phone")}>{formatAdminPhone(user.phoneNumber)}</Field>
+              <Field label={t("users.columns.phone")}>{formatPhone(user.phoneNumber)}</Field>
               <Field label={t("users.columns.plan")}>
                 <TierBadge user={user} />
               </Field>

@@ -44,7 +44,7 @@ afterEach(() => vi.restoreAllMocks());
 describe("checkout", () => {
   it("preselects Pro, shows the number and the free plan's struck-through limitations", async () => {
     renderApp("/checkout/5511987654321", { api: api([]) });
-    expect(await screen.findByText("Para o WhatsApp +55 (11) 98765-4321")).toBeInTheDocument();
+    expect(await screen.findByText("Para o WhatsApp (11) 98765-4321")).toBeInTheDocument();
     expect(await screen.findByRole("article", { name: /Pro/ })).toHaveAttribute("aria-current", "true");
     expect(screen.getByText("Sem consultor de IA no WhatsApp")).toHaveClass("line-through");
   });

@@ -48,7 +48,7 @@ describe("dashboard", () => {
     storeTokens("t", "r");
     renderApp("/dashboard", { api: api(Role.USER, SubscriptionStatus.FREE) });
     expect(await screen.findByRole("heading", { name: "Olá, Ana!" })).toBeInTheDocument();
-    expect(screen.getByText("+55 (11) 98765-4321")).toBeInTheDocument();
+    expect(screen.getByText("(11) 98765-4321")).toBeInTheDocument();
     expect(screen.getByText("Gratuito")).toBeInTheDocument();
     expect(screen.queryByRole("link", { name: "Admin" })).not.toBeInTheDocument();
     expect(screen.getByText("17% concluído")).toBeInTheDocument();

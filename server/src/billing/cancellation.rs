@@ -1,0 +1,106 @@
+//! Cancelling a subscription, at the provider first and only then here: within the 7-day guarantee
+//! the first payment is refunded and a recurring subscription ended at once (the person is free and
+//! told "refunded" only after both); later, a recurring subscription is set to end with its paid
+//! period (no further invoice) and the person stays Pro until the provider says it ended. If the
+//! provider refuses or cannot be reached, the error says so and nothing changes here; every call
+//! carries an idempotency key, so trying again is safe.
+
+use futures::future::BoxFuture;
+
+use super::{
+    stripe::{StripeClient, StripeError},
+    subscriptions::{self, Ending, PROVIDER_CANCEL_JOB, Subscription},
+};
+use crate::{
+    db::{
+        Db,
+        jobs::{Job, JobError, JobHandler},
+        now_ms,
+    },
+    error::{AppError, Resource},
+};
+
+/// Cancels the user's running subscription. True when the payment was refunded.
+pub async fn cancel(
+    db: &Db,
+    stripe: Option<&StripeClient>,
+    user_id: &str,
+) -> Result<(Subscription, bool), AppError> {
+    let mut conn = db.pool().acquire().await?;
+    let running = subscriptions::current(&mut conn, user_id)
+        .await?
+        .filter(|s| s.status != "canceled")
+        .ok_or(AppError::NotFound(Resource::Subscription))?;
+    drop(conn);
+    let refund = running.refundable(now_ms());
+    let ending = match running.provider.as_str() {
+        "stripe" => {
+            let stripe =
+                stripe.ok_or_else(|| AppError::PaymentsUnavailable("Stripe is not configured".into()))?;
+            let ids = subscriptions::provider_ids(db, &running.id).await?;
+            if refund {
+                let payment = match (&ids.payment, &ids.subscription) {
+                    (Some(payment), _) => Some(payment.clone()),
+                    (None, Some(subscription)) => stripe.latest_payment(subscription).await?,
+                    (None, None) => None,
+                };
+                let payment =
+                    payment.ok_or_else(|| AppError::PaymentsRefused("no payment to refund".into()))?;
+                stripe.refund(&payment).await?;
+                if let Some(subscription) = &ids.subscription {
+                    stripe.cancel_now(subscription).await?;
+                }
+                tracing::info!(user = %user_id, "refunded under the guarantee and cancelled at Stripe");
+                Ending::Refunded
+            } else if let Some(subscription) = &ids.subscription {
+                stripe.cancel_at_period_end(subscription).await?;
+                Ending::AtPeriodEnd { provider_ends_it: true }
+            } else {
+                Ending::AtPeriodEnd { provider_ends_it: false }
+            }
+        }
+        // The sandbox has nothing to refund or cancel; an admin's Pro has no payment.
+        _ if refund => Ending::Refunded,
+        _ => Ending::AtPeriodEnd { provider_ends_it: false },
+    };
+    let after = subscriptions::cancel(db, user_id, &running.id, ending).await?;
+    Ok((after, ending == Ending::Refunded))
+}
+
+/// The job that ends a subscription at Stripe when it stopped here without the person asking
+/// Stripe (replaced by a newer plan, an admin's Free, erasure).
+pub struct ProviderCancelHandler {
+    stripe: Option<StripeClient>,
+}
+
+impl ProviderCancelHandler {
+    pub fn new(stripe: Option<StripeClient>) -> Self {
+        Self { stripe }
+    }
+}
+
+impl JobHandler for ProviderCancelHandler {
+    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
+        Box::pin(async move {
+            let subscription = job.payload["subscription"]
+                .as_str()
+                .ok_or_else(|| JobError::Permanent("no subscription".into()))?;
+            let stripe = self.stripe.as_ref().ok_or_else(|| {
+                JobError::Permanent(format!(
+                    "Stripe is not configured: {subscription} was not cancelled there"
+                ))
+            })?;
+            let done = match job.payload["when"].as_str() {
+                Some("period_end") => stripe.cancel_at_period_end(subscription).await,
+                _ => stripe.cancel_now(subscription).await,
+            };
+            done.map_err(|err| match err {
+                StripeError::Unavailable(why) => JobError::Retryable(why),
+                StripeError::Refused(why) => JobError::Permanent(why),
+            })
+        })
+    }
+}
+
+/// The job kind, for registering the handler.
+pub const JOB: &str = PROVIDER_CANCEL_JOB;
