@@ -41,8 +41,8 @@ pub async fn seed(db: &Db, size: Size) -> anyhow::Result<Duration> {
     let per_user = (size.messages / size.users.max(1)).max(1);
     let statements = [
         format!(
-            "insert into users (id, phone_number, name, language, subscription_status, role, created_at, updated_at, last_active_at, search_key) \
-             {seq} select 'seed-u-' || n, '+55119' || cast(10000000 + n as text), \
+            "insert into users (id, phone_number, phone_key, name, language, subscription_status, role, created_at, updated_at, last_active_at, search_key) \
+             {seq} select 'seed-u-' || n, '+55119' || cast(10000000 + n as text), '+55119' || cast(10000000 + n as text), \
                  case when n = 1 then 'Admin Bench' else 'Empreendedora ' || n end, \
                  case when n % 4 = 0 then 'en' else 'pt-BR' end, \
                  case when n % 5 = 0 then 'pro' else 'free' end, \
