@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use sqlx::Row;
 
 use crate::{
-    calendar::{CivilDate, DAY_MS},
+    clock::{self, CivilDate},
     db::{Db, now_ms},
 };
 
@@ -83,7 +83,7 @@ pub async fn record(
     .bind(kind.as_str())
     .bind(variant.as_str())
     .bind(&visitor.0)
-    .bind(now.div_euclid(DAY_MS))
+    .bind(CivilDate::in_sao_paulo(now).days())
     .bind(now)
     .execute(db.pool())
     .await?;
@@ -100,7 +100,7 @@ pub struct FunnelRow {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DailyCount {
-    /// YYYY-MM-DD (UTC).
+    /// YYYY-MM-DD (a day in São Paulo).
     pub day: String,
     pub count: i64,
 }
@@ -114,11 +114,16 @@ pub struct Report {
     pub failed_sends_per_day: Vec<DailyCount>,
 }
 
-/// The last `days` days (today included).
+/// The last `days` days in São Paulo (today included).
 pub async fn report(db: &Db, days: i64) -> Result<Report, sqlx::Error> {
-    let today = now_ms().div_euclid(DAY_MS);
+    report_at(db, days, now_ms()).await
+}
+
+/// The report as it reads at `now` (Unix ms).
+pub async fn report_at(db: &Db, days: i64, now: i64) -> Result<Report, sqlx::Error> {
+    let today = CivilDate::in_sao_paulo(now).days();
     let first_day = today - days + 1;
-    let since = first_day * DAY_MS;
+    let since = CivilDate::from_days(first_day).starts_at();
 
     let mut funnel: HashMap<Variant, FunnelRow> = [Variant::A, Variant::B]
         .into_iter()
@@ -153,14 +158,9 @@ pub async fn report(db: &Db, days: i64) -> Result<Report, sqlx::Error> {
         }
     }
 
-    let messages = per_day(db, "select created_at / 86400000 as day, count(*) as n from messages where created_at >= $1 group by created_at / 86400000", since).await?;
-    let failed = per_day(
-        db,
-        "select updated_at / 86400000 as day, count(*) as n from messages \
-         where direction = 'outbound' and status = 'failed' and updated_at >= $1 group by updated_at / 86400000",
-        since,
-    )
-    .await?;
+    let messages = per_day(db, "created_at", "1 = 1", since, now).await?;
+    let failed =
+        per_day(db, "updated_at", "direction = 'outbound' and status = 'failed'", since, now).await?;
     let series = |counts: &HashMap<i64, i64>| {
         (first_day..=today)
             .map(|day| DailyCount {
@@ -174,14 +174,37 @@ pub async fn report(db: &Db, days: i64) -> Result<Report, sqlx::Error> {
     Ok(Report { funnel, messages_per_day: series(&messages), failed_sends_per_day: series(&failed) })
 }
 
-async fn per_day(db: &Db, sql: &'static str, since: i64) -> Result<HashMap<i64, i64>, sqlx::Error> {
-    sqlx::query(sql)
-        .bind(since)
-        .fetch_all(db.pool())
-        .await?
-        .iter()
-        .map(|row| Ok((row.try_get::<i64, _>("day")?, row.try_get::<i64, _>("n")?)))
-        .collect()
+/// Messages matching `filter` per São Paulo day (days since 1970) of their `column` time, from
+/// `since`. Grouped by the database when the offset holds over the window (always since 2019),
+/// else counted here day by day.
+async fn per_day(
+    db: &Db,
+    column: &'static str,
+    filter: &'static str,
+    since: i64,
+    now: i64,
+) -> Result<HashMap<i64, i64>, sqlx::Error> {
+    if let Some(offset) = clock::steady_offset_ms(since, now) {
+        let sql = format!(
+            "select ({column} + $2) / $3 as day, count(*) as n from messages where {filter} and {column} >= $1 \
+             group by ({column} + $2) / $3"
+        );
+        return sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(since)
+            .bind(offset)
+            .bind(clock::DAY_MS)
+            .fetch_all(db.pool())
+            .await?
+            .iter()
+            .map(|row| Ok((row.try_get::<i64, _>("day")?, row.try_get::<i64, _>("n")?)))
+            .collect();
+    }
+    let sql = format!("select {column} as at from messages where {filter} and {column} >= $1");
+    let mut counts = HashMap::new();
+    for row in sqlx::query(sqlx::AssertSqlSafe(sql)).bind(since).fetch_all(db.pool()).await? {
+        *counts.entry(CivilDate::in_sao_paulo(row.try_get("at")?).days()).or_insert(0) += 1;
+    }
+    Ok(counts)
 }
 
 #[cfg(test)]

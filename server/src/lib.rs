@@ -8,7 +8,7 @@ pub mod api;
 pub mod app;
 pub mod audit;
 pub mod billing;
-pub mod calendar;
+pub mod clock;
 pub mod config;
 pub mod consultant;
 pub mod conversation;

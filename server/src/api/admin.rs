@@ -13,6 +13,7 @@ use super::{
 use crate::{
     analytics, audit,
     billing::subscriptions,
+    clock::CivilDate,
     conversation::messages::{self, Author},
     db::{Db, now_ms},
     error::{AppError, Problem, Resource},
@@ -136,10 +137,11 @@ impl AdminService for AdminApi {
         let lang = request_language(&request);
         let body = request.get_ref();
         self.found(&body.id, lang).await?;
-        let ms = |t: &prost_types::Timestamp| t.seconds * 1000 + i64::from(t.nanos) / 1_000_000;
-        let from = body.start_date.as_ref().map(ms).unwrap_or(0);
-        // An end date is the whole of that day.
-        let to = body.end_date.as_ref().map(|t| ms(t) + 86_399_999).unwrap_or(i64::MAX);
+        // The browser sends each day as that date's UTC midnight; it means the day in São Paulo,
+        // and an end date is the whole of that day.
+        let day = |t: &prost_types::Timestamp| CivilDate::utc(t.seconds.saturating_mul(1000));
+        let from = body.start_date.as_ref().map(|t| day(t).starts_at()).unwrap_or(0);
+        let to = body.end_date.as_ref().map(|t| day(t).ends_at()).unwrap_or(i64::MAX);
         let limit = if body.limit == 0 { 50 } else { body.limit };
         let (page, limit) = paging(body.page, limit).map_err(|e| e.into_status(lang))?;
         let (found, total) = messages::history(&self.db, &body.id, from, to, limit, (page - 1) * limit)

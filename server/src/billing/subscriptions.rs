@@ -10,6 +10,7 @@ use sqlx::{AnyConnection, Row, any::AnyRow};
 
 use super::plans::{GUARANTEE_DAYS, PRO_MONTHLY_CENTS, PRO_YEARLY_CENTS};
 use crate::{
+    clock::DAY_MS,
     conversation::{delivery, messages},
     db::{
         Db, get_bool,
@@ -23,7 +24,6 @@ use crate::{
 pub const EXPIRY_JOB: &str = "subscription_expiry";
 /// Cancels a subscription at the payment provider (`{"subscription": "sub_…", "when": "now" | "period_end"}`).
 pub const PROVIDER_CANCEL_JOB: &str = "provider_cancel";
-const DAY_MS: i64 = 86_400_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Interval {

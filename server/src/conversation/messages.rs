@@ -6,6 +6,7 @@
 use sqlx::{AnyConnection, Row, any::AnyRow};
 
 use crate::{
+    clock::{self, CivilDate},
     db::{Db, now_ms},
     whatsapp::payload::{DeliveryStatus, InboundMessage, MessageKind, StatusUpdate},
 };
@@ -347,25 +348,49 @@ pub struct Activity {
     pub total_messages: i64,
 }
 
-/// Brazil's time: UTC−3 all year since 2019.
-const SAO_PAULO_OFFSET_MS: i64 = 3 * 3_600_000;
-
+/// "This week" is today and the six days before it, "days active" counts the days of the last 30
+/// (today included) with a message: days in São Paulo.
 pub async fn activity(db: &Db, user_id: &str, now: i64) -> Result<Activity, sqlx::Error> {
+    let today = CivilDate::in_sao_paulo(now);
+    let week_starts = today.plus_days(-6).starts_at();
+    let month_starts = today.plus_days(-29).starts_at();
     let row = sqlx::query(
         "select \
-           (select count(*) from messages where user_id = $1 and created_at > $2) as week, \
-           (select count(distinct (created_at - $4) / 86400000) from messages where user_id = $1 and created_at > $3) as days, \
+           (select count(*) from messages where user_id = $1 and created_at >= $2) as week, \
            (select count(*) from messages where user_id = $1) as total",
     )
     .bind(user_id)
-    .bind(now - 7 * 86_400_000)
-    .bind(now - 30 * 86_400_000)
-    .bind(SAO_PAULO_OFFSET_MS)
+    .bind(week_starts)
     .fetch_one(db.pool())
     .await?;
+    let days_active = match clock::steady_offset_ms(month_starts, now) {
+        Some(offset) => sqlx::query(
+            "select count(distinct (created_at + $3) / $4) as days from messages where user_id = $1 and created_at >= $2",
+        )
+        .bind(user_id)
+        .bind(month_starts)
+        .bind(offset)
+        .bind(clock::DAY_MS)
+        .fetch_one(db.pool())
+        .await?
+        .try_get("days")?,
+        // A change of offset inside the window (summer time, before 2019): day by day.
+        None => {
+            let times = sqlx::query("select created_at from messages where user_id = $1 and created_at >= $2")
+                .bind(user_id)
+                .bind(month_starts)
+                .fetch_all(db.pool())
+                .await?;
+            let days: std::collections::BTreeSet<i64> = times
+                .iter()
+                .map(|r| r.try_get::<i64, _>("created_at").map(|t| CivilDate::in_sao_paulo(t).days()))
+                .collect::<Result<_, _>>()?;
+            days.len() as i64
+        }
+    };
     Ok(Activity {
         messages_this_week: row.try_get("week")?,
-        days_active: row.try_get("days")?,
+        days_active,
         total_messages: row.try_get("total")?,
     })
 }

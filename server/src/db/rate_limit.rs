@@ -38,7 +38,7 @@ pub async fn hit(db: &Db, key: &str, limit: Limit) -> Result<Result<(), Exceeded
     if count == 1 && rand::random::<u8>() < 3 {
         // Now and then, forget windows that ended a day ago.
         sqlx::query("delete from rate_limits where window_start < $1")
-            .bind(now - 86_400_000)
+            .bind(now - crate::clock::DAY_MS)
             .execute(db.pool())
             .await?;
     }

@@ -159,7 +159,7 @@ pub async fn stats(db: &Db) -> Result<Stats, sqlx::Error> {
          (select count(*) from business_plans) as plans, \
          (select count(*) from (select plan_id from plan_sections where completed = $2 group by plan_id having count(*) = 6) done) as completed",
     )
-    .bind(now_ms() - 30 * 86_400_000)
+    .bind(now_ms() - 30 * crate::clock::DAY_MS)
     .bind(true)
     .fetch_one(db.pool())
     .await?;

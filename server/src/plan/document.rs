@@ -13,7 +13,7 @@ use super::{
     store::Plan,
 };
 use crate::{
-    calendar::CivilDate,
+    clock::CivilDate,
     db::now_ms,
     identity::users::User,
     locale::Language,
@@ -99,7 +99,7 @@ fn word(value: &Json) -> String {
 }
 
 fn date(ms: i64, lang: Language) -> String {
-    let date = CivilDate::from_ms(ms);
+    let date = CivilDate::in_sao_paulo(ms);
     lang.choose(date.brazilian(), date.iso())
 }
 

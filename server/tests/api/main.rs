@@ -6,6 +6,7 @@ mod auth;
 mod billing;
 mod consultant;
 mod crash;
+mod days;
 mod fake_graph;
 mod fake_llm;
 mod fault_proxy;

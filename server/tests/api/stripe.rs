@@ -579,7 +579,7 @@ async fn the_first_invoice_paid_before_the_checkout_completed_does_no_harm(db: T
         call(&app, reqwest::Method::GET, "/api/subscriptions/status", Value::Null, Some(&token)).await;
     assert_eq!(status["data"]["subscription"]["state"], "active");
     let ends = status["data"]["subscription"]["currentPeriodEnd"].as_str().unwrap().to_owned();
-    assert!(ends.starts_with(&socio::calendar::CivilDate::from_ms(period_end * 1000).iso()), "{ends}");
+    assert!(ends.starts_with(&socio::clock::CivilDate::utc(period_end * 1000).iso()), "{ends}");
 }
 on_both_engines!(the_first_invoice_paid_before_the_checkout_completed_does_no_harm);
 

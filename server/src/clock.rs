@@ -1,0 +1,160 @@
+//! The product's clock: every day boundary it shows or counts is a day in São Paulo
+//! (`America/Sao_Paulo`), read from the IANA time-zone database that `jiff` bundles (so a machine
+//! without /usr/share/zoneinfo, or with an old one, still gets Brazil's rules: UTC−3, with summer
+//! time until 2019). Also the one place the civil-date arithmetic lives.
+
+use std::sync::OnceLock;
+
+use jiff::{Timestamp, civil, tz::TimeZone};
+
+/// A day's length, for durations (the 7-day guarantee, "the last 30 days"); never a day boundary.
+pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// The time zone of the product's days.
+pub const ZONE: &str = "America/Sao_Paulo";
+
+fn zone() -> &'static TimeZone {
+    static ZONE_RULES: OnceLock<TimeZone> = OnceLock::new();
+    ZONE_RULES
+        .get_or_init(|| TimeZone::get(ZONE).expect("the bundled time-zone database has America/Sao_Paulo"))
+}
+
+fn timestamp(ms: i64) -> Timestamp {
+    Timestamp::from_millisecond(ms).unwrap_or(if ms < 0 { Timestamp::MIN } else { Timestamp::MAX })
+}
+
+/// São Paulo's offset from UTC at `ms`, in milliseconds (−3 h today).
+pub fn offset_ms(ms: i64) -> i64 {
+    i64::from(zone().to_offset(timestamp(ms)).seconds()) * 1000
+}
+
+/// São Paulo's offset when it is the same all the way from `from` to `to` (so a day is
+/// `(t + offset) / DAY_MS` for every time between): true for any window since Brazil ended summer
+/// time in 2019. None when a change of offset falls inside.
+pub fn steady_offset_ms(from: i64, to: i64) -> Option<i64> {
+    let offset = offset_ms(from);
+    let changes =
+        zone().following(timestamp(from)).next().is_some_and(|t| t.timestamp().as_millisecond() <= to);
+    (!changes && offset_ms(to) == offset).then_some(offset)
+}
+
+/// A day of the proleptic Gregorian calendar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CivilDate {
+    pub year: i64,
+    pub month: i64,
+    pub day: i64,
+}
+
+impl CivilDate {
+    /// The date `days` days after 1970-01-01 (Howard Hinnant's civil_from_days).
+    pub fn from_days(days: i64) -> Self {
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        Self { year, month, day }
+    }
+
+    /// The UTC date of a Unix time in milliseconds (a date the browser sent as UTC midnight).
+    pub fn utc(ms: i64) -> Self {
+        Self::from_days(ms.div_euclid(DAY_MS))
+    }
+
+    /// The day it is in São Paulo at a Unix time in milliseconds.
+    pub fn in_sao_paulo(ms: i64) -> Self {
+        Self::utc(ms + offset_ms(ms))
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
+    pub fn days(self) -> i64 {
+        let year = self.year - i64::from(self.month <= 2);
+        let era = year.div_euclid(400);
+        let yoe = year - era * 400;
+        let mp = (self.month + 9) % 12;
+        let doy = (153 * mp + 2) / 5 + self.day - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146_097 + doe - 719_468
+    }
+
+    pub fn plus_days(self, days: i64) -> Self {
+        Self::from_days(self.days() + days)
+    }
+
+    /// When this day starts in São Paulo, as Unix milliseconds.
+    pub fn starts_at(self) -> i64 {
+        let (Ok(year), Ok(month), Ok(day)) =
+            (i16::try_from(self.year), i8::try_from(self.month), i8::try_from(self.day))
+        else {
+            return if self.year < 1970 { i64::MIN / 2 } else { i64::MAX / 2 };
+        };
+        civil::date(year, month, day)
+            .to_zoned(zone().clone())
+            .map(|zoned| zoned.timestamp().as_millisecond())
+            .unwrap_or_else(|_| self.days() * DAY_MS - offset_ms(self.days() * DAY_MS))
+    }
+
+    /// The last millisecond of this day in São Paulo.
+    pub fn ends_at(self) -> i64 {
+        self.plus_days(1).starts_at() - 1
+    }
+
+    /// YYYY-MM-DD.
+    pub fn iso(self) -> String {
+        format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+
+    /// DD/MM/YYYY, as Brazilians write dates.
+    pub fn brazilian(self) -> String {
+        format!("{:02}/{:02}/{}", self.day, self.month, self.year)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_since_the_epoch_read_as_calendar_dates() {
+        assert_eq!(CivilDate::from_days(0).iso(), "1970-01-01");
+        assert_eq!(CivilDate::from_days(19_782).iso(), "2024-02-29");
+        assert_eq!(CivilDate::from_days(20_778).brazilian(), "21/11/2026");
+        assert_eq!(CivilDate::utc(-1).iso(), "1969-12-31");
+        for days in [-800_000, -1, 0, 19_782, 20_778, 2_932_896] {
+            assert_eq!(CivilDate::from_days(days).days(), days);
+        }
+    }
+
+    /// 2026-11-22 02:30 UTC.
+    const HALF_PAST_ELEVEN_IN_SAO_PAULO: i64 = 1_795_314_600_000;
+
+    #[test]
+    fn half_past_eleven_at_night_in_sao_paulo_is_still_that_day_there() {
+        assert_eq!(
+            CivilDate::utc(HALF_PAST_ELEVEN_IN_SAO_PAULO).iso(),
+            "2026-11-22",
+            "already the 22nd in UTC"
+        );
+        let day = CivilDate::in_sao_paulo(HALF_PAST_ELEVEN_IN_SAO_PAULO);
+        assert_eq!(day.iso(), "2026-11-21");
+        assert_eq!(day.starts_at(), 1_795_230_000_000, "03:00 UTC");
+        assert_eq!(day.ends_at(), 1_795_316_399_999);
+        assert_eq!(offset_ms(HALF_PAST_ELEVEN_IN_SAO_PAULO), -3 * 3_600_000);
+    }
+
+    #[test]
+    fn summer_time_before_2019_moved_the_day_boundaries_and_is_seen_as_unsteady() {
+        // 2018-12-01 was in Brazilian summer time (UTC−2); 2018-11-04 is when it began.
+        let summer = CivilDate { year: 2018, month: 12, day: 1 };
+        assert_eq!(summer.starts_at(), 1_543_629_600_000, "02:00 UTC");
+        let before = CivilDate { year: 2018, month: 10, day: 20 }.starts_at();
+        assert_eq!(steady_offset_ms(before, summer.starts_at()), None);
+        let now = HALF_PAST_ELEVEN_IN_SAO_PAULO;
+        assert_eq!(steady_offset_ms(now - 30 * DAY_MS, now), Some(-3 * 3_600_000));
+    }
+}

@@ -1,0 +1,80 @@
+//! Every day boundary is a day in São Paulo: at 23:30 there (02:30 UTC, already tomorrow in UTC)
+//! the dashboard's week and active days, the admin's messages per day and the chat-history date
+//! filter all count the São Paulo day.
+
+use reqwest::Method;
+use serde_json::Value;
+use socio::{
+    analytics,
+    clock::{CivilDate, DAY_MS},
+    conversation::messages,
+};
+
+use crate::{
+    auth::{call, login, register},
+    helpers::{TestApp, TestDatabase, spawn_app_with},
+    on_both_engines,
+};
+
+const ADMIN: &str = "+5531999990000";
+/// 2026-11-22 02:30 UTC: 23:30 on Saturday 21 November in São Paulo.
+const SATURDAY_23_30: i64 = 1_795_314_600_000;
+const HOUR: i64 = 3_600_000;
+
+async fn message_at(app: &TestApp, user_id: &str, at: i64, n: usize) {
+    sqlx::query(
+        "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
+         values ($1, $2, 'inbound', 'user', 'text', 'oi', 'answered', $3, $3)",
+    )
+    .bind(format!("m-{n}"))
+    .bind(user_id)
+    .bind(at)
+    .execute(app.db.pool())
+    .await
+    .unwrap();
+}
+
+async fn at_half_past_eleven_in_sao_paulo_the_day_counted_is_sao_paulo_s(db: TestDatabase) {
+    let app = spawn_app_with(db, &[("ADMIN_PHONES", ADMIN.into())]).await;
+    let ana = register(&app, "+5511987654321").await;
+    // Saturday 23:30 and 00:10 (both the 21st in São Paulo; the 22nd in UTC), Friday 22:00 (the
+    // 20th there, already the 21st in UTC), and the Saturday before at 23:45: within 7 × 24 hours,
+    // but before the week's first midnight in São Paulo.
+    let friday_22_00 = SATURDAY_23_30 - 25 * HOUR - 30 * 60_000;
+    let saturday_00_10 = SATURDAY_23_30 - 23 * HOUR - 20 * 60_000;
+    let week_before = SATURDAY_23_30 - 7 * DAY_MS + 15 * 60_000;
+    for (n, at) in [SATURDAY_23_30, saturday_00_10, friday_22_00, week_before].into_iter().enumerate() {
+        message_at(&app, &ana, at, n).await;
+    }
+
+    let activity = messages::activity(&app.db, &ana, SATURDAY_23_30 + 60_000).await.unwrap();
+    assert_eq!(activity.days_active, 3, "Saturday, Friday and the Saturday before, in São Paulo");
+    assert_eq!(activity.messages_this_week, 3, "today and the six days before it, from midnight there");
+
+    let report = analytics::report_at(&app.db, 3, SATURDAY_23_30 + 60_000).await.unwrap();
+    let days: Vec<(String, i64)> = report.messages_per_day.iter().map(|d| (d.day.clone(), d.count)).collect();
+    assert_eq!(
+        days,
+        [("2026-11-19".to_owned(), 0), ("2026-11-20".to_owned(), 1), ("2026-11-21".to_owned(), 2)],
+        "UTC would have put two of them on the 22nd"
+    );
+    assert_eq!(
+        CivilDate::in_sao_paulo(SATURDAY_23_30).brazilian(),
+        "21/11/2026",
+        "the date printed on a plan"
+    );
+
+    let (admin, _) = login(&app, ADMIN).await;
+    let path = format!(
+        "/api/admin/users/{ana}/chat-history?startDate=2026-11-21T00:00:00Z&endDate=2026-11-21T00:00:00Z"
+    );
+    let (status, body) = call(&app, Method::GET, &path, Value::Null, Some(&admin)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["messages"].as_array().unwrap().len(), 2, "the 21st in São Paulo: {body}");
+    let path = format!(
+        "/api/admin/users/{ana}/chat-history?startDate=2026-11-20T00:00:00Z&endDate=2026-11-20T00:00:00Z"
+    );
+    let (_, body) = call(&app, Method::GET, &path, Value::Null, Some(&admin)).await;
+    assert_eq!(body["data"]["messages"].as_array().unwrap().len(), 1, "Friday 22:00 there");
+}
+on_both_engines!(at_half_past_eleven_in_sao_paulo_the_day_counted_is_sao_paulo_s);
