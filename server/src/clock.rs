@@ -68,7 +68,7 @@ impl CivilDate {
 
     /// The day it is in São Paulo at a Unix time in milliseconds.
     pub fn in_sao_paulo(ms: i64) -> Self {
-        Self::utc(ms + offset_ms(ms))
+        Self::utc(ms.saturating_add(offset_ms(ms)))
     }
 
     /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
@@ -93,10 +93,10 @@ impl CivilDate {
         else {
             return if self.year < 1970 { i64::MIN / 2 } else { i64::MAX / 2 };
         };
-        civil::date(year, month, day)
-            .to_zoned(zone().clone())
+        civil::Date::new(year, month, day)
+            .and_then(|date| date.to_zoned(zone().clone()))
             .map(|zoned| zoned.timestamp().as_millisecond())
-            .unwrap_or_else(|_| self.days() * DAY_MS - offset_ms(self.days() * DAY_MS))
+            .unwrap_or_else(|_| (self.days() * DAY_MS).saturating_sub(offset_ms(self.days() * DAY_MS)))
     }
 
     /// The last millisecond of this day in São Paulo.
@@ -156,5 +156,13 @@ mod tests {
         assert_eq!(steady_offset_ms(before, summer.starts_at()), None);
         let now = HALF_PAST_ELEVEN_IN_SAO_PAULO;
         assert_eq!(steady_offset_ms(now - 30 * DAY_MS, now), Some(-3 * 3_600_000));
+    }
+
+    #[test]
+    fn any_date_a_caller_sends_has_a_start_and_never_panics() {
+        for ms in [i64::MIN, -62_000_000_000_000, -1, 0, 253_402_300_799_999, 400_000_000_000_000, i64::MAX] {
+            let day = CivilDate::utc(ms.saturating_sub(0));
+            assert!(day.starts_at() <= day.ends_at() || day.year > 9999 || day.year < -9999, "{ms}");
+        }
     }
 }

@@ -91,6 +91,10 @@ pub enum AppError {
     /// The number has never written to us on WhatsApp (and is not an admin's).
     #[error("not registered")]
     NotRegistered { whatsapp_url: String },
+    /// A code went to this number less than a minute ago: it is still valid, and another may be
+    /// asked for after `retry_after_secs`.
+    #[error("a code was sent {retry_after_secs} s too recently")]
+    CodeAlreadySent { retry_after_secs: u64 },
     /// A login code that is wrong, used, replaced or expired.
     #[error("invalid login code")]
     InvalidCode,
@@ -126,7 +130,7 @@ impl AppError {
             AppError::NotFound(_) => Code::NotFound,
             AppError::AlreadyExists(_) => Code::AlreadyExists,
             AppError::FailedPrecondition(_) => Code::FailedPrecondition,
-            AppError::RateLimited { .. } => Code::ResourceExhausted,
+            AppError::RateLimited { .. } | AppError::CodeAlreadySent { .. } => Code::ResourceExhausted,
             AppError::Unavailable(_) | AppError::PaymentsUnavailable(_) => Code::Unavailable,
             AppError::PaymentsRefused(_) => Code::FailedPrecondition,
             AppError::Internal(_) => Code::Internal,
@@ -180,6 +184,10 @@ impl AppError {
                     "Number not registered. Send Sócio a message on WhatsApp to get started.",
                 )
                 .into(),
+            AppError::CodeAlreadySent { retry_after_secs } => lang.choose(
+                format!("Enviamos um código há pouco e ele continua valendo: confira o WhatsApp. Você pode pedir outro em {retry_after_secs} segundos."),
+                format!("We sent you a code moments ago and it is still valid: check WhatsApp. You can ask for another in {retry_after_secs} seconds."),
+            ),
             AppError::InvalidCode => lang
                 .choose(
                     "Código inválido ou expirado. Confira o código e tente novamente.",
@@ -238,6 +246,7 @@ impl AppError {
             | AppError::AlreadyExists(_)
             | AppError::FailedPrecondition(_)
             | AppError::RateLimited { .. }
+            | AppError::CodeAlreadySent { .. }
             | AppError::NotRegistered { .. }
             | AppError::InvalidCode
             | AppError::NumberLocked { .. } => {}
@@ -253,6 +262,12 @@ impl AppError {
             AppError::RateLimited { retry_after_secs } | AppError::NumberLocked { retry_after_secs } => {
                 let details =
                     ErrorDetails::with_retry_info(Some(std::time::Duration::from_secs(*retry_after_secs)));
+                tonic::Status::with_error_details(self.code(), message, details)
+            }
+            AppError::CodeAlreadySent { retry_after_secs } => {
+                let mut details = ErrorDetails::new();
+                details.set_retry_info(Some(std::time::Duration::from_secs(*retry_after_secs)));
+                details.set_error_info("CODE_ALREADY_SENT", "socio", std::collections::HashMap::new());
                 tonic::Status::with_error_details(self.code(), message, details)
             }
             AppError::NotRegistered { whatsapp_url } => {

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 
-import { accessibilityProblems, collectErrors, logIn, screenshot, sharedBrowser } from "./browser";
+import { accessibilityProblems, codeFor, collectErrors, logIn, screenshot, sharedBrowser } from "./browser";
 
 const browser = sharedBrowser();
 const baseURL = inject("baseURL");
@@ -49,6 +49,34 @@ describe("logging in for real", () => {
     await whatsapp.waitForLoadState();
     expect(whatsapp.url()).toContain("wa.me/5511900000000");
     await page.waitForURL(`${baseURL}/`, { timeout: 5000 });
+    await page.close();
+  });
+
+  it("a link that asks for a code moments after one was sent stays on the code step and counts down to a resend", async () => {
+    const page = await browser().newPage({ viewport: { width: 375, height: 740 } });
+    const errors = collectErrors(page);
+    // An older WhatsApp account without the ninth digit, which the person types with it.
+    await fetch(`${baseURL}/api/dev/whatsapp/inbound`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ from: "+553187651234", name: "Rita Alves", text: "Oi" }),
+    });
+    const first = await fetch(`${baseURL}/api/auth/send-code`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ phoneNumber: "(31) 98765-1234", language: "pt-BR" }),
+    });
+    expect(first.status).toBe(200);
+    await page.goto(`${baseURL}/login?phoneNumber=${encodeURIComponent("+5531987651234")}`);
+    await page.getByText("Já enviamos um código há pouco e ele continua valendo: confira o WhatsApp.").waitFor();
+    const resend = page.getByRole("button", { name: /Reenviar em \d+ s/ });
+    expect(await resend.isDisabled()).toBe(true);
+    await screenshot(page, "login-code-still-valid-375");
+    // The code that went to the wa_id WhatsApp knows (12 digits) logs her in.
+    await page.getByLabel("Código de verificação").fill(await codeFor(baseURL, "+553187651234"));
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
+    await page.getByRole("heading", { name: "Olá, Rita!" }).waitFor();
+    expect(errors.filter((e) => !e.includes("429"))).toEqual([]);
     await page.close();
   });
 });

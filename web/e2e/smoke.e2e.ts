@@ -60,6 +60,12 @@ describe("the app in a real browser against the real server", () => {
   it("signs up to the newsletter and shows the 404 page for a footer link with no page", async () => {
     const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(baseURL);
+    // An address the page lets through but the server refuses: the server's own words are shown.
+    await page.getByLabel("Seu e-mail").fill("leitora@exemplo.c0m");
+    await page.getByRole("checkbox", { name: /Aceito receber e-mails/ }).check();
+    await page.getByRole("button", { name: "Quero receber" }).click();
+    await page.getByRole("alert").filter({ hasText: "Dados inválidos: email:" }).waitFor();
+    await page.getByLabel("Seu e-mail").fill("");
     await page.getByLabel("Seu e-mail").fill("leitora@exemplo.com.br");
     await page.getByRole("checkbox", { name: /Aceito receber e-mails/ }).check();
     await page.getByRole("button", { name: "Quero receber" }).click();

@@ -79,7 +79,7 @@ pub async fn check_can_send(conn: &mut AnyConnection, phone: &PhoneNumber, now: 
     if let Some(last) = sent.last() {
         let wait = last + RESEND_AFTER.as_millis() as i64 - now;
         if wait > 0 {
-            return Err(AppError::RateLimited { retry_after_secs: secs(wait) });
+            return Err(AppError::CodeAlreadySent { retry_after_secs: secs(wait) });
         }
     }
     if sent.len() as i64 >= MAX_SENDS_PER_HOUR {

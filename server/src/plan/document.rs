@@ -362,9 +362,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dates_are_civil_dates_in_each_language() {
+    fn dates_are_sao_paulo_days_in_each_language() {
         assert_eq!(date(1_795_253_580_000, Language::PtBr), "21/11/2026");
-        assert_eq!(date(0, Language::En), "1970-01-01");
-        assert_eq!(date(951_782_400_000, Language::En), "2000-02-29");
+        assert_eq!(date(951_825_600_000, Language::En), "2000-02-29", "noon UTC");
+        // Midnight UTC is still the evening before in São Paulo.
+        assert_eq!(date(0, Language::En), "1969-12-31");
+        assert_eq!(date(1_795_314_600_000, Language::PtBr), "21/11/2026", "23:30 there, 02:30 UTC on the 22nd");
     }
 }

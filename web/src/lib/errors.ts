@@ -3,7 +3,7 @@
 
 import { ConnectError } from "@connectrpc/connect";
 
-import { BadRequestSchema, ErrorInfoSchema } from "@/gen/google/rpc/error_details_pb";
+import { BadRequestSchema, ErrorInfoSchema, RetryInfoSchema } from "@/gen/google/rpc/error_details_pb";
 
 /** The server's message, or the fallback when there is none (network errors, timeouts). */
 export function serverMessage(error: unknown, fallback: string): string {
@@ -21,4 +21,11 @@ export function fieldViolations(error: unknown): Record<string, string> {
   if (!(error instanceof ConnectError)) return {};
   const [badRequest] = error.findDetails(BadRequestSchema);
   return Object.fromEntries((badRequest?.fieldViolations ?? []).map((v) => [v.field, v.description]));
+}
+
+/** Seconds the server asks to wait before trying again (google.rpc.RetryInfo), when it says. */
+export function retryAfterSeconds(error: unknown): number | null {
+  if (!(error instanceof ConnectError)) return null;
+  const [retry] = error.findDetails(RetryInfoSchema);
+  return retry?.retryDelay ? Math.max(1, Number(retry.retryDelay.seconds)) : null;
 }

@@ -18,7 +18,7 @@ export class RestError extends Error {
 
 type Envelope<T> =
   | { success: true; data: T; message?: string }
-  | { success: false; message?: string; error?: string; errors?: { field: string; description: string }[] };
+  | { success: false; message?: string; error?: string; errors?: { field: string; message: string }[] };
 
 export async function restCall<T>(path: string, init: RequestInit & { language: string }): Promise<T> {
   const { language, ...rest } = init;
@@ -30,7 +30,7 @@ export async function restCall<T>(path: string, init: RequestInit & { language: 
   const body = (await response.json().catch(() => null)) as Envelope<T> | null;
   if (!response.ok || !body || !body.success) {
     const failure = body && !body.success ? body : null;
-    const fields = Object.fromEntries((failure?.errors ?? []).map((e) => [e.field, e.description]));
+    const fields = Object.fromEntries((failure?.errors ?? []).map((e) => [e.field, e.message]));
     throw new RestError(failure?.message ?? response.statusText, response.status, failure?.error ?? "UNKNOWN", fields);
   }
   return body.data;

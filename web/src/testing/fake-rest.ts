@@ -1,5 +1,7 @@
 // A fake of the server's REST API for the pages that call it with plain fetch (the landing page):
-// handlers by "METHOD /path" answer in the REST envelope; every request is recorded.
+// handlers by "METHOD /path" answer in the REST envelope; every request is recorded. Failures have
+// the server's shape (server/src/api/rest/envelope.rs): {"success": false, "message", "error",
+// "errors": [{"field", "message"}]}, the message being the server's localised sentence.
 
 import { vi } from "vitest";
 
@@ -10,7 +12,7 @@ export interface RestRequest {
   body: unknown;
 }
 
-export type RestHandler = (request: RestRequest) => { status?: number; data?: unknown; message?: string; errors?: { field: string; description: string }[] };
+export type RestHandler = (request: RestRequest) => { status?: number; data?: unknown; message?: string; errors?: { field: string; message: string }[] };
 
 export function stubRest(handlers: Record<string, RestHandler>): RestRequest[] {
   const requests: RestRequest[] = [];

@@ -4,7 +4,7 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 
-import { ErrorInfoSchema } from "@/gen/google/rpc/error_details_pb";
+import { ErrorInfoSchema, RetryInfoSchema } from "@/gen/google/rpc/error_details_pb";
 import { AuthService } from "@/gen/socio/v1/auth_pb";
 import { DashboardService } from "@/gen/socio/v1/dashboard_pb";
 import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
@@ -93,6 +93,31 @@ describe("login", () => {
     });
     expect(await screen.findByLabelText("Número de WhatsApp")).toBeInTheDocument();
     expect(await screen.findByText("Muitas tentativas. Tente novamente em 42 segundos.")).toBeInTheDocument();
+  });
+
+  it("stays on the code step when a code was sent moments ago, and counts down to a resend", async () => {
+    let sends = 0;
+    renderApp("/login?phoneNumber=%2B5511987654321", {
+      api: authApi({
+        sendCode: () => {
+          sends += 1;
+          if (sends > 1) return { expiresInSeconds: 600, resendAfterSeconds: 60 };
+          throw new ConnectError("Enviamos um código há pouco e ele continua valendo.", Code.ResourceExhausted, undefined, [
+            { desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason: "CODE_ALREADY_SENT", domain: "socio" }) },
+            { desc: RetryInfoSchema, value: create(RetryInfoSchema, { retryDelay: { seconds: 2n } }) },
+          ]);
+        },
+      }),
+    });
+    expect(await screen.findByText(/continua valendo: confira o WhatsApp/)).toBeInTheDocument();
+    expect(screen.getByLabelText("Código de verificação")).toBeInTheDocument();
+    const resend = screen.getByRole("button", { name: /Reenviar em \d s/ });
+    expect(resend).toBeDisabled();
+    const ready = await screen.findByRole("button", { name: "Reenviar código" }, { timeout: 4000 });
+    await userEvent.click(ready);
+    expect(await screen.findByRole("button", { name: /Reenviar em (60|59) s/ })).toBeDisabled();
+    expect(sends).toBe(2);
+    expect(screen.queryByText(/continua valendo: confira o WhatsApp/)).not.toBeInTheDocument();
   });
 
   it("shows Invalid code with the server's message when the code is wrong", async () => {

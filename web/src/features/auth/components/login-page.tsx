@@ -6,7 +6,7 @@ import { toast } from "sonner";
 
 import { PageShell } from "@/components/layout/page-shell";
 import { Button } from "@/components/ui/button";
-import { errorInfo, serverMessage } from "@/lib/errors";
+import { errorInfo, retryAfterSeconds, serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
 import { formatPhone, normalizePhone } from "@/lib/phone";
 import { storeTokens } from "@/lib/session";
@@ -17,6 +17,20 @@ import { BenefitsPanel } from "./benefits-panel";
 
 /** After an unknown number, the visitor is sent home after this long (spec §9). */
 export const UNREGISTERED_REDIRECT_MS = 2000;
+
+/** Seconds before another code may be asked for when the server does not say. */
+const RESEND_AFTER_SECONDS = 60;
+
+/** A countdown in whole seconds that ticks down to 0. */
+function useCountdown(): [number, (seconds: number) => void] {
+  const [left, setLeft] = useState(0);
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = window.setTimeout(() => setLeft((s) => s - 1), 1000);
+    return () => window.clearTimeout(timer);
+  }, [left]);
+  return [left, setLeft];
+}
 
 const inputClass =
   "mt-1 block w-full rounded-xl border border-slate-300 px-4 py-3 text-lg focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30";
@@ -34,18 +48,30 @@ export function LoginPage() {
   const sendCode = useSendCode();
   const verifyCode = useVerifyCode();
   const autoRequested = useRef(false);
+  const [resendIn, setResendIn] = useCountdown();
+  const [stillValid, setStillValid] = useState(false);
   const busy = sendCode.isPending || verifyCode.isPending;
 
-  async function requestCode(rawPhone: string) {
+  /** Asks for a code: from the phone step, the link's number, or the resend button. */
+  async function requestCode(rawPhone: string, origin: "phone" | "link" | "resend") {
     const phoneNumber = normalizePhone(rawPhone);
     try {
-      await sendCode.mutateAsync({ phoneNumber, language });
+      const sent = await sendCode.mutateAsync({ phoneNumber, language });
       toast.success(t("toast.codeSent"), { description: t("toast.codeSentDescription", { phone: formatPhone(phoneNumber) }) });
+      setStillValid(false);
+      setResendIn(sent.resendAfterSeconds || RESEND_AFTER_SECONDS);
       setStep("code");
     } catch (error) {
-      setStep("phone");
       const message = serverMessage(error, "");
       const info = errorInfo(error);
+      // A code went out moments ago (after checkout, a reload, a double tap): it still works.
+      if (info?.reason === "CODE_ALREADY_SENT") {
+        setStillValid(true);
+        setResendIn(retryAfterSeconds(error) ?? RESEND_AFTER_SECONDS);
+        setStep("code");
+        return;
+      }
+      if (origin !== "resend") setStep("phone");
       const unregistered = info?.reason === "USER_NOT_REGISTERED" || /não registrado|not registered/i.test(message);
       if (unregistered) {
         const title = /não registrado|not registered/i.test(message) ? t("toast.notRegistered") : t("toast.startOnWhatsApp");
@@ -63,7 +89,7 @@ export function LoginPage() {
     const fromLink = params.get("phoneNumber");
     if (fromLink && !autoRequested.current) {
       autoRequested.current = true;
-      void requestCode(fromLink);
+      void requestCode(fromLink, "link");
     }
     // Only once, for the number the page was opened with.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -71,7 +97,7 @@ export function LoginPage() {
 
   async function submitPhone(event: FormEvent) {
     event.preventDefault();
-    if (phone.trim()) await requestCode(phone);
+    if (phone.trim()) await requestCode(phone, "phone");
   }
 
   async function submitCode(event: FormEvent) {
@@ -122,6 +148,11 @@ export function LoginPage() {
           ) : (
             <form onSubmit={(e) => void submitCode(e)} className="mt-6 space-y-5">
               <p className="text-slate-700">{t("codeIntro", { phone: formatPhone(normalizePhone(phone)) })}</p>
+              {stillValid && (
+                <p role="status" className="rounded-xl bg-brand-50 p-3 text-sm text-brand-800">
+                  {t("codeStillValid")}
+                </p>
+              )}
               <label className="block font-medium" htmlFor="verification-code">
                 {t("codeLabel")}
               </label>
@@ -150,6 +181,15 @@ export function LoginPage() {
               </div>
               <Button type="submit" size="lg" className="w-full" disabled={busy || code.trim() === ""}>
                 {verifyCode.isPending ? t("verifying") : t("verify")}
+              </Button>
+              <Button
+                type="button"
+                variant="secondary"
+                className="w-full"
+                disabled={busy || resendIn > 0}
+                onClick={() => void requestCode(phone, "resend")}
+              >
+                {resendIn > 0 ? t("resendIn", { seconds: resendIn }) : t("resend")}
               </Button>
               <Button
                 type="button"

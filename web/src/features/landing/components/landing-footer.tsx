@@ -29,8 +29,10 @@ function Newsletter() {
       await subscribeNewsletter(email.trim(), consent, language);
       setDone(true);
     } catch (failure) {
-      if (failure instanceof RestError && failure.fields.email) setError(t("footer.newsletter.invalid"));
-      else setError(failure instanceof RestError && failure.status === 429 ? failure.message : t("footer.newsletter.failed"));
+      // The server's own localised words when it refused what was sent (an address it cannot
+      // accept, too many tries); ours when it could not answer.
+      const refused = failure instanceof RestError && (failure.status === 400 || failure.status === 429);
+      setError(refused ? failure.message : t("footer.newsletter.failed"));
     } finally {
       setSending(false);
     }

@@ -110,6 +110,21 @@ describe("landing page", () => {
     expect(signups()).toEqual([{ email: "ana@exemplo.com", consent: true, language: "pt-BR" }]);
   });
 
+  it("shows the server's own message when it refuses the address", async () => {
+    server({
+      "POST /api/newsletter": () => ({
+        status: 400,
+        message: "Dados inválidos: email: informe um e-mail válido",
+        errors: [{ field: "email", message: "email: informe um e-mail válido" }],
+      }),
+    });
+    renderLanding();
+    await userEvent.type(await screen.findByLabelText("Seu e-mail"), "ana@exemplo.c0m");
+    await userEvent.click(screen.getByRole("checkbox", { name: /Aceito receber e-mails/ }));
+    await userEvent.click(screen.getByRole("button", { name: "Quero receber" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Dados inválidos: email: informe um e-mail válido");
+  });
+
   it("says so when the plans cannot be loaded", async () => {
     server({ "GET /api/subscriptions/plans": () => ({ status: 503, message: "indisponível" }) });
     renderLanding();
