@@ -1,6 +1,7 @@
 //! What people type: phone numbers at login and amounts, percentages and counts in the guided
 //! consultant. Any text gives a valid value or a refusal, never a panic; a phone that parses is
-//! E.164 and parses to itself again.
+//! E.164 and parses to itself again, and its identity (a Brazilian mobile with its ninth digit) is
+//! the same person, stable, and shown without panicking.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -11,6 +12,13 @@ fuzz_target!(|text: &str| {
         let e164 = phone.e164();
         assert!(e164.starts_with('+') && e164[1..].bytes().all(|b| b.is_ascii_digit()), "{e164}");
         assert_eq!(PhoneNumber::parse(e164).expect("E.164 parses").e164(), e164);
+        let identity = phone.identity();
+        assert_eq!(identity.identity(), identity, "{e164}");
+        assert!(phone.same_person(&identity));
+        if let Some(other) = phone.other_spelling() {
+            assert!(other.same_person(&phone) && other != phone, "{e164}");
+        }
+        let _ = phone.national();
     }
     let _ = PhoneNumber::from_wa_id(text);
     if let Some(amount) = parse::amount(text) {

@@ -160,6 +160,24 @@ async fn an_admin_number_typed_with_the_ninth_digit_is_the_account_whatsapp_deli
 }
 on_both_engines!(an_admin_number_typed_with_the_ninth_digit_is_the_account_whatsapp_delivers_without_it);
 
+async fn socio_admin_promote_typed_with_the_ninth_digit_promotes_the_account_whatsapp_knows(db: TestDatabase) {
+    let app = spawn_app_with(db, &quick()).await;
+    carla_writes(&app).await;
+    let database = app.stop().await;
+    let promoted = std::process::Command::new(env!("CARGO_BIN_EXE_socio"))
+        .args(["admin", "promote", "(31) 98765-4321"])
+        .env("DATABASE_URL", &database.url)
+        .env("JWT_SECRET", "test-secret-that-is-long-enough-0123456789")
+        .output()
+        .expect("the socio binary runs");
+    assert!(promoted.status.success(), "{}", String::from_utf8_lossy(&promoted.stderr));
+    assert!(String::from_utf8_lossy(&promoted.stdout).contains("+553187654321 is now an admin"));
+    let app = spawn_app_with(database, &quick()).await;
+    assert_eq!(users(&app).await, 1);
+    assert_eq!(app.user_column(CARLA_WA_ID, "role").await, "admin");
+}
+on_both_engines!(socio_admin_promote_typed_with_the_ninth_digit_promotes_the_account_whatsapp_knows);
+
 /// Runs the migrations up to 0010 (before numbers had an identity), then `fill`, then the rest.
 async fn database_from_before_identities(db: &TestDatabase, fill: &[&str]) {
     let engine = if db.is_postgres() { "postgres" } else { "sqlite" };
