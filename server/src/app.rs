@@ -34,10 +34,10 @@ use crate::{
         webhooks::{self, StripeWebhook, WhatsAppWebhook},
     },
     billing::{
-        cancellation::{self, ProviderCancelHandler},
+        cancellation::ProviderCancelHandler,
         expiry::ExpiryHandler,
         stripe::StripeClient,
-        subscriptions::EXPIRY_JOB,
+        subscriptions::{EXPIRY_JOB, PROVIDER_CANCEL_JOB},
     },
     config::{Config, RunMode, WhatsAppMode},
     consultant::{
@@ -125,7 +125,7 @@ impl Application {
             .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())))
             .register(EXPIRY_JOB, Arc::new(ExpiryHandler::new(db.clone())))
             .register(
-                cancellation::JOB,
+                PROVIDER_CANCEL_JOB,
                 Arc::new(ProviderCancelHandler::new(
                     config.stripe.clone().map(StripeClient::new).transpose()?,
                 )),

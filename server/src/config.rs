@@ -1,4 +1,5 @@
-//! Configuration from the environment (and a `.env` file when present), per ARCHITECTURE §2.
+//! Configuration from the environment (and a `.env` file when present); docs/ARCHITECTURE.md,
+//! "Configuration", lists every variable.
 //!
 //! Every variable has an embedded default that runs the whole product on one machine. In
 //! production (`SOCIO_ENV=production`) the dev defaults are refused with a message that names the

@@ -5,7 +5,7 @@ import { collectErrors, screenshot, sharedBrowser } from "./browser";
 
 const browser = sharedBrowser();
 
-/** Browser translators are asked to stay away (spec §9): both pages of the build say so. */
+/** Browser translators are asked to stay away: both pages of the build say so. */
 function translationGuarded(page: Page) {
   return page.evaluate(
     () => document.documentElement.getAttribute("translate") === "no" && document.querySelector('meta[name="google"]')?.getAttribute("content") === "notranslate",

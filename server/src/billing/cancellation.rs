@@ -9,7 +9,7 @@ use futures::future::BoxFuture;
 
 use super::{
     stripe::{StripeClient, StripeError},
-    subscriptions::{self, Ending, PROVIDER_CANCEL_JOB, Subscription},
+    subscriptions::{self, Ending, Subscription},
 };
 use crate::{
     db::{
@@ -67,8 +67,9 @@ pub async fn cancel(
     Ok((after, ending == Ending::Refunded))
 }
 
-/// The job that ends a subscription at Stripe when it stopped here without the person asking
-/// Stripe (replaced by a newer plan, an admin's Free, erasure).
+/// The job (`subscriptions::PROVIDER_CANCEL_JOB`) that ends a subscription at Stripe when it
+/// stopped here without the person asking Stripe (replaced by a newer plan, an admin's Free,
+/// erasure).
 pub struct ProviderCancelHandler {
     stripe: Option<StripeClient>,
 }
@@ -101,6 +102,3 @@ impl JobHandler for ProviderCancelHandler {
         })
     }
 }
-
-/// The job kind, for registering the handler.
-pub const JOB: &str = PROVIDER_CANCEL_JOB;

@@ -6,10 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use socio::{
-    identity::{
-        phone::PhoneNumber,
-        users::{self, Tier},
-    },
+    identity::users::{self, Tier},
     prompts::DEFAULT_PROMPT,
 };
 use sqlx::Row;
@@ -30,19 +27,10 @@ async fn app_with_model(db: TestDatabase, llm: &FakeLlm, timeout_s: u64) -> Test
 }
 
 async fn make_pro(app: &TestApp) -> String {
+    let id = crate::auth::register(app, ANA).await;
     let mut conn = app.db.pool().acquire().await.unwrap();
-    let phone = PhoneNumber::parse(ANA).unwrap();
-    let (user, _) = users::register_contact(
-        &mut conn,
-        &phone,
-        users::Spelling::Delivered,
-        "Ana Lima",
-        socio::locale::Language::PtBr,
-    )
-    .await
-    .unwrap();
-    users::set_tier(&mut conn, &user.id, Tier::Pro).await.unwrap();
-    user.id
+    users::set_tier(&mut conn, &id, Tier::Pro).await.unwrap();
+    id
 }
 
 async fn outbox(app: &TestApp) -> Vec<String> {

@@ -1,4 +1,4 @@
-// Every route of spec §2, each page loaded on demand (route-level code splitting), the
+// Every route of the product, each page loaded on demand (route-level code splitting), the
 // logged-in pages behind the auth guard and /admin behind the admin guard. Paths the app does not
 // know render the 404 page. Every page but the landing page sits under the API layout, which
 // brings the gRPC-Web client: the landing page loads without it.

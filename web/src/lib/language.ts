@@ -1,4 +1,4 @@
-// The app's language rules (spec §4 Language): the stored choice first, defaulting to pt-BR; any
+// The app's language rules: the stored choice first, defaulting to pt-BR; any
 // tag starting with "pt" is pt-BR and with "en" is English; values that look like script injection
 // are discarded; the choice is saved under both storage keys, sets the page language and is
 // broadcast to whoever listens.

@@ -1,4 +1,4 @@
-// Phone numbers as the server reads them (ARCHITECTURE §4): keep digits and a leading "+"; 10 or
+// Phone numbers as the server reads them (docs/ARCHITECTURE.md, "Rules that hold everywhere"): keep digits and a leading "+"; 10 or
 // 11 digits typed without "+" are a Brazilian number with area code and get "+55"; otherwise a
 // "+" is added in front.
 

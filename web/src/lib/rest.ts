@@ -1,4 +1,4 @@
-// Plain REST calls with the envelope of ARCHITECTURE §3 — {"success": true, "data": …} or
+// Plain REST calls with the envelope of docs/ARCHITECTURE.md — {"success": true, "data": …} or
 // {"success": false, "message", "error", "errors"} — for the pages that must stay light (the
 // landing page carries no gRPC-Web client) and the REST-only dev endpoints.
 

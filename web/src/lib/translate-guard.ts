@@ -3,7 +3,7 @@
 // translator's <font> wrappers and the page crashes ("Failed to execute 'removeChild' on 'Node'").
 // The app translates itself, so index.html asks translators to stay away (translate="no",
 // <meta name="google" content="notranslate">). For translators that ignore that, this guard
-// (spec §9) checks on start and every 3 s whether the page has been translated, and contains the
+// checks on start and every 3 s whether the page has been translated, and contains the
 // DOM errors translation causes: a removal of a node that is no longer the parent's child, or an
 // insertion before such a node, is answered as the DOM would have without the translator.
 

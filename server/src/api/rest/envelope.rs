@@ -1,4 +1,4 @@
-//! The REST envelope of ARCHITECTURE §3: `{"success": true, "data": …, "message"?}` on success and
+//! The REST envelope (docs/ARCHITECTURE.md, "The external contract"): `{"success": true, "data": …, "message"?}` on success and
 //! `{"success": false, "message": "<localised>", "error": "<CODE>"}` with the HTTP status of the
 //! gRPC code on failure. Field violations, retry hints and structured error metadata from the
 //! status details are carried along, generically.

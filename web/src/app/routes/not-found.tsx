@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { PageShell } from "@/components/layout/page-shell";
 import { Button } from "@/components/ui/button";
 
-/** The page for any path the app does not know (spec §2): title 404, a description, a link home. */
+/** The page for any path the app does not know (title 404, a description, a link home). */
 export function NotFoundPage() {
   const { t } = useTranslation();
   return (

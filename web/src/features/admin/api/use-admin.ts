@@ -8,7 +8,7 @@ import { AdminService, SubscriptionFilter } from "@/gen/socio/v1/admin_pb";
 
 import { useReloadAfter } from "./reload-after";
 
-/** The four stat cards' figures, refetched every 30 s (spec §9). */
+/** The four stat cards' figures, refetched every 30 s. */
 export function useAdminStats() {
   return useQuery(AdminService.method.getAdminStats, {}, { refetchInterval: 30_000 });
 }

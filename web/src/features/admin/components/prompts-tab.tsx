@@ -24,7 +24,7 @@ interface Draft {
 const EMPTY: Draft = { name: "", title: "", description: "", content: "", isActive: false };
 const LIMITS = { name: 100, title: 200, description: 1000, content: 20_000 } as const;
 
-/** The server's error field (its ErrorInfo reason) or the fallback, as spec §8 asks. */
+/** The server's error field (its ErrorInfo reason) or the fallback, as the product's error catalogue asks. */
 function failure(error: unknown, fallback: string) {
   return serverMessage(error, "") || errorInfo(error)?.reason || fallback;
 }

@@ -15,7 +15,7 @@ import { useSendCode } from "../api/use-send-code";
 import { useVerifyCode } from "../api/use-verify-code";
 import { BenefitsPanel } from "./benefits-panel";
 
-/** After an unknown number, the visitor is sent home after this long (spec §9). */
+/** After an unknown number, the visitor is sent home after this long. */
 export const UNREGISTERED_REDIRECT_MS = 2000;
 
 /** Seconds before another code may be asked for when the server does not say. */

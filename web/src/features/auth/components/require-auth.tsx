@@ -26,7 +26,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** Admin pages (spec §6): anonymous → /login, regular users → /dashboard, each with its message. */
+/** Admin pages: anonymous → /login, regular users → /dashboard, each with its message. */
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const { t } = useTranslation("auth");
   const navigate = useNavigate();

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 
 import { buttonClass } from "@/components/ui/button-styles";
 
-/** The share of the hero that must stay visible for the bar to stay hidden (spec §9). */
+/** The share of the hero that must stay visible for the bar to stay hidden (10%). */
 export const HERO_VISIBLE_THRESHOLD = 0.1;
 
 /** On phones, a call to action fixed at the bottom once less than 10% of the hero is visible. */
