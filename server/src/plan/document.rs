@@ -367,6 +367,10 @@ mod tests {
         assert_eq!(date(951_825_600_000, Language::En), "2000-02-29", "noon UTC");
         // Midnight UTC is still the evening before in São Paulo.
         assert_eq!(date(0, Language::En), "1969-12-31");
-        assert_eq!(date(1_795_314_600_000, Language::PtBr), "21/11/2026", "23:30 there, 02:30 UTC on the 22nd");
+        assert_eq!(
+            date(1_795_314_600_000, Language::PtBr),
+            "21/11/2026",
+            "23:30 there, 02:30 UTC on the 22nd"
+        );
     }
 }

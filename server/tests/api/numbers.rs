@@ -160,7 +160,9 @@ async fn an_admin_number_typed_with_the_ninth_digit_is_the_account_whatsapp_deli
 }
 on_both_engines!(an_admin_number_typed_with_the_ninth_digit_is_the_account_whatsapp_delivers_without_it);
 
-async fn socio_admin_promote_typed_with_the_ninth_digit_promotes_the_account_whatsapp_knows(db: TestDatabase) {
+async fn socio_admin_promote_typed_with_the_ninth_digit_promotes_the_account_whatsapp_knows(
+    db: TestDatabase,
+) {
     let app = spawn_app_with(db, &quick()).await;
     carla_writes(&app).await;
     let database = app.stop().await;
