@@ -19,6 +19,10 @@ macro_rules! on_both_engines {
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[cfg_attr(
+                not(postgres_tests),
+                ignore = "TEST_DATABASE_URL is not set: the PostgreSQL case did not run"
+            )]
             async fn postgres() {
                 $crate::helpers::on_a_postgres_database(super::$name).await;
             }
@@ -33,6 +37,10 @@ macro_rules! on_postgres {
     ($name:ident) => {
         mod $name {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[cfg_attr(
+                not(postgres_tests),
+                ignore = "TEST_DATABASE_URL is not set: the PostgreSQL case did not run"
+            )]
             async fn postgres() {
                 $crate::helpers::on_a_postgres_database(super::$name).await;
             }
@@ -40,14 +48,16 @@ macro_rules! on_postgres {
     };
 }
 
-/// Runs `test` on a fresh PostgreSQL database, or says why it did not (no TEST_DATABASE_URL).
+/// Runs `test` on a fresh PostgreSQL database. The PostgreSQL cases are built to run only when
+/// TEST_DATABASE_URL was set for the build (otherwise they are reported as ignored), so here it
+/// must still be set.
 pub async fn on_a_postgres_database<F: std::future::Future<Output = ()>>(
     test: impl FnOnce(TestDatabase) -> F,
 ) {
-    match TestDatabase::postgres().await {
-        Some(db) => test(db).await,
-        None => eprintln!("TEST_DATABASE_URL is not set: the PostgreSQL case was not run"),
-    }
+    let db = TestDatabase::postgres()
+        .await
+        .expect("the tests were built with TEST_DATABASE_URL set: set it again to run them");
+    test(db).await
 }
 
 /// The `n` column of a test's own counting query (`select count(*) as n …`).

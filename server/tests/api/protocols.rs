@@ -13,16 +13,16 @@ use crate::{
     on_both_engines,
 };
 
-const SIX_SERVICES: [&str; 6] = [
-    "socio.v1.AdminService",
-    "socio.v1.AuthService",
-    "socio.v1.BillingService",
-    "socio.v1.BusinessPlanService",
-    "socio.v1.DashboardService",
-    "socio.v1.SystemPromptService",
-];
+/// Every service the contracts define (`socio.v1.*`, eight of them), as the build's descriptors say.
+fn contract_services() -> BTreeSet<String> {
+    socio::proto::descriptor_pool()
+        .services()
+        .map(|s| s.full_name().to_owned())
+        .filter(|name| name.starts_with("socio.v1."))
+        .collect()
+}
 
-async fn reflection_lists_the_six_services_over_v1_and_v1alpha(db: TestDatabase) {
+async fn reflection_lists_exactly_the_contract_s_services_over_v1_and_v1alpha(db: TestDatabase) {
     use tonic_reflection::pb::{v1, v1alpha};
     let app = spawn_app(db).await;
 
@@ -40,11 +40,10 @@ async fn reflection_lists_the_six_services_over_v1_and_v1alpha(db: TestDatabase)
         panic!("no list of services");
     };
     let names: BTreeSet<String> = list.service.into_iter().map(|s| s.name).collect();
-    for service in
-        SIX_SERVICES.iter().chain(&["grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection"])
-    {
-        assert!(names.contains(*service), "{service} missing from {names:?}");
-    }
+    let mut expected = contract_services();
+    assert_eq!(expected.len(), 8, "the eight services of the contracts: {expected:?}");
+    expected.extend(["grpc.health.v1.Health".to_owned(), "grpc.reflection.v1.ServerReflection".to_owned()]);
+    assert_eq!(names, expected, "reflection lists exactly the contract's services and health");
 
     let mut old = v1alpha::server_reflection_client::ServerReflectionClient::new(app.grpc_channel().await);
     let request = v1alpha::ServerReflectionRequest {
@@ -56,7 +55,7 @@ async fn reflection_lists_the_six_services_over_v1_and_v1alpha(db: TestDatabase)
     let mut stream = old.server_reflection_info(tokio_stream::iter([request])).await.unwrap().into_inner();
     assert!(stream.next().await.unwrap().is_ok(), "v1alpha answers too (older grpcurl)");
 }
-on_both_engines!(reflection_lists_the_six_services_over_v1_and_v1alpha);
+on_both_engines!(reflection_lists_exactly_the_contract_s_services_over_v1_and_v1alpha);
 
 async fn grpc_health_reports_the_services_serving(db: TestDatabase) {
     use tonic_health::pb::{
