@@ -13,7 +13,7 @@ use crate::{
     clock::DAY_MS,
     conversation::{delivery, messages},
     db::{
-        Db, get_bool,
+        Db, Tx, get_bool,
         jobs::{self, NewJob},
         now_ms,
     },
@@ -242,7 +242,7 @@ pub async fn complete_session(
     })
 }
 
-async fn welcome_to_pro(conn: &mut AnyConnection, user_id: &str, now: i64) -> Result<(), sqlx::Error> {
+async fn welcome_to_pro(conn: &mut Tx, user_id: &str, now: i64) -> Result<(), sqlx::Error> {
     let Some(user) = users::find_by_id(conn, user_id).await? else { return Ok(()) };
     let name = user.first_name().map(|n| format!(", {n}")).unwrap_or_default();
     let text = user.language.choose(
@@ -250,7 +250,7 @@ async fn welcome_to_pro(conn: &mut AnyConnection, user_id: &str, now: i64) -> Re
         format!("🎉 Welcome to Sócio Pro{name}! From now on I'm your consultant here on WhatsApp. Shall we start your business plan? Reply *Hi*."),
     );
     let id = messages::insert_notice(conn, user_id, &text, now).await?;
-    jobs::enqueue(&mut *conn, delivery::send_job(&id)).await?;
+    jobs::enqueue(conn, delivery::send_job(&id)).await?;
     Ok(())
 }
 
@@ -321,7 +321,7 @@ pub async fn cancel(
             .flatten();
             if !provider_ends_it {
                 jobs::enqueue(
-                    &mut *tx,
+                    &mut tx,
                     NewJob::new(EXPIRY_JOB, serde_json::json!({"subscriptionId": subscription_id}))
                         .run_at(ends.unwrap_or(now)),
                 )
@@ -336,37 +336,32 @@ pub async fn cancel(
 
 /// Ends every running subscription of the user here now, and has the provider end its recurring
 /// ones (`when`: "now", or "period_end" to let a paid period run out without charging again).
-async fn stop_running(
-    conn: &mut AnyConnection,
-    user_id: &str,
-    now: i64,
-    when: &str,
-) -> Result<(), sqlx::Error> {
+async fn stop_running(conn: &mut Tx, user_id: &str, now: i64, when: &str) -> Result<(), sqlx::Error> {
     let recurring = sqlx::query(
         "select provider_subscription_id from subscriptions where user_id = $1 and status <> 'canceled' \
          and provider = 'stripe' and provider_subscription_id is not null",
     )
     .bind(user_id)
-    .fetch_all(&mut *conn)
+    .fetch_all(&mut **conn)
     .await?;
     for row in recurring {
         let subscription: String = row.try_get("provider_subscription_id")?;
         let job =
             NewJob::new(PROVIDER_CANCEL_JOB, serde_json::json!({"subscription": subscription, "when": when}))
                 .dedupe_key(format!("provider_cancel:{subscription}"));
-        jobs::enqueue(&mut *conn, job).await?;
+        jobs::enqueue(conn, job).await?;
     }
     sqlx::query("update subscriptions set status = 'canceled', updated_at = $1 where user_id = $2 and status <> 'canceled'")
         .bind(now)
         .bind(user_id)
-        .execute(&mut *conn)
+        .execute(&mut **conn)
         .await?;
     Ok(())
 }
 
 /// An admin's Pro or Free, recorded as an override apart from paid subscriptions. Free stops every
 /// paid subscription too, at the provider as well: nobody is charged for a plan they no longer have.
-pub async fn override_tier(conn: &mut AnyConnection, user_id: &str, tier: Tier) -> Result<(), sqlx::Error> {
+pub async fn override_tier(conn: &mut Tx, user_id: &str, tier: Tier) -> Result<(), sqlx::Error> {
     let now = now_ms();
     users::set_tier(conn, user_id, tier).await?;
     match tier {
@@ -374,7 +369,7 @@ pub async fn override_tier(conn: &mut AnyConnection, user_id: &str, tier: Tier) 
             sqlx::query("update subscriptions set status = 'canceled', updated_at = $1 where user_id = $2 and source = 'admin' and status <> 'canceled'")
                 .bind(now)
                 .bind(user_id)
-                .execute(&mut *conn)
+                .execute(&mut **conn)
                 .await?;
             sqlx::query(
                 "insert into subscriptions (id, user_id, plan_type, billing_interval, provider, status, cancel_at_period_end, \
@@ -384,7 +379,7 @@ pub async fn override_tier(conn: &mut AnyConnection, user_id: &str, tier: Tier) 
             .bind(user_id)
             .bind(false)
             .bind(now)
-            .execute(&mut *conn)
+            .execute(&mut **conn)
             .await?;
         }
         Tier::Free => stop_running(conn, user_id, now, "now").await?,
@@ -465,7 +460,7 @@ pub async fn payment_failed(
             format!("⚠️ We could not renew your Sócio Pro: the payment was declined. Update your payment method here: {fix_url}"),
         );
         let id = messages::insert_notice(&mut tx, &user_id, &text, now).await?;
-        jobs::enqueue(&mut *tx, delivery::send_job(&id)).await?;
+        jobs::enqueue(&mut tx, delivery::send_job(&id)).await?;
     }
     tx.commit().await
 }

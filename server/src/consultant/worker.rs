@@ -98,9 +98,8 @@ impl ReplyHandler {
             return Ok(());
         }
         let id = messages::insert_outbound(&mut tx, &user.id, &text, now_ms()).await?;
-        jobs::enqueue(&mut *tx, delivery::send_job(&id)).await?;
-        tx.commit().await?;
-        self.db.jobs_added();
+        jobs::enqueue(&mut tx, delivery::send_job(&id)).await?;
+        tx.commit().await?; // wakes the workers for the send
         Ok(())
     }
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::{
     db::{
-        Db,
+        Db, Tx,
         jobs::{self, NewJob},
         now_ms,
     },
@@ -92,15 +92,14 @@ impl Inbox {
             let reply = NewJob::new(REPLY_JOB, serde_json::json!({ "userId": user.id }))
                 .dedupe_key(format!("reply:{id}"))
                 .run_at(at + self.batch_window.as_millis() as i64);
-            jobs::enqueue(&mut *tx, reply).await?;
+            jobs::enqueue(&mut tx, reply).await?;
         }
         for status in &inbound.statuses {
             if messages::apply_status(&mut tx, status).await? {
                 receipt.statuses += 1;
             }
         }
-        tx.commit().await?;
-        self.db.jobs_added();
+        tx.commit().await?; // wakes the workers for the replies
         Ok(receipt)
     }
 
@@ -108,7 +107,7 @@ impl Inbox {
     /// WhatsApp's, not the person's. False when the notice was kept before.
     async fn notice(
         &self,
-        tx: &mut sqlx::AnyConnection,
+        tx: &mut Tx,
         phone: &PhoneNumber,
         message: &InboundMessage,
         at: i64,
@@ -131,7 +130,7 @@ impl Inbox {
                     let reply = NewJob::new(REPLY_JOB, serde_json::json!({ "userId": user.id }))
                         .dedupe_key(format!("reply:notice:{}", message.wa_message_id))
                         .run_at(at + self.batch_window.as_millis() as i64);
-                    jobs::enqueue(&mut *tx, reply).await?;
+                    jobs::enqueue(tx, reply).await?;
                 }
             }
             (None, Some(_)) => {

@@ -15,7 +15,7 @@ use rand::Rng;
 use sqlx::{Any, Executor, Row};
 use tokio::{sync::watch, task::JoinSet};
 
-use super::{Db, Engine, now_ms};
+use super::{Db, Engine, Tx, now_ms};
 
 /// A job to enqueue.
 #[derive(Clone, Debug)]
@@ -84,9 +84,23 @@ pub struct JobState {
     pub last_error: Option<String>,
 }
 
-/// Enqueues a job on any executor: a pool, or the caller's transaction. Returns the job's id, or
-/// None when a job with the same dedupe key already exists.
-pub async fn enqueue<'e, E>(executor: E, job: NewJob) -> Result<Option<String>, sqlx::Error>
+/// Enqueues a job in the caller's transaction: it exists, and wakes this process's workers, when
+/// the transaction commits. Returns the job's id, or None when a job with the same dedupe key
+/// already exists.
+pub async fn enqueue(tx: &mut Tx, job: NewJob) -> Result<Option<String>, sqlx::Error> {
+    let id = insert(&mut **tx, job).await?;
+    tx.job_enqueued();
+    Ok(id)
+}
+
+/// Enqueues a job on its own (no surrounding transaction) and wakes the workers at once.
+pub async fn enqueue_now(db: &Db, job: NewJob) -> Result<Option<String>, sqlx::Error> {
+    let id = insert(db.pool(), job).await?;
+    db.jobs_added();
+    Ok(id)
+}
+
+async fn insert<'e, E>(executor: E, job: NewJob) -> Result<Option<String>, sqlx::Error>
 where
     E: Executor<'e, Database = Any>,
 {

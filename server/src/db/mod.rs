@@ -92,11 +92,13 @@ impl Db {
     /// A transaction that may write. On SQLite it takes the write lock at once (`BEGIN
     /// IMMEDIATE`): a deferred transaction that reads first and writes later fails with
     /// SQLITE_BUSY_SNAPSHOT when another connection wrote in between, and waiting cannot help.
-    pub async fn begin(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
-        match self.engine {
-            Engine::Sqlite => self.pool.begin_with("begin immediate").await,
-            Engine::Postgres => self.pool.begin().await,
-        }
+    /// A transaction ([`Tx`]): a job enqueued in it wakes this process's workers once it commits.
+    pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
+        let inner = match self.engine {
+            Engine::Sqlite => self.pool.begin_with("begin immediate").await?,
+            Engine::Postgres => self.pool.begin().await?,
+        };
+        Ok(Tx { inner, jobs_added: self.jobs_added.clone(), enqueued: false })
     }
 
     pub fn pool(&self) -> &AnyPool {
@@ -110,7 +112,8 @@ impl Db {
     /// Tells this process's idle job workers that a job was just committed, so that it runs at
     /// once instead of at their next poll. Call it after the commit: before, a worker could look
     /// and find nothing. Jobs committed by another process are found by the poll.
-    pub fn jobs_added(&self) {
+    /// Wakes this process's idle workers: a job was committed outside a [`Tx`].
+    pub(crate) fn jobs_added(&self) {
         self.jobs_added.notify_waiters();
     }
 
@@ -183,6 +186,48 @@ pub fn get_bool(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<bool>, s
     match row.try_get::<Option<bool>, _>(column) {
         Ok(value) => Ok(value),
         Err(_) => Ok(row.try_get::<Option<i64>, _>(column)?.map(|v| v != 0)),
+    }
+}
+
+/// A database transaction in which enqueueing a job and waking the workers are one step: when a
+/// transaction that enqueued a job (`jobs::enqueue`) commits, this process's idle workers wake at
+/// once, whatever the job's kind (other processes find it at their next poll). Dereferences to the
+/// connection, so queries take `&mut *tx` as with sqlx's own transaction.
+pub struct Tx {
+    inner: sqlx::Transaction<'static, sqlx::Any>,
+    jobs_added: Arc<tokio::sync::Notify>,
+    enqueued: bool,
+}
+
+impl Tx {
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        self.inner.commit().await?;
+        if self.enqueued {
+            self.jobs_added.notify_waiters();
+        }
+        Ok(())
+    }
+
+    pub async fn rollback(self) -> Result<(), sqlx::Error> {
+        self.inner.rollback().await
+    }
+
+    pub(crate) fn job_enqueued(&mut self) {
+        self.enqueued = true;
+    }
+}
+
+impl std::ops::Deref for Tx {
+    type Target = sqlx::AnyConnection;
+
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl std::ops::DerefMut for Tx {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.inner
     }
 }
 

@@ -96,7 +96,9 @@ impl PhoneNumber {
             && digits.starts_with("55")
             && digits.as_bytes()[4] == b'9'
             && matches!(digits.as_bytes()[5], b'6'..=b'9');
-        let without = with_nine.then(|| PhoneNumber(format!("+{}{}", &digits[..4], &digits[5..])))?;
+        let without = with_nine
+            .then(|| PhoneNumber(format!("+{}{}", &digits[..4], &digits[5..])))
+            .filter(|without| without.identity() == key)?; // area codes have no 0: "(10)" is none
         Some(if &without == self { key } else { without })
     }
 
@@ -205,6 +207,8 @@ mod tests {
             assert_eq!(phone.identity(), phone, "{number}");
             assert_eq!(phone.other_spelling(), None, "{number}");
         }
+        // Found by fuzzing: "(10)" is no area code, so +55 10 98765-4321 has no other spelling.
+        assert_eq!(PhoneNumber::parse("+55 (10) 98765-4321").unwrap().other_spelling(), None);
         // Twelve digits elsewhere are not a Brazilian mobile, whatever their fifth digit.
         let foreign = PhoneNumber::from_wa_id("491711234567").unwrap();
         assert_eq!(foreign.identity(), foreign);

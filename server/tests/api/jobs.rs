@@ -81,7 +81,7 @@ async fn wait_for(db: &Db, status: &str, count: i64) {
 
 async fn a_job_survives_a_restart(test_db: TestDatabase) {
     let first = open(&test_db).await;
-    let id = jobs::enqueue(first.pool(), NewJob::new("reply", serde_json::json!({"to": "+5511987654321"})))
+    let id = jobs::enqueue_now(&first, NewJob::new("reply", serde_json::json!({"to": "+5511987654321"})))
         .await
         .unwrap()
         .unwrap();
@@ -104,7 +104,7 @@ async fn two_workers_never_run_the_same_job(test_db: TestDatabase) {
     let (a, b) = (open(&test_db).await, open(&test_db).await);
     const JOBS: usize = 120;
     for n in 0..JOBS {
-        jobs::enqueue(a.pool(), NewJob::new("work", serde_json::json!({ "n": n }))).await.unwrap();
+        jobs::enqueue_now(&a, NewJob::new("work", serde_json::json!({ "n": n }))).await.unwrap();
     }
     let seen = Arc::new(Mutex::new(Vec::new()));
     let handlers = Handlers::new().register("work", Arc::new(Recorder { seen: seen.clone(), fail: None }));
@@ -123,7 +123,7 @@ on_both_engines!(two_workers_never_run_the_same_job);
 
 async fn a_failing_job_is_retried_with_backoff_then_left_failed_with_its_error(test_db: TestDatabase) {
     let db = open(&test_db).await;
-    let id = jobs::enqueue(db.pool(), NewJob::new("flaky", serde_json::json!({})).max_attempts(3))
+    let id = jobs::enqueue_now(&db, NewJob::new("flaky", serde_json::json!({})).max_attempts(3))
         .await
         .unwrap()
         .unwrap();
@@ -147,7 +147,7 @@ on_both_engines!(a_failing_job_is_retried_with_backoff_then_left_failed_with_its
 
 async fn a_permanent_error_fails_the_job_without_retrying(test_db: TestDatabase) {
     let db = open(&test_db).await;
-    let id = jobs::enqueue(db.pool(), NewJob::new("send", serde_json::json!({}))).await.unwrap().unwrap();
+    let id = jobs::enqueue_now(&db, NewJob::new("send", serde_json::json!({}))).await.unwrap().unwrap();
     let queue = Queue::new(db.clone(), "w1");
     let job = queue.claim(&["send"]).await.unwrap().unwrap();
     queue.fail(&job, &JobError::Permanent("131047: outside the 24-hour window".into())).await.unwrap();
@@ -159,7 +159,7 @@ on_both_engines!(a_permanent_error_fails_the_job_without_retrying);
 
 async fn a_job_whose_worker_died_is_claimed_again_after_its_lease(test_db: TestDatabase) {
     let db = open(&test_db).await;
-    let id = jobs::enqueue(db.pool(), NewJob::new("reply", serde_json::json!({}))).await.unwrap().unwrap();
+    let id = jobs::enqueue_now(&db, NewJob::new("reply", serde_json::json!({}))).await.unwrap().unwrap();
     let dead = Queue::new(db.clone(), "dead-worker").with_lease(Duration::from_millis(50));
     let alive = Queue::new(db.clone(), "live-worker");
     let claimed = dead.claim(&["reply"]).await.unwrap().unwrap();
@@ -176,11 +176,11 @@ on_both_engines!(a_job_whose_worker_died_is_claimed_again_after_its_lease);
 async fn a_dedupe_key_enqueues_once_and_a_rolled_back_job_never_exists(test_db: TestDatabase) {
     let db = open(&test_db).await;
     let job = || NewJob::new("reply", serde_json::json!({})).dedupe_key("reply:wamid.1");
-    assert!(jobs::enqueue(db.pool(), job()).await.unwrap().is_some());
-    assert!(jobs::enqueue(db.pool(), job()).await.unwrap().is_none(), "the duplicate is a no-op");
+    assert!(jobs::enqueue_now(&db, job()).await.unwrap().is_some());
+    assert!(jobs::enqueue_now(&db, job()).await.unwrap().is_none(), "the duplicate is a no-op");
 
-    let mut tx = db.pool().begin().await.unwrap();
-    jobs::enqueue(&mut *tx, NewJob::new("ghost", serde_json::json!({}))).await.unwrap();
+    let mut tx = db.begin().await.unwrap();
+    jobs::enqueue(&mut tx, NewJob::new("ghost", serde_json::json!({}))).await.unwrap();
     tx.rollback().await.unwrap();
     assert!(Queue::new(db.clone(), "w").claim(&["ghost"]).await.unwrap().is_none());
     assert_eq!(count_with_status(&db, "queued").await, 1);
@@ -190,7 +190,7 @@ on_both_engines!(a_dedupe_key_enqueues_once_and_a_rolled_back_job_never_exists);
 async fn a_job_scheduled_for_later_waits_for_its_time(test_db: TestDatabase) {
     let db = open(&test_db).await;
     let later = socio::db::now_ms() + 60_000;
-    jobs::enqueue(db.pool(), NewJob::new("notice", serde_json::json!({})).run_at(later)).await.unwrap();
+    jobs::enqueue_now(&db, NewJob::new("notice", serde_json::json!({})).run_at(later)).await.unwrap();
     assert!(Queue::new(db.clone(), "w").claim(&["notice"]).await.unwrap().is_none());
 }
 on_both_engines!(a_job_scheduled_for_later_waits_for_its_time);
@@ -212,10 +212,10 @@ async fn a_job_committed_in_this_process_wakes_idle_workers_at_once(test_db: Tes
     let (stop, workers) = sleepy_workers(&db, &seen);
     tokio::time::sleep(Duration::from_millis(200)).await; // the workers looked, found nothing, sleep
 
+    // Enqueued in a transaction: its commit wakes them, for any kind of job.
     let mut tx = db.begin().await.unwrap();
-    jobs::enqueue(&mut *tx, NewJob::new("work", serde_json::json!({}))).await.unwrap();
+    jobs::enqueue(&mut tx, NewJob::new("work", serde_json::json!({}))).await.unwrap();
     tx.commit().await.unwrap();
-    db.jobs_added();
 
     wait_for(&db, "done", 1).await; // gives up after ~10 s, long before the next poll
     stop_workers(stop, [workers]).await;
@@ -225,7 +225,7 @@ on_both_engines!(a_job_committed_in_this_process_wakes_idle_workers_at_once);
 async fn an_idle_worker_wakes_when_a_scheduled_job_falls_due(test_db: TestDatabase) {
     let db = open(&test_db).await;
     let soon = socio::db::now_ms() + 300;
-    jobs::enqueue(db.pool(), NewJob::new("work", serde_json::json!({})).run_at(soon)).await.unwrap();
+    jobs::enqueue_now(&db, NewJob::new("work", serde_json::json!({})).run_at(soon)).await.unwrap();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let (stop, workers) = sleepy_workers(&db, &seen);
 
