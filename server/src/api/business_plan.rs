@@ -63,24 +63,55 @@ impl BusinessPlanApi {
         Ok((caller, lang))
     }
 
-    async fn update_section(
-        &self,
-        caller: &Caller,
-        lang: Language,
-        step: Step,
-        data: Option<Json>,
-        completed: Option<bool>,
-    ) -> Result<Plan, Status> {
-        let update =
-            StepUpdate { step, patch: data.map(Patch::Replace), completed, field: step.data_field().into() };
+    /// The six `update_*` calls: one section's data and completed flag, written by its owner.
+    async fn update<R: SectionUpdate>(&self, request: Request<R>) -> Result<Response<R::Reply>, Status> {
+        let (caller, lang) = self.caller(&request).await?;
+        let (data, completed) = request.into_inner().parts();
+        let update = StepUpdate {
+            step: R::STEP,
+            patch: data.map(Patch::Replace),
+            completed,
+            field: R::STEP.data_field().into(),
+        };
         let (plan, _) = self
             .plans
             .update(&caller.user.id, Some(&caller.user.id), Source::Builder, &[update])
             .await
             .map_err(|e| e.into_status(lang))?;
-        Ok(plan)
+        Ok(Response::new(R::reply(plan_proto(&plan))))
     }
 }
+
+/// A section's update request and its reply, so that the six calls share one path.
+trait SectionUpdate: Send + 'static {
+    type Reply;
+    const STEP: Step;
+    /// The section's data as JSON (when given) and the completed flag (when given).
+    fn parts(self) -> (Option<Json>, Option<bool>);
+    fn reply(plan: pb::BusinessPlan) -> Self::Reply;
+}
+
+macro_rules! section_update {
+    ($request:ident, $reply:ident, $field:ident, $step:expr) => {
+        impl SectionUpdate for pb::$request {
+            type Reply = pb::$reply;
+            const STEP: Step = $step;
+            fn parts(self) -> (Option<Json>, Option<bool>) {
+                (self.$field.as_ref().map(json::to_json), self.completed)
+            }
+            fn reply(plan: pb::BusinessPlan) -> Self::Reply {
+                pb::$reply { business_plan: Some(plan) }
+            }
+        }
+    };
+}
+
+section_update!(UpdateIdeaRequest, UpdateIdeaResponse, idea_data, Step::Idea);
+section_update!(UpdateMarketRequest, UpdateMarketResponse, market_data, Step::Market);
+section_update!(UpdateFinanceRequest, UpdateFinanceResponse, finance_data, Step::Finance);
+section_update!(UpdateMarketingRequest, UpdateMarketingResponse, marketing_data, Step::Marketing);
+section_update!(UpdateHrRequest, UpdateHrResponse, hr_data, Step::Hr);
+section_update!(UpdateLegalRequest, UpdateLegalResponse, legal_data, Step::Legal);
 
 pub fn status_proto(status: store::Status) -> pb::PlanStatus {
     match status {
@@ -250,66 +281,42 @@ impl BusinessPlanService for BusinessPlanApi {
         &self,
         request: Request<pb::UpdateIdeaRequest>,
     ) -> Result<Response<pb::UpdateIdeaResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let body = request.into_inner();
-        let data = body.idea_data.as_ref().map(json::to_json);
-        let plan = self.update_section(&caller, lang, Step::Idea, data, body.completed).await?;
-        Ok(Response::new(pb::UpdateIdeaResponse { business_plan: Some(plan_proto(&plan)) }))
+        self.update(request).await
     }
 
     async fn update_market(
         &self,
         request: Request<pb::UpdateMarketRequest>,
     ) -> Result<Response<pb::UpdateMarketResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let body = request.into_inner();
-        let data = body.market_data.as_ref().map(json::to_json);
-        let plan = self.update_section(&caller, lang, Step::Market, data, body.completed).await?;
-        Ok(Response::new(pb::UpdateMarketResponse { business_plan: Some(plan_proto(&plan)) }))
+        self.update(request).await
     }
 
     async fn update_finance(
         &self,
         request: Request<pb::UpdateFinanceRequest>,
     ) -> Result<Response<pb::UpdateFinanceResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let body = request.into_inner();
-        let data = body.finance_data.as_ref().map(json::to_json);
-        let plan = self.update_section(&caller, lang, Step::Finance, data, body.completed).await?;
-        Ok(Response::new(pb::UpdateFinanceResponse { business_plan: Some(plan_proto(&plan)) }))
+        self.update(request).await
     }
 
     async fn update_marketing(
         &self,
         request: Request<pb::UpdateMarketingRequest>,
     ) -> Result<Response<pb::UpdateMarketingResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let body = request.into_inner();
-        let data = body.marketing_data.as_ref().map(json::to_json);
-        let plan = self.update_section(&caller, lang, Step::Marketing, data, body.completed).await?;
-        Ok(Response::new(pb::UpdateMarketingResponse { business_plan: Some(plan_proto(&plan)) }))
+        self.update(request).await
     }
 
     async fn update_hr(
         &self,
         request: Request<pb::UpdateHrRequest>,
     ) -> Result<Response<pb::UpdateHrResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let body = request.into_inner();
-        let data = body.hr_data.as_ref().map(json::to_json);
-        let plan = self.update_section(&caller, lang, Step::Hr, data, body.completed).await?;
-        Ok(Response::new(pb::UpdateHrResponse { business_plan: Some(plan_proto(&plan)) }))
+        self.update(request).await
     }
 
     async fn update_legal(
         &self,
         request: Request<pb::UpdateLegalRequest>,
     ) -> Result<Response<pb::UpdateLegalResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let body = request.into_inner();
-        let data = body.legal_data.as_ref().map(json::to_json);
-        let plan = self.update_section(&caller, lang, Step::Legal, data, body.completed).await?;
-        Ok(Response::new(pb::UpdateLegalResponse { business_plan: Some(plan_proto(&plan)) }))
+        self.update(request).await
     }
 
     async fn generate_business_plan(

@@ -12,10 +12,10 @@ use hmac::{Hmac, Mac};
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
 use sha2::Sha256;
-use sqlx::Row;
 
 use super::{business_plan::plan_proto, timestamp};
 use crate::{
+    billing::subscriptions,
     config::Secret,
     conversation::messages::{self, Author},
     db::{Db, now_ms},
@@ -67,26 +67,21 @@ impl Exports {
     async fn collect(&self, user_id: &str) -> anyhow::Result<Option<Json>> {
         let mut conn = self.db.pool().acquire().await?;
         let Some(user) = users::find_by_id(&mut conn, user_id).await? else { return Ok(None) };
-        let subscriptions: Vec<Json> = sqlx::query(
-            "select plan_type, billing_interval, provider, status, current_period_end, first_paid_at, amount_cents, source, created_at \
-             from subscriptions where user_id = $1 order by created_at",
-        )
-        .bind(user_id)
-        .fetch_all(&mut *conn)
-        .await?
-        .iter()
-        .map(|r| {
-            json!({
-                "plan": r.try_get::<String, _>("plan_type").unwrap_or_default(),
-                "interval": r.try_get::<String, _>("billing_interval").unwrap_or_default(),
-                "provider": r.try_get::<String, _>("provider").unwrap_or_default(),
-                "status": r.try_get::<String, _>("status").unwrap_or_default(),
-                "amountCents": r.try_get::<i64, _>("amount_cents").unwrap_or_default(),
-                "source": r.try_get::<String, _>("source").unwrap_or_default(),
-                "createdAt": timestamp(r.try_get::<i64, _>("created_at").unwrap_or_default()).to_string(),
+        let subscriptions: Vec<Json> = subscriptions::history(&mut conn, user_id)
+            .await?
+            .iter()
+            .map(|s| {
+                json!({
+                    "plan": s.plan_type,
+                    "interval": s.interval,
+                    "provider": s.provider,
+                    "status": s.status,
+                    "amountCents": s.amount_cents,
+                    "source": s.source,
+                    "createdAt": timestamp(s.created_at).to_string(),
+                })
             })
-        })
-        .collect();
+            .collect();
         drop(conn);
         let plan = self.plans.find(user_id).await.map_err(|e| anyhow::anyhow!("{e}"))?;
         let conversation: Vec<Json> = messages::conversation(&self.db, user_id)

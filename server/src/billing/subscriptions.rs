@@ -113,6 +113,43 @@ fn subscription_from(row: &AnyRow) -> Result<Subscription, sqlx::Error> {
     })
 }
 
+/// A subscription as a user's data export shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub plan_type: String,
+    pub interval: String,
+    pub provider: String,
+    pub status: String,
+    pub amount_cents: i64,
+    /// checkout | admin
+    pub source: String,
+    pub created_at: i64,
+}
+
+/// Every subscription the user has had, oldest first.
+pub async fn history(conn: &mut AnyConnection, user_id: &str) -> Result<Vec<Record>, sqlx::Error> {
+    sqlx::query(
+        "select plan_type, billing_interval, provider, status, amount_cents, source, created_at \
+         from subscriptions where user_id = $1 order by created_at",
+    )
+    .bind(user_id)
+    .fetch_all(conn)
+    .await?
+    .iter()
+    .map(|r| {
+        Ok(Record {
+            plan_type: r.try_get("plan_type")?,
+            interval: r.try_get("billing_interval")?,
+            provider: r.try_get("provider")?,
+            status: r.try_get("status")?,
+            amount_cents: r.try_get("amount_cents")?,
+            source: r.try_get("source")?,
+            created_at: r.try_get("created_at")?,
+        })
+    })
+    .collect()
+}
+
 /// Opens a checkout session; `landing_variant` ("A" or "B") attributes a payment to the landing
 /// page's variant for the admin's funnel.
 pub async fn create_session(
