@@ -1,5 +1,5 @@
 // Every route of the product, each page loaded on demand (route-level code splitting), the
-// logged-in pages behind the auth guard and /admin behind the admin guard. Paths the app does not
+// logged-in pages under one guarded layout and /admin under the admin layout. Paths the app does not
 // know render the 404 page. Every page but the landing page sits under the API layout, which
 // brings the gRPC-Web client: the landing page loads without it.
 
@@ -57,44 +57,37 @@ const pages: RouteObject[] = [
     },
   },
   {
-    path: "/dashboard",
+    // Every logged-in page sits under one guard.
     lazy: async () => {
-      const [{ DashboardPage }, { RequireAuth }] = await Promise.all([
-        import("@/features/dashboard/components/dashboard-page"),
-        import("@/features/auth/components/require-auth"),
-      ]);
-      return { Component: () => <RequireAuth><DashboardPage /></RequireAuth> };
+      const { LoggedInLayout } = await import("@/features/auth/components/require-auth");
+      return { Component: LoggedInLayout };
     },
+    children: [
+      {
+        path: "/dashboard",
+        lazy: async () => ({ Component: (await import("@/features/dashboard/components/dashboard-page")).DashboardPage }),
+      },
+      {
+        path: "/business-plan",
+        lazy: async () => ({ Component: (await import("@/features/business-plan/components/builder-page")).BuilderPage }),
+      },
+      {
+        path: "/chat",
+        lazy: async () => ({ Component: (await import("@/features/chat/components/chat-page")).ChatPage }),
+      },
+    ],
   },
   {
-    path: "/business-plan",
     lazy: async () => {
-      const [{ BuilderPage }, { RequireAuth }] = await Promise.all([
-        import("@/features/business-plan/components/builder-page"),
-        import("@/features/auth/components/require-auth"),
-      ]);
-      return { Component: () => <RequireAuth><BuilderPage /></RequireAuth> };
+      const { AdminLayout } = await import("@/features/auth/components/require-auth");
+      return { Component: AdminLayout };
     },
-  },
-  {
-    path: "/chat",
-    lazy: async () => {
-      const [{ ChatPage }, { RequireAuth }] = await Promise.all([
-        import("@/features/chat/components/chat-page"),
-        import("@/features/auth/components/require-auth"),
-      ]);
-      return { Component: () => <RequireAuth><ChatPage /></RequireAuth> };
-    },
-  },
-  {
-    path: "/admin",
-    lazy: async () => {
-      const [{ AdminPage }, { RequireAdmin }] = await Promise.all([
-        import("@/features/admin/components/admin-page"),
-        import("@/features/auth/components/require-auth"),
-      ]);
-      return { Component: () => <RequireAdmin><AdminPage /></RequireAdmin> };
-    },
+    children: [
+      {
+        path: "/admin",
+        lazy: async () => ({ Component: (await import("@/features/admin/components/admin-page")).AdminPage }),
+      },
+    ],
   },
   {
     // Development mode's WhatsApp simulator (the server offers its API only in dev mode).

@@ -1,5 +1,5 @@
 // Keeps a page live while the plan changes elsewhere (the consultant on WhatsApp, another tab):
-// the WatchBusinessPlan stream over gRPC-Web; every change refreshes the queries. Reconnects with
+// the WatchBusinessPlan stream over gRPC-Web; every change refreshes the plan and dashboard queries. Reconnects with
 // backoff after the stream breaks.
 
 import { createClient } from "@connectrpc/connect";
@@ -8,6 +8,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
 import { BusinessPlanService } from "@/gen/socio/v1/business_plan_pb";
+import { invalidatePlan } from "@/lib/query-keys";
 
 /** True while the live stream is connected. */
 export function usePlanLiveUpdates(enabled = true): boolean {
@@ -29,7 +30,7 @@ export function usePlanLiveUpdates(enabled = true): boolean {
           attempt = 0;
           for await (const event of stream) {
             if (event.change?.cursor) cursor = event.change.cursor;
-            void queryClient.invalidateQueries();
+            void invalidatePlan(queryClient);
           }
         } catch {
           // broken, closed or aborted: try again below unless we are leaving

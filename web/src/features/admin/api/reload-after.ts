@@ -1,7 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 
-/** Mutation options that reload everything the panel shows once the change is made. */
+import { invalidateAdmin } from "@/lib/query-keys";
+
+/** Mutation options that reload what the panel shows (users, figures, prompts) once the change is made. */
 export function useReloadAfter() {
   const queryClient = useQueryClient();
-  return { onSuccess: () => queryClient.invalidateQueries() };
+  return { onSuccess: () => invalidateAdmin(queryClient) };
 }

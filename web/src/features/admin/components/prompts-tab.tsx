@@ -4,6 +4,7 @@ import { toast } from "sonner";
 
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { FormField } from "@/components/ui/form-field";
 import { Switch } from "@/components/ui/switch";
 import type { SystemPrompt } from "@/gen/socio/v1/system_prompt_pb";
 import { cn } from "@/lib/cn";
@@ -72,54 +73,33 @@ function PromptForm({ editing, onDone }: { editing: SystemPrompt | null; onDone:
     }
   }
 
-  const input = (field: keyof typeof LIMITS) => ({
-    id: `prompt-${field}`,
+  const control = (field: keyof typeof LIMITS) => ({
     value: draft[field],
     onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setDraft({ ...draft, [field]: e.target.value }),
-    "aria-invalid": Boolean(errors[field]),
-    "aria-describedby": errors[field] ? `prompt-${field}-error` : undefined,
-    className: cn("mt-1 w-full rounded-xl border px-3 py-2", errors[field] ? "border-red-500" : "border-slate-300"),
   });
-  const error = (field: string) =>
-    errors[field] && (
-      <p id={`prompt-${field}-error`} className="mt-1 text-sm text-red-700">
-        {errors[field]}
-      </p>
-    );
+  const fieldProps = (field: keyof typeof LIMITS) => ({
+    id: `prompt-${field}`,
+    error: errors[field],
+    controlClassName: "mt-1 w-full rounded-xl border border-slate-300 px-3 py-2",
+  });
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
       <h2 className="text-lg font-semibold">{editing ? t("prompts.edit") : t("prompts.create")}</h2>
       <div className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <label htmlFor="prompt-name" className="text-sm font-medium">
-            {t("prompts.name")} *
-          </label>
-          <input {...input("name")} placeholder={t("prompts.namePlaceholder")} required />
-          {error("name")}
-        </div>
-        <div>
-          <label htmlFor="prompt-title" className="text-sm font-medium">
-            {t("prompts.titleField")} *
-          </label>
-          <input {...input("title")} required />
-          {error("title")}
-        </div>
+        <FormField {...fieldProps("name")} label={`${t("prompts.name")} *`}>
+          {(props) => <input {...props} {...control("name")} placeholder={t("prompts.namePlaceholder")} required />}
+        </FormField>
+        <FormField {...fieldProps("title")} label={`${t("prompts.titleField")} *`}>
+          {(props) => <input {...props} {...control("title")} required />}
+        </FormField>
       </div>
-      <div>
-        <label htmlFor="prompt-description" className="text-sm font-medium">
-          {t("prompts.description")}
-        </label>
-        <textarea {...input("description")} rows={3} />
-        {error("description")}
-      </div>
-      <div>
-        <label htmlFor="prompt-content" className="text-sm font-medium">
-          {t("prompts.content")} *
-        </label>
-        <textarea {...input("content")} rows={15} required className={cn(input("content").className, "font-mono text-sm")} />
-        {error("content")}
-      </div>
+      <FormField {...fieldProps("description")} label={t("prompts.description")}>
+        {(props) => <textarea {...props} {...control("description")} rows={3} />}
+      </FormField>
+      <FormField {...fieldProps("content")} label={`${t("prompts.content")} *`}>
+        {(props) => <textarea {...props} {...control("content")} rows={15} required className={cn(props.className, "font-mono text-sm")} />}
+      </FormField>
       <div className="flex items-center gap-3">
         <Switch id="prompt-active" checked={draft.isActive} onCheckedChange={(isActive) => setDraft({ ...draft, isActive })} label={t("prompts.setActive")} />
         <label htmlFor="prompt-active" className="text-sm font-medium">

@@ -1,6 +1,6 @@
-import { type ReactNode, useEffect } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate, useNavigate } from "react-router";
+import { Navigate, Outlet, useNavigate } from "react-router";
 import { toast } from "sonner";
 
 import { Role } from "@/gen/socio/v1/common_pb";
@@ -16,18 +16,18 @@ function Status({ text }: { text: string }) {
   );
 }
 
-/** Pages for logged-in users: no stored token or a failed current-user check sends to /login. */
-export function RequireAuth({ children }: { children: ReactNode }) {
+/** The layout of every logged-in page: no stored token or a failed current-user check sends to /login. */
+export function LoggedInLayout() {
   const { t } = useTranslation("auth");
   const token = useAccessToken();
   const me = useMe();
   if (!token || me.isError) return <Navigate to="/login" replace />;
   if (me.isPending) return <Status text={t("guard.loading")} />;
-  return children;
+  return <Outlet />;
 }
 
-/** Admin pages: anonymous → /login, regular users → /dashboard, each with its message. */
-export function RequireAdmin({ children }: { children: ReactNode }) {
+/** The layout of the admin pages: anonymous → /login, regular users → /dashboard, each with its message. */
+export function AdminLayout() {
   const { t } = useTranslation("auth");
   const navigate = useNavigate();
   const token = useAccessToken();
@@ -47,6 +47,6 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
     }
   }, [token, me.isError, me.isSuccess, role, navigate, t]);
 
-  if (me.isSuccess && role === Role.ADMIN) return children;
+  if (me.isSuccess && role === Role.ADMIN) return <Outlet />;
   return <Status text={t("guard.checking")} />;
 }

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "@connectrpc/connect-query";
 import { useQueryClient } from "@tanstack/react-query";
 
 import { BusinessPlanService } from "@/gen/socio/v1/business_plan_pb";
+import { invalidatePlan } from "@/lib/query-keys";
 
 export function useBusinessPlan() {
   return useQuery(BusinessPlanService.method.getBusinessPlan, {});
@@ -12,20 +13,20 @@ export function useBusinessPlan() {
 export function useSaveStep() {
   const queryClient = useQueryClient();
   return useMutation(BusinessPlanService.method.syncUpdate, {
-    onSuccess: () => queryClient.invalidateQueries(),
+    onSuccess: () => invalidatePlan(queryClient),
   });
 }
 
 export function useGeneratePlan() {
   const queryClient = useQueryClient();
   return useMutation(BusinessPlanService.method.generateBusinessPlan, {
-    onSuccess: () => queryClient.invalidateQueries(),
+    onSuccess: () => invalidatePlan(queryClient),
   });
 }
 
 export function useDeletePlan() {
   const queryClient = useQueryClient();
   return useMutation(BusinessPlanService.method.deleteBusinessPlan, {
-    onSuccess: () => queryClient.invalidateQueries(),
+    onSuccess: () => invalidatePlan(queryClient),
   });
 }

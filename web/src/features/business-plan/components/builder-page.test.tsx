@@ -1,8 +1,10 @@
-import type { ConnectRouter } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 
+import { BadRequestSchema } from "@/gen/google/rpc/error_details_pb";
 import { AuthService } from "@/gen/socio/v1/auth_pb";
 import { BusinessPlanService, ChangeSource, PlanStatus, PlanStep } from "@/gen/socio/v1/business_plan_pb";
 import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
@@ -10,6 +12,8 @@ import { storeTokens } from "@/lib/session";
 import { renderApp } from "@/testing/render-app";
 
 interface Seen {
+  /** When set, saves are refused with this field violation, as the server words it. */
+  refuse?: { field: string; description: string };
   saves: { step: PlanStep; data: unknown; source: ChangeSource; completed?: boolean }[];
   generated: number;
   deleted: number;
@@ -41,6 +45,11 @@ function api(seen: Seen) {
       getBusinessPlan: () => ({ businessPlan: plan() }),
       syncUpdate: (request) => {
         seen.saves.push({ step: request.step, data: request.data, source: request.source, completed: request.completed });
+        if (seen.refuse) {
+          throw new ConnectError(`Dados inválidos: ${seen.refuse.description}`, Code.InvalidArgument, undefined, [
+            { desc: BadRequestSchema, value: create(BadRequestSchema, { fieldViolations: [seen.refuse] }) },
+          ]);
+        }
         return { businessPlan: plan() };
       },
       generateBusinessPlan: () => {
@@ -80,6 +89,17 @@ describe("business plan builder", () => {
     expect(seen.saves[0]).toMatchObject({ step: PlanStep.MARKET, source: ChangeSource.BUILDER });
     expect(seen.saves[0]?.data).toMatchObject({ industry: "Alimentação" });
     expect(await screen.findByText("Salvo")).toBeInTheDocument();
+  });
+
+  it("shows the server's words under the field it refused", async () => {
+    storeTokens("t", "r");
+    const refuse = { field: "marketData.industry", description: "marketData.industry deve ter no máximo 80 caracteres" };
+    const seen: Seen = { refuse, saves: [], generated: 0, deleted: 0 };
+    renderApp("/business-plan", { api: api(seen) });
+    const industry = await screen.findByLabelText("Setor");
+    await userEvent.type(industry, "Alimentação");
+    await waitFor(() => expect(industry).toHaveAttribute("aria-invalid", "true"), { timeout: 3000 });
+    expect(industry).toHaveAccessibleDescription("marketData.industry deve ter no máximo 80 caracteres");
   });
 
   it("generates the complete plan, then offers the downloads", async () => {

@@ -3,13 +3,14 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { ChangeSource } from "@/gen/socio/v1/business_plan_pb";
-import { serverMessage } from "@/lib/errors";
+import { FormField } from "@/components/ui/form-field";
+import { fieldViolations, serverMessage } from "@/lib/errors";
 
 import { useSaveStep } from "../api/plan-queries";
 import type { Field, SectionSpec } from "./section-fields";
 
 const AUTOSAVE_MS = 800;
-const inputClass = "mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none";
+const controlClass = "mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none";
 
 function display(field: Field, value: JsonValue | undefined): string {
   if (value === null || value === undefined) return "";
@@ -54,6 +55,8 @@ export function SectionCard({ spec, data, completed, children }: { spec: Section
     setDone(completed);
   }
   const [error, setError] = useState("");
+  // The server's words for the fields it refused ("ideaData.businessIdea" → "businessIdea").
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const pending = useRef<number | undefined>(undefined);
 
   useEffect(() => () => window.clearTimeout(pending.current), []);
@@ -64,8 +67,10 @@ export function SectionCard({ spec, data, completed, children }: { spec: Section
       const changed: JsonObject = {};
       for (const field of spec.fields) changed[field.name] = parse(field, values[field.name] ?? "");
       await save.mutateAsync({ step: spec.step, data: changed, completed: done, source: ChangeSource.BUILDER });
+      setFieldErrors({});
       setState("saved");
     } catch (e) {
+      setFieldErrors(Object.fromEntries(Object.entries(fieldViolations(e)).map(([field, message]) => [field.split(".").at(-1) ?? field, message])));
       setError(serverMessage(e, ""));
       setState("error");
     }
@@ -100,32 +105,37 @@ export function SectionCard({ spec, data, completed, children }: { spec: Section
       </div>
       <div className="mt-4 grid gap-4 sm:grid-cols-2">
         {spec.fields.map((field) => (
-          <div key={field.name} className={field.kind === "textarea" ? "sm:col-span-2" : undefined}>
-            <label htmlFor={id(field.name)} className="block text-sm font-medium text-slate-700">
-              {t(`fields.${field.name}`)}
-            </label>
-            {field.kind === "textarea" ? (
-              <textarea id={id(field.name)} rows={3} maxLength={field.max} value={draft[field.name]} onChange={(e) => change(field.name, e.target.value)} className={inputClass} />
-            ) : field.kind === "select" ? (
-              <select id={id(field.name)} value={draft[field.name]} onChange={(e) => change(field.name, e.target.value)} className={inputClass}>
-                <option value="">{t("options.choose")}</option>
-                {field.options?.map((o) => (
-                  <option key={o} value={o}>
-                    {t(`options.${o}`)}
-                  </option>
-                ))}
-              </select>
-            ) : (
-              <input
-                id={id(field.name)}
-                inputMode={field.kind === "money" || field.kind === "percent" ? "decimal" : field.kind === "count" ? "numeric" : "text"}
-                maxLength={field.max ?? 400}
-                value={draft[field.name]}
-                onChange={(e) => change(field.name, e.target.value)}
-                className={inputClass}
-              />
-            )}
-          </div>
+          <FormField
+            key={field.name}
+            id={id(field.name)}
+            label={t(`fields.${field.name}`)}
+            error={fieldErrors[field.name]}
+            controlClassName={controlClass}
+            className={field.kind === "textarea" ? "sm:col-span-2" : undefined}
+          >
+            {(props) =>
+              field.kind === "textarea" ? (
+                <textarea {...props} rows={3} maxLength={field.max} value={draft[field.name]} onChange={(e) => change(field.name, e.target.value)} />
+              ) : field.kind === "select" ? (
+                <select {...props} value={draft[field.name]} onChange={(e) => change(field.name, e.target.value)}>
+                  <option value="">{t("options.choose")}</option>
+                  {field.options?.map((o) => (
+                    <option key={o} value={o}>
+                      {t(`options.${o}`)}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  {...props}
+                  inputMode={field.kind === "money" || field.kind === "percent" ? "decimal" : field.kind === "count" ? "numeric" : "text"}
+                  maxLength={field.max ?? 400}
+                  value={draft[field.name]}
+                  onChange={(e) => change(field.name, e.target.value)}
+                />
+              )
+            }
+          </FormField>
         ))}
       </div>
       {children}

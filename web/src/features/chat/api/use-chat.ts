@@ -8,6 +8,7 @@ import { useCallback, useState } from "react";
 
 import type { ChatMessage } from "@/gen/socio/v1/common_pb";
 import { ConsultantService } from "@/gen/socio/v1/consultant_pb";
+import { invalidateConversation } from "@/lib/query-keys";
 
 export const CHAT_PAGE_SIZE = 30;
 
@@ -53,7 +54,7 @@ export function useSendMessage() {
           else if (event.case === "reply") current = { ...current, answer: event.value };
           setExchange(current);
         }
-        await queryClient.invalidateQueries();
+        await invalidateConversation(queryClient);
         setExchange(null);
       } catch (error) {
         setExchange(null);
