@@ -48,7 +48,7 @@ use crate::{
         worker::ReplyHandler,
     },
     conversation::{
-        delivery::{SEND_JOB, SendHandler},
+        delivery::{NoticeHandler, SEND_JOB, SendHandler},
         inbox::{Inbox, REPLY_JOB},
     },
     db::{
@@ -56,8 +56,8 @@ use crate::{
         jobs::{self, Backoff, Handlers, WorkerOptions},
     },
     identity::{
-        caller::Authenticator, codes::CodeHasher, login::Login, phone::PhoneNumber, sessions::TokenKeys,
-        users,
+        caller::Authenticator, codes::CodeHasher, login::Login, phone::PhoneNumber, roles,
+        sessions::TokenKeys,
     },
     plan::{Plans, events::PlanEvents},
     proto::{
@@ -71,7 +71,10 @@ use crate::{
             system_prompt_service_server::SystemPromptServiceServer,
         },
     },
-    whatsapp::{cloud::CloudSender, media::MediaClient, outbox::DevOutbox, sender::WhatsAppSender},
+    whatsapp::{
+        cloud::CloudSender, media::MediaClient, notices::NOTICE_JOB, outbox::DevOutbox,
+        sender::WhatsAppSender,
+    },
 };
 
 /// The application, bound and ready to serve.
@@ -123,6 +126,7 @@ impl Application {
                 Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine.clone(), voice)),
             )
             .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())))
+            .register(NOTICE_JOB, Arc::new(NoticeHandler::new(db.clone())))
             .register(EXPIRY_JOB, Arc::new(ExpiryHandler::new(db.clone())))
             .register(
                 PROVIDER_CANCEL_JOB,
@@ -205,7 +209,7 @@ async fn grant_admin_phones(db: &Db, phones: &[String]) -> anyhow::Result<()> {
     for phone in phones {
         let phone = PhoneNumber::parse(phone)
             .map_err(|_| anyhow::anyhow!("ADMIN_PHONES has an invalid number: {phone:?}"))?;
-        users::ensure_admin(&mut conn, &phone).await?;
+        roles::ensure_admin(&mut conn, &phone).await?;
     }
     Ok(())
 }

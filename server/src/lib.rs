@@ -15,6 +15,7 @@ pub mod conversation;
 pub mod db;
 pub mod error;
 pub mod identity;
+pub mod layers;
 pub mod locale;
 pub mod newsletter;
 pub mod plan;

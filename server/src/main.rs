@@ -6,7 +6,7 @@ use socio::{
     app::Application,
     config::Config,
     db::Db,
-    identity::{phone::PhoneNumber, users},
+    identity::{phone::PhoneNumber, roles},
     telemetry,
 };
 
@@ -67,7 +67,7 @@ async fn promote(phone: &str) -> anyhow::Result<()> {
     let db = Db::connect(&config.database_url).await?;
     db.migrate().await?;
     let mut conn = db.pool().acquire().await?;
-    let user = users::ensure_admin(&mut conn, &phone).await?;
+    let user = roles::ensure_admin(&mut conn, &phone).await?;
     tracing::info!(target: "security", event = "admin_promoted", user = %user.id, phone = %phone.masked());
     println!("{} is now an admin", user.phone.e164());
     Ok(())

@@ -11,7 +11,6 @@ use sqlx::{AnyConnection, Row, any::AnyRow};
 use super::plans::{GUARANTEE_DAYS, PRO_MONTHLY_CENTS, PRO_YEARLY_CENTS};
 use crate::{
     clock::DAY_MS,
-    conversation::{delivery, messages},
     db::{
         Db, Tx, get_bool,
         jobs::{self, NewJob},
@@ -19,6 +18,7 @@ use crate::{
     },
     error::{AppError, Resource},
     identity::users::{self, Tier},
+    whatsapp::notices,
 };
 
 pub const EXPIRY_JOB: &str = "subscription_expiry";
@@ -286,8 +286,7 @@ async fn welcome_to_pro(conn: &mut Tx, user_id: &str, now: i64) -> Result<(), sq
         format!("🎉 Bem-vindo ao Sócio Pro{name}! A partir de agora sou o seu consultor aqui no WhatsApp. Vamos começar o seu plano de negócios? Responda *Oi*."),
         format!("🎉 Welcome to Sócio Pro{name}! From now on I'm your consultant here on WhatsApp. Shall we start your business plan? Reply *Hi*."),
     );
-    let id = messages::insert_notice(conn, user_id, &text, now).await?;
-    jobs::enqueue(conn, delivery::send_job(&id)).await?;
+    jobs::enqueue(conn, notices::notice_job(user_id, &text, now)).await?;
     Ok(())
 }
 
@@ -496,8 +495,7 @@ pub async fn payment_failed(
             format!("⚠️ Não conseguimos renovar o seu Sócio Pro: o pagamento não foi aprovado. Atualize a forma de pagamento aqui: {fix_url}"),
             format!("⚠️ We could not renew your Sócio Pro: the payment was declined. Update your payment method here: {fix_url}"),
         );
-        let id = messages::insert_notice(&mut tx, &user_id, &text, now).await?;
-        jobs::enqueue(&mut tx, delivery::send_job(&id)).await?;
+        jobs::enqueue(&mut tx, notices::notice_job(&user_id, &text, now)).await?;
     }
     tx.commit().await
 }

@@ -13,7 +13,7 @@ use super::messages;
 use crate::{
     db::{
         Db,
-        jobs::{Job, JobError, JobHandler, NewJob},
+        jobs::{self, Job, JobError, JobHandler, NewJob},
         now_ms,
     },
     identity::users,
@@ -102,5 +102,42 @@ impl SendHandler {
 impl JobHandler for SendHandler {
     fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
         Box::pin(self.deliver(job))
+    }
+}
+
+/// The `notice` job (`whatsapp::notices`): keeps a notice from a lower domain (billing) in the
+/// person's conversation and enqueues its send, in one transaction. The message's id is the job's,
+/// so a retried job writes and sends it once.
+pub struct NoticeHandler {
+    db: Db,
+}
+
+impl NoticeHandler {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    async fn keep_and_send(&self, job: &Job) -> Result<(), JobError> {
+        let (Some(user_id), Some(text)) = (job.payload["userId"].as_str(), job.payload["text"].as_str())
+        else {
+            return Err(JobError::Permanent("a notice needs userId and text".into()));
+        };
+        let at = job.payload["at"].as_i64().unwrap_or_else(now_ms);
+        let mut tx = self.db.begin().await?;
+        if users::find_by_id(&mut tx, user_id).await?.is_none() {
+            return Ok(()); // erased meanwhile
+        }
+        let id = format!("notice-{}", job.id);
+        if messages::insert_notice(&mut tx, &id, user_id, text, at).await? {
+            jobs::enqueue(&mut tx, send_job(&id)).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
+impl JobHandler for NoticeHandler {
+    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
+        Box::pin(self.keep_and_send(job))
     }
 }

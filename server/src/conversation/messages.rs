@@ -128,13 +128,26 @@ pub async fn insert_outbound(
 }
 
 /// Stores a notice of ours (billing, account): outside the 24-hour window it goes as a template.
+/// Keeps a notice (`id` chosen by the caller, so that a retried notice job writes it once). True
+/// when it was written now.
 pub async fn insert_notice(
     conn: &mut AnyConnection,
+    id: &str,
     user_id: &str,
     content: &str,
     created_at: i64,
-) -> Result<String, sqlx::Error> {
-    insert_outbound_kind(conn, user_id, content, created_at, "notice").await
+) -> Result<bool, sqlx::Error> {
+    let written = sqlx::query(
+        "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
+         values ($1, $2, 'outbound', 'assistant', 'notice', $3, 'queued', $4, $4) on conflict (id) do nothing",
+    )
+    .bind(id)
+    .bind(user_id)
+    .bind(content)
+    .bind(created_at)
+    .execute(conn)
+    .await?;
+    Ok(written.rows_affected() == 1)
 }
 
 async fn insert_outbound_kind(

@@ -6,37 +6,10 @@ use sqlx::{Row, any::AnyRow};
 
 use super::{
     phone::PhoneNumber,
+    search::{fold, search_key},
     users::{Role, Tier},
 };
 use crate::db::{Db, now_ms};
-
-/// Lower case without accents: "João Ávila" → "joao avila".
-pub fn fold(text: &str) -> String {
-    text.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'á' | 'à' | 'â' | 'ã' | 'ä' => 'a',
-            'é' | 'è' | 'ê' | 'ë' => 'e',
-            'í' | 'ì' | 'î' | 'ï' => 'i',
-            'ó' | 'ò' | 'ô' | 'õ' | 'ö' => 'o',
-            'ú' | 'ù' | 'û' | 'ü' => 'u',
-            'ç' => 'c',
-            'ñ' => 'n',
-            other => other,
-        })
-        .collect()
-}
-
-/// What searches match: the folded name and the number's digits, in both spellings of a Brazilian
-/// mobile (with and without its ninth digit).
-pub fn search_key(name: &str, phone: &PhoneNumber) -> String {
-    let mut key = format!("{} {}", fold(name), phone.digits());
-    if let Some(other) = phone.other_spelling() {
-        key.push(' ');
-        key.push_str(other.digits());
-    }
-    key
-}
 
 /// What a search looks for: a number typed in any form ("(31) 98765-4321") as its digits, anything
 /// else folded.
@@ -263,15 +236,6 @@ pub async fn backfill_search_keys(db: &Db) -> Result<(), sqlx::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn search_ignores_accents_and_case() {
-        assert_eq!(fold("João ÁVILA Conceição"), "joao avila conceicao");
-        let ana = PhoneNumber::parse("+5511987654321").unwrap();
-        assert_eq!(search_key("Ana Lima", &ana), "ana lima 5511987654321 551187654321");
-        let landline = PhoneNumber::parse("+551134567890").unwrap();
-        assert_eq!(search_key("Padaria", &landline), "padaria 551134567890");
-    }
 
     #[test]
     fn a_number_is_searched_by_its_digits_however_it_is_typed() {

@@ -6,5 +6,7 @@ pub mod directory;
 pub mod login;
 pub mod number_change;
 pub mod phone;
+pub mod roles;
+pub mod search;
 pub mod sessions;
 pub mod users;

@@ -11,8 +11,8 @@
 use sqlx::{AnyConnection, Row};
 
 use super::{
-    directory::search_key,
     phone::PhoneNumber,
+    search::search_key,
     users::{self, Role, Tier, User},
 };
 use crate::db::now_ms;

@@ -109,7 +109,7 @@ pub async fn register_contact(
     .bind(&name)
     .bind(language.tag())
     .bind(now)
-    .bind(super::directory::search_key(&name, phone))
+    .bind(super::search::search_key(&name, phone))
     .fetch_optional(&mut *conn)
     .await?
     .is_some();
@@ -129,7 +129,7 @@ pub async fn register_contact(
         )
         .bind(&name)
         .bind(phone.e164())
-        .bind(super::directory::search_key(&name, &phone))
+        .bind(super::search::search_key(&name, &phone))
         .bind(now)
         .bind(&user.id)
         .execute(&mut *conn)
@@ -193,32 +193,6 @@ pub async fn set_tier(conn: &mut AnyConnection, user_id: &str, tier: Tier) -> Re
         .execute(conn)
         .await?;
     Ok(done.rows_affected() == 1)
-}
-
-/// Grants or removes the admin role. A role change ends the user's sessions.
-pub async fn set_role(conn: &mut AnyConnection, user_id: &str, role: Role) -> Result<bool, sqlx::Error> {
-    let changed = sqlx::query("update users set role = $1, updated_at = $2 where id = $3 and role <> $1")
-        .bind(role.as_str())
-        .bind(now_ms())
-        .bind(user_id)
-        .execute(&mut *conn)
-        .await?
-        .rows_affected()
-        == 1;
-    if changed {
-        super::sessions::revoke_user(conn, user_id).await?;
-    }
-    Ok(changed)
-}
-
-/// Makes the number an admin, registering it if it never wrote to us (`ADMIN_PHONES`,
-/// `socio admin promote`).
-pub async fn ensure_admin(conn: &mut AnyConnection, phone: &PhoneNumber) -> Result<User, sqlx::Error> {
-    let (user, _) = register_contact(conn, phone, Spelling::Typed, "", Language::default()).await?;
-    if user.role != Role::Admin {
-        set_role(conn, &user.id, Role::Admin).await?;
-    }
-    find_by_id(conn, &user.id).await?.ok_or(sqlx::Error::RowNotFound)
 }
 
 pub async fn record_login(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {

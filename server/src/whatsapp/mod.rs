@@ -3,6 +3,7 @@
 
 pub mod cloud;
 pub mod media;
+pub mod notices;
 pub mod outbox;
 pub mod payload;
 pub mod sender;

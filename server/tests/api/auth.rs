@@ -341,7 +341,7 @@ async fn an_erased_user_or_a_changed_role_stops_the_tokens_at_once(db: TestDatab
     let admin_id = body["data"]["user"]["id"].as_str().unwrap().to_owned();
 
     let mut conn = app.db.pool().acquire().await.unwrap();
-    users::set_role(&mut conn, &admin_id, Role::User).await.unwrap();
+    socio::identity::roles::set_role(&mut conn, &admin_id, Role::User).await.unwrap();
     assert_eq!(me(&app, &admin_access).await.0, 401, "the demoted admin's token stops working");
     let (status, _) =
         call(&app, reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": admin_refresh}), None)

@@ -1,0 +1,109 @@
+//! The layers of the crate, top to bottom, and the test that keeps imports pointing down: a module
+//! may use modules of its own layer or below, never above. docs/ARCHITECTURE.md shows this list.
+
+/// Top-level modules by layer, the top first.
+pub const LAYERS: &[&[&str]] = &[
+    &["app"],
+    &["api"],
+    &["consultant"],
+    &["conversation"],
+    &["identity", "plan", "billing", "prompts", "analytics", "newsletter", "audit"],
+    &["whatsapp", "db", "clock", "config", "error", "locale", "proto", "telemetry", "layers"],
+];
+
+/// The layer of a top-level module (0 is the top).
+pub fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&module))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{collections::BTreeSet, fs, path::Path};
+
+    use super::*;
+
+    /// The top-level modules a source file names through `crate::`: in `use crate::{a::…, b}`
+    /// blocks (the names at the block's first level) and in paths such as `crate::clock::DAY_MS`.
+    fn crate_modules(source: &str) -> BTreeSet<String> {
+        let mut found = BTreeSet::new();
+        let code: String =
+            source.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
+        let mut rest = code.as_str();
+        while let Some(at) = rest.find("crate::") {
+            rest = &rest[at + "crate::".len()..];
+            if let Some(block) = rest.strip_prefix('{') {
+                // At the block's first level each item is `name::…`, `name` or `name as alias`:
+                // its first identifier is the module.
+                let (mut depth, mut name, mut expecting) = (1, String::new(), true);
+                for c in block.chars() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        _ => {}
+                    }
+                    if depth == 0 {
+                        break;
+                    }
+                    let ident = c.is_alphanumeric() || c == '_';
+                    if depth == 1 && expecting && ident {
+                        name.push(c);
+                    } else if !name.is_empty() {
+                        found.insert(std::mem::take(&mut name));
+                        expecting = false;
+                    }
+                    if depth == 1 && c == ',' {
+                        expecting = true;
+                    }
+                }
+            } else {
+                let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if !name.is_empty() {
+                    found.insert(name);
+                }
+            }
+        }
+        found
+    }
+
+    fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    #[test]
+    fn the_import_reader_sees_blocks_and_paths() {
+        let source = "use crate::{\n    clock::{self, CivilDate},\n    db::{Db, now_ms},\n    error,\n};\n// crate::api in a comment\nlet x = crate::locale::Language::PtBr;";
+        let found: Vec<String> = crate_modules(source).into_iter().collect();
+        assert_eq!(found, ["clock", "db", "error", "locale"]);
+    }
+
+    #[test]
+    fn every_module_imports_only_from_its_layer_or_below() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        sources(&root, &mut files);
+        let mut upward = Vec::new();
+        for file in files {
+            let relative = file.strip_prefix(&root).unwrap();
+            let first = relative.iter().next().unwrap().to_string_lossy().trim_end_matches(".rs").to_owned();
+            if matches!(first.as_str(), "lib" | "main" | "layers") {
+                continue;
+            }
+            let own = layer_of(&first).unwrap_or_else(|| panic!("{first} is in no layer: add it to LAYERS"));
+            for used in crate_modules(&fs::read_to_string(&file).unwrap()) {
+                let theirs =
+                    layer_of(&used).unwrap_or_else(|| panic!("{used} (used by {relative:?}) is in no layer"));
+                if theirs < own {
+                    upward.push(format!("{} uses {used}", relative.display()));
+                }
+            }
+        }
+        assert!(upward.is_empty(), "imports that point up a layer:\n{}", upward.join("\n"));
+    }
+}
