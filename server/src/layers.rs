@@ -5,6 +5,7 @@
 pub const LAYERS: &[&[&str]] = &[
     &["app"],
     &["api"],
+    &["erasure"],
     &["consultant"],
     &["conversation"],
     &["identity", "plan", "billing", "prompts", "analytics", "newsletter", "audit"],

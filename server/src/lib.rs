@@ -13,6 +13,7 @@ pub mod config;
 pub mod consultant;
 pub mod conversation;
 pub mod db;
+pub mod erasure;
 pub mod error;
 pub mod identity;
 pub mod layers;

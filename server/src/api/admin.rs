@@ -16,6 +16,7 @@ use crate::{
     clock::CivilDate,
     conversation::messages::{self, Author},
     db::{Db, now_ms},
+    erasure,
     error::{AppError, Problem, Resource},
     identity::{
         caller::Caller,
@@ -238,11 +239,7 @@ impl AdminService for AdminApi {
         let lang = request_language(&request);
         let actor = actor(&request)?;
         let id = request.get_ref().id.clone();
-        // Their subscriptions end first, at the payment provider too: nobody pays after erasure.
-        subscriptions::end_for_erasure(&self.db, &id)
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
-        if !directory::erase(&self.db, &id).await.map_err(|e| AppError::from(e).into_status(lang))? {
+        if !erasure::erase(&self.db, &id).await.map_err(|e| AppError::from(e).into_status(lang))? {
             return Err(AppError::NotFound(Resource::User).into_status(lang));
         }
         let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;

@@ -423,11 +423,17 @@ pub async fn override_tier(conn: &mut Tx, user_id: &str, tier: Tier) -> Result<(
     Ok(())
 }
 
-/// Before erasure: the person's subscriptions end, at the provider too.
-pub async fn end_for_erasure(db: &Db, user_id: &str) -> Result<(), sqlx::Error> {
-    let mut tx = db.begin().await?;
-    stop_running(&mut tx, user_id, now_ms(), "now").await?;
-    tx.commit().await
+/// LGPD erasure, billing's part: running subscriptions end (at the provider too), and the billing
+/// records the law keeps stay without the person.
+pub async fn erase_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
+    stop_running(tx, user_id, now_ms(), "now").await?;
+    for sql in [
+        "update subscriptions set user_id = null where user_id = $1",
+        "update checkout_sessions set user_id = null where user_id = $1",
+    ] {
+        sqlx::query(sql).bind(user_id).execute(&mut **tx).await?;
+    }
+    Ok(())
 }
 
 /// Ends a subscription whose paid period is over after a cancellation (the expiry job).

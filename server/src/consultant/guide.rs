@@ -15,7 +15,7 @@ use super::{
 use crate::{
     db::{Db, now_ms},
     error::AppError,
-    identity::users::User,
+    identity::users::{self, User},
     locale::Language,
     plan::{
         Plans, document, finance,
@@ -134,12 +134,8 @@ impl Guide {
 
         match command(text) {
             Some(Command::Language(new)) => {
-                sqlx::query("update users set language = $1, updated_at = $2 where id = $3")
-                    .bind(new.tag())
-                    .bind(now_ms())
-                    .bind(&user.id)
-                    .execute(self.db.pool())
-                    .await?;
+                let mut conn = self.db.pool().acquire().await?;
+                users::set_language(&mut conn, &user.id, new).await?;
                 lang = new;
                 out.push(
                     lang.choose(
@@ -416,4 +412,10 @@ fn finance_tip(plan: &Plan, lang: Language) -> String {
             "Tip: keep a reserve of at least 3 months of fixed costs."
         )
     )
+}
+
+/// LGPD erasure, the guide's part: where the interview stood.
+pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from guide_state where user_id = $1").bind(user_id).execute(conn).await?;
+    Ok(())
 }

@@ -497,3 +497,9 @@ pub async fn history(
     .try_get("n")?;
     Ok((rows.iter().map(from_row).collect::<Result<_, _>>()?, total))
 }
+
+/// LGPD erasure, the messages' part: every message to and from the person.
+pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from messages where user_id = $1").bind(user_id).execute(conn).await?;
+    Ok(())
+}

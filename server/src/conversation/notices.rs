@@ -27,3 +27,9 @@ pub async fn record(
     .await?;
     Ok(inserted.rows_affected() == 1)
 }
+
+/// LGPD erasure, the notices' part: what WhatsApp told us about the person.
+pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from whatsapp_notices where user_id = $1").bind(user_id).execute(conn).await?;
+    Ok(())
+}

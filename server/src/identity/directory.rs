@@ -1,8 +1,7 @@
 //! The user directory for admins: search by name or number (accents and case ignored), filter by
-//! tier, page, and the figures the admin panel shows. Also LGPD erasure: everything personal goes
-//! at once, billing records stay de-identified.
+//! tier, page, and the figures the admin panel shows. Also identity's part of LGPD erasure.
 
-use sqlx::{Row, any::AnyRow};
+use sqlx::{AnyConnection, Row, any::AnyRow};
 
 use super::{
     phone::PhoneNumber,
@@ -146,46 +145,34 @@ pub async fn stats(db: &Db) -> Result<Stats, sqlx::Error> {
     })
 }
 
-/// LGPD erasure: the user, their messages, plan, codes, sessions and outbox go; subscriptions and
-/// checkout sessions stay without the person (the law keeps billing records).
-pub async fn erase(db: &Db, id: &str) -> Result<bool, sqlx::Error> {
-    let mut tx = db.begin().await?;
+/// LGPD erasure, identity's part (the orchestration is `erasure.rs`): sessions, login codes,
+/// failure counts, conflict records and the user row go. Returns the numbers the person was known
+/// by (as delivered, and their identity), or None when there is no such user.
+pub async fn erase(conn: &mut AnyConnection, id: &str) -> Result<Option<Vec<String>>, sqlx::Error> {
     let phone: Option<String> = sqlx::query("select phone_number from users where id = $1")
         .bind(id)
-        .fetch_optional(&mut *tx)
+        .fetch_optional(&mut *conn)
         .await?
         .map(|r| r.try_get("phone_number"))
         .transpose()?;
-    let Some(phone) = phone else { return Ok(false) };
+    let Some(phone) = phone else { return Ok(None) };
     for sql in [
-        "delete from plan_changes where plan_id in (select id from business_plans where user_id = $1)",
-        "delete from plan_sections where plan_id in (select id from business_plans where user_id = $1)",
-        "delete from plan_documents where plan_id in (select id from business_plans where user_id = $1)",
-        "delete from plan_drafts where plan_id in (select id from business_plans where user_id = $1)",
-        "delete from business_plans where user_id = $1",
-        "delete from messages where user_id = $1",
         "delete from refresh_tokens where user_id = $1",
-        "delete from guide_state where user_id = $1",
-        "delete from whatsapp_notices where user_id = $1",
-        "update subscriptions set user_id = null where user_id = $1",
-        "update checkout_sessions set user_id = null where user_id = $1",
         "delete from phone_key_conflicts where user_id = $1 or kept_user_id = $1",
         "delete from users where id = $1",
     ] {
-        sqlx::query(sql).bind(id).execute(&mut *tx).await?;
+        sqlx::query(sql).bind(id).execute(&mut *conn).await?;
     }
-    // Codes and failure counts are kept by the person's identity; the outbox by where we sent.
+    // Codes and failure counts are kept by the person's identity.
     let identity =
         PhoneNumber::parse(&phone).map(|p| p.identity().e164().to_owned()).unwrap_or(phone.clone());
     for sql in [
         "delete from login_codes where phone_number = $1 or phone_number = $2",
         "delete from phone_auth_state where phone_number = $1 or phone_number = $2",
-        "delete from whatsapp_outbox where to_phone = $1 or to_phone = $2",
     ] {
-        sqlx::query(sql).bind(&phone).bind(&identity).execute(&mut *tx).await?;
+        sqlx::query(sql).bind(&phone).bind(&identity).execute(&mut *conn).await?;
     }
-    tx.commit().await?;
-    Ok(true)
+    Ok(Some(vec![phone, identity]))
 }
 
 /// Two accounts that turned out to be one person (a Brazilian mobile registered with and without its

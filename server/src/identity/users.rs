@@ -195,6 +195,21 @@ pub async fn set_tier(conn: &mut AnyConnection, user_id: &str, tier: Tier) -> Re
     Ok(done.rows_affected() == 1)
 }
 
+/// The language the person is answered in (on WhatsApp and the web).
+pub async fn set_language(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    language: Language,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("update users set language = $1, updated_at = $2 where id = $3")
+        .bind(language.tag())
+        .bind(now_ms())
+        .bind(user_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 pub async fn record_login(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
     let now = now_ms();
     sqlx::query("update users set last_login_at = $1, updated_at = $1 where id = $2")

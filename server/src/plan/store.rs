@@ -456,3 +456,17 @@ pub async fn store_document(
         generated_at: now,
     })
 }
+
+/// LGPD erasure, the plan's part: the plan with its sections, change feed, drafts and documents.
+pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    for sql in [
+        "delete from plan_changes where plan_id in (select id from business_plans where user_id = $1)",
+        "delete from plan_sections where plan_id in (select id from business_plans where user_id = $1)",
+        "delete from plan_documents where plan_id in (select id from business_plans where user_id = $1)",
+        "delete from plan_drafts where plan_id in (select id from business_plans where user_id = $1)",
+        "delete from business_plans where user_id = $1",
+    ] {
+        sqlx::query(sql).bind(user_id).execute(&mut *conn).await?;
+    }
+    Ok(())
+}

@@ -68,3 +68,14 @@ pub async fn delivered_to(db: &Db, to: &str) -> Result<Vec<Delivered>, sqlx::Err
         })
         .collect()
 }
+
+/// LGPD erasure, the dev outbox's part: what was sent to these numbers.
+pub async fn erase_to(conn: &mut sqlx::AnyConnection, phones: &[String]) -> Result<(), sqlx::Error> {
+    for phone in phones {
+        sqlx::query("delete from whatsapp_outbox where to_phone = $1")
+            .bind(phone)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}

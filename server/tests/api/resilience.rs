@@ -89,7 +89,13 @@ async fn a_server_killed_under_webhook_load_loses_no_acknowledged_message_and_se
         "select count(*) as n from messages where direction = 'outbound' and status = 'failed' and error like 'interrupted%'",
     )
     .await;
-    assert_eq!(graph.requests().len() as i64, sent + interrupted, "each reply reached Meta at most once");
+    // Every sent reply reached Meta once; an interrupted one may or may not have (the kill can fall
+    // before or after its request left), and none reached it twice.
+    let requests = graph.requests().len() as i64;
+    assert!(
+        sent <= requests && requests <= sent + interrupted,
+        "each reply reached Meta at most once: {requests} requests, {sent} sent, {interrupted} interrupted"
+    );
     assert!(
         interrupted <= 4,
         "only the requests in flight at the kill (one a worker) are in doubt: {interrupted}"
