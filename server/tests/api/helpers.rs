@@ -374,6 +374,26 @@ impl TestApp {
         count(&self.db, sql).await
     }
 
+    /// Waits until the job queue has nothing left to do now or in the next few seconds (a reply's
+    /// batch window included), so "sent once", "never answered" and "no retry" are observed, not
+    /// guessed with a sleep. A reply job enqueues its send before it ends, so there is no gap.
+    pub async fn drain_jobs(&self) {
+        let busy = || async {
+            let sql = format!(
+                "select count(*) as n from jobs where status in ('queued', 'running') and run_at <= {}",
+                socio::db::now_ms() + 5_000
+            );
+            self.count(&sql).await
+        };
+        for _ in 0..1000 {
+            if busy().await == 0 {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        panic!("the job queue never drained");
+    }
+
     /// A text column (`id`, `role`, `language`…) of the user with this phone number.
     pub async fn user_column(&self, phone: &str, column: &str) -> String {
         use sqlx::Row;

@@ -256,9 +256,9 @@ async fn notice(app: &TestApp) -> u16 {
     app.post_whatsapp_webhook(&fixture("whatsapp/inbound-system-user-changed-number.json"), None).await
 }
 
-/// Waits out the batch window and the workers, then counts what went out to anyone.
+/// Once the job queue has nothing left to do, counts what went out to anyone.
 async fn sent_after_a_while(app: &TestApp) -> i64 {
-    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    app.drain_jobs().await;
     app.count("select count(*) as n from whatsapp_outbox").await
 }
 

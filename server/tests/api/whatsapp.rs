@@ -113,7 +113,7 @@ async fn a_signed_first_message_registers_the_user_and_gets_the_welcome_once(db:
     let sent = outbound(&app).await;
     assert_eq!(sent.len(), 1, "the reply is stored in the conversation");
     assert_eq!(sent[0].3.as_deref(), Some("wamid.fake.1"));
-    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    app.drain_jobs().await;
     assert_eq!(graph.requests().len(), 1, "answered once");
 }
 on_both_engines!(a_signed_first_message_registers_the_user_and_gets_the_welcome_once);
@@ -155,7 +155,7 @@ async fn the_same_delivery_three_times_at_once_is_stored_once_and_answered_once(
     assert_eq!(app.count("select count(*) as n from messages where direction = 'inbound'").await, 1);
     graph.wait_for_requests(1).await;
     eventually("the reply is sent", || outbound_status_is(&app, "sent")).await;
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    app.drain_jobs().await;
     assert_eq!(graph.requests().len(), 1, "one reply sent");
     assert_eq!(outbound(&app).await.len(), 1, "one reply stored");
 }
@@ -171,7 +171,7 @@ async fn graph_failing_twice_then_accepting_delivers_the_reply_once(db: TestData
     );
     graph.wait_for_requests(3).await;
     eventually("the reply is recorded as sent", || outbound_status_is(&app, "sent")).await;
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    app.drain_jobs().await;
     let requests = graph.requests();
     assert_eq!(requests.len(), 3, "two failures, one success, nothing more");
     assert!(requests.iter().all(|r| r.body == requests[0].body), "the same message each time");
@@ -212,7 +212,7 @@ async fn a_permanent_error_fails_the_reply_without_retrying(db: TestDatabase) {
         200
     );
     eventually("the reply ends failed", || outbound_status_is(&app, "failed")).await;
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    app.drain_jobs().await;
     assert_eq!(graph.requests().len(), 1, "no retry");
     assert!(outbound(&app).await[0].2.as_deref().unwrap().contains("131047"));
 }
@@ -231,7 +231,7 @@ async fn statuses_move_the_reply_forward_and_never_trigger_a_reply(db: TestDatab
         );
         assert!(outbound_status_is(&app, expected).await, "after {status}: {:?}", outbound(&app).await);
     }
-    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    app.drain_jobs().await;
     assert_eq!(graph.requests().len(), 1, "statuses are never answered");
 }
 on_both_engines!(statuses_move_the_reply_forward_and_never_trigger_a_reply);
@@ -262,7 +262,7 @@ async fn a_burst_of_messages_gets_one_reply_that_considers_all_of_them(db: TestD
         assert_eq!(app.post_whatsapp_webhook(&body, Some(APP_SECRET)).await, 200);
     }
     graph.wait_for_requests(1).await;
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    app.drain_jobs().await;
     assert_eq!(graph.requests().len(), 1, "one reply for the burst");
     assert_eq!(app.count("select count(*) as n from messages where status = 'answered'").await, 3);
 }
