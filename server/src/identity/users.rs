@@ -99,9 +99,11 @@ pub async fn register_contact(
 ) -> Result<(User, bool), sqlx::Error> {
     let now = now_ms();
     let name: String = profile_name.trim().chars().take(120).collect();
+    // No conflict target: a concurrent first contact can collide on phone_number as well as on
+    // phone_key (both unique), and either means "already registered".
     let created = sqlx::query(
         "insert into users (id, phone_number, phone_key, name, language, subscription_status, role, created_at, updated_at, search_key) \
-         values ($1, $2, $3, $4, $5, 'free', 'user', $6, $6, $7) on conflict (phone_key) do nothing returning id",
+         values ($1, $2, $3, $4, $5, 'free', 'user', $6, $6, $7) on conflict do nothing returning id",
     )
     .bind(uuid::Uuid::new_v4().to_string())
     .bind(phone.e164())

@@ -346,6 +346,23 @@ async fn when_the_new_number_holds_its_own_subscription_both_accounts_stay_for_a
 }
 on_both_engines!(when_the_new_number_holds_its_own_subscription_both_accounts_stay_for_an_admin);
 
+async fn a_burst_of_first_messages_from_one_new_person_makes_one_account(db: TestDatabase) {
+    let app = spawn_app_with(db, &quick()).await;
+    // Both phone_number and phone_key are unique: concurrent first contacts collide on either.
+    // Eight people, each writing ten messages at once (a race: several rounds make it likely).
+    for person in 0..8 {
+        let wa_id = format!("55318765{person:04}");
+        let deliveries: Vec<Vec<u8>> =
+            (0..10).map(|n| text_from(&wa_id, &format!("wamid.burst.{person}.{n}"), "Oi")).collect();
+        let statuses =
+            futures::future::join_all(deliveries.iter().map(|d| app.post_whatsapp_webhook(d, None))).await;
+        assert_eq!(statuses, vec![200; 10], "every delivery is acknowledged");
+    }
+    assert_eq!(users(&app).await, 8, "one account a person");
+    assert_eq!(app.count("select count(*) as n from messages where direction = 'inbound'").await, 80);
+}
+on_both_engines!(a_burst_of_first_messages_from_one_new_person_makes_one_account);
+
 async fn a_message_type_the_cloud_api_cannot_show_gets_the_polite_write_it_as_text_reply(db: TestDatabase) {
     let app = spawn_app_with(db, &quick()).await;
     assert_eq!(app.post_whatsapp_webhook(&fixture("whatsapp/inbound-unsupported.json"), None).await, 200);
