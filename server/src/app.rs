@@ -88,6 +88,7 @@ pub struct Application {
     sender: Arc<dyn WhatsAppSender>,
     plans: Plans,
     engine: Engine,
+    stripe: Option<StripeClient>,
 }
 
 impl Application {
@@ -120,6 +121,8 @@ impl Application {
         let voice = MediaClient::new(&config.whatsapp).zip(config.llm.as_ref().and_then(Transcriber::new));
         let guide = Guide::new(db.clone(), plans.clone(), links.clone());
         let engine = Engine::new(db.clone(), plans.clone(), guide, llm);
+        // One Stripe client for the API, the webhook and the cancel jobs.
+        let stripe = config.stripe.clone().map(StripeClient::new).transpose()?;
         let handlers = Handlers::new()
             .register(
                 REPLY_JOB,
@@ -128,12 +131,7 @@ impl Application {
             .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())))
             .register(NOTICE_JOB, Arc::new(NoticeHandler::new(db.clone())))
             .register(EXPIRY_JOB, Arc::new(ExpiryHandler::new(db.clone())))
-            .register(
-                PROVIDER_CANCEL_JOB,
-                Arc::new(ProviderCancelHandler::new(
-                    config.stripe.clone().map(StripeClient::new).transpose()?,
-                )),
-            );
+            .register(PROVIDER_CANCEL_JOB, Arc::new(ProviderCancelHandler::new(stripe.clone())));
         let worker_options = WorkerOptions {
             workers: config.jobs.workers,
             backoff: Backoff { base: config.jobs.retry_base, ..Backoff::default() },
@@ -150,6 +148,7 @@ impl Application {
             sender,
             plans,
             engine,
+            stripe,
         })
     }
 
@@ -172,6 +171,7 @@ impl Application {
             self.sender.clone(),
             self.plans.clone(),
             self.engine.clone(),
+            self.stripe.clone(),
         )
         .await?;
         let (stop_workers, workers_stopped) = tokio::sync::watch::channel(false);
@@ -233,8 +233,8 @@ async fn build_router(
     sender: Arc<dyn WhatsAppSender>,
     plans: Plans,
     engine: Engine,
+    stripe: Option<StripeClient>,
 ) -> anyhow::Result<axum::Router> {
-    let stripe = config.stripe.clone().map(StripeClient::new).transpose()?;
     let keys = TokenKeys::new(&config.jwt_secret);
     let auth = Authenticator::new(db.clone(), keys.clone());
     let login = Login::new(

@@ -124,12 +124,23 @@ pub async fn insert_outbound(
     content: &str,
     created_at: i64,
 ) -> Result<String, sqlx::Error> {
-    insert_outbound_kind(conn, user_id, content, created_at, "text").await
+    let id = uuid::Uuid::new_v4().to_string();
+    sqlx::query(
+        "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
+         values ($1, $2, 'outbound', 'assistant', 'text', $3, 'queued', $4, $4)",
+    )
+    .bind(&id)
+    .bind(user_id)
+    .bind(content)
+    .bind(created_at)
+        .execute(conn)
+    .await?;
+    Ok(id)
 }
 
-/// Stores a notice of ours (billing, account): outside the 24-hour window it goes as a template.
-/// Keeps a notice (`id` chosen by the caller, so that a retried notice job writes it once). True
-/// when it was written now.
+/// Keeps a notice of ours (billing, account), which outside the 24-hour window goes as a template.
+/// `id` is chosen by the caller, so that a retried notice job writes it once. True when it was
+/// written now.
 pub async fn insert_notice(
     conn: &mut AnyConnection,
     id: &str,
@@ -148,28 +159,6 @@ pub async fn insert_notice(
     .execute(conn)
     .await?;
     Ok(written.rows_affected() == 1)
-}
-
-async fn insert_outbound_kind(
-    conn: &mut AnyConnection,
-    user_id: &str,
-    content: &str,
-    created_at: i64,
-    kind: &str,
-) -> Result<String, sqlx::Error> {
-    let id = uuid::Uuid::new_v4().to_string();
-    sqlx::query(
-        "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
-         values ($1, $2, 'outbound', 'assistant', $5, $3, 'queued', $4, $4)",
-    )
-    .bind(&id)
-    .bind(user_id)
-    .bind(content)
-    .bind(created_at)
-    .bind(kind)
-    .execute(conn)
-    .await?;
-    Ok(id)
 }
 
 /// True when we have ever written to this user.

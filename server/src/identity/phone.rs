@@ -107,18 +107,6 @@ impl PhoneNumber {
         self.identity() == other.identity()
     }
 
-    /// `(31) 98765-4321`: a Brazilian number the way people write it (the identity's spelling);
-    /// other countries as `+1 4155550100`.
-    pub fn national(&self) -> String {
-        let key = self.identity();
-        let digits = key.digits();
-        match (digits.strip_prefix("55"), digits.len()) {
-            (Some(rest), 13) => format!("({}) {}-{}", &rest[..2], &rest[2..7], &rest[7..]),
-            (Some(rest), 12) => format!("({}) {}-{}", &rest[..2], &rest[2..6], &rest[6..]),
-            _ => format!("+{digits}"),
-        }
-    }
-
     /// `+55 11 *****-4321`: enough to recognise in logs, not enough to identify.
     pub fn masked(&self) -> String {
         let digits = self.digits();
@@ -217,14 +205,6 @@ mod tests {
                 .unwrap()
                 .same_person(&PhoneNumber::parse("+5511934567890").unwrap())
         );
-    }
-
-    #[test]
-    fn numbers_are_shown_the_way_brazilians_write_them() {
-        assert_eq!(PhoneNumber::from_wa_id("553187654321").unwrap().national(), "(31) 98765-4321");
-        assert_eq!(PhoneNumber::parse("+5531987654321").unwrap().national(), "(31) 98765-4321");
-        assert_eq!(PhoneNumber::parse("+551134567890").unwrap().national(), "(11) 3456-7890");
-        assert_eq!(PhoneNumber::parse("+14155550100").unwrap().national(), "+14155550100");
     }
 
     #[test]

@@ -119,7 +119,8 @@ async fn checkout_and_admin_search_find_the_account_in_either_spelling(db: TestD
     }
     let (admin, _) = login(&app, "+5531999990000").await;
     for search in ["(31) 98765-4321", "31 8765-4321", "553187654321", "5531987654321"] {
-        let path = format!("/api/admin/users?search={}", urlencoding(search));
+        let search = percent_encoding::utf8_percent_encode(search, percent_encoding::NON_ALPHANUMERIC);
+        let path = format!("/api/admin/users?search={search}");
         let (status, body) = call(&app, Method::GET, &path, Value::Null, Some(&admin)).await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["data"]["total"], 1, "{search}");
@@ -127,12 +128,6 @@ async fn checkout_and_admin_search_find_the_account_in_either_spelling(db: TestD
     }
 }
 on_both_engines!(checkout_and_admin_search_find_the_account_in_either_spelling);
-
-fn urlencoding(text: &str) -> String {
-    text.bytes()
-        .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") })
-        .collect()
-}
 
 async fn an_admin_number_typed_with_the_ninth_digit_is_the_account_whatsapp_delivers_without_it(
     db: TestDatabase,
