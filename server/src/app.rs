@@ -24,8 +24,8 @@ use crate::{
         consultant::ConsultantApi,
         dashboard::DashboardApi,
         dev::{self, DevWhatsApp},
+        edge::EdgeLayer,
         export::Exports,
-        guard::AdminOnly,
         health,
         landing::LandingApi,
         rest::{Rest, openapi, routes::RouteTable},
@@ -267,47 +267,41 @@ async fn build_router(
 
     let renderer = Arc::new(socio_pdf::Renderer::new());
     let exports = Exports::new(db.clone(), plans.clone(), &config.jwt_secret, &config.public_url);
-    let grpc = Routes::new(AuthServiceServer::new(AuthApi::new(login, auth.clone())))
+    let grpc = Routes::new(AuthServiceServer::new(AuthApi::new(login)))
         .add_service(BusinessPlanServiceServer::new(BusinessPlanApi::new(
-            auth.clone(),
             plans.clone(),
             renderer,
             engine.clone(),
         )))
         .add_service(DashboardServiceServer::new(DashboardApi::new(
-            auth.clone(),
             plans.clone(),
             &config.whatsapp.business_number,
         )))
         .add_service(BillingServiceServer::new(BillingApi::new(
             db.clone(),
-            auth.clone(),
             config.payments,
             &config.public_url,
             &config.whatsapp.business_number,
             stripe.clone(),
         )))
-        .add_service(ConsultantServiceServer::new(ConsultantApi::new(auth.clone(), engine, db.clone())))
+        .add_service(ConsultantServiceServer::new(ConsultantApi::new(engine, db.clone())))
         .add_service(LandingServiceServer::new(LandingApi::new(
             db.clone(),
             &config.whatsapp.business_number,
             &config.support_email,
         )))
-        .add_service(AdminOnly::new(
-            AdminServiceServer::new(AdminApi::new(db.clone(), plans.clone(), exports.clone())),
-            auth.clone(),
-        ))
-        .add_service(AdminOnly::new(
-            SystemPromptServiceServer::new(SystemPromptApi::new(db.clone())),
-            auth.clone(),
-        ))
+        .add_service(AdminServiceServer::new(AdminApi::new(db.clone(), plans.clone(), exports.clone())))
+        .add_service(SystemPromptServiceServer::new(SystemPromptApi::new(db.clone())))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha);
 
     let table = RouteTable::from_pool(descriptor_pool(), "socio.v1")?;
     let openapi = bytes::Bytes::from(serde_json::to_vec(&openapi::document(&table))?);
-    let rest = Rest::new(table, grpc.clone().into_axum_router());
+    // Every service behind the one edge (authentication and the request's language), which REST
+    // reaches in process and gRPC-Web through its translation.
+    let services = grpc.into_axum_router().layer(EdgeLayer::new(auth));
+    let rest = Rest::new(table, services.clone());
     let web = WebApp::new(&config.web_dir);
     let export_routes = axum::Router::new()
         .route("/api/admin/exports/{user_id}", get(crate::api::export::download))
@@ -341,8 +335,7 @@ async fn build_router(
     };
 
     // gRPC-Web is layered on the gRPC routes only: tonic-web refuses every other HTTP/1 request.
-    let router = grpc
-        .into_axum_router()
+    let router = services
         .layer(tonic_web::GrpcWebLayer::new())
         .route("/healthz", get(health::healthz))
         .route(

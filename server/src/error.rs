@@ -291,6 +291,14 @@ impl AppError {
     }
 }
 
+/// Handlers return `AppError` with `?`: it becomes a status in the language of the request being
+/// served, which the RPC edge scoped (`locale::in_request`).
+impl From<AppError> for tonic::Status {
+    fn from(err: AppError) -> Self {
+        err.into_status(crate::locale::current())
+    }
+}
+
 impl From<sqlx::Error> for AppError {
     // sqlx::Error is non-exhaustive: what is not an outage is a defect.
     #[allow(clippy::wildcard_enum_match_arm)]
@@ -378,6 +386,19 @@ mod tests {
         assert_eq!(status.code(), Code::Internal);
         assert!(!status.message().contains("hunter2"));
         assert!(status.message().contains("Algo deu errado"));
+    }
+
+    #[tokio::test]
+    async fn an_error_returned_with_a_question_mark_speaks_the_request_s_language() {
+        let (status, _) = crate::locale::in_request(Language::En, async {
+            tonic::Status::from(AppError::NotFound(Resource::User))
+        })
+        .await;
+        assert_eq!(status.message(), "User not found.");
+        assert_eq!(
+            tonic::Status::from(AppError::NotFound(Resource::User)).message(),
+            "Usuário não encontrado."
+        );
     }
 
     #[test]

@@ -1,8 +1,42 @@
 //! The product's two languages and how a request picks one: the explicit field first, then
 //! `Accept-Language`, then Brazilian Portuguese. Anything starting with `pt` is pt-BR and anything
-//! starting with `en` is English, as the web app does it.
+//! starting with `en` is English, as the web app does it. The RPC edge scopes each request's
+//! language for its handler ([`in_request`]), so that an error anywhere below becomes a message in
+//! the caller's language when it turns into a status, without every call site passing it along.
 
-use std::fmt;
+use std::{cell::Cell, fmt, future::Future};
+
+tokio::task_local! {
+    /// The language of the request this task is serving.
+    static REQUEST_LANGUAGE: Cell<Language>;
+}
+
+/// Runs `work` as the handling of a request in `lang`; answers with the output and the language
+/// the request ended in (a handler may settle on another: [`answer_in`]).
+pub async fn in_request<F: Future>(lang: Language, work: F) -> (F::Output, Language) {
+    REQUEST_LANGUAGE
+        .scope(Cell::new(lang), async move {
+            let output = work.await;
+            (output, current())
+        })
+        .await
+}
+
+/// Runs a synchronous step of a request in `lang` (a streamed reply's next item).
+pub fn in_request_sync<R>(lang: Language, step: impl FnOnce() -> R) -> R {
+    REQUEST_LANGUAGE.sync_scope(Cell::new(lang), step)
+}
+
+/// The language of the request being served; pt-BR outside of one.
+pub fn current() -> Language {
+    REQUEST_LANGUAGE.try_with(Cell::get).unwrap_or_default()
+}
+
+/// The rest of this request answers in `lang`: for calls whose body names a language, which
+/// wins over `Accept-Language`. Outside of a request it does nothing.
+pub fn answer_in(lang: Language) {
+    let _ = REQUEST_LANGUAGE.try_with(|cell| cell.set(lang));
+}
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Language {
@@ -108,6 +142,17 @@ impl fmt::Display for Language {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_request_s_language_holds_for_its_work_and_a_handler_may_settle_on_another() {
+        assert_eq!(current(), Language::PtBr, "pt-BR outside of a request");
+        let (seen, ended) = in_request(Language::En, async { current() }).await;
+        assert_eq!((seen, ended), (Language::En, Language::En));
+        let (_, ended) = in_request(Language::En, async { answer_in(Language::PtBr) }).await;
+        assert_eq!(ended, Language::PtBr);
+        assert_eq!(in_request_sync(Language::En, current), Language::En);
+        assert_eq!(current(), Language::PtBr, "the scope ends with the request");
+    }
 
     #[test]
     fn portuguese_is_the_default_without_a_header() {

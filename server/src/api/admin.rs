@@ -1,12 +1,13 @@
 //! `AdminService`: users, their conversations and plans, subscription overrides, LGPD erasure,
-//! the audit trail, failed sends and analytics. The admin guard in front of the service has already checked
-//! the caller (it is in the request's extensions).
+//! the audit trail, failed sends and analytics. The edge lets only admins in (`edge::ADMIN`).
 
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 
 use super::{
+    Rpc,
     business_plan::plan_proto,
     dashboard::paging,
+    edge,
     export::{Exports, LINK_TTL_MS},
     request_language, timestamp, with_message,
 };
@@ -19,12 +20,10 @@ use crate::{
     erasure,
     error::{AppError, Problem, Resource},
     identity::{
-        caller::Caller,
         directory::{self, Listed},
         sessions,
         users::{Role, Tier},
     },
-    locale::Language,
     plan::Plans,
     proto::socio::v1::{self as pb, admin_service_server::AdminService},
 };
@@ -40,14 +39,6 @@ impl AdminApi {
     pub fn new(db: Db, plans: Plans, exports: Exports) -> Self {
         Self { db, plans, exports }
     }
-}
-
-fn actor<T>(request: &Request<T>) -> Result<Caller, Status> {
-    request
-        .extensions()
-        .get::<Caller>()
-        .cloned()
-        .ok_or_else(|| AppError::Unauthenticated.into_status(Language::default()))
 }
 
 fn admin_user(user: &Listed) -> pb::AdminUser {
@@ -84,24 +75,17 @@ fn pages(total: i64, limit: i64) -> i32 {
 }
 
 impl AdminApi {
-    async fn found(&self, id: &str, lang: Language) -> Result<Listed, Status> {
-        directory::get(&self.db, id)
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))?
-            .ok_or_else(|| AppError::NotFound(Resource::User).into_status(lang))
+    async fn found(&self, id: &str) -> Result<Listed, AppError> {
+        directory::get(&self.db, id).await?.ok_or(AppError::NotFound(Resource::User))
     }
 }
 
 #[tonic::async_trait]
 impl AdminService for AdminApi {
-    async fn list_users(
-        &self,
-        request: Request<pb::ListUsersRequest>,
-    ) -> Result<Response<pb::ListUsersResponse>, Status> {
-        let lang = request_language(&request);
+    async fn list_users(&self, request: Request<pb::ListUsersRequest>) -> Rpc<pb::ListUsersResponse> {
         let body = request.get_ref();
         if body.search.chars().count() > 100 {
-            return Err(AppError::invalid("search", Problem::TooLong { max: 100 }).into_status(lang));
+            return Err(AppError::invalid("search", Problem::TooLong { max: 100 }).into());
         }
         let tier = match pb::SubscriptionFilter::try_from(body.subscription_status)
             .unwrap_or(pb::SubscriptionFilter::Unspecified)
@@ -110,10 +94,10 @@ impl AdminService for AdminApi {
             pb::SubscriptionFilter::Pro => Some(Tier::Pro),
             pb::SubscriptionFilter::All | pb::SubscriptionFilter::Unspecified => None,
         };
-        let (page, limit) = paging(body.page, body.limit).map_err(|e| e.into_status(lang))?;
+        let (page, limit) = paging(body.page, body.limit)?;
         let (found, total) = directory::list(&self.db, tier, &body.search, limit, (page - 1) * limit)
             .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+            .map_err(AppError::from)?;
         Ok(Response::new(pb::ListUsersResponse {
             users: found.iter().map(admin_user).collect(),
             total: total as i32,
@@ -122,32 +106,27 @@ impl AdminService for AdminApi {
         }))
     }
 
-    async fn get_user(
-        &self,
-        request: Request<pb::GetUserRequest>,
-    ) -> Result<Response<pb::GetUserResponse>, Status> {
-        let lang = request_language(&request);
-        let user = self.found(&request.get_ref().id, lang).await?;
+    async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Rpc<pb::GetUserResponse> {
+        let user = self.found(&request.get_ref().id).await?;
         Ok(Response::new(pb::GetUserResponse { user: Some(admin_user(&user)) }))
     }
 
     async fn get_chat_history(
         &self,
         request: Request<pb::GetChatHistoryRequest>,
-    ) -> Result<Response<pb::GetChatHistoryResponse>, Status> {
-        let lang = request_language(&request);
+    ) -> Rpc<pb::GetChatHistoryResponse> {
         let body = request.get_ref();
-        self.found(&body.id, lang).await?;
+        self.found(&body.id).await?;
         // The browser sends each day as that date's UTC midnight; it means the day in São Paulo,
         // and an end date is the whole of that day.
         let day = |t: &prost_types::Timestamp| CivilDate::utc(t.seconds.saturating_mul(1000));
         let from = body.start_date.as_ref().map(|t| day(t).starts_at()).unwrap_or(0);
         let to = body.end_date.as_ref().map(|t| day(t).ends_at()).unwrap_or(i64::MAX);
         let limit = if body.limit == 0 { 50 } else { body.limit };
-        let (page, limit) = paging(body.page, limit).map_err(|e| e.into_status(lang))?;
+        let (page, limit) = paging(body.page, limit)?;
         let (found, total) = messages::history(&self.db, &body.id, from, to, limit, (page - 1) * limit)
             .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+            .map_err(AppError::from)?;
         Ok(Response::new(pb::GetChatHistoryResponse {
             messages: found
                 .iter()
@@ -169,10 +148,9 @@ impl AdminService for AdminApi {
 
     async fn get_admin_stats(
         &self,
-        request: Request<pb::GetAdminStatsRequest>,
-    ) -> Result<Response<pb::GetAdminStatsResponse>, Status> {
-        let lang = request_language(&request);
-        let s = directory::stats(&self.db).await.map_err(|e| AppError::from(e).into_status(lang))?;
+        _request: Request<pb::GetAdminStatsRequest>,
+    ) -> Rpc<pb::GetAdminStatsResponse> {
+        let s = directory::stats(&self.db).await.map_err(AppError::from)?;
         let average = if s.total_users == 0 {
             0.0
         } else {
@@ -194,9 +172,9 @@ impl AdminService for AdminApi {
     async fn set_user_subscription(
         &self,
         request: Request<pb::SetUserSubscriptionRequest>,
-    ) -> Result<Response<pb::SetUserSubscriptionResponse>, Status> {
+    ) -> Rpc<pb::SetUserSubscriptionResponse> {
         let lang = request_language(&request);
-        let actor = actor(&request)?;
+        let actor = edge::caller(&request)?;
         let body = request.get_ref();
         let tier = match pb::SubscriptionStatus::try_from(body.subscription_status)
             .unwrap_or(pb::SubscriptionStatus::Unspecified)
@@ -204,12 +182,11 @@ impl AdminService for AdminApi {
             pb::SubscriptionStatus::Pro => Tier::Pro,
             pb::SubscriptionStatus::Free => Tier::Free,
             pb::SubscriptionStatus::Unspecified => {
-                return Err(AppError::invalid("subscriptionStatus", Problem::one_of(&["free", "pro"]))
-                    .into_status(lang));
+                return Err(AppError::invalid("subscriptionStatus", Problem::one_of(&["free", "pro"])).into());
             }
         };
-        self.found(&body.id, lang).await?;
-        let mut tx = self.db.begin().await.map_err(|e| AppError::from(e).into_status(lang))?;
+        self.found(&body.id).await?;
+        let mut tx = self.db.begin().await.map_err(AppError::from)?;
         let run = async {
             subscriptions::override_tier(&mut tx, &body.id, tier).await?;
             audit::record(
@@ -222,9 +199,9 @@ impl AdminService for AdminApi {
             .await?;
             Ok::<(), sqlx::Error>(())
         };
-        run.await.map_err(|e| AppError::from(e).into_status(lang))?;
-        tx.commit().await.map_err(|e| AppError::from(e).into_status(lang))?;
-        let user = self.found(&body.id, lang).await?;
+        run.await.map_err(AppError::from)?;
+        tx.commit().await.map_err(AppError::from)?;
+        let user = self.found(&body.id).await?;
         let message = match tier {
             Tier::Pro => lang.choose("Usuário atualizado para Pro", "User updated to Pro"),
             Tier::Free => lang.choose("Usuário atualizado para Free", "User updated to Free"),
@@ -232,20 +209,17 @@ impl AdminService for AdminApi {
         Ok(with_message(pb::SetUserSubscriptionResponse { user: Some(admin_user(&user)) }, message))
     }
 
-    async fn delete_user(
-        &self,
-        request: Request<pb::DeleteUserRequest>,
-    ) -> Result<Response<pb::DeleteUserResponse>, Status> {
+    async fn delete_user(&self, request: Request<pb::DeleteUserRequest>) -> Rpc<pb::DeleteUserResponse> {
         let lang = request_language(&request);
-        let actor = actor(&request)?;
+        let actor = edge::caller(&request)?;
         let id = request.get_ref().id.clone();
-        if !erasure::erase(&self.db, &id).await.map_err(|e| AppError::from(e).into_status(lang))? {
-            return Err(AppError::NotFound(Resource::User).into_status(lang));
+        if !erasure::erase(&self.db, &id).await.map_err(AppError::from)? {
+            return Err(AppError::NotFound(Resource::User).into());
         }
-        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
+        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
         audit::record(&mut conn, &actor.user.id, "delete_user", &id, "LGPD erasure")
             .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+            .map_err(AppError::from)?;
         let _ = sessions::revoke_user(&mut conn, &id).await;
         Ok(with_message(
             pb::DeleteUserResponse {},
@@ -256,26 +230,24 @@ impl AdminService for AdminApi {
     async fn get_user_business_plan(
         &self,
         request: Request<pb::GetUserBusinessPlanRequest>,
-    ) -> Result<Response<pb::GetUserBusinessPlanResponse>, Status> {
-        let lang = request_language(&request);
-        self.found(&request.get_ref().id, lang).await?;
-        let plan = self.plans.find(&request.get_ref().id).await.map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<pb::GetUserBusinessPlanResponse> {
+        self.found(&request.get_ref().id).await?;
+        let plan = self.plans.find(&request.get_ref().id).await?;
         Ok(Response::new(pb::GetUserBusinessPlanResponse { business_plan: plan.as_ref().map(plan_proto) }))
     }
 
     async fn export_user_data(
         &self,
         request: Request<pb::ExportUserDataRequest>,
-    ) -> Result<Response<pb::ExportUserDataResponse>, Status> {
-        let lang = request_language(&request);
-        let actor = actor(&request)?;
+    ) -> Rpc<pb::ExportUserDataResponse> {
+        let actor = edge::caller(&request)?;
         let id = request.get_ref().id.clone();
-        self.found(&id, lang).await?;
+        self.found(&id).await?;
         let expires = now_ms() + LINK_TTL_MS;
-        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
+        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
         audit::record(&mut conn, &actor.user.id, "export_user", &id, "LGPD export")
             .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+            .map_err(AppError::from)?;
         Ok(Response::new(pb::ExportUserDataResponse {
             download_url: self.exports.link(&id, expires),
             expires_at: Some(timestamp(expires)),
@@ -285,13 +257,10 @@ impl AdminService for AdminApi {
     async fn list_audit_events(
         &self,
         request: Request<pb::ListAuditEventsRequest>,
-    ) -> Result<Response<pb::ListAuditEventsResponse>, Status> {
-        let lang = request_language(&request);
-        let (page, limit) =
-            paging(request.get_ref().page, request.get_ref().limit).map_err(|e| e.into_status(lang))?;
-        let (events, total) = audit::list(&self.db, limit, (page - 1) * limit)
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+    ) -> Rpc<pb::ListAuditEventsResponse> {
+        let (page, limit) = paging(request.get_ref().page, request.get_ref().limit)?;
+        let (events, total) =
+            audit::list(&self.db, limit, (page - 1) * limit).await.map_err(AppError::from)?;
         Ok(Response::new(pb::ListAuditEventsResponse {
             events: events
                 .into_iter()
@@ -312,20 +281,15 @@ impl AdminService for AdminApi {
     async fn get_analytics(
         &self,
         request: Request<pb::GetAnalyticsRequest>,
-    ) -> Result<Response<pb::GetAnalyticsResponse>, Status> {
-        let lang = request_language(&request);
+    ) -> Rpc<pb::GetAnalyticsResponse> {
         let days = match request.get_ref().days {
             0 => 30,
             days @ 1..=90 => days,
             _ => {
-                return Err(
-                    AppError::invalid("days", Problem::OutOfRange { min: 1, max: 90 }).into_status(lang)
-                );
+                return Err(AppError::invalid("days", Problem::OutOfRange { min: 1, max: 90 }).into());
             }
         };
-        let report = analytics::report(&self.db, i64::from(days))
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+        let report = analytics::report(&self.db, i64::from(days)).await.map_err(AppError::from)?;
         let daily = |counts: Vec<analytics::DailyCount>| {
             counts.into_iter().map(|c| pb::DailyCount { day: c.day, count: c.count as i32 }).collect()
         };
@@ -348,13 +312,10 @@ impl AdminService for AdminApi {
     async fn list_failed_messages(
         &self,
         request: Request<pb::ListFailedMessagesRequest>,
-    ) -> Result<Response<pb::ListFailedMessagesResponse>, Status> {
-        let lang = request_language(&request);
-        let (page, limit) =
-            paging(request.get_ref().page, request.get_ref().limit).map_err(|e| e.into_status(lang))?;
-        let (sends, total) = messages::failed_sends(&self.db, limit, (page - 1) * limit)
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+    ) -> Rpc<pb::ListFailedMessagesResponse> {
+        let (page, limit) = paging(request.get_ref().page, request.get_ref().limit)?;
+        let (sends, total) =
+            messages::failed_sends(&self.db, limit, (page - 1) * limit).await.map_err(AppError::from)?;
         Ok(Response::new(pb::ListFailedMessagesResponse {
             messages: sends
                 .into_iter()

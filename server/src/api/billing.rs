@@ -3,9 +3,9 @@
 //! configured provider; the `sandbox` provider's test payment page completes a checkout through
 //! the same path a provider's webhook takes.
 
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 
-use super::{request_language, timestamp, with_message};
+use super::{Rpc, edge, named_language, request_language, timestamp, with_message};
 use crate::{
     analytics::Variant,
     billing::{
@@ -18,12 +18,10 @@ use crate::{
     db::{Db, now_ms},
     error::{AppError, Problem, Resource},
     identity::{
-        caller::Authenticator,
         login::start_on_whatsapp,
         phone::PhoneNumber,
         users::{self, Tier, User},
     },
-    locale::Language,
     proto::socio::v1::{
         self as pb, ListPlansRequest, ListPlansResponse, PlanOffer, PlanType,
         billing_service_server::BillingService,
@@ -33,7 +31,6 @@ use crate::{
 #[derive(Clone)]
 pub struct BillingApi {
     db: Db,
-    auth: Authenticator,
     provider: PaymentsProvider,
     public_url: String,
     business_number: String,
@@ -43,7 +40,6 @@ pub struct BillingApi {
 impl BillingApi {
     pub fn new(
         db: Db,
-        auth: Authenticator,
         provider: PaymentsProvider,
         public_url: &str,
         business_number: &str,
@@ -51,7 +47,6 @@ impl BillingApi {
     ) -> Self {
         Self {
             db,
-            auth,
             provider,
             public_url: public_url.to_owned(),
             business_number: business_number.to_owned(),
@@ -138,25 +133,21 @@ impl BillingService for BillingApi {
     async fn create_checkout(
         &self,
         request: Request<pb::CreateCheckoutRequest>,
-    ) -> Result<Response<pb::CreateCheckoutResponse>, Status> {
+    ) -> Rpc<pb::CreateCheckoutResponse> {
         let body = request.get_ref();
-        let lang = Language::parse(&body.language).unwrap_or_else(|| request_language(&request));
-        let phone =
-            PhoneNumber::parse_field("phoneNumber", &body.phone_number).map_err(|e| e.into_status(lang))?;
-        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
-        let user = users::find_by_phone(&mut conn, &phone)
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))?
-            .ok_or_else(|| {
+        let lang = named_language(&request, &body.language);
+        let phone = PhoneNumber::parse_field("phoneNumber", &body.phone_number)?;
+        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
+        let user =
+            users::find_by_phone(&mut conn, &phone).await.map_err(AppError::from)?.ok_or_else(|| {
                 AppError::NotRegistered { whatsapp_url: start_on_whatsapp(&self.business_number, lang) }
-                    .into_status(lang)
             })?;
         drop(conn);
-        if request.metadata().get("authorization").is_some() {
-            let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
-            if caller.user.id != user.id && !caller.is_admin() {
-                return Err(AppError::PermissionDenied.into_status(lang));
-            }
+        if let Some(caller) = edge::optional_caller(&request)
+            && caller.user.id != user.id
+            && !caller.is_admin()
+        {
+            return Err(AppError::PermissionDenied.into());
         }
         let reply = match PlanType::try_from(body.plan_type).unwrap_or(PlanType::Unspecified) {
             PlanType::Free => pb::CreateCheckoutResponse {
@@ -166,14 +157,11 @@ impl BillingService for BillingApi {
             PlanType::Pro => pb::CreateCheckoutResponse {
                 checkout_url: self
                     .pro_checkout(&user, interval(body.interval), Variant::named(&body.landing_variant))
-                    .await
-                    .map_err(|e| e.into_status(lang))?,
+                    .await?,
                 redirect_url: String::new(),
             },
             PlanType::Unspecified => {
-                return Err(
-                    AppError::invalid("planType", Problem::one_of(&["free", "pro"])).into_status(lang)
-                );
+                return Err(AppError::invalid("planType", Problem::one_of(&["free", "pro"])).into());
             }
         };
         Ok(Response::new(reply))
@@ -182,13 +170,11 @@ impl BillingService for BillingApi {
     async fn get_subscription_status(
         &self,
         request: Request<pb::GetSubscriptionStatusRequest>,
-    ) -> Result<Response<pb::GetSubscriptionStatusResponse>, Status> {
-        let lang = request_language(&request);
-        let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
-        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
-        let subscription = subscriptions::current(&mut conn, &caller.user.id)
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+    ) -> Rpc<pb::GetSubscriptionStatusResponse> {
+        let caller = edge::caller(&request)?;
+        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
+        let subscription =
+            subscriptions::current(&mut conn, &caller.user.id).await.map_err(AppError::from)?;
         Ok(Response::new(pb::GetSubscriptionStatusResponse {
             subscription_status: tier_proto(caller.user.tier),
             subscription: subscription.as_ref().map(subscription_proto),
@@ -198,16 +184,13 @@ impl BillingService for BillingApi {
     async fn cancel_subscription(
         &self,
         request: Request<pb::CancelSubscriptionRequest>,
-    ) -> Result<Response<pb::CancelSubscriptionResponse>, Status> {
+    ) -> Rpc<pb::CancelSubscriptionResponse> {
         let lang = request_language(&request);
-        let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
-        let (subscription, refunded) = cancellation::cancel(&self.db, self.stripe.as_ref(), &caller.user.id)
-            .await
-            .map_err(|e| e.into_status(lang))?;
-        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
-        let user = users::find_by_id(&mut conn, &caller.user.id)
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+        let caller = edge::caller(&request)?;
+        let (subscription, refunded) =
+            cancellation::cancel(&self.db, self.stripe.as_ref(), &caller.user.id).await?;
+        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
+        let user = users::find_by_id(&mut conn, &caller.user.id).await.map_err(AppError::from)?;
         let tier = user.map(|u| u.tier).unwrap_or(Tier::Free);
         let message = if refunded {
             lang.choose(
@@ -231,17 +214,14 @@ impl BillingService for BillingApi {
     async fn upgrade_subscription(
         &self,
         request: Request<pb::UpgradeSubscriptionRequest>,
-    ) -> Result<Response<pb::UpgradeSubscriptionResponse>, Status> {
-        let lang = request_language(&request);
-        let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<pb::UpgradeSubscriptionResponse> {
+        let caller = edge::caller(&request)?;
         let body = request.get_ref();
         if PlanType::try_from(body.new_plan_type).unwrap_or(PlanType::Unspecified) != PlanType::Pro {
-            return Err(AppError::invalid("newPlanType", Problem::one_of(&["pro"])).into_status(lang));
+            return Err(AppError::invalid("newPlanType", Problem::one_of(&["pro"])).into());
         }
-        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
-        let current = subscriptions::current(&mut conn, &caller.user.id)
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
+        let current = subscriptions::current(&mut conn, &caller.user.id).await.map_err(AppError::from)?;
         drop(conn);
         let wanted = interval(body.interval);
         let already = current
@@ -254,8 +234,7 @@ impl BillingService for BillingApi {
                 subscription: Some(subscription_proto(subscription)),
             }));
         }
-        let checkout_url =
-            self.pro_checkout(&caller.user, wanted, None).await.map_err(|e| e.into_status(lang))?;
+        let checkout_url = self.pro_checkout(&caller.user, wanted, None).await?;
         Ok(Response::new(pb::UpgradeSubscriptionResponse {
             checkout_url,
             redirect_url: String::new(),
@@ -266,10 +245,8 @@ impl BillingService for BillingApi {
     async fn get_sandbox_checkout(
         &self,
         request: Request<pb::GetSandboxCheckoutRequest>,
-    ) -> Result<Response<pb::GetSandboxCheckoutResponse>, Status> {
-        let lang = request_language(&request);
-        let (session, phone) =
-            self.sandbox_session(&request.get_ref().session_id).await.map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<pb::GetSandboxCheckoutResponse> {
+        let (session, phone) = self.sandbox_session(&request.get_ref().session_id).await?;
         Ok(Response::new(pb::GetSandboxCheckoutResponse {
             session_id: session.id.clone(),
             plan_type: PlanType::Pro as i32,
@@ -284,15 +261,11 @@ impl BillingService for BillingApi {
     async fn complete_sandbox_checkout(
         &self,
         request: Request<pb::CompleteSandboxCheckoutRequest>,
-    ) -> Result<Response<pb::CompleteSandboxCheckoutResponse>, Status> {
-        let lang = request_language(&request);
+    ) -> Rpc<pb::CompleteSandboxCheckoutResponse> {
         let body = request.get_ref();
-        let (session, phone) =
-            self.sandbox_session(&body.session_id).await.map_err(|e| e.into_status(lang))?;
+        let (session, phone) = self.sandbox_session(&body.session_id).await?;
         let completed =
-            subscriptions::complete_session(&self.db, &session.id, body.pay, &ProviderIds::default())
-                .await
-                .map_err(|e| e.into_status(lang))?;
+            subscriptions::complete_session(&self.db, &session.id, body.pay, &ProviderIds::default()).await?;
         let redirect_url = if completed.status == "paid" {
             self.success_url(&phone)
         } else {
@@ -301,12 +274,8 @@ impl BillingService for BillingApi {
         Ok(Response::new(pb::CompleteSandboxCheckoutResponse { redirect_url }))
     }
 
-    async fn list_plans(
-        &self,
-        request: Request<ListPlansRequest>,
-    ) -> Result<Response<ListPlansResponse>, Status> {
-        let fallback = request_language(&request);
-        let lang = Language::parse(&request.get_ref().language).unwrap_or(fallback);
+    async fn list_plans(&self, request: Request<ListPlansRequest>) -> Rpc<ListPlansResponse> {
+        let lang = named_language(&request, &request.get_ref().language);
         let plans = plans::offers(lang).into_iter().map(plan_offer).collect();
         Ok(Response::new(ListPlansResponse { plans }))
     }

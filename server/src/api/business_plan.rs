@@ -6,13 +6,12 @@ use std::sync::Arc;
 
 use futures::StreamExt;
 use serde_json::Value as Json;
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 
-use super::{request_language, timestamp, with_message};
+use super::{Rpc, edge, request_language, timestamp, with_message};
 use crate::{
     consultant::engine::Engine,
     error::{AppError, Problem},
-    identity::caller::{Authenticator, Caller},
     locale::Language,
     plan::{
         Plans, document, finance,
@@ -30,20 +29,14 @@ const MAX_DRAFT_BYTES: usize = 64 * 1024;
 
 #[derive(Clone)]
 pub struct BusinessPlanApi {
-    auth: Authenticator,
     plans: Plans,
     renderer: Arc<socio_pdf::Renderer>,
     engine: Engine,
 }
 
 impl BusinessPlanApi {
-    pub fn new(
-        auth: Authenticator,
-        plans: Plans,
-        renderer: Arc<socio_pdf::Renderer>,
-        engine: Engine,
-    ) -> Self {
-        Self { auth, plans, renderer, engine }
+    pub fn new(plans: Plans, renderer: Arc<socio_pdf::Renderer>, engine: Engine) -> Self {
+        Self { plans, renderer, engine }
     }
 
     /// Generates the document, with the model's overview when a model is configured.
@@ -57,15 +50,9 @@ impl BusinessPlanApi {
         self.plans.generate(user, language, overview.as_deref()).await
     }
 
-    async fn caller<T>(&self, request: &Request<T>) -> Result<(Caller, Language), Status> {
-        let lang = request_language(request);
-        let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
-        Ok((caller, lang))
-    }
-
     /// The six `update_*` calls: one section's data and completed flag, written by its owner.
-    async fn update<R: SectionUpdate>(&self, request: Request<R>) -> Result<Response<R::Reply>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
+    async fn update<R: SectionUpdate>(&self, request: Request<R>) -> Rpc<R::Reply> {
+        let caller = edge::caller(&request)?;
         let (data, completed) = request.into_inner().parts();
         let update = StepUpdate {
             step: R::STEP,
@@ -73,11 +60,8 @@ impl BusinessPlanApi {
             completed,
             field: R::STEP.data_field().into(),
         };
-        let (plan, _) = self
-            .plans
-            .update(&caller.user.id, Some(&caller.user.id), Source::Builder, &[update])
-            .await
-            .map_err(|e| e.into_status(lang))?;
+        let (plan, _) =
+            self.plans.update(&caller.user.id, Some(&caller.user.id), Source::Builder, &[update]).await?;
         Ok(Response::new(R::reply(plan_proto(&plan))))
     }
 }
@@ -249,27 +233,27 @@ impl BusinessPlanService for BusinessPlanApi {
     async fn create_business_plan(
         &self,
         request: Request<pb::CreateBusinessPlanRequest>,
-    ) -> Result<Response<pb::CreateBusinessPlanResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let plan = self.plans.get_or_create(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<pb::CreateBusinessPlanResponse> {
+        let caller = edge::caller(&request)?;
+        let plan = self.plans.get_or_create(&caller.user.id).await?;
         Ok(Response::new(pb::CreateBusinessPlanResponse { business_plan: Some(plan_proto(&plan)) }))
     }
 
     async fn get_business_plan(
         &self,
         request: Request<pb::GetBusinessPlanRequest>,
-    ) -> Result<Response<pb::GetBusinessPlanResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let plan = self.plans.get_or_create(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<pb::GetBusinessPlanResponse> {
+        let caller = edge::caller(&request)?;
+        let plan = self.plans.get_or_create(&caller.user.id).await?;
         Ok(Response::new(pb::GetBusinessPlanResponse { business_plan: Some(plan_proto(&plan)) }))
     }
 
     async fn get_business_plan_progress(
         &self,
         request: Request<pb::GetBusinessPlanProgressRequest>,
-    ) -> Result<Response<pb::GetBusinessPlanProgressResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let plan = self.plans.get_or_create(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<pb::GetBusinessPlanProgressResponse> {
+        let caller = edge::caller(&request)?;
+        let plan = self.plans.get_or_create(&caller.user.id).await?;
         Ok(Response::new(pb::GetBusinessPlanProgressResponse {
             progress: plan.progress(),
             status: status_proto(plan.status()) as i32,
@@ -277,56 +261,47 @@ impl BusinessPlanService for BusinessPlanApi {
         }))
     }
 
-    async fn update_idea(
-        &self,
-        request: Request<pb::UpdateIdeaRequest>,
-    ) -> Result<Response<pb::UpdateIdeaResponse>, Status> {
+    async fn update_idea(&self, request: Request<pb::UpdateIdeaRequest>) -> Rpc<pb::UpdateIdeaResponse> {
         self.update(request).await
     }
 
     async fn update_market(
         &self,
         request: Request<pb::UpdateMarketRequest>,
-    ) -> Result<Response<pb::UpdateMarketResponse>, Status> {
+    ) -> Rpc<pb::UpdateMarketResponse> {
         self.update(request).await
     }
 
     async fn update_finance(
         &self,
         request: Request<pb::UpdateFinanceRequest>,
-    ) -> Result<Response<pb::UpdateFinanceResponse>, Status> {
+    ) -> Rpc<pb::UpdateFinanceResponse> {
         self.update(request).await
     }
 
     async fn update_marketing(
         &self,
         request: Request<pb::UpdateMarketingRequest>,
-    ) -> Result<Response<pb::UpdateMarketingResponse>, Status> {
+    ) -> Rpc<pb::UpdateMarketingResponse> {
         self.update(request).await
     }
 
-    async fn update_hr(
-        &self,
-        request: Request<pb::UpdateHrRequest>,
-    ) -> Result<Response<pb::UpdateHrResponse>, Status> {
+    async fn update_hr(&self, request: Request<pb::UpdateHrRequest>) -> Rpc<pb::UpdateHrResponse> {
         self.update(request).await
     }
 
-    async fn update_legal(
-        &self,
-        request: Request<pb::UpdateLegalRequest>,
-    ) -> Result<Response<pb::UpdateLegalResponse>, Status> {
+    async fn update_legal(&self, request: Request<pb::UpdateLegalRequest>) -> Rpc<pb::UpdateLegalResponse> {
         self.update(request).await
     }
 
     async fn generate_business_plan(
         &self,
         request: Request<pb::GenerateBusinessPlanRequest>,
-    ) -> Result<Response<pb::GenerateBusinessPlanResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
+    ) -> Rpc<pb::GenerateBusinessPlanResponse> {
+        let caller = edge::caller(&request)?;
+        let lang = request_language(&request);
         let language = Language::parse(&request.get_ref().language).unwrap_or(caller.user.language);
-        let (plan, document) =
-            self.generate(&caller.user, language).await.map_err(|e| e.into_status(lang))?;
+        let (plan, document) = self.generate(&caller.user, language).await?;
         let reply = pb::GenerateBusinessPlanResponse {
             business_plan: Some(plan_proto(&plan)),
             document: Some(document_proto(&document)),
@@ -340,16 +315,14 @@ impl BusinessPlanService for BusinessPlanApi {
     async fn export_business_plan(
         &self,
         request: Request<pb::ExportBusinessPlanRequest>,
-    ) -> Result<Response<pb::ExportBusinessPlanResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
+    ) -> Rpc<pb::ExportBusinessPlanResponse> {
+        let caller = edge::caller(&request)?;
         let format =
             pb::ExportFormat::try_from(request.get_ref().format).unwrap_or(pb::ExportFormat::Unspecified);
-        let existing = self.plans.find(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+        let existing = self.plans.find(&caller.user.id).await?;
         let document = match existing.and_then(|p| p.document) {
             Some(document) => document,
-            None => {
-                self.generate(&caller.user, caller.user.language).await.map_err(|e| e.into_status(lang))?.1
-            }
+            None => self.generate(&caller.user, caller.user.language).await?.1,
         };
         let name = format!("plano-de-negocios-v{}", document.version);
         let reply = match format {
@@ -358,8 +331,8 @@ impl BusinessPlanService for BusinessPlanApi {
                 let model = document.model.clone();
                 let pdf = tokio::task::spawn_blocking(move || renderer.render(&model))
                     .await
-                    .map_err(|e| AppError::Internal(e.into()).into_status(lang))?
-                    .map_err(|e| AppError::Internal(e.into()).into_status(lang))?;
+                    .map_err(|e| AppError::Internal(e.into()))?
+                    .map_err(|e| AppError::Internal(e.into()))?;
                 pb::ExportBusinessPlanResponse {
                     file_name: format!("{name}.pdf"),
                     content_type: "application/pdf".into(),
@@ -378,26 +351,21 @@ impl BusinessPlanService for BusinessPlanApi {
     async fn delete_business_plan(
         &self,
         request: Request<pb::DeleteBusinessPlanRequest>,
-    ) -> Result<Response<pb::DeleteBusinessPlanResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        self.plans.delete(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<pb::DeleteBusinessPlanResponse> {
+        let caller = edge::caller(&request)?;
+        let lang = request_language(&request);
+        self.plans.delete(&caller.user.id).await?;
         Ok(with_message(
             pb::DeleteBusinessPlanResponse {},
             lang.choose("Plano de negócios excluído", "Business plan deleted"),
         ))
     }
 
-    async fn sync_update(
-        &self,
-        request: Request<pb::SyncUpdateRequest>,
-    ) -> Result<Response<pb::SyncUpdateResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let (update, source) = sync_update(request.get_ref(), "").map_err(|e| e.into_status(lang))?;
-        let (plan, changes) = self
-            .plans
-            .update(&caller.user.id, Some(&caller.user.id), source, &[update])
-            .await
-            .map_err(|e| e.into_status(lang))?;
+    async fn sync_update(&self, request: Request<pb::SyncUpdateRequest>) -> Rpc<pb::SyncUpdateResponse> {
+        let caller = edge::caller(&request)?;
+        let (update, source) = sync_update(request.get_ref(), "")?;
+        let (plan, changes) =
+            self.plans.update(&caller.user.id, Some(&caller.user.id), source, &[update]).await?;
         Ok(Response::new(pb::SyncUpdateResponse {
             business_plan: Some(plan_proto(&plan)),
             change: changes.first().map(change_proto),
@@ -407,12 +375,10 @@ impl BusinessPlanService for BusinessPlanApi {
     async fn sync_progress(
         &self,
         request: Request<pb::SyncProgressRequest>,
-    ) -> Result<Response<pb::SyncProgressResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let plan = self.plans.get_or_create(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
-        let latest = store::latest_cursor(self.plans.db(), &caller.user.id)
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+    ) -> Rpc<pb::SyncProgressResponse> {
+        let caller = edge::caller(&request)?;
+        let plan = self.plans.get_or_create(&caller.user.id).await?;
+        let latest = store::latest_cursor(self.plans.db(), &caller.user.id).await.map_err(AppError::from)?;
         Ok(Response::new(pb::SyncProgressResponse {
             progress: plan.progress(),
             status: status_proto(plan.status()) as i32,
@@ -421,44 +387,32 @@ impl BusinessPlanService for BusinessPlanApi {
         }))
     }
 
-    async fn auto_save(
-        &self,
-        request: Request<pb::AutoSaveRequest>,
-    ) -> Result<Response<pb::AutoSaveResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
+    async fn auto_save(&self, request: Request<pb::AutoSaveRequest>) -> Rpc<pb::AutoSaveResponse> {
+        let caller = edge::caller(&request)?;
         let body = request.get_ref();
         let context = if body.context.trim().is_empty() { "general" } else { body.context.trim() };
         if context.chars().count() > 64 {
-            return Err(AppError::invalid("context", Problem::TooLong { max: 64 }).into_status(lang));
+            return Err(AppError::invalid("context", Problem::TooLong { max: 64 }).into());
         }
         let data = body.data.as_ref().map(struct_to_json).unwrap_or(Json::Object(Default::default()));
         if data.to_string().len() > MAX_DRAFT_BYTES {
-            return Err(
-                AppError::invalid("data", Problem::TooLong { max: MAX_DRAFT_BYTES }).into_status(lang)
-            );
+            return Err(AppError::invalid("data", Problem::TooLong { max: MAX_DRAFT_BYTES }).into());
         }
-        let saved_at = store::save_draft(self.plans.db(), &caller.user.id, context, &data)
-            .await
-            .map_err(|e| e.into_status(lang))?;
+        let saved_at = store::save_draft(self.plans.db(), &caller.user.id, context, &data).await?;
         Ok(Response::new(pb::AutoSaveResponse { saved_at: Some(timestamp(saved_at)) }))
     }
 
-    async fn list_updates(
-        &self,
-        request: Request<pb::ListUpdatesRequest>,
-    ) -> Result<Response<pb::ListUpdatesResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
+    async fn list_updates(&self, request: Request<pb::ListUpdatesRequest>) -> Rpc<pb::ListUpdatesResponse> {
+        let caller = edge::caller(&request)?;
         let body = request.get_ref();
-        let since = cursor("since", &body.since).map_err(|e| e.into_status(lang))?;
+        let since = cursor("since", &body.since)?;
         let limit = if body.limit == 0 { 50 } else { body.limit };
         if !(1..=100).contains(&limit) {
-            return Err(
-                AppError::invalid("limit", Problem::OutOfRange { min: 1, max: 100 }).into_status(lang)
-            );
+            return Err(AppError::invalid("limit", Problem::OutOfRange { min: 1, max: 100 }).into());
         }
         let mut changes = store::changes_since(self.plans.db(), &caller.user.id, since, i64::from(limit) + 1)
             .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+            .map_err(AppError::from)?;
         let has_more = changes.len() > limit as usize;
         changes.truncate(limit as usize);
         let next = changes.last().map(|c| c.cursor).unwrap_or(since);
@@ -472,28 +426,25 @@ impl BusinessPlanService for BusinessPlanApi {
     async fn batch_updates(
         &self,
         request: Request<pb::BatchUpdatesRequest>,
-    ) -> Result<Response<pb::BatchUpdatesResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
+    ) -> Rpc<pb::BatchUpdatesResponse> {
+        let caller = edge::caller(&request)?;
         let body = request.get_ref();
         if body.updates.is_empty() || body.updates.len() > MAX_BATCH {
-            return Err(AppError::invalid("updates", Problem::OutOfRange { min: 1, max: MAX_BATCH as i64 })
-                .into_status(lang));
+            return Err(
+                AppError::invalid("updates", Problem::OutOfRange { min: 1, max: MAX_BATCH as i64 }).into()
+            );
         }
         let mut updates = Vec::with_capacity(body.updates.len());
         let mut source = Source::Dashboard;
         for (i, update) in body.updates.iter().enumerate() {
-            let (update, this_source) =
-                sync_update(update, &format!("updates[{i}].")).map_err(|e| e.into_status(lang))?;
+            let (update, this_source) = sync_update(update, &format!("updates[{i}]."))?;
             if i == 0 {
                 source = this_source;
             }
             updates.push(update);
         }
-        let (plan, changes) = self
-            .plans
-            .update(&caller.user.id, Some(&caller.user.id), source, &updates)
-            .await
-            .map_err(|e| e.into_status(lang))?;
+        let (plan, changes) =
+            self.plans.update(&caller.user.id, Some(&caller.user.id), source, &updates).await?;
         Ok(Response::new(pb::BatchUpdatesResponse {
             business_plan: Some(plan_proto(&plan)),
             changes: changes.iter().map(change_proto).collect(),
@@ -503,19 +454,17 @@ impl BusinessPlanService for BusinessPlanApi {
     async fn watch_business_plan(
         &self,
         request: Request<pb::WatchBusinessPlanRequest>,
-    ) -> Result<Response<tonic::codegen::BoxStream<pb::WatchBusinessPlanResponse>>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let since = cursor("since", &request.get_ref().since).map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<tonic::codegen::BoxStream<pb::WatchBusinessPlanResponse>> {
+        let caller = edge::caller(&request)?;
+        let since = cursor("since", &request.get_ref().since)?;
         // Subscribe before reading the feed, so nothing falls between the two.
         let live = self.plans.events().subscribe();
         let user_id = caller.user.id.clone();
-        let plan = self.plans.get_or_create(&user_id).await.map_err(|e| e.into_status(lang))?;
+        let plan = self.plans.get_or_create(&user_id).await?;
         let replay = if request.get_ref().since.trim().is_empty() {
             Vec::new()
         } else {
-            store::changes_since(self.plans.db(), &user_id, since, 500)
-                .await
-                .map_err(|e| AppError::from(e).into_status(lang))?
+            store::changes_since(self.plans.db(), &user_id, since, 500).await.map_err(AppError::from)?
         };
         let mut last = replay.last().map(|c| c.cursor).unwrap_or(since);
         let (progress, status) = (plan.progress(), status_proto(plan.status()) as i32);

@@ -1,15 +1,15 @@
 //! `ConsultantService`: the consultant from the web, with the same engine and the same
 //! conversation as WhatsApp. Pro users and admins only.
 
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 
-use super::{dashboard::paging, request_language, timestamp};
+use super::{Rpc, dashboard::paging, edge, timestamp};
 use crate::{
     consultant::{engine::Engine, replies},
     conversation::messages::{self, Author, Message},
     db::{Db, now_ms},
     error::{AppError, Precondition, Problem},
-    identity::{caller::Authenticator, users},
+    identity::users,
     proto::socio::v1::{self as pb, chat_response::Event, consultant_service_server::ConsultantService},
 };
 
@@ -17,14 +17,13 @@ const MAX_TEXT_CHARS: usize = 4096;
 
 #[derive(Clone)]
 pub struct ConsultantApi {
-    auth: Authenticator,
     engine: Engine,
     db: Db,
 }
 
 impl ConsultantApi {
-    pub fn new(auth: Authenticator, engine: Engine, db: Db) -> Self {
-        Self { auth, engine, db }
+    pub fn new(engine: Engine, db: Db) -> Self {
+        Self { engine, db }
     }
 }
 
@@ -45,30 +44,27 @@ impl ConsultantService for ConsultantApi {
     async fn chat(
         &self,
         request: Request<pb::ChatRequest>,
-    ) -> Result<Response<tonic::codegen::BoxStream<pb::ChatResponse>>, Status> {
-        let lang = request_language(&request);
-        let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<tonic::codegen::BoxStream<pb::ChatResponse>> {
+        let caller = edge::caller(&request)?;
         let user = caller.user;
         if !replies::entitled(&user) {
-            return Err(
-                AppError::FailedPrecondition(Precondition::ConsultantIsPro).into_status(user.language)
-            );
+            return Err(AppError::FailedPrecondition(Precondition::ConsultantIsPro).into());
         }
         let text = request.get_ref().text.trim().to_owned();
         if text.is_empty() {
-            return Err(AppError::invalid("text", Problem::Required).into_status(lang));
+            return Err(AppError::invalid("text", Problem::Required).into());
         }
         if text.chars().count() > MAX_TEXT_CHARS {
-            return Err(AppError::invalid("text", Problem::TooLong { max: MAX_TEXT_CHARS }).into_status(lang));
+            return Err(AppError::invalid("text", Problem::TooLong { max: MAX_TEXT_CHARS }).into());
         }
         let now = now_ms();
         let asked = messages::insert_web_message(&self.db, &user.id, Author::User, &text, now)
             .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
-        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
-        users::touch(&mut conn, &user.id, now).await.map_err(|e| AppError::from(e).into_status(lang))?;
+            .map_err(AppError::from)?;
+        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
+        users::touch(&mut conn, &user.id, now).await.map_err(AppError::from)?;
         drop(conn);
-        let answer = self.engine.reply(&user, &text).await.map_err(|e| e.into_status(lang))?;
+        let answer = self.engine.reply(&user, &text).await?;
         let answered = messages::insert_web_message(
             &self.db,
             &user.id,
@@ -77,7 +73,7 @@ impl ConsultantService for ConsultantApi {
             now_ms().max(now + 1),
         )
         .await
-        .map_err(|e| AppError::from(e).into_status(lang))?;
+        .map_err(AppError::from)?;
         let events = vec![
             Ok(pb::ChatResponse { event: Some(Event::UserMessage(chat_message(&asked))) }),
             Ok(pb::ChatResponse { event: Some(Event::Delta(answer)) }),
@@ -89,14 +85,13 @@ impl ConsultantService for ConsultantApi {
     async fn list_chat_messages(
         &self,
         request: Request<pb::ListChatMessagesRequest>,
-    ) -> Result<Response<pb::ListChatMessagesResponse>, Status> {
-        let lang = request_language(&request);
-        let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<pb::ListChatMessagesResponse> {
+        let caller = edge::caller(&request)?;
         let limit = if request.get_ref().limit == 0 { 50 } else { request.get_ref().limit };
-        let (page, limit) = paging(request.get_ref().page, limit).map_err(|e| e.into_status(lang))?;
+        let (page, limit) = paging(request.get_ref().page, limit)?;
         let (mut found, total) = messages::page(&self.db, &caller.user.id, limit, (page - 1) * limit)
             .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+            .map_err(AppError::from)?;
         found.reverse();
         Ok(Response::new(pb::ListChatMessagesResponse {
             messages: found.iter().map(chat_message).collect(),

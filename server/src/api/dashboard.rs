@@ -2,18 +2,17 @@
 //! steps (toggled from here), their recent messages and their real activity figures.
 
 use serde_json::Value as Json;
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 
 use super::{
+    Rpc,
     business_plan::{status_proto, step_states},
-    request_language, timestamp, user_proto, with_message,
+    edge, request_language, timestamp, user_proto, with_message,
 };
 use crate::{
     conversation::messages::{self, Author, Message},
     db::now_ms,
     error::{AppError, Problem},
-    identity::caller::{Authenticator, Caller},
-    locale::Language,
     plan::{
         Plans, sections,
         store::{Patch, Plan, Source, StepUpdate},
@@ -29,20 +28,13 @@ const PREVIEW_CHARS: usize = 140;
 
 #[derive(Clone)]
 pub struct DashboardApi {
-    auth: Authenticator,
     plans: Plans,
     whatsapp_url: String,
 }
 
 impl DashboardApi {
-    pub fn new(auth: Authenticator, plans: Plans, business_number: &str) -> Self {
-        Self { auth, plans, whatsapp_url: format!("https://wa.me/{business_number}") }
-    }
-
-    async fn caller<T>(&self, request: &Request<T>) -> Result<(Caller, Language), Status> {
-        let lang = request_language(request);
-        let caller = self.auth.caller(request.metadata()).await.map_err(|e| e.into_status(lang))?;
-        Ok((caller, lang))
+    pub fn new(plans: Plans, business_number: &str) -> Self {
+        Self { plans, whatsapp_url: format!("https://wa.me/{business_number}") }
     }
 
     async fn stats(&self, user_id: &str, plan: &Plan) -> Result<pb::DashboardStats, AppError> {
@@ -101,14 +93,13 @@ impl DashboardService for DashboardApi {
     async fn get_dashboard(
         &self,
         request: Request<pb::GetDashboardRequest>,
-    ) -> Result<Response<pb::GetDashboardResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
+    ) -> Rpc<pb::GetDashboardResponse> {
+        let caller = edge::caller(&request)?;
         let user_id = &caller.user.id;
-        let plan = self.plans.outline(user_id).await.map_err(|e| e.into_status(lang))?;
-        let recent = messages::latest(self.plans.db(), user_id, RECENT_MESSAGES, 0)
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
-        let stats = self.stats(user_id, &plan).await.map_err(|e| e.into_status(lang))?;
+        let plan = self.plans.outline(user_id).await?;
+        let recent =
+            messages::latest(self.plans.db(), user_id, RECENT_MESSAGES, 0).await.map_err(AppError::from)?;
+        let stats = self.stats(user_id, &plan).await?;
         Ok(Response::new(pb::GetDashboardResponse {
             user: Some(user_proto(&caller.user)),
             business_plan: Some(dashboard_plan(&plan)),
@@ -121,19 +112,20 @@ impl DashboardService for DashboardApi {
     async fn get_dashboard_business_plan(
         &self,
         request: Request<pb::GetDashboardBusinessPlanRequest>,
-    ) -> Result<Response<pb::GetDashboardBusinessPlanResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let plan = self.plans.outline(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<pb::GetDashboardBusinessPlanResponse> {
+        let caller = edge::caller(&request)?;
+        let plan = self.plans.outline(&caller.user.id).await?;
         Ok(Response::new(pb::GetDashboardBusinessPlanResponse { business_plan: Some(dashboard_plan(&plan)) }))
     }
 
     async fn update_dashboard_step(
         &self,
         request: Request<pb::UpdateDashboardStepRequest>,
-    ) -> Result<Response<pb::UpdateDashboardStepResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
+    ) -> Rpc<pb::UpdateDashboardStepResponse> {
+        let caller = edge::caller(&request)?;
+        let lang = request_language(&request);
         let body = request.get_ref();
-        let step = sections::parse_step("stepId", body.step_id).map_err(|e| e.into_status(lang))?;
+        let step = sections::parse_step("stepId", body.step_id)?;
         let data: Option<Json> =
             body.data.as_ref().map(struct_to_json).filter(|d| d.as_object().is_some_and(|o| !o.is_empty()));
         let update = StepUpdate {
@@ -142,11 +134,8 @@ impl DashboardService for DashboardApi {
             completed: Some(body.completed),
             field: "data".into(),
         };
-        let (plan, _) = self
-            .plans
-            .update(&caller.user.id, Some(&caller.user.id), Source::Dashboard, &[update])
-            .await
-            .map_err(|e| e.into_status(lang))?;
+        let (plan, _) =
+            self.plans.update(&caller.user.id, Some(&caller.user.id), Source::Dashboard, &[update]).await?;
         let reply = pb::UpdateDashboardStepResponse { business_plan: Some(dashboard_plan(&plan)) };
         Ok(with_message(
             reply,
@@ -160,13 +149,12 @@ impl DashboardService for DashboardApi {
     async fn list_dashboard_messages(
         &self,
         request: Request<pb::ListDashboardMessagesRequest>,
-    ) -> Result<Response<pb::ListDashboardMessagesResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let (page, limit) =
-            paging(request.get_ref().page, request.get_ref().limit).map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<pb::ListDashboardMessagesResponse> {
+        let caller = edge::caller(&request)?;
+        let (page, limit) = paging(request.get_ref().page, request.get_ref().limit)?;
         let (found, total) = messages::page(self.plans.db(), &caller.user.id, limit, (page - 1) * limit)
             .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+            .map_err(AppError::from)?;
         Ok(Response::new(pb::ListDashboardMessagesResponse {
             messages: found.iter().map(preview).collect(),
             page: page as i32,
@@ -179,10 +167,10 @@ impl DashboardService for DashboardApi {
     async fn get_dashboard_stats(
         &self,
         request: Request<pb::GetDashboardStatsRequest>,
-    ) -> Result<Response<pb::GetDashboardStatsResponse>, Status> {
-        let (caller, lang) = self.caller(&request).await?;
-        let plan = self.plans.outline(&caller.user.id).await.map_err(|e| e.into_status(lang))?;
-        let stats = self.stats(&caller.user.id, &plan).await.map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<pb::GetDashboardStatsResponse> {
+        let caller = edge::caller(&request)?;
+        let plan = self.plans.outline(&caller.user.id).await?;
+        let stats = self.stats(&caller.user.id, &plan).await?;
         Ok(Response::new(pb::GetDashboardStatsResponse { stats: Some(stats) }))
     }
 }

@@ -49,21 +49,16 @@ pub async fn outbox(
     headers: HeaderMap,
     Query(query): Query<OutboxQuery>,
 ) -> Response {
-    let lang = language(&headers);
-    let phone = match PhoneNumber::parse_field("phone", &query.phone) {
-        Ok(phone) => phone,
-        Err(err) => return envelope::failure(&err.into_status(lang)),
+    let delivered = async {
+        let phone = PhoneNumber::parse_field("phone", &query.phone)?;
+        let delivered = outbox::delivered_to(&dev.db, phone.e164()).await?;
+        let messages: Vec<_> = delivered
+            .into_iter()
+            .map(|m| json!({"to": m.to, "text": m.text, "kind": m.kind, "createdAt": timestamp(m.created_at).to_string()}))
+            .collect();
+        Ok(json!({ "messages": messages }))
     };
-    match outbox::delivered_to(&dev.db, phone.e164()).await {
-        Ok(delivered) => {
-            let messages: Vec<_> = delivered
-                .into_iter()
-                .map(|m| json!({"to": m.to, "text": m.text, "kind": m.kind, "createdAt": timestamp(m.created_at).to_string()}))
-                .collect();
-            envelope::success(json!({ "messages": messages }), None)
-        }
-        Err(err) => envelope::failure(&AppError::from(err).into_status(lang)),
-    }
+    envelope::answer(language(&headers), delivered.await)
 }
 
 #[derive(Deserialize)]
@@ -82,20 +77,14 @@ pub async fn inbound(
     headers: HeaderMap,
     body: Option<Json<SimulatedMessage>>,
 ) -> Response {
-    let lang = language(&headers);
-    let Some(Json(message)) = body else {
-        return envelope::failure(
-            &AppError::MalformedBody("expected {\"from\", \"name\", \"text\"}".into()).into_status(lang),
-        );
+    let received = async {
+        let Json(message) =
+            body.ok_or_else(|| AppError::MalformedBody("expected {\"from\", \"name\", \"text\"}".into()))?;
+        let inbound = simulated(&message)?;
+        dev.inbox.receive(&inbound).await?;
+        Ok(json!({ "messageId": inbound.messages[0].wa_message_id }))
     };
-    let inbound = match simulated(&message) {
-        Ok(inbound) => inbound,
-        Err(err) => return envelope::failure(&err.into_status(lang)),
-    };
-    match dev.inbox.receive(&inbound).await {
-        Ok(_) => envelope::success(json!({ "messageId": inbound.messages[0].wa_message_id }), None),
-        Err(err) => envelope::failure(&AppError::from(err).into_status(lang)),
-    }
+    envelope::answer(language(&headers), received.await)
 }
 
 /// The message as Meta would have delivered it.

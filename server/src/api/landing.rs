@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 
-use super::{client_address, request_language, with_message};
+use super::{Rpc, client_address, named_language, with_message};
 use crate::{
     analytics::{self, EventKind, Variant, VisitorId},
     db::{
@@ -14,7 +14,6 @@ use crate::{
         rate_limit::{self, Limit},
     },
     error::{AppError, FieldViolation, Problem},
-    locale::Language,
     newsletter::{self, Email},
     proto::socio::v1::{self as pb, landing_service_server::LandingService},
 };
@@ -36,16 +35,8 @@ impl LandingApi {
     }
 }
 
-async fn limit<T>(
-    db: &Db,
-    request: &Request<T>,
-    action: &str,
-    limit: Limit,
-    lang: Language,
-) -> Result<(), Status> {
-    rate_limit::per_address(db, action, client_address::of(request).as_deref(), limit)
-        .await
-        .map_err(|e| e.into_status(lang))
+async fn limit<T>(db: &Db, request: &Request<T>, action: &str, limit: Limit) -> Result<(), AppError> {
+    rate_limit::per_address(db, action, client_address::of(request).as_deref(), limit).await
 }
 
 /// "5511900000000" → "+55 (11) 90000-0000"; other numbers with a "+" in front.
@@ -59,11 +50,7 @@ fn display_number(digits: &str) -> String {
 
 #[tonic::async_trait]
 impl LandingService for LandingApi {
-    async fn track_event(
-        &self,
-        request: Request<pb::TrackEventRequest>,
-    ) -> Result<Response<pb::TrackEventResponse>, Status> {
-        let lang = request_language(&request);
+    async fn track_event(&self, request: Request<pb::TrackEventRequest>) -> Rpc<pb::TrackEventResponse> {
         let body = request.get_ref();
         let kind = match pb::LandingEventKind::try_from(body.kind)
             .unwrap_or(pb::LandingEventKind::Unspecified)
@@ -71,8 +58,9 @@ impl LandingService for LandingApi {
             pb::LandingEventKind::LandingView => EventKind::LandingView,
             pb::LandingEventKind::CheckoutStart => EventKind::CheckoutStart,
             pb::LandingEventKind::Unspecified => {
-                return Err(AppError::invalid("kind", Problem::one_of(&["landing_view", "checkout_start"]))
-                    .into_status(lang));
+                return Err(
+                    AppError::invalid("kind", Problem::one_of(&["landing_view", "checkout_start"])).into()
+                );
             }
         };
         let visitor = VisitorId::parse(&body.visitor_id).ok_or_else(|| {
@@ -83,21 +71,20 @@ impl LandingService for LandingApi {
                     en: "must be 8 to 64 letters, digits or dashes",
                 },
             )
-            .into_status(lang)
         })?;
-        limit(&self.db, &request, "track", EVENTS_PER_ADDRESS, lang).await?;
+        limit(&self.db, &request, "track", EVENTS_PER_ADDRESS).await?;
         analytics::record(&self.db, kind, Variant::parse(&body.variant), &visitor)
             .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+            .map_err(AppError::from)?;
         Ok(Response::new(pb::TrackEventResponse {}))
     }
 
     async fn subscribe_newsletter(
         &self,
         request: Request<pb::SubscribeNewsletterRequest>,
-    ) -> Result<Response<pb::SubscribeNewsletterResponse>, Status> {
+    ) -> Rpc<pb::SubscribeNewsletterResponse> {
         let body = request.get_ref();
-        let lang = Language::parse(&body.language).unwrap_or_else(|| request_language(&request));
+        let lang = named_language(&request, &body.language);
         let mut violations = Vec::new();
         let email = Email::parse(&body.email);
         if email.is_none() {
@@ -112,22 +99,17 @@ impl LandingService for LandingApi {
             violations.push(FieldViolation::new("consent", Problem::Required));
         }
         let Some(email) = email.filter(|_| violations.is_empty()) else {
-            return Err(AppError::InvalidInput(violations).into_status(lang));
+            return Err(AppError::InvalidInput(violations).into());
         };
-        limit(&self.db, &request, "newsletter", SIGNUPS_PER_ADDRESS, lang).await?;
-        newsletter::subscribe(&self.db, &email, lang)
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))?;
+        limit(&self.db, &request, "newsletter", SIGNUPS_PER_ADDRESS).await?;
+        newsletter::subscribe(&self.db, &email, lang).await.map_err(AppError::from)?;
         Ok(with_message(
             pb::SubscribeNewsletterResponse {},
             lang.choose("Pronto! Você vai receber nossas dicas.", "Done! You will get our tips."),
         ))
     }
 
-    async fn get_contact(
-        &self,
-        _request: Request<pb::GetContactRequest>,
-    ) -> Result<Response<pb::GetContactResponse>, Status> {
+    async fn get_contact(&self, _request: Request<pb::GetContactRequest>) -> Rpc<pb::GetContactResponse> {
         Ok(Response::new(pb::GetContactResponse {
             whatsapp_number: display_number(&self.business_number),
             whatsapp_url: format!("https://wa.me/{}", self.business_number),

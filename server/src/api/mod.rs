@@ -1,5 +1,6 @@
-//! The protocol edge: one thin adapter per proto service (validate, call a domain, map to proto),
-//! the REST transcoder and the web app. Nothing below this layer imports it.
+//! The protocol edge: one thin adapter per proto service (validate, call a domain, map to proto)
+//! behind one layer that authenticates and localises every call (`edge`), the REST transcoder
+//! and the web app. Nothing below this layer imports it.
 
 pub mod admin;
 pub mod auth;
@@ -9,8 +10,8 @@ pub mod client_address;
 pub mod consultant;
 pub mod dashboard;
 pub mod dev;
+pub mod edge;
 pub mod export;
-pub mod guard;
 pub mod health;
 pub mod landing;
 pub mod rest;
@@ -24,9 +25,20 @@ use crate::{
     proto::socio::v1 as pb,
 };
 
+/// What every RPC handler answers: a reply, or a status (an `AppError` turns into one with `?`).
+pub type Rpc<T> = Result<tonic::Response<T>, tonic::Status>;
+
 /// The caller's language from the request's `Accept-Language` metadata.
 pub fn request_language<T>(request: &tonic::Request<T>) -> Language {
     Language::from_accept_language(request.metadata().get("accept-language").and_then(|v| v.to_str().ok()))
+}
+
+/// The language a call names in its body, which wins over `Accept-Language` for the whole reply,
+/// errors included.
+pub fn named_language<T>(request: &tonic::Request<T>, named: &str) -> Language {
+    let lang = Language::parse(named).unwrap_or_else(|| request_language(request));
+    crate::locale::answer_in(lang);
+    lang
 }
 
 /// A Unix-milliseconds time as a protobuf timestamp.

@@ -1,16 +1,14 @@
 //! `SystemPromptService`: the consultant's system prompts — list, read, create, update (the version
 //! goes up by one), activate (exactly one active, switched atomically), delete (never the active
-//! one). Behind the admin guard; every change is audited.
+//! one). Admins only (`edge::ADMIN`); every change is audited.
 
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 
-use super::{request_language, timestamp, with_message};
+use super::{Rpc, edge, request_language, timestamp, with_message};
 use crate::{
     audit,
     db::Db,
     error::AppError,
-    identity::caller::Caller,
-    locale::Language,
     prompts::{self, Draft, Prompt},
     proto::socio::v1::{self as pb, system_prompt_service_server::SystemPromptService},
 };
@@ -25,18 +23,10 @@ impl SystemPromptApi {
         Self { db }
     }
 
-    async fn audit<T>(
-        &self,
-        request: &Request<T>,
-        action: &str,
-        target: &str,
-        lang: Language,
-    ) -> Result<(), Status> {
-        let actor = request.extensions().get::<Caller>().map(|c| c.user.id.clone()).unwrap_or_default();
-        let mut conn = self.db.pool().acquire().await.map_err(|e| AppError::from(e).into_status(lang))?;
-        audit::record(&mut conn, &actor, action, target, "")
-            .await
-            .map_err(|e| AppError::from(e).into_status(lang))
+    async fn audit<T>(&self, request: &Request<T>, action: &str, target: &str) -> Result<(), AppError> {
+        let actor = edge::caller(request)?;
+        let mut conn = self.db.pool().acquire().await?;
+        Ok(audit::record(&mut conn, &actor.user.id, action, target, "").await?)
     }
 }
 
@@ -58,10 +48,9 @@ fn prompt_proto(p: Prompt) -> pb::SystemPrompt {
 impl SystemPromptService for SystemPromptApi {
     async fn list_system_prompts(
         &self,
-        request: Request<pb::ListSystemPromptsRequest>,
-    ) -> Result<Response<pb::ListSystemPromptsResponse>, Status> {
-        let lang = request_language(&request);
-        let found = prompts::list(&self.db).await.map_err(|e| AppError::from(e).into_status(lang))?;
+        _request: Request<pb::ListSystemPromptsRequest>,
+    ) -> Rpc<pb::ListSystemPromptsResponse> {
+        let found = prompts::list(&self.db).await.map_err(AppError::from)?;
         Ok(Response::new(pb::ListSystemPromptsResponse {
             prompts: found.into_iter().map(prompt_proto).collect(),
         }))
@@ -70,22 +59,20 @@ impl SystemPromptService for SystemPromptApi {
     async fn get_system_prompt(
         &self,
         request: Request<pb::GetSystemPromptRequest>,
-    ) -> Result<Response<pb::GetSystemPromptResponse>, Status> {
-        let lang = request_language(&request);
-        let prompt = prompts::get(&self.db, &request.get_ref().id).await.map_err(|e| e.into_status(lang))?;
+    ) -> Rpc<pb::GetSystemPromptResponse> {
+        let prompt = prompts::get(&self.db, &request.get_ref().id).await?;
         Ok(Response::new(pb::GetSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }))
     }
 
     async fn create_system_prompt(
         &self,
         request: Request<pb::CreateSystemPromptRequest>,
-    ) -> Result<Response<pb::CreateSystemPromptResponse>, Status> {
+    ) -> Rpc<pb::CreateSystemPromptResponse> {
         let lang = request_language(&request);
         let b = request.get_ref();
-        let draft = Draft::parse(&b.name, &b.title, b.description.as_deref(), &b.content, b.is_active)
-            .map_err(|e| e.into_status(lang))?;
-        let prompt = prompts::create(&self.db, &draft).await.map_err(|e| e.into_status(lang))?;
-        self.audit(&request, "create_system_prompt", &prompt.id, lang).await?;
+        let draft = Draft::parse(&b.name, &b.title, b.description.as_deref(), &b.content, b.is_active)?;
+        let prompt = prompts::create(&self.db, &draft).await?;
+        self.audit(&request, "create_system_prompt", &prompt.id).await?;
         let message =
             lang.choose("Prompt do sistema criado com sucesso", "System prompt created successfully");
         Ok(with_message(pb::CreateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, message))
@@ -94,13 +81,12 @@ impl SystemPromptService for SystemPromptApi {
     async fn update_system_prompt(
         &self,
         request: Request<pb::UpdateSystemPromptRequest>,
-    ) -> Result<Response<pb::UpdateSystemPromptResponse>, Status> {
+    ) -> Rpc<pb::UpdateSystemPromptResponse> {
         let lang = request_language(&request);
         let b = request.get_ref();
-        let draft = Draft::parse(&b.name, &b.title, b.description.as_deref(), &b.content, b.is_active)
-            .map_err(|e| e.into_status(lang))?;
-        let prompt = prompts::update(&self.db, &b.id, &draft).await.map_err(|e| e.into_status(lang))?;
-        self.audit(&request, "update_system_prompt", &prompt.id, lang).await?;
+        let draft = Draft::parse(&b.name, &b.title, b.description.as_deref(), &b.content, b.is_active)?;
+        let prompt = prompts::update(&self.db, &b.id, &draft).await?;
+        self.audit(&request, "update_system_prompt", &prompt.id).await?;
         let message =
             lang.choose("Prompt do sistema atualizado com sucesso", "System prompt updated successfully");
         Ok(with_message(pb::UpdateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, message))
@@ -109,11 +95,10 @@ impl SystemPromptService for SystemPromptApi {
     async fn activate_system_prompt(
         &self,
         request: Request<pb::ActivateSystemPromptRequest>,
-    ) -> Result<Response<pb::ActivateSystemPromptResponse>, Status> {
+    ) -> Rpc<pb::ActivateSystemPromptResponse> {
         let lang = request_language(&request);
-        let prompt =
-            prompts::activate(&self.db, &request.get_ref().id).await.map_err(|e| e.into_status(lang))?;
-        self.audit(&request, "activate_system_prompt", &prompt.id, lang).await?;
+        let prompt = prompts::activate(&self.db, &request.get_ref().id).await?;
+        self.audit(&request, "activate_system_prompt", &prompt.id).await?;
         let message =
             lang.choose("Prompt do sistema ativado com sucesso", "System prompt activated successfully");
         Ok(with_message(pb::ActivateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, message))
@@ -122,11 +107,11 @@ impl SystemPromptService for SystemPromptApi {
     async fn delete_system_prompt(
         &self,
         request: Request<pb::DeleteSystemPromptRequest>,
-    ) -> Result<Response<pb::DeleteSystemPromptResponse>, Status> {
+    ) -> Rpc<pb::DeleteSystemPromptResponse> {
         let lang = request_language(&request);
         let id = request.get_ref().id.clone();
-        prompts::delete(&self.db, &id).await.map_err(|e| e.into_status(lang))?;
-        self.audit(&request, "delete_system_prompt", &id, lang).await?;
+        prompts::delete(&self.db, &id).await?;
+        self.audit(&request, "delete_system_prompt", &id).await?;
         let message =
             lang.choose("Prompt do sistema excluído com sucesso", "System prompt deleted successfully");
         Ok(with_message(pb::DeleteSystemPromptResponse {}, message))

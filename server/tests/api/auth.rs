@@ -417,6 +417,47 @@ async fn every_admin_call_refuses_anonymous_and_regular_callers_over_grpc_and_re
 }
 on_both_engines!(every_admin_call_refuses_anonymous_and_regular_callers_over_grpc_and_rest);
 
+/// The calls anyone may make; every other method of the contracts needs a token.
+const PUBLIC_METHODS: &[&str] = &[
+    "socio.v1.AuthService/SendCode",
+    "socio.v1.AuthService/VerifyCode",
+    "socio.v1.AuthService/Refresh",
+    "socio.v1.AuthService/Logout",
+    "socio.v1.BillingService/ListPlans",
+    "socio.v1.BillingService/CreateCheckout",
+    "socio.v1.BillingService/GetSandboxCheckout",
+    "socio.v1.BillingService/CompleteSandboxCheckout",
+    "socio.v1.LandingService/TrackEvent",
+    "socio.v1.LandingService/SubscribeNewsletter",
+    "socio.v1.LandingService/GetContact",
+];
+
+async fn every_method_of_the_contracts_needs_a_token_unless_it_is_one_of_the_public_calls(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    let pool = socio::proto::descriptor_pool();
+    let methods: Vec<String> = pool
+        .services()
+        .filter(|s| s.package_name() == "socio.v1")
+        .flat_map(|s| s.methods().map(|m| format!("{}/{}", s.full_name(), m.name())).collect::<Vec<_>>())
+        .collect();
+    assert!(methods.len() > 50, "{} methods", methods.len());
+    for method in &methods {
+        let path = format!("/{method}");
+        let anonymous = grpc_status(&app, &path, None).await;
+        let forged = grpc_status(&app, &path, Some("not-a-token")).await;
+        if PUBLIC_METHODS.contains(&method.as_str()) {
+            // Refresh refuses an empty refresh token as Unauthenticated on its own.
+            if method != "socio.v1.AuthService/Refresh" {
+                assert_ne!(anonymous, "16", "{method} is public");
+                assert_ne!(forged, "16", "{method} is public: a bad token is no reason to refuse it");
+            }
+        } else {
+            assert_eq!((anonymous.as_str(), forged.as_str()), ("16", "16"), "{method} needs a token");
+        }
+    }
+}
+on_both_engines!(every_method_of_the_contracts_needs_a_token_unless_it_is_one_of_the_public_calls);
+
 async fn admin_promote_grants_the_role_from_the_command_line(db: TestDatabase) {
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_socio"))
         .args(["admin", "promote", "(11) 98765-4321"])

@@ -11,6 +11,8 @@ use serde_json::{Map, Value as Json, json};
 use tonic::Code;
 use tonic_types::StatusExt;
 
+use crate::{error::AppError, locale::Language};
+
 /// Error reasons the spec's clients read as a top-level flag.
 const TOP_LEVEL_FLAGS: &[(&str, &str)] = &[("USER_NOT_REGISTERED", "isUnregistered")];
 
@@ -62,6 +64,20 @@ pub fn code_name(code: Code) -> &'static str {
         Code::DataLoss => "DATA_LOSS",
         Code::Unauthenticated => "UNAUTHENTICATED",
     }
+}
+
+/// The envelope of an answer that did not come from a gRPC service (the dev endpoints, the
+/// transcoder's own refusals): its data, or its error in `lang`.
+pub fn answer(lang: Language, result: Result<Json, AppError>) -> Response {
+    match result {
+        Ok(data) => success(data, None),
+        Err(err) => error(err, lang),
+    }
+}
+
+/// An error that did not come from a gRPC service, in `lang`.
+pub fn error(err: AppError, lang: Language) -> Response {
+    failure(&err.into_status(lang))
 }
 
 /// A failed call as the envelope.

@@ -67,7 +67,7 @@ impl Rest {
         let (parts, body) = request.into_parts();
         let input = match build_input(route, &vars, parts.uri.query(), body).await {
             Ok(input) => input,
-            Err(err) => return envelope::failure(&err.into_status(lang)),
+            Err(err) => return envelope::error(err, lang),
         };
 
         let mut grpc_request = http::Request::builder()
@@ -92,10 +92,8 @@ impl Rest {
         let collected = match body.collect().await {
             Ok(collected) => collected,
             Err(err) => {
-                return envelope::failure(
-                    &AppError::Internal(anyhow::anyhow!("reading the service's answer: {err}"))
-                        .into_status(lang),
-                );
+                let err = anyhow::anyhow!("reading the service's answer: {err}");
+                return envelope::error(AppError::Internal(err), lang);
             }
         };
         let mut metadata = head.headers.clone();
@@ -111,8 +109,9 @@ impl Rest {
             .and_then(|bytes| DynamicMessage::decode(route.output.clone(), bytes).map_err(|e| e.to_string()))
         {
             Ok(output) => envelope::success(response_data(route, &output), success_message(&metadata)),
-            Err(err) => envelope::failure(
-                &AppError::Internal(anyhow::anyhow!("decoding {}: {err}", route.grpc_path)).into_status(lang),
+            Err(err) => envelope::error(
+                AppError::Internal(anyhow::anyhow!("decoding {}: {err}", route.grpc_path)),
+                lang,
             ),
         }
     }
