@@ -6,16 +6,17 @@ use tonic::{Request, Response};
 use super::{
     Rpc,
     business_plan::plan_proto,
-    dashboard::paging,
+    consultant::chat_message,
     edge,
     export::{Exports, LINK_TTL_MS},
+    paging::{DEFAULT_LIMIT, Page},
     request_language, timestamp, with_message,
 };
 use crate::{
     analytics, audit,
     billing::subscriptions,
     clock::CivilDate,
-    conversation::messages::{self, Author},
+    conversation::messages,
     db::{Db, now_ms},
     erasure,
     error::{AppError, Problem, Resource},
@@ -70,10 +71,6 @@ fn admin_user(user: &Listed) -> pb::AdminUser {
     }
 }
 
-fn pages(total: i64, limit: i64) -> i32 {
-    ((total + limit - 1) / limit) as i32
-}
-
 impl AdminApi {
     async fn found(&self, id: &str) -> Result<Listed, AppError> {
         directory::get(&self.db, id).await?.ok_or(AppError::NotFound(Resource::User))
@@ -94,15 +91,15 @@ impl AdminService for AdminApi {
             pb::SubscriptionFilter::Pro => Some(Tier::Pro),
             pb::SubscriptionFilter::All | pb::SubscriptionFilter::Unspecified => None,
         };
-        let (page, limit) = paging(body.page, body.limit)?;
-        let (found, total) = directory::list(&self.db, tier, &body.search, limit, (page - 1) * limit)
+        let page = Page::parse(body.page, body.limit, DEFAULT_LIMIT)?;
+        let (found, total) = directory::list(&self.db, tier, &body.search, page.limit, page.offset())
             .await
             .map_err(AppError::from)?;
         Ok(Response::new(pb::ListUsersResponse {
             users: found.iter().map(admin_user).collect(),
             total: total as i32,
-            total_pages: pages(total, limit),
-            page: page as i32,
+            total_pages: page.count(total),
+            page: page.number as i32,
         }))
     }
 
@@ -122,27 +119,15 @@ impl AdminService for AdminApi {
         let day = |t: &prost_types::Timestamp| CivilDate::utc(t.seconds.saturating_mul(1000));
         let from = body.start_date.as_ref().map(|t| day(t).starts_at()).unwrap_or(0);
         let to = body.end_date.as_ref().map(|t| day(t).ends_at()).unwrap_or(i64::MAX);
-        let limit = if body.limit == 0 { 50 } else { body.limit };
-        let (page, limit) = paging(body.page, limit)?;
-        let (found, total) = messages::history(&self.db, &body.id, from, to, limit, (page - 1) * limit)
+        let page = Page::parse(body.page, body.limit, 50)?;
+        let (found, total) = messages::history(&self.db, &body.id, from, to, page.limit, page.offset())
             .await
             .map_err(AppError::from)?;
         Ok(Response::new(pb::GetChatHistoryResponse {
-            messages: found
-                .iter()
-                .map(|m| pb::ChatMessage {
-                    id: m.id.clone(),
-                    r#type: match m.author {
-                        Author::User => pb::ChatMessageType::User,
-                        Author::Assistant => pb::ChatMessageType::Assistant,
-                    } as i32,
-                    content: m.content.clone(),
-                    timestamp: Some(timestamp(m.created_at)),
-                })
-                .collect(),
+            messages: found.iter().map(chat_message).collect(),
             total: total as i32,
-            total_pages: pages(total, limit),
-            page: page as i32,
+            total_pages: page.count(total),
+            page: page.number as i32,
         }))
     }
 
@@ -258,9 +243,9 @@ impl AdminService for AdminApi {
         &self,
         request: Request<pb::ListAuditEventsRequest>,
     ) -> Rpc<pb::ListAuditEventsResponse> {
-        let (page, limit) = paging(request.get_ref().page, request.get_ref().limit)?;
+        let page = Page::parse(request.get_ref().page, request.get_ref().limit, DEFAULT_LIMIT)?;
         let (events, total) =
-            audit::list(&self.db, limit, (page - 1) * limit).await.map_err(AppError::from)?;
+            audit::list(&self.db, page.limit, page.offset()).await.map_err(AppError::from)?;
         Ok(Response::new(pb::ListAuditEventsResponse {
             events: events
                 .into_iter()
@@ -274,7 +259,7 @@ impl AdminService for AdminApi {
                 })
                 .collect(),
             total: total as i32,
-            total_pages: pages(total, limit),
+            total_pages: page.count(total),
         }))
     }
 
@@ -313,9 +298,9 @@ impl AdminService for AdminApi {
         &self,
         request: Request<pb::ListFailedMessagesRequest>,
     ) -> Rpc<pb::ListFailedMessagesResponse> {
-        let (page, limit) = paging(request.get_ref().page, request.get_ref().limit)?;
+        let page = Page::parse(request.get_ref().page, request.get_ref().limit, DEFAULT_LIMIT)?;
         let (sends, total) =
-            messages::failed_sends(&self.db, limit, (page - 1) * limit).await.map_err(AppError::from)?;
+            messages::failed_sends(&self.db, page.limit, page.offset()).await.map_err(AppError::from)?;
         Ok(Response::new(pb::ListFailedMessagesResponse {
             messages: sends
                 .into_iter()
@@ -329,7 +314,7 @@ impl AdminService for AdminApi {
                 })
                 .collect(),
             total: total as i32,
-            total_pages: pages(total, limit),
+            total_pages: page.count(total),
         }))
     }
 }

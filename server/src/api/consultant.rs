@@ -3,7 +3,7 @@
 
 use tonic::{Request, Response};
 
-use super::{Rpc, dashboard::paging, edge, timestamp};
+use super::{Rpc, edge, paging::Page, timestamp};
 use crate::{
     consultant::{engine::Engine, replies},
     conversation::messages::{self, Author, Message},
@@ -27,7 +27,8 @@ impl ConsultantApi {
     }
 }
 
-fn chat_message(message: &Message) -> pb::ChatMessage {
+/// A message of the conversation as the web chat and the admin panel show it.
+pub fn chat_message(message: &Message) -> pb::ChatMessage {
     pb::ChatMessage {
         id: message.id.clone(),
         r#type: match message.author {
@@ -87,16 +88,15 @@ impl ConsultantService for ConsultantApi {
         request: Request<pb::ListChatMessagesRequest>,
     ) -> Rpc<pb::ListChatMessagesResponse> {
         let caller = edge::caller(&request)?;
-        let limit = if request.get_ref().limit == 0 { 50 } else { request.get_ref().limit };
-        let (page, limit) = paging(request.get_ref().page, limit)?;
-        let (mut found, total) = messages::page(&self.db, &caller.user.id, limit, (page - 1) * limit)
+        let page = Page::parse(request.get_ref().page, request.get_ref().limit, 50)?;
+        let (mut found, total) = messages::page(&self.db, &caller.user.id, page.limit, page.offset())
             .await
             .map_err(AppError::from)?;
         found.reverse();
         Ok(Response::new(pb::ListChatMessagesResponse {
             messages: found.iter().map(chat_message).collect(),
             total: total as i32,
-            total_pages: ((total + limit - 1) / limit) as i32,
+            total_pages: page.count(total),
         }))
     }
 }

@@ -7,12 +7,14 @@ use tonic::{Request, Response};
 use super::{
     Rpc,
     business_plan::{status_proto, step_states},
-    edge, request_language, timestamp, user_proto, with_message,
+    edge,
+    paging::{DEFAULT_LIMIT, Page},
+    request_language, timestamp, user_proto, with_message,
 };
 use crate::{
     conversation::messages::{self, Author, Message},
     db::now_ms,
-    error::{AppError, Problem},
+    error::AppError,
     plan::{
         Plans, sections,
         store::{Patch, Plan, Source, StepUpdate},
@@ -73,19 +75,6 @@ fn preview(message: &Message) -> pb::MessagePreview {
         timestamp: Some(timestamp(message.created_at)),
         preview: text,
     }
-}
-
-/// `page` and `limit` with the spec's defaults (1 and 20) and bounds.
-pub fn paging(page: i32, limit: i32) -> Result<(i64, i64), AppError> {
-    let page = if page == 0 { 1 } else { page };
-    let limit = if limit == 0 { 20 } else { limit };
-    if page < 1 {
-        return Err(AppError::invalid("page", Problem::OutOfRange { min: 1, max: i64::from(i32::MAX) }));
-    }
-    if !(1..=100).contains(&limit) {
-        return Err(AppError::invalid("limit", Problem::OutOfRange { min: 1, max: 100 }));
-    }
-    Ok((i64::from(page), i64::from(limit)))
 }
 
 #[tonic::async_trait]
@@ -151,16 +140,16 @@ impl DashboardService for DashboardApi {
         request: Request<pb::ListDashboardMessagesRequest>,
     ) -> Rpc<pb::ListDashboardMessagesResponse> {
         let caller = edge::caller(&request)?;
-        let (page, limit) = paging(request.get_ref().page, request.get_ref().limit)?;
-        let (found, total) = messages::page(self.plans.db(), &caller.user.id, limit, (page - 1) * limit)
+        let page = Page::parse(request.get_ref().page, request.get_ref().limit, DEFAULT_LIMIT)?;
+        let (found, total) = messages::page(self.plans.db(), &caller.user.id, page.limit, page.offset())
             .await
             .map_err(AppError::from)?;
         Ok(Response::new(pb::ListDashboardMessagesResponse {
             messages: found.iter().map(preview).collect(),
-            page: page as i32,
-            limit: limit as i32,
+            page: page.number as i32,
+            limit: page.limit as i32,
             total: total as i32,
-            total_pages: ((total + limit - 1) / limit) as i32,
+            total_pages: page.count(total),
         }))
     }
 

@@ -14,6 +14,7 @@ pub mod edge;
 pub mod export;
 pub mod health;
 pub mod landing;
+pub mod paging;
 pub mod rest;
 pub mod system_prompts;
 pub mod web;

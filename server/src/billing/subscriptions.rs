@@ -423,6 +423,27 @@ pub async fn override_tier(conn: &mut Tx, user_id: &str, tier: Tier) -> Result<(
     Ok(())
 }
 
+/// Whether the user has a subscription that is not over (a number change never merges such an
+/// account away).
+pub async fn holds_open(conn: &mut AnyConnection, user_id: &str) -> Result<bool, sqlx::Error> {
+    Ok(sqlx::query("select 1 from subscriptions where user_id = $1 and status <> 'canceled'")
+        .bind(user_id)
+        .fetch_optional(conn)
+        .await?
+        .is_some())
+}
+
+/// A number change absorbed `from` into `into`: its checkouts and past subscriptions are `into`'s.
+pub async fn hand_over(conn: &mut AnyConnection, from: &str, into: &str) -> Result<(), sqlx::Error> {
+    for sql in [
+        "update checkout_sessions set user_id = $2 where user_id = $1",
+        "update subscriptions set user_id = $2 where user_id = $1",
+    ] {
+        sqlx::query(sql).bind(from).bind(into).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
 /// LGPD erasure, billing's part: running subscriptions end (at the provider too), and the billing
 /// records the law keeps stay without the person.
 pub async fn erase_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {

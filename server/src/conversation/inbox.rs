@@ -13,16 +13,15 @@ use crate::{
         jobs::{self, NewJob},
         now_ms,
     },
-    identity::{
-        number_change::{self, NumberChange},
-        phone::PhoneNumber,
-        users,
-    },
+    identity::{phone::PhoneNumber, users},
     locale::Language,
     whatsapp::payload::{Inbound, InboundMessage, MessageKind},
 };
 
-use super::{messages, notices};
+use super::{
+    messages, notices,
+    number_change::{self, NumberChange},
+};
 
 /// The job kind that answers a user.
 pub const REPLY_JOB: &str = "reply";

@@ -487,6 +487,16 @@ pub async fn history(
     Ok((rows.iter().map(from_row).collect::<Result<_, _>>()?, total))
 }
 
+/// A number change absorbed `from` into `into`: its conversation is `into`'s.
+pub async fn hand_over(conn: &mut AnyConnection, from: &str, into: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("update messages set user_id = $2 where user_id = $1")
+        .bind(from)
+        .bind(into)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// LGPD erasure, the messages' part: every message to and from the person.
 pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("delete from messages where user_id = $1").bind(user_id).execute(conn).await?;

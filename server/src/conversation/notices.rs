@@ -28,6 +28,16 @@ pub async fn record(
     Ok(inserted.rows_affected() == 1)
 }
 
+/// A number change absorbed `from` into `into`: its notices are `into`'s.
+pub async fn hand_over(conn: &mut AnyConnection, from: &str, into: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("update whatsapp_notices set user_id = $2 where user_id = $1")
+        .bind(from)
+        .bind(into)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// LGPD erasure, the notices' part: what WhatsApp told us about the person.
 pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("delete from whatsapp_notices where user_id = $1").bind(user_id).execute(conn).await?;

@@ -4,7 +4,7 @@ pub mod caller;
 pub mod codes;
 pub mod directory;
 pub mod login;
-pub mod number_change;
+pub mod numbers;
 pub mod phone;
 pub mod roles;
 pub mod search;

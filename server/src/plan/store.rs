@@ -457,6 +457,15 @@ pub async fn store_document(
     })
 }
 
+/// Whether the user has a plan (a number change never merges such an account away).
+pub async fn has_plan(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<bool, sqlx::Error> {
+    Ok(sqlx::query("select 1 from business_plans where user_id = $1")
+        .bind(user_id)
+        .fetch_optional(conn)
+        .await?
+        .is_some())
+}
+
 /// LGPD erasure, the plan's part: the plan with its sections, change feed, drafts and documents.
 pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
     for sql in [

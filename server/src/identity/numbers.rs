@@ -1,0 +1,67 @@
+//! Identity's part of a person's number change (the orchestration is
+//! `conversation::number_change`): the account answers to the new number, codes sent to the old
+//! one stop working, an account absorbed into it goes, and a pair that cannot be merged is listed
+//! for an admin.
+
+use sqlx::AnyConnection;
+
+use super::{phone::PhoneNumber, search::search_key, users::User};
+use crate::db::now_ms;
+
+/// The account answers to `new_phone`; a code sent to the old number no longer logs anyone in.
+pub async fn change_number(
+    conn: &mut AnyConnection,
+    user: &User,
+    new_phone: &PhoneNumber,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update users set phone_number = $1, phone_key = $2, search_key = $3, updated_at = $4 where id = $5",
+    )
+    .bind(new_phone.e164())
+    .bind(new_phone.identity().e164())
+    .bind(search_key(&user.name, new_phone))
+    .bind(now_ms())
+    .bind(&user.id)
+    .execute(&mut *conn)
+    .await?;
+    for sql in [
+        "delete from login_codes where phone_number = $1",
+        "delete from phone_auth_state where phone_number = $1",
+    ] {
+        sqlx::query(sql).bind(user.phone.identity().e164()).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+/// `user` moved to a number that `other` holds with more than a conversation: an admin decides.
+pub async fn record_conflict(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    other_user_id: &str,
+    new_phone: &PhoneNumber,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "insert into phone_key_conflicts (user_id, kept_user_id, phone_key, found_at) values ($1, $2, $3, $4) \
+         on conflict (user_id) do update set kept_user_id = $2, phone_key = $3, found_at = $4",
+    )
+    .bind(user_id)
+    .bind(other_user_id)
+    .bind(new_phone.identity().e164())
+    .bind(now_ms())
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// An account whose conversation went to another: its sessions, conflict records and row go
+/// (what other domains keep of it follows the user row's `on delete cascade`).
+pub async fn remove_absorbed(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    for sql in [
+        "delete from refresh_tokens where user_id = $1",
+        "delete from phone_key_conflicts where user_id = $1 or kept_user_id = $1",
+        "delete from users where id = $1",
+    ] {
+        sqlx::query(sql).bind(user_id).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
