@@ -9,7 +9,6 @@ use socio::identity::{
 };
 
 use crate::{
-    auth::{call, login},
     helpers::{TestApp, TestDatabase, eventually, spawn_app_with},
     on_both_engines,
 };
@@ -20,7 +19,7 @@ async fn admin_app(db: TestDatabase, extra: &[(&'static str, String)]) -> (TestA
     let mut config = vec![("ADMIN_PHONES", ADMIN.to_owned()), ("WHATSAPP_BATCH_WINDOW_MS", "10".to_owned())];
     config.extend(extra.iter().cloned());
     let app = spawn_app_with(db, &config).await;
-    let (token, _) = login(&app, ADMIN).await;
+    let (token, _) = app.login(ADMIN).await;
     (app, token)
 }
 
@@ -52,17 +51,17 @@ async fn finding_users_by_name_number_and_tier_with_pages(db: TestDatabase) {
     }
     add_user(&app, "+5521987650000", "João Ávila", Tier::Free).await;
     let (status, body) =
-        call(&app, Method::GET, "/api/admin/users?page=1&limit=20", Value::Null, Some(&token)).await;
+        app.call(Method::GET, "/api/admin/users?page=1&limit=20", Value::Null, Some(&token)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!((body["data"]["total"].clone(), body["data"]["totalPages"].clone()), (json!(46), json!(3)));
     assert_eq!(body["data"]["users"].as_array().unwrap().len(), 20);
-    let (_, last) = call(&app, Method::GET, "/api/admin/users?page=3", Value::Null, Some(&token)).await;
+    let (_, last) = app.call(Method::GET, "/api/admin/users?page=3", Value::Null, Some(&token)).await;
     assert_eq!(last["data"]["users"].as_array().unwrap().len(), 6);
     let (_, pro) =
-        call(&app, Method::GET, "/api/admin/users?subscriptionStatus=pro", Value::Null, Some(&token)).await;
+        app.call(Method::GET, "/api/admin/users?subscriptionStatus=pro", Value::Null, Some(&token)).await;
     assert_eq!(pro["data"]["total"], 11);
     let (_, joao) =
-        call(&app, Method::GET, "/api/admin/users?search=JOAO%20avila", Value::Null, Some(&token)).await;
+        app.call(Method::GET, "/api/admin/users?search=JOAO%20avila", Value::Null, Some(&token)).await;
     assert_eq!(joao["data"]["total"], 1, "accents and case are ignored");
     let user = &joao["data"]["users"][0];
     assert_eq!(
@@ -70,9 +69,9 @@ async fn finding_users_by_name_number_and_tier_with_pages(db: TestDatabase) {
         (json!("João Ávila"), json!("none"), json!(0))
     );
     let (_, by_phone) =
-        call(&app, Method::GET, "/api/admin/users?search=21987650", Value::Null, Some(&token)).await;
+        app.call(Method::GET, "/api/admin/users?search=21987650", Value::Null, Some(&token)).await;
     assert_eq!(by_phone["data"]["total"], 1);
-    let (_, stats) = call(&app, Method::GET, "/api/admin/stats", Value::Null, Some(&token)).await;
+    let (_, stats) = app.call(Method::GET, "/api/admin/stats", Value::Null, Some(&token)).await;
     assert_eq!(stats["data"]["stats"]["totalUsers"], 46);
     assert_eq!(stats["data"]["stats"]["proUsers"], 11);
 }
@@ -81,14 +80,14 @@ on_both_engines!(finding_users_by_name_number_and_tier_with_pages);
 async fn setting_pro_and_free_is_an_audited_override(db: TestDatabase) {
     let (app, token) = admin_app(db, &[]).await;
     let id = add_user(&app, "+5511987654321", "Ana Lima", Tier::Free).await;
-    let (status, body) = call(
-        &app,
-        Method::PUT,
-        &format!("/api/admin/users/{id}/subscription"),
-        json!({"subscriptionStatus": "pro"}),
-        Some(&token),
-    )
-    .await;
+    let (status, body) = app
+        .call(
+            Method::PUT,
+            &format!("/api/admin/users/{id}/subscription"),
+            json!({"subscriptionStatus": "pro"}),
+            Some(&token),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["message"], "Usuário atualizado para Pro");
     assert_eq!(body["data"]["user"]["subscriptionStatus"], "pro");
@@ -97,16 +96,16 @@ async fn setting_pro_and_free_is_an_audited_override(db: TestDatabase) {
             .await,
         1
     );
-    let (_, body) = call(
-        &app,
-        Method::PUT,
-        &format!("/api/admin/users/{id}/subscription"),
-        json!({"subscriptionStatus": "free"}),
-        Some(&token),
-    )
-    .await;
+    let (_, body) = app
+        .call(
+            Method::PUT,
+            &format!("/api/admin/users/{id}/subscription"),
+            json!({"subscriptionStatus": "free"}),
+            Some(&token),
+        )
+        .await;
     assert_eq!(body["message"], "Usuário atualizado para Free");
-    let (_, audit) = call(&app, Method::GET, "/api/admin/audit", Value::Null, Some(&token)).await;
+    let (_, audit) = app.call(Method::GET, "/api/admin/audit", Value::Null, Some(&token)).await;
     let actions: Vec<&str> =
         audit["data"]["events"].as_array().unwrap().iter().filter_map(|e| e["action"].as_str()).collect();
     assert_eq!(actions, ["set_subscription_free", "set_subscription_pro"]);
@@ -122,29 +121,28 @@ async fn erasing_a_user_removes_everything_personal_and_ends_their_sessions(db: 
         app.count("select count(*) as n from messages where direction = 'outbound'").await > 0
     })
     .await;
-    let (token, _) = login(&app, phone).await;
-    call(
-        &app,
+    let (token, _) = app.login(phone).await;
+    app.call(
         Method::PUT,
         "/api/business-plan/idea",
         json!({"ideaData": {"businessIdea": "Segredo"}}),
         Some(&token),
     )
     .await;
-    let (_, found) = call(&app, Method::GET, "/api/admin/users?search=ana", Value::Null, Some(&admin)).await;
+    let (_, found) = app.call(Method::GET, "/api/admin/users?search=ana", Value::Null, Some(&admin)).await;
     let id = found["data"]["users"][0]["id"].as_str().unwrap().to_owned();
-    let (_, history) =
-        call(&app, Method::GET, &format!("/api/admin/users/{id}/chat-history"), Value::Null, Some(&admin))
-            .await;
+    let (_, history) = app
+        .call(Method::GET, &format!("/api/admin/users/{id}/chat-history"), Value::Null, Some(&admin))
+        .await;
     assert_eq!(history["data"]["messages"][0]["type"], "user");
     assert_eq!(history["data"]["messages"][1]["type"], "assistant");
-    let (_, plan) =
-        call(&app, Method::GET, &format!("/api/admin/users/{id}/business-plan"), Value::Null, Some(&admin))
-            .await;
+    let (_, plan) = app
+        .call(Method::GET, &format!("/api/admin/users/{id}/business-plan"), Value::Null, Some(&admin))
+        .await;
     assert_eq!(plan["data"]["businessPlan"]["ideaData"]["businessIdea"], "Segredo");
 
     let (status, body) =
-        call(&app, Method::DELETE, &format!("/api/admin/users/{id}"), Value::Null, Some(&admin)).await;
+        app.call(Method::DELETE, &format!("/api/admin/users/{id}"), Value::Null, Some(&admin)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["message"], "Usuário excluído com sucesso");
     for table in [
@@ -167,37 +165,37 @@ async fn erasing_a_user_removes_everything_personal_and_ends_their_sessions(db: 
         assert_eq!(left, admin_rows, "{table}");
     }
     assert_eq!(
-        call(&app, Method::GET, "/api/auth/me", Value::Null, Some(&token)).await.0,
+        app.call(Method::GET, "/api/auth/me", Value::Null, Some(&token)).await.0,
         401,
         "their token stops working"
     );
     let (status, _) =
-        call(&app, Method::GET, &format!("/api/admin/users/{id}"), Value::Null, Some(&admin)).await;
+        app.call(Method::GET, &format!("/api/admin/users/{id}"), Value::Null, Some(&admin)).await;
     assert_eq!(status, 404);
 }
 on_both_engines!(erasing_a_user_removes_everything_personal_and_ends_their_sessions);
 
 async fn system_prompts_keep_exactly_one_active_and_the_active_one_cannot_be_deleted(db: TestDatabase) {
     let (app, token) = admin_app(db, &[]).await;
-    let (status, list) = call(&app, Method::GET, "/api/system-prompts", Value::Null, Some(&token)).await;
+    let (status, list) = app.call(Method::GET, "/api/system-prompts", Value::Null, Some(&token)).await;
     assert_eq!(status, 200);
     let seeded = list["data"].as_array().unwrap();
     assert_eq!(seeded.len(), 1, "the default, seeded on first run");
     assert_eq!(seeded[0]["is_active"], true);
     let default_id = seeded[0]["id"].as_str().unwrap().to_owned();
 
-    let (status, body) = call(
-        &app,
-        Method::POST,
-        "/api/system-prompts",
-        json!({"name": "", "title": "x", "content": ""}),
-        Some(&token),
-    )
-    .await;
+    let (status, body) = app
+        .call(
+            Method::POST,
+            "/api/system-prompts",
+            json!({"name": "", "title": "x", "content": ""}),
+            Some(&token),
+        )
+        .await;
     assert_eq!(status, 400);
     assert_eq!(body["errors"][0]["field"], "name");
     let new = json!({"name": "direto", "title": "Consultor direto", "content": "Seja breve e direto.", "is_active": false});
-    let (status, created) = call(&app, Method::POST, "/api/system-prompts", new, Some(&token)).await;
+    let (status, created) = app.call(Method::POST, "/api/system-prompts", new, Some(&token)).await;
     assert_eq!(status, 200, "{created}");
     assert_eq!(created["message"], "Prompt do sistema criado com sucesso");
     let id = created["data"]["id"].as_str().unwrap().to_owned();
@@ -208,24 +206,22 @@ async fn system_prompts_keep_exactly_one_active_and_the_active_one_cannot_be_del
     assert!(created["data"]["created_at"].as_str().is_some());
 
     let (status, _) =
-        call(&app, Method::PATCH, &format!("/api/system-prompts/{id}/activate"), json!({}), Some(&token))
-            .await;
+        app.call(Method::PATCH, &format!("/api/system-prompts/{id}/activate"), json!({}), Some(&token)).await;
     assert_eq!(status, 200);
     assert_eq!(app.count("select count(*) as n from system_prompts where is_active = true").await, 1);
     let (status, refused) =
-        call(&app, Method::DELETE, &format!("/api/system-prompts/{id}"), Value::Null, Some(&token)).await;
+        app.call(Method::DELETE, &format!("/api/system-prompts/{id}"), Value::Null, Some(&token)).await;
     assert_eq!(status, 409);
     assert!(refused["message"].as_str().unwrap().contains("Ative outro prompt primeiro"));
     let edit = json!({"name": "direto", "title": "Consultor direto v2", "content": "Seja muito breve."});
-    let (_, updated) =
-        call(&app, Method::PUT, &format!("/api/system-prompts/{id}"), edit, Some(&token)).await;
+    let (_, updated) = app.call(Method::PUT, &format!("/api/system-prompts/{id}"), edit, Some(&token)).await;
     assert_eq!(
         (updated["data"]["version"].clone(), updated["data"]["is_active"].clone()),
         (json!(2), json!(true))
     );
-    let (status, _) =
-        call(&app, Method::DELETE, &format!("/api/system-prompts/{default_id}"), Value::Null, Some(&token))
-            .await;
+    let (status, _) = app
+        .call(Method::DELETE, &format!("/api/system-prompts/{default_id}"), Value::Null, Some(&token))
+        .await;
     assert_eq!(status, 200, "an inactive prompt can go");
 }
 on_both_engines!(system_prompts_keep_exactly_one_active_and_the_active_one_cannot_be_deleted);
@@ -235,12 +231,11 @@ async fn concurrent_activations_leave_exactly_one_active_prompt(db: TestDatabase
     let mut ids = Vec::new();
     for n in 0..4 {
         let body = json!({"name": format!("p{n}"), "title": "t", "content": "c"});
-        let (_, created) = call(&app, Method::POST, "/api/system-prompts", body, Some(&token)).await;
+        let (_, created) = app.call(Method::POST, "/api/system-prompts", body, Some(&token)).await;
         ids.push(created["data"]["id"].as_str().unwrap().to_owned());
     }
     let calls = ids.iter().map(|id| {
-        call(
-            &app,
+        app.call(
             Method::PATCH,
             Box::leak(format!("/api/system-prompts/{id}/activate").into_boxed_str()),
             json!({}),
@@ -260,7 +255,7 @@ async fn the_consultant_uses_a_newly_activated_prompt(db: TestDatabase) {
     let llm = crate::fake_llm::FakeLlm::start().await;
     let (app, token) = admin_app(db, &llm.config(5)).await;
     let body = json!({"name": "novo", "title": "Novo", "content": "Você é um consultor muito paciente.", "is_active": true});
-    call(&app, Method::POST, "/api/system-prompts", body, Some(&token)).await;
+    app.call(Method::POST, "/api/system-prompts", body, Some(&token)).await;
     let ana = add_user(&app, "+5511987654321", "Ana", Tier::Pro).await;
     let _ = ana;
     let hello = json!({"from": "+5511987654321", "name": "Ana", "text": "Oi"}).to_string();
@@ -276,10 +271,10 @@ async fn an_export_link_serves_that_user_s_data_in_its_window_only(db: TestDatab
         json!({"from": "+5511987654321", "name": "Ana Lima", "text": "Oi, quero exportar"}).to_string();
     app.rest_send(Method::POST, "/api/dev/whatsapp/inbound", &hello).await;
     let other = add_user(&app, "+5521998765432", "Bruno", Tier::Free).await;
-    let (_, found) = call(&app, Method::GET, "/api/admin/users?search=ana", Value::Null, Some(&token)).await;
+    let (_, found) = app.call(Method::GET, "/api/admin/users?search=ana", Value::Null, Some(&token)).await;
     let id = found["data"]["users"][0]["id"].as_str().unwrap().to_owned();
     let (status, body) =
-        call(&app, Method::POST, &format!("/api/admin/users/{id}/export"), json!({}), Some(&token)).await;
+        app.call(Method::POST, &format!("/api/admin/users/{id}/export"), json!({}), Some(&token)).await;
     assert_eq!(status, 200, "{body}");
     let url = body["data"]["downloadUrl"].as_str().unwrap().replace("http://localhost:8080", &app.address);
     assert!(body["data"]["expiresAt"].as_str().unwrap().ends_with('Z'));
@@ -306,7 +301,7 @@ async fn an_export_link_serves_that_user_s_data_in_its_window_only(db: TestDatab
     );
     let expired = exports.link(&id, socio::db::now_ms() - 1);
     assert_eq!(app.http.get(&expired).send().await.unwrap().status(), 410, "not after its window");
-    let (_, audit) = call(&app, Method::GET, "/api/admin/audit", Value::Null, Some(&token)).await;
+    let (_, audit) = app.call(Method::GET, "/api/admin/audit", Value::Null, Some(&token)).await;
     assert_eq!(audit["data"]["events"][0]["action"], "export_user");
 }
 on_both_engines!(an_export_link_serves_that_user_s_data_in_its_window_only);
@@ -314,7 +309,7 @@ on_both_engines!(an_export_link_serves_that_user_s_data_in_its_window_only);
 async fn the_figures_count_users_activity_messages_and_plans_from_known_data(db: TestDatabase) {
     let (app, token) = admin_app(db, &[]).await;
     let figures = || async {
-        let (status, body) = call(&app, Method::GET, "/api/admin/stats", Value::Null, Some(&token)).await;
+        let (status, body) = app.call(Method::GET, "/api/admin/stats", Value::Null, Some(&token)).await;
         assert_eq!(status, 200, "{body}");
         body["data"]["stats"].clone()
     };

@@ -4,10 +4,7 @@
 
 use serde_json::{Value, json};
 use socio::{
-    identity::{
-        phone::PhoneNumber,
-        users::{self, Role},
-    },
+    identity::users::{self, Role},
     proto::socio::v1::{GetMeRequest, auth_service_client::AuthServiceClient},
 };
 use sqlx::Row;
@@ -19,66 +16,6 @@ use crate::{
 
 pub(crate) const ANA: &str = "+5511987654321";
 
-pub(crate) async fn register(app: &TestApp, phone: &str) -> String {
-    let mut conn = app.db.pool().acquire().await.unwrap();
-    let phone = PhoneNumber::parse(phone).unwrap();
-    users::register_contact(
-        &mut conn,
-        &phone,
-        users::Spelling::Delivered,
-        "Ana Lima",
-        socio::locale::Language::PtBr,
-    )
-    .await
-    .unwrap()
-    .0
-    .id
-}
-
-pub(crate) async fn call(
-    app: &TestApp,
-    method: reqwest::Method,
-    path: &str,
-    body: Value,
-    token: Option<&str>,
-) -> (u16, Value) {
-    let mut request =
-        app.http.request(method, format!("{}{path}", app.address)).header("accept-language", "pt-BR");
-    if !body.is_null() {
-        request = request.json(&body);
-    }
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
-
-pub(crate) async fn send_code(app: &TestApp, phone: &str) -> (u16, Value) {
-    call(
-        app,
-        reqwest::Method::POST,
-        "/api/auth/send-code",
-        json!({"phoneNumber": phone, "language": "pt-BR"}),
-        None,
-    )
-    .await
-}
-
-pub(crate) async fn verify(app: &TestApp, phone: &str, code: &str) -> (u16, Value) {
-    let body = json!({"phoneNumber": phone, "verificationCode": code, "language": "pt-BR"});
-    call(app, reqwest::Method::POST, "/api/auth/verify-code", body, None).await
-}
-
-/// The newest login code the dev outbox holds for the number.
-pub(crate) async fn code_in_outbox(app: &TestApp, phone: &str) -> String {
-    let e164 = PhoneNumber::parse(phone).unwrap().e164().to_owned();
-    let messages = app.outbox_messages(&e164).await;
-    let last = messages.iter().rev().find(|m| m["kind"] == "login_code").expect("a login code in the outbox");
-    last["text"].as_str().unwrap().chars().filter(char::is_ascii_digit).take(6).collect()
-}
-
 /// Lets the one-minute cooldown pass.
 async fn age_codes(app: &TestApp, ms: i64) {
     sqlx::query(sqlx::AssertSqlSafe(format!("update login_codes set created_at = created_at - {ms}")))
@@ -87,24 +24,9 @@ async fn age_codes(app: &TestApp, ms: i64) {
         .unwrap();
 }
 
-pub(crate) async fn login(app: &TestApp, phone: &str) -> (String, String) {
-    assert_eq!(send_code(app, phone).await.0, 200);
-    let code = code_in_outbox(app, phone).await;
-    let (status, body) = verify(app, phone, &code).await;
-    assert_eq!(status, 200, "{body}");
-    (
-        body["data"]["token"].as_str().unwrap().to_owned(),
-        body["data"]["refreshToken"].as_str().unwrap().to_owned(),
-    )
-}
-
-pub(crate) async fn me(app: &TestApp, token: &str) -> (u16, Value) {
-    call(app, reqwest::Method::GET, "/api/auth/me", Value::Null, Some(token)).await
-}
-
 async fn send_code_for_an_unknown_number_returns_is_unregistered_with_a_whatsapp_link(db: TestDatabase) {
     let app = spawn_app(db).await;
-    let (status, body) = send_code(&app, "+5511912345678").await;
+    let (status, body) = app.send_code("+5511912345678").await;
     assert_eq!(status, 404);
     assert_eq!(body["success"], false);
     assert_eq!(body["isUnregistered"], true);
@@ -129,12 +51,12 @@ on_both_engines!(send_code_for_an_unknown_number_returns_is_unregistered_with_a_
 
 async fn a_registered_user_logs_in_with_the_code_sent_over_whatsapp(db: TestDatabase) {
     let app = spawn_app(db).await;
-    register(&app, ANA).await;
-    let (status, body) = send_code(&app, "(11) 98765-4321").await;
+    app.register(ANA).await;
+    let (status, body) = app.send_code("(11) 98765-4321").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["message"], "Código de verificação enviado!");
     assert_eq!(body["data"]["expiresInSeconds"], 600);
-    let code = code_in_outbox(&app, ANA).await;
+    let code = app.code_in_outbox(ANA).await;
     assert_eq!(code.len(), 6);
 
     let stored: String = sqlx::query("select code_hash from login_codes")
@@ -144,14 +66,14 @@ async fn a_registered_user_logs_in_with_the_code_sent_over_whatsapp(db: TestData
         .get("code_hash");
     assert!(!stored.contains(&code), "the code is stored only as a hash");
 
-    let (status, body) = verify(&app, ANA, &code).await;
+    let (status, body) = app.verify(ANA, &code).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["message"], "Bem-vindo! Você entrou com sucesso.");
     let token = body["data"]["token"].as_str().unwrap();
     assert_eq!(token.split('.').count(), 3, "a JWT");
     assert!(body["data"]["refreshToken"].as_str().unwrap().len() >= 43, "at least 256 bits");
 
-    let (status, body) = me(&app, token).await;
+    let (status, body) = app.me(token).await;
     assert_eq!(status, 200);
     assert_eq!(body["data"]["user"]["phoneNumber"], ANA);
     assert_eq!(body["data"]["user"]["role"], "user");
@@ -167,8 +89,8 @@ on_both_engines!(a_registered_user_logs_in_with_the_code_sent_over_whatsapp);
 
 async fn codes_can_be_asked_for_once_a_minute_and_five_times_an_hour(db: TestDatabase) {
     let app = spawn_app(db).await;
-    register(&app, ANA).await;
-    assert_eq!(send_code(&app, ANA).await.0, 200);
+    app.register(ANA).await;
+    assert_eq!(app.send_code(ANA).await.0, 200);
     let response = app
         .http
         .post(format!("{}/api/auth/send-code", app.address))
@@ -184,79 +106,79 @@ async fn codes_can_be_asked_for_once_a_minute_and_five_times_an_hour(db: TestDat
 
     for _ in 0..4 {
         age_codes(&app, 61_000).await;
-        assert_eq!(send_code(&app, ANA).await.0, 200);
+        assert_eq!(app.send_code(ANA).await.0, 200);
     }
     age_codes(&app, 61_000).await;
-    assert_eq!(send_code(&app, ANA).await.0, 429, "the sixth code within an hour");
+    assert_eq!(app.send_code(ANA).await.0, 429, "the sixth code within an hour");
 }
 on_both_engines!(codes_can_be_asked_for_once_a_minute_and_five_times_an_hour);
 
 async fn a_code_is_single_use_and_expires_after_ten_minutes(db: TestDatabase) {
     let app = spawn_app(db).await;
-    register(&app, ANA).await;
-    send_code(&app, ANA).await;
-    let code = code_in_outbox(&app, ANA).await;
-    assert_eq!(verify(&app, ANA, &code).await.0, 200);
-    let (status, body) = verify(&app, ANA, &code).await;
+    app.register(ANA).await;
+    app.send_code(ANA).await;
+    let code = app.code_in_outbox(ANA).await;
+    assert_eq!(app.verify(ANA, &code).await.0, 200);
+    let (status, body) = app.verify(ANA, &code).await;
     assert_eq!(status, 401, "single use");
     assert!(body["message"].as_str().unwrap().contains("Código inválido"));
 
     age_codes(&app, 61_000).await;
-    send_code(&app, ANA).await;
-    let code = code_in_outbox(&app, ANA).await;
+    app.send_code(ANA).await;
+    let code = app.code_in_outbox(ANA).await;
     sqlx::query("update login_codes set expires_at = created_at - 1").execute(app.db.pool()).await.unwrap();
-    assert_eq!(verify(&app, ANA, &code).await.0, 401, "expired");
+    assert_eq!(app.verify(ANA, &code).await.0, 401, "expired");
 }
 on_both_engines!(a_code_is_single_use_and_expires_after_ten_minutes);
 
 async fn a_resend_replaces_the_previous_code(db: TestDatabase) {
     let app = spawn_app(db).await;
-    register(&app, ANA).await;
-    send_code(&app, ANA).await;
-    let first = code_in_outbox(&app, ANA).await;
+    app.register(ANA).await;
+    app.send_code(ANA).await;
+    let first = app.code_in_outbox(ANA).await;
     age_codes(&app, 61_000).await;
-    send_code(&app, ANA).await;
-    let second = code_in_outbox(&app, ANA).await;
+    app.send_code(ANA).await;
+    let second = app.code_in_outbox(ANA).await;
     if first != second {
-        assert_eq!(verify(&app, ANA, &first).await.0, 401, "the old code died");
+        assert_eq!(app.verify(ANA, &first).await.0, 401, "the old code died");
     }
-    assert_eq!(verify(&app, ANA, &second).await.0, 200);
+    assert_eq!(app.verify(ANA, &second).await.0, 200);
 }
 on_both_engines!(a_resend_replaces_the_previous_code);
 
 async fn five_wrong_tries_kill_a_code(db: TestDatabase) {
     let app = spawn_app(db).await;
-    register(&app, ANA).await;
-    send_code(&app, ANA).await;
-    let code = code_in_outbox(&app, ANA).await;
+    app.register(ANA).await;
+    app.send_code(ANA).await;
+    let code = app.code_in_outbox(ANA).await;
     let wrong = if code == "000000" { "111111" } else { "000000" };
     for _ in 0..5 {
-        assert_eq!(verify(&app, ANA, wrong).await.0, 401);
+        assert_eq!(app.verify(ANA, wrong).await.0, 401);
     }
-    assert_eq!(verify(&app, ANA, &code).await.0, 401, "dead after five wrong tries");
+    assert_eq!(app.verify(ANA, &code).await.0, 401, "dead after five wrong tries");
 }
 on_both_engines!(five_wrong_tries_kill_a_code);
 
 async fn ten_failures_across_resends_lock_the_number_for_fifteen_minutes(db: TestDatabase) {
     let app = spawn_app(db).await;
-    register(&app, ANA).await;
+    app.register(ANA).await;
     for round in 0..2 {
         if round > 0 {
             age_codes(&app, 61_000).await;
         }
-        assert_eq!(send_code(&app, ANA).await.0, 200, "a resend does not reset the count");
-        let code = code_in_outbox(&app, ANA).await;
+        assert_eq!(app.send_code(ANA).await.0, 200, "a resend does not reset the count");
+        let code = app.code_in_outbox(ANA).await;
         let wrong = if code == "000000" { "111111" } else { "000000" };
         for _ in 0..5 {
-            verify(&app, ANA, wrong).await;
+            app.verify(ANA, wrong).await;
         }
     }
     age_codes(&app, 61_000).await;
-    let (status, body) = send_code(&app, ANA).await;
+    let (status, body) = app.send_code(ANA).await;
     assert_eq!(status, 429, "{body}");
     assert!(body["message"].as_str().unwrap().contains("15 minutos"), "{body}");
     sqlx::query("update phone_auth_state set locked_until = 1").execute(app.db.pool()).await.unwrap();
-    assert_eq!(send_code(&app, ANA).await.0, 200, "the lock ends");
+    assert_eq!(app.send_code(ANA).await.0, 200, "the lock ends");
 }
 on_both_engines!(ten_failures_across_resends_lock_the_number_for_fifteen_minutes);
 
@@ -264,7 +186,7 @@ async fn one_address_cannot_flood_code_requests(db: TestDatabase) {
     let app = spawn_app(db).await;
     let mut statuses = Vec::new();
     for n in 0..22 {
-        statuses.push(send_code(&app, &format!("+55119000000{n:02}")).await.0);
+        statuses.push(app.send_code(&format!("+55119000000{n:02}")).await.0);
     }
     assert!(statuses[..20].iter().all(|s| *s == 404), "{statuses:?}");
     assert_eq!(statuses[21], 429);
@@ -273,52 +195,47 @@ on_both_engines!(one_address_cannot_flood_code_requests);
 
 async fn refresh_rotates_and_a_reused_token_revokes_the_whole_family(db: TestDatabase) {
     let app = spawn_app(db).await;
-    register(&app, ANA).await;
-    let (_, first_refresh) = login(&app, ANA).await;
-    let (status, body) =
-        call(&app, reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": first_refresh}), None)
-            .await;
+    app.register(ANA).await;
+    let (_, first_refresh) = app.login(ANA).await;
+    let (status, body) = app
+        .call(reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": first_refresh}), None)
+        .await;
     assert_eq!(status, 200, "{body}");
     let second_refresh = body["data"]["refreshToken"].as_str().unwrap().to_owned();
     let second_access = body["data"]["token"].as_str().unwrap().to_owned();
     assert_ne!(second_refresh, first_refresh);
-    assert_eq!(me(&app, &second_access).await.0, 200);
+    assert_eq!(app.me(&second_access).await.0, 200);
 
-    let (status, _) =
-        call(&app, reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": first_refresh}), None)
-            .await;
+    let (status, _) = app
+        .call(reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": first_refresh}), None)
+        .await;
     assert_eq!(status, 401, "a used token is refused");
-    let (status, _) =
-        call(&app, reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": second_refresh}), None)
-            .await;
+    let (status, _) = app
+        .call(reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": second_refresh}), None)
+        .await;
     assert_eq!(status, 401, "and its whole family is revoked");
-    assert_eq!(me(&app, &second_access).await.0, 401, "the session is over");
+    assert_eq!(app.me(&second_access).await.0, 401, "the session is over");
 }
 on_both_engines!(refresh_rotates_and_a_reused_token_revokes_the_whole_family);
 
 async fn logout_ends_the_session(db: TestDatabase) {
     let app = spawn_app(db).await;
-    register(&app, ANA).await;
-    let (access, refresh) = login(&app, ANA).await;
-    let (status, _) = call(
-        &app,
-        reqwest::Method::POST,
-        "/api/auth/logout",
-        json!({"refreshToken": refresh}),
-        Some(&access),
-    )
-    .await;
+    app.register(ANA).await;
+    let (access, refresh) = app.login(ANA).await;
+    let (status, _) = app
+        .call(reqwest::Method::POST, "/api/auth/logout", json!({"refreshToken": refresh}), Some(&access))
+        .await;
     assert_eq!(status, 200);
-    assert_eq!(me(&app, &access).await.0, 401);
+    assert_eq!(app.me(&access).await.0, 401);
     let (status, _) =
-        call(&app, reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": refresh}), None).await;
+        app.call(reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": refresh}), None).await;
     assert_eq!(status, 401);
 }
 on_both_engines!(logout_ends_the_session);
 
 async fn forged_and_foreign_tokens_are_refused(db: TestDatabase) {
     let app = spawn_app(db).await;
-    let user_id = register(&app, ANA).await;
+    let user_id = app.register(ANA).await;
     let other = socio::identity::sessions::TokenKeys::new(&socio::config::Secret::new(
         "another-server-secret-0123456789abcdef",
     ));
@@ -326,35 +243,35 @@ async fn forged_and_foreign_tokens_are_refused(db: TestDatabase) {
     let user = users::find_by_id(&mut conn, &user_id).await.unwrap().unwrap();
     let foreign = other.issue(&user, "s").unwrap();
     for token in ["", "garbage", "a.b.c", foreign.as_str()] {
-        assert_eq!(me(&app, token).await.0, 401, "{token:?}");
+        assert_eq!(app.me(token).await.0, 401, "{token:?}");
     }
-    let (status, body) = call(&app, reqwest::Method::GET, "/api/auth/me", Value::Null, None).await;
+    let (status, body) = app.call(reqwest::Method::GET, "/api/auth/me", Value::Null, None).await;
     assert_eq!((status, &body["error"]), (401, &json!("UNAUTHENTICATED")));
 }
 on_both_engines!(forged_and_foreign_tokens_are_refused);
 
 async fn an_erased_user_or_a_changed_role_stops_the_tokens_at_once(db: TestDatabase) {
     let app = spawn_app_with(db, &[("ADMIN_PHONES", ANA.into())]).await;
-    let (admin_access, admin_refresh) = login(&app, ANA).await;
-    let (_, body) = me(&app, &admin_access).await;
+    let (admin_access, admin_refresh) = app.login(ANA).await;
+    let (_, body) = app.me(&admin_access).await;
     assert_eq!(body["data"]["user"]["role"], "admin", "ADMIN_PHONES holds the admin role");
     let admin_id = body["data"]["user"]["id"].as_str().unwrap().to_owned();
 
     let mut conn = app.db.pool().acquire().await.unwrap();
     socio::identity::roles::set_role(&mut conn, &admin_id, Role::User).await.unwrap();
-    assert_eq!(me(&app, &admin_access).await.0, 401, "the demoted admin's token stops working");
-    let (status, _) =
-        call(&app, reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": admin_refresh}), None)
-            .await;
+    assert_eq!(app.me(&admin_access).await.0, 401, "the demoted admin's token stops working");
+    let (status, _) = app
+        .call(reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": admin_refresh}), None)
+        .await;
     assert_eq!(status, 401, "and so do their sessions");
 
-    register(&app, "+5521998765432").await;
-    let (access, _) = login(&app, "+5521998765432").await;
+    app.register("+5521998765432").await;
+    let (access, _) = app.login("+5521998765432").await;
     sqlx::query("delete from users where phone_number = '+5521998765432'")
         .execute(app.db.pool())
         .await
         .unwrap();
-    assert_eq!(me(&app, &access).await.0, 401, "an erased user's token stops working");
+    assert_eq!(app.me(&access).await.0, 401, "an erased user's token stops working");
 }
 on_both_engines!(an_erased_user_or_a_changed_role_stops_the_tokens_at_once);
 
@@ -376,25 +293,11 @@ fn admin_methods() -> Vec<(reqwest::Method, String, String)> {
         .collect()
 }
 
-async fn grpc_status(app: &TestApp, path: &str, token: Option<&str>) -> String {
-    let client = reqwest::Client::builder().http2_prior_knowledge().build().unwrap();
-    let mut request = client
-        .post(format!("{}{path}", app.address))
-        .header("content-type", "application/grpc")
-        .header("te", "trailers")
-        .body(vec![0u8, 0, 0, 0, 0]);
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    let response = request.send().await.unwrap();
-    response.headers().get("grpc-status").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default()
-}
-
 async fn every_admin_call_refuses_anonymous_and_regular_callers_over_grpc_and_rest(db: TestDatabase) {
     let app = spawn_app_with(db, &[("ADMIN_PHONES", "+5521998765432".into())]).await;
-    register(&app, ANA).await;
-    let (user_token, _) = login(&app, ANA).await;
-    let (admin_token, _) = login(&app, "+5521998765432").await;
+    app.register(ANA).await;
+    let (user_token, _) = app.login(ANA).await;
+    let (admin_token, _) = app.login("+5521998765432").await;
     let methods = admin_methods();
     assert_eq!(methods.len(), 17, "11 admin calls and 6 system-prompt calls");
     for (method, path, grpc_path) in &methods {
@@ -403,16 +306,16 @@ async fn every_admin_call_refuses_anonymous_and_regular_callers_over_grpc_and_re
         } else {
             json!({})
         };
-        let (anonymous, _) = call(&app, method.clone(), path, body.clone(), None).await;
-        let (regular, envelope) = call(&app, method.clone(), path, body.clone(), Some(&user_token)).await;
-        let (admin, _) = call(&app, method.clone(), path, body, Some(&admin_token)).await;
+        let (anonymous, _) = app.call(method.clone(), path, body.clone(), None).await;
+        let (regular, envelope) = app.call(method.clone(), path, body.clone(), Some(&user_token)).await;
+        let (admin, _) = app.call(method.clone(), path, body, Some(&admin_token)).await;
         assert_eq!((anonymous, regular), (401, 403), "{method} {path}");
         assert_eq!(envelope["error"], "PERMISSION_DENIED");
         assert_ne!(admin, 403, "{method} {path}: an admin gets through");
 
-        assert_eq!(grpc_status(&app, grpc_path, None).await, "16", "{grpc_path} anonymous");
-        assert_eq!(grpc_status(&app, grpc_path, Some(&user_token)).await, "7", "{grpc_path} regular user");
-        assert_ne!(grpc_status(&app, grpc_path, Some(&admin_token)).await, "7", "{grpc_path} admin");
+        assert_eq!(app.grpc_status(grpc_path, None).await, "16", "{grpc_path} anonymous");
+        assert_eq!(app.grpc_status(grpc_path, Some(&user_token)).await, "7", "{grpc_path} regular user");
+        assert_ne!(app.grpc_status(grpc_path, Some(&admin_token)).await, "7", "{grpc_path} admin");
     }
 }
 on_both_engines!(every_admin_call_refuses_anonymous_and_regular_callers_over_grpc_and_rest);
@@ -443,8 +346,8 @@ async fn every_method_of_the_contracts_needs_a_token_unless_it_is_one_of_the_pub
     assert!(methods.len() > 50, "{} methods", methods.len());
     for method in &methods {
         let path = format!("/{method}");
-        let anonymous = grpc_status(&app, &path, None).await;
-        let forged = grpc_status(&app, &path, Some("not-a-token")).await;
+        let anonymous = app.grpc_status(&path, None).await;
+        let forged = app.grpc_status(&path, Some("not-a-token")).await;
         if PUBLIC_METHODS.contains(&method.as_str()) {
             // Refresh refuses an empty refresh token as Unauthenticated on its own.
             if method != "socio.v1.AuthService/Refresh" {
@@ -471,7 +374,7 @@ async fn admin_promote_grants_the_role_from_the_command_line(db: TestDatabase) {
     assert!(status.success());
     let app = spawn_app(db).await;
     assert_eq!(app.user_column(ANA, "role").await, "admin");
-    let (token, _) = login(&app, ANA).await;
-    assert_eq!(me(&app, &token).await.1["data"]["user"]["role"], "admin");
+    let (token, _) = app.login(ANA).await;
+    assert_eq!(app.me(&token).await.1["data"]["user"]["role"], "admin");
 }
 on_both_engines!(admin_promote_grants_the_role_from_the_command_line);

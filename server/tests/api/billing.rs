@@ -5,7 +5,6 @@
 use serde_json::{Value, json};
 
 use crate::{
-    auth::{call, login},
     helpers::{TestApp, TestDatabase, eventually, spawn_app_with},
     on_both_engines,
 };
@@ -24,7 +23,7 @@ async fn tier(app: &TestApp) -> String {
 }
 
 async fn checkout(app: &TestApp, body: Value, token: Option<&str>) -> (u16, Value) {
-    call(app, reqwest::Method::POST, "/api/subscriptions/checkout", body, token).await
+    app.call(reqwest::Method::POST, "/api/subscriptions/checkout", body, token).await
 }
 
 /// Takes Pro through the sandbox; returns the session id.
@@ -77,9 +76,9 @@ async fn a_registered_number_takes_pro_in_the_sandbox_and_is_welcomed_on_whatsap
     })
     .await;
 
-    let (token, _) = login(&app, ANA).await;
+    let (token, _) = app.login(ANA).await;
     let (_, status) =
-        call(&app, reqwest::Method::GET, "/api/subscriptions/status", Value::Null, Some(&token)).await;
+        app.call(reqwest::Method::GET, "/api/subscriptions/status", Value::Null, Some(&token)).await;
     assert_eq!(status["data"]["subscriptionStatus"], "pro");
     assert_eq!(status["data"]["subscription"]["interval"], "yearly");
     assert_eq!(status["data"]["subscription"]["state"], "active");
@@ -108,7 +107,7 @@ async fn checkout_needs_a_registered_number_and_the_callers_own(db: TestDatabase
     assert!(body["data"]["whatsappUrl"].as_str().unwrap().starts_with("https://wa.me/"));
     let other = json!({"from": "+5521998765432", "name": "Bruno", "text": "Oi"}).to_string();
     app.rest_send(reqwest::Method::POST, "/api/dev/whatsapp/inbound", &other).await;
-    let (bruno, _) = login(&app, "+5521998765432").await;
+    let (bruno, _) = app.login("+5521998765432").await;
     let (status, _) = checkout(&app, json!({"planType": "pro", "phoneNumber": ANA}), Some(&bruno)).await;
     assert_eq!(status, 403, "a logged-in user checks out for their own number only");
     let (status, _) = app.rest_get("/api/subscriptions/sandbox/not-a-session", "pt-BR").await;
@@ -119,9 +118,9 @@ on_both_engines!(checkout_needs_a_registered_number_and_the_callers_own);
 async fn cancelling_within_seven_days_refunds_and_later_ends_with_the_period(db: TestDatabase) {
     let app = app(db).await;
     pay(&app, "monthly").await;
-    let (token, _) = login(&app, ANA).await;
+    let (token, _) = app.login(ANA).await;
     let (status, body) =
-        call(&app, reqwest::Method::POST, "/api/subscriptions/cancel", json!({}), Some(&token)).await;
+        app.call(reqwest::Method::POST, "/api/subscriptions/cancel", json!({}), Some(&token)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["refunded"], true);
     assert_eq!(body["data"]["subscriptionStatus"], "free");
@@ -133,7 +132,7 @@ async fn cancelling_within_seven_days_refunds_and_later_ends_with_the_period(db:
         .await
         .unwrap();
     let (_, body) =
-        call(&app, reqwest::Method::POST, "/api/subscriptions/cancel", json!({}), Some(&token)).await;
+        app.call(reqwest::Method::POST, "/api/subscriptions/cancel", json!({}), Some(&token)).await;
     assert_eq!(body["data"]["refunded"], false);
     assert_eq!(body["data"]["subscription"]["cancelAtPeriodEnd"], true);
     assert_eq!(tier(&app).await, "pro", "Pro until the paid period ends");

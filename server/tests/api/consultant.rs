@@ -2,15 +2,10 @@
 //! offline guide, in Portuguese and in English; commands work; free users never get the consultant.
 
 use serde_json::{Value, json};
-use socio::identity::{
-    phone::PhoneNumber,
-    users::{self, Tier},
-};
 use sqlx::Row;
 
 use crate::{
-    auth::{call, login},
-    helpers::{TestApp, TestDatabase, eventually, spawn_app_with},
+    helpers::{TestApp, TestDatabase, spawn_app_with},
     on_both_engines,
 };
 
@@ -19,42 +14,9 @@ async fn app(db: TestDatabase) -> TestApp {
         .await
 }
 
-async fn outbox(app: &TestApp, phone: &str) -> Vec<String> {
-    app.outbox_messages(phone)
-        .await
-        .iter()
-        .filter(|m| m["kind"] == "text")
-        .filter_map(|m| m["text"].as_str().map(str::to_owned))
-        .collect()
-}
-
-/// Sends a message as the user and returns the product's reply.
-async fn say(app: &TestApp, phone: &str, text: &str) -> String {
-    let before = outbox(app, phone).await.len();
-    let body = json!({"from": phone, "name": "Ana Lima", "text": text}).to_string();
-    let (status, _) = app.rest_send(reqwest::Method::POST, "/api/dev/whatsapp/inbound", &body).await;
-    assert_eq!(status, 200);
-    eventually("a reply", || async { outbox(app, phone).await.len() > before }).await;
-    outbox(app, phone).await.last().cloned().unwrap()
-}
-
-async fn make_pro(app: &TestApp, phone: &str, language: socio::locale::Language) {
-    let mut conn = app.db.pool().acquire().await.unwrap();
-    let (user, _) = users::register_contact(
-        &mut conn,
-        &PhoneNumber::parse(phone).unwrap(),
-        users::Spelling::Delivered,
-        "Ana Lima",
-        language,
-    )
-    .await
-    .unwrap();
-    users::set_tier(&mut conn, &user.id, Tier::Pro).await.unwrap();
-}
-
 async fn plan_of(app: &TestApp, phone: &str) -> Value {
-    let (token, _) = login(app, phone).await;
-    call(app, reqwest::Method::GET, "/api/business-plan", Value::Null, Some(&token)).await.1["data"]["businessPlan"].clone()
+    let (token, _) = app.login(phone).await;
+    app.call(reqwest::Method::GET, "/api/business-plan", Value::Null, Some(&token)).await.1["data"]["businessPlan"].clone()
 }
 
 const PT_SCRIPT: &[(&str, &str)] = &[
@@ -85,11 +47,11 @@ const PT_SCRIPT: &[(&str, &str)] = &[
 async fn a_pro_user_completes_the_whole_plan_by_chatting_in_portuguese(db: TestDatabase) {
     let app = app(db).await;
     let phone = "+5511987654321";
-    make_pro(&app, phone, socio::locale::Language::PtBr).await;
-    let first = say(&app, phone, "Oi").await;
+    app.make_pro(phone, socio::locale::Language::PtBr).await;
+    let first = app.say(phone, "Oi").await;
     assert!(first.contains("qual é a ideia do seu negócio"), "{first}");
     for (answer, expected) in PT_SCRIPT {
-        let reply = say(&app, phone, answer).await;
+        let reply = app.say(phone, answer).await;
         assert!(reply.contains(expected), "after {answer:?} expected {expected:?} in:\n{reply}");
     }
     let plan = plan_of(&app, phone).await;
@@ -141,11 +103,11 @@ const EN_SCRIPT: &[(&str, &str)] = &[
 async fn a_pro_user_completes_the_whole_plan_by_chatting_in_english(db: TestDatabase) {
     let app = app(db).await;
     let phone = "+14155550100";
-    make_pro(&app, phone, socio::locale::Language::En).await;
-    let first = say(&app, phone, "Hello, I want to start a business").await;
+    app.make_pro(phone, socio::locale::Language::En).await;
+    let first = app.say(phone, "Hello, I want to start a business").await;
     assert!(first.contains("what is your business idea"), "{first}");
     for (answer, expected) in EN_SCRIPT {
-        let reply = say(&app, phone, answer).await;
+        let reply = app.say(phone, answer).await;
         assert!(reply.contains(expected), "after {answer:?} expected {expected:?} in:\n{reply}");
     }
     let plan = plan_of(&app, phone).await;
@@ -160,27 +122,27 @@ on_both_engines!(a_pro_user_completes_the_whole_plan_by_chatting_in_english);
 async fn commands_answer_and_the_language_switch_persists(db: TestDatabase) {
     let app = app(db).await;
     let phone = "+5511987654321";
-    make_pro(&app, phone, socio::locale::Language::PtBr).await;
-    say(&app, phone, "Oi").await;
-    assert!(say(&app, phone, "menu").await.contains("*progresso*"));
-    assert!(say(&app, phone, "progresso").await.contains("Seu plano está em 0%"));
-    assert!(say(&app, phone, "plano").await.contains("http://localhost:8080/business-plan"));
+    app.make_pro(phone, socio::locale::Language::PtBr).await;
+    app.say(phone, "Oi").await;
+    assert!(app.say(phone, "menu").await.contains("*progresso*"));
+    assert!(app.say(phone, "progresso").await.contains("Seu plano está em 0%"));
+    assert!(app.say(phone, "plano").await.contains("http://localhost:8080/business-plan"));
     assert!(
-        say(&app, phone, "vinte mil reais? não sei").await.contains("Anotado"),
+        app.say(phone, "vinte mil reais? não sei").await.contains("Anotado"),
         "free text is a valid idea"
     );
-    let switched = say(&app, phone, "English").await;
+    let switched = app.say(phone, "English").await;
     assert!(switched.contains("I'll speak English"), "{switched}");
     assert_eq!(app.user_column(phone, "language").await, "en", "the web app follows too");
-    assert!(say(&app, phone, "skip").await.contains("let's move on"));
+    assert!(app.say(phone, "skip").await.contains("let's move on"));
 }
 on_both_engines!(commands_answer_and_the_language_switch_persists);
 
 async fn a_finance_answer_that_is_not_a_number_is_asked_again(db: TestDatabase) {
     let app = app(db).await;
     let phone = "+5511987654321";
-    make_pro(&app, phone, socio::locale::Language::PtBr).await;
-    say(&app, phone, "Oi").await;
+    app.make_pro(phone, socio::locale::Language::PtBr).await;
+    app.say(phone, "Oi").await;
     for answer in [
         "Padaria",
         "Pão ruim",
@@ -191,9 +153,9 @@ async fn a_finance_answer_that_is_not_a_number_is_asked_again(db: TestDatabase) 
         "Padarias",
         "Campinas",
     ] {
-        say(&app, phone, answer).await;
+        app.say(phone, answer).await;
     }
-    let reply = say(&app, phone, "ainda não sei bem").await;
+    let reply = app.say(phone, "ainda não sei bem").await;
     assert!(reply.contains("Não consegui entender"), "{reply}");
     assert!(reply.contains("investir"), "the question is repeated: {reply}");
 }
@@ -202,8 +164,8 @@ on_both_engines!(a_finance_answer_that_is_not_a_number_is_asked_again);
 async fn free_users_get_the_free_plan_answer_not_the_consultant(db: TestDatabase) {
     let app = app(db).await;
     let phone = "+5511987654321";
-    say(&app, phone, "Oi").await;
-    let reply = say(&app, phone, "Quero montar meu plano").await;
+    app.say(phone, "Oi").await;
+    let reply = app.say(phone, "Quero montar meu plano").await;
     assert!(reply.contains("exclusivo do plano Pro"), "{reply}");
     assert_eq!(app.count("select count(*) as n from plan_changes").await, 0);
 }
@@ -227,9 +189,9 @@ async fn the_web_chat_continues_the_same_conversation_as_whatsapp(db: TestDataba
     use socio::proto::socio::v1::chat_response::Event;
     let app = app(db).await;
     let phone = "+5511987654321";
-    make_pro(&app, phone, socio::locale::Language::PtBr).await;
-    say(&app, phone, "Oi").await;
-    let (token, _) = login(&app, phone).await;
+    app.make_pro(phone, socio::locale::Language::PtBr).await;
+    app.say(phone, "Oi").await;
+    let (token, _) = app.login(phone).await;
     let events = chat_from_the_web(&app, &token, "Uma padaria artesanal").await.unwrap();
     assert_eq!(events.len(), 3);
     let Some(Event::UserMessage(asked)) = &events[0].event else { panic!("{events:?}") };
@@ -240,7 +202,7 @@ async fn the_web_chat_continues_the_same_conversation_as_whatsapp(db: TestDataba
     assert_eq!(&reply.content, answer);
 
     let (status, body) =
-        call(&app, reqwest::Method::GET, "/api/chat/messages", Value::Null, Some(&token)).await;
+        app.call(reqwest::Method::GET, "/api/chat/messages", Value::Null, Some(&token)).await;
     assert_eq!(status, 200);
     let history: Vec<(String, String)> = body["data"]["messages"]
         .as_array()
@@ -263,8 +225,8 @@ on_both_engines!(the_web_chat_continues_the_same_conversation_as_whatsapp);
 async fn the_web_chat_is_for_pro_users(db: TestDatabase) {
     let app = app(db).await;
     let phone = "+5511987654321";
-    say(&app, phone, "Oi").await;
-    let (token, _) = login(&app, phone).await;
+    app.say(phone, "Oi").await;
+    let (token, _) = app.login(phone).await;
     let err = chat_from_the_web(&app, &token, "Oi").await.unwrap_err();
     assert_eq!(err.code(), tonic::Code::FailedPrecondition);
     assert!(err.message().contains("exclusivo do plano Pro"));

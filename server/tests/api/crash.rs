@@ -6,9 +6,11 @@ use std::{
     time::Duration,
 };
 
+use socio::db::Db;
+
 use crate::{
     fake_graph::{APP_SECRET, FakeGraph},
-    helpers::{TestDatabase, eventually, fixture},
+    helpers::{TestDatabase, drain_jobs, eventually, fixture},
     on_both_engines,
 };
 
@@ -81,7 +83,7 @@ async fn a_server_killed_right_after_acknowledging_replies_exactly_once_after_re
 
     let mut second = start(&db, &config).await;
     graph.wait_for_requests(1).await;
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    drain_jobs(&Db::connect(&db.url).await.unwrap()).await;
     assert_eq!(graph.requests().len(), 1, "the reply is sent exactly once");
     assert!(graph.requests()[0].body["text"]["body"].as_str().unwrap().contains("Ana"));
     second.child.kill().unwrap();

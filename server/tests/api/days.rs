@@ -11,7 +11,6 @@ use socio::{
 };
 
 use crate::{
-    auth::{call, login, register},
     helpers::{TestApp, TestDatabase, spawn_app_with},
     on_both_engines,
 };
@@ -36,7 +35,7 @@ async fn message_at(app: &TestApp, user_id: &str, at: i64, n: usize) {
 
 async fn at_half_past_eleven_in_sao_paulo_the_day_counted_is_sao_paulo_s(db: TestDatabase) {
     let app = spawn_app_with(db, &[("ADMIN_PHONES", ADMIN.into())]).await;
-    let ana = register(&app, "+5511987654321").await;
+    let ana = app.register("+5511987654321").await;
     // Saturday 23:30 and 00:10 (both the 21st in São Paulo; the 22nd in UTC), Friday 22:00 (the
     // 20th there, already the 21st in UTC), and the Saturday before at 23:45: within 7 × 24 hours,
     // but before the week's first midnight in São Paulo.
@@ -64,17 +63,17 @@ async fn at_half_past_eleven_in_sao_paulo_the_day_counted_is_sao_paulo_s(db: Tes
         "the date printed on a plan"
     );
 
-    let (admin, _) = login(&app, ADMIN).await;
+    let (admin, _) = app.login(ADMIN).await;
     let path = format!(
         "/api/admin/users/{ana}/chat-history?startDate=2026-11-21T00:00:00Z&endDate=2026-11-21T00:00:00Z"
     );
-    let (status, body) = call(&app, Method::GET, &path, Value::Null, Some(&admin)).await;
+    let (status, body) = app.call(Method::GET, &path, Value::Null, Some(&admin)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["messages"].as_array().unwrap().len(), 2, "the 21st in São Paulo: {body}");
     let path = format!(
         "/api/admin/users/{ana}/chat-history?startDate=2026-11-20T00:00:00Z&endDate=2026-11-20T00:00:00Z"
     );
-    let (_, body) = call(&app, Method::GET, &path, Value::Null, Some(&admin)).await;
+    let (_, body) = app.call(Method::GET, &path, Value::Null, Some(&admin)).await;
     assert_eq!(body["data"]["messages"].as_array().unwrap().len(), 1, "Friday 22:00 there");
 }
 on_both_engines!(at_half_past_eleven_in_sao_paulo_the_day_counted_is_sao_paulo_s);

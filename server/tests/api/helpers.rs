@@ -324,6 +324,19 @@ impl TestApp {
     }
 }
 
+/// Waits until the job queue in `db` has nothing left to do now or in the next few seconds,
+/// whichever server (or process) runs it.
+pub async fn drain_jobs(db: &Db) {
+    let busy = || async {
+        let sql = format!(
+            "select count(*) as n from jobs where status in ('queued', 'running') and run_at <= {}",
+            socio::db::now_ms() + 5_000
+        );
+        count(db, &sql).await
+    };
+    eventually("the job queue drains", || async { busy().await == 0 }).await;
+}
+
 /// Polls `check` until it holds, for up to ten seconds.
 pub async fn eventually<F, Fut>(what: &str, mut check: F)
 where
@@ -378,20 +391,7 @@ impl TestApp {
     /// batch window included), so "sent once", "never answered" and "no retry" are observed, not
     /// guessed with a sleep. A reply job enqueues its send before it ends, so there is no gap.
     pub async fn drain_jobs(&self) {
-        let busy = || async {
-            let sql = format!(
-                "select count(*) as n from jobs where status in ('queued', 'running') and run_at <= {}",
-                socio::db::now_ms() + 5_000
-            );
-            self.count(&sql).await
-        };
-        for _ in 0..1000 {
-            if busy().await == 0 {
-                return;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
-        panic!("the job queue never drained");
+        drain_jobs(&self.db).await
     }
 
     /// A text column (`id`, `role`, `language`…) of the user with this phone number.

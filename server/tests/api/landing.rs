@@ -7,7 +7,6 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::{
-    auth::{call, login},
     helpers::{TestApp, TestDatabase, spawn_app_with},
     on_both_engines,
 };
@@ -16,8 +15,7 @@ const ADMIN: &str = "+5531999990000";
 const ANA: &str = "+5511987654321";
 
 async fn track(app: &TestApp, kind: &str, variant: &str, visitor: &str) -> (u16, Value) {
-    call(
-        app,
+    app.call(
         Method::POST,
         "/api/analytics/events",
         json!({"kind": kind, "variant": variant, "visitorId": visitor}),
@@ -50,31 +48,31 @@ async fn the_funnel_counts_each_visitor_once_a_day_by_variant_and_attributes_pai
     // Ana writes on WhatsApp, then pays for Pro from a checkout that came from variant B.
     let inbound = json!({"from": ANA, "name": "Ana Lima", "text": "Oi"}).to_string();
     assert_eq!(app.rest_send(Method::POST, "/api/dev/whatsapp/inbound", &inbound).await.0, 200);
-    let (status, body) = call(
-        &app,
-        Method::POST,
-        "/api/subscriptions/checkout",
-        json!({"planType": "pro", "phoneNumber": ANA, "landingVariant": "B"}),
-        None,
-    )
-    .await;
+    let (status, body) = app
+        .call(
+            Method::POST,
+            "/api/subscriptions/checkout",
+            json!({"planType": "pro", "phoneNumber": ANA, "landingVariant": "B"}),
+            None,
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     let session = body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
     assert_eq!(app.complete_sandbox(&session, true).await.0, 200);
     // A checkout started without a variant is not attributed to either.
-    let (status, _) = call(
-        &app,
-        Method::POST,
-        "/api/subscriptions/checkout",
-        json!({"planType": "pro", "phoneNumber": ANA}),
-        None,
-    )
-    .await;
+    let (status, _) = app
+        .call(
+            Method::POST,
+            "/api/subscriptions/checkout",
+            json!({"planType": "pro", "phoneNumber": ANA}),
+            None,
+        )
+        .await;
     assert_eq!(status, 200);
 
-    let (token, _) = login(&app, ADMIN).await;
+    let (token, _) = app.login(ADMIN).await;
     let (status, body) =
-        call(&app, Method::GET, "/api/admin/analytics?days=7", Value::Null, Some(&token)).await;
+        app.call(Method::GET, "/api/admin/analytics?days=7", Value::Null, Some(&token)).await;
     assert_eq!(status, 200, "{body}");
     let data = &body["data"];
     assert_eq!(
@@ -91,7 +89,7 @@ async fn the_funnel_counts_each_visitor_once_a_day_by_variant_and_attributes_pai
     assert_eq!(data["failedSendsPerDay"].as_array().unwrap().len(), 7);
 
     let (status, body) =
-        call(&app, Method::GET, "/api/admin/analytics?days=365", Value::Null, Some(&token)).await;
+        app.call(Method::GET, "/api/admin/analytics?days=365", Value::Null, Some(&token)).await;
     assert_eq!(status, 400, "{body}");
     assert_eq!(body["errors"][0]["field"], "days");
 }
@@ -127,8 +125,7 @@ async fn the_newsletter_keeps_an_address_once_with_its_consent_and_refuses_bad_i
     let signup = |email: &'static str, consent: bool| {
         let app = &app;
         async move {
-            call(
-                app,
+            app.call(
                 Method::POST,
                 "/api/newsletter",
                 json!({"email": email, "consent": consent, "language": "en"}),
@@ -171,7 +168,7 @@ on_both_engines!(the_newsletter_keeps_an_address_once_with_its_consent_and_refus
 
 async fn the_contact_shows_the_business_whatsapp_and_support_address(db: TestDatabase) {
     let app = spawn_app_with(db, &[("SUPPORT_EMAIL", "ajuda@socio.app".into())]).await;
-    let (status, body) = call(&app, Method::GET, "/api/contact", Value::Null, None).await;
+    let (status, body) = app.call(Method::GET, "/api/contact", Value::Null, None).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
         body["data"],

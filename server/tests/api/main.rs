@@ -4,6 +4,7 @@
 mod admin;
 mod auth;
 mod billing;
+mod calls;
 mod consultant;
 mod crash;
 mod days;

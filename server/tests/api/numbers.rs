@@ -10,7 +10,6 @@ use serde_json::{Value, json};
 use sqlx::Row;
 
 use crate::{
-    auth::{call, code_in_outbox, login, me, send_code, verify},
     fake_graph::{APP_SECRET, FakeGraph},
     helpers::{TestApp, TestDatabase, eventually, fixture, spawn_app_with},
     on_both_engines,
@@ -61,16 +60,16 @@ async fn an_older_account_without_the_ninth_digit_logs_in_typing_it_and_the_code
     let welcome = graph.wait_for_requests(1).await;
     assert_eq!(welcome[0].body["to"], "553187654321");
 
-    let (status, body) = send_code(&app, CARLA_TYPED).await;
+    let (status, body) = app.send_code(CARLA_TYPED).await;
     assert_eq!(status, 200, "typing the ninth digit finds the account: {body}");
     let sent = graph.wait_for_requests(2).await;
     let template = &sent[1].body;
     assert_eq!(template["type"], "template");
     assert_eq!(template["to"], "553187654321", "the code goes to the wa_id WhatsApp knows");
     let code = template["template"]["components"][0]["parameters"][0]["text"].as_str().unwrap().to_owned();
-    let (status, body) = verify(&app, "+55 31 98765-4321", &code).await;
+    let (status, body) = app.verify("+55 31 98765-4321", &code).await;
     assert_eq!(status, 200, "{body}");
-    let (_, who) = me(&app, body["data"]["token"].as_str().unwrap()).await;
+    let (_, who) = app.me(body["data"]["token"].as_str().unwrap()).await;
     assert_eq!(who["data"]["user"]["name"], "Carla Souza");
     assert_eq!(users(&app).await, 1);
 }
@@ -83,18 +82,18 @@ async fn an_account_with_the_ninth_digit_logs_in_typed_without_it_and_the_code_g
     let hello = json!({"from": "+5531987654321", "name": "Carla Souza", "text": "Oi"}).to_string();
     app.rest_send(Method::POST, "/api/dev/whatsapp/inbound", &hello).await;
 
-    let (status, body) = send_code(&app, "+55 31 8765-4321").await;
+    let (status, body) = app.send_code("+55 31 8765-4321").await;
     assert_eq!(status, 200, "{body}");
     assert!(
         app.outbox_messages(CARLA_WA_ID).await.is_empty(),
         "nothing goes to a spelling WhatsApp did not give"
     );
-    let code = code_in_outbox(&app, "+5531987654321").await;
-    let (status, body) = verify(&app, "553187654321", &code).await;
+    let code = app.code_in_outbox("+5531987654321").await;
+    let (status, body) = app.verify("553187654321", &code).await;
     assert_eq!(status, 200, "{body}");
 
     // Both spellings are one person: one code, one cooldown.
-    let (status, _) = send_code(&app, "+5531987654321").await;
+    let (status, _) = app.send_code("+5531987654321").await;
     assert_eq!(status, 429, "the other spelling shares the minute's cooldown");
     assert_eq!(app.count("select count(*) as n from login_codes").await, 1);
 }
@@ -106,22 +105,22 @@ async fn checkout_and_admin_search_find_the_account_in_either_spelling(db: TestD
     let app = spawn_app_with(db, &config).await;
     carla_writes(&app).await;
     for typed in ["+5531987654321", "31987654321"] {
-        let (status, body) = call(
-            &app,
-            Method::POST,
-            "/api/subscriptions/checkout",
-            json!({"planType": "pro", "phoneNumber": typed}),
-            None,
-        )
-        .await;
+        let (status, body) = app
+            .call(
+                Method::POST,
+                "/api/subscriptions/checkout",
+                json!({"planType": "pro", "phoneNumber": typed}),
+                None,
+            )
+            .await;
         assert_eq!(status, 200, "{typed}: {body}");
         assert!(body["data"]["checkoutUrl"].as_str().unwrap().contains("/checkout/sandbox/"));
     }
-    let (admin, _) = login(&app, "+5531999990000").await;
+    let (admin, _) = app.login("+5531999990000").await;
     for search in ["(31) 98765-4321", "31 8765-4321", "553187654321", "5531987654321"] {
         let search = percent_encoding::utf8_percent_encode(search, percent_encoding::NON_ALPHANUMERIC);
         let path = format!("/api/admin/users?search={search}");
-        let (status, body) = call(&app, Method::GET, &path, Value::Null, Some(&admin)).await;
+        let (status, body) = app.call(Method::GET, &path, Value::Null, Some(&admin)).await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["data"]["total"], 1, "{search}");
         assert_eq!(body["data"]["users"][0]["name"], "Carla Souza");
@@ -143,8 +142,8 @@ async fn an_admin_number_typed_with_the_ninth_digit_is_the_account_whatsapp_deli
         !app.outbox_messages(CARLA_WA_ID).await.is_empty()
     })
     .await;
-    let (token, _) = login(&app, CARLA_WA_ID).await;
-    let (_, who) = me(&app, &token).await;
+    let (token, _) = app.login(CARLA_WA_ID).await;
+    let (_, who) = app.me(&token).await;
     assert_eq!(who["data"]["user"]["role"], "admin");
 
     // `socio admin promote` and a restart with ADMIN_PHONES resolve through the same key.
@@ -233,11 +232,11 @@ async fn two_accounts_of_one_person_are_reported_by_the_migration_never_merged(d
         "codes belong to the person"
     );
     // The number logs into the account WhatsApp knows, in either spelling.
-    let (status, _) = send_code(&app, CARLA_TYPED).await;
+    let (status, _) = app.send_code(CARLA_TYPED).await;
     assert_eq!(status, 200);
-    let code = code_in_outbox(&app, CARLA_WA_ID).await;
-    let (_, body) = verify(&app, CARLA_WA_ID, &code).await;
-    let (_, who) = me(&app, body["data"]["token"].as_str().unwrap()).await;
+    let code = app.code_in_outbox(CARLA_WA_ID).await;
+    let (_, body) = app.verify(CARLA_WA_ID, &code).await;
+    let (_, who) = app.me(body["data"]["token"].as_str().unwrap()).await;
     assert_eq!(who["data"]["user"]["id"], "u-whatsapp");
     // A second account for the same key cannot be made any more.
     let dup = sqlx::query("insert into users (id, phone_number, phone_key, created_at, updated_at) values ('x', '+5531987654321', '+5531987654321', 1, 1)")
@@ -257,20 +256,12 @@ async fn sent_after_a_while(app: &TestApp) -> i64 {
     app.count("select count(*) as n from whatsapp_outbox").await
 }
 
-async fn make_pro(app: &TestApp, phone: &str) {
-    sqlx::query("update users set subscription_status = 'pro' where phone_number = $1")
-        .bind(phone)
-        .execute(app.db.pool())
-        .await
-        .unwrap();
-}
-
 async fn a_number_change_moves_the_account_with_its_sessions_and_is_never_answered(db: TestDatabase) {
     let app = spawn_app_with(db, &quick()).await;
     carla_writes(&app).await;
-    make_pro(&app, CARLA_WA_ID).await;
+    app.make_pro(CARLA_WA_ID, socio::locale::Language::PtBr).await;
     let id = app.user_column(CARLA_WA_ID, "id").await;
-    let (token, _) = login(&app, CARLA_WA_ID).await;
+    let (token, _) = app.login(CARLA_WA_ID).await;
     let sent = sent_after_a_while(&app).await;
 
     assert_eq!(notice(&app).await, 200);
@@ -279,12 +270,12 @@ async fn a_number_change_moves_the_account_with_its_sessions_and_is_never_answer
     assert_eq!(app.count("select count(*) as n from whatsapp_notices").await, 1, "it is kept");
     assert_eq!(app.user_column(CARLA_NEW, "id").await, id, "the same account, at the new number");
     assert_eq!(app.tier_of(CARLA_NEW).await, "pro", "with what she paid for");
-    let (status, who) = me(&app, &token).await;
+    let (status, who) = app.me(&token).await;
     assert_eq!(status, 200, "her session goes on");
     assert_eq!(who["data"]["user"]["phoneNumber"], CARLA_NEW);
-    let (status, body) = send_code(&app, CARLA_TYPED).await;
+    let (status, body) = app.send_code(CARLA_TYPED).await;
     assert_eq!(status, 404, "the old number is nobody's now: {body}");
-    login(&app, "(31) 97654-3210").await;
+    app.login("(31) 97654-3210").await;
 
     assert_eq!(notice(&app).await, 200, "a redelivery is acknowledged");
     assert_eq!(app.count("select count(*) as n from whatsapp_notices").await, 1, "and changes nothing");
@@ -295,7 +286,7 @@ on_both_engines!(a_number_change_moves_the_account_with_its_sessions_and_is_neve
 async fn what_the_new_number_wrote_before_the_notice_joins_the_moving_account(db: TestDatabase) {
     let app = spawn_app_with(db, &quick()).await;
     carla_writes(&app).await;
-    make_pro(&app, CARLA_WA_ID).await;
+    app.make_pro(CARLA_WA_ID, socio::locale::Language::PtBr).await;
     let id = app.user_column(CARLA_WA_ID, "id").await;
     // She writes from the new phone before WhatsApp's notice reaches us: a new, free account.
     assert_eq!(
@@ -324,7 +315,7 @@ async fn when_the_new_number_holds_its_own_subscription_both_accounts_stay_for_a
     let app = spawn_app_with(db, &quick()).await;
     carla_writes(&app).await;
     assert_eq!(app.post_whatsapp_webhook(&text_from("5531976543210", "wamid.new.1", "Oi"), None).await, 200);
-    make_pro(&app, CARLA_NEW).await;
+    app.make_pro(CARLA_NEW, socio::locale::Language::PtBr).await;
     let (old_id, new_id) = (app.user_column(CARLA_WA_ID, "id").await, app.user_column(CARLA_NEW, "id").await);
 
     assert_eq!(notice(&app).await, 200);

@@ -12,20 +12,20 @@ use socio::proto::socio::v1::{
 use tokio_stream::StreamExt;
 
 use crate::{
-    auth::{ANA, call, login, register},
+    auth::ANA,
     helpers::{TestApp, TestDatabase, spawn_app},
     on_both_engines,
 };
 
 async fn logged_in(db: TestDatabase) -> (TestApp, String) {
     let app = spawn_app(db).await;
-    register(&app, ANA).await;
-    let (token, _) = login(&app, ANA).await;
+    app.register(ANA).await;
+    let (token, _) = app.login(ANA).await;
     (app, token)
 }
 
 async fn get(app: &TestApp, path: &str, token: &str) -> (u16, Value) {
-    call(app, Method::GET, path, Value::Null, Some(token)).await
+    app.call(Method::GET, path, Value::Null, Some(token)).await
 }
 
 fn authorized<T>(message: T, token: &str) -> tonic::Request<T> {
@@ -47,7 +47,7 @@ async fn a_section_saved_from_the_builder_is_read_back_with_progress_and_status(
     );
 
     let idea = json!({"ideaData": {"businessIdea": "Padaria artesanal em Campinas", "stage": "planning"}, "completed": true});
-    let (status, body) = call(&app, Method::PUT, "/api/business-plan/idea", idea, Some(&token)).await;
+    let (status, body) = app.call(Method::PUT, "/api/business-plan/idea", idea, Some(&token)).await;
     assert_eq!(status, 200, "{body}");
     let plan = &body["data"]["businessPlan"];
     assert_eq!(plan["ideaData"]["businessIdea"], "Padaria artesanal em Campinas");
@@ -61,7 +61,7 @@ async fn a_section_saved_from_the_builder_is_read_back_with_progress_and_status(
         ("/api/business-plan/hr", json!({"hrData": {"teamSize": 3}})),
         ("/api/business-plan/legal", json!({"legalData": {"businessType": "MEI"}})),
     ] {
-        let (status, reply) = call(&app, Method::PUT, path, body, Some(&token)).await;
+        let (status, reply) = app.call(Method::PUT, path, body, Some(&token)).await;
         assert_eq!(status, 200, "{path}: {reply}");
     }
     let (_, body) = get(&app, "/api/business-plan", &token).await;
@@ -86,17 +86,17 @@ on_both_engines!(a_section_saved_from_the_builder_is_read_back_with_progress_and
 async fn invalid_section_data_is_refused_with_its_field_and_changes_nothing(db: TestDatabase) {
     let (app, token) = logged_in(db).await;
     let bad = json!({"financeData": {"startupCosts": -5, "averageTicket": 20}});
-    let (status, body) = call(&app, Method::PUT, "/api/business-plan/finance", bad, Some(&token)).await;
+    let (status, body) = app.call(Method::PUT, "/api/business-plan/finance", bad, Some(&token)).await;
     assert_eq!(status, 400);
     assert_eq!(body["errors"][0]["field"], "financeData.startupCosts");
-    let (status, body) = call(
-        &app,
-        Method::PUT,
-        "/api/business-plan/legal",
-        json!({"legalData": {"businessType": "corp"}}),
-        Some(&token),
-    )
-    .await;
+    let (status, body) = app
+        .call(
+            Method::PUT,
+            "/api/business-plan/legal",
+            json!({"legalData": {"businessType": "corp"}}),
+            Some(&token),
+        )
+        .await;
     assert_eq!(status, 400);
     assert_eq!(body["errors"][0]["field"], "legalData.businessType");
     let (_, body) = get(&app, "/api/business-plan", &token).await;
@@ -109,22 +109,21 @@ on_both_engines!(invalid_section_data_is_refused_with_its_field_and_changes_noth
 async fn toggling_every_step_from_the_dashboard_completes_the_plan(db: TestDatabase) {
     let (app, token) = logged_in(db).await;
     for step in ["idea", "market", "finance", "marketing", "hr", "legal"] {
-        let (status, body) = call(
-            &app,
-            Method::PUT,
-            "/api/dashboard/business-plan",
-            json!({"stepId": step, "completed": true}),
-            Some(&token),
-        )
-        .await;
+        let (status, body) = app
+            .call(
+                Method::PUT,
+                "/api/dashboard/business-plan",
+                json!({"stepId": step, "completed": true}),
+                Some(&token),
+            )
+            .await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["message"], "Etapa do plano de negócios atualizada com sucesso");
     }
     let (_, body) = get(&app, "/api/dashboard/business-plan", &token).await;
     assert_eq!(body["data"]["businessPlan"]["overallProgress"], 100);
     assert_eq!(body["data"]["businessPlan"]["status"], "completed");
-    call(
-        &app,
+    app.call(
         Method::PUT,
         "/api/dashboard/business-plan",
         json!({"stepId": "hr", "completed": false}),
@@ -136,14 +135,14 @@ async fn toggling_every_step_from_the_dashboard_completes_the_plan(db: TestDatab
         (body["data"]["progress"].clone(), body["data"]["status"].clone()),
         (json!(83), json!("in_progress"))
     );
-    let (status, _) = call(
-        &app,
-        Method::PUT,
-        "/api/dashboard/business-plan",
-        json!({"stepId": "taxes", "completed": true}),
-        Some(&token),
-    )
-    .await;
+    let (status, _) = app
+        .call(
+            Method::PUT,
+            "/api/dashboard/business-plan",
+            json!({"stepId": "taxes", "completed": true}),
+            Some(&token),
+        )
+        .await;
     assert_eq!(status, 400);
 }
 on_both_engines!(toggling_every_step_from_the_dashboard_completes_the_plan);
@@ -155,7 +154,7 @@ async fn a_batch_with_one_bad_update_applies_none(db: TestDatabase) {
         {"step": "finance", "data": {"averageTicket": -1}},
     ]});
     let (status, body) =
-        call(&app, Method::POST, "/api/webhook/business-plan/batch-updates", batch, Some(&token)).await;
+        app.call(Method::POST, "/api/webhook/business-plan/batch-updates", batch, Some(&token)).await;
     assert_eq!(status, 400);
     assert_eq!(body["errors"][0]["field"], "updates[1].data.averageTicket");
     let (_, body) = get(&app, "/api/business-plan", &token).await;
@@ -167,7 +166,7 @@ async fn a_batch_with_one_bad_update_applies_none(db: TestDatabase) {
         {"step": "finance", "data": {"averageTicket": 30}, "source": "whatsapp"},
     ]});
     let (status, body) =
-        call(&app, Method::POST, "/api/webhook/business-plan/batch-updates", good, Some(&token)).await;
+        app.call(Method::POST, "/api/webhook/business-plan/batch-updates", good, Some(&token)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["changes"].as_array().unwrap().len(), 2);
     assert_eq!(body["data"]["businessPlan"]["financeData"]["averageTicket"], 30);
@@ -179,7 +178,7 @@ async fn the_change_feed_pages_by_cursor_and_records_who_and_where(db: TestDatab
     for (n, source) in ["dashboard", "whatsapp", "api"].iter().enumerate() {
         let update = json!({"step": "market", "data": {"location": format!("Cidade {n}")}, "source": source});
         let (status, body) =
-            call(&app, Method::POST, "/api/webhook/business-plan/update", update, Some(&token)).await;
+            app.call(Method::POST, "/api/webhook/business-plan/update", update, Some(&token)).await;
         assert_eq!(status, 200, "{body}");
     }
     let (_, first) = get(&app, "/api/webhook/business-plan/updates?since=0&limit=2", &token).await;
@@ -212,9 +211,9 @@ async fn an_open_watch_receives_a_change_made_through_another_call(db: TestDatab
         .await
         .unwrap()
         .into_inner();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The call has returned its headers, which the server sends once it has subscribed.
     let update = json!({"stepId": "finance", "completed": true, "data": {"averageTicket": 42}});
-    call(&app, Method::PUT, "/api/dashboard/business-plan", update, Some(&token)).await;
+    app.call(Method::PUT, "/api/dashboard/business-plan", update, Some(&token)).await;
     let event = tokio::time::timeout(Duration::from_secs(5), stream.next())
         .await
         .expect("a change in time")
@@ -226,8 +225,7 @@ async fn an_open_watch_receives_a_change_made_through_another_call(db: TestDatab
     assert_eq!(socio::proto::json::struct_to_json(&change.data.unwrap()), json!({"averageTicket": 42}));
 
     let other = spawn_user(&app, "+5521998765432").await;
-    call(
-        &app,
+    app.call(
         Method::PUT,
         "/api/dashboard/business-plan",
         json!({"stepId": "idea", "completed": true}),
@@ -242,14 +240,13 @@ async fn an_open_watch_receives_a_change_made_through_another_call(db: TestDatab
 on_both_engines!(an_open_watch_receives_a_change_made_through_another_call);
 
 async fn spawn_user(app: &TestApp, phone: &str) -> String {
-    register(app, phone).await;
-    login(app, phone).await.0
+    app.register(phone).await;
+    app.login(phone).await.0
 }
 
 async fn a_user_only_ever_sees_their_own_plan(db: TestDatabase) {
     let (app, ana) = logged_in(db).await;
-    call(
-        &app,
+    app.call(
         Method::PUT,
         "/api/business-plan/idea",
         json!({"ideaData": {"businessIdea": "Segredo da Ana"}}),
@@ -259,7 +256,7 @@ async fn a_user_only_ever_sees_their_own_plan(db: TestDatabase) {
     let bruno = spawn_user(&app, "+5521998765432").await;
     let (_, body) = get(&app, "/api/business-plan", &bruno).await;
     assert_eq!(body["data"]["businessPlan"]["ideaData"]["businessIdea"], "");
-    let (status, _) = call(&app, Method::GET, "/api/business-plan", Value::Null, None).await;
+    let (status, _) = app.call(Method::GET, "/api/business-plan", Value::Null, None).await;
     assert_eq!(status, 401);
 }
 on_both_engines!(a_user_only_ever_sees_their_own_plan);
@@ -268,12 +265,11 @@ async fn the_complete_plan_is_generated_and_exported_as_markdown_and_a_readable_
     let (app, token) = logged_in(db).await;
     let finance = json!({"financeData": {"startupCosts": 50000, "workingCapital": 10000, "monthlyFixedCosts": 8000,
         "averageTicket": 25, "variableCostPerSale": 10, "expectedSalesPerMonth": 1000}, "completed": true});
-    call(&app, Method::PUT, "/api/business-plan/finance", finance, Some(&token)).await;
+    app.call(Method::PUT, "/api/business-plan/finance", finance, Some(&token)).await;
     let idea = json!({"ideaData": {"businessIdea": "Padaria de fermentação natural em São José"}});
-    call(&app, Method::PUT, "/api/business-plan/idea", idea, Some(&token)).await;
+    app.call(Method::PUT, "/api/business-plan/idea", idea, Some(&token)).await;
 
-    let (status, body) =
-        call(&app, Method::POST, "/api/business-plan/generate", json!({}), Some(&token)).await;
+    let (status, body) = app.call(Method::POST, "/api/business-plan/generate", json!({}), Some(&token)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["message"], "Plano de negócios gerado com sucesso");
     let analysis = &body["data"]["businessPlan"]["financeAnalysis"];
@@ -291,8 +287,7 @@ async fn the_complete_plan_is_generated_and_exported_as_markdown_and_a_readable_
     assert!(markdown.contains("ainda não foi preenchida"), "missing parts are named, not invented");
 
     let (_, again) =
-        call(&app, Method::POST, "/api/business-plan/generate", json!({"language": "en"}), Some(&token))
-            .await;
+        app.call(Method::POST, "/api/business-plan/generate", json!({"language": "en"}), Some(&token)).await;
     assert_eq!(again["data"]["document"]["version"], 2);
     assert!(again["data"]["document"]["markdown"].as_str().unwrap().contains("## 6. Financial plan"));
 
@@ -329,16 +324,15 @@ fn pdf_text(pdf: &[u8]) -> String {
 
 async fn deleting_the_plan_removes_it_all(db: TestDatabase) {
     let (app, token) = logged_in(db).await;
-    call(
-        &app,
+    app.call(
         Method::PUT,
         "/api/business-plan/idea",
         json!({"ideaData": {"businessIdea": "X"}, "completed": true}),
         Some(&token),
     )
     .await;
-    call(&app, Method::POST, "/api/business-plan/generate", json!({}), Some(&token)).await;
-    let (status, body) = call(&app, Method::DELETE, "/api/business-plan", Value::Null, Some(&token)).await;
+    app.call(Method::POST, "/api/business-plan/generate", json!({}), Some(&token)).await;
+    let (status, body) = app.call(Method::DELETE, "/api/business-plan", Value::Null, Some(&token)).await;
     assert_eq!(status, 200, "{body}");
     for table in ["business_plans", "plan_sections", "plan_changes", "plan_documents"] {
         let sql: &'static str = Box::leak(format!("select count(*) as n from {table}").into_boxed_str());
@@ -351,14 +345,14 @@ on_both_engines!(deleting_the_plan_removes_it_all);
 
 async fn auto_save_keeps_a_draft_without_touching_the_sections(db: TestDatabase) {
     let (app, token) = logged_in(db).await;
-    let (status, body) = call(
-        &app,
-        Method::POST,
-        "/api/webhook/business-plan/auto-save",
-        json!({"data": {"businessIdea": "rascunho"}}),
-        Some(&token),
-    )
-    .await;
+    let (status, body) = app
+        .call(
+            Method::POST,
+            "/api/webhook/business-plan/auto-save",
+            json!({"data": {"businessIdea": "rascunho"}}),
+            Some(&token),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     assert!(body["data"]["savedAt"].as_str().unwrap().ends_with('Z'));
     assert_eq!(app.count("select count(*) as n from plan_drafts where context = 'general'").await, 1);

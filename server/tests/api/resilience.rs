@@ -13,7 +13,6 @@ use serde_json::json;
 use socio::db::{Db, jobs};
 
 use crate::{
-    auth::{login, me, register},
     crash::start,
     fake_graph::FakeGraph,
     fault_proxy::FaultProxy,
@@ -61,7 +60,8 @@ async fn a_server_killed_under_webhook_load_loses_no_acknowledged_message_and_se
             }
         });
     }
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // Killed mid-load: once a good number of deliveries went through.
+    eventually("the load is running", || async { acknowledged.lock().unwrap().len() >= 24 }).await;
     first.child.kill().expect("SIGKILL");
     first.child.wait().unwrap();
     running.store(false, Ordering::Relaxed);
@@ -107,7 +107,12 @@ async fn a_server_killed_under_webhook_load_loses_no_acknowledged_message_and_se
          and (status = 'sent' or error like 'interrupted%')",
     )
     .await;
-    assert_eq!(people_answered, 6, "everyone who wrote was answered");
+    let people_stored =
+        count(&store, "select count(distinct user_id) as n from messages where direction = 'inbound'").await;
+    let people_acknowledged: std::collections::BTreeSet<&str> =
+        acknowledged.iter().filter_map(|id| id.split('-').nth(1)).collect();
+    assert!(people_stored >= people_acknowledged.len() as i64, "every acknowledged writer is kept");
+    assert_eq!(people_answered, people_stored, "everyone whose message was kept was answered");
     store.close().await;
     second.child.kill().unwrap();
     second.child.wait().unwrap();
@@ -160,7 +165,7 @@ async fn a_reply_interrupted_mid_send_is_failed_visibly_and_never_sent_twice(db:
             == 1
     })
     .await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.drain_jobs().await;
     assert_eq!(graph.requests().len(), 1, "the interrupted reply was not sent again");
 }
 on_both_engines!(a_reply_interrupted_mid_send_is_failed_visibly_and_never_sent_twice);
@@ -173,9 +178,9 @@ async fn requests_fail_fast_with_503_while_postgresql_is_down_and_recover_by_the
     let proxy = FaultProxy::start(target).await;
     let proxied = db.url.replacen(&format!("{host_port}/"), &format!("{}/", proxy.address), 1);
     let app = spawn_app_with(db.reached_at(proxied), &[]).await;
-    register(&app, "+5511987650001").await;
-    let (token, _) = login(&app, "+5511987650001").await;
-    assert_eq!(me(&app, &token).await.0, 200);
+    app.register("+5511987650001").await;
+    let (token, _) = app.login("+5511987650001").await;
+    assert_eq!(app.me(&token).await.0, 200);
 
     // Four clients call continuously through the outage; every answer is kept with its time.
     let answers = Arc::new(Mutex::new(Vec::<(Instant, u16, Duration)>::new()));

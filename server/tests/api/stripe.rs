@@ -16,7 +16,6 @@ use serde_json::{Value, json};
 use socio::billing::stripe::sign;
 
 use crate::{
-    auth::{call, login},
     helpers::{TestApp, TestDatabase, eventually, spawn_app_with},
     on_both_engines,
 };
@@ -304,14 +303,14 @@ async fn app(db: TestDatabase, stripe: &FakeStripe) -> TestApp {
 }
 
 async fn checkout(app: &TestApp, interval: &str) -> String {
-    let (status, body) = call(
-        app,
-        reqwest::Method::POST,
-        "/api/subscriptions/checkout",
-        json!({"planType": "pro", "phoneNumber": ANA, "interval": interval}),
-        None,
-    )
-    .await;
+    let (status, body) = app
+        .call(
+            reqwest::Method::POST,
+            "/api/subscriptions/checkout",
+            json!({"planType": "pro", "phoneNumber": ANA, "interval": interval}),
+            None,
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned()
 }
@@ -408,9 +407,9 @@ async fn a_failed_renewal_is_past_due_and_the_user_is_told_on_whatsapp(db: TestD
     deliver(&app, &completed(&cs, "evt_1"), 0).await;
     let failed = json!({"id": "evt_3", "type": "invoice.payment_failed", "data": {"object": {"id": "in_1", "subscription": "sub_1"}}});
     assert_eq!(deliver(&app, &failed, 0).await, 200);
-    let (token, _) = login(&app, ANA).await;
+    let (token, _) = app.login(ANA).await;
     let (_, status) =
-        call(&app, reqwest::Method::GET, "/api/subscriptions/status", Value::Null, Some(&token)).await;
+        app.call(reqwest::Method::GET, "/api/subscriptions/status", Value::Null, Some(&token)).await;
     assert_eq!(status["data"]["subscription"]["state"], "past_due");
     eventually("the notice reaches WhatsApp", || async {
         app.outbox_has("+5511987654321", "Não conseguimos renovar").await
@@ -423,7 +422,7 @@ async fn a_failed_renewal_is_past_due_and_the_user_is_told_on_whatsapp(db: TestD
 on_both_engines!(a_failed_renewal_is_past_due_and_the_user_is_told_on_whatsapp);
 
 async fn cancel(app: &TestApp, token: &str) -> (u16, Value) {
-    call(app, reqwest::Method::POST, "/api/subscriptions/cancel", json!({}), Some(token)).await
+    app.call(reqwest::Method::POST, "/api/subscriptions/cancel", json!({}), Some(token)).await
 }
 
 /// A paid monthly plan (`sub_1`, first invoice paid by `pi_invoice_1`) and Ana's session.
@@ -431,7 +430,7 @@ async fn paid_monthly(app: &TestApp) -> String {
     let cs = checkout(app, "monthly").await;
     assert_eq!(deliver(app, &completed(&cs, "evt_1"), 0).await, 200);
     assert_eq!(tier(app).await, "pro");
-    login(app, ANA).await.0
+    app.login(ANA).await.0
 }
 
 async fn cancelling_a_monthly_plan_within_the_guarantee_refunds_its_first_invoice_and_ends_it_at_stripe(
@@ -461,7 +460,7 @@ async fn cancelling_the_yearly_plan_within_the_guarantee_refunds_the_session_s_p
     let app = app(db, &stripe).await;
     let cs = checkout(&app, "yearly").await;
     deliver(&app, &completed(&cs, "evt_1"), 0).await;
-    let (token, _) = login(&app, ANA).await;
+    let (token, _) = app.login(ANA).await;
     let (status, body) = cancel(&app, &token).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["refunded"], true);
@@ -574,9 +573,9 @@ async fn the_first_invoice_paid_before_the_checkout_completed_does_no_harm(db: T
     let renewal = json!({"id": "evt_2", "type": "invoice.paid", "data": {"object": {"id": "in_2", "subscription": "sub_1",
         "billing_reason": "subscription_cycle", "lines": {"data": [{"period": {"end": period_end}}]}}}});
     assert_eq!(deliver(&app, &renewal, 0).await, 200);
-    let (token, _) = login(&app, ANA).await;
+    let (token, _) = app.login(ANA).await;
     let (_, status) =
-        call(&app, reqwest::Method::GET, "/api/subscriptions/status", Value::Null, Some(&token)).await;
+        app.call(reqwest::Method::GET, "/api/subscriptions/status", Value::Null, Some(&token)).await;
     assert_eq!(status["data"]["subscription"]["state"], "active");
     let ends = status["data"]["subscription"]["currentPeriodEnd"].as_str().unwrap().to_owned();
     assert!(ends.starts_with(&socio::clock::CivilDate::utc(period_end * 1000).iso()), "{ends}");
@@ -587,14 +586,14 @@ async fn moving_to_yearly_or_an_admin_s_free_never_leaves_stripe_charging(db: Te
     let stripe = FakeStripe::start().await;
     let app = app(db, &stripe).await;
     let token = paid_monthly(&app).await;
-    let (status, body) = call(
-        &app,
-        reqwest::Method::POST,
-        "/api/subscriptions/upgrade",
-        json!({"newPlanType": "pro", "interval": "yearly"}),
-        Some(&token),
-    )
-    .await;
+    let (status, body) = app
+        .call(
+            reqwest::Method::POST,
+            "/api/subscriptions/upgrade",
+            json!({"newPlanType": "pro", "interval": "yearly"}),
+            Some(&token),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     let yearly = body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
     assert_eq!(deliver(&app, &completed(&yearly, "evt_2"), 0).await, 200);
@@ -607,16 +606,16 @@ async fn moving_to_yearly_or_an_admin_s_free_never_leaves_stripe_charging(db: Te
     // Back to monthly, then an admin makes Ana free: the new subscription ends at Stripe at once.
     let again = checkout(&app, "monthly").await;
     assert_eq!(deliver(&app, &completed(&again, "evt_3"), 0).await, 200);
-    let (admin, _) = login(&app, ADMIN).await;
+    let (admin, _) = app.login(ADMIN).await;
     let id = app.user_column(ANA, "id").await;
-    let (status, body) = call(
-        &app,
-        reqwest::Method::PUT,
-        &format!("/api/admin/users/{id}/subscription"),
-        json!({"subscriptionStatus": "free"}),
-        Some(&admin),
-    )
-    .await;
+    let (status, body) = app
+        .call(
+            reqwest::Method::PUT,
+            &format!("/api/admin/users/{id}/subscription"),
+            json!({"subscriptionStatus": "free"}),
+            Some(&admin),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(tier(&app).await, "free");
     eventually("Stripe stops charging someone who is free here", || async {
