@@ -53,7 +53,7 @@ use crate::{
     },
     db::{
         Db,
-        jobs::{self, Backoff, Handlers, WorkerOptions},
+        jobs::{self, Backoff, Batching, Handlers, WorkerOptions},
     },
     identity::{
         caller::Authenticator, codes::CodeHasher, login::Login, phone::PhoneNumber, roles,
@@ -124,9 +124,10 @@ impl Application {
         // One Stripe client for the API, the webhook and the cancel jobs.
         let stripe = config.stripe.clone().map(StripeClient::new).transpose()?;
         let handlers = Handlers::new()
-            .register(
+            .register_in_lane(
                 REPLY_JOB,
                 Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine.clone(), voice)),
+                config.jobs.model_calls,
             )
             .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())))
             .register(NOTICE_JOB, Arc::new(NoticeHandler::new(db.clone())))
@@ -317,7 +318,10 @@ async fn build_router(
         None => axum::Router::new(),
     };
     let ready_db = db.clone();
-    let inbox = Inbox::new(db.clone(), config.whatsapp.batch_window);
+    let inbox = Inbox::new(
+        db.clone(),
+        Batching { window: config.whatsapp.batch_window, cap: config.whatsapp.batch_max },
+    );
     let whatsapp = axum::Router::new()
         .route("/api/webhooks/whatsapp", get(webhooks::handshake).post(webhooks::receive))
         .with_state(WhatsAppWebhook {

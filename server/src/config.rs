@@ -80,8 +80,11 @@ pub struct WhatsAppConfig {
     pub otp_template: String,
     /// Approved utility template (one body parameter) for notices outside the 24-hour window.
     pub notice_template: String,
-    /// How long to wait for more messages of a burst before replying.
+    /// How long to wait for more messages of a burst before replying: the window restarts with
+    /// each message of the person's…
     pub batch_window: Duration,
+    /// …but a reply waits no longer than this after the burst's first message.
+    pub batch_max: Duration,
 }
 
 #[derive(Clone, Debug)]
@@ -105,7 +108,11 @@ pub struct StripeConfig {
 /// The job workers of this process.
 #[derive(Clone, Copy, Debug)]
 pub struct JobsConfig {
+    /// How many jobs of the shared lane (sends, notices, billing, exports…) run at once.
     pub workers: usize,
+    /// How many replies — model calls — one process keeps in flight (`LLM_MAX_CONCURRENCY`); they
+    /// have a lane of their own, so they never wait for, nor hold up, the shared one.
+    pub model_calls: usize,
     /// First retry delay; each further retry doubles it (with jitter), up to ten minutes.
     pub retry_base: Duration,
     /// How long a claimed job stays a worker's without news: running workers renew it, so this is
@@ -239,6 +246,7 @@ impl Config {
             stripe,
             jobs: JobsConfig {
                 workers: parse_number(&var, "SOCIO_WORKERS", 4)?.clamp(1, 64) as usize,
+                model_calls: parse_number(&var, "LLM_MAX_CONCURRENCY", 64)?.clamp(1, 1024) as usize,
                 retry_base: Duration::from_millis(
                     parse_number(&var, "SOCIO_JOB_RETRY_BASE_MS", 2000)?.max(1),
                 ),
@@ -305,6 +313,7 @@ fn whatsapp_config(var: &dyn Fn(&str) -> Option<String>) -> Result<WhatsAppConfi
         otp_template: var("WHATSAPP_OTP_TEMPLATE").unwrap_or_else(|| "login_code".into()),
         notice_template: var("WHATSAPP_NOTICE_TEMPLATE").unwrap_or_else(|| "account_notice".into()),
         batch_window: Duration::from_millis(parse_number(var, "WHATSAPP_BATCH_WINDOW_MS", 4000)?),
+        batch_max: Duration::from_millis(parse_number(var, "WHATSAPP_BATCH_MAX_MS", 15_000)?),
     })
 }
 

@@ -98,7 +98,7 @@ impl ReplyHandler {
             return Ok(());
         }
         let id = messages::insert_outbound(&mut tx, &user.id, &text, now_ms()).await?;
-        jobs::enqueue(&mut tx, delivery::send_job(&id)).await?;
+        jobs::enqueue(&mut tx, delivery::send_job(&id, &user.id)).await?;
         tx.commit().await?; // wakes the workers for the send
         Ok(())
     }

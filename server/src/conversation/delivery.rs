@@ -28,10 +28,12 @@ pub const SEND_JOB: &str = "send";
 /// WhatsApp's customer-service window: free text only within 24 hours of the user's last message.
 pub const SERVICE_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
 
-/// The send job of an outbound message (enqueue it in the transaction that stores the message).
-pub fn send_job(message_id: &str) -> NewJob {
+/// The send job of an outbound message to a user (enqueue it in the transaction that stores the
+/// message). One person's messages go out one at a time, in the order they were enqueued.
+pub fn send_job(message_id: &str, user_id: &str) -> NewJob {
     NewJob::new(SEND_JOB, serde_json::json!({ "messageId": message_id }))
         .dedupe_key(format!("send:{message_id}"))
+        .subject(user_id)
 }
 
 pub struct SendHandler {
@@ -129,7 +131,7 @@ impl NoticeHandler {
         }
         let id = format!("notice-{}", job.id);
         if messages::insert_notice(&mut tx, &id, user_id, text, at).await? {
-            jobs::enqueue(&mut tx, send_job(&id)).await?;
+            jobs::enqueue(&mut tx, send_job(&id, user_id)).await?;
         }
         tx.commit().await?;
         Ok(())

@@ -5,12 +5,10 @@
 //! unanswered when it runs, so a burst gets one reply. WhatsApp's system notices are kept apart
 //! and never answered; a number change moves the person's account to the new number.
 
-use std::time::Duration;
-
 use crate::{
     db::{
         Db, Tx,
-        jobs::{self, NewJob},
+        jobs::{self, Batching, NewJob},
         now_ms,
     },
     identity::{phone::PhoneNumber, users},
@@ -39,12 +37,19 @@ pub struct Receipt {
 #[derive(Clone, Debug)]
 pub struct Inbox {
     db: Db,
-    batch_window: Duration,
+    batching: Batching,
+}
+
+/// The reply job of a person: one waits per person, answering everything they wrote by then.
+fn reply_job(user_id: &str) -> NewJob {
+    NewJob::new(REPLY_JOB, serde_json::json!({ "userId": user_id })).subject(user_id)
 }
 
 impl Inbox {
-    pub fn new(db: Db, batch_window: Duration) -> Self {
-        Self { db, batch_window }
+    /// `batching`: a person's burst is answered `window` after their latest message, and no later
+    /// than `cap` after the first.
+    pub fn new(db: Db, batching: Batching) -> Self {
+        Self { db, batching }
     }
 
     /// Stores a delivery durably. When this returns Ok, every message is stored and its reply
@@ -79,19 +84,16 @@ impl Inbox {
             if created {
                 tracing::info!(user = %user.id, phone = %phone.masked(), "new user from WhatsApp");
             }
-            let Some(id) = messages::insert_inbound(&mut tx, &user.id, message, at).await? else {
+            if messages::insert_inbound(&mut tx, &user.id, message, at).await?.is_none() {
                 receipt.duplicates += 1;
                 continue;
-            };
+            }
             users::touch(&mut tx, &user.id, at).await?;
             receipt.stored += 1;
             if message.kind == MessageKind::Reaction {
                 continue; // an emoji on one of our messages needs no answer
             }
-            let reply = NewJob::new(REPLY_JOB, serde_json::json!({ "userId": user.id }))
-                .dedupe_key(format!("reply:{id}"))
-                .run_at(at + self.batch_window.as_millis() as i64);
-            jobs::enqueue(&mut tx, reply).await?;
+            jobs::enqueue_batched(&mut tx, reply_job(&user.id), at, self.batching).await?;
         }
         for status in &inbound.statuses {
             if messages::apply_status(&mut tx, status).await? {
@@ -126,10 +128,7 @@ impl Inbox {
                 tracing::info!(user = %user.id, from = %phone.masked(), to = %new_number.masked(), ?change, "a person changed their WhatsApp number");
                 if let NumberChange::Absorbed { .. } = change {
                     // What they wrote from the new number before the notice is answered as theirs.
-                    let reply = NewJob::new(REPLY_JOB, serde_json::json!({ "userId": user.id }))
-                        .dedupe_key(format!("reply:notice:{}", message.wa_message_id))
-                        .run_at(at + self.batch_window.as_millis() as i64);
-                    jobs::enqueue(tx, reply).await?;
+                    jobs::enqueue_batched(tx, reply_job(&user.id), at, self.batching).await?;
                 }
             }
             (None, Some(_)) => {

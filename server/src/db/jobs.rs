@@ -2,18 +2,28 @@
 //! (replies, sends, notices).
 //!
 //! A job is enqueued inside the caller's transaction, so it exists exactly when the data it acts on
-//! does. Workers claim one job at a time with a lease (`FOR UPDATE SKIP LOCKED` on PostgreSQL; a
-//! single atomic `UPDATE … RETURNING` on SQLite, whose writers are serialised), retry failures with
-//! exponential backoff and jitter, and leave a job `failed` with its last error when the attempts
-//! run out or the error is permanent. A worker renews the lease of the job it runs; one that dies
-//! mid-job stops renewing, and once the lease expires the job is claimed again.
+//! does. Each claim takes one job under a lease and a lock token of its own (`FOR UPDATE SKIP
+//! LOCKED` on PostgreSQL; a single atomic `UPDATE … RETURNING` on SQLite, whose writers are
+//! serialised); failures are retried with exponential backoff and jitter, and a job is left
+//! `failed` with its last error when the attempts run out or the error is permanent. The runner
+//! renews the lease of the job it runs; one that dies mid-job stops renewing, and once the lease
+//! expires the job is claimed again.
+//!
+//! Jobs run in lanes: each lane claims its own kinds and runs up to its capacity of them at once,
+//! as tasks, so slow work (a reply waiting on the model) never holds up the rest (sends, notices).
+//! A job may act for a subject (a person): that subject's jobs of one kind run one at a time, the
+//! earliest first. A batched job waits under a batch key, at most one per key, and each new
+//! request moves its time later, up to a cap from the first (a trailing debounce).
 
 use std::{collections::HashMap, sync::Arc, time::Duration};
 
 use futures::future::BoxFuture;
 use rand::Rng;
 use sqlx::{Any, Executor, Row};
-use tokio::{sync::watch, task::JoinSet};
+use tokio::{
+    sync::{OwnedSemaphorePermit, Semaphore, watch},
+    task::JoinSet,
+};
 
 use super::{Db, Engine, Tx, now_ms};
 
@@ -27,11 +37,17 @@ pub struct NewJob {
     /// Not before this time (Unix ms); now when None.
     pub run_at: Option<i64>,
     pub max_attempts: i32,
+    /// Whom the job acts for: that subject's jobs of this kind run one at a time, in order.
+    pub subject: Option<String>,
 }
 
 impl NewJob {
     pub fn new(kind: &'static str, payload: serde_json::Value) -> Self {
-        Self { kind, payload, dedupe_key: None, run_at: None, max_attempts: 8 }
+        Self { kind, payload, dedupe_key: None, run_at: None, max_attempts: 8, subject: None }
+    }
+    pub fn subject(mut self, subject: impl Into<String>) -> Self {
+        self.subject = Some(subject.into());
+        self
     }
     pub fn dedupe_key(mut self, key: impl Into<String>) -> Self {
         self.dedupe_key = Some(key.into());
@@ -56,6 +72,13 @@ pub struct Job {
     /// 1 on the first run.
     pub attempt: i32,
     pub max_attempts: i32,
+    /// This claim's token: renewing, completing and failing the job need it, so a claim that lost
+    /// its lease to another can no longer touch the job.
+    pub lock: String,
+    /// When it was enqueued (Unix ms).
+    pub created_at: i64,
+    /// Whom it acts for, if anyone.
+    pub subject: Option<String>,
 }
 
 /// How a job run failed.
@@ -107,20 +130,62 @@ where
     let id = uuid::Uuid::new_v4().to_string();
     let now = now_ms();
     let row = sqlx::query(
-        "insert into jobs (id, kind, payload, dedupe_key, status, attempts, max_attempts, run_at, created_at, updated_at) \
-         values ($1, $2, $3, $4, 'queued', 0, $5, $6, $7, $7) \
+        "insert into jobs (id, kind, payload, dedupe_key, subject, status, attempts, max_attempts, run_at, created_at, updated_at) \
+         values ($1, $2, $3, $4, $5, 'queued', 0, $6, $7, $8, $8) \
          on conflict (dedupe_key) do nothing returning id",
     )
     .bind(&id)
     .bind(job.kind)
     .bind(job.payload.to_string())
     .bind(job.dedupe_key)
+    .bind(job.subject)
     .bind(job.max_attempts)
     .bind(job.run_at.unwrap_or(now))
     .bind(now)
     .fetch_optional(executor)
     .await?;
     Ok(row.map(|_| id))
+}
+
+/// How a batched job waits: `window` after the latest request, but no later than `cap` after the
+/// batch's first.
+#[derive(Clone, Copy, Debug)]
+pub struct Batching {
+    pub window: Duration,
+    pub cap: Duration,
+}
+
+/// Enqueues a batched job in the caller's transaction, with its subject as batch key: a new batch
+/// when none waits (due `window` after `at`), else the waiting one moves to `window` after `at`,
+/// capped at `cap` after its first request.
+pub async fn enqueue_batched(
+    tx: &mut Tx,
+    job: NewJob,
+    at: i64,
+    batching: Batching,
+) -> Result<(), sqlx::Error> {
+    let subject = job.subject.clone().unwrap_or_default();
+    let cap = batching.cap.max(batching.window).as_millis() as i64;
+    sqlx::query(
+        "insert into jobs (id, kind, payload, subject, batch_key, status, attempts, max_attempts, run_at, created_at, updated_at) \
+         values ($1, $2, $3, $4, $5, 'queued', 0, $6, $7, $8, $8) \
+         on conflict (batch_key) where status = 'queued' do update set \
+             run_at = case when excluded.run_at < jobs.created_at + $9 then excluded.run_at else jobs.created_at + $9 end, \
+             updated_at = excluded.updated_at",
+    )
+    .bind(uuid::Uuid::new_v4().to_string())
+    .bind(job.kind)
+    .bind(job.payload.to_string())
+    .bind(&subject)
+    .bind(format!("{}:{subject}", job.kind))
+    .bind(job.max_attempts)
+    .bind(at + batching.window.as_millis() as i64)
+    .bind(at)
+    .bind(cap)
+    .execute(&mut **tx)
+    .await?;
+    tx.job_enqueued();
+    Ok(())
 }
 
 /// Retry timing: `base · 2^(attempt-1)`, capped, then scaled by a random 50–100 % so that many
@@ -171,7 +236,8 @@ impl Queue {
     }
 
     /// Claims the next due job of one of `kinds`: a queued job whose time has come, or a running one
-    /// whose worker's lease has run out.
+    /// whose lease has run out. A job with a subject waits while another job of its kind and
+    /// subject runs (with a live lease) or was queued before it.
     pub async fn claim(&self, kinds: &[&str]) -> Result<Option<Job>, sqlx::Error> {
         if kinds.is_empty() {
             return Ok(None);
@@ -179,21 +245,27 @@ impl Queue {
         let now = now_ms();
         let kind_params: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 4)).collect();
         let lock = match self.db.engine() {
-            Engine::Postgres => " for update skip locked",
+            Engine::Postgres => " for update of j skip locked",
             Engine::Sqlite => "",
         };
         let sql = format!(
             "update jobs set status = 'running', attempts = attempts + 1, locked_by = $1, \
              locked_until = $2, updated_at = $3 \
-             where id = (select id from jobs \
-                 where kind in ({kinds}) and ((status = 'queued' and run_at <= $3) \
-                     or (status = 'running' and locked_until < $3)) \
-                 order by run_at limit 1{lock}) \
-             returning id, kind, payload, attempts, max_attempts",
+             where id = (select j.id from jobs j \
+                 where j.kind in ({kinds}) and ((j.status = 'queued' and j.run_at <= $3) \
+                     or (j.status = 'running' and j.locked_until < $3)) \
+                 and (j.subject is null or not exists (select 1 from jobs o \
+                     where o.subject = j.subject and o.kind = j.kind and o.id <> j.id and \
+                     ((o.status = 'running' and o.locked_until >= $3) \
+                      or (o.status = 'queued' and (o.run_at < j.run_at \
+                          or (o.run_at = j.run_at and o.created_at < j.created_at)))))) \
+                 order by j.run_at, j.created_at limit 1{lock}) \
+             returning id, kind, payload, attempts, max_attempts, created_at, subject",
             kinds = kind_params.join(", "),
         );
+        let token = format!("{}-{}", self.worker_id, &uuid::Uuid::new_v4().simple().to_string()[..12]);
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
-            .bind(&self.worker_id)
+            .bind(&token)
             .bind(now + self.lease.as_millis() as i64)
             .bind(now);
         for kind in kinds {
@@ -209,6 +281,9 @@ impl Queue {
             payload: serde_json::from_str(&payload).unwrap_or(serde_json::Value::Null),
             attempt: row.try_get("attempts")?,
             max_attempts: row.try_get("max_attempts")?,
+            lock: token,
+            created_at: row.try_get("created_at")?,
+            subject: row.try_get("subject")?,
         }))
     }
 
@@ -237,7 +312,7 @@ impl Queue {
         )
         .bind(now_ms() + self.lease.as_millis() as i64)
         .bind(&job.id)
-        .bind(&self.worker_id)
+        .bind(&job.lock)
         .execute(self.db.pool())
         .await?;
         Ok(())
@@ -252,7 +327,7 @@ impl Queue {
         )
         .bind(now_ms())
         .bind(&job.id)
-        .bind(&self.worker_id)
+        .bind(&job.lock)
         .execute(self.db.pool())
         .await?;
         Ok(done.rows_affected() == 1)
@@ -279,7 +354,7 @@ impl Queue {
         .bind(message)
         .bind(now)
         .bind(&job.id)
-        .bind(&self.worker_id)
+        .bind(&job.lock)
         .execute(self.db.pool())
         .await?;
         Ok(())
@@ -307,28 +382,52 @@ pub trait JobHandler: Send + Sync + 'static {
     fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>>;
 }
 
-/// The handlers of every job kind the workers run.
+/// The handlers of every job kind, by lane: `register` puts a kind in the shared lane (as many at
+/// once as `WorkerOptions::workers`), `register_in_lane` gives a kind a lane of its own.
 #[derive(Clone, Default)]
-pub struct Handlers(HashMap<&'static str, Arc<dyn JobHandler>>);
+pub struct Handlers {
+    handlers: HashMap<&'static str, Arc<dyn JobHandler>>,
+    /// Kinds with a lane of their own, and how many of them run at once.
+    own_lanes: Vec<(&'static str, usize)>,
+}
 
 impl Handlers {
     pub fn new() -> Self {
         Self::default()
     }
     pub fn register(mut self, kind: &'static str, handler: Arc<dyn JobHandler>) -> Self {
-        self.0.insert(kind, handler);
+        self.handlers.insert(kind, handler);
         self
     }
-    fn kinds(&self) -> Vec<&'static str> {
-        let mut kinds: Vec<_> = self.0.keys().copied().collect();
-        kinds.sort_unstable();
-        kinds
+    /// A kind whose jobs wait on something slow (a model): up to `capacity` run at once, and they
+    /// never take a place in the shared lane.
+    pub fn register_in_lane(
+        mut self,
+        kind: &'static str,
+        handler: Arc<dyn JobHandler>,
+        capacity: usize,
+    ) -> Self {
+        self.own_lanes.push((kind, capacity.max(1)));
+        self.register(kind, handler)
+    }
+    /// The lanes: the kinds each claims and how many of its jobs run at once.
+    fn lanes(&self, shared_capacity: usize) -> Vec<(Vec<&'static str>, usize)> {
+        let own = |kind: &&'static str| self.own_lanes.iter().any(|(k, _)| k == kind);
+        let mut shared: Vec<_> = self.handlers.keys().copied().filter(|k| !own(k)).collect();
+        shared.sort_unstable();
+        let mut lanes: Vec<_> =
+            self.own_lanes.iter().map(|(kind, capacity)| (vec![*kind], *capacity)).collect();
+        if !shared.is_empty() {
+            lanes.push((shared, shared_capacity.max(1)));
+        }
+        lanes
     }
 }
 
-/// How the workers poll.
+/// How the lanes poll.
 #[derive(Clone, Copy, Debug)]
 pub struct WorkerOptions {
+    /// How many jobs of the shared lane run at once.
     pub workers: usize,
     /// Sleep between empty polls.
     pub idle_poll: Duration,
@@ -347,8 +446,8 @@ impl Default for WorkerOptions {
     }
 }
 
-/// Starts the workers. They stop after their current job once `shutdown` turns true; await the
-/// returned set to wait for them.
+/// Starts one dispatcher per lane. They stop claiming once `shutdown` turns true and let the jobs
+/// they started finish; await the returned set to wait for them.
 pub fn spawn_workers(
     db: &Db,
     handlers: Handlers,
@@ -356,57 +455,80 @@ pub fn spawn_workers(
     shutdown: watch::Receiver<bool>,
 ) -> JoinSet<()> {
     let mut set = JoinSet::new();
-    if handlers.0.is_empty() {
-        return set;
-    }
     let process = uuid::Uuid::new_v4().simple().to_string();
-    for n in 0..options.workers.max(1) {
+    for (n, (kinds, capacity)) in handlers.lanes(options.workers).into_iter().enumerate() {
         let queue = Queue::new(db.clone(), format!("{}-{n}", &process[..12]))
             .with_lease(options.lease)
             .with_backoff(options.backoff);
-        set.spawn(work(queue, handlers.clone(), options.idle_poll, shutdown.clone()));
+        let lane = Lane { queue, kinds, slots: Arc::new(Semaphore::new(capacity)) };
+        set.spawn(lane.dispatch(handlers.clone(), options.idle_poll, shutdown.clone()));
     }
     set
 }
 
-async fn work(queue: Queue, handlers: Handlers, idle_poll: Duration, mut shutdown: watch::Receiver<bool>) {
-    let kinds = handlers.kinds();
-    let db = queue.db.clone();
-    while !*shutdown.borrow() {
-        // Listen before looking, so that a job committed while we look still wakes us.
-        let added = db.jobs_signal().notified();
-        tokio::pin!(added);
-        added.as_mut().enable();
-        match queue.claim(&kinds).await {
-            Ok(Some(job)) => run_one(&queue, &handlers, job).await,
-            Ok(None) => {
-                let nap = match queue.next_due(&kinds).await {
-                    Ok(Some(at)) => Duration::from_millis((at - now_ms()).max(0) as u64).min(idle_poll),
-                    _ => idle_poll,
-                };
-                tokio::select! {
-                    _ = tokio::time::sleep(nap) => {}
-                    _ = &mut added => {}
-                    _ = shutdown.changed() => {}
+/// Claims a lane's kinds while it has a free slot, and runs each job as a task of its own.
+struct Lane {
+    queue: Queue,
+    kinds: Vec<&'static str>,
+    slots: Arc<Semaphore>,
+}
+
+impl Lane {
+    async fn dispatch(self, handlers: Handlers, idle_poll: Duration, mut shutdown: watch::Receiver<bool>) {
+        let db = self.queue.db.clone();
+        let mut running = JoinSet::new();
+        while !*shutdown.borrow() {
+            let slot = tokio::select! {
+                slot = self.slots.clone().acquire_owned() => slot.expect("the lane's slots are never closed"),
+                _ = shutdown.changed() => break,
+            };
+            while running.try_join_next().is_some() {}
+            // Listen before looking, so that a job committed while we look still wakes us.
+            let added = db.jobs_signal().notified();
+            tokio::pin!(added);
+            added.as_mut().enable();
+            match self.queue.claim(&self.kinds).await {
+                Ok(Some(job)) => {
+                    running.spawn(run_one(self.queue.clone(), handlers.clone(), job, slot));
                 }
-            }
-            Err(err) => {
-                tracing::warn!(error = %err, "job queue unavailable; retrying");
-                tokio::select! {
-                    _ = tokio::time::sleep(idle_poll * 5) => {}
-                    _ = shutdown.changed() => {}
+                Ok(None) => {
+                    drop(slot);
+                    // A job due but not claimed waits for its subject's running job, whose end
+                    // wakes this lane (or, in another process, the next poll does).
+                    let nap = match self.queue.next_due(&self.kinds).await {
+                        Ok(Some(at)) if at > now_ms() => {
+                            Duration::from_millis((at - now_ms()) as u64).min(idle_poll)
+                        }
+                        _ => idle_poll,
+                    };
+                    tokio::select! {
+                        _ = tokio::time::sleep(nap) => {}
+                        _ = &mut added => {}
+                        _ = shutdown.changed() => {}
+                    }
+                }
+                Err(err) => {
+                    drop(slot);
+                    tracing::warn!(error = %err, "job queue unavailable; retrying");
+                    tokio::select! {
+                        _ = tokio::time::sleep(idle_poll * 5) => {}
+                        _ = shutdown.changed() => {}
+                    }
                 }
             }
         }
+        while running.join_next().await.is_some() {}
     }
 }
 
-async fn run_one(queue: &Queue, handlers: &Handlers, job: Job) {
-    let Some(handler) = handlers.0.get(job.kind.as_str()) else {
+/// Runs one claimed job, renewing its lease meanwhile, and records the outcome; the lane's slot
+/// is free again when it ends.
+async fn run_one(queue: Queue, handlers: Handlers, job: Job, _slot: OwnedSemaphorePermit) {
+    let Some(handler) = handlers.handlers.get(job.kind.as_str()) else {
         return;
     };
     // The lease is renewed at a third of its length while the job runs, so that a slow job is
-    // never taken over while its worker lives.
+    // never taken over while its runner lives.
     let renewing = async {
         loop {
             tokio::time::sleep(queue.lease / 3).await;
@@ -428,6 +550,9 @@ async fn run_one(queue: &Queue, handlers: &Handlers, job: Job) {
     };
     if let Err(err) = stored {
         tracing::error!(job = %job.id, error = %err, "could not record a job's outcome; its lease will expire");
+    }
+    if job.subject.is_some() {
+        queue.db.jobs_added(); // the subject's next job may run now
     }
 }
 

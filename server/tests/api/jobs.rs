@@ -233,3 +233,137 @@ async fn an_idle_worker_wakes_when_a_scheduled_job_falls_due(test_db: TestDataba
     stop_workers(stop, [workers]).await;
 }
 on_both_engines!(an_idle_worker_wakes_when_a_scheduled_job_falls_due);
+
+/// Holds each run for a while, counting how many run at once, overall and per subject, and the
+/// order each subject's jobs ran in.
+#[derive(Default)]
+struct Overlap {
+    running: Mutex<(usize, usize)>,
+    by_subject: Mutex<std::collections::HashMap<String, usize>>,
+    overlapped_subject: std::sync::atomic::AtomicBool,
+    order: Mutex<Vec<(String, i64)>>,
+    hold: Duration,
+}
+
+/// The handler side of an `Overlap` the test keeps a handle on.
+struct Overlapping(Arc<Overlap>);
+
+impl JobHandler for Overlapping {
+    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
+        let this = &self.0;
+        Box::pin(async move {
+            let subject = job.subject.clone().unwrap_or_default();
+            {
+                let mut running = this.running.lock().unwrap();
+                running.0 += 1;
+                running.1 = running.1.max(running.0);
+                let mut by_subject = this.by_subject.lock().unwrap();
+                let now = by_subject.entry(subject.clone()).or_default();
+                *now += 1;
+                if *now > 1 {
+                    this.overlapped_subject.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+                this.order.lock().unwrap().push((subject.clone(), job.payload["n"].as_i64().unwrap_or(-1)));
+            }
+            tokio::time::sleep(this.hold).await;
+            this.running.lock().unwrap().0 -= 1;
+            *this.by_subject.lock().unwrap().get_mut(&subject).unwrap() -= 1;
+            Ok(())
+        })
+    }
+}
+
+async fn a_lane_of_its_own_runs_many_slow_jobs_at_once_and_never_holds_up_the_shared_lane(
+    test_db: TestDatabase,
+) {
+    let db = open(&test_db).await;
+    let slow = Arc::new(Overlap { hold: Duration::from_millis(1500), ..Overlap::default() });
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let handlers = Handlers::new()
+        .register_in_lane("reply", Arc::new(Overlapping(slow.clone())), 20)
+        .register("send", Arc::new(Recorder { seen: seen.clone(), fail: None }));
+    for n in 0..30 {
+        let job = NewJob::new("reply", serde_json::json!({ "n": n })).subject(format!("person-{n}"));
+        jobs::enqueue_now(&db, job).await.unwrap();
+    }
+    let (stop, stopped) = watch::channel(false);
+    let workers = jobs::spawn_workers(&db, handlers, fast_options(1), stopped);
+    crate::helpers::eventually("twenty slow jobs run side by side", || async {
+        slow.running.lock().unwrap().1 >= 20
+    })
+    .await;
+
+    // The shared lane still has its place: a send committed now runs while the slow ones wait.
+    let sent_at = std::time::Instant::now();
+    jobs::enqueue_now(&db, NewJob::new("send", serde_json::json!({}))).await.unwrap();
+    crate::helpers::eventually("the send ran", || async { !seen.lock().unwrap().is_empty() }).await;
+    assert!(sent_at.elapsed() < Duration::from_millis(1000), "the send waited {:?}", sent_at.elapsed());
+    assert_eq!(slow.running.lock().unwrap().1, 20, "never more than the lane's capacity at once");
+    wait_for(&db, "done", 31).await;
+    stop_workers(stop, [workers]).await;
+}
+on_both_engines!(a_lane_of_its_own_runs_many_slow_jobs_at_once_and_never_holds_up_the_shared_lane);
+
+async fn one_subject_s_jobs_run_one_at_a_time_in_the_order_they_were_enqueued(test_db: TestDatabase) {
+    let db = open(&test_db).await;
+    let overlap = Arc::new(Overlap { hold: Duration::from_millis(30), ..Overlap::default() });
+    let handlers = Handlers::new().register_in_lane("send", Arc::new(Overlapping(overlap.clone())), 16);
+    let now = socio::db::now_ms();
+    for n in 0..8 {
+        for person in ["ana", "bruno"] {
+            let job = NewJob::new("send", serde_json::json!({ "n": n })).subject(person).run_at(now + n);
+            jobs::enqueue_now(&db, job).await.unwrap();
+        }
+    }
+    // Two servers' worth of lanes on the same queue.
+    let (stop, stopped) = watch::channel(false);
+    let first = jobs::spawn_workers(&db, handlers.clone(), fast_options(1), stopped.clone());
+    let second = jobs::spawn_workers(&open(&test_db).await, handlers, fast_options(1), stopped);
+    wait_for(&db, "done", 16).await;
+    stop_workers(stop, [first, second]).await;
+
+    assert!(
+        !overlap.overlapped_subject.load(std::sync::atomic::Ordering::SeqCst),
+        "one at a time per person"
+    );
+    for person in ["ana", "bruno"] {
+        let order: Vec<i64> =
+            overlap.order.lock().unwrap().iter().filter(|(s, _)| s == person).map(|(_, n)| *n).collect();
+        assert_eq!(order, (0..8).collect::<Vec<_>>(), "{person}'s jobs in order");
+    }
+    assert!(overlap.running.lock().unwrap().1 >= 2, "different people's jobs do run side by side");
+}
+on_both_engines!(one_subject_s_jobs_run_one_at_a_time_in_the_order_they_were_enqueued);
+
+async fn a_batched_job_moves_with_each_request_and_waits_no_longer_than_its_cap(test_db: TestDatabase) {
+    let db = open(&test_db).await;
+    let batching = jobs::Batching { window: Duration::from_secs(4), cap: Duration::from_secs(15) };
+    let run_at = || async {
+        let rows = sqlx::query("select run_at from jobs where kind = 'reply' and status = 'queued'")
+            .fetch_all(db.pool())
+            .await
+            .unwrap();
+        rows.iter().map(|r| r.get::<i64, _>("run_at")).collect::<Vec<_>>()
+    };
+    let at = 1_000_000;
+    for (message_at, due) in [(at, at + 4_000), (at + 3_000, at + 7_000), (at + 12_000, at + 15_000)] {
+        let mut tx = db.begin().await.unwrap();
+        let job = NewJob::new("reply", serde_json::json!({ "userId": "ana" })).subject("ana");
+        jobs::enqueue_batched(&mut tx, job, message_at, batching).await.unwrap();
+        tx.commit().await.unwrap();
+        assert_eq!(run_at().await, vec![due], "one waiting reply, due {due}");
+    }
+    // Once it runs, the next message starts a batch of its own.
+    let claimed = Queue::new(db.clone(), "w").claim(&["reply"]).await.unwrap().expect("due long ago");
+    let mut tx = db.begin().await.unwrap();
+    let job = NewJob::new("reply", serde_json::json!({ "userId": "ana" })).subject("ana");
+    jobs::enqueue_batched(&mut tx, job, at + 20_000, batching).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(run_at().await, vec![at + 24_000]);
+    assert!(
+        Queue::new(db.clone(), "w").claim(&["reply"]).await.unwrap().is_none(),
+        "not while the first runs"
+    );
+    assert_eq!(claimed.subject.as_deref(), Some("ana"));
+}
+on_both_engines!(a_batched_job_moves_with_each_request_and_waits_no_longer_than_its_cap);

@@ -392,7 +392,7 @@ async fn a_text_outside_the_24_hour_window_is_not_sent_and_says_why(db: TestData
     let id = messages::insert_outbound(&mut tx, &user_id, "Lembrete: seu plano está esperando", now_ms())
         .await
         .unwrap();
-    jobs::enqueue(&mut tx, delivery::send_job(&id)).await.unwrap();
+    jobs::enqueue(&mut tx, delivery::send_job(&id, &user_id)).await.unwrap();
     tx.commit().await.unwrap();
 
     eventually("the late text ends failed", || async {
