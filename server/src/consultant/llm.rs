@@ -1,7 +1,14 @@
 //! Any OpenAI-compatible chat-completions API (OpenAI, Gemini's and Groq's compatible endpoints,
-//! OpenRouter, Ollama, vLLM), with tool calling. Each call has a deadline; 429s, 5xx and timeouts
-//! are retried at most twice with jittered backoff; after repeated failures a circuit breaker
-//! stops calling for a while, so users get the offline guide at once instead of waiting.
+//! OpenRouter, Ollama, vLLM), with tool calling. Each call has a deadline; 5xx and timeouts are
+//! retried at most twice with jittered backoff; after repeated failures a circuit breaker stops
+//! calling for a while, so users get the offline guide at once instead of waiting.
+//!
+//! One process keeps at most `LLM_MAX_CONCURRENCY` calls in flight. A 429 means "slow down", not
+//! "failed" (OpenAI's "How to handle rate limits", cookbook.openai.com/examples/how_to_handle_rate_limits;
+//! Microsoft's "OpenAI rate limit reached" reference): every call of the process waits out its
+//! `Retry-After` (or a doubling pause when there is none) and tries again within its deadline,
+//! and the breaker does not count it. A 429 for an exhausted quota (`insufficient_quota`) does not
+//! pass with waiting: it is a failure like any other.
 
 use std::{
     sync::{Arc, Mutex},
@@ -11,10 +18,14 @@ use std::{
 use rand::Rng;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
+use tokio::sync::Semaphore;
 
 use crate::config::LlmConfig;
 
 const MAX_RETRIES: u32 = 2;
+/// The first pause after a 429 without `Retry-After`; it doubles while 429s keep coming.
+const FIRST_SLOW_DOWN: Duration = Duration::from_secs(1);
+const MAX_SLOW_DOWN: Duration = Duration::from_secs(30);
 const BREAKER_THRESHOLD: u32 = 5;
 const BREAKER_COOLDOWN: Duration = Duration::from_secs(60);
 
@@ -90,11 +101,57 @@ impl Breaker {
     }
 }
 
+/// The provider's "slow down", shared by every call of the process.
+#[derive(Clone, Default)]
+pub struct Throttle {
+    state: Arc<Mutex<(Option<Instant>, u32)>>,
+}
+
+impl Throttle {
+    /// Until when calls wait, if they do.
+    pub fn resting_until(&self) -> Option<Instant> {
+        self.state.lock().expect("throttle lock").0.filter(|until| *until > Instant::now())
+    }
+
+    /// A 429: calls wait `retry_after` (or a pause that doubles with each 429 in a row).
+    fn slow_down(&self, retry_after: Option<Duration>) -> Duration {
+        let mut state = self.state.lock().expect("throttle lock");
+        state.1 += 1;
+        let pause = retry_after.unwrap_or_else(|| {
+            FIRST_SLOW_DOWN.saturating_mul(2u32.saturating_pow(state.1 - 1)).min(MAX_SLOW_DOWN)
+        });
+        let until = Instant::now() + pause;
+        state.0 = Some(state.0.map_or(until, |current| current.max(until)));
+        tracing::warn!(
+            pause_ms = pause.as_millis() as u64,
+            "the model asked us to slow down (429): every call waits"
+        );
+        pause
+    }
+
+    fn answered(&self) {
+        self.state.lock().expect("throttle lock").1 = 0;
+    }
+}
+
+/// What one request came to, when it was not an answer.
+enum Refusal {
+    /// Worth trying again (network, 5xx, an unreadable or empty answer).
+    Retry(String),
+    /// The provider said slow down, maybe saying for how long.
+    SlowDown(Option<Duration>),
+    /// Will fail the same way again.
+    Fatal(String),
+}
+
 #[derive(Clone)]
 pub struct LlmClient {
     http: reqwest::Client,
     config: LlmConfig,
     breaker: Breaker,
+    throttle: Throttle,
+    in_flight: Arc<Semaphore>,
+    capacity: usize,
 }
 
 #[derive(Deserialize)]
@@ -108,9 +165,27 @@ struct Choice {
 }
 
 impl LlmClient {
-    pub fn new(config: LlmConfig) -> anyhow::Result<Self> {
+    /// A client keeping at most `max_in_flight` calls in flight at once.
+    pub fn new(config: LlmConfig, max_in_flight: usize) -> anyhow::Result<Self> {
         let http = reqwest::Client::builder().connect_timeout(Duration::from_secs(5)).build()?;
-        Ok(Self { http, config, breaker: Breaker::default() })
+        let capacity = max_in_flight.max(1);
+        Ok(Self {
+            http,
+            config,
+            breaker: Breaker::default(),
+            throttle: Throttle::default(),
+            in_flight: Arc::new(Semaphore::new(capacity)),
+            capacity,
+        })
+    }
+
+    /// How many calls are in flight now.
+    pub fn in_flight(&self) -> usize {
+        self.capacity - self.in_flight.available_permits()
+    }
+
+    pub fn throttle(&self) -> &Throttle {
+        &self.throttle
     }
 
     pub fn breaker(&self) -> &Breaker {
@@ -121,60 +196,97 @@ impl LlmClient {
         self.config.timeout
     }
 
-    /// One completion, retried on transient failures within the deadline.
+    /// One completion, retried on transient failures and waited out through 429s, within the
+    /// deadline.
     pub async fn complete(&self, messages: &[Json], tools: &Json) -> Result<Completion, LlmError> {
         if !self.breaker.allows() {
             return Err(LlmError::BreakerOpen);
         }
         let deadline = Instant::now() + self.config.timeout;
         let mut last = String::new();
-        for attempt in 0..=MAX_RETRIES {
+        let mut attempt = 0;
+        let mut only_slowed = true;
+        loop {
+            if let Some(until) = self.throttle.resting_until() {
+                if until >= deadline {
+                    last = "the model asked us to slow down past the deadline".into();
+                    break;
+                }
+                tokio::time::sleep_until(until.into()).await;
+            }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 break;
             }
-            match tokio::time::timeout(left, self.once(messages, tools)).await {
+            let call = async {
+                let _slot = self.in_flight.acquire().await.expect("never closed");
+                self.once(messages, tools).await
+            };
+            match tokio::time::timeout(left, call).await {
                 Ok(Ok(completion)) => {
                     self.breaker.success();
+                    self.throttle.answered();
                     return Ok(completion);
                 }
-                Ok(Err((retryable, reason))) => {
+                Ok(Err(Refusal::SlowDown(retry_after))) => {
+                    self.throttle.slow_down(retry_after);
+                    last = "HTTP 429".into();
+                    continue; // not an attempt: the wait is the provider's to set
+                }
+                Ok(Err(Refusal::Retry(reason))) => last = reason,
+                Ok(Err(Refusal::Fatal(reason))) => {
                     last = reason;
-                    if !retryable {
-                        break;
-                    }
+                    only_slowed = false;
+                    break;
                 }
                 Err(_) => last = "deadline passed".into(),
             }
-            if attempt < MAX_RETRIES {
-                let pause =
-                    Duration::from_millis(rand::rng().random_range(100..400) * u64::from(attempt + 1));
-                tokio::time::sleep(pause.min(deadline.saturating_duration_since(Instant::now()))).await;
+            only_slowed = false;
+            attempt += 1;
+            if attempt > MAX_RETRIES {
+                break;
             }
+            let pause = Duration::from_millis(rand::rng().random_range(100..400) * u64::from(attempt));
+            tokio::time::sleep(pause.min(deadline.saturating_duration_since(Instant::now()))).await;
         }
-        self.breaker.failure();
+        if !only_slowed {
+            self.breaker.failure();
+        }
         Err(LlmError::Failed(last))
     }
 
-    async fn once(&self, messages: &[Json], tools: &Json) -> Result<Completion, (bool, String)> {
+    async fn once(&self, messages: &[Json], tools: &Json) -> Result<Completion, Refusal> {
         let body = json!({ "model": self.config.model, "messages": messages, "tools": tools, "tool_choice": "auto", "temperature": 0.4 });
         let mut request = self.http.post(format!("{}/chat/completions", self.config.base_url)).json(&body);
         if let Some(key) = &self.config.api_key {
             request = request.bearer_auth(key.expose());
         }
         let response =
-            request.send().await.map_err(|e| (true, format!("unreachable: {}", e.without_url())))?;
+            request.send().await.map_err(|e| Refusal::Retry(format!("unreachable: {}", e.without_url())))?;
         let status = response.status();
-        if status.as_u16() == 429 || status.is_server_error() {
-            return Err((true, format!("HTTP {status}")));
+        if status.as_u16() == 429 {
+            let retry_after = retry_after(response.headers());
+            let body = response.text().await.unwrap_or_default();
+            return Err(if body.contains("insufficient_quota") {
+                Refusal::Fatal("HTTP 429: the account's quota is exhausted".into())
+            } else {
+                Refusal::SlowDown(retry_after)
+            });
+        }
+        if status.is_server_error() {
+            return Err(Refusal::Retry(format!("HTTP {status}")));
         }
         if !status.is_success() {
-            return Err((false, format!("HTTP {status}")));
+            return Err(Refusal::Fatal(format!("HTTP {status}")));
         }
         let parsed: Response =
-            response.json().await.map_err(|e| (true, format!("unreadable answer: {e}")))?;
-        let message =
-            parsed.choices.into_iter().next().map(|c| c.message).ok_or((true, "no choices".to_owned()))?;
+            response.json().await.map_err(|e| Refusal::Retry(format!("unreadable answer: {e}")))?;
+        let message = parsed
+            .choices
+            .into_iter()
+            .next()
+            .map(|c| c.message)
+            .ok_or(Refusal::Retry("no choices".to_owned()))?;
         let calls: Vec<ToolCall> = message["tool_calls"]
             .as_array()
             .map(|calls| {
@@ -193,9 +305,20 @@ impl LlmClient {
         }
         match message["content"].as_str().map(str::trim).filter(|t| !t.is_empty()) {
             Some(text) => Ok(Completion::Text(text.to_owned())),
-            None => Err((true, "an empty answer".into())),
+            None => Err(Refusal::Retry("an empty answer".into())),
         }
     }
+}
+
+/// How long a 429 asks us to wait: `retry-after-ms`, or `Retry-After` in seconds (whole or not).
+fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+    if let Some(ms) = header("retry-after-ms").and_then(|v| v.parse::<f64>().ok()) {
+        return Some(Duration::from_secs_f64(ms.clamp(0.0, 600_000.0) / 1000.0));
+    }
+    header("retry-after")
+        .and_then(|v| v.parse::<f64>().ok())
+        .map(|secs| Duration::from_secs_f64(secs.clamp(0.0, 600.0)))
 }
 
 /// Speech to text over the OpenAI-compatible `/audio/transcriptions` endpoint.
@@ -245,6 +368,34 @@ impl Transcriber {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_429_s_pause_is_its_retry_after_or_doubles_from_one_second() {
+        let throttle = Throttle::default();
+        assert_eq!(throttle.slow_down(None), Duration::from_secs(1));
+        assert_eq!(throttle.slow_down(None), Duration::from_secs(2));
+        assert_eq!(throttle.slow_down(Some(Duration::from_millis(300))), Duration::from_millis(300));
+        assert!(throttle.resting_until().is_some(), "the longest pause still holds");
+        throttle.answered();
+        assert_eq!(throttle.slow_down(None), Duration::from_secs(1), "an answer starts over");
+        for _ in 0..10 {
+            throttle.slow_down(None);
+        }
+        assert_eq!(throttle.slow_down(None), MAX_SLOW_DOWN);
+    }
+
+    #[test]
+    fn retry_after_is_read_in_seconds_or_milliseconds() {
+        let mut headers = reqwest::header::HeaderMap::new();
+        assert_eq!(retry_after(&headers), None);
+        headers.insert("retry-after", "1.5".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(Duration::from_millis(1500)));
+        headers.insert("retry-after-ms", "250".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(Duration::from_millis(250)));
+        headers.clear();
+        headers.insert("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT".parse().unwrap());
+        assert_eq!(retry_after(&headers), None, "a date is not understood: the doubling pause applies");
+    }
 
     #[test]
     fn the_breaker_opens_after_five_failures_and_closes_after_the_cooldown_and_a_success() {

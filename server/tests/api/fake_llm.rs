@@ -1,5 +1,7 @@
 //! A local OpenAI-compatible chat-completions server: it records every request and answers from a
-//! script (status, body, delay), then with a plain text answer.
+//! script (status, body, delay, headers), then with a plain text answer after the default delay.
+//! It counts the calls in flight. A 429 looks like OpenAI's: an `error` object with
+//! `rate_limit_exceeded`, with or without `Retry-After` (cookbook.openai.com/examples/how_to_handle_rate_limits).
 
 use std::{
     collections::VecDeque,
@@ -10,10 +12,25 @@ use std::{
 use axum::{Json, Router, extract::State, http::StatusCode, routing::post};
 use serde_json::{Value, json};
 
+/// One scripted answer.
+struct Answer {
+    status: u16,
+    body: Value,
+    delay: Duration,
+    headers: Vec<(&'static str, String)>,
+}
+
 #[derive(Default)]
 struct Inner {
     requests: Vec<Value>,
-    script: VecDeque<(u16, Value, Duration)>,
+    /// When each request came in.
+    arrivals: Vec<std::time::Instant>,
+    script: VecDeque<Answer>,
+    default_delay: Duration,
+    /// Every request before this time is answered 429 (with this `Retry-After`).
+    limited_until: Option<(std::time::Instant, Option<String>)>,
+    in_flight: usize,
+    peak_in_flight: usize,
 }
 
 #[derive(Clone)]
@@ -58,11 +75,45 @@ impl FakeLlm {
     }
 
     pub fn answer_with(&self, answers: impl IntoIterator<Item = (u16, Value)>) {
-        self.inner.lock().unwrap().script.extend(answers.into_iter().map(|(s, b)| (s, b, Duration::ZERO)));
+        let answers = answers.into_iter().map(|(status, body)| Answer {
+            status,
+            body,
+            delay: Duration::ZERO,
+            headers: Vec::new(),
+        });
+        self.inner.lock().unwrap().script.extend(answers);
     }
 
     pub fn answer_slowly(&self, delay: Duration, body: Value) {
-        self.inner.lock().unwrap().script.push_back((200, body, delay));
+        self.inner.lock().unwrap().script.push_back(Answer { status: 200, body, delay, headers: Vec::new() });
+    }
+
+    /// The next answer is OpenAI's 429, with `Retry-After: <seconds>` when given.
+    pub fn rate_limit(&self, retry_after: Option<&str>) {
+        self.inner.lock().unwrap().script.push_back(rate_limited(retry_after.map(str::to_owned)));
+    }
+
+    /// Every request for `period` from now is answered 429, with `Retry-After: <seconds>` when given.
+    /// Returns when the limit ends.
+    pub fn rate_limit_for(&self, period: Duration, retry_after: Option<&str>) -> std::time::Instant {
+        let until = std::time::Instant::now() + period;
+        self.inner.lock().unwrap().limited_until = Some((until, retry_after.map(str::to_owned)));
+        until
+    }
+
+    /// Every unscripted answer takes this long, as a real model does.
+    pub fn think_for(&self, delay: Duration) {
+        self.inner.lock().unwrap().default_delay = delay;
+    }
+
+    /// When each request came in, in order.
+    pub fn arrivals(&self) -> Vec<std::time::Instant> {
+        self.inner.lock().unwrap().arrivals.clone()
+    }
+
+    /// The most calls that were ever in flight at once.
+    pub fn peak_in_flight(&self) -> usize {
+        self.inner.lock().unwrap().peak_in_flight
     }
 
     pub fn requests(&self) -> Vec<Value> {
@@ -79,17 +130,46 @@ impl FakeLlm {
     }
 }
 
+/// OpenAI's 429 for a request-rate limit.
+fn rate_limited(retry_after: Option<String>) -> Answer {
+    let body = json!({"error": {
+        "message": "Rate limit reached for test-model in organization org-test on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 1s.",
+        "type": "requests", "param": null, "code": "rate_limit_exceeded"}});
+    let headers = retry_after.map(|s| vec![("retry-after", s)]).unwrap_or_default();
+    Answer { status: 429, body, delay: Duration::ZERO, headers }
+}
+
 async fn complete(
     State(inner): State<Arc<Mutex<Inner>>>,
     Json(body): Json<Value>,
-) -> (StatusCode, Json<Value>) {
-    let next = {
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let answer = {
         let mut inner = inner.lock().unwrap();
         inner.requests.push(body);
-        inner.script.pop_front()
+        inner.arrivals.push(std::time::Instant::now());
+        inner.in_flight += 1;
+        inner.peak_in_flight = inner.peak_in_flight.max(inner.in_flight);
+        let default_delay = inner.default_delay;
+        let limited = inner.limited_until.clone().filter(|(until, _)| std::time::Instant::now() < *until);
+        if let Some((_, retry_after)) = limited {
+            rate_limited(retry_after)
+        } else if let Some(scripted) = inner.script.pop_front() {
+            scripted
+        } else {
+            Answer {
+                status: 200,
+                body: text("Olá! Sou o Sócio, com o modelo."),
+                delay: default_delay,
+                headers: Vec::new(),
+            }
+        }
     };
-    let (status, answer, delay) =
-        next.unwrap_or((200, text("Olá! Sou o Sócio, com o modelo."), Duration::ZERO));
-    tokio::time::sleep(delay).await;
-    (StatusCode::from_u16(status).unwrap(), Json(answer))
+    tokio::time::sleep(answer.delay).await;
+    inner.lock().unwrap().in_flight -= 1;
+    let mut response = (StatusCode::from_u16(answer.status).unwrap(), Json(answer.body)).into_response();
+    for (name, value) in answer.headers {
+        response.headers_mut().insert(name, value.parse().unwrap());
+    }
+    response
 }

@@ -127,6 +127,75 @@ async fn server_errors_fall_back_to_the_offline_guide(db: TestDatabase) {
 }
 on_both_engines!(server_errors_fall_back_to_the_offline_guide);
 
+async fn a_429_slows_every_call_down_for_its_retry_after_and_the_model_still_answers(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    llm.rate_limit(Some("2"));
+    let app = app_with_model(db, &llm, 10).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let reply = app.say(ANA, "Oi").await;
+    assert!(reply.contains("Sou o Sócio, com o modelo"), "the model answered after waiting: {reply}");
+    let arrivals = llm.arrivals();
+    assert_eq!(arrivals.len(), 2, "the 429 and the call after it");
+    assert!(
+        arrivals[1] - arrivals[0] >= Duration::from_millis(1900),
+        "waited the Retry-After: {:?}",
+        arrivals[1] - arrivals[0]
+    );
+}
+on_both_engines!(a_429_slows_every_call_down_for_its_retry_after_and_the_model_still_answers);
+
+async fn a_429_without_retry_after_backs_off_doubling_until_the_model_answers(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    llm.rate_limit(None);
+    llm.rate_limit(None);
+    let app = app_with_model(db, &llm, 10).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let reply = app.say(ANA, "Oi").await;
+    assert!(reply.contains("Sou o Sócio, com o modelo"), "the model answered: {reply}");
+    let arrivals = llm.arrivals();
+    assert_eq!(arrivals.len(), 3);
+    assert!(arrivals[1] - arrivals[0] >= Duration::from_millis(900), "{:?}", arrivals[1] - arrivals[0]);
+    assert!(
+        arrivals[2] - arrivals[1] >= Duration::from_millis(1900),
+        "doubled: {:?}",
+        arrivals[2] - arrivals[1]
+    );
+}
+on_both_engines!(a_429_without_retry_after_backs_off_doubling_until_the_model_answers);
+
+async fn replies_that_ran_out_of_time_on_429s_get_the_guide_and_never_open_the_breaker(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    let limit_ends = llm.rate_limit_for(Duration::from_millis(5500), Some("0.3"));
+    let app = app_with_model(db, &llm, 1).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    for text in ["Oi", "Padaria", "Pão ruim no bairro", "Fermentação natural", "planejando"] {
+        let reply = app.say(ANA, text).await;
+        assert!(!reply.contains("com o modelo"), "rate limited: {reply}");
+    }
+    assert!(llm.requests().len() >= 10, "each reply kept trying: {}", llm.requests().len());
+    // The provider's limit passes; a breaker that counted 429s would be open by now.
+    tokio::time::sleep_until((limit_ends + Duration::from_millis(400)).into()).await;
+    let reply = app.say(ANA, "Alimentação").await;
+    assert!(reply.contains("Sou o Sócio, com o modelo"), "the breaker stayed closed: {reply}");
+}
+on_both_engines!(replies_that_ran_out_of_time_on_429s_get_the_guide_and_never_open_the_breaker);
+
+async fn twenty_people_writing_at_once_are_answered_side_by_side_not_four_at_a_time(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    llm.think_for(Duration::from_millis(1500));
+    let app = app_with_model(db, &llm, 10).await;
+    let people: Vec<String> = (0..20).map(|n| format!("+55119870{n:05}")).collect();
+    for phone in &people {
+        app.make_pro(phone, socio::locale::Language::PtBr).await;
+    }
+    let started = std::time::Instant::now();
+    let replies = futures::future::join_all(people.iter().map(|phone| app.say(phone, "Oi"))).await;
+    assert!(replies.iter().all(|r| r.contains("com o modelo")), "{replies:?}");
+    assert!(llm.peak_in_flight() >= 16, "model calls in flight at once: {}", llm.peak_in_flight());
+    assert!(started.elapsed() < Duration::from_secs(5), "all answered in {:?}", started.elapsed());
+}
+on_both_engines!(twenty_people_writing_at_once_are_answered_side_by_side_not_four_at_a_time);
+
 async fn a_model_slower_than_the_deadline_falls_back_to_the_guide(db: TestDatabase) {
     let llm = FakeLlm::start().await;
     for _ in 0..3 {
