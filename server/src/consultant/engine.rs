@@ -187,7 +187,8 @@ impl Engine {
         let tools = tools();
         for _ in 0..MAX_TOOL_ROUNDS {
             match llm.complete(&conversation, &tools).await? {
-                Completion::Text(text) => return Ok(text.chars().take(4000).collect()),
+                // Whole: a long answer is split into several WhatsApp messages, never cut off.
+                Completion::Text(text) => return Ok(text),
                 Completion::ToolCalls { calls, message } => {
                     conversation.push(message);
                     for call in calls {

@@ -11,7 +11,7 @@ use super::{
     replies::{self, Links},
 };
 use crate::{
-    conversation::{delivery, messages},
+    conversation::{delivery, messages, split},
     db::{
         Db,
         jobs::{self, Job, JobError, JobHandler},
@@ -97,9 +97,14 @@ impl ReplyHandler {
         if messages::mark_answered(&mut tx, &job.id).await? == 0 {
             return Ok(());
         }
-        let id = messages::insert_outbound(&mut tx, &user.id, &text, now_ms()).await?;
-        jobs::enqueue(&mut tx, delivery::send_job(&id, &user.id)).await?;
-        tx.commit().await?; // wakes the workers for the send
+        // A long answer goes as several messages, in order (the person's sends run one at a time).
+        let now = now_ms();
+        for (n, part) in split::into_messages(&text, split::MAX_CHARS).iter().enumerate() {
+            let id = messages::insert_outbound(&mut tx, &user.id, part, now + n as i64).await?;
+            let send = delivery::send_job(&id, &user.id).run_at(now + n as i64);
+            jobs::enqueue(&mut tx, send).await?;
+        }
+        tx.commit().await?; // wakes the workers for the sends
         Ok(())
     }
 }

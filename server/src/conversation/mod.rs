@@ -7,3 +7,4 @@ pub mod inbox;
 pub mod messages;
 pub mod notices;
 pub mod number_change;
+pub mod split;

@@ -196,6 +196,28 @@ async fn twenty_people_writing_at_once_are_answered_side_by_side_not_four_at_a_t
 }
 on_both_engines!(twenty_people_writing_at_once_are_answered_side_by_side_not_four_at_a_time);
 
+async fn an_answer_longer_than_whatsapp_takes_goes_as_several_messages_in_order(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    let paragraph =
+        |n: usize| format!("Parte {n}: {}", "Seu custo fixo cabe no faturamento previsto. ".repeat(70));
+    let answer = (1..=3).map(paragraph).collect::<Vec<_>>().join("\n\n");
+    assert!(answer.chars().count() > 8_192);
+    llm.answer_with([(200, text(&answer))]);
+    let app = app_with_model(db, &llm, 10).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    app.say(ANA, "Me explica meus custos").await;
+    crate::helpers::eventually("three messages", || async { app.texts_to(ANA).await.len() >= 3 }).await;
+    app.drain_jobs().await;
+    let sent = app.texts_to(ANA).await;
+    assert_eq!(sent.len(), 3, "{:?}", sent.iter().map(|s| s.chars().count()).collect::<Vec<_>>());
+    for (n, message) in sent.iter().enumerate() {
+        assert!(message.chars().count() <= 4096);
+        assert!(message.contains(&format!("Parte {}:", n + 1)), "in order: {}", &message[..80]);
+        assert!(!message.contains(&format!("Parte {}:", n + 2)), "cut between paragraphs");
+    }
+}
+on_both_engines!(an_answer_longer_than_whatsapp_takes_goes_as_several_messages_in_order);
+
 async fn a_model_slower_than_the_deadline_falls_back_to_the_guide(db: TestDatabase) {
     let llm = FakeLlm::start().await;
     for _ in 0..3 {
