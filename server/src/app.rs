@@ -126,7 +126,7 @@ impl Application {
         let handlers = Handlers::new()
             .register_in_lane(
                 REPLY_JOB,
-                Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine.clone(), voice)),
+                Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine.clone(), voice, sender.clone())),
                 config.jobs.model_calls,
             )
             .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())))

@@ -56,7 +56,8 @@ pub async fn outbox(
             .into_iter()
             .map(|m| json!({"to": m.to, "text": m.text, "kind": m.kind, "createdAt": timestamp(m.created_at).to_string()}))
             .collect();
-        Ok(json!({ "messages": messages }))
+        let typing = outbox::typing(&dev.db, phone.e164()).await?;
+        Ok(json!({ "messages": messages, "typing": typing }))
     };
     envelope::answer(language(&headers), delivered.await)
 }

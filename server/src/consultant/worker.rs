@@ -3,6 +3,8 @@
 //! that commit leaves the messages claimed by the job, which its retry picks up again; after it,
 //! the retry finds nothing left to answer — so a reply is stored, and sent, once.
 
+use std::sync::Arc;
+
 use futures::future::BoxFuture;
 
 use super::{
@@ -17,8 +19,8 @@ use crate::{
         jobs::{self, Job, JobError, JobHandler},
         now_ms,
     },
-    identity::users,
-    whatsapp::{media::MediaClient, payload::MessageKind},
+    identity::users::{self, User},
+    whatsapp::{media::MediaClient, payload::MessageKind, sender::WhatsAppSender, typing},
 };
 
 pub struct ReplyHandler {
@@ -26,11 +28,24 @@ pub struct ReplyHandler {
     links: Links,
     engine: Engine,
     voice: Option<(MediaClient, Transcriber)>,
+    sender: Arc<dyn WhatsAppSender>,
 }
 
 impl ReplyHandler {
-    pub fn new(db: Db, links: Links, engine: Engine, voice: Option<(MediaClient, Transcriber)>) -> Self {
-        Self { db, links, engine, voice }
+    pub fn new(
+        db: Db,
+        links: Links,
+        engine: Engine,
+        voice: Option<(MediaClient, Transcriber)>,
+        sender: Arc<dyn WhatsAppSender>,
+    ) -> Self {
+        Self { db, links, engine, voice, sender }
+    }
+
+    /// "Typing…" on the person's latest message while the answer is composed.
+    fn show_typing(&self, user: &User, claimed: &[messages::Message]) -> Option<typing::Typing> {
+        let latest = claimed.iter().rev().find_map(|m| m.wa_message_id.clone())?;
+        Some(typing::start(self.sender.clone(), user.phone.digits().to_owned(), latest, typing::REFRESH))
     }
 
     /// Turns the voice notes of entitled users into words, when a transcription model is
@@ -85,6 +100,7 @@ impl ReplyHandler {
             return Ok(()); // answered together with an earlier message of the burst
         }
 
+        let typing = self.show_typing(&user, &claimed);
         self.transcribe(&user, &mut claimed).await;
         let consultant = self.consult(&user, &replies::readable_text(&claimed)).await?;
         // The consultant may have switched the user's language: answer in the new one.
@@ -92,6 +108,7 @@ impl ReplyHandler {
         let user = users::find_by_id(&mut conn, &user.id).await?.unwrap_or(user);
         drop(conn);
         let text = replies::compose(&user, first_contact, &claimed, &self.links, consultant);
+        drop(typing);
 
         let mut tx = self.db.begin().await?;
         if messages::mark_answered(&mut tx, &job.id).await? == 0 {

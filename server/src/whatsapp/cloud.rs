@@ -116,6 +116,38 @@ impl WhatsAppSender for CloudSender {
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Sent, SendError>> {
         Box::pin(self.post(message))
     }
+
+    /// Meta's "Typing indicators" (developers.facebook.com/documentation/business-messaging/whatsapp/typing-indicators):
+    /// a read receipt for the message with `typing_indicator`, answered `{"success": true}`.
+    fn show_typing<'a>(
+        &'a self,
+        _to: &'a str,
+        wa_message_id: &'a str,
+    ) -> BoxFuture<'a, Result<(), SendError>> {
+        Box::pin(async move {
+            let body = json!({
+                "messaging_product": "whatsapp",
+                "status": "read",
+                "message_id": wa_message_id,
+                "typing_indicator": { "type": "text" },
+            });
+            let response = self
+                .http
+                .post(&self.messages_url)
+                .bearer_auth(self.token.expose())
+                .timeout(Duration::from_secs(5))
+                .json(&body)
+                .send()
+                .await
+                .map_err(|e| SendError::Retryable(format!("Cloud API unreachable: {}", without_url(&e))))?;
+            let status = response.status();
+            if status.is_success() {
+                return Ok(());
+            }
+            let bytes = response.bytes().await.unwrap_or_default();
+            Err(classify(status.as_u16(), &bytes))
+        })
+    }
 }
 
 #[derive(Deserialize)]

@@ -1,5 +1,5 @@
 //! The WhatsApp wire: Meta's webhook payloads and signature, and the sender port with its two
-//! implementations (the Cloud API, and the dev outbox that stands in for phones).
+//! implementations (the Cloud API, and the dev outbox that stands in for phones), and "typing…" while we compose.
 
 pub mod cloud;
 pub mod media;
@@ -8,3 +8,4 @@ pub mod outbox;
 pub mod payload;
 pub mod sender;
 pub mod signature;
+pub mod typing;

@@ -27,7 +27,31 @@ pub struct Delivered {
     pub created_at: i64,
 }
 
+/// How long WhatsApp shows "typing…" unless the answer comes first.
+const TYPING_SHOWN_MS: i64 = 25_000;
+
 impl WhatsAppSender for DevOutbox {
+    /// Kept as a `typing` row, which the outbox reads as "typing…" until a message follows it.
+    fn show_typing<'a>(
+        &'a self,
+        to: &'a str,
+        _wa_message_id: &'a str,
+    ) -> BoxFuture<'a, Result<(), SendError>> {
+        Box::pin(async move {
+            sqlx::query(
+                "insert into whatsapp_outbox (to_phone, body, kind, wa_message_id, created_at) \
+                 values ($1, '', 'typing', $2, $3)",
+            )
+            .bind(format!("+{to}"))
+            .bind(format!("typing.dev.{}", uuid::Uuid::new_v4().simple()))
+            .bind(now_ms())
+            .execute(self.db.pool())
+            .await
+            .map_err(|e| SendError::Retryable(format!("outbox unavailable: {e}")))?;
+            Ok(())
+        })
+    }
+
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Sent, SendError>> {
         Box::pin(async move {
             let wa_message_id = format!("wamid.dev.{}", uuid::Uuid::new_v4().simple());
@@ -48,11 +72,29 @@ impl WhatsAppSender for DevOutbox {
     }
 }
 
+/// Whether `to` (E.164) sees "typing…" now: an indicator shown less than 25 s ago and no message
+/// since.
+pub async fn typing(db: &Db, to: &str) -> Result<bool, sqlx::Error> {
+    let latest = sqlx::query(
+        "select kind, created_at from whatsapp_outbox where to_phone = $1 order by seq desc limit 1",
+    )
+    .bind(to)
+    .fetch_optional(db.pool())
+    .await?;
+    Ok(match latest {
+        Some(row) => {
+            row.try_get::<String, _>("kind")? == "typing"
+                && now_ms() - row.try_get::<i64, _>("created_at")? < TYPING_SHOWN_MS
+        }
+        None => false,
+    })
+}
+
 /// Everything sent to `to` (E.164), oldest first; at most the last 500.
 pub async fn delivered_to(db: &Db, to: &str) -> Result<Vec<Delivered>, sqlx::Error> {
     let rows = sqlx::query(
         "select to_phone, body, kind, created_at from (select seq, to_phone, body, kind, created_at \
-         from whatsapp_outbox where to_phone = $1 order by seq desc limit 500) recent order by seq",
+         from whatsapp_outbox where to_phone = $1 and kind <> 'typing' order by seq desc limit 500) recent order by seq",
     )
     .bind(to)
     .fetch_all(db.pool())

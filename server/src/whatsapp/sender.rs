@@ -63,4 +63,9 @@ pub enum SendError {
 
 pub trait WhatsAppSender: Send + Sync + 'static {
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Sent, SendError>>;
+
+    /// Marks the person's message as read and shows them that an answer is being typed, until it
+    /// arrives or for about 25 seconds. `to` is the person's digits, `wa_message_id` their message.
+    fn show_typing<'a>(&'a self, to: &'a str, wa_message_id: &'a str)
+    -> BoxFuture<'a, Result<(), SendError>>;
 }

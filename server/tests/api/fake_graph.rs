@@ -7,6 +7,11 @@
 //! (<https://developers.facebook.com/docs/whatsapp/cloud-api/reference/messages>). Accounts added
 //! with [`FakeGraph::add_account`] are found under either spelling of a Brazilian mobile, the way
 //! WhatsApp reaches an older account whose `wa_id` lacks the ninth digit.
+//!
+//! A read receipt with a typing indicator goes to the same endpoint (`status: read`, `message_id`,
+//! `typing_indicator`) and is answered `{"success": true}`, per Meta's "Typing indicators" page
+//! (<https://developers.facebook.com/documentation/business-messaging/whatsapp/typing-indicators/>);
+//! those are kept apart ([`FakeGraph::reads`]) so that the script and the counts are about sends.
 
 use std::{
     collections::VecDeque,
@@ -37,6 +42,8 @@ pub struct Recorded {
 #[derive(Default)]
 struct Inner {
     requests: Vec<Recorded>,
+    reads: Vec<(std::time::Instant, Value)>,
+    reads_fail: bool,
     script: VecDeque<(u16, Value)>,
     sent: u32,
     accounts: Vec<String>,
@@ -92,6 +99,16 @@ impl FakeGraph {
         self.inner.lock().unwrap().requests.clone()
     }
 
+    /// The read receipts (with their typing indicators) asked for, with when they came.
+    pub fn reads(&self) -> Vec<(std::time::Instant, Value)> {
+        self.inner.lock().unwrap().reads.clone()
+    }
+
+    /// Every read receipt from now on fails with Meta's generic 500.
+    pub fn fail_reads(&self) {
+        self.inner.lock().unwrap().reads_fail = true;
+    }
+
     /// Waits until at least `n` requests arrived; returns them.
     pub async fn wait_for_requests(&self, n: usize) -> Vec<Recorded> {
         for _ in 0..1000 {
@@ -126,6 +143,15 @@ async fn messages(
     Json(body): Json<Value>,
 ) -> (StatusCode, Json<Value>) {
     let mut inner = inner.lock().unwrap();
+    if body["status"] == "read" {
+        inner.reads.push((std::time::Instant::now(), body));
+        return if inner.reads_fail {
+            let error = json!({"error": {"message": "An unknown error occurred", "type": "OAuthException", "code": 1}});
+            (StatusCode::INTERNAL_SERVER_ERROR, Json(error))
+        } else {
+            (StatusCode::OK, Json(json!({ "success": true })))
+        };
+    }
     inner.requests.push(Recorded {
         phone_number_id,
         authorization: headers

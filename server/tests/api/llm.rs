@@ -218,6 +218,24 @@ async fn an_answer_longer_than_whatsapp_takes_goes_as_several_messages_in_order(
 }
 on_both_engines!(an_answer_longer_than_whatsapp_takes_goes_as_several_messages_in_order);
 
+async fn the_simulator_shows_typing_while_the_model_composes_and_not_after(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    llm.think_for(Duration::from_millis(1500));
+    let app = app_with_model(db, &llm, 10).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let typing = || async {
+        let (_, body) = app.rest_get("/api/dev/whatsapp/outbox?phone=%2B5511987654321", "pt-BR").await;
+        body["data"]["typing"] == true
+    };
+    let body = json!({"from": ANA, "name": "Ana Lima", "text": "Oi"}).to_string();
+    app.rest_send(reqwest::Method::POST, "/api/dev/whatsapp/inbound", &body).await;
+    crate::helpers::eventually("digitando…", typing).await;
+    assert!(app.texts_to(ANA).await.is_empty(), "typing before the answer");
+    crate::helpers::eventually("the answer", || async { !app.texts_to(ANA).await.is_empty() }).await;
+    assert!(!typing().await, "the answer ends the typing");
+}
+on_both_engines!(the_simulator_shows_typing_while_the_model_composes_and_not_after);
+
 async fn a_model_slower_than_the_deadline_falls_back_to_the_guide(db: TestDatabase) {
     let llm = FakeLlm::start().await;
     for _ in 0..3 {

@@ -268,6 +268,79 @@ async fn a_burst_of_messages_gets_one_reply_that_considers_all_of_them(db: TestD
 }
 on_both_engines!(a_burst_of_messages_gets_one_reply_that_considers_all_of_them);
 
+async fn the_batch_window_restarts_with_each_message_so_a_slow_typist_gets_one_reply(db: TestDatabase) {
+    let graph = FakeGraph::start().await;
+    let mut config = graph.cloud_config();
+    config.retain(|(k, _)| *k != "WHATSAPP_BATCH_WINDOW_MS");
+    config.push(("WHATSAPP_BATCH_WINDOW_MS", "400".into()));
+    let app = spawn_app_with(db, &config).await;
+    // Five messages 250 ms apart: over a second in all, each within the window of the one before.
+    for n in 0..5 {
+        let body = text_delivery(ANA, "Ana Lima", &format!("wamid.slow.{n}"), &format!("parte {n}"));
+        assert_eq!(app.post_whatsapp_webhook(&body, Some(APP_SECRET)).await, 200);
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    graph.wait_for_requests(1).await;
+    app.drain_jobs().await;
+    assert_eq!(graph.requests().len(), 1, "one reply once she stopped typing");
+    assert_eq!(app.count("select count(*) as n from messages where status = 'answered'").await, 5);
+}
+on_both_engines!(the_batch_window_restarts_with_each_message_so_a_slow_typist_gets_one_reply);
+
+async fn a_chatty_person_is_answered_by_the_batch_cap_even_while_still_writing(db: TestDatabase) {
+    let graph = FakeGraph::start().await;
+    let mut config = graph.cloud_config();
+    config.retain(|(k, _)| *k != "WHATSAPP_BATCH_WINDOW_MS");
+    config.push(("WHATSAPP_BATCH_WINDOW_MS", "400".into()));
+    config.push(("WHATSAPP_BATCH_MAX_MS", "1000".into()));
+    let app = spawn_app_with(db, &config).await;
+    let started = std::time::Instant::now();
+    let mut n = 0;
+    while graph.requests().is_empty() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(3), "answered within the cap");
+        let body = text_delivery(ANA, "Ana Lima", &format!("wamid.chatty.{n}"), "mais uma coisa");
+        assert_eq!(app.post_whatsapp_webhook(&body, Some(APP_SECRET)).await, 200);
+        n += 1;
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(900),
+        "not before the cap: {:?}",
+        started.elapsed()
+    );
+}
+on_both_engines!(a_chatty_person_is_answered_by_the_batch_cap_even_while_still_writing);
+
+async fn the_person_sees_their_message_read_and_typing_while_the_answer_is_composed(db: TestDatabase) {
+    let (app, graph) = cloud_app(db).await;
+    app.post_whatsapp_webhook(&text_delivery(ANA, "Ana Lima", "wamid.typing.1", "Oi"), Some(APP_SECRET))
+        .await;
+    graph.wait_for_requests(1).await;
+    eventually("the read receipt", || async { !graph.reads().is_empty() }).await;
+    let reads = graph.reads();
+    assert_eq!(reads.len(), 1, "{reads:?}");
+    assert_eq!(
+        reads[0].1,
+        json!({"messaging_product": "whatsapp", "status": "read", "message_id": "wamid.typing.1",
+               "typing_indicator": {"type": "text"}})
+    );
+}
+on_both_engines!(the_person_sees_their_message_read_and_typing_while_the_answer_is_composed);
+
+async fn a_failing_typing_indicator_never_holds_up_the_reply(db: TestDatabase) {
+    let (app, graph) = cloud_app(db).await;
+    graph.fail_reads();
+    app.post_whatsapp_webhook(&text_delivery(ANA, "Ana Lima", "wamid.typing.2", "Oi"), Some(APP_SECRET))
+        .await;
+    let sent = graph.wait_for_requests(1).await;
+    assert_eq!(sent[0].body["to"], ANA);
+    eventually("the reply is sent", || outbound_status_is(&app, "sent")).await;
+    eventually("the read receipt was tried", || async { !graph.reads().is_empty() }).await;
+    app.drain_jobs().await;
+    assert_eq!(graph.reads().len(), 1, "tried once, not retried");
+}
+on_both_engines!(a_failing_typing_indicator_never_holds_up_the_reply);
+
 async fn a_returning_free_user_hears_the_consultant_is_pro_only(db: TestDatabase) {
     let (app, graph) = cloud_app(db).await;
     app.post_whatsapp_webhook(&text_delivery(ANA, "Ana Lima", "wamid.a", "Oi"), Some(APP_SECRET)).await;

@@ -14,7 +14,7 @@ export function useOutbox(phone: string, language: string) {
   return useQuery({
     queryKey: ["dev-outbox", phone],
     queryFn: ({ signal }) =>
-      restCall<{ messages: OutboxMessage[] }>(`/api/dev/whatsapp/outbox?phone=${encodeURIComponent(phone)}`, {
+      restCall<{ messages: OutboxMessage[]; typing: boolean }>(`/api/dev/whatsapp/outbox?phone=${encodeURIComponent(phone)}`, {
         language,
         signal,
       }),

@@ -151,7 +151,13 @@ export function SimulatorPage() {
                 </p>
               </div>
             ))}
-            {waiting && <p className="text-xs text-slate-600">{t("waiting")}</p>}
+            {outbox.data?.typing ? (
+              <p data-testid="typing" className="w-fit rounded-lg bg-white px-3 py-2 text-sm italic text-slate-600 shadow-sm">
+                {t("typing")}
+              </p>
+            ) : (
+              waiting && <p className="text-xs text-slate-600">{t("waiting")}</p>
+            )}
             {outbox.isError && !notInDevMode && <p role="alert" className="text-xs text-red-700">{t("loadError")}</p>}
             <div ref={endRef} />
           </div>
