@@ -72,8 +72,11 @@ use crate::{
         },
     },
     whatsapp::{
-        cloud::CloudSender, media::MediaClient, notices::NOTICE_JOB, outbox::DevOutbox,
-        sender::WhatsAppSender,
+        cloud::CloudSender,
+        media::MediaClient,
+        notices::NOTICE_JOB,
+        outbox::DevOutbox,
+        sender::{Measured, WhatsAppSender},
     },
 };
 
@@ -103,16 +106,17 @@ impl Application {
     /// Builds on an already bound listener (tests bind port 0).
     pub async fn build_on(config: Config, listener: TcpListener) -> anyhow::Result<Self> {
         let port = listener.local_addr()?.port();
+        crate::telemetry::metrics::handle(); // the recorder, before anything is measured
         let db = Db::connect(&config.database_url).await?;
         db.migrate().await?;
         grant_admin_phones(&db, &config.admin_phones).await?;
         crate::prompts::seed_default(&db).await?;
         crate::identity::directory::backfill_search_keys(&db).await?;
         report_identity_conflicts(&db).await?;
-        let sender: Arc<dyn WhatsAppSender> = match config.whatsapp.mode {
+        let sender: Arc<dyn WhatsAppSender> = Arc::new(Measured(match config.whatsapp.mode {
             WhatsAppMode::Dev => Arc::new(DevOutbox::new(db.clone())),
             WhatsAppMode::Cloud => Arc::new(CloudSender::new(&config.whatsapp)?),
-        };
+        }));
         let links = Links::new(&config.public_url);
         let events = PlanEvents::default();
         events.start_relay(db.clone()).await.context("cannot listen for plan changes on the database")?;
@@ -169,6 +173,7 @@ impl Application {
         let router = build_router(
             &self.config,
             &self.db,
+            self.handlers.kinds(),
             self.sender.clone(),
             self.plans.clone(),
             self.engine.clone(),
@@ -231,6 +236,7 @@ async fn report_identity_conflicts(db: &Db) -> anyhow::Result<()> {
 async fn build_router(
     config: &Config,
     db: &Db,
+    job_kinds: Vec<&'static str>,
     sender: Arc<dyn WhatsAppSender>,
     plans: Plans,
     engine: Engine,
@@ -341,6 +347,7 @@ async fn build_router(
     // gRPC-Web is layered on the gRPC routes only: tonic-web refuses every other HTTP/1 request.
     let router = services
         .layer(tonic_web::GrpcWebLayer::new())
+        .layer(axum::middleware::from_fn(crate::api::edge::tag_protocol))
         .route("/healthz", get(health::healthz))
         .route(
             "/api/openapi.json",
@@ -350,6 +357,7 @@ async fn build_router(
             }),
         )
         .route("/readyz", get(move || health::readyz(axum::extract::State(ready_db.clone()))))
+        .route("/metrics", get(health::metrics).with_state((db.clone(), Arc::from(job_kinds))))
         .merge(whatsapp)
         .merge(payments)
         .merge(export_routes)

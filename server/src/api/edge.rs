@@ -4,12 +4,14 @@
 //! status in that language, streamed replies included — and authenticates the caller by the
 //! method's access rule, putting the `Caller` into the request's extensions for the handler to
 //! take ([`caller`]). Every method needs a logged-in caller unless this file lists it: a method
-//! added later is protected without anyone remembering to.
+//! added later is protected without anyone remembering to. It also counts and times every call,
+//! by RPC and protocol, for `/metrics`.
 
 use std::{
     convert::Infallible,
     pin::Pin,
     task::{Context, Poll},
+    time::Instant,
 };
 
 use axum::body::Body;
@@ -22,7 +24,43 @@ use crate::{
     error::AppError,
     identity::caller::{Authenticator, Caller},
     locale::{self, Language},
+    telemetry::metrics,
 };
+
+/// The protocol a call came by, for the metrics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Grpc,
+    GrpcWeb,
+    Rest,
+}
+
+impl Protocol {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Protocol::Grpc => "grpc",
+            Protocol::GrpcWeb => "grpc-web",
+            Protocol::Rest => "rest",
+        }
+    }
+}
+
+/// Marks a call that reached the gRPC routes by its protocol, before gRPC-Web is translated (the
+/// REST transcoder marks its own calls).
+pub async fn tag_protocol(
+    mut request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    if request.extensions().get::<Protocol>().is_none() {
+        let grpc_web = request
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/grpc-web"));
+        request.extensions_mut().insert(if grpc_web { Protocol::GrpcWeb } else { Protocol::Grpc });
+    }
+    next.run(request).await
+}
 
 /// Who may call a method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,6 +172,9 @@ where
             request.headers().get(http::header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()),
         );
         let access = access(request.uri().path());
+        let protocol = request.extensions().get::<Protocol>().copied().unwrap_or(Protocol::Grpc);
+        let rpc = request.uri().path().to_owned();
+        let started = Instant::now();
         Box::pin(async move {
             let (response, lang) = locale::in_request(lang, async move {
                 let metadata = MetadataMap::from_headers(request.headers().clone());
@@ -148,7 +189,16 @@ where
                 }
             })
             .await;
-            Ok(response?.map(|body| Body::new(InLanguage { lang, body })))
+            let response = response?;
+            // Failures are trailers-only (the status in the headers); a reply's OK comes at its end.
+            let code = response
+                .headers()
+                .get("grpc-status")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<i32>().ok())
+                .map_or(tonic::Code::Ok, tonic::Code::from_i32);
+            metrics::rpc(&rpc, protocol.as_str(), &format!("{code:?}"), started.elapsed());
+            Ok(response.map(|body| Body::new(InLanguage { lang, body })))
         })
     }
 }

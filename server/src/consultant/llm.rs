@@ -20,7 +20,7 @@ use serde::Deserialize;
 use serde_json::{Value as Json, json};
 use tokio::sync::Semaphore;
 
-use crate::config::LlmConfig;
+use crate::{config::LlmConfig, telemetry::metrics};
 
 const MAX_RETRIES: u32 = 2;
 /// The first pause after a 429 without `Retry-After`; it doubles while 429s keep coming.
@@ -219,8 +219,16 @@ impl LlmClient {
                 break;
             }
             let call = async {
-                let _slot = self.in_flight.acquire().await.expect("never closed");
-                self.once(messages, tools).await
+                let _slot = InFlight::enter(self).await;
+                let started = Instant::now();
+                let result = self.once(messages, tools).await;
+                let outcome = match &result {
+                    Ok(_) => "ok",
+                    Err(Refusal::SlowDown(_)) => "rate_limited",
+                    Err(Refusal::Retry(_) | Refusal::Fatal(_)) => "error",
+                };
+                metrics::model_call(outcome, started.elapsed());
+                result
             };
             match tokio::time::timeout(left, call).await {
                 Ok(Ok(completion)) => {
@@ -239,7 +247,10 @@ impl LlmClient {
                     only_slowed = false;
                     break;
                 }
-                Err(_) => last = "deadline passed".into(),
+                Err(_) => {
+                    metrics::model_call("timeout", self.config.timeout);
+                    last = "deadline passed".into();
+                }
             }
             only_slowed = false;
             attempt += 1;
@@ -307,6 +318,27 @@ impl LlmClient {
             Some(text) => Ok(Completion::Text(text.to_owned())),
             None => Err(Refusal::Retry("an empty answer".into())),
         }
+    }
+}
+
+/// A model call's place among the process's calls in flight; the gauge follows it in and out.
+struct InFlight<'a> {
+    client: &'a LlmClient,
+    _permit: tokio::sync::SemaphorePermit<'a>,
+}
+
+impl<'a> InFlight<'a> {
+    async fn enter(client: &'a LlmClient) -> InFlight<'a> {
+        let permit = client.in_flight.acquire().await.expect("the semaphore is never closed");
+        metrics::model_calls_in_flight(client.in_flight());
+        InFlight { client, _permit: permit }
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        // The permit is returned right after this: one fewer than counted now.
+        metrics::model_calls_in_flight(self.client.in_flight().saturating_sub(1));
     }
 }
 

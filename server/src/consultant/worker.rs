@@ -116,9 +116,13 @@ impl ReplyHandler {
         }
         // A long answer goes as several messages, in order (the person's sends run one at a time).
         let now = now_ms();
+        let answers = claimed.iter().map(|m| m.created_at).max().unwrap_or(now);
         for (n, part) in split::into_messages(&text, split::MAX_CHARS).iter().enumerate() {
             let id = messages::insert_outbound(&mut tx, &user.id, part, now + n as i64).await?;
-            let send = delivery::send_job(&id, &user.id).run_at(now + n as i64);
+            let mut send = delivery::send_job(&id, &user.id).run_at(now + n as i64);
+            if n == 0 {
+                send.payload["answersAt"] = answers.into(); // for the reply-time metric
+            }
             jobs::enqueue(&mut tx, send).await?;
         }
         tx.commit().await?; // wakes the workers for the sends

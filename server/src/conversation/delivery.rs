@@ -17,6 +17,7 @@ use crate::{
         now_ms,
     },
     identity::users,
+    telemetry::metrics,
     whatsapp::{
         payload::MessageKind,
         sender::{Outgoing, SendError, WhatsAppSender},
@@ -86,6 +87,10 @@ impl SendHandler {
         match self.sender.send(&outgoing).await {
             Ok(sent) => {
                 messages::record_sent(&self.db, id, &sent.wa_message_id).await?;
+                if let Some(answers_at) = job.payload["answersAt"].as_i64() {
+                    let waited = (now_ms() - answers_at).max(0) as u64;
+                    metrics::reply_time(std::time::Duration::from_millis(waited));
+                }
                 Ok(())
             }
             Err(SendError::Retryable(reason)) if job.attempt < job.max_attempts => {

@@ -377,6 +377,48 @@ impl Queue {
     }
 }
 
+/// The queue of one kind now: due and running jobs, and how late the oldest due one is (ms).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Depth {
+    pub kind: String,
+    pub due: i64,
+    pub running: i64,
+    pub oldest_due_ms: i64,
+}
+
+/// The queue of each of `kinds`, for the metrics (a kind with nothing waiting reads zero).
+pub async fn depth(db: &Db, kinds: &[&str]) -> Result<Vec<Depth>, sqlx::Error> {
+    let now = now_ms();
+    let rows = sqlx::query(
+        "select kind, \
+             sum(case when status = 'queued' and run_at <= $1 then 1 else 0 end) as due, \
+             sum(case when status = 'running' then 1 else 0 end) as running, \
+             min(case when status = 'queued' and run_at <= $1 then run_at end) as oldest \
+         from jobs where status in ('queued', 'running') group by kind",
+    )
+    .bind(now)
+    .fetch_all(db.pool())
+    .await?;
+    let mut found = rows
+        .iter()
+        .map(|row| {
+            let oldest: Option<i64> = row.try_get("oldest")?;
+            Ok(Depth {
+                kind: row.try_get("kind")?,
+                due: row.try_get("due")?,
+                running: row.try_get("running")?,
+                oldest_due_ms: oldest.map(|at| (now - at).max(0)).unwrap_or(0),
+            })
+        })
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    for kind in kinds {
+        if !found.iter().any(|d| d.kind == *kind) {
+            found.push(Depth { kind: (*kind).to_owned(), due: 0, running: 0, oldest_due_ms: 0 });
+        }
+    }
+    Ok(found)
+}
+
 /// Runs one kind of job.
 pub trait JobHandler: Send + Sync + 'static {
     fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>>;
@@ -410,6 +452,13 @@ impl Handlers {
         self.own_lanes.push((kind, capacity.max(1)));
         self.register(kind, handler)
     }
+    /// Every kind with a handler, in order.
+    pub fn kinds(&self) -> Vec<&'static str> {
+        let mut kinds: Vec<_> = self.handlers.keys().copied().collect();
+        kinds.sort_unstable();
+        kinds
+    }
+
     /// The lanes: the kinds each claims and how many of its jobs run at once.
     fn lanes(&self, shared_capacity: usize) -> Vec<(Vec<&'static str>, usize)> {
         let own = |kind: &&'static str| self.own_lanes.iter().any(|(k, _)| k == kind);

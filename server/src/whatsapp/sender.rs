@@ -1,9 +1,11 @@
 //! The sender port: everything the product says over WhatsApp (replies, login codes, billing
 //! notices) goes through one `WhatsAppSender`. `cloud` talks to Meta; `outbox` is the dev stand-in.
 
+use std::sync::Arc;
+
 use futures::future::BoxFuture;
 
-use crate::locale::Language;
+use crate::{locale::Language, telemetry::metrics};
 
 /// A message to send. `to` is the number's digits with country code (`5511987654321`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,4 +70,30 @@ pub trait WhatsAppSender: Send + Sync + 'static {
     /// arrives or for about 25 seconds. `to` is the person's digits, `wa_message_id` their message.
     fn show_typing<'a>(&'a self, to: &'a str, wa_message_id: &'a str)
     -> BoxFuture<'a, Result<(), SendError>>;
+}
+
+/// A sender whose every send is counted by kind and outcome (`socio_whatsapp_sends_total`).
+pub struct Measured(pub Arc<dyn WhatsAppSender>);
+
+impl WhatsAppSender for Measured {
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Sent, SendError>> {
+        Box::pin(async move {
+            let result = self.0.send(message).await;
+            let outcome = match &result {
+                Ok(_) => "sent",
+                Err(SendError::Retryable(_)) => "retryable",
+                Err(SendError::Permanent(_)) => "failed",
+            };
+            metrics::whatsapp_send(message.kind(), outcome);
+            result
+        })
+    }
+
+    fn show_typing<'a>(
+        &'a self,
+        to: &'a str,
+        wa_message_id: &'a str,
+    ) -> BoxFuture<'a, Result<(), SendError>> {
+        self.0.show_typing(to, wa_message_id)
+    }
 }

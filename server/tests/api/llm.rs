@@ -236,6 +236,38 @@ async fn the_simulator_shows_typing_while_the_model_composes_and_not_after(db: T
 }
 on_both_engines!(the_simulator_shows_typing_while_the_model_composes_and_not_after);
 
+/// The value of the first line of a scrape that starts with `series`.
+fn scraped(scrape: &str, series: &str) -> Option<f64> {
+    scrape.lines().find(|l| l.starts_with(series)).and_then(|l| l.rsplit(' ').next()?.parse().ok())
+}
+
+async fn metrics_are_scraped_in_prometheus_text_with_calls_queue_model_replies_and_sends(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    let app = app_with_model(db, &llm, 10).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    app.say(ANA, "Oi").await;
+    app.drain_jobs().await;
+    let (status, _) = app.rest_get("/api/subscriptions/plans", "pt-BR").await;
+    assert_eq!(status, 200);
+    let response = app.http.get(format!("{}/metrics", app.address)).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/plain; version=0.0.4"));
+    let scrape = response.text().await.unwrap();
+    for series in [
+        "socio_rpc_requests_total{rpc=\"/socio.v1.BillingService/ListPlans\",protocol=\"rest\",code=\"Ok\"}",
+        "socio_rpc_duration_seconds_bucket{rpc=\"/socio.v1.BillingService/ListPlans\",protocol=\"rest\",le=\"0.5\"}",
+        "socio_model_calls_total{outcome=\"ok\"}",
+        "socio_model_call_duration_seconds_count{outcome=\"ok\"}",
+        "socio_reply_seconds_count",
+        "socio_whatsapp_sends_total{kind=\"text\",outcome=\"sent\"}",
+    ] {
+        assert!(scraped(&scrape, series).is_some_and(|v| v >= 1.0), "{series} in:\n{scrape}");
+    }
+    assert!(scrape.contains("# TYPE socio_model_calls_in_flight gauge"), "{scrape}");
+    assert!(scraped(&scrape, "socio_jobs_due{kind=\"send\"}").is_some(), "the queue by kind:\n{scrape}");
+}
+on_both_engines!(metrics_are_scraped_in_prometheus_text_with_calls_queue_model_replies_and_sends);
+
 async fn a_model_slower_than_the_deadline_falls_back_to_the_guide(db: TestDatabase) {
     let llm = FakeLlm::start().await;
     for _ in 0..3 {

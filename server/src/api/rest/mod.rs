@@ -83,6 +83,7 @@ impl Rest {
             }
         }
         *grpc_request.extensions_mut() = parts.extensions;
+        grpc_request.extensions_mut().insert(super::edge::Protocol::Rest);
 
         let response = match self.grpc.clone().oneshot(grpc_request).await {
             Ok(response) => response,

@@ -1,0 +1,98 @@
+//! Metrics in Prometheus' text format (`GET /metrics`), recorded with the `metrics` crate's macros
+//! and rendered by its Prometheus exporter; one recorder per process. What is measured: calls by
+//! RPC and protocol (count and latency), the job queue by kind (depth and the age of the oldest
+//! due job), model calls (in flight, latency, outcomes), the time from a person's last message to
+//! the reply handed to WhatsApp, and WhatsApp sends by outcome.
+
+use std::{
+    collections::BTreeSet,
+    sync::{Mutex, OnceLock},
+    time::Duration,
+};
+
+use ::metrics::{counter, gauge, histogram};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+
+/// Latency buckets, in seconds: from a fast RPC to a slow model.
+const BUCKETS: &[f64] = &[0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0];
+
+static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+
+/// The process's recorder, installed on first use.
+pub fn handle() -> &'static PrometheusHandle {
+    HANDLE.get_or_init(|| {
+        let builder = PrometheusBuilder::new().set_buckets(BUCKETS).expect("buckets are not empty");
+        let recorder = builder.build_recorder();
+        let handle = recorder.handle();
+        // Another recorder may already be global (a test harness): then ours only renders.
+        let _ = ::metrics::set_global_recorder(recorder);
+        handle
+    })
+}
+
+/// One finished RPC: `rpc` is its gRPC path, `protocol` grpc, grpc-web or rest, `code` its status.
+pub fn rpc(rpc: &str, protocol: &'static str, code: &str, elapsed: Duration) {
+    let labels = [("rpc", rpc.to_owned()), ("protocol", protocol.to_owned())];
+    counter!(
+        "socio_rpc_requests_total",
+        &[("rpc", rpc.to_owned()), ("protocol", protocol.to_owned()), ("code", code.to_owned())]
+    )
+    .increment(1);
+    histogram!("socio_rpc_duration_seconds", &labels).record(elapsed.as_secs_f64());
+}
+
+/// One model call ended: `outcome` is ok, rate_limited, error or timeout.
+pub fn model_call(outcome: &'static str, elapsed: Duration) {
+    counter!("socio_model_calls_total", "outcome" => outcome).increment(1);
+    histogram!("socio_model_call_duration_seconds", "outcome" => outcome).record(elapsed.as_secs_f64());
+}
+
+/// Model calls in flight now.
+pub fn model_calls_in_flight(count: usize) {
+    gauge!("socio_model_calls_in_flight").set(count as f64);
+}
+
+/// A reply was handed to WhatsApp `elapsed` after the last message it answers.
+pub fn reply_time(elapsed: Duration) {
+    histogram!("socio_reply_seconds").record(elapsed.as_secs_f64());
+}
+
+/// A WhatsApp send ended: `kind` text, login_code or notice; `outcome` sent, retryable or failed.
+pub fn whatsapp_send(kind: &'static str, outcome: &'static str) {
+    counter!("socio_whatsapp_sends_total", "kind" => kind, "outcome" => outcome).increment(1);
+}
+
+/// The job queue of one kind, as seen now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueDepth {
+    pub kind: String,
+    /// Queued and due.
+    pub due: i64,
+    pub running: i64,
+    /// How long the oldest due job has waited past its time.
+    pub oldest_due: Duration,
+}
+
+/// The kinds the queue gauges have shown, so that a kind that drained reads 0, not its last value.
+static KINDS_SEEN: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+
+/// The text a scrape reads, with the queue as it is now.
+pub fn render(queue: &[QueueDepth]) -> String {
+    let drained: Vec<QueueDepth> = {
+        let mut seen = KINDS_SEEN.lock().expect("kinds lock");
+        seen.extend(queue.iter().map(|d| d.kind.clone()));
+        seen.iter()
+            .filter(|kind| !queue.iter().any(|d| &d.kind == *kind))
+            .map(|kind| QueueDepth { kind: kind.clone(), due: 0, running: 0, oldest_due: Duration::ZERO })
+            .collect()
+    };
+    for depth in queue.iter().chain(&drained) {
+        let kind = depth.kind.clone();
+        gauge!("socio_jobs_due", "kind" => kind.clone()).set(depth.due as f64);
+        gauge!("socio_jobs_running", "kind" => kind.clone()).set(depth.running as f64);
+        gauge!("socio_jobs_oldest_due_seconds", "kind" => kind).set(depth.oldest_due.as_secs_f64());
+    }
+    let handle = handle();
+    handle.run_upkeep();
+    handle.render()
+}
