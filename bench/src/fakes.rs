@@ -5,7 +5,7 @@
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex},
-    time::Instant,
+    time::{Duration, Instant},
 };
 
 use axum::{
@@ -28,6 +28,12 @@ pub struct Seen {
     /// LLM calls: (arrived, answered) per number the conversation is with.
     pub completions: HashMap<String, Vec<(Instant, Instant)>>,
     pub graph_requests: usize,
+    /// How long the model thinks before answering.
+    pub model_time: Duration,
+    pub model_in_flight: usize,
+    pub model_peak_in_flight: usize,
+    /// Read receipts with a typing indicator.
+    pub reads: usize,
 }
 
 #[derive(Clone)]
@@ -73,6 +79,11 @@ impl Fakes {
     pub fn latest_code(&self, digits: &str) -> Option<String> {
         self.seen.lock().unwrap().codes.get(digits).and_then(|c| c.last().cloned())
     }
+
+    /// From now on the model thinks for `time` before each answer.
+    pub fn model_thinks_for(&self, time: Duration) {
+        self.seen.lock().unwrap().model_time = time;
+    }
 }
 
 async fn graph_send(
@@ -81,8 +92,13 @@ async fn graph_send(
     Json(body): Json<Value>,
 ) -> Json<Value> {
     let arrived = Instant::now();
-    let to = body["to"].as_str().unwrap_or_default().to_owned();
     let mut seen = seen.lock().unwrap();
+    // A read receipt with "typing…" (Meta's "Typing indicators" page): `{"success": true}`.
+    if body["status"] == "read" {
+        seen.reads += 1;
+        return Json(json!({ "success": true }));
+    }
+    let to = body["to"].as_str().unwrap_or_default().to_owned();
     seen.graph_requests += 1;
     if let Some(code) = body["template"]["components"][0]["parameters"][0]["text"].as_str() {
         seen.codes.entry(to.clone()).or_default().push(code.to_owned());
@@ -97,10 +113,18 @@ async fn graph_send(
     }))
 }
 
-/// Answers at once with a short text. The conversation's number is read from the last user
-/// message, which the bench makes start with it.
+/// Answers with a short text after the model's thinking time. The conversation's number is read
+/// from the last user message, which the bench makes start with it.
 async fn complete(State(seen): State<Arc<Mutex<Seen>>>, Json(body): Json<Value>) -> Json<Value> {
     let arrived = Instant::now();
+    let think = {
+        let mut seen = seen.lock().unwrap();
+        seen.model_in_flight += 1;
+        seen.model_peak_in_flight = seen.model_peak_in_flight.max(seen.model_in_flight);
+        seen.model_time
+    };
+    tokio::time::sleep(think).await;
+    seen.lock().unwrap().model_in_flight -= 1;
     let last_user = body["messages"]
         .as_array()
         .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))

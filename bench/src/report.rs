@@ -4,7 +4,10 @@ use std::{path::Path, time::Duration};
 
 use serde_json::{Value, json};
 
-use crate::load::{Outcome, round};
+use crate::{
+    crowd::Crowd,
+    load::{Outcome, round},
+};
 
 pub struct Pipeline {
     pub rounds: usize,
@@ -23,6 +26,7 @@ pub struct EngineResult {
     pub pipeline: Pipeline,
     pub idle_mib: f64,
     pub peak_mib: f64,
+    pub crowd: Crowd,
 }
 
 impl EngineResult {
@@ -87,6 +91,28 @@ impl Report {
                 measured: format!("{:.1} + {:.1} ms", p.to_llm_p99_ms, p.to_graph_p99_ms),
                 met: p.to_llm_p99_ms < 20.0 && p.to_graph_p99_ms < 20.0,
             });
+            let crowd = &e.crowd;
+            targets.push(Target {
+                what: format!(
+                    "{}: crowd of {}, time to reply p99 ≤ window + model + 2 s",
+                    e.engine, crowd.setup.people
+                ),
+                measured: format!("{:.0} ms (budget {:.0})", crowd.reply_p99_ms, crowd.reply_budget_ms()),
+                met: crowd.reply_p99_ms <= crowd.reply_budget_ms(),
+            });
+            targets.push(Target {
+                what: format!("{}: login code amid the crowd < 1 s", e.engine),
+                measured: format!("{:.0} ms", crowd.login_code_ms),
+                met: crowd.login_code_ms < 1000.0,
+            });
+            targets.push(Target {
+                what: format!("{}: crowd — nothing lost, nothing answered twice", e.engine),
+                measured: format!(
+                    "{} of {} answered, {} twice",
+                    crowd.answered, crowd.setup.people, crowd.answered_twice
+                ),
+                met: crowd.answered == crowd.setup.people && crowd.answered_twice == 0,
+            });
             targets.push(Target {
                 what: format!("{}: server RSS < 100 MB under load", e.engine),
                 measured: format!("{:.0} MiB", e.peak_mib),
@@ -141,6 +167,18 @@ impl Report {
                 "{:<9} {:<5} {:<34} idle {:.0} MiB, peak {:.0} MiB",
                 e.engine, "", "server memory (RSS)", e.idle_mib, e.peak_mib
             );
+            let c = &e.crowd;
+            println!(
+                "{:<9} {:<5} {:<34} p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; {} model calls at once; login code {:.0} ms",
+                e.engine,
+                "",
+                format!("crowd: {} write, model {:.0} s", c.setup.people, c.setup.model_time.as_secs_f64()),
+                c.reply_p50_ms,
+                c.reply_p99_ms,
+                c.reply_max_ms,
+                c.peak_model_calls,
+                c.login_code_ms
+            );
         }
         println!("\nTargets");
         for t in self.targets() {
@@ -163,6 +201,7 @@ impl Report {
                         "webhookToLlmMs": {"p50": round(e.pipeline.to_llm_p50_ms), "p99": round(e.pipeline.to_llm_p99_ms)},
                         "llmToGraphMs": {"p50": round(e.pipeline.to_graph_p50_ms), "p99": round(e.pipeline.to_graph_p99_ms)}},
                     "memoryMiB": {"idle": round(e.idle_mib), "peak": round(e.peak_mib)},
+                    "crowd": e.crowd.json(),
                 })
             })
             .collect();

@@ -24,6 +24,7 @@ use tonic::{Request, transport::Channel};
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
 use crate::{
+    crowd,
     fakes::{APP_SECRET, Fakes, PHONE_NUMBER_ID},
     load::{self, Outcome},
     report::{EngineResult, Pipeline, Report},
@@ -202,6 +203,12 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
     let high_water_mib = memory_mib(server.pid(), "VmHWM").unwrap_or(peak_mib);
     db.close().await;
     server.stop()?;
+    eprintln!(
+        "   the crowd: {} Pro users at once, the model taking {:?}",
+        crowd::Setup::default().people,
+        crowd::Setup::default().model_time
+    );
+    let crowd = crowd::crowd(url, crowd::Setup::default()).await?;
     Ok(EngineResult {
         engine: engine.to_owned(),
         calls: calls.into_iter().map(|(p, n, o)| (p.to_owned(), n.to_owned(), o)).collect(),
@@ -209,6 +216,7 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
         pipeline,
         idle_mib,
         peak_mib: peak_mib.max(high_water_mib),
+        crowd,
     })
 }
 
@@ -246,7 +254,7 @@ async fn login(channel: &Channel, fakes: &Fakes, n: usize) -> anyhow::Result<Str
 }
 
 /// A signed delivery, as Meta sends it, of `texts` from `(digits, message id)` senders.
-fn delivery(messages: &[(String, String, String)]) -> Vec<u8> {
+pub fn delivery(messages: &[(String, String, String)]) -> Vec<u8> {
     let contacts: Vec<Value> = messages
         .iter()
         .map(|(from, _, _)| json!({"profile": {"name": "Cliente Bench"}, "wa_id": from}))
@@ -267,7 +275,7 @@ fn delivery(messages: &[(String, String, String)]) -> Vec<u8> {
     .expect("json")
 }
 
-async fn post_delivery(http: &reqwest::Client, base: &str, body: Vec<u8>) -> bool {
+pub async fn post_delivery(http: &reqwest::Client, base: &str, body: Vec<u8>) -> bool {
     let signature = socio::whatsapp::signature::sign(APP_SECRET.as_bytes(), &body);
     http.post(format!("{base}/api/webhooks/whatsapp"))
         .header("content-type", "application/json")

@@ -1,5 +1,7 @@
 //! `ConsultantService`: the consultant from the web, with the same engine and the same
-//! conversation as WhatsApp. Pro users and admins only.
+//! conversation as WhatsApp. Pro users and admins only. `Chat` streams the model's words as they
+//! come; the answer is composed and stored by a task of its own, so a browser that leaves mid-answer
+//! finds it in the conversation.
 
 use tonic::{Request, Response};
 
@@ -10,6 +12,7 @@ use crate::{
     db::{Db, now_ms},
     error::{AppError, Precondition, Problem},
     identity::users,
+    locale,
     proto::socio::v1::{self as pb, chat_response::Event, consultant_service_server::ConsultantService},
 };
 
@@ -65,22 +68,46 @@ impl ConsultantService for ConsultantApi {
         let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
         users::touch(&mut conn, &user.id, now).await.map_err(AppError::from)?;
         drop(conn);
-        let answer = self.engine.reply(&user, &text).await?;
-        let answered = messages::insert_web_message(
-            &self.db,
-            &user.id,
-            Author::Assistant,
-            &answer,
-            now_ms().max(now + 1),
-        )
-        .await
-        .map_err(AppError::from)?;
-        let events = vec![
-            Ok(pb::ChatResponse { event: Some(Event::UserMessage(chat_message(&asked))) }),
-            Ok(pb::ChatResponse { event: Some(Event::Delta(answer)) }),
-            Ok(pb::ChatResponse { event: Some(Event::Reply(chat_message(&answered))) }),
-        ];
-        Ok(Response::new(Box::pin(tokio_stream::iter(events))))
+
+        let (events, stream) = tokio::sync::mpsc::unbounded_channel();
+        let _ = events.send(Ok(pb::ChatResponse { event: Some(Event::UserMessage(chat_message(&asked))) }));
+        let (engine, db) = (self.engine.clone(), self.db.clone());
+        let compose = async move {
+            let (deltas, mut pieces) = tokio::sync::mpsc::unbounded_channel::<String>();
+            let forward = {
+                let events = events.clone();
+                async move {
+                    let mut said = false;
+                    while let Some(piece) = pieces.recv().await {
+                        said = true;
+                        let _ = events.send(Ok(pb::ChatResponse { event: Some(Event::Delta(piece)) }));
+                    }
+                    said
+                }
+            };
+            let answering = async move {
+                let answer = engine.reply_streaming(&user, &text, Some(&deltas)).await;
+                drop(deltas);
+                let answer = answer?;
+                let at = now_ms().max(now + 1);
+                let answered =
+                    messages::insert_web_message(&db, &user.id, Author::Assistant, &answer, at).await?;
+                Ok::<_, AppError>((answer, answered))
+            };
+            let (said, answered) = tokio::join!(forward, answering);
+            let reply = answered.map(|(answer, answered)| {
+                if !said {
+                    // The guide, or a model that does not stream: the whole answer at once.
+                    let _ = events.send(Ok(pb::ChatResponse { event: Some(Event::Delta(answer)) }));
+                }
+                pb::ChatResponse { event: Some(Event::Reply(chat_message(&answered))) }
+            });
+            let _ = events.send(reply.map_err(tonic::Status::from));
+        };
+        // Its own task, in the request's language: it ends and stores the answer whether or not
+        // anyone still listens.
+        tokio::spawn(locale::in_request(locale::current(), compose));
+        Ok(Response::new(Box::pin(tokio_stream::wrappers::UnboundedReceiverStream::new(stream))))
     }
 
     async fn list_chat_messages(

@@ -8,7 +8,7 @@ use serde_json::{Value as Json, json};
 
 use super::{
     guide::Guide,
-    llm::{Completion, LlmClient, ToolCall},
+    llm::{Completion, Deltas, LlmClient, ToolCall},
 };
 use crate::{
     conversation::messages::{self, Author},
@@ -127,11 +127,22 @@ impl Engine {
 
     /// The consultant's answer to what the user wrote (empty: pick up where they left off).
     pub async fn reply(&self, user: &User, text: &str) -> Result<String, AppError> {
+        self.reply_streaming(user, text, None).await
+    }
+
+    /// The same answer, its text also passed to `deltas` as the model writes it (the offline
+    /// guide's answer, and a provider's that does not stream, arrive whole and pass nothing).
+    pub async fn reply_streaming(
+        &self,
+        user: &User,
+        text: &str,
+        deltas: Option<&Deltas>,
+    ) -> Result<String, AppError> {
         if text.trim().is_empty() {
             return self.guide.resume(user).await;
         }
         if let Some(llm) = self.llm.as_ref().filter(|l| l.breaker().allows()) {
-            match self.with_model(llm, user).await {
+            match self.with_model(llm, user, deltas).await {
                 Ok(answer) => return Ok(answer),
                 Err(err) => {
                     tracing::warn!(error = %err, "the model could not answer; the offline guide does")
@@ -182,11 +193,16 @@ impl Engine {
         Ok(messages)
     }
 
-    async fn with_model(&self, llm: &LlmClient, user: &User) -> anyhow::Result<String> {
+    async fn with_model(
+        &self,
+        llm: &LlmClient,
+        user: &User,
+        deltas: Option<&Deltas>,
+    ) -> anyhow::Result<String> {
         let mut conversation = self.context(user).await?;
         let tools = tools();
         for _ in 0..MAX_TOOL_ROUNDS {
-            match llm.complete(&conversation, &tools).await? {
+            match llm.complete_streaming(&conversation, &tools, deltas).await? {
                 // Whole: a long answer is split into several WhatsApp messages, never cut off.
                 Completion::Text(text) => return Ok(text),
                 Completion::ToolCalls { calls, message } => {

@@ -20,6 +20,7 @@ use serde::Deserialize;
 use serde_json::{Value as Json, json};
 use tokio::sync::Semaphore;
 
+use super::stream;
 use crate::{config::LlmConfig, telemetry::metrics};
 
 const MAX_RETRIES: u32 = 2;
@@ -199,6 +200,18 @@ impl LlmClient {
     /// One completion, retried on transient failures and waited out through 429s, within the
     /// deadline.
     pub async fn complete(&self, messages: &[Json], tools: &Json) -> Result<Completion, LlmError> {
+        self.complete_streaming(messages, tools, None).await
+    }
+
+    /// One completion asked for as a stream (`stream: true`): the text goes to `deltas` piece by
+    /// piece as it arrives. A provider that answers in one piece works too (nothing is streamed
+    /// then); an answer cut off mid-stream is a failure, not retried, so no piece is said twice.
+    pub async fn complete_streaming(
+        &self,
+        messages: &[Json],
+        tools: &Json,
+        deltas: Option<&Deltas>,
+    ) -> Result<Completion, LlmError> {
         if !self.breaker.allows() {
             return Err(LlmError::BreakerOpen);
         }
@@ -221,7 +234,7 @@ impl LlmClient {
             let call = async {
                 let _slot = InFlight::enter(self).await;
                 let started = Instant::now();
-                let result = self.once(messages, tools).await;
+                let result = self.once(messages, tools, deltas).await;
                 let outcome = match &result {
                     Ok(_) => "ok",
                     Err(Refusal::SlowDown(_)) => "rate_limited",
@@ -266,8 +279,16 @@ impl LlmClient {
         Err(LlmError::Failed(last))
     }
 
-    async fn once(&self, messages: &[Json], tools: &Json) -> Result<Completion, Refusal> {
-        let body = json!({ "model": self.config.model, "messages": messages, "tools": tools, "tool_choice": "auto", "temperature": 0.4 });
+    async fn once(
+        &self,
+        messages: &[Json],
+        tools: &Json,
+        deltas: Option<&Deltas>,
+    ) -> Result<Completion, Refusal> {
+        let mut body = json!({ "model": self.config.model, "messages": messages, "tools": tools, "tool_choice": "auto", "temperature": 0.4 });
+        if deltas.is_some() {
+            body["stream"] = json!(true);
+        }
         let mut request = self.http.post(format!("{}/chat/completions", self.config.base_url)).json(&body);
         if let Some(key) = &self.config.api_key {
             request = request.bearer_auth(key.expose());
@@ -289,6 +310,14 @@ impl LlmClient {
         }
         if !status.is_success() {
             return Err(Refusal::Fatal(format!("HTTP {status}")));
+        }
+        let streamed = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("text/event-stream"));
+        if let (true, Some(deltas)) = (streamed, deltas) {
+            return read_stream(response, deltas).await;
         }
         let parsed: Response =
             response.json().await.map_err(|e| Refusal::Retry(format!("unreadable answer: {e}")))?;
@@ -317,6 +346,34 @@ impl LlmClient {
         match message["content"].as_str().map(str::trim).filter(|t| !t.is_empty()) {
             Some(text) => Ok(Completion::Text(text.to_owned())),
             None => Err(Refusal::Retry("an empty answer".into())),
+        }
+    }
+}
+
+/// Where a streamed answer's text goes, piece by piece.
+pub type Deltas = tokio::sync::mpsc::UnboundedSender<String>;
+
+/// Reads a streamed answer to its end, passing its text on as it comes.
+async fn read_stream(mut response: reqwest::Response, deltas: &Deltas) -> Result<Completion, Refusal> {
+    let (mut events, mut answer, mut said) = (stream::Events::default(), stream::Assembler::default(), false);
+    let broken = |said: bool, why: String| if said { Refusal::Fatal(why) } else { Refusal::Retry(why) };
+    loop {
+        let bytes = match response.chunk().await {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return Err(broken(said, "the stream ended before [DONE]".into())),
+            Err(e) => return Err(broken(said, format!("the stream broke: {}", e.without_url()))),
+        };
+        for payload in events.feed(&bytes) {
+            if payload == "[DONE]" {
+                return answer.finish().ok_or_else(|| broken(said, "an empty answer".into()));
+            }
+            let Ok(chunk) = serde_json::from_str::<Json>(&payload) else {
+                return Err(broken(said, "an unreadable chunk".into()));
+            };
+            if let Some(text) = answer.chunk(&chunk) {
+                said = true;
+                let _ = deltas.send(text); // nobody listening any more is no reason to stop
+            }
         }
     }
 }

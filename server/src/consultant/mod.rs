@@ -9,4 +9,5 @@ pub mod llm;
 pub mod parse;
 pub mod questions;
 pub mod replies;
+pub mod stream;
 pub mod worker;

@@ -1,6 +1,9 @@
 //! A local OpenAI-compatible chat-completions server: it records every request and answers from a
 //! script (status, body, delay, headers), then with a plain text answer after the default delay.
-//! It counts the calls in flight. A 429 looks like OpenAI's: an `error` object with
+//! It counts the calls in flight. Asked to stream (`stream: true`), a streamed answer goes as
+//! server-sent events of `chat.completion.chunk`s ending in `data: [DONE]` (OpenAI's "Streaming
+//! API responses"; `fixtures/openai/chat-completion-stream.sse`); any other answer is plain JSON,
+//! as a provider that ignores `stream` sends. A 429 looks like OpenAI's: an `error` object with
 //! `rate_limit_exceeded`, with or without `Retry-After` (cookbook.openai.com/examples/how_to_handle_rate_limits).
 
 use std::{
@@ -18,6 +21,14 @@ struct Answer {
     body: Value,
     delay: Duration,
     headers: Vec<(&'static str, String)>,
+    /// Sent as server-sent events when the request asks to stream: each chunk after its pause.
+    events: Option<Vec<(Value, Duration)>>,
+}
+
+/// A `chat.completion.chunk` with this delta.
+fn chunk(delta: Value, finish: Option<&str>) -> Value {
+    json!({"id": "chatcmpl-s", "object": "chat.completion.chunk", "created": 1795253910, "model": "test-model",
+           "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
 }
 
 #[derive(Default)]
@@ -80,12 +91,19 @@ impl FakeLlm {
             body,
             delay: Duration::ZERO,
             headers: Vec::new(),
+            events: None,
         });
         self.inner.lock().unwrap().script.extend(answers);
     }
 
     pub fn answer_slowly(&self, delay: Duration, body: Value) {
-        self.inner.lock().unwrap().script.push_back(Answer { status: 200, body, delay, headers: Vec::new() });
+        self.inner.lock().unwrap().script.push_back(Answer {
+            status: 200,
+            body,
+            delay,
+            headers: Vec::new(),
+            events: None,
+        });
     }
 
     /// The next answer is OpenAI's 429, with `Retry-After: <seconds>` when given.
@@ -109,6 +127,47 @@ impl FakeLlm {
     /// When each request came in, in order.
     pub fn arrivals(&self) -> Vec<std::time::Instant> {
         self.inner.lock().unwrap().arrivals.clone()
+    }
+
+    /// The next answer streams `pieces` of text, `pause` apart (plain JSON if not asked to stream).
+    pub fn stream_text(&self, pieces: &[&str], pause: Duration) {
+        let mut events = vec![(chunk(json!({"role": "assistant", "content": ""}), None), Duration::ZERO)];
+        events.extend(pieces.iter().map(|p| (chunk(json!({"content": p}), None), pause)));
+        events.push((chunk(json!({}), Some("stop")), Duration::ZERO));
+        let body = text(&pieces.concat());
+        self.inner.lock().unwrap().script.push_back(Answer {
+            status: 200,
+            body,
+            delay: Duration::ZERO,
+            headers: Vec::new(),
+            events: Some(events),
+        });
+    }
+
+    /// The next answer streams a tool call, its arguments in `fragments`.
+    pub fn stream_tool_call(&self, name: &str, fragments: &[&str]) {
+        let mut events = vec![(
+            chunk(
+                json!({"role": "assistant", "content": null, "tool_calls": [{"index": 0, "id": "call_s1", "type": "function", "function": {"name": name, "arguments": ""}}]}),
+                None,
+            ),
+            Duration::ZERO,
+        )];
+        events.extend(fragments.iter().map(|f| {
+            (
+                chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": f}}]}), None),
+                Duration::from_millis(20),
+            )
+        }));
+        events.push((chunk(json!({}), Some("tool_calls")), Duration::ZERO));
+        let arguments: Value = serde_json::from_str(&fragments.concat()).unwrap();
+        self.inner.lock().unwrap().script.push_back(Answer {
+            status: 200,
+            body: tool_call(name, arguments),
+            delay: Duration::ZERO,
+            headers: Vec::new(),
+            events: Some(events),
+        });
     }
 
     /// The most calls that were ever in flight at once.
@@ -136,7 +195,7 @@ fn rate_limited(retry_after: Option<String>) -> Answer {
         "message": "Rate limit reached for test-model in organization org-test on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 1s.",
         "type": "requests", "param": null, "code": "rate_limit_exceeded"}});
     let headers = retry_after.map(|s| vec![("retry-after", s)]).unwrap_or_default();
-    Answer { status: 429, body, delay: Duration::ZERO, headers }
+    Answer { status: 429, body, delay: Duration::ZERO, headers, events: None }
 }
 
 async fn complete(
@@ -144,6 +203,7 @@ async fn complete(
     Json(body): Json<Value>,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
+    let wants_stream = body["stream"] == true;
     let answer = {
         let mut inner = inner.lock().unwrap();
         inner.requests.push(body);
@@ -162,11 +222,29 @@ async fn complete(
                 body: text("Olá! Sou o Sócio, com o modelo."),
                 delay: default_delay,
                 headers: Vec::new(),
+                events: None,
             }
         }
     };
     tokio::time::sleep(answer.delay).await;
     inner.lock().unwrap().in_flight -= 1;
+    if let (true, Some(events)) = (wants_stream, answer.events) {
+        use futures::StreamExt;
+        let frames =
+            futures::stream::iter(events.into_iter().map(Some).chain([None])).then(|event| async move {
+                let frame = match event {
+                    Some((chunk, pause)) => {
+                        tokio::time::sleep(pause).await;
+                        format!("data: {chunk}\n\n")
+                    }
+                    None => "data: [DONE]\n\n".to_owned(),
+                };
+                Ok::<_, std::convert::Infallible>(axum::body::Bytes::from(frame))
+            });
+        let mut response = axum::body::Body::from_stream(frames).into_response();
+        response.headers_mut().insert("content-type", "text/event-stream".parse().unwrap());
+        return response;
+    }
     let mut response = (StatusCode::from_u16(answer.status).unwrap(), Json(answer.body)).into_response();
     for (name, value) in answer.headers {
         response.headers_mut().insert(name, value.parse().unwrap());
