@@ -10,19 +10,21 @@ use serde_json::{Value as Json, json};
 
 use super::llm::{Completion, ToolCall};
 
-/// Splits a byte stream into the `data:` payloads of its events, however the bytes are cut.
+/// Splits a byte stream into the `data:` payloads of its events, however the bytes are cut (a
+/// character's bytes too: lines are decoded only once whole).
 #[derive(Default)]
 pub struct Events {
-    pending: String,
+    pending: Vec<u8>,
 }
 
 impl Events {
     /// The payloads completed by `bytes`.
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<String> {
-        self.pending.push_str(&String::from_utf8_lossy(bytes));
+        self.pending.extend_from_slice(bytes);
         let mut payloads = Vec::new();
-        while let Some(end) = self.pending.find('\n') {
-            let line: String = self.pending.drain(..=end).collect();
+        while let Some(end) = self.pending.iter().position(|b| *b == b'\n') {
+            let line: Vec<u8> = self.pending.drain(..=end).collect();
+            let line = String::from_utf8_lossy(&line);
             let line = line.trim_end_matches(['\n', '\r']);
             if let Some(data) = line.strip_prefix("data:") {
                 payloads.push(data.trim_start().to_owned());
