@@ -19,6 +19,7 @@ use anyhow::{Context, bail};
 const USAGE: &str = "usage:
   socio-bench seed --database-url URL [--users N] [--messages N]
   socio-bench run [--engines sqlite,postgres] [--concurrency N] [--seconds N] [--out FILE]
+  socio-bench crowd [--engines sqlite,postgres]   (the crowd scenario alone)
                   (PostgreSQL at BENCH_POSTGRES_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)";
 
 #[tokio::main]
@@ -46,7 +47,7 @@ async fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
-        "run" => {
+        "run" | "crowd" => {
             let options = run::Options {
                 engines: flags
                     .get("engines")
@@ -61,7 +62,7 @@ async fn main() -> anyhow::Result<()> {
                     .or_else(|_| std::env::var("TEST_DATABASE_URL"))
                     .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into()),
             };
-            run::run(options).await
+            if command == "crowd" { run::crowd_only(options).await } else { run::run(options).await }
         }
         _ => bail!("{USAGE}"),
     }

@@ -58,6 +58,17 @@ pub async fn run(options: Options) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `socio-bench crowd`: the crowd alone, on freshly seeded databases.
+pub async fn crowd_only(options: Options) -> anyhow::Result<()> {
+    for engine in &options.engines {
+        eprintln!("── {engine}: the crowd");
+        let url = fresh_database(engine, &options).await?;
+        let result = crowd::crowd(&url, crowd::Setup::default()).await?;
+        println!("{engine}: {}", result.json());
+    }
+    Ok(())
+}
+
 /// An empty, migrated and seeded database for `engine`; its address.
 async fn fresh_database(engine: &str, options: &Options) -> anyhow::Result<String> {
     let url = match engine {

@@ -133,7 +133,11 @@ impl Application {
                 Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine.clone(), voice, sender.clone())),
                 config.jobs.model_calls,
             )
-            .register(SEND_JOB, Arc::new(SendHandler::new(db.clone(), sender.clone())))
+            .register_in_lane(
+                SEND_JOB,
+                Arc::new(SendHandler::new(db.clone(), sender.clone())),
+                config.jobs.sends,
+            )
             .register(NOTICE_JOB, Arc::new(NoticeHandler::new(db.clone())))
             .register(EXPIRY_JOB, Arc::new(ExpiryHandler::new(db.clone())))
             .register(PROVIDER_CANCEL_JOB, Arc::new(ProviderCancelHandler::new(stripe.clone())));

@@ -113,6 +113,9 @@ pub struct JobsConfig {
     /// How many replies — model calls — one process keeps in flight (`LLM_MAX_CONCURRENCY`); they
     /// have a lane of their own, so they never wait for, nor hold up, the shared one.
     pub model_calls: usize,
+    /// How many WhatsApp sends one process keeps in flight (`WHATSAPP_SEND_CONCURRENCY`): their
+    /// own lane, I/O to Meta, which limits a number's throughput on its side.
+    pub sends: usize,
     /// First retry delay; each further retry doubles it (with jitter), up to ten minutes.
     pub retry_base: Duration,
     /// How long a claimed job stays a worker's without news: running workers renew it, so this is
@@ -247,6 +250,7 @@ impl Config {
             jobs: JobsConfig {
                 workers: parse_number(&var, "SOCIO_WORKERS", 4)?.clamp(1, 64) as usize,
                 model_calls: parse_number(&var, "LLM_MAX_CONCURRENCY", 64)?.clamp(1, 1024) as usize,
+                sends: parse_number(&var, "WHATSAPP_SEND_CONCURRENCY", 16)?.clamp(1, 256) as usize,
                 retry_base: Duration::from_millis(
                     parse_number(&var, "SOCIO_JOB_RETRY_BASE_MS", 2000)?.max(1),
                 ),

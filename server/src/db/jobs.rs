@@ -210,6 +210,9 @@ impl Backoff {
     }
 }
 
+/// The most jobs one claim statement takes.
+const CLAIM_AT_ONCE: usize = 32;
+
 /// How long a claimed job stays its worker's without a renewal, unless configured otherwise.
 const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 
@@ -239,8 +242,13 @@ impl Queue {
     /// whose lease has run out. A job with a subject waits while another job of its kind and
     /// subject runs (with a live lease) or was queued before it.
     pub async fn claim(&self, kinds: &[&str]) -> Result<Option<Job>, sqlx::Error> {
-        if kinds.is_empty() {
-            return Ok(None);
+        Ok(self.claim_many(kinds, 1).await?.pop())
+    }
+
+    /// Claims up to `count` due jobs at once (one statement), at most one per subject and kind.
+    pub async fn claim_many(&self, kinds: &[&str], count: usize) -> Result<Vec<Job>, sqlx::Error> {
+        if kinds.is_empty() || count == 0 {
+            return Ok(Vec::new());
         }
         let now = now_ms();
         let kind_params: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 4)).collect();
@@ -251,7 +259,7 @@ impl Queue {
         let sql = format!(
             "update jobs set status = 'running', attempts = attempts + 1, locked_by = $1, \
              locked_until = $2, updated_at = $3 \
-             where id = (select j.id from jobs j \
+             where id in (select j.id from jobs j \
                  where j.kind in ({kinds}) and ((j.status = 'queued' and j.run_at <= $3) \
                      or (j.status = 'running' and j.locked_until < $3)) \
                  and (j.subject is null or not exists (select 1 from jobs o \
@@ -259,7 +267,7 @@ impl Queue {
                      ((o.status = 'running' and o.locked_until >= $3) \
                       or (o.status = 'queued' and (o.run_at < j.run_at \
                           or (o.run_at = j.run_at and o.created_at < j.created_at)))))) \
-                 order by j.run_at, j.created_at limit 1{lock}) \
+                 order by j.run_at, j.created_at limit {count}{lock}) \
              returning id, kind, payload, attempts, max_attempts, created_at, subject",
             kinds = kind_params.join(", "),
         );
@@ -271,20 +279,25 @@ impl Queue {
         for kind in kinds {
             query = query.bind(*kind);
         }
-        let Some(row) = query.fetch_optional(self.db.pool()).await? else {
-            return Ok(None);
-        };
-        let payload: String = row.try_get("payload")?;
-        Ok(Some(Job {
-            id: row.try_get("id")?,
-            kind: row.try_get("kind")?,
-            payload: serde_json::from_str(&payload).unwrap_or(serde_json::Value::Null),
-            attempt: row.try_get("attempts")?,
-            max_attempts: row.try_get("max_attempts")?,
-            lock: token,
-            created_at: row.try_get("created_at")?,
-            subject: row.try_get("subject")?,
-        }))
+        let rows = query.fetch_all(self.db.pool()).await?;
+        let mut jobs = rows
+            .iter()
+            .map(|row| {
+                let payload: String = row.try_get("payload")?;
+                Ok(Job {
+                    id: row.try_get("id")?,
+                    kind: row.try_get("kind")?,
+                    payload: serde_json::from_str(&payload).unwrap_or(serde_json::Value::Null),
+                    attempt: row.try_get("attempts")?,
+                    max_attempts: row.try_get("max_attempts")?,
+                    lock: token.clone(),
+                    created_at: row.try_get("created_at")?,
+                    subject: row.try_get("subject")?,
+                })
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        jobs.sort_by_key(|j| j.created_at);
+        Ok(jobs)
     }
 
     /// When the earliest queued job of `kinds` is due (Unix ms), so that an idle worker wakes for
@@ -532,16 +545,26 @@ impl Lane {
                 _ = shutdown.changed() => break,
             };
             while running.try_join_next().is_some() {}
+            // The other free slots too: one statement claims for all of them.
+            let mut slots = vec![slot];
+            while slots.len() < CLAIM_AT_ONCE {
+                match self.slots.clone().try_acquire_owned() {
+                    Ok(slot) => slots.push(slot),
+                    Err(_) => break,
+                }
+            }
             // Listen before looking, so that a job committed while we look still wakes us.
             let added = db.jobs_signal().notified();
             tokio::pin!(added);
             added.as_mut().enable();
-            match self.queue.claim(&self.kinds).await {
-                Ok(Some(job)) => {
-                    running.spawn(run_one(self.queue.clone(), handlers.clone(), job, slot));
+            match self.queue.claim_many(&self.kinds, slots.len()).await {
+                Ok(jobs) if !jobs.is_empty() => {
+                    for (job, slot) in jobs.into_iter().zip(slots) {
+                        running.spawn(run_one(self.queue.clone(), handlers.clone(), job, slot));
+                    }
                 }
-                Ok(None) => {
-                    drop(slot);
+                Ok(_) => {
+                    drop(slots);
                     // A job due but not claimed waits for its subject's running job, whose end
                     // wakes this lane (or, in another process, the next poll does).
                     let nap = match self.queue.next_due(&self.kinds).await {
@@ -557,7 +580,7 @@ impl Lane {
                     }
                 }
                 Err(err) => {
-                    drop(slot);
+                    drop(slots);
                     tracing::warn!(error = %err, "job queue unavailable; retrying");
                     tokio::select! {
                         _ = tokio::time::sleep(idle_poll * 5) => {}
