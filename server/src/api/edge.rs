@@ -177,7 +177,13 @@ where
         let started = Instant::now();
         Box::pin(async move {
             let (response, lang) = locale::in_request(lang, async move {
-                let metadata = MetadataMap::from_headers(request.headers().clone());
+                // Only a call that reads a token needs the headers as metadata.
+                let metadata = match access {
+                    Access::Public => MetadataMap::new(),
+                    Access::Optional | Access::Caller | Access::Admin => {
+                        MetadataMap::from_headers(request.headers().clone())
+                    }
+                };
                 match authenticate(&auth, access, &metadata).await {
                     Ok(caller) => {
                         if let Some(caller) = caller {

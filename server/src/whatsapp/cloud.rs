@@ -84,12 +84,14 @@ impl CloudSender {
         }
     }
 
-    async fn post(&self, message: &Outgoing) -> Result<Sent, SendError> {
+    /// `POST /{phone-number-id}/messages`: the answer's body when Meta accepted it, else the
+    /// error classified as retryable or permanent.
+    async fn post(&self, body: &Value) -> Result<bytes::Bytes, SendError> {
         let response = self
             .http
             .post(&self.messages_url)
             .bearer_auth(self.token.expose())
-            .json(&self.body(message))
+            .json(body)
             .send()
             .await
             .map_err(|e| SendError::Retryable(format!("Cloud API unreachable: {}", without_url(&e))))?;
@@ -98,23 +100,25 @@ impl CloudSender {
             .bytes()
             .await
             .map_err(|e| SendError::Retryable(format!("Cloud API answer cut short: {}", without_url(&e))))?;
-        if status.is_success() {
-            let answer: SendResponse = serde_json::from_slice(&bytes)
-                .map_err(|e| SendError::Retryable(format!("unexpected Cloud API answer: {e}")))?;
-            return answer
-                .messages
-                .into_iter()
-                .next()
-                .map(|m| Sent { wa_message_id: m.id })
-                .ok_or_else(|| SendError::Retryable("the Cloud API answer has no message id".into()));
-        }
-        Err(classify(status.as_u16(), &bytes))
+        if status.is_success() { Ok(bytes) } else { Err(classify(status.as_u16(), &bytes)) }
+    }
+
+    async fn send_message(&self, message: &Outgoing) -> Result<Sent, SendError> {
+        let bytes = self.post(&self.body(message)).await?;
+        let answer: SendResponse = serde_json::from_slice(&bytes)
+            .map_err(|e| SendError::Retryable(format!("unexpected Cloud API answer: {e}")))?;
+        answer
+            .messages
+            .into_iter()
+            .next()
+            .map(|m| Sent { wa_message_id: m.id })
+            .ok_or_else(|| SendError::Retryable("the Cloud API answer has no message id".into()))
     }
 }
 
 impl WhatsAppSender for CloudSender {
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Sent, SendError>> {
-        Box::pin(self.post(message))
+        Box::pin(self.send_message(message))
     }
 
     /// Meta's "Typing indicators" (developers.facebook.com/documentation/business-messaging/whatsapp/typing-indicators):
@@ -131,21 +135,7 @@ impl WhatsAppSender for CloudSender {
                 "message_id": wa_message_id,
                 "typing_indicator": { "type": "text" },
             });
-            let response = self
-                .http
-                .post(&self.messages_url)
-                .bearer_auth(self.token.expose())
-                .timeout(Duration::from_secs(5))
-                .json(&body)
-                .send()
-                .await
-                .map_err(|e| SendError::Retryable(format!("Cloud API unreachable: {}", without_url(&e))))?;
-            let status = response.status();
-            if status.is_success() {
-                return Ok(());
-            }
-            let bytes = response.bytes().await.unwrap_or_default();
-            Err(classify(status.as_u16(), &bytes))
+            self.post(&body).await.map(|_| ())
         })
     }
 }

@@ -37,38 +37,35 @@ impl WhatsAppSender for DevOutbox {
         to: &'a str,
         _wa_message_id: &'a str,
     ) -> BoxFuture<'a, Result<(), SendError>> {
-        Box::pin(async move {
-            sqlx::query(
-                "insert into whatsapp_outbox (to_phone, body, kind, wa_message_id, created_at) \
-                 values ($1, '', 'typing', $2, $3)",
-            )
-            .bind(format!("+{to}"))
-            .bind(format!("typing.dev.{}", uuid::Uuid::new_v4().simple()))
-            .bind(now_ms())
-            .execute(self.db.pool())
-            .await
-            .map_err(|e| SendError::Retryable(format!("outbox unavailable: {e}")))?;
-            Ok(())
-        })
+        let id = format!("typing.dev.{}", uuid::Uuid::new_v4().simple());
+        Box::pin(async move { self.keep(to, "", "typing", &id).await })
     }
 
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Sent, SendError>> {
         Box::pin(async move {
             let wa_message_id = format!("wamid.dev.{}", uuid::Uuid::new_v4().simple());
-            sqlx::query(
-                "insert into whatsapp_outbox (to_phone, body, kind, wa_message_id, created_at) \
-                 values ($1, $2, $3, $4, $5)",
-            )
-            .bind(format!("+{}", message.to()))
-            .bind(message.text())
-            .bind(message.kind())
-            .bind(&wa_message_id)
-            .bind(now_ms())
-            .execute(self.db.pool())
-            .await
-            .map_err(|e| SendError::Retryable(format!("outbox unavailable: {e}")))?;
+            self.keep(message.to(), &message.text(), message.kind(), &wa_message_id).await?;
             Ok(Sent { wa_message_id })
         })
+    }
+}
+
+impl DevOutbox {
+    /// One row of the outbox, for `to`'s digits.
+    async fn keep(&self, to: &str, body: &str, kind: &str, wa_message_id: &str) -> Result<(), SendError> {
+        sqlx::query(
+            "insert into whatsapp_outbox (to_phone, body, kind, wa_message_id, created_at) \
+             values ($1, $2, $3, $4, $5)",
+        )
+        .bind(format!("+{to}"))
+        .bind(body)
+        .bind(kind)
+        .bind(wa_message_id)
+        .bind(now_ms())
+        .execute(self.db.pool())
+        .await
+        .map_err(|e| SendError::Retryable(format!("outbox unavailable: {e}")))?;
+        Ok(())
     }
 }
 

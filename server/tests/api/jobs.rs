@@ -367,3 +367,27 @@ async fn a_batched_job_moves_with_each_request_and_waits_no_longer_than_its_cap(
     assert_eq!(claimed.subject.as_deref(), Some("ana"));
 }
 on_both_engines!(a_batched_job_moves_with_each_request_and_waits_no_longer_than_its_cap);
+
+async fn concurrent_messages_of_one_person_leave_exactly_one_waiting_reply(test_db: TestDatabase) {
+    let db = open(&test_db).await;
+    let batching = jobs::Batching { window: Duration::from_secs(4), cap: Duration::from_secs(15) };
+    let at = socio::db::now_ms();
+    let enqueues = (0..20).map(|n| {
+        let db = db.clone();
+        async move {
+            let mut tx = db.begin().await.unwrap();
+            let job = NewJob::new("reply", serde_json::json!({ "userId": "ana" })).subject("ana");
+            jobs::enqueue_batched(&mut tx, job, at + n, batching).await.unwrap();
+            tx.commit().await.unwrap();
+        }
+    });
+    futures::future::join_all(enqueues).await;
+    assert_eq!(count_with_status(&db, "queued").await, 1, "one reply waits for the whole burst");
+    let due: i64 = sqlx::query("select run_at from jobs where status = 'queued'")
+        .fetch_one(db.pool())
+        .await
+        .unwrap()
+        .get("run_at");
+    assert!(due >= at + 4_000 && due <= at + 19 + 4_000, "moved by the messages: {}", due - at);
+}
+on_both_engines!(concurrent_messages_of_one_person_leave_exactly_one_waiting_reply);
