@@ -34,6 +34,8 @@ impl Server {
             .env("SOCIO_ADDR", format!("127.0.0.1:{port}"))
             .env("SOCIO_WEB_DIR", "/nonexistent")
             .env("RUST_LOG", "error")
+            // Every simulated client calls from this machine's one address.
+            .env("HTTP_MAX_CONNECTIONS_PER_ADDRESS", "4096")
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
         for (key, value) in env {

@@ -8,7 +8,6 @@ use anyhow::Context;
 use axum::{extract::Request, routing::get};
 use http::{HeaderName, HeaderValue, Method, header};
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
 use tonic::service::Routes;
 use tower_http::{
     cors::{AllowOrigin, CorsLayer},
@@ -40,6 +39,7 @@ use crate::{
         subscriptions::{EXPIRY_JOB, PROVIDER_CANCEL_JOB},
     },
     config::{Config, RunMode, WhatsAppMode},
+    connections,
     consultant::{
         engine::Engine,
         guide::Guide,
@@ -188,16 +188,15 @@ impl Application {
         let mut workers = jobs::spawn_workers(&self.db, self.handlers, self.worker_options, workers_stopped);
         tracing::info!(port = self.port, database = ?self.db.engine(), "Sócio is serving");
 
-        // No Nagle delay: a reply written in pieces (gRPC's headers, message and trailers) must not
-        // wait for the client's delayed ACK — 40 ms a call on a connection used one call at a time.
-        let incoming = tokio_stream::StreamExt::map(TcpListenerStream::new(self.listener), |stream| {
-            stream.and_then(|stream| stream.set_nodelay(true).map(|()| stream))
-        });
-        let served = tonic::transport::Server::builder()
-            .accept_http1(true)
-            .add_routes(Routes::from(router))
-            .serve_with_incoming_shutdown(incoming, shutdown)
-            .await;
+        let served = connections::serve(
+            self.listener,
+            router,
+            self.config.connections.clone(),
+            self.config.trusted_proxies.clone(),
+            shutdown,
+            Duration::from_secs(10),
+        )
+        .await;
 
         let _ = stop_workers.send(true);
         if tokio::time::timeout(Duration::from_secs(30), async {
@@ -215,11 +214,12 @@ impl Application {
 
 /// Numbers in `ADMIN_PHONES` hold the admin role (registered if they never wrote to us).
 async fn grant_admin_phones(db: &Db, phones: &[String]) -> anyhow::Result<()> {
-    let mut conn = db.pool().acquire().await?;
     for phone in phones {
         let phone = PhoneNumber::parse(phone)
             .map_err(|_| anyhow::anyhow!("ADMIN_PHONES has an invalid number: {phone:?}"))?;
-        roles::ensure_admin(&mut conn, &phone).await?;
+        let mut tx = db.begin().await?;
+        roles::ensure_admin(&mut tx, &phone).await?;
+        tx.commit().await?;
     }
     Ok(())
 }
@@ -247,7 +247,10 @@ async fn build_router(
     stripe: Option<StripeClient>,
 ) -> anyhow::Result<axum::Router> {
     let keys = TokenKeys::new(&config.jwt_secret);
-    let auth = Authenticator::new(db.clone(), keys.clone());
+    let sessions = crate::identity::live::LiveSessions::start(db.clone())
+        .await
+        .context("cannot listen for session changes on the database")?;
+    let auth = Authenticator::new(sessions, keys.clone());
     let login = Login::new(
         db.clone(),
         sender,
@@ -283,6 +286,7 @@ async fn build_router(
             plans.clone(),
             renderer,
             engine.clone(),
+            auth.sessions().clone(),
         )))
         .add_service(DashboardServiceServer::new(DashboardApi::new(
             plans.clone(),
@@ -379,6 +383,10 @@ async fn build_router(
             }
         })
         .layer(cors(config))
+        .layer(axum::middleware::from_fn({
+            let https = config.public_url.starts_with("https://");
+            move |request, next| crate::api::security_headers::add(https, request, next)
+        }))
         .layer(axum::middleware::from_fn({
             let trusted = Arc::new(config.trusted_proxies.clone());
             move |request, next| {

@@ -135,6 +135,8 @@ pub struct Config {
     pub support_email: String,
     /// Load balancers whose `X-Forwarded-For` names the client (empty: the header is ignored).
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Connection time limits and caps (`HTTP_*`).
+    pub connections: crate::connections::Limits,
     pub web_dir: PathBuf,
     pub whatsapp: WhatsAppConfig,
     /// None: the offline guided consultant.
@@ -149,7 +151,8 @@ pub struct Config {
 #[error("configuration: {0}")]
 pub struct ConfigError(pub String);
 
-const MIN_JWT_SECRET_BYTES: usize = 32;
+/// The shortest secret production accepts (JWT, WhatsApp app secret, Stripe webhook secret).
+const MIN_SECRET_BYTES: usize = 32;
 
 impl Config {
     /// Reads `.env` (if present) and the environment.
@@ -186,9 +189,9 @@ impl Config {
         }
 
         let jwt_secret = match (var("JWT_SECRET"), mode) {
-            (Some(secret), RunMode::Production) if secret.len() < MIN_JWT_SECRET_BYTES => {
+            (Some(secret), RunMode::Production) if secret.len() < MIN_SECRET_BYTES => {
                 return Err(ConfigError(format!(
-                    "JWT_SECRET must be at least {MIN_JWT_SECRET_BYTES} bytes in production"
+                    "JWT_SECRET must be at least {MIN_SECRET_BYTES} bytes in production"
                 )));
             }
             (Some(secret), _) => Secret::new(secret),
@@ -242,6 +245,7 @@ impl Config {
                 .unwrap_or_default(),
             support_email: var("SUPPORT_EMAIL").unwrap_or_else(|| "suporte@socio.app".into()),
             trusted_proxies: trusted_proxies(&var)?,
+            connections: connection_limits(&var)?,
             web_dir: PathBuf::from(var("SOCIO_WEB_DIR").unwrap_or_else(|| "web/dist".into())),
             whatsapp,
             llm,
@@ -257,8 +261,22 @@ impl Config {
                 lease: Duration::from_millis(parse_number(&var, "SOCIO_JOB_LEASE_MS", 30_000)?.max(300)),
             },
         };
+        config.refuse_an_open_simulator()?;
         config.refuse_dev_defaults_in_production()?;
         Ok(config)
+    }
+
+    /// The dev mode's simulator and outbox let anyone write as anyone and read every login code:
+    /// they may listen on this machine only, whatever the environment.
+    fn refuse_an_open_simulator(&self) -> Result<(), ConfigError> {
+        if self.whatsapp.mode == WhatsAppMode::Dev && !self.addr.ip().is_loopback() {
+            return Err(ConfigError(format!(
+                "WHATSAPP_MODE=dev serves a simulator that shows every login code, so SOCIO_ADDR must be \
+                 a loopback address (127.0.0.1), not {}: set WHATSAPP_MODE=cloud to listen on other interfaces",
+                self.addr
+            )));
+        }
+        Ok(())
     }
 
     fn refuse_dev_defaults_in_production(&self) -> Result<(), ConfigError> {
@@ -275,12 +293,70 @@ impl Config {
                 "PAYMENTS_PROVIDER=sandbox is refused in production: set PAYMENTS_PROVIDER=stripe".into(),
             ));
         }
+        let public = url::Url::parse(&self.public_url)
+            .map_err(|_| ConfigError(format!("PUBLIC_URL is not an address: {:?}", self.public_url)))?;
+        let local = match public.host() {
+            Some(url::Host::Domain(name)) => name == "localhost" || name.ends_with(".localhost"),
+            Some(url::Host::Ipv4(ip)) => ip.is_loopback() || ip.is_unspecified(),
+            Some(url::Host::Ipv6(ip)) => ip.is_loopback() || ip.is_unspecified(),
+            None => true,
+        };
+        if public.scheme() != "https" || local {
+            return Err(ConfigError(format!(
+                "PUBLIC_URL must be the public https address in production (links in messages, Stripe's \
+                 return pages and cookies depend on it), not {:?}",
+                self.public_url
+            )));
+        }
+        let secrets = [
+            ("WHATSAPP_APP_SECRET", self.whatsapp.app_secret.as_ref()),
+            ("STRIPE_WEBHOOK_SECRET", self.stripe.as_ref().map(|s| &s.webhook_secret)),
+        ];
+        for (name, secret) in secrets {
+            if let Some(secret) = secret
+                && secret.expose().len() < MIN_SECRET_BYTES
+            {
+                return Err(ConfigError(format!(
+                    "{name} must be at least {MIN_SECRET_BYTES} bytes in production: copy the whole secret"
+                )));
+            }
+        }
         Ok(())
     }
 
     pub fn is_production(&self) -> bool {
         self.mode == RunMode::Production
     }
+}
+
+fn connection_limits(
+    var: &dyn Fn(&str) -> Option<String>,
+) -> Result<crate::connections::Limits, ConfigError> {
+    let defaults = crate::connections::Limits::default();
+    let ms = |key: &str, default: Duration| -> Result<Duration, ConfigError> {
+        Ok(Duration::from_millis(parse_number(var, key, default.as_millis() as u64)?.max(10)))
+    };
+    Ok(crate::connections::Limits {
+        first_bytes: ms("HTTP_FIRST_BYTES_TIMEOUT_MS", defaults.first_bytes)?,
+        headers: ms("HTTP_HEADERS_TIMEOUT_MS", defaults.headers)?,
+        body: ms("HTTP_BODY_TIMEOUT_MS", defaults.body)?,
+        idle: ms("HTTP_IDLE_TIMEOUT_MS", defaults.idle)?,
+        keep_alive: defaults.keep_alive,
+        max_connections: parse_number(var, "HTTP_MAX_CONNECTIONS", defaults.max_connections as u64)?.max(1)
+            as usize,
+        max_per_address: parse_number(
+            var,
+            "HTTP_MAX_CONNECTIONS_PER_ADDRESS",
+            defaults.max_per_address as u64,
+        )?
+        .max(1) as usize,
+        max_streams_per_connection: parse_number(
+            var,
+            "HTTP2_MAX_STREAMS",
+            u64::from(defaults.max_streams_per_connection),
+        )?
+        .clamp(1, 10_000) as u32,
+    })
 }
 
 fn whatsapp_config(var: &dyn Fn(&str) -> Option<String>) -> Result<WhatsAppConfig, ConfigError> {
@@ -353,7 +429,7 @@ fn parse_number(var: &dyn Fn(&str) -> Option<String>, key: &str, default: u64) -
 fn development_jwt_secret() -> Result<Secret, ConfigError> {
     let path = PathBuf::from("data/jwt_secret");
     if let Ok(existing) = std::fs::read_to_string(&path)
-        && existing.trim().len() >= MIN_JWT_SECRET_BYTES
+        && existing.trim().len() >= MIN_SECRET_BYTES
     {
         return Ok(Secret::new(existing.trim()));
     }
@@ -381,8 +457,31 @@ mod tests {
         ("WHATSAPP_MODE", "cloud"),
         ("WHATSAPP_PHONE_NUMBER_ID", "123"),
         ("WHATSAPP_ACCESS_TOKEN", "token"),
-        ("WHATSAPP_APP_SECRET", "secret"),
+        ("WHATSAPP_APP_SECRET", "0123456789abcdef0123456789abcdef"),
     ];
+    const STRIPE: [(&str, &str); 5] = [
+        ("PAYMENTS_PROVIDER", "stripe"),
+        ("STRIPE_SECRET_KEY", "sk_live_x"),
+        ("STRIPE_WEBHOOK_SECRET", "whsec_0123456789abcdef0123456789abcdef"),
+        ("STRIPE_PRICE_PRO_MONTHLY", "price_m"),
+        ("STRIPE_PRICE_PRO_YEARLY", "price_y"),
+    ];
+
+    /// A production configuration that starts, with `changes` applied.
+    fn production(changes: &[(&'static str, &'static str)]) -> Result<Config, ConfigError> {
+        let mut pairs: HashMap<&str, &str> = [
+            ("SOCIO_ENV", "production"),
+            ("PUBLIC_URL", "https://socio.app"),
+            ("SOCIO_ADDR", "0.0.0.0:8080"),
+            ("JWT_SECRET", "a-production-secret-of-forty-bytes-012345"),
+        ]
+        .into_iter()
+        .chain(CLOUD)
+        .chain(STRIPE)
+        .collect();
+        pairs.extend(changes.iter().copied());
+        config(&pairs.into_iter().collect::<Vec<_>>())
+    }
 
     #[test]
     fn embedded_defaults_run_everything_locally() {
@@ -435,17 +534,41 @@ mod tests {
 
     #[test]
     fn production_starts_with_real_providers_and_a_strong_secret() {
-        let mut pairs = vec![
-            ("SOCIO_ENV", "production"),
-            ("PAYMENTS_PROVIDER", "stripe"),
-            ("STRIPE_SECRET_KEY", "sk"),
-            ("STRIPE_WEBHOOK_SECRET", "whsec"),
-            ("STRIPE_PRICE_PRO_MONTHLY", "price_m"),
-            ("STRIPE_PRICE_PRO_YEARLY", "price_y"),
-        ];
-        pairs.extend(CLOUD);
-        let c = config(&pairs).unwrap();
-        assert!(c.is_production());
+        assert!(production(&[]).unwrap().is_production());
+    }
+
+    #[test]
+    fn production_refuses_an_http_or_local_public_url_naming_the_variable() {
+        for url in [
+            "http://socio.app",
+            "https://localhost:8080",
+            "https://127.0.0.1",
+            "https://app.localhost",
+            "https://[::1]",
+        ] {
+            let err = production(&[("PUBLIC_URL", url)]).unwrap_err();
+            assert!(err.0.contains("PUBLIC_URL"), "{url}: {err}");
+        }
+    }
+
+    #[test]
+    fn production_refuses_short_webhook_secrets_naming_the_variable() {
+        let err = production(&[("WHATSAPP_APP_SECRET", "secret")]).unwrap_err();
+        assert!(err.0.contains("WHATSAPP_APP_SECRET"), "{err}");
+        let err = production(&[("STRIPE_WEBHOOK_SECRET", "whsec_short")]).unwrap_err();
+        assert!(err.0.contains("STRIPE_WEBHOOK_SECRET"), "{err}");
+        let err = production(&[("JWT_SECRET", "thirty-one-bytes-is-not-enough")]).unwrap_err();
+        assert!(err.0.contains("JWT_SECRET"), "{err}");
+    }
+
+    #[test]
+    fn the_dev_simulator_listens_on_loopback_only_in_any_environment() {
+        let err = config(&[("SOCIO_ADDR", "0.0.0.0:8080")]).unwrap_err();
+        assert!(err.0.contains("WHATSAPP_MODE") && err.0.contains("SOCIO_ADDR"), "{err}");
+        assert!(config(&[("SOCIO_ADDR", "[::1]:8080")]).is_ok());
+        let mut cloud = vec![("SOCIO_ADDR", "0.0.0.0:8080")];
+        cloud.extend(CLOUD);
+        assert!(config(&cloud).is_ok(), "the Cloud API may listen anywhere");
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub enum Problem {
     NotOneOf(Vec<String>),
 }
 
+/// Why text holding a NUL character is refused.
+pub const NUL_PT_BR: &str = "não pode conter o caractere nulo (\\0)";
+pub const NUL_EN: &str = "must not contain the null character (\\0)";
+
 /// An invalid input field, by its JSON name (e.g. `phoneNumber`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldViolation {
@@ -101,6 +105,9 @@ pub enum AppError {
     /// Too many wrong codes for this number: locked for a while.
     #[error("number locked for {retry_after_secs} s")]
     NumberLocked { retry_after_secs: u64 },
+    /// The caller already has this many live streams open; one must close first.
+    #[error("{max} streams already open")]
+    TooManyStreams { max: usize },
     #[error("unavailable: {0}")]
     Unavailable(String),
     /// The payment provider said no (a refund, a cancellation): nothing changed here.
@@ -130,7 +137,9 @@ impl AppError {
             AppError::NotFound(_) => Code::NotFound,
             AppError::AlreadyExists(_) => Code::AlreadyExists,
             AppError::FailedPrecondition(_) => Code::FailedPrecondition,
-            AppError::RateLimited { .. } | AppError::CodeAlreadySent { .. } => Code::ResourceExhausted,
+            AppError::RateLimited { .. }
+            | AppError::CodeAlreadySent { .. }
+            | AppError::TooManyStreams { .. } => Code::ResourceExhausted,
             AppError::Unavailable(_) | AppError::PaymentsUnavailable(_) => Code::Unavailable,
             AppError::PaymentsRefused(_) => Code::FailedPrecondition,
             AppError::Internal(_) => Code::Internal,
@@ -201,6 +210,10 @@ impl AppError {
                     format!("Too many wrong codes. Try again in {minutes} minutes."),
                 )
             }
+            AppError::TooManyStreams { max } => lang.choose(
+                format!("Você já acompanha o plano em {max} telas abertas. Feche uma delas para abrir outra."),
+                format!("You are already following the plan in {max} open screens. Close one to open another."),
+            ),
             AppError::Unavailable(_) => lang
                 .choose(
                     "Serviço temporariamente indisponível. Tente novamente em instantes.",
@@ -249,6 +262,7 @@ impl AppError {
             | AppError::CodeAlreadySent { .. }
             | AppError::NotRegistered { .. }
             | AppError::InvalidCode
+            | AppError::TooManyStreams { .. }
             | AppError::NumberLocked { .. } => {}
         }
         match &self {
@@ -286,6 +300,7 @@ impl AppError {
             | AppError::PaymentsRefused(_)
             | AppError::PaymentsUnavailable(_)
             | AppError::InvalidCode
+            | AppError::TooManyStreams { .. }
             | AppError::Internal(_) => tonic::Status::new(self.code(), message),
         }
     }
@@ -306,6 +321,11 @@ impl From<sqlx::Error> for AppError {
         match err {
             sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => {
                 AppError::Unavailable(err.to_string())
+            }
+            // PostgreSQL's text cannot hold a NUL character (22021), nor jsonb a `\u0000` (22P05):
+            // input that slipped past the edge's checks is refused, and nothing was written.
+            sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("22021" | "22P05")) => {
+                AppError::invalid("text", Problem::Format { pt_br: NUL_PT_BR, en: NUL_EN })
             }
             other => AppError::Internal(anyhow::Error::new(other).context("database")),
         }

@@ -9,7 +9,7 @@ pub const LAYERS: &[&[&str]] = &[
     &["consultant"],
     &["conversation"],
     &["identity", "plan", "billing", "prompts", "analytics", "newsletter", "audit"],
-    &["whatsapp", "db", "clock", "config", "error", "locale", "proto", "telemetry", "layers"],
+    &["whatsapp", "db", "clock", "config", "error", "locale", "proto", "telemetry", "layers", "connections"],
 ];
 
 /// The layer of a top-level module (0 is the top).

@@ -10,6 +10,7 @@ pub mod audit;
 pub mod billing;
 pub mod clock;
 pub mod config;
+pub mod connections;
 pub mod consultant;
 pub mod conversation;
 pub mod db;

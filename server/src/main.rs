@@ -42,6 +42,10 @@ async fn main() -> ExitCode {
 async fn serve() -> anyhow::Result<()> {
     let stop = shutdown_signal()?;
     let config = Config::from_env()?;
+    match socio::connections::raise_open_files() {
+        Ok(files) => tracing::info!(files, "open-file limit"),
+        Err(error) => tracing::warn!(%error, "could not raise the open-file limit"),
+    }
     let app = Application::build(config).await?;
     app.run_until_stopped(stop).await
 }
@@ -66,8 +70,9 @@ async fn promote(phone: &str) -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let db = Db::connect(&config.database_url).await?;
     db.migrate().await?;
-    let mut conn = db.pool().acquire().await?;
-    let user = roles::ensure_admin(&mut conn, &phone).await?;
+    let mut tx = db.begin().await?;
+    let user = roles::ensure_admin(&mut tx, &phone).await?;
+    tx.commit().await?;
     tracing::info!(target: "security", event = "admin_promoted", user = %user.id, phone = %phone.masked());
     println!("{} is now an admin", user.phone.e164());
     Ok(())

@@ -1,5 +1,5 @@
 // Debian's Chromium driven by playwright-core (a test tool's own browser download cannot work here).
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 import { type Browser, chromium, type Page } from "playwright-core";
@@ -79,11 +79,20 @@ export async function logIn(page: Page, baseURL: string, typed: string, e164: st
   await page.waitForURL(`${baseURL}/dashboard`);
 }
 
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 /** WCAG 2 A and AA problems axe-core finds on the page as it is now: rule, impact and where. */
 export async function accessibilityProblems(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
+  // Evaluated by the test tool, not added as a script tag: the page's Content-Security-Policy
+  // (rightly) refuses inline scripts.
+  await page.evaluate(AXE);
+  // A toast or dialog still fading in is half transparent: judge colours once transitions end
+  // (two frames first, so one just triggered has started; endless spinners are not waited for).
+  await page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+  });
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
     const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });

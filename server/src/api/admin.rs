@@ -22,7 +22,6 @@ use crate::{
     error::{AppError, Problem, Resource},
     identity::{
         directory::{self, Listed},
-        sessions,
         users::{Role, Tier},
     },
     plan::Plans,
@@ -205,7 +204,6 @@ impl AdminService for AdminApi {
         audit::record(&mut conn, &actor.user.id, "delete_user", &id, "LGPD erasure")
             .await
             .map_err(AppError::from)?;
-        let _ = sessions::revoke_user(&mut conn, &id).await;
         Ok(with_message(
             pb::DeleteUserResponse {},
             lang.choose("Usuário excluído com sucesso", "User deleted successfully"),

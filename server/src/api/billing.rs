@@ -3,9 +3,11 @@
 //! configured provider; the `sandbox` provider's test payment page completes a checkout through
 //! the same path a provider's webhook takes.
 
+use std::time::Duration;
+
 use tonic::{Request, Response};
 
-use super::{Rpc, edge, named_language, request_language, timestamp, with_message};
+use super::{Rpc, client_address, edge, named_language, request_language, timestamp, with_message};
 use crate::{
     analytics::Variant,
     billing::{
@@ -15,7 +17,10 @@ use crate::{
         subscriptions::{self, CheckoutSession, Interval, ProviderIds, Subscription},
     },
     config::PaymentsProvider,
-    db::{Db, now_ms},
+    db::{
+        Db, now_ms,
+        rate_limit::{self, Limit},
+    },
     error::{AppError, Problem, Resource},
     identity::{
         login::start_on_whatsapp,
@@ -27,6 +32,10 @@ use crate::{
         billing_service_server::BillingService,
     },
 };
+
+/// Checkouts asked for without a token, from one address and for one number.
+pub const CHECKOUT_PER_ADDRESS: Limit = Limit { max: 20, window: Duration::from_secs(600) };
+pub const CHECKOUT_PER_NUMBER: Limit = Limit { max: 10, window: Duration::from_secs(600) };
 
 #[derive(Clone)]
 pub struct BillingApi {
@@ -67,6 +76,18 @@ impl BillingApi {
         landing_variant: Option<Variant>,
     ) -> Result<String, AppError> {
         let variant = landing_variant.map(Variant::as_str);
+        let provider = match self.provider {
+            PaymentsProvider::Sandbox => "sandbox",
+            PaymentsProvider::Stripe => "stripe",
+        };
+        // Asking again (a reload, a second click, a script) reopens the checkout still open.
+        match subscriptions::open_session(&self.db, &user.id, interval, provider).await? {
+            Some((session, _)) if self.provider == PaymentsProvider::Sandbox => {
+                return Ok(format!("{}/checkout/sandbox/{}", self.public_url, session.id));
+            }
+            Some((_, Some(url))) => return Ok(url),
+            Some((_, None)) | None => {}
+        }
         match self.provider {
             PaymentsProvider::Sandbox => {
                 let session =
@@ -84,7 +105,7 @@ impl BillingApi {
                 let created = stripe
                     .create_checkout(&session, &self.success_url(user.phone.e164()), &cancel_url)
                     .await?;
-                subscriptions::set_provider_session(&self.db, &session.id, &created.id).await?;
+                subscriptions::set_provider_session(&self.db, &session.id, &created.id, &created.url).await?;
                 Ok(created.url)
             }
         }
@@ -137,6 +158,13 @@ impl BillingService for BillingApi {
         let body = request.get_ref();
         let lang = named_language(&request, &body.language);
         let phone = PhoneNumber::parse_field("phoneNumber", &body.phone_number)?;
+        if edge::optional_caller(&request).is_none() {
+            // The public `/checkout/{phone}` page: anyone may ask, so per address and per number.
+            let address = client_address::of(&request);
+            rate_limit::per_address(&self.db, "checkout", address.as_deref(), CHECKOUT_PER_ADDRESS).await?;
+            let number = format!("checkout:number:{}", phone.identity().e164());
+            rate_limit::per_key(&self.db, &number, CHECKOUT_PER_NUMBER).await?;
+        }
         let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
         let user =
             users::find_by_phone(&mut conn, &phone).await.map_err(AppError::from)?.ok_or_else(|| {

@@ -11,10 +11,14 @@ use tonic::{Request, Response};
 use super::{Rpc, edge, request_language, timestamp, with_message};
 use crate::{
     consultant::engine::Engine,
+    db::rate_limit::{self, Limit},
     error::{AppError, Problem},
+    identity::live::LiveSessions,
     locale::Language,
     plan::{
-        Plans, document, finance,
+        Plans, document,
+        events::MAX_WATCHERS,
+        finance,
         sections::{self, Step},
         store::{self, Change, Patch, Plan, Source, StepUpdate},
     },
@@ -25,6 +29,8 @@ use crate::{
 };
 
 const MAX_BATCH: usize = 20;
+/// Plan documents one user may generate a minute (each may call the model).
+pub const GENERATIONS_PER_USER: Limit = Limit { max: 10, window: std::time::Duration::from_secs(60) };
 const MAX_DRAFT_BYTES: usize = 64 * 1024;
 
 #[derive(Clone)]
@@ -32,20 +38,36 @@ pub struct BusinessPlanApi {
     plans: Plans,
     renderer: Arc<socio_pdf::Renderer>,
     engine: Engine,
+    sessions: LiveSessions,
 }
 
 impl BusinessPlanApi {
-    pub fn new(plans: Plans, renderer: Arc<socio_pdf::Renderer>, engine: Engine) -> Self {
-        Self { plans, renderer, engine }
+    pub fn new(
+        plans: Plans,
+        renderer: Arc<socio_pdf::Renderer>,
+        engine: Engine,
+        sessions: LiveSessions,
+    ) -> Self {
+        Self { plans, renderer, engine, sessions }
     }
 
-    /// Generates the document, with the model's overview when a model is configured.
+    /// Generates the document, with the model's overview when a model is configured — unless the
+    /// latest one already says what the plan says now, in this language: then that one, with no
+    /// model call and no new version. At most [`GENERATIONS_PER_USER`] a minute.
     async fn generate(
         &self,
         user: &crate::identity::users::User,
         language: Language,
     ) -> Result<(Plan, store::Document), AppError> {
+        let key = format!("generate_plan:user:{}", user.id);
+        rate_limit::per_key(self.plans.db(), &key, GENERATIONS_PER_USER).await?;
         let plan = self.plans.get_or_create(&user.id).await?;
+        if let Some(document) = plan.document.clone()
+            && document.language == language.tag()
+            && document.generated_at >= plan.updated_at
+        {
+            return Ok((plan, document));
+        }
         let overview = self.engine.overview(&plan, user, language).await;
         self.plans.generate(user, language, overview.as_deref()).await
     }
@@ -458,13 +480,17 @@ impl BusinessPlanService for BusinessPlanApi {
         let caller = edge::caller(&request)?;
         let since = cursor("since", &request.get_ref().since)?;
         // Subscribe before reading the feed, so nothing falls between the two.
-        let live = self.plans.events().subscribe();
-        let user_id = caller.user.id.clone();
-        let plan = self.plans.get_or_create(&user_id).await?;
+        let live = self
+            .plans
+            .events()
+            .watch(&caller.user.id)
+            .ok_or(AppError::TooManyStreams { max: MAX_WATCHERS })?;
+        let user_id = caller.user.id.as_str();
+        let plan = self.plans.get_or_create(user_id).await?;
         let replay = if request.get_ref().since.trim().is_empty() {
             Vec::new()
         } else {
-            store::changes_since(self.plans.db(), &user_id, since, 500).await.map_err(AppError::from)?
+            store::changes_since(self.plans.db(), user_id, since, 500).await.map_err(AppError::from)?
         };
         let mut last = replay.last().map(|c| c.cursor).unwrap_or(since);
         let (progress, status) = (plan.progress(), status_proto(plan.status()) as i32);
@@ -472,7 +498,7 @@ impl BusinessPlanService for BusinessPlanApi {
             Ok(pb::WatchBusinessPlanResponse { change: Some(change_proto(&c)), progress, status })
         }));
         let live = tokio_stream::wrappers::BroadcastStream::new(live).filter_map(move |event| {
-            let event = event.ok().filter(|e| e.user_id == user_id && e.change.cursor > last);
+            let event = event.ok().filter(|e| e.change.cursor > last);
             if let Some(e) = &event {
                 last = e.change.cursor;
             }
@@ -484,6 +510,10 @@ impl BusinessPlanService for BusinessPlanApi {
                 })
             }))
         });
-        Ok(Response::new(replayed.chain(live).boxed()))
+        // The stream lives as long as the session that opened it: logout, revocation, erasure or
+        // the token running out ends it with Unauthenticated (the client logs in or refreshes).
+        let ended = self.sessions.ended(caller.user.id.clone(), caller.session_id, caller.token_expires_at);
+        let unauthenticated = futures::stream::once(async { Err(AppError::Unauthenticated.into()) });
+        Ok(Response::new(replayed.chain(live).take_until(ended).chain(unauthenticated).boxed()))
     }
 }

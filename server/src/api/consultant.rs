@@ -3,13 +3,18 @@
 //! come; the answer is composed and stored by a task of its own, so a browser that leaves mid-answer
 //! finds it in the conversation.
 
+use std::time::Duration;
+
 use tonic::{Request, Response};
 
 use super::{Rpc, edge, paging::Page, timestamp};
 use crate::{
     consultant::{engine::Engine, replies},
     conversation::messages::{self, Author, Message},
-    db::{Db, now_ms},
+    db::{
+        Db, now_ms,
+        rate_limit::{self, Limit},
+    },
     error::{AppError, Precondition, Problem},
     identity::users,
     locale,
@@ -17,6 +22,10 @@ use crate::{
 };
 
 const MAX_TEXT_CHARS: usize = 4096;
+/// Questions one person may ask from the web (each may call the model, which is paid by the
+/// answer): a burst, and a day.
+pub const CHAT_PER_TEN_MINUTES: Limit = Limit { max: 40, window: Duration::from_secs(600) };
+pub const CHAT_PER_DAY: Limit = Limit { max: 300, window: Duration::from_secs(86_400) };
 
 #[derive(Clone)]
 pub struct ConsultantApi {
@@ -61,6 +70,8 @@ impl ConsultantService for ConsultantApi {
         if text.chars().count() > MAX_TEXT_CHARS {
             return Err(AppError::invalid("text", Problem::TooLong { max: MAX_TEXT_CHARS }).into());
         }
+        rate_limit::per_key(&self.db, &format!("chat:user:{}:burst", user.id), CHAT_PER_TEN_MINUTES).await?;
+        rate_limit::per_key(&self.db, &format!("chat:user:{}:day", user.id), CHAT_PER_DAY).await?;
         let now = now_ms();
         let asked = messages::insert_web_message(&self.db, &user.id, Author::User, &text, now)
             .await

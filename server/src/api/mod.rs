@@ -16,6 +16,7 @@ pub mod health;
 pub mod landing;
 pub mod paging;
 pub mod rest;
+pub mod security_headers;
 pub mod system_prompts;
 pub mod web;
 pub mod webhooks;

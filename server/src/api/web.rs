@@ -1,6 +1,6 @@
 //! The built React app (`web/dist`): `/` gets `index.html`, the landing page alone (no router, so it
 //! loads light); any other path that is not a file gets `app.html`, the app, whose router shows the
-//! page or its 404. Hashed assets are cached for a year; the HTML never.
+//! page or its 404. Hashed assets are cached for a year; the HTML never; a missing asset is a 404.
 //! Files are served precompressed (the build writes `.br` and `.gz` beside them) to browsers that
 //! accept it.
 
@@ -31,10 +31,17 @@ impl WebApp {
             return not_built(&self.dir);
         }
         let immutable = request.uri().path().starts_with("/assets/");
-        let app = ServeFile::new(app).precompressed_br().precompressed_gzip();
-        // `/` is the directory's index.html; everything else that is not a file, the app.
-        let service = ServeDir::new(&self.dir).precompressed_br().precompressed_gzip().fallback(app);
-        let mut response = match service.oneshot(request).await {
+        let files = ServeDir::new(&self.dir).precompressed_br().precompressed_gzip();
+        let served = if immutable {
+            // A missing asset is a 404: the app's HTML under an asset's name, cached for a year,
+            // would break the page that asked for it until the cache forgot.
+            files.oneshot(request).await
+        } else {
+            // `/` is the directory's index.html; everything else that is not a file, the app.
+            let app = ServeFile::new(app).precompressed_br().precompressed_gzip();
+            files.fallback(app).oneshot(request).await
+        };
+        let mut response = match served {
             Ok(response) => response.into_response(),
             Err(never) => match never {},
         };

@@ -184,14 +184,46 @@ pub async fn create_session(
     Ok(session)
 }
 
-/// Remembers the provider's id of a checkout session.
-pub async fn set_provider_session(db: &Db, id: &str, provider_session_id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("update checkout_sessions set provider_session_id = $1 where id = $2")
+/// Remembers the provider's id of a checkout session and the address the person pays at.
+pub async fn set_provider_session(
+    db: &Db,
+    id: &str,
+    provider_session_id: &str,
+    checkout_url: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("update checkout_sessions set provider_session_id = $1, checkout_url = $2 where id = $3")
         .bind(provider_session_id)
+        .bind(checkout_url)
         .bind(id)
         .execute(db.pool())
         .await?;
     Ok(())
+}
+
+/// How long an open checkout is offered again rather than a new one created (Stripe's own
+/// sessions stay payable for 24 hours).
+pub const REOPEN_WITHIN_MS: i64 = 60 * 60 * 1000;
+
+/// The user's newest checkout still open for this plan and provider, started less than
+/// [`REOPEN_WITHIN_MS`] ago, with its provider address when it has one.
+pub async fn open_session(
+    db: &Db,
+    user_id: &str,
+    interval: Interval,
+    provider: &str,
+) -> Result<Option<(CheckoutSession, Option<String>)>, sqlx::Error> {
+    let row = sqlx::query(
+        "select id, user_id, billing_interval, provider, amount_cents, currency, status, checkout_url \
+         from checkout_sessions where user_id = $1 and status = 'open' and billing_interval = $2 \
+         and provider = $3 and created_at > $4 order by created_at desc limit 1",
+    )
+    .bind(user_id)
+    .bind(interval.key())
+    .bind(provider)
+    .bind(now_ms() - REOPEN_WITHIN_MS)
+    .fetch_optional(db.pool())
+    .await?;
+    row.map(|r| Ok((session_from(&r)?, r.try_get("checkout_url")?))).transpose()
 }
 
 pub async fn find_session(db: &Db, id: &str) -> Result<Option<CheckoutSession>, sqlx::Error> {

@@ -134,8 +134,9 @@ impl Guide {
 
         match command(text) {
             Some(Command::Language(new)) => {
-                let mut conn = self.db.pool().acquire().await?;
-                users::set_language(&mut conn, &user.id, new).await?;
+                let mut tx = self.db.begin().await?;
+                users::set_language(&mut tx, &user.id, new).await?;
+                tx.commit().await?;
                 lang = new;
                 out.push(
                     lang.choose(

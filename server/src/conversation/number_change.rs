@@ -14,6 +14,7 @@ use sqlx::AnyConnection;
 use super::{messages, notices};
 use crate::{
     billing::subscriptions,
+    db::Tx,
     identity::{
         numbers,
         phone::PhoneNumber,
@@ -35,7 +36,7 @@ pub enum NumberChange {
 }
 
 pub async fn follow(
-    conn: &mut AnyConnection,
+    conn: &mut Tx,
     user: &User,
     new_phone: &PhoneNumber,
 ) -> Result<NumberChange, sqlx::Error> {
@@ -44,7 +45,7 @@ pub async fn follow(
         && other.id != user.id
     {
         if holds_more_than_conversation(conn, &other).await? {
-            numbers::record_conflict(conn, &user.id, &other.id, new_phone).await?;
+            numbers::record_conflict(&mut *conn, &user.id, &other.id, new_phone).await?;
             return Ok(NumberChange::Conflict { other_user_id: other.id });
         }
         absorb(conn, &other.id, &user.id).await?;
@@ -62,7 +63,7 @@ async fn holds_more_than_conversation(conn: &mut AnyConnection, user: &User) -> 
 }
 
 /// Hands what `from` holds (its conversation, past checkouts, notices) to `into`, then removes it.
-async fn absorb(conn: &mut AnyConnection, from: &str, into: &str) -> Result<(), sqlx::Error> {
+async fn absorb(conn: &mut Tx, from: &str, into: &str) -> Result<(), sqlx::Error> {
     messages::hand_over(conn, from, into).await?;
     subscriptions::hand_over(conn, from, into).await?;
     notices::hand_over(conn, from, into).await?;

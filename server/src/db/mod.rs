@@ -38,6 +38,16 @@ pub struct Db {
     url: String,
     /// Wakes this process's idle job workers when a job was committed here.
     jobs_added: Arc<tokio::sync::Notify>,
+    /// Notices committed here (and, on PostgreSQL, relayed from other processes): see [`Notice`].
+    notices: tokio::sync::broadcast::Sender<Notice>,
+}
+
+/// A committed change that this process's caches and open streams may need to hear of, named by
+/// its channel (one per kind of change) and a payload the channel's owner defines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub channel: &'static str,
+    pub payload: String,
 }
 
 impl Db {
@@ -77,7 +87,8 @@ impl Db {
             .connect_with(options)
             .await
             .with_context(|| format!("cannot open the database ({})", redact(&url)))?;
-        Ok(Db { pool, engine, url, jobs_added: Arc::default() })
+        let notices = tokio::sync::broadcast::channel(4096).0;
+        Ok(Db { pool, engine, url, jobs_added: Arc::default(), notices })
     }
 
     /// Brings the schema up to date; safe to run on every start and from several processes.
@@ -98,7 +109,43 @@ impl Db {
             Engine::Sqlite => self.pool.begin_with("begin immediate").await?,
             Engine::Postgres => self.pool.begin().await?,
         };
-        Ok(Tx { inner, jobs_added: self.jobs_added.clone(), enqueued: false })
+        Ok(Tx {
+            inner,
+            engine: self.engine,
+            jobs_added: self.jobs_added.clone(),
+            enqueued: false,
+            notices: self.notices.clone(),
+            announced: Vec::new(),
+        })
+    }
+
+    /// Announces a change already committed (a statement outside a transaction): to this
+    /// process at once and, on PostgreSQL, to every process listening on the channel.
+    pub async fn announce(&self, channel: &'static str, payload: String) -> Result<(), sqlx::Error> {
+        if self.engine == Engine::Postgres {
+            sqlx::query("select pg_notify($1, $2)").bind(channel).bind(&payload).execute(&self.pool).await?;
+        }
+        let _ = self.notices.send(Notice { channel, payload });
+        Ok(())
+    }
+
+    /// Every notice this process hears from now on, whatever its channel.
+    pub fn notices(&self) -> tokio::sync::broadcast::Receiver<Notice> {
+        self.notices.subscribe()
+    }
+
+    /// On PostgreSQL, passes the notices other processes send on `channel` to this process's
+    /// listeners (its own arrive twice, which a listener that only invalidates or re-checks does
+    /// not mind). Does nothing on SQLite, where there is one process.
+    pub async fn relay(&self, channel: &'static str) -> Result<(), sqlx::Error> {
+        let Some(mut heard) = notify::listen(self, channel).await? else { return Ok(()) };
+        let notices = self.notices.clone();
+        tokio::spawn(async move {
+            while let Some(payload) = heard.recv().await {
+                let _ = notices.send(Notice { channel, payload });
+            }
+        });
+        Ok(())
     }
 
     pub fn pool(&self) -> &AnyPool {
@@ -193,10 +240,14 @@ pub fn get_bool(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<bool>, s
 /// transaction that enqueued a job (`jobs::enqueue`) commits, this process's idle workers wake at
 /// once, whatever the job's kind (other processes find it at their next poll). Dereferences to the
 /// connection, so queries take `&mut *tx` as with sqlx's own transaction.
+/// Notices announced in it ([`Tx::announce`]) are heard when, and only if, it commits.
 pub struct Tx {
     inner: sqlx::Transaction<'static, sqlx::Any>,
+    engine: Engine,
     jobs_added: Arc<tokio::sync::Notify>,
     enqueued: bool,
+    notices: tokio::sync::broadcast::Sender<Notice>,
+    announced: Vec<Notice>,
 }
 
 impl Tx {
@@ -205,6 +256,23 @@ impl Tx {
         if self.enqueued {
             self.jobs_added.notify_waiters();
         }
+        for notice in self.announced {
+            let _ = self.notices.send(notice);
+        }
+        Ok(())
+    }
+
+    /// Announces a change made in this transaction, heard once it commits: by this process
+    /// directly, by the others through PostgreSQL's NOTIFY (which also waits for the commit).
+    pub async fn announce(&mut self, channel: &'static str, payload: String) -> Result<(), sqlx::Error> {
+        if self.engine == Engine::Postgres {
+            sqlx::query("select pg_notify($1, $2)")
+                .bind(channel)
+                .bind(&payload)
+                .execute(&mut *self.inner)
+                .await?;
+        }
+        self.announced.push(Notice { channel, payload });
         Ok(())
     }
 

@@ -49,11 +49,16 @@ pub async fn hit(db: &Db, key: &str, limit: Limit) -> Result<Result<(), Exceeded
     Ok(Ok(()))
 }
 
+/// Counts one hit of `key` (a user, a number); over the limit is `RateLimited` with the wait.
+pub async fn per_key(db: &Db, key: &str, limit: Limit) -> Result<(), AppError> {
+    hit(db, key, limit)
+        .await?
+        .map_err(|exceeded| AppError::RateLimited { retry_after_secs: exceeded.retry_after.as_secs().max(1) })
+}
+
 /// Counts one `action` from a client address; over the limit is `RateLimited` with the wait. No
 /// address (an in-process call) is not limited.
 pub async fn per_address(db: &Db, action: &str, address: Option<&str>, limit: Limit) -> Result<(), AppError> {
     let Some(address) = address else { return Ok(()) };
-    hit(db, &format!("{action}:ip:{address}"), limit)
-        .await?
-        .map_err(|exceeded| AppError::RateLimited { retry_after_secs: exceeded.retry_after.as_secs().max(1) })
+    per_key(db, &format!("{action}:ip:{address}"), limit).await
 }

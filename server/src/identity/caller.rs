@@ -1,21 +1,25 @@
 //! Who is calling: the one place a bearer token becomes a caller, used by every protected RPC
-//! whichever protocol it came by (REST reaches the same service code in process). The user is read
-//! on every call — one indexed lookup — so an erased user's or a changed role's tokens stop working
-//! at once, and so does a session ended by logout.
+//! whichever protocol it came by (REST reaches the same service code in process). A token counts
+//! only while its session stands — it exists, is the token's user's, was not ended by logout,
+//! revocation, a role change or erasure — which the live-session cache answers from memory
+//! (`live`), so checking costs no query on most calls.
 
 use tonic::metadata::MetadataMap;
 
 use super::{
+    live::{Live, LiveSessions},
     sessions::TokenKeys,
-    users::{self, Role, User},
+    users::{Role, User},
 };
-use crate::{db::Db, error::AppError};
+use crate::error::AppError;
 
 #[derive(Clone, Debug)]
 pub struct Caller {
     pub user: User,
     /// The session (refresh-token family) the access token belongs to.
     pub session_id: String,
+    /// When the access token runs out (ms).
+    pub token_expires_at: i64,
 }
 
 impl Caller {
@@ -26,13 +30,17 @@ impl Caller {
 
 #[derive(Clone)]
 pub struct Authenticator {
-    db: Db,
+    sessions: LiveSessions,
     keys: TokenKeys,
 }
 
 impl Authenticator {
-    pub fn new(db: Db, keys: TokenKeys) -> Self {
-        Self { db, keys }
+    pub fn new(sessions: LiveSessions, keys: TokenKeys) -> Self {
+        Self { sessions, keys }
+    }
+
+    pub fn sessions(&self) -> &LiveSessions {
+        &self.sessions
     }
 
     pub fn keys(&self) -> &TokenKeys {
@@ -47,14 +55,15 @@ impl Authenticator {
             .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
             .ok_or(AppError::Unauthenticated)?;
         let claims = self.keys.verify(token.trim()).ok_or(AppError::Unauthenticated)?;
-        let mut conn = self.db.pool().acquire().await?;
-        let (user, ended) = users::find_session_user(&mut conn, &claims.user_id, &claims.session_id)
+        let Live { user, .. } = self
+            .sessions
+            .find(&claims.user_id, &claims.session_id)
             .await?
             .ok_or(AppError::Unauthenticated)?;
-        if user.role != claims.role || ended {
+        if user.role != claims.role {
             return Err(AppError::Unauthenticated);
         }
-        Ok(Caller { user, session_id: claims.session_id })
+        Ok(Caller { user, session_id: claims.session_id, token_expires_at: claims.expires_at })
     }
 
     /// The caller, who must be an admin: PermissionDenied otherwise.

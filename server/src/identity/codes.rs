@@ -66,8 +66,9 @@ fn secs(ms: i64) -> u64 {
 }
 
 /// Refuses when the number is locked, was sent a code less than a minute ago, or had five this hour.
+/// Holds the number's row until the transaction ends, so of two sends racing only one gets a code.
 pub async fn check_can_send(conn: &mut AnyConnection, phone: &PhoneNumber, now: i64) -> Result<(), AppError> {
-    check_not_locked(conn, phone, now).await?;
+    hold_number(conn, phone, now).await?;
     let rows = sqlx::query(
         "select created_at from login_codes where phone_number = $1 and created_at > $2 order by created_at",
     )
@@ -89,15 +90,21 @@ pub async fn check_can_send(conn: &mut AnyConnection, phone: &PhoneNumber, now: 
     Ok(())
 }
 
-async fn check_not_locked(conn: &mut AnyConnection, phone: &PhoneNumber, now: i64) -> Result<(), AppError> {
-    let locked_until: Option<i64> =
-        sqlx::query("select locked_until from phone_auth_state where phone_number = $1")
-            .bind(phone.identity().e164())
-            .fetch_optional(conn)
-            .await?
-            .map(|r| r.try_get("locked_until"))
-            .transpose()?
-            .flatten();
+/// Takes the number's state row for the rest of the transaction (creating it if need be) and refuses
+/// when the number is locked. Every send and every guess of one number passes here first, so on
+/// PostgreSQL they queue on the row lock and each sees the counts the one before it left; SQLite's
+/// `begin immediate` already runs them one at a time.
+async fn hold_number(conn: &mut AnyConnection, phone: &PhoneNumber, now: i64) -> Result<(), AppError> {
+    let locked_until: Option<i64> = sqlx::query(
+        "insert into phone_auth_state (phone_number, failures, updated_at) values ($1, 0, $2) \
+         on conflict (phone_number) do update set updated_at = phone_auth_state.updated_at \
+         returning locked_until",
+    )
+    .bind(phone.identity().e164())
+    .bind(now)
+    .fetch_one(conn)
+    .await?
+    .try_get("locked_until")?;
     match locked_until {
         Some(until) if until > now => Err(AppError::NumberLocked { retry_after_secs: secs(until - now) }),
         _ => Ok(()),
@@ -141,7 +148,7 @@ pub async fn discard(db: &Db, id: &str) -> Result<(), sqlx::Error> {
 pub async fn redeem(db: &Db, hasher: &CodeHasher, phone: &PhoneNumber, code: &str) -> Result<(), AppError> {
     let now = now_ms();
     let mut tx = db.begin().await?;
-    check_not_locked(&mut tx, phone, now).await?;
+    hold_number(&mut tx, phone, now).await?;
     let current = sqlx::query(
         "select id, code_hash, attempts, expires_at from login_codes where phone_number = $1 and consumed_at is null \
          order by created_at desc limit 1",
@@ -164,11 +171,13 @@ pub async fn redeem(db: &Db, hasher: &CodeHasher, phone: &PhoneNumber, code: &st
                 .execute(&mut *tx)
                 .await?;
                 used.rows_affected() == 1
-            } else {
+            } else if alive {
                 sqlx::query("update login_codes set attempts = attempts + 1 where id = $1")
                     .bind(&id)
                     .execute(&mut *tx)
                     .await?;
+                false
+            } else {
                 false
             }
         }

@@ -1,14 +1,15 @@
 //! The user directory for admins: search by name or number (accents and case ignored), filter by
 //! tier, page, and the figures the admin panel shows. Also identity's part of LGPD erasure.
 
-use sqlx::{AnyConnection, Row, any::AnyRow};
+use sqlx::{Row, any::AnyRow};
 
 use super::{
+    changes,
     phone::PhoneNumber,
     search::{fold, search_key},
     users::{Role, Tier},
 };
-use crate::db::{Db, now_ms};
+use crate::db::{Db, Tx, now_ms};
 
 /// What a search looks for: a number typed in any form ("(31) 98765-4321") as its digits, anything
 /// else folded.
@@ -148,10 +149,10 @@ pub async fn stats(db: &Db) -> Result<Stats, sqlx::Error> {
 /// LGPD erasure, identity's part (the orchestration is `erasure.rs`): sessions, login codes,
 /// failure counts, conflict records and the user row go. Returns the numbers the person was known
 /// by (as delivered, and their identity), or None when there is no such user.
-pub async fn erase(conn: &mut AnyConnection, id: &str) -> Result<Option<Vec<String>>, sqlx::Error> {
+pub async fn erase(conn: &mut Tx, id: &str) -> Result<Option<Vec<String>>, sqlx::Error> {
     let phone: Option<String> = sqlx::query("select phone_number from users where id = $1")
         .bind(id)
-        .fetch_optional(&mut *conn)
+        .fetch_optional(&mut **conn)
         .await?
         .map(|r| r.try_get("phone_number"))
         .transpose()?;
@@ -161,7 +162,7 @@ pub async fn erase(conn: &mut AnyConnection, id: &str) -> Result<Option<Vec<Stri
         "delete from phone_key_conflicts where user_id = $1 or kept_user_id = $1",
         "delete from users where id = $1",
     ] {
-        sqlx::query(sql).bind(id).execute(&mut *conn).await?;
+        sqlx::query(sql).bind(id).execute(&mut **conn).await?;
     }
     // Codes and failure counts are kept by the person's identity.
     let identity =
@@ -170,8 +171,9 @@ pub async fn erase(conn: &mut AnyConnection, id: &str) -> Result<Option<Vec<Stri
         "delete from login_codes where phone_number = $1 or phone_number = $2",
         "delete from phone_auth_state where phone_number = $1 or phone_number = $2",
     ] {
-        sqlx::query(sql).bind(&phone).bind(&identity).execute(&mut *conn).await?;
+        sqlx::query(sql).bind(&phone).bind(&identity).execute(&mut **conn).await?;
     }
+    changes::user_changed(conn, id).await?;
     Ok(Some(vec![phone, identity]))
 }
 

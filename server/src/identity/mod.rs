@@ -1,8 +1,10 @@
 //! Who people are: phone numbers, users, login codes, sessions, and the caller of each request.
 
 pub mod caller;
+pub mod changes;
 pub mod codes;
 pub mod directory;
+pub mod live;
 pub mod login;
 pub mod numbers;
 pub mod phone;

@@ -5,15 +5,11 @@
 
 use sqlx::AnyConnection;
 
-use super::{phone::PhoneNumber, search::search_key, users::User};
-use crate::db::now_ms;
+use super::{changes, phone::PhoneNumber, search::search_key, users::User};
+use crate::db::{Tx, now_ms};
 
 /// The account answers to `new_phone`; a code sent to the old number no longer logs anyone in.
-pub async fn change_number(
-    conn: &mut AnyConnection,
-    user: &User,
-    new_phone: &PhoneNumber,
-) -> Result<(), sqlx::Error> {
+pub async fn change_number(conn: &mut Tx, user: &User, new_phone: &PhoneNumber) -> Result<(), sqlx::Error> {
     sqlx::query(
         "update users set phone_number = $1, phone_key = $2, search_key = $3, updated_at = $4 where id = $5",
     )
@@ -22,15 +18,15 @@ pub async fn change_number(
     .bind(search_key(&user.name, new_phone))
     .bind(now_ms())
     .bind(&user.id)
-    .execute(&mut *conn)
+    .execute(&mut **conn)
     .await?;
     for sql in [
         "delete from login_codes where phone_number = $1",
         "delete from phone_auth_state where phone_number = $1",
     ] {
-        sqlx::query(sql).bind(user.phone.identity().e164()).execute(&mut *conn).await?;
+        sqlx::query(sql).bind(user.phone.identity().e164()).execute(&mut **conn).await?;
     }
-    Ok(())
+    changes::user_changed(conn, &user.id).await
 }
 
 /// `user` moved to a number that `other` holds with more than a conversation: an admin decides.
@@ -55,13 +51,14 @@ pub async fn record_conflict(
 
 /// An account whose conversation went to another: its sessions, conflict records and row go
 /// (what other domains keep of it follows the user row's `on delete cascade`).
-pub async fn remove_absorbed(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+pub async fn remove_absorbed(conn: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
     for sql in [
         "delete from refresh_tokens where user_id = $1",
         "delete from phone_key_conflicts where user_id = $1 or kept_user_id = $1",
         "delete from users where id = $1",
     ] {
-        sqlx::query(sql).bind(user_id).execute(&mut *conn).await?;
+        sqlx::query(sql).bind(user_id).execute(&mut **conn).await?;
     }
+    changes::user_changed(conn, user_id).await?;
     Ok(())
 }

@@ -1,37 +1,40 @@
 //! Roles: granting and removing the admin role. A role change ends the person's sessions, so it
 //! sits above both users and sessions.
 
-use sqlx::AnyConnection;
-
 use super::{
+    changes,
     phone::PhoneNumber,
     sessions,
     users::{self, Role, Spelling, User},
 };
-use crate::{db::now_ms, locale::Language};
+use crate::{
+    db::{Tx, now_ms},
+    locale::Language,
+};
 
 /// Grants or removes the admin role. A role change ends the user's sessions.
-pub async fn set_role(conn: &mut AnyConnection, user_id: &str, role: Role) -> Result<bool, sqlx::Error> {
+pub async fn set_role(conn: &mut Tx, user_id: &str, role: Role) -> Result<bool, sqlx::Error> {
     let changed = sqlx::query("update users set role = $1, updated_at = $2 where id = $3 and role <> $1")
         .bind(role.as_str())
         .bind(now_ms())
         .bind(user_id)
-        .execute(&mut *conn)
+        .execute(&mut **conn)
         .await?
         .rows_affected()
         == 1;
     if changed {
         sessions::revoke_user(conn, user_id).await?;
+        changes::user_changed(conn, user_id).await?;
     }
     Ok(changed)
 }
 
 /// Makes the number an admin, registering it if it never wrote to us (`ADMIN_PHONES`,
 /// `socio admin promote`).
-pub async fn ensure_admin(conn: &mut AnyConnection, phone: &PhoneNumber) -> Result<User, sqlx::Error> {
+pub async fn ensure_admin(conn: &mut Tx, phone: &PhoneNumber) -> Result<User, sqlx::Error> {
     let (user, _) = users::register_contact(conn, phone, Spelling::Typed, "", Language::default()).await?;
     if user.role != Role::Admin {
         set_role(conn, &user.id, Role::Admin).await?;
     }
-    users::find_by_id(conn, &user.id).await?.ok_or(sqlx::Error::RowNotFound)
+    users::find_by_id(&mut *conn, &user.id).await?.ok_or(sqlx::Error::RowNotFound)
 }

@@ -12,10 +12,13 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::{AnyConnection, Row};
 
-use super::users::{self, Role, User};
+use super::{
+    changes,
+    users::{self, Role, User},
+};
 use crate::{
     config::Secret,
-    db::{Db, now_ms},
+    db::{Db, Tx, now_ms},
     error::AppError,
 };
 
@@ -42,6 +45,8 @@ pub struct AccessClaims {
     pub user_id: String,
     pub role: Role,
     pub session_id: String,
+    /// When the token runs out (ms): never more than [`ACCESS_TTL`] after it was issued.
+    pub expires_at: i64,
 }
 
 /// Signs and checks access tokens.
@@ -58,7 +63,7 @@ impl TokenKeys {
         validation.algorithms = vec![Algorithm::HS256];
         validation.set_issuer(&[ISSUER]);
         validation.set_audience(&[AUDIENCE]);
-        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        validation.set_required_spec_claims(&["exp", "iat", "iss", "aud", "sub"]);
         validation.leeway = 5;
         Self {
             encoding: EncodingKey::from_secret(secret.expose().as_bytes()),
@@ -82,15 +87,27 @@ impl TokenKeys {
             .map_err(|e| AppError::Internal(anyhow::anyhow!("signing an access token: {e}")))
     }
 
-    /// The claims of a token signed by us with HS256, for us, and not expired; None otherwise.
+    /// The claims of a token signed by us with HS256, for us, and not expired; None otherwise. A
+    /// token that claims to live longer than [`ACCESS_TTL`], or to be issued in the future, is
+    /// refused: whoever signed it, it is not one of ours.
     pub fn verify(&self, token: &str) -> Option<AccessClaims> {
         let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation).ok()?;
+        let (iat, exp) = (data.claims.iat, data.claims.exp);
+        let leeway = self.validation.leeway as i64;
+        if exp - iat > ACCESS_TTL.as_secs() as i64 || iat > now_ms() / 1000 + leeway {
+            return None;
+        }
         let role = match data.claims.role.as_str() {
             "admin" => Role::Admin,
             "user" => Role::User,
             _ => return None,
         };
-        Some(AccessClaims { user_id: data.claims.sub, role, session_id: data.claims.sid })
+        Some(AccessClaims {
+            user_id: data.claims.sub,
+            role,
+            session_id: data.claims.sid,
+            expires_at: exp * 1000,
+        })
     }
 }
 
@@ -197,17 +214,17 @@ pub async fn revoke_family(db: &Db, family_id: &str) -> Result<(), sqlx::Error> 
         .bind(family_id)
         .execute(db.pool())
         .await?;
-    Ok(())
+    changes::session_ended(db, family_id).await
 }
 
 /// Ends every session of a user (role change, erasure).
-pub async fn revoke_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+pub async fn revoke_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("update refresh_tokens set revoked_at = $1 where user_id = $2 and revoked_at is null")
         .bind(now_ms())
         .bind(user_id)
-        .execute(conn)
+        .execute(&mut **tx)
         .await?;
-    Ok(())
+    changes::user_changed(tx, user_id).await
 }
 
 #[cfg(test)]
@@ -251,9 +268,25 @@ mod tests {
         let token = keys().issue(&admin(), "family-1").unwrap();
         let claims = keys().verify(&token).unwrap();
         assert_eq!(
-            claims,
-            AccessClaims { user_id: "u-1".into(), role: Role::Admin, session_id: "family-1".into() }
+            (claims.user_id.as_str(), claims.role, claims.session_id.as_str()),
+            ("u-1", Role::Admin, "family-1")
         );
+        let lifetime = claims.expires_at - now_ms();
+        assert!(lifetime > 890_000 && lifetime <= 900_000, "{lifetime}");
+    }
+
+    #[test]
+    fn a_token_claiming_a_longer_life_than_fifteen_minutes_or_a_future_issue_is_refused() {
+        let key = "k".repeat(40).into_bytes();
+        let header = r#"{"alg":"HS256","typ":"JWT"}"#;
+        let now = now_ms() / 1000;
+        let with = |iat: i64, exp: i64| serde_json::json!({"sub": "u-1", "role": "admin", "sid": "s", "iss": "socio", "aud": AUDIENCE, "iat": iat, "exp": exp});
+        assert!(keys().verify(&forge(header, with(now, now + 900), &key)).is_some());
+        assert!(keys().verify(&forge(header, with(now, now + 901), &key)).is_none(), "sixteen minutes");
+        assert!(keys().verify(&forge(header, with(now, now + 365 * 86_400), &key)).is_none(), "a year");
+        assert!(keys().verify(&forge(header, with(now + 600, now + 900), &key)).is_none(), "issued later");
+        let no_iat = serde_json::json!({"sub": "u-1", "role": "admin", "sid": "s", "iss": "socio", "aud": AUDIENCE, "exp": now + 60});
+        assert!(keys().verify(&forge(header, no_iat, &key)).is_none(), "no issue time");
     }
 
     #[test]

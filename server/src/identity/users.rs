@@ -3,8 +3,11 @@
 
 use sqlx::{AnyConnection, Row, any::AnyRow};
 
-use super::phone::PhoneNumber;
-use crate::{db::now_ms, locale::Language};
+use super::{changes, phone::PhoneNumber};
+use crate::{
+    db::{Tx, now_ms},
+    locale::Language,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tier {
@@ -91,7 +94,7 @@ pub enum Spelling {
 /// first contact. True when created now. A number WhatsApp delivered replaces a typed spelling, so
 /// messages go where WhatsApp knows the person.
 pub async fn register_contact(
-    conn: &mut AnyConnection,
+    conn: &mut Tx,
     phone: &PhoneNumber,
     spelling: Spelling,
     profile_name: &str,
@@ -112,10 +115,10 @@ pub async fn register_contact(
     .bind(language.tag())
     .bind(now)
     .bind(super::search::search_key(&name, phone))
-    .fetch_optional(&mut *conn)
+    .fetch_optional(&mut **conn)
     .await?
     .is_some();
-    let user = find_by_phone(conn, phone).await?.ok_or(sqlx::Error::RowNotFound)?;
+    let user = find_by_phone(&mut *conn, phone).await?.ok_or(sqlx::Error::RowNotFound)?;
     if created {
         return Ok((user, true));
     }
@@ -134,8 +137,9 @@ pub async fn register_contact(
         .bind(super::search::search_key(&name, &phone))
         .bind(now)
         .bind(&user.id)
-        .execute(&mut *conn)
+        .execute(&mut **conn)
         .await?;
+        changes::user_changed(conn, &user.id).await?;
         if moves {
             tracing::info!(user = %user.id, phone = %phone.masked(), "WhatsApp delivered another spelling of a known number: messages go there now");
         }
@@ -163,17 +167,27 @@ pub async fn find_by_id(conn: &mut AnyConnection, id: &str) -> Result<Option<Use
 
 /// A caller's user and whether their session (refresh-token family) was ended, in one round trip:
 /// every authenticated call asks this.
+/// The user, with the end (ms) of their session `session_id`, when that session is theirs and stands
+/// at `now`: not revoked, not run out. One query.
 pub async fn find_session_user(
     conn: &mut AnyConnection,
     id: &str,
     session_id: &str,
-) -> Result<Option<(User, bool)>, sqlx::Error> {
+    now: i64,
+) -> Result<Option<(User, i64)>, sqlx::Error> {
     let sql = format!(
-        "select {COLUMNS}, (select count(*) from refresh_tokens where family_id = $2 and revoked_at is not null) as ended \
-         from users where id = $1"
+        "select {COLUMNS}, (select max(expires_at) from refresh_tokens where family_id = $2 and user_id = $1 \
+         and revoked_at is null and expires_at > $3) as session_ends_at from users where id = $1"
     );
-    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).bind(session_id).fetch_optional(conn).await?;
-    row.as_ref().map(|row| Ok((from_row(row)?, row.try_get::<i64, _>("ended")? > 0))).transpose()
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .bind(session_id)
+        .bind(now)
+        .fetch_optional(conn)
+        .await?;
+    let Some(row) = row else { return Ok(None) };
+    let Some(ends_at) = row.try_get::<Option<i64>, _>("session_ends_at")? else { return Ok(None) };
+    Ok(Some((from_row(&row)?, ends_at)))
 }
 
 /// Records activity (a message) now.
@@ -187,29 +201,26 @@ pub async fn touch(conn: &mut AnyConnection, user_id: &str, at: i64) -> Result<(
 }
 
 /// Sets the tier (admin override, billing).
-pub async fn set_tier(conn: &mut AnyConnection, user_id: &str, tier: Tier) -> Result<bool, sqlx::Error> {
+pub async fn set_tier(tx: &mut Tx, user_id: &str, tier: Tier) -> Result<bool, sqlx::Error> {
     let done = sqlx::query("update users set subscription_status = $1, updated_at = $2 where id = $3")
         .bind(tier.as_str())
         .bind(now_ms())
         .bind(user_id)
-        .execute(conn)
+        .execute(&mut **tx)
         .await?;
+    changes::user_changed(tx, user_id).await?;
     Ok(done.rows_affected() == 1)
 }
 
 /// The language the person is answered in (on WhatsApp and the web).
-pub async fn set_language(
-    conn: &mut AnyConnection,
-    user_id: &str,
-    language: Language,
-) -> Result<(), sqlx::Error> {
+pub async fn set_language(tx: &mut Tx, user_id: &str, language: Language) -> Result<(), sqlx::Error> {
     sqlx::query("update users set language = $1, updated_at = $2 where id = $3")
         .bind(language.tag())
         .bind(now_ms())
         .bind(user_id)
-        .execute(conn)
+        .execute(&mut **tx)
         .await?;
-    Ok(())
+    changes::user_changed(tx, user_id).await
 }
 
 pub async fn record_login(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {

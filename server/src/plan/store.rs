@@ -418,7 +418,11 @@ pub async fn save_draft(db: &Db, user_id: &str, context: &str, data: &Json) -> R
     Ok(now)
 }
 
-/// Stores a newly generated document as the next version.
+/// Generated documents kept per plan: the newest ones.
+pub const DOCUMENTS_KEPT: i32 = 10;
+
+/// Stores a newly generated document as the next version, forgetting those older than the last
+/// [`DOCUMENTS_KEPT`].
 pub async fn store_document(
     db: &Db,
     plan_id: &str,
@@ -447,6 +451,11 @@ pub async fn store_document(
     .bind(now)
     .execute(&mut *tx)
     .await?;
+    sqlx::query("delete from plan_documents where plan_id = $1 and version <= $2")
+        .bind(plan_id)
+        .bind(version - DOCUMENTS_KEPT)
+        .execute(&mut *tx)
+        .await?;
     tx.commit().await?;
     Ok(Document {
         version,

@@ -224,8 +224,12 @@ pub struct Malformed(pub String);
 
 /// Parses a webhook body. Deliveries that are not WhatsApp messages (other objects, other fields,
 /// unknown status words) parse to nothing; a body that is not the documented shape is Malformed.
+/// NUL characters (`\u0000`, which a text column cannot hold and nobody means) are dropped, so
+/// the message around them is kept and answered.
 pub fn parse(body: &[u8]) -> Result<Inbound, Malformed> {
-    let webhook: Webhook = serde_json::from_slice(body).map_err(|e| Malformed(e.to_string()))?;
+    let mut body: Value = serde_json::from_slice(body).map_err(|e| Malformed(e.to_string()))?;
+    drop_nul_characters(&mut body);
+    let webhook: Webhook = serde_json::from_value(body).map_err(|e| Malformed(e.to_string()))?;
     let mut inbound = Inbound::default();
     if webhook.object != "whatsapp_business_account" {
         return Ok(inbound);
@@ -242,6 +246,20 @@ pub fn parse(body: &[u8]) -> Result<Inbound, Malformed> {
         inbound.statuses.extend(value.statuses.into_iter().filter_map(status));
     }
     Ok(inbound)
+}
+
+fn drop_nul_characters(value: &mut Value) {
+    match value {
+        Value::String(text) if text.contains('\0') => text.retain(|c| c != '\0'),
+        Value::Array(items) => items.iter_mut().for_each(drop_nul_characters),
+        Value::Object(fields) => {
+            if fields.keys().any(|k| k.contains('\0')) {
+                *fields = std::mem::take(fields).into_iter().map(|(k, v)| (k.replace('\0', ""), v)).collect();
+            }
+            fields.values_mut().for_each(drop_nul_characters);
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
+    }
 }
 
 fn text_at<'a>(value: &'a Value, path: &[&str]) -> &'a str {
@@ -369,6 +387,19 @@ mod tests {
         assert_eq!(message.text, "Oi! Quero abrir uma padaria.");
         assert_eq!(message.timestamp_ms, 1_795_253_580_000);
         assert!(message.wa_message_id.starts_with("wamid."));
+    }
+
+    #[test]
+    fn nul_characters_are_dropped_and_the_message_kept() {
+        let body = String::from_utf8(fixture("inbound-text.json"))
+            .unwrap()
+            .replace("Quero abrir", "Quero\\u0000 abrir")
+            .replace("Ana Lima", "Ana\\u0000 Lima");
+        assert!(body.contains("\\u0000"));
+        let inbound = parse(body.as_bytes()).unwrap();
+        assert_eq!(inbound.messages[0].text, "Oi! Quero abrir uma padaria.");
+        assert_eq!(inbound.messages[0].profile_name, "Ana Lima");
+        assert!(!inbound.messages[0].raw.to_string().contains("\\u0000"), "nor in what is kept raw");
     }
 
     #[test]

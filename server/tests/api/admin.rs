@@ -24,9 +24,9 @@ async fn admin_app(db: TestDatabase, extra: &[(&'static str, String)]) -> (TestA
 }
 
 async fn add_user(app: &TestApp, phone: &str, name: &str, tier: Tier) -> String {
-    let mut conn = app.db.pool().acquire().await.unwrap();
+    let mut tx = app.db.begin().await.unwrap();
     let (user, _) = users::register_contact(
-        &mut conn,
+        &mut tx,
         &PhoneNumber::parse(phone).unwrap(),
         users::Spelling::Delivered,
         name,
@@ -34,7 +34,8 @@ async fn add_user(app: &TestApp, phone: &str, name: &str, tier: Tier) -> String 
     )
     .await
     .unwrap();
-    users::set_tier(&mut conn, &user.id, tier).await.unwrap();
+    users::set_tier(&mut tx, &user.id, tier).await.unwrap();
+    tx.commit().await.unwrap();
     user.id
 }
 

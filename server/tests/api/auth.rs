@@ -182,6 +182,39 @@ async fn ten_failures_across_resends_lock_the_number_for_fifteen_minutes(db: Tes
 }
 on_both_engines!(ten_failures_across_resends_lock_the_number_for_fifteen_minutes);
 
+async fn concurrent_wrong_guesses_never_pass_the_limits_and_leave_the_number_locked(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    app.register(ANA).await;
+    app.send_code(ANA).await;
+    let code = app.code_in_outbox(ANA).await;
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let guesses = (0..30).map(|_| app.verify(ANA, wrong));
+    let statuses: Vec<u16> = futures::future::join_all(guesses).await.into_iter().map(|(s, _)| s).collect();
+    let answered_wrong = statuses.iter().filter(|s| **s == 401).count();
+    assert_eq!(answered_wrong, 10, "ten guesses per number reach the comparison: {statuses:?}");
+    assert_eq!(statuses.iter().filter(|s| **s == 429).count(), 20, "the rest find it locked: {statuses:?}");
+    let attempts: i32 =
+        sqlx::query("select attempts from login_codes").fetch_one(app.db.pool()).await.unwrap().get(0);
+    assert_eq!(attempts, 5, "five guesses per code");
+    assert_eq!(app.verify(ANA, &code).await.0, 429, "the right code no longer opens a locked number");
+}
+on_both_engines!(concurrent_wrong_guesses_never_pass_the_limits_and_leave_the_number_locked);
+
+async fn a_burst_of_code_requests_sends_one_code(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    app.register(ANA).await;
+    let sends = (0..12).map(|_| app.send_code(ANA));
+    let statuses: Vec<u16> = futures::future::join_all(sends).await.into_iter().map(|(s, _)| s).collect();
+    assert_eq!(statuses.iter().filter(|s| **s == 200).count(), 1, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|s| **s == 429).count(), 11, "{statuses:?}");
+    let codes: i64 =
+        sqlx::query("select count(*) from login_codes").fetch_one(app.db.pool()).await.unwrap().get(0);
+    assert_eq!(codes, 1);
+    let sent = app.outbox_messages("+5511987654321").await;
+    assert_eq!(sent.iter().filter(|m| m["kind"] == "login_code").count(), 1);
+}
+on_both_engines!(a_burst_of_code_requests_sends_one_code);
+
 async fn one_address_cannot_flood_code_requests(db: TestDatabase) {
     let app = spawn_app(db).await;
     let mut statuses = Vec::new();
@@ -257,20 +290,19 @@ async fn an_erased_user_or_a_changed_role_stops_the_tokens_at_once(db: TestDatab
     assert_eq!(body["data"]["user"]["role"], "admin", "ADMIN_PHONES holds the admin role");
     let admin_id = body["data"]["user"]["id"].as_str().unwrap().to_owned();
 
-    let mut conn = app.db.pool().acquire().await.unwrap();
-    socio::identity::roles::set_role(&mut conn, &admin_id, Role::User).await.unwrap();
+    let mut tx = app.db.begin().await.unwrap();
+    socio::identity::roles::set_role(&mut tx, &admin_id, Role::User).await.unwrap();
+    tx.commit().await.unwrap();
     assert_eq!(app.me(&admin_access).await.0, 401, "the demoted admin's token stops working");
     let (status, _) = app
         .call(reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": admin_refresh}), None)
         .await;
     assert_eq!(status, 401, "and so do their sessions");
 
-    app.register("+5521998765432").await;
+    let erased = app.register("+5521998765432").await;
     let (access, _) = app.login("+5521998765432").await;
-    sqlx::query("delete from users where phone_number = '+5521998765432'")
-        .execute(app.db.pool())
-        .await
-        .unwrap();
+    assert_eq!(app.me(&access).await.0, 200);
+    assert!(socio::erasure::erase(&app.db, &erased).await.unwrap());
     assert_eq!(app.me(&access).await.0, 401, "an erased user's token stops working");
 }
 on_both_engines!(an_erased_user_or_a_changed_role_stops_the_tokens_at_once);

@@ -173,3 +173,28 @@ async fn a_pro_welcome_outside_the_24_hour_window_goes_as_the_notice_template(db
     );
 }
 on_both_engines!(a_pro_welcome_outside_the_24_hour_window_goes_as_the_notice_template);
+
+async fn asking_again_for_a_checkout_reopens_the_open_one_and_anonymous_asks_are_limited(db: TestDatabase) {
+    let app = app(db).await;
+    let ask = json!({"planType": "pro", "phoneNumber": ANA, "interval": "monthly"});
+    let (status, first) = checkout(&app, ask.clone(), None).await;
+    assert_eq!(status, 200, "{first}");
+    let (_, again) = checkout(&app, ask.clone(), None).await;
+    assert_eq!(again["data"]["checkoutUrl"], first["data"]["checkoutUrl"], "the open checkout, reopened");
+    let yearly = json!({"planType": "pro", "phoneNumber": ANA, "interval": "yearly"});
+    let (_, other) = checkout(&app, yearly, None).await;
+    assert_ne!(
+        other["data"]["checkoutUrl"], first["data"]["checkoutUrl"],
+        "another plan is another checkout"
+    );
+    assert_eq!(app.count("select count(*) as n from checkout_sessions").await, 2);
+
+    let mut statuses = Vec::new();
+    for _ in 0..10 {
+        statuses.push(checkout(&app, ask.clone(), None).await.0);
+    }
+    assert_eq!(statuses[..7], [200; 7], "ten a number in ten minutes: {statuses:?}");
+    assert!(statuses[7..].iter().all(|s| *s == 429), "{statuses:?}");
+    assert_eq!(app.count("select count(*) as n from checkout_sessions").await, 2, "and still no new session");
+}
+on_both_engines!(asking_again_for_a_checkout_reopens_the_open_one_and_anonymous_asks_are_limited);

@@ -22,20 +22,22 @@ impl TestApp {
 
     /// Registers the number as a contact who speaks `language`: the user's id.
     pub async fn register_speaking(&self, phone: &str, language: Language) -> String {
-        let mut conn = self.db.pool().acquire().await.unwrap();
+        let mut tx = self.db.begin().await.unwrap();
         let phone = PhoneNumber::parse(phone).unwrap();
-        users::register_contact(&mut conn, &phone, users::Spelling::Delivered, "Ana Lima", language)
-            .await
-            .unwrap()
-            .0
-            .id
+        let (user, _) =
+            users::register_contact(&mut tx, &phone, users::Spelling::Delivered, "Ana Lima", language)
+                .await
+                .unwrap();
+        tx.commit().await.unwrap();
+        user.id
     }
 
     /// Registers the number (when new) and makes its owner Pro: the user's id.
     pub async fn make_pro(&self, phone: &str, language: Language) -> String {
         let id = self.register_speaking(phone, language).await;
-        let mut conn = self.db.pool().acquire().await.unwrap();
-        users::set_tier(&mut conn, &id, Tier::Pro).await.unwrap();
+        let mut tx = self.db.begin().await.unwrap();
+        users::set_tier(&mut tx, &id, Tier::Pro).await.unwrap();
+        tx.commit().await.unwrap();
         id
     }
 

@@ -185,6 +185,22 @@ async fn chat_from_the_web(
     stream.collect::<Result<Vec<_>, _>>().await
 }
 
+async fn the_web_chat_has_a_quota_per_person_and_a_refused_question_is_not_stored(db: TestDatabase) {
+    let app = app(db).await;
+    let phone = "+5511987654321";
+    app.make_pro(phone, socio::locale::Language::PtBr).await;
+    let (token, _) = app.login(phone).await;
+    for n in 0..40 {
+        chat_from_the_web(&app, &token, &format!("Pergunta {n}")).await.unwrap();
+    }
+    let refused = chat_from_the_web(&app, &token, "Mais uma").await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::ResourceExhausted);
+    assert!(refused.message().contains("Tente novamente em"), "{}", refused.message());
+    let stored = app.count("select count(*) as n from messages where content = 'Mais uma'").await;
+    assert_eq!(stored, 0);
+}
+on_both_engines!(the_web_chat_has_a_quota_per_person_and_a_refused_question_is_not_stored);
+
 async fn the_web_chat_continues_the_same_conversation_as_whatsapp(db: TestDatabase) {
     use socio::proto::socio::v1::chat_response::Event;
     let app = app(db).await;

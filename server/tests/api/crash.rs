@@ -28,6 +28,15 @@ impl Drop for Server {
 }
 
 pub async fn start(db: &TestDatabase, extra: &[(&'static str, String)]) -> Server {
+    start_with_open_files(db, extra, None).await
+}
+
+/// The binary with its open-file limit (soft and hard) held to `open_files`, when given.
+pub async fn start_with_open_files(
+    db: &TestDatabase,
+    extra: &[(&'static str, String)],
+    open_files: Option<u64>,
+) -> Server {
     let port = {
         let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         probe.local_addr().unwrap().port()
@@ -45,6 +54,20 @@ pub async fn start(db: &TestDatabase, extra: &[(&'static str, String)]) -> Serve
         .stderr(Stdio::inherit());
     for (key, value) in extra {
         command.env(key, value);
+    }
+    if let Some(limit) = open_files {
+        use std::os::unix::process::CommandExt;
+        let limit = libc::rlimit { rlim_cur: limit as libc::rlim_t, rlim_max: limit as libc::rlim_t };
+        // SAFETY: setrlimit is async-signal-safe and touches only the child being started.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
     }
     let child = command.spawn().expect("the socio binary starts");
     let address = format!("http://127.0.0.1:{port}");

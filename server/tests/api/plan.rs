@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use socio::proto::socio::v1::{
     GetBusinessPlanRequest, WatchBusinessPlanRequest, business_plan_service_client::BusinessPlanServiceClient,
 };
+use sqlx::Row;
 use tokio_stream::StreamExt;
 
 use crate::{
@@ -432,3 +433,42 @@ async fn a_dashboard_read_leaves_the_generated_document_behind_and_a_plan_read_b
     assert_eq!((outline.id, outline.sections), (full.id, full.sections), "the same plan otherwise");
 }
 on_both_engines!(a_dashboard_read_leaves_the_generated_document_behind_and_a_plan_read_brings_it);
+
+async fn generating_an_unchanged_plan_again_stores_nothing_new_and_a_flood_is_refused(db: TestDatabase) {
+    let (app, token) = logged_in(db).await;
+    let generate = || app.call(Method::POST, "/api/business-plan/generate", json!({}), Some(&token));
+    assert_eq!(generate().await.1["data"]["document"]["version"], 1);
+    assert_eq!(generate().await.1["data"]["document"]["version"], 1, "nothing changed: the same document");
+    let idea = json!({"ideaData": {"businessIdea": "Padaria de fermentação natural"}});
+    app.call(Method::PUT, "/api/business-plan/idea", idea, Some(&token)).await;
+    assert_eq!(generate().await.1["data"]["document"]["version"], 2, "a change makes a new version");
+    assert_eq!(app.count("select count(*) as n from plan_documents").await, 2);
+
+    let mut statuses = Vec::new();
+    for _ in 0..8 {
+        statuses.push(generate().await.0);
+    }
+    assert_eq!(statuses[..7], [200; 7], "ten a minute: {statuses:?}");
+    let (status, body) = generate().await;
+    assert_eq!((status, statuses[7]), (429, 429), "{body}");
+}
+on_both_engines!(generating_an_unchanged_plan_again_stores_nothing_new_and_a_flood_is_refused);
+
+async fn only_the_last_ten_generated_documents_are_kept(db: TestDatabase) {
+    let (app, token) = logged_in(db).await;
+    app.call(Method::POST, "/api/business-plan/generate", json!({}), Some(&token)).await;
+    let plan_id: String =
+        sqlx::query("select plan_id from plan_documents").fetch_one(app.db.pool()).await.unwrap().get(0);
+    for _ in 0..12 {
+        socio::plan::store::store_document(&app.db, &plan_id, "pt-BR", "# Plano", &json!({})).await.unwrap();
+    }
+    let versions: Vec<i32> = sqlx::query("select version from plan_documents order by version")
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(versions, (4..=13).collect::<Vec<_>>());
+}
+on_both_engines!(only_the_last_ten_generated_documents_are_kept);

@@ -9,7 +9,7 @@ use socio::proto::socio::v1::{
 use tokio_stream::StreamExt;
 
 use crate::{
-    helpers::{APP_MARKER, LANDING_MARKER, TestDatabase, spawn_app},
+    helpers::{APP_MARKER, LANDING_MARKER, TestDatabase, spawn_app, spawn_app_with},
     on_both_engines,
 };
 
@@ -201,6 +201,41 @@ async fn the_root_serves_the_landing_page_any_other_path_the_app_and_assets_are_
     assert_eq!(gzipped.text().await.unwrap(), "gzipped console.log");
 }
 on_both_engines!(the_root_serves_the_landing_page_any_other_path_the_app_and_assets_are_cached);
+
+async fn a_missing_asset_is_a_404_that_no_cache_keeps(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    let missing = app.http.get(format!("{}/assets/app-0000.js", app.address)).send().await.unwrap();
+    assert_eq!(missing.status(), 404);
+    assert_eq!(missing.headers()["cache-control"], "no-cache");
+    assert!(!missing.text().await.unwrap().contains(APP_MARKER), "not the app's page under an asset's name");
+}
+on_both_engines!(a_missing_asset_is_a_404_that_no_cache_keeps);
+
+async fn pages_and_answers_carry_the_browser_security_headers(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    for path in ["/", "/dashboard", "/api/plans", "/assets/app-1234.js"] {
+        let response = app.http.get(format!("{}{path}", app.address)).send().await.unwrap();
+        let headers = response.headers();
+        let policy = headers["content-security-policy"].to_str().unwrap();
+        for directive in
+            ["default-src 'self'", "script-src 'self';", "frame-ancestors 'none'", "object-src 'none'"]
+        {
+            assert!(policy.contains(directive), "{path}: {policy}");
+        }
+        assert!(
+            !policy.contains("unsafe-eval")
+                && !policy.split("script-src").nth(1).unwrap().starts_with(" 'self' 'unsafe-inline'")
+        );
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(headers["referrer-policy"], "same-origin", "{path}");
+        assert!(headers.get("strict-transport-security").is_none(), "{path}: not over plain http");
+    }
+    let secure =
+        spawn_app_with(TestDatabase::sqlite(), &[("PUBLIC_URL", "https://socio.example".into())]).await;
+    let response = secure.http.get(format!("{}/", secure.address)).send().await.unwrap();
+    assert_eq!(response.headers()["strict-transport-security"], "max-age=63072000; includeSubDomains");
+}
+on_both_engines!(pages_and_answers_carry_the_browser_security_headers);
 
 async fn readyz_fails_when_the_database_is_gone(db: TestDatabase) {
     let app = spawn_app(db).await;

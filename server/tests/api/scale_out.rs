@@ -109,3 +109,23 @@ async fn a_login_code_cooldown_holds_across_servers(db: TestDatabase) {
     assert!(body["retryAfter"].as_i64().unwrap() >= 1);
 }
 on_postgres!(a_login_code_cooldown_holds_across_servers);
+
+async fn a_logout_through_one_server_stops_the_token_and_its_stream_on_the_other(db: TestDatabase) {
+    let (first, second) = two_servers(db, &[]).await;
+    first.register(ANA).await;
+    let (access, refresh) = first.login(ANA).await;
+    assert_eq!(second.me(&access).await.0, 200, "the second server now holds the session in its cache");
+    let mut grpc = BusinessPlanServiceClient::new(second.grpc_channel().await);
+    let mut request = tonic::Request::new(WatchBusinessPlanRequest { since: String::new() });
+    request.metadata_mut().insert("authorization", format!("Bearer {access}").parse().unwrap());
+    let mut stream = grpc.watch_business_plan(request).await.unwrap().into_inner();
+
+    let (status, _) =
+        first.call(Method::POST, "/api/auth/logout", json!({"refreshToken": refresh}), Some(&access)).await;
+    assert_eq!(status, 200);
+    let ended =
+        tokio::time::timeout(Duration::from_secs(1), stream.next()).await.expect("ended within a second");
+    assert_eq!(ended.unwrap().unwrap_err().code(), tonic::Code::Unauthenticated);
+    assert_eq!(second.me(&access).await.0, 401, "and the second server's cache forgot the session");
+}
+on_postgres!(a_logout_through_one_server_stops_the_token_and_its_stream_on_the_other);

@@ -337,6 +337,16 @@ async fn tier(app: &TestApp) -> String {
     app.tier_of(ANA).await
 }
 
+async fn a_second_click_on_pay_reopens_the_stripe_checkout_without_asking_stripe_again(db: TestDatabase) {
+    let stripe = FakeStripe::start().await;
+    let app = app(db, &stripe).await;
+    let first = checkout(&app, "monthly").await;
+    let again = checkout(&app, "monthly").await;
+    assert_eq!(first, again);
+    assert_eq!(stripe.inner.lock().unwrap().created.len(), 1, "Stripe was asked once");
+}
+on_both_engines!(a_second_click_on_pay_reopens_the_stripe_checkout_without_asking_stripe_again);
+
 async fn checkout_sessions_carry_the_plan_the_payment_methods_and_our_ids(db: TestDatabase) {
     let stripe = FakeStripe::start().await;
     let app = app(db, &stripe).await;

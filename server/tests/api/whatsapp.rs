@@ -118,6 +118,21 @@ async fn a_signed_first_message_registers_the_user_and_gets_the_welcome_once(db:
 }
 on_both_engines!(a_signed_first_message_registers_the_user_and_gets_the_welcome_once);
 
+async fn a_message_holding_a_nul_character_is_kept_and_answered_never_a_retry(db: TestDatabase) {
+    let (app, graph) = cloud_app(db).await;
+    let body = text_delivery(ANA, "Ana\u{0} Lima", "wamid.nul", "Oi!\u{0} Quero abrir uma padaria.");
+    assert_eq!(app.post_whatsapp_webhook(&body, Some(APP_SECRET)).await, 200, "Meta is not asked to resend");
+    let kept: String = sqlx::query("select content from messages where direction = 'inbound'")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap()
+        .get("content");
+    assert_eq!(kept, "Oi! Quero abrir uma padaria.");
+    graph.wait_for_requests(1).await;
+    eventually("the reply is recorded as sent", || outbound_status_is(&app, "sent")).await;
+}
+on_both_engines!(a_message_holding_a_nul_character_is_kept_and_answered_never_a_retry);
+
 async fn a_bad_or_missing_signature_is_refused_and_nothing_is_stored(db: TestDatabase) {
     let (app, graph) = cloud_app(db).await;
     let body = fixture("whatsapp/inbound-text.json");

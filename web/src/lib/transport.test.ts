@@ -1,9 +1,10 @@
-import { createClient, createRouterTransport } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 
 import { BillingService } from "@/gen/socio/v1/billing_pb";
+import { BusinessPlanService } from "@/gen/socio/v1/business_plan_pb";
 
-import { ACCESS_TOKEN_KEY } from "./session";
+import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY, getAccessToken } from "./session";
 import { apiInterceptors } from "./transport";
 
 function recordingTransport(language: string) {
@@ -50,5 +51,78 @@ describe("API transport", () => {
     await client.listPlans({});
     expect(seen[0]?.timeout).toBeGreaterThan(29_000);
     expect(seen[0]?.timeout).toBeLessThanOrEqual(30_000);
+  });
+});
+
+function endedStream(refreshed: string | null) {
+  let expired = 0;
+  const transport = createRouterTransport(
+    ({ service }) => {
+      service(BusinessPlanService, {
+        // eslint-disable-next-line require-yield
+        async *watchBusinessPlan() {
+          throw new ConnectError("Faça login para continuar.", Code.Unauthenticated);
+        },
+      });
+    },
+    {
+      transport: {
+        interceptors: apiInterceptors({ getLanguage: () => "pt-BR", onSessionExpired: () => (expired += 1) }, async () => {
+          if (refreshed) window.localStorage.setItem(ACCESS_TOKEN_KEY, refreshed);
+          return refreshed;
+        }),
+      },
+    },
+  );
+  const watch = async () => {
+    for await (const change of createClient(BusinessPlanService, transport).watchBusinessPlan({ since: "" })) {
+      expect(change).toBeUndefined(); // no changes arrive
+    }
+  };
+  return { watch, expired: () => expired };
+}
+
+describe("a live stream the server ended", () => {
+  it("after a logout elsewhere leaves the logging out to the app, not the stream", async () => {
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, "old.access.token");
+    window.localStorage.setItem(REFRESH_TOKEN_KEY, "revoked-refresh-token");
+    const { watch, expired } = endedStream(null);
+    await expect(watch()).rejects.toThrow(ConnectError);
+    expect(expired()).toBe(0);
+  });
+
+  it("when its token ran out renews the session, so the stream can reconnect", async () => {
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, "old.access.token");
+    window.localStorage.setItem(REFRESH_TOKEN_KEY, "refresh-token");
+    let expired = 0;
+    const transport = createRouterTransport(
+      ({ service }) => {
+        service(BusinessPlanService, {
+          // eslint-disable-next-line require-yield
+          async *watchBusinessPlan() {
+            throw new ConnectError("Faça login para continuar.", Code.Unauthenticated);
+          },
+        });
+      },
+      {
+        transport: {
+          interceptors: apiInterceptors(
+            { getLanguage: () => "pt-BR", onSessionExpired: () => (expired += 1) },
+            async () => {
+              window.localStorage.setItem(ACCESS_TOKEN_KEY, "new.access.token");
+              return "new.access.token";
+            },
+          ),
+        },
+      },
+    );
+    const client = createClient(BusinessPlanService, transport);
+    await expect(async () => {
+      for await (const change of client.watchBusinessPlan({ since: "" })) {
+        expect(change).toBeUndefined(); // no changes arrive
+      }
+    }).rejects.toThrow(ConnectError);
+    expect(expired).toBe(0);
+    expect(getAccessToken()).toBe("new.access.token");
   });
 });

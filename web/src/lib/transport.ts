@@ -33,31 +33,57 @@ export function languageInterceptor(getLanguage: () => string): Interceptor {
 
 /**
  * One refresh-and-replay on Unauthenticated. Concurrent failures share one refresh. `refresh`
- * returns the new access token, or null when the session cannot be renewed.
+ * returns the new access token, or null when the session cannot be renewed. A stream refused or
+ * ended with Unauthenticated (the server ends streams when their token runs out) renews the
+ * session too, and its caller reconnects with the new token: a stream's request cannot be replayed.
  */
 export function refreshInterceptor(refresh: () => Promise<string | null>, onExpired: () => void): Interceptor {
   let pending: Promise<string | null> | null = null;
+  /** One refresh shared by every caller that needs it now. */
+  function shared(): Promise<string | null> {
+    pending ??= refresh().finally(() => {
+      pending = null;
+    });
+    return pending;
+  }
+  /** The renewed access token, or null after clearing the session and telling the app. */
+  async function renew(): Promise<string | null> {
+    const token = await shared();
+    if (!token) {
+      clearTokens();
+      onExpired();
+    }
+    return token;
+  }
+  const isUnauthenticated = (error: unknown) => error instanceof ConnectError && error.code === Code.Unauthenticated;
+  // A stream ended by the server renews quietly: when the session itself is over (a logout in
+  // this or another tab), the next call says so, not the stream.
+  async function* renewingOnEnd<T>(messages: AsyncIterable<T>): AsyncIterable<T> {
+    try {
+      yield* messages;
+    } catch (error) {
+      if (isUnauthenticated(error) && getRefreshToken()) await shared();
+      throw error;
+    }
+  }
   return (next) => async (request) => {
     try {
-      return await next(request);
+      const response = await next(request);
+      return response.stream ? { ...response, message: renewingOnEnd(response.message) } : response;
     } catch (error) {
-      const unauthenticated = error instanceof ConnectError && error.code === Code.Unauthenticated;
-      if (!unauthenticated || request.stream || NO_REFRESH.has(request.method.name) || !getRefreshToken()) {
-        if (unauthenticated && !NO_REFRESH.has(request.method.name) && getAccessToken()) {
+      if (!isUnauthenticated(error) || NO_REFRESH.has(request.method.name) || !getRefreshToken()) {
+        if (isUnauthenticated(error) && !NO_REFRESH.has(request.method.name) && getAccessToken()) {
           clearTokens();
           onExpired();
         }
         throw error;
       }
-      pending ??= refresh().finally(() => {
-        pending = null;
-      });
-      const token = await pending;
-      if (!token) {
-        clearTokens();
-        onExpired();
+      if (request.stream) {
+        await shared();
         throw error;
       }
+      const token = await renew();
+      if (!token) throw error;
       request.header.set("Authorization", `Bearer ${token}`);
       return next(request);
     }

@@ -9,7 +9,7 @@ pub mod routes;
 
 use std::sync::Arc;
 
-use axum::{body::Body, extract::Request, response::Response};
+use axum::{extract::Request, response::Response};
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use http_body_util::BodyExt;
@@ -19,7 +19,11 @@ use serde_json::{Map, Value as Json};
 use tower::ServiceExt;
 
 use self::routes::{BodyRule, Resolution, Route, RouteTable};
-use crate::{error::AppError, locale::Language, proto::json};
+use crate::{
+    error::{AppError, NUL_EN, NUL_PT_BR, Problem},
+    locale::Language,
+    proto::json,
+};
 
 pub use envelope::{code_name, http_status};
 
@@ -65,7 +69,21 @@ impl Rest {
         lang: Language,
     ) -> Response {
         let (parts, body) = request.into_parts();
-        let input = match build_input(route, &vars, parts.uri.query(), body).await {
+        let body = if route.body == BodyRule::None {
+            Bytes::new()
+        } else {
+            match axum::body::to_bytes(body, MAX_BODY_BYTES).await {
+                Ok(bytes) => bytes,
+                Err(_) => {
+                    let err = AppError::MalformedBody(format!("larger than {MAX_BODY_BYTES} bytes"));
+                    return envelope::error(err, lang);
+                }
+            }
+        };
+        if !declares_json(&parts.headers, &body) {
+            return not_json(lang);
+        }
+        let input = match request_message(route, &vars, parts.uri.query(), &body) {
             Ok(input) => input,
             Err(err) => return envelope::error(err, lang),
         };
@@ -118,21 +136,24 @@ impl Rest {
     }
 }
 
-/// Request message from path variables, query string and body, per the route's body rule.
-async fn build_input(
-    route: &Route,
-    vars: &[(String, String)],
-    query: Option<&str>,
-    body: Body,
-) -> Result<DynamicMessage, AppError> {
-    let bytes = if route.body != BodyRule::None {
-        axum::body::to_bytes(body, MAX_BODY_BYTES)
-            .await
-            .map_err(|_| AppError::MalformedBody(format!("larger than {MAX_BODY_BYTES} bytes")))?
-    } else {
-        Bytes::new()
+/// Whether a request's body may be read as JSON: it says so (`application/json`, or a `+json`
+/// type), or it has neither a body nor a type. A form or plain text — what a foreign page can post
+/// without asking the browser first — is refused with 415 before anything is done.
+fn declares_json(headers: &HeaderMap, body: &[u8]) -> bool {
+    let Some(declared) = headers.get(header::CONTENT_TYPE) else {
+        return body.iter().all(u8::is_ascii_whitespace);
     };
-    request_message(route, vars, query, &bytes)
+    let Ok(declared) = declared.to_str() else { return false };
+    let essence = declared.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+fn not_json(lang: Language) -> Response {
+    let message = lang.choose(
+        "Envie o corpo como JSON, com Content-Type: application/json.",
+        "Send the body as JSON, with Content-Type: application/json.",
+    );
+    envelope::not_routed(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE", message)
 }
 
 /// The mapping itself, from a body already read: what the fuzzer drives. Any input gives a
@@ -163,7 +184,26 @@ pub fn request_message(
         json::query_to_json(&route.input, &parse_query(query.unwrap_or_default()), &mut object)?;
     }
     json::query_to_json(&route.input, vars, &mut object)?;
-    json::json_to_message(&route.input, Json::Object(object))
+    let object = Json::Object(object);
+    if let Some(field) = field_with_nul(&object, "") {
+        return Err(AppError::invalid(field, Problem::Format { pt_br: NUL_PT_BR, en: NUL_EN }));
+    }
+    json::json_to_message(&route.input, object)
+}
+
+/// The first field (JSON path) whose text, or name, holds a NUL character: text cannot store it.
+fn field_with_nul(value: &Json, path: &str) -> Option<String> {
+    match value {
+        Json::String(text) => text.contains('\0').then(|| path.to_owned()),
+        Json::Array(items) => {
+            items.iter().enumerate().find_map(|(i, item)| field_with_nul(item, &format!("{path}[{i}]")))
+        }
+        Json::Object(fields) => fields.iter().find_map(|(name, item)| {
+            let path = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
+            if name.contains('\0') { Some(path) } else { field_with_nul(item, &path) }
+        }),
+        Json::Null | Json::Bool(_) | Json::Number(_) => None,
+    }
 }
 
 fn response_data(route: &Route, output: &DynamicMessage) -> Json {

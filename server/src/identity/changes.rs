@@ -1,0 +1,69 @@
+//! Announcing who-is-who changes: a user's row changed (tier, role, language, number, erasure) or a
+//! session ended (logout, revocation). Announced in the writer's transaction and heard at its
+//! commit by every server process (`db::Notice`), so per-process caches of live sessions forget
+//! what they held and open streams check whether their session still stands.
+
+use crate::db::{Db, Tx};
+
+/// The notice channel (also the PostgreSQL NOTIFY channel).
+pub const CHANNEL: &str = "socio_auth";
+
+/// What a notice on [`CHANNEL`] says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Something about the user changed, their sessions perhaps included.
+    User(String),
+    /// The session (refresh-token family) ended.
+    Session(String),
+}
+
+impl Change {
+    fn payload(&self) -> String {
+        match self {
+            Change::User(id) => format!("user {id}"),
+            Change::Session(id) => format!("session {id}"),
+        }
+    }
+
+    /// The change a payload on [`CHANNEL`] names; None for anything else.
+    pub fn parse(payload: &str) -> Option<Self> {
+        match payload.split_once(' ')? {
+            ("user", id) if !id.is_empty() => Some(Change::User(id.to_owned())),
+            ("session", id) if !id.is_empty() => Some(Change::Session(id.to_owned())),
+            _ => None,
+        }
+    }
+
+    /// Whether it may concern a caller: theirs, or their session's.
+    pub fn concerns(&self, user_id: &str, session_id: &str) -> bool {
+        match self {
+            Change::User(id) => id == user_id,
+            Change::Session(id) => id == session_id,
+        }
+    }
+}
+
+/// The user's row or sessions changed in this transaction.
+pub async fn user_changed(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
+    tx.announce(CHANNEL, Change::User(user_id.to_owned()).payload()).await
+}
+
+/// A session ended by a statement already committed.
+pub async fn session_ended(db: &Db, session_id: &str) -> Result<(), sqlx::Error> {
+    db.announce(CHANNEL, Change::Session(session_id.to_owned()).payload()).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_reads_back_from_its_payload_and_nothing_else_does() {
+        for change in [Change::User("u-1".into()), Change::Session("s-1".into())] {
+            assert_eq!(Change::parse(&change.payload()), Some(change));
+        }
+        assert_eq!(Change::parse("user "), None);
+        assert_eq!(Change::parse("plan u-1"), None);
+        assert_eq!(Change::parse(""), None);
+    }
+}
