@@ -7,6 +7,8 @@ use std::{env, fs, path::PathBuf};
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let proto_root = PathBuf::from("../proto");
     println!("cargo:rerun-if-changed={}", proto_root.display());
+    // The migrations are embedded (`sqlx::migrate!`): a new one must rebuild the crate.
+    println!("cargo:rerun-if-changed=../migrations");
 
     // The tests' PostgreSQL cases run when TEST_DATABASE_URL is set, and are reported as ignored
     // (never as passed) when it is not.

@@ -25,6 +25,7 @@ use crate::{
         dev::{self, DevWhatsApp},
         edge::EdgeLayer,
         export::Exports,
+        handoff::HandoffApi,
         health,
         landing::LandingApi,
         rest::{Rest, openapi, routes::RouteTable},
@@ -67,7 +68,8 @@ use crate::{
             billing_service_server::BillingServiceServer,
             business_plan_service_server::BusinessPlanServiceServer,
             consultant_service_server::ConsultantServiceServer,
-            dashboard_service_server::DashboardServiceServer, landing_service_server::LandingServiceServer,
+            dashboard_service_server::DashboardServiceServer, handoff_service_server::HandoffServiceServer,
+            landing_service_server::LandingServiceServer,
             system_prompt_service_server::SystemPromptServiceServer,
         },
     },
@@ -250,6 +252,10 @@ async fn build_router(
     let sessions = crate::identity::live::LiveSessions::start(db.clone())
         .await
         .context("cannot listen for session changes on the database")?;
+    // Admin views of a conversation hear its changes from every server.
+    db.relay(crate::conversation::updates::CHANNEL)
+        .await
+        .context("cannot listen for conversation changes on the database")?;
     let auth = Authenticator::new(sessions, keys.clone());
     let login = Login::new(
         db.clone(),
@@ -267,6 +273,7 @@ async fn build_router(
     health_reporter.set_serving::<ConsultantServiceServer<ConsultantApi>>().await;
     health_reporter.set_serving::<AdminServiceServer<AdminApi>>().await;
     health_reporter.set_serving::<SystemPromptServiceServer<SystemPromptApi>>().await;
+    health_reporter.set_serving::<HandoffServiceServer<HandoffApi>>().await;
     health_reporter.set_serving::<LandingServiceServer<LandingApi>>().await;
 
     // Reflection describes our services, health and itself, so grpcurl can call any of them.
@@ -307,6 +314,7 @@ async fn build_router(
         )))
         .add_service(AdminServiceServer::new(AdminApi::new(db.clone(), plans.clone(), exports.clone())))
         .add_service(SystemPromptServiceServer::new(SystemPromptApi::new(db.clone())))
+        .add_service(HandoffServiceServer::new(HandoffApi::new(db.clone(), auth.sessions().clone())))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha);

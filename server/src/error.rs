@@ -72,6 +72,8 @@ pub enum Precondition {
     ActivePromptCannotBeDeleted,
     /// The consultant is part of the Pro plan.
     ConsultantIsPro,
+    /// WhatsApp lets us write freely only within 24 hours of the person's last message.
+    OutsideServiceWindow,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -108,6 +110,9 @@ pub enum AppError {
     /// The caller already has this many live streams open; one must close first.
     #[error("{max} streams already open")]
     TooManyStreams { max: usize },
+    /// Another admin is answering this conversation.
+    #[error("the conversation is taken by {by}")]
+    ConversationTaken { by: String },
     #[error("unavailable: {0}")]
     Unavailable(String),
     /// The payment provider said no (a refund, a cancellation): nothing changed here.
@@ -137,6 +142,7 @@ impl AppError {
             AppError::NotFound(_) => Code::NotFound,
             AppError::AlreadyExists(_) => Code::AlreadyExists,
             AppError::FailedPrecondition(_) => Code::FailedPrecondition,
+            AppError::ConversationTaken { .. } => Code::Aborted,
             AppError::RateLimited { .. }
             | AppError::CodeAlreadySent { .. }
             | AppError::TooManyStreams { .. } => Code::ResourceExhausted,
@@ -183,6 +189,16 @@ impl AppError {
                     "The AI consultant is part of the Pro plan. Get Pro to talk to it.",
                 )
                 .into(),
+            AppError::FailedPrecondition(Precondition::OutsideServiceWindow) => lang
+                .choose(
+                    "Esta pessoa não escreve há mais de 24 horas, e o WhatsApp só permite responder dentro de 24 horas da última mensagem dela. A mensagem não foi enviada.",
+                    "This person has not written for over 24 hours, and WhatsApp only allows replies within 24 hours of their last message. The message was not sent.",
+                )
+                .into(),
+            AppError::ConversationTaken { by } => lang.choose(
+                format!("Esta conversa já está sendo atendida por {by}."),
+                format!("{by} is already answering this conversation."),
+            ),
             AppError::RateLimited { retry_after_secs } => lang.choose(
                 format!("Muitas tentativas. Tente novamente em {retry_after_secs} segundos."),
                 format!("Too many attempts. Try again in {retry_after_secs} seconds."),
@@ -263,6 +279,7 @@ impl AppError {
             | AppError::NotRegistered { .. }
             | AppError::InvalidCode
             | AppError::TooManyStreams { .. }
+            | AppError::ConversationTaken { .. }
             | AppError::NumberLocked { .. } => {}
         }
         match &self {
@@ -301,6 +318,7 @@ impl AppError {
             | AppError::PaymentsUnavailable(_)
             | AppError::InvalidCode
             | AppError::TooManyStreams { .. }
+            | AppError::ConversationTaken { .. }
             | AppError::Internal(_) => tonic::Status::new(self.code(), message),
         }
     }

@@ -6,7 +6,7 @@ use tonic::{Request, Response};
 use super::{
     Rpc,
     business_plan::plan_proto,
-    consultant::chat_message,
+    consultant::admin_chat_message,
     edge,
     export::{Exports, LINK_TTL_MS},
     paging::{DEFAULT_LIMIT, Page},
@@ -123,7 +123,7 @@ impl AdminService for AdminApi {
             .await
             .map_err(AppError::from)?;
         Ok(Response::new(pb::GetChatHistoryResponse {
-            messages: found.iter().map(chat_message).collect(),
+            messages: found.iter().map(admin_chat_message).collect(),
             total: total as i32,
             total_pages: page.count(total),
             page: page.number as i32,

@@ -49,6 +49,17 @@ pub fn chat_message(message: &Message) -> pb::ChatMessage {
         } as i32,
         content: message.content.clone(),
         timestamp: Some(timestamp(message.created_at)),
+        written_by: String::new(),
+        status: String::new(),
+    }
+}
+
+/// A message as admins see it: also who of the team wrote it, and how its delivery went.
+pub fn admin_chat_message(message: &Message) -> pb::ChatMessage {
+    pb::ChatMessage {
+        written_by: message.sent_by_name.clone().unwrap_or_default(),
+        status: message.status.clone(),
+        ..chat_message(message)
     }
 }
 

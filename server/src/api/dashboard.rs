@@ -12,9 +12,13 @@ use super::{
     request_language, timestamp, user_proto, with_message,
 };
 use crate::{
-    conversation::messages::{self, Author, Message},
+    consultant::replies,
+    conversation::{
+        handoff::{self, Reason},
+        messages::{self, Author, Message},
+    },
     db::now_ms,
-    error::AppError,
+    error::{AppError, Precondition, Problem},
     plan::{
         Plans, sections,
         store::{Patch, Plan, Source, StepUpdate},
@@ -161,5 +165,46 @@ impl DashboardService for DashboardApi {
         let plan = self.plans.outline(&caller.user.id).await?;
         let stats = self.stats(&caller.user.id, &plan).await?;
         Ok(Response::new(pb::GetDashboardStatsResponse { stats: Some(stats) }))
+    }
+
+    async fn request_consultation_call(
+        &self,
+        request: Request<pb::RequestConsultationCallRequest>,
+    ) -> Rpc<pb::RequestConsultationCallResponse> {
+        let caller = edge::caller(&request)?;
+        let lang = request_language(&request);
+        if !replies::entitled(&caller.user) {
+            return Err(AppError::FailedPrecondition(Precondition::ConsultantIsPro).into());
+        }
+        let times = request.get_ref().preferred_times.trim();
+        if times.is_empty() {
+            return Err(AppError::invalid("preferredTimes", Problem::Required).into());
+        }
+        if times.chars().count() > handoff::MAX_NOTE_CHARS {
+            return Err(AppError::invalid(
+                "preferredTimes",
+                Problem::TooLong { max: handoff::MAX_NOTE_CHARS },
+            )
+            .into());
+        }
+        let queued = async {
+            let mut tx = self.plans.db().begin().await?;
+            let queued = handoff::request(&mut tx, &caller.user.id, Reason::Call, times, now_ms()).await?;
+            tx.commit().await.map(|()| queued)
+        }
+        .await
+        .map_err(AppError::from)?;
+        let message = if queued {
+            lang.choose(
+                "Pedido enviado! Uma pessoa da nossa equipe vai falar com você pelo WhatsApp para combinar a ligação.",
+                "Request sent! A person from our team will reach you on WhatsApp to arrange the call.",
+            )
+        } else {
+            lang.choose(
+                "Você já tem um pedido com a nossa equipe: em breve uma pessoa fala com você pelo WhatsApp.",
+                "You already have a request with our team: a person will reach you on WhatsApp soon.",
+            )
+        };
+        Ok(with_message(pb::RequestConsultationCallResponse { queued }, message))
     }
 }

@@ -95,7 +95,8 @@ pub const PUBLIC: &[&str] = &[
 pub const OPTIONAL: &[&str] = &["/socio.v1.AuthService/Logout", "/socio.v1.BillingService/CreateCheckout"];
 
 /// Services only admins may call.
-pub const ADMIN: &[&str] = &["/socio.v1.AdminService/", "/socio.v1.SystemPromptService/"];
+pub const ADMIN: &[&str] =
+    &["/socio.v1.AdminService/", "/socio.v1.SystemPromptService/", "/socio.v1.HandoffService/"];
 
 /// The access rule of a gRPC path (`/package.Service/Method`): a logged-in caller unless listed.
 pub fn access(path: &str) -> Access {

@@ -12,6 +12,7 @@ pub mod dashboard;
 pub mod dev;
 pub mod edge;
 pub mod export;
+pub mod handoff;
 pub mod health;
 pub mod landing;
 pub mod paging;

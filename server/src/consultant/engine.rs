@@ -11,8 +11,11 @@ use super::{
     llm::{Completion, Deltas, LlmClient, ToolCall},
 };
 use crate::{
-    conversation::messages::{self, Author},
-    db::Db,
+    conversation::{
+        handoff,
+        messages::{self, Author},
+    },
+    db::{Db, now_ms},
     error::AppError,
     identity::users::{Tier, User},
     plan::{
@@ -54,6 +57,11 @@ fn tools() -> Json {
             "name": "read_plan",
             "description": "Reads the user's whole business plan as it is saved now.",
             "parameters": {"type": "object", "properties": {}}
+        }},
+        {"type": "function", "function": {
+            "name": "request_human",
+            "description": "Calls a person from the Sócio team into this conversation: when the user asks to talk to a human, or needs what only a person can give (a complaint, a refund, a formal accounting or legal opinion). Then tell the user that a person will answer them here.",
+            "parameters": {"type": "object", "properties": {"reason": {"type": "string", "description": "what the user needs, in a few words"}}, "required": ["reason"]}
         }}
     ])
 }
@@ -218,6 +226,21 @@ impl Engine {
         anyhow::bail!("the model kept calling tools without answering")
     }
 
+    /// The model's `request_human`: the person joins the admins' queue.
+    async fn request_human(&self, user: &User, reason: &str) -> String {
+        let queued = async {
+            let mut tx = self.db.begin().await?;
+            handoff::request(&mut tx, &user.id, handoff::Reason::Asked, reason, now_ms()).await?;
+            tx.commit().await
+        };
+        match queued.await {
+            Ok(()) => {
+                "done: a person from the team will answer the user in this conversation; tell them so.".into()
+            }
+            Err(err) => format!("error: could not call a person: {err}"),
+        }
+    }
+
     /// Runs one tool call; what goes wrong is told to the model, and nothing invalid is written.
     async fn run_tool(&self, user: &User, call: &ToolCall) -> String {
         let Ok(args) = serde_json::from_str::<Json>(&call.arguments) else {
@@ -225,6 +248,9 @@ impl Engine {
         };
         let step = args["section"].as_str().and_then(Step::parse);
         let update = match (call.name.as_str(), step) {
+            ("request_human", _) => {
+                return self.request_human(user, args["reason"].as_str().unwrap_or("")).await;
+            }
             ("read_plan", _) => {
                 return match self.plans.get_or_create(&user.id).await {
                     Ok(plan) => plan_summary(&plan),
@@ -243,7 +269,7 @@ impl Engine {
                 }
                 None => return "error: completed must be true or false".into(),
             },
-            (_, None) if call.name != "read_plan" => {
+            (_, None) => {
                 return "error: section must be one of idea, market, finance, marketing, hr, legal".into();
             }
             _ => return format!("error: unknown tool or arguments for {}", call.name),

@@ -80,6 +80,25 @@ pub fn compose(
     parts.join("\n\n")
 }
 
+/// The answer to someone who asked for a person: one will answer here.
+pub fn a_person_will_answer(user: &User) -> String {
+    let lang = user.language;
+    let greeting = match user.first_name() {
+        Some(name) => lang.choose(format!("Claro, {name}!"), format!("Of course, {name}!")),
+        None => lang.choose("Claro!".to_owned(), "Of course!".to_owned()),
+    };
+    lang.choose(
+        format!(
+            "{greeting} Já chamei uma pessoa da nossa equipe: ela vai te responder aqui mesmo, nesta conversa, \
+             assim que possível. Enquanto isso, se quiser, pode continuar me contando sobre o seu negócio."
+        ),
+        format!(
+            "{greeting} I've called a person from our team: they will answer you right here, in this chat, \
+             as soon as they can. Meanwhile, feel free to keep telling me about your business."
+        ),
+    )
+}
+
 fn welcome(greeting: &str, lang: Language, checkout: &str) -> String {
     lang.choose(
         format!(
@@ -180,6 +199,7 @@ mod tests {
             error: None,
             wa_message_id: None,
             created_at: 0,
+            sent_by_name: None,
         }
     }
 

@@ -2,6 +2,10 @@
 //! transaction stores it, marks the messages answered and enqueues its delivery. A crash before
 //! that commit leaves the messages claimed by the job, which its retry picks up again; after it,
 //! the retry finds nothing left to answer — so a reply is stored, and sent, once.
+//!
+//! While a human consultant has the conversation (`handoff`), the job answers nothing: the
+//! messages are the admin's to answer. Someone who asks for a person is told one will answer and
+//! joins the admins' queue.
 
 use std::sync::Arc;
 
@@ -13,7 +17,11 @@ use super::{
     replies::{self, Links},
 };
 use crate::{
-    conversation::{delivery, messages, split},
+    conversation::{
+        delivery,
+        handoff::{self, Reason},
+        messages, split, updates,
+    },
     db::{
         Db,
         jobs::{self, Job, JobError, JobHandler},
@@ -93,27 +101,45 @@ impl ReplyHandler {
         let claimed = messages::claim_unanswered(&mut tx, user_id, &job.id).await?;
         let user = users::find_by_id(&mut tx, user_id).await?;
         let first_contact = !messages::has_replied(&mut tx, user_id).await?;
+        let taken = handoff::is_taken(&mut tx, user_id).await?;
+        if taken {
+            // A person is answering them: what they wrote is the admin's to answer.
+            messages::mark_answered(&mut tx, &job.id).await?;
+        }
         tx.commit().await?;
         let Some(user) = user else { return Ok(()) };
         let mut claimed = claimed;
-        if claimed.is_empty() {
-            return Ok(()); // answered together with an earlier message of the burst
+        if claimed.is_empty() || taken {
+            return Ok(()); // answered together with an earlier message of the burst, or by a person
         }
 
-        let typing = self.show_typing(&user, &claimed);
-        self.transcribe(&user, &mut claimed).await;
-        let consultant = self.consult(&user, &replies::readable_text(&claimed)).await?;
-        // The consultant may have switched the user's language: answer in the new one.
-        let mut conn = self.db.pool().acquire().await?;
-        let user = users::find_by_id(&mut conn, &user.id).await?.unwrap_or(user);
-        drop(conn);
-        let text = replies::compose(&user, first_contact, &claimed, &self.links, consultant);
-        drop(typing);
+        let (user, text) = if handoff::asks_for_a_person(&replies::readable_text(&claimed)) {
+            let mut tx = self.db.begin().await?;
+            let note = replies::readable_text(&claimed);
+            handoff::request(&mut tx, &user.id, Reason::Asked, &note, now_ms()).await?;
+            tx.commit().await?;
+            tracing::info!(user = %user.id, "a person asked for a human consultant: queued for the admins");
+            let text = replies::a_person_will_answer(&user);
+            (user, text)
+        } else {
+            let typing = self.show_typing(&user, &claimed);
+            self.transcribe(&user, &mut claimed).await;
+            let consultant = self.consult(&user, &replies::readable_text(&claimed)).await?;
+            // The consultant may have switched the user's language: answer in the new one.
+            let mut conn = self.db.pool().acquire().await?;
+            let user = users::find_by_id(&mut conn, &user.id).await?.unwrap_or(user);
+            drop(conn);
+            let text = replies::compose(&user, first_contact, &claimed, &self.links, consultant);
+            drop(typing);
+            (user, text)
+        };
 
         let mut tx = self.db.begin().await?;
         if messages::mark_answered(&mut tx, &job.id).await? == 0 {
+            // A person took the conversation over meanwhile (or a retry answered): dropped unsent.
             return Ok(());
         }
+        updates::changed(&mut tx, &user.id).await?;
         // A long answer goes as several messages, in order (the person's sends run one at a time).
         let now = now_ms();
         let answers = claimed.iter().map(|m| m.created_at).max().unwrap_or(now);

@@ -19,6 +19,7 @@ use crate::{
 use super::{
     messages, notices,
     number_change::{self, NumberChange},
+    updates,
 };
 
 /// The job kind that answers a user.
@@ -89,6 +90,7 @@ impl Inbox {
                 continue;
             }
             users::touch(&mut tx, &user.id, at).await?;
+            updates::changed(&mut tx, &user.id).await?;
             receipt.stored += 1;
             if message.kind == MessageKind::Reaction {
                 continue; // an emoji on one of our messages needs no answer

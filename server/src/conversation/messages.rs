@@ -35,9 +35,12 @@ pub struct Message {
     pub error: Option<String>,
     pub wa_message_id: Option<String>,
     pub created_at: i64,
+    /// When an admin wrote it as the consultant: their name (for admins' eyes only).
+    pub sent_by_name: Option<String>,
 }
 
-const COLUMNS: &str = "id, user_id, author, kind, content, status, error, wa_message_id, created_at";
+const COLUMNS: &str =
+    "id, user_id, author, kind, content, status, error, wa_message_id, created_at, sent_by_name";
 
 fn from_row(row: &AnyRow) -> Result<Message, sqlx::Error> {
     Ok(Message {
@@ -50,6 +53,7 @@ fn from_row(row: &AnyRow) -> Result<Message, sqlx::Error> {
         error: row.try_get("error")?,
         wa_message_id: row.try_get("wa_message_id")?,
         created_at: row.try_get("created_at")?,
+        sent_by_name: row.try_get("sent_by_name")?,
     })
 }
 
@@ -117,6 +121,45 @@ pub async fn mark_answered(conn: &mut AnyConnection, job_id: &str) -> Result<u64
     Ok(done.rows_affected())
 }
 
+/// A person took the conversation over: what a reply job is composing an answer to is theirs to
+/// answer now, so the job finds nothing of its own left and drops its answer.
+pub async fn settle_in_progress(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update messages set status = 'answered', updated_at = $1 \
+         where user_id = $2 and direction = 'inbound' and status = 'processing'",
+    )
+    .bind(now_ms())
+    .bind(user_id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Stores a message an admin wrote as the consultant, queued for sending.
+pub async fn insert_by_person(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    admin_id: &str,
+    admin_name: &str,
+    content: &str,
+    created_at: i64,
+) -> Result<String, sqlx::Error> {
+    let id = uuid::Uuid::new_v4().to_string();
+    sqlx::query(
+        "insert into messages (id, user_id, direction, author, kind, content, status, sent_by, sent_by_name, created_at, updated_at) \
+         values ($1, $2, 'outbound', 'assistant', 'text', $3, 'queued', $4, $5, $6, $6)",
+    )
+    .bind(&id)
+    .bind(user_id)
+    .bind(content)
+    .bind(admin_id)
+    .bind(admin_name)
+    .bind(created_at)
+    .execute(conn)
+    .await?;
+    Ok(id)
+}
+
 /// Stores a reply of ours, queued for sending.
 pub async fn insert_outbound(
     conn: &mut AnyConnection,
@@ -172,11 +215,17 @@ pub async fn has_replied(conn: &mut AnyConnection, user_id: &str) -> Result<bool
 
 /// When the user last wrote to us: WhatsApp's 24-hour customer-service window runs from there.
 pub async fn last_inbound_at(db: &Db, user_id: &str) -> Result<Option<i64>, sqlx::Error> {
+    let mut conn = db.pool().acquire().await?;
+    last_inbound_at_in(&mut conn, user_id).await
+}
+
+/// [`last_inbound_at`] on a connection (in a transaction).
+pub async fn last_inbound_at_in(conn: &mut AnyConnection, user_id: &str) -> Result<Option<i64>, sqlx::Error> {
     let row = sqlx::query(
         "select max(created_at) as at from messages where user_id = $1 and direction = 'inbound'",
     )
     .bind(user_id)
-    .fetch_one(db.pool())
+    .fetch_one(conn)
     .await?;
     row.try_get("at")
 }
@@ -433,6 +482,7 @@ pub async fn insert_web_message(
         error: None,
         wa_message_id: None,
         created_at: at,
+        sent_by_name: None,
     })
 }
 
@@ -497,8 +547,13 @@ pub async fn hand_over(conn: &mut AnyConnection, from: &str, into: &str) -> Resu
     Ok(())
 }
 
-/// LGPD erasure, the messages' part: every message to and from the person.
+/// LGPD erasure, the messages' part: every message to and from the person, and their name on
+/// what they wrote to others as an admin.
 pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("delete from messages where user_id = $1").bind(user_id).execute(conn).await?;
+    sqlx::query("delete from messages where user_id = $1").bind(user_id).execute(&mut *conn).await?;
+    sqlx::query("update messages set sent_by = null, sent_by_name = null where sent_by = $1")
+        .bind(user_id)
+        .execute(conn)
+        .await?;
     Ok(())
 }

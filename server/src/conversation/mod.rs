@@ -1,10 +1,13 @@
 //! Conversations: the messages users send and we answer (stored, deduplicated, with delivery
 //! status), the inbox that takes WhatsApp deliveries in (a number change moves the person's account),
-//! and the delivery of our replies.
+//! the delivery of our replies, a human consultant stepping in (handoff), and the announcements
+//! that keep admin views of a conversation live.
 
 pub mod delivery;
+pub mod handoff;
 pub mod inbox;
 pub mod messages;
 pub mod notices;
 pub mod number_change;
 pub mod split;
+pub mod updates;

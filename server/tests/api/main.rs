@@ -12,6 +12,7 @@ mod days;
 mod fake_graph;
 mod fake_llm;
 mod fault_proxy;
+mod handoff;
 mod helpers;
 mod hostile;
 mod jobs;

@@ -7,9 +7,10 @@ import { AdminService } from "@/gen/socio/v1/admin_pb";
 import { BusinessPlanService } from "@/gen/socio/v1/business_plan_pb";
 import { ConsultantService } from "@/gen/socio/v1/consultant_pb";
 import { DashboardService } from "@/gen/socio/v1/dashboard_pb";
+import { HandoffService } from "@/gen/socio/v1/handoff_pb";
 import { SystemPromptService } from "@/gen/socio/v1/system_prompt_pb";
 
-import { invalidateAdmin, invalidateConversation, invalidatePlan } from "./query-keys";
+import { invalidateAdmin, invalidateConversation, invalidateHandoffs, invalidatePlan } from "./query-keys";
 
 function cached(client: QueryClient, schema: DescMethodUnary<DescMessage, DescMessage>) {
   const queryKey = createConnectQueryKey({ schema, input: {}, cardinality: "finite" });
@@ -26,6 +27,7 @@ function loaded() {
     chat: cached(client, ConsultantService.method.listChatMessages),
     users: cached(client, AdminService.method.listUsers),
     prompts: cached(client, SystemPromptService.method.listSystemPrompts),
+    queue: cached(client, HandoffService.method.listHandoffs),
   };
 }
 
@@ -45,6 +47,12 @@ describe("what a change makes stale", () => {
   it("an admin's change reloads the panel only", async () => {
     const q = loaded();
     await invalidateAdmin(q.client);
-    expect([q.plan(), q.dashboard(), q.chat(), q.users(), q.prompts()]).toEqual([false, false, false, true, true]);
+    expect([q.plan(), q.dashboard(), q.chat(), q.users(), q.prompts(), q.queue()]).toEqual([false, false, false, true, true, true]);
+  });
+
+  it("taking, giving back or answering a conversation reloads the queue and the users, not the prompts", async () => {
+    const q = loaded();
+    await invalidateHandoffs(q.client);
+    expect([q.plan(), q.dashboard(), q.chat(), q.users(), q.prompts(), q.queue()]).toEqual([false, false, false, true, false, true]);
   });
 });

@@ -8,6 +8,7 @@ import { AdminService } from "@/gen/socio/v1/admin_pb";
 import { BusinessPlanService } from "@/gen/socio/v1/business_plan_pb";
 import { ConsultantService } from "@/gen/socio/v1/consultant_pb";
 import { DashboardService } from "@/gen/socio/v1/dashboard_pb";
+import { HandoffService } from "@/gen/socio/v1/handoff_pb";
 import { SystemPromptService } from "@/gen/socio/v1/system_prompt_pb";
 
 async function invalidate(queryClient: QueryClient, services: DescService[]): Promise<void> {
@@ -26,7 +27,12 @@ export function invalidateConversation(queryClient: QueryClient): Promise<void> 
   return invalidate(queryClient, [ConsultantService, DashboardService, BusinessPlanService]);
 }
 
-/** An admin's change: what the panel shows (users, figures, prompts). */
+/** An admin's change: what the panel shows (users, figures, prompts, the handoff queue). */
 export function invalidateAdmin(queryClient: QueryClient): Promise<void> {
-  return invalidate(queryClient, [AdminService, SystemPromptService]);
+  return invalidate(queryClient, [AdminService, SystemPromptService, HandoffService]);
+}
+
+/** A conversation taken, given back or answered by a person: the queue and the users' figures. */
+export function invalidateHandoffs(queryClient: QueryClient): Promise<void> {
+  return invalidate(queryClient, [HandoffService, AdminService]);
 }

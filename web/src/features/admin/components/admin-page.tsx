@@ -1,5 +1,5 @@
 import * as Tabs from "@radix-ui/react-tabs";
-import { BarChart3, FileText, MessageSquare, Shield, Users } from "lucide-react";
+import { BarChart3, FileText, Headset, MessageSquare, Shield, Users } from "lucide-react";
 import { useTranslation } from "react-i18next";
 
 import { PageShell } from "@/components/layout/page-shell";
@@ -8,6 +8,7 @@ import { formatDecimal } from "@/lib/dates";
 
 import { useAdminStats } from "../api/use-admin";
 import { AnalyticsTab } from "./analytics-tab";
+import { HandoffsTab } from "./handoffs-tab";
 import { PromptsTab } from "./prompts-tab";
 import { UsersTab } from "./users-tab";
 
@@ -27,7 +28,7 @@ function StatCard({ icon: Icon, title, value, detail }: { icon: typeof Users; ti
 const TAB_CLASS =
   "rounded-lg px-4 py-2 text-sm font-semibold whitespace-nowrap text-slate-600 hover:text-ink data-[state=active]:bg-white data-[state=active]:text-ink data-[state=active]:shadow-sm";
 
-/** `/admin`: the service's figures, the users, the consultant's prompts and analytics. */
+/** `/admin`: the service's figures, the users, human support (handoffs), the consultant's prompts and analytics. */
 export function AdminPage() {
   const { t, i18n } = useTranslation("admin");
   const language = currentLanguage(i18n);
@@ -81,6 +82,10 @@ export function AdminPage() {
             <Tabs.Trigger value="users" className={TAB_CLASS}>
               {t("tabs.users")}
             </Tabs.Trigger>
+            <Tabs.Trigger value="handoffs" className={TAB_CLASS}>
+              <Headset aria-hidden="true" className="mr-1 inline h-4 w-4" />
+              {t("tabs.handoffs")}
+            </Tabs.Trigger>
             <Tabs.Trigger value="prompts" className={TAB_CLASS}>
               {t("tabs.prompts")}
             </Tabs.Trigger>
@@ -91,6 +96,9 @@ export function AdminPage() {
           </Tabs.List>
           <Tabs.Content value="users" className="mt-6">
             <UsersTab />
+          </Tabs.Content>
+          <Tabs.Content value="handoffs" className="mt-6">
+            <HandoffsTab />
           </Tabs.Content>
           <Tabs.Content value="prompts" className="mt-6">
             <PromptsTab />

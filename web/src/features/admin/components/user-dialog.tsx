@@ -5,15 +5,15 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
-import { WhatsAppText } from "@/components/ui/whatsapp-text";
-import { ChatMessageType, Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
-import { cn } from "@/lib/cn";
+import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
 import { formatDate, formatDateTime } from "@/lib/dates";
 import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
 import { formatPhone } from "@/lib/phone";
 
 import { useChatHistory, useDeleteUser, useExportUser, useSetSubscription, useUser, useUserPlan } from "../api/use-admin";
+import { useTakeOver } from "../api/use-handoffs";
+import { ChatBubble } from "./chat-bubble";
 import { PLAN_STATUS_KEYS, TierBadge } from "./users-tab";
 
 /** Where a new tab opens (a seam for tests). */
@@ -41,6 +41,7 @@ export function UserDialog({ id, onClose }: { id: string; onClose: () => void })
   const setSubscription = useSetSubscription();
   const deleteUser = useDeleteUser();
   const exportUser = useExportUser();
+  const takeOver = useTakeOver();
   const [confirming, setConfirming] = useState(false);
   const busy = setSubscription.isPending || deleteUser.isPending || exportUser.isPending;
   const name = user?.name || user?.phoneNumber || "";
@@ -59,6 +60,15 @@ export function UserDialog({ id, onClose }: { id: string; onClose: () => void })
       await deleteUser.mutateAsync({ id });
       toast.success(t("toast.deleted"));
       onClose();
+    } catch (error) {
+      toast.error(t("toast.actionFailed"), { description: serverMessage(error, "") || undefined });
+    }
+  }
+
+  async function takeOverConversation() {
+    try {
+      await takeOver.mutateAsync({ id });
+      toast.success(t("handoffs.toast.taken"));
     } catch (error) {
       toast.error(t("toast.actionFailed"), { description: serverMessage(error, "") || undefined });
     }
@@ -110,6 +120,9 @@ export function UserDialog({ id, onClose }: { id: string; onClose: () => void })
                 {t("detail.setPro")}
               </Button>
             )}
+            <Button variant="secondary" disabled={busy || takeOver.isPending} onClick={() => void takeOverConversation()}>
+              {t("detail.takeOver")}
+            </Button>
             <Button variant="secondary" disabled={busy} onClick={() => void exportData()}>
               {t("detail.export")}
             </Button>
@@ -150,19 +163,9 @@ export function UserDialog({ id, onClose }: { id: string; onClose: () => void })
             )}
             {chat.isSuccess && messages.length === 0 && <p className="mt-4 text-center text-slate-600">{t("detail.noMessages")}</p>}
             <ol className="mt-3 space-y-2">
-              {messages.map((m) => {
-                const mine = m.type === ChatMessageType.USER;
-                return (
-                  <li key={m.id} className={cn("max-w-[85%] rounded-xl px-3 py-2", mine ? "ml-auto bg-brand-50" : "bg-slate-100")}>
-                    <p className="text-xs font-semibold text-slate-600">
-                      {mine ? t("detail.user") : t("detail.assistant")} · <time>{formatDateTime(m.timestamp, language)}</time>
-                    </p>
-                    <p className="mt-1 whitespace-pre-wrap">
-                      <WhatsAppText text={m.content} />
-                    </p>
-                  </li>
-                );
-              })}
+              {messages.map((m) => (
+                <ChatBubble key={m.id} message={m} person={t("detail.user")} />
+              ))}
             </ol>
             {pages > 1 && (
               <div className="mt-3 flex justify-between">

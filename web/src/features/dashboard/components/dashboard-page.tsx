@@ -19,6 +19,7 @@ import { usePlanLiveUpdates } from "@/lib/use-plan-live";
 
 import { useDashboard } from "../api/use-dashboard";
 import { useUpdateStep } from "../api/use-update-step";
+import { ConsultationCall } from "./consultation-call";
 
 const ICONS: Record<string, LucideIcon> = { Target, TrendingUp, DollarSign, Megaphone, Users, Scale };
 const STEP_KEYS: Record<PlanStep, string> = {
@@ -193,6 +194,7 @@ export function DashboardPage() {
               <Button asChild variant="secondary">
                 <Link to="/chat">{t("actions.openChat")}</Link>
               </Button>
+              {isPro && <ConsultationCall />}
             </div>
           </Card>
         </div>

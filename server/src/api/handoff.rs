@@ -1,0 +1,244 @@
+//! `HandoffService`: a human consultant steps in — the queue of people waiting for a person,
+//! taking a conversation over, answering as a person on WhatsApp, giving it back, and a live view
+//! of the conversation. Admins only (`edge::ADMIN`); every change is audited in the same
+//! transaction that makes it.
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use tokio::sync::broadcast::error::RecvError;
+use tonic::{Request, Response};
+
+use super::{Rpc, consultant::admin_chat_message, edge, timestamp, with_message};
+use crate::{
+    audit,
+    conversation::{
+        handoff::{self, Handoff, Reason, Refusal, Status, Take},
+        messages, updates,
+    },
+    db::{Db, now_ms},
+    error::{AppError, Precondition, Problem, Resource},
+    identity::{
+        live::LiveSessions,
+        users::{self, User},
+    },
+    locale,
+    proto::socio::v1::{self as pb, handoff_service_server::HandoffService},
+};
+
+const MAX_TEXT_CHARS: usize = 4096;
+/// Messages a live view shows.
+const VIEW_MESSAGES: i64 = 100;
+/// A live view re-reads this often even unprompted, for delivery statuses (not announced).
+const VIEW_REFRESH: Duration = Duration::from_secs(2);
+
+#[derive(Clone)]
+pub struct HandoffApi {
+    db: Db,
+    sessions: LiveSessions,
+}
+
+impl HandoffApi {
+    pub fn new(db: Db, sessions: LiveSessions) -> Self {
+        Self { db, sessions }
+    }
+
+    async fn person(&self, id: &str) -> Result<User, AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        users::find_by_id(&mut conn, id).await?.ok_or(AppError::NotFound(Resource::User))
+    }
+}
+
+pub fn handoff_proto(handoff: &Handoff, now: i64) -> pb::Handoff {
+    let waited_until = handoff.taken_at.unwrap_or(now);
+    pb::Handoff {
+        user_id: handoff.user_id.clone(),
+        user_name: handoff.user_name.clone(),
+        phone_number: handoff.phone_number.clone(),
+        status: match handoff.status {
+            Status::Waiting => pb::HandoffStatus::Waiting,
+            Status::Taken => pb::HandoffStatus::Taken,
+        } as i32,
+        reason: match handoff.reason {
+            Reason::Asked => pb::HandoffReason::Asked,
+            Reason::Call => pb::HandoffReason::Call,
+            Reason::Admin => pb::HandoffReason::Admin,
+        } as i32,
+        note: handoff.note.clone(),
+        requested_at: Some(timestamp(handoff.requested_at)),
+        waiting_seconds: ((waited_until - handoff.requested_at) / 1000).max(0),
+        taken_by_id: handoff.taken_by.clone().unwrap_or_default(),
+        taken_by_name: handoff.taken_by_name.clone(),
+        taken_at: handoff.taken_at.map(timestamp),
+    }
+}
+
+/// A conversation nobody asked a person for.
+fn no_handoff(person: &User) -> pb::Handoff {
+    pb::Handoff {
+        user_id: person.id.clone(),
+        user_name: person.name.clone(),
+        phone_number: person.phone.e164().to_owned(),
+        status: pb::HandoffStatus::None as i32,
+        ..Default::default()
+    }
+}
+
+/// The person's latest messages (oldest first) and handoff, as a live view shows them.
+async fn snapshot(db: &Db, person: &User) -> Result<pb::WatchConversationResponse, AppError> {
+    let mut latest = messages::latest(db, &person.id, VIEW_MESSAGES, 0).await?;
+    latest.reverse();
+    let mut conn = db.pool().acquire().await?;
+    let handoff = handoff::get(&mut conn, &person.id).await?;
+    Ok(pb::WatchConversationResponse {
+        messages: latest.iter().map(admin_chat_message).collect(),
+        handoff: Some(handoff.map_or_else(|| no_handoff(person), |h| handoff_proto(&h, now_ms()))),
+    })
+}
+
+#[tonic::async_trait]
+impl HandoffService for HandoffApi {
+    async fn list_handoffs(
+        &self,
+        _request: Request<pb::ListHandoffsRequest>,
+    ) -> Rpc<pb::ListHandoffsResponse> {
+        let all = handoff::list(&self.db).await.map_err(AppError::from)?;
+        let now = now_ms();
+        let waiting = all.iter().filter(|h| h.status == Status::Waiting).count() as i32;
+        Ok(Response::new(pb::ListHandoffsResponse {
+            handoffs: all.iter().map(|h| handoff_proto(h, now)).collect(),
+            waiting,
+            taken: all.len() as i32 - waiting,
+        }))
+    }
+
+    async fn take_over_conversation(
+        &self,
+        request: Request<pb::TakeOverConversationRequest>,
+    ) -> Rpc<pb::TakeOverConversationResponse> {
+        let admin = edge::caller(&request)?.user.clone();
+        let lang = locale::current();
+        let person = self.person(&request.get_ref().id).await?;
+        let taken = async {
+            let mut tx = self.db.begin().await?;
+            match handoff::take(&mut tx, &person.id, &admin, now_ms()).await? {
+                Take::TakenBy(by) => return Err(AppError::ConversationTaken { by }),
+                Take::Taken => {}
+            }
+            audit::record(&mut tx, &admin.id, "take_over_conversation", &person.id, "").await?;
+            let taken = handoff::get(&mut tx, &person.id).await?.ok_or(AppError::NotFound(Resource::User))?;
+            tx.commit().await?;
+            Ok(taken)
+        }
+        .await?;
+        tracing::info!(target: "security", event = "conversation_taken", admin = %admin.id, user = %person.id, "an admin took a conversation over");
+        Ok(with_message(
+            pb::TakeOverConversationResponse { handoff: Some(handoff_proto(&taken, now_ms())) },
+            lang.choose(
+                "Você assumiu a conversa: o Sócio não responde até você devolvê-la.",
+                "You took the conversation over: Sócio will not answer until you give it back.",
+            ),
+        ))
+    }
+
+    async fn give_back_conversation(
+        &self,
+        request: Request<pb::GiveBackConversationRequest>,
+    ) -> Rpc<pb::GiveBackConversationResponse> {
+        let admin = edge::caller(&request)?.user.clone();
+        let lang = locale::current();
+        let person = self.person(&request.get_ref().id).await?;
+        async {
+            let mut tx = self.db.begin().await?;
+            if handoff::give_back(&mut tx, &person.id).await? {
+                audit::record(&mut tx, &admin.id, "give_back_conversation", &person.id, "").await?;
+            }
+            tx.commit().await
+        }
+        .await
+        .map_err(AppError::from)?;
+        Ok(with_message(
+            pb::GiveBackConversationResponse {},
+            lang.choose("Conversa devolvida ao Sócio.", "Conversation given back to Sócio."),
+        ))
+    }
+
+    async fn send_consultant_message(
+        &self,
+        request: Request<pb::SendConsultantMessageRequest>,
+    ) -> Rpc<pb::SendConsultantMessageResponse> {
+        let admin = edge::caller(&request)?.user.clone();
+        let lang = locale::current();
+        let body = request.get_ref();
+        let text = body.text.trim();
+        if text.is_empty() {
+            return Err(AppError::invalid("text", Problem::Required).into());
+        }
+        if text.chars().count() > MAX_TEXT_CHARS {
+            return Err(AppError::invalid("text", Problem::TooLong { max: MAX_TEXT_CHARS }).into());
+        }
+        let person = self.person(&body.id).await?;
+        let sent = async {
+            let mut tx = self.db.begin().await?;
+            let id = match handoff::write_as_person(&mut tx, &person, &admin, text, now_ms()).await? {
+                Ok(id) => id,
+                Err(Refusal::OutsideWindow) => {
+                    return Err(AppError::FailedPrecondition(Precondition::OutsideServiceWindow));
+                }
+                Err(Refusal::TakenBy(by)) => return Err(AppError::ConversationTaken { by }),
+            };
+            audit::record(&mut tx, &admin.id, "send_consultant_message", &person.id, &id).await?;
+            tx.commit().await?; // wakes the workers for the send
+            messages::get(&self.db, &id).await?.ok_or(AppError::NotFound(Resource::User))
+        }
+        .await?;
+        Ok(with_message(
+            pb::SendConsultantMessageResponse { message: Some(admin_chat_message(&sent)) },
+            lang.choose("Mensagem enviada pelo WhatsApp.", "Message sent on WhatsApp."),
+        ))
+    }
+
+    async fn watch_conversation(
+        &self,
+        request: Request<pb::WatchConversationRequest>,
+    ) -> Rpc<tonic::codegen::BoxStream<pb::WatchConversationResponse>> {
+        let caller = edge::caller(&request)?.clone();
+        let person = self.person(&request.get_ref().id).await?;
+        // Hear changes before the first read, so nothing falls between the two.
+        let notices = self.db.notices();
+        let first = snapshot(&self.db, &person).await?;
+        let db = self.db.clone();
+        let changes = futures::stream::unfold(
+            (db, person, notices, first.clone()),
+            move |(db, person, mut notices, mut shown)| async move {
+                loop {
+                    let refresh = tokio::time::sleep(VIEW_REFRESH);
+                    tokio::select! {
+                        () = refresh => {}
+                        heard = notices.recv() => match heard {
+                            Ok(notice) if !updates::concerns(&notice, &person.id) => continue,
+                            Ok(_) | Err(RecvError::Lagged(_)) => {}
+                            Err(RecvError::Closed) => return None,
+                        },
+                    }
+                    match snapshot(&db, &person).await {
+                        Ok(now) if now == shown => {}
+                        Ok(now) => {
+                            shown = now.clone();
+                            return Some((Ok(now), (db, person, notices, shown)));
+                        }
+                        Err(error) => return Some((Err(error.into()), (db, person, notices, shown))),
+                    }
+                }
+            },
+        );
+        // The view lives as long as the admin's session (logout, revocation or the token's expiry).
+        let ended = self.sessions.ended(caller.user.id.clone(), caller.session_id, caller.token_expires_at);
+        let unauthenticated = futures::stream::once(async { Err(AppError::Unauthenticated.into()) });
+        let stream = futures::stream::once(async { Ok(first) })
+            .chain(changes)
+            .take_until(ended)
+            .chain(unauthenticated);
+        Ok(Response::new(stream.boxed()))
+    }
+}

@@ -1,0 +1,311 @@
+//! A human consultant stepping in. A person's conversation is *waiting* when they asked for a
+//! person (in words on WhatsApp, or through the model's tool) or for a consultation call (from the
+//! dashboard), and *taken* while an admin answers it; giving it back ends the handoff and the
+//! consultant answers again, with everything said meanwhile in its context. While waiting the
+//! consultant goes on answering (nobody is left in silence until a person comes); while taken,
+//! nobody but the admin does.
+//!
+//! Taking is one conditional statement, so of two admins racing only one takes a conversation, on
+//! either engine. It also settles the messages a reply job is composing an answer to: that job's
+//! final step (`messages::mark_answered`) then finds nothing of its own and drops the answer
+//! instead of sending it. The handoff lives in the database, so it survives a restart.
+
+use sqlx::{AnyConnection, Row, any::AnyRow};
+
+use super::{delivery::SERVICE_WINDOW_MS, messages, updates};
+use crate::{
+    db::{Db, Tx, jobs},
+    identity::{search::fold, users::User},
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Waiting,
+    Taken,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Taken => "taken",
+        }
+    }
+}
+
+/// Why a person is in the queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// They asked for a person (their words, or the model's tool).
+    Asked,
+    /// They asked for a consultation call from the dashboard.
+    Call,
+    /// An admin took the conversation without being asked.
+    Admin,
+}
+
+impl Reason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Asked => "asked",
+            Reason::Call => "call",
+            Reason::Admin => "admin",
+        }
+    }
+
+    fn parse(value: &str) -> Self {
+        match value {
+            "call" => Reason::Call,
+            "admin" => Reason::Admin,
+            _ => Reason::Asked,
+        }
+    }
+}
+
+/// A conversation waiting for, or taken by, a person; with who the person is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Handoff {
+    pub user_id: String,
+    pub user_name: String,
+    pub phone_number: String,
+    pub status: Status,
+    pub reason: Reason,
+    /// Their words, or the times that suit them for a call.
+    pub note: String,
+    pub requested_at: i64,
+    pub taken_by: Option<String>,
+    pub taken_by_name: String,
+    pub taken_at: Option<i64>,
+}
+
+const COLUMNS: &str = "h.user_id, u.name, u.phone_number, h.status, h.reason, h.note, h.requested_at, \
+                       h.taken_by, h.taken_by_name, h.taken_at";
+
+fn from_row(row: &AnyRow) -> Result<Handoff, sqlx::Error> {
+    Ok(Handoff {
+        user_id: row.try_get("user_id")?,
+        user_name: row.try_get("name")?,
+        phone_number: row.try_get("phone_number")?,
+        status: if row.try_get::<String, _>("status")? == "taken" { Status::Taken } else { Status::Waiting },
+        reason: Reason::parse(&row.try_get::<String, _>("reason")?),
+        note: row.try_get("note")?,
+        requested_at: row.try_get("requested_at")?,
+        taken_by: row.try_get("taken_by")?,
+        taken_by_name: row.try_get("taken_by_name")?,
+        taken_at: row.try_get("taken_at")?,
+    })
+}
+
+/// Longest note kept (a call's preferred times, the words that asked for a person).
+pub const MAX_NOTE_CHARS: usize = 500;
+
+/// Puts the person in the queue, unless they are in it or taken already. True when added now.
+pub async fn request(
+    tx: &mut Tx,
+    user_id: &str,
+    reason: Reason,
+    note: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let note: String = note.trim().chars().take(MAX_NOTE_CHARS).collect();
+    let added = sqlx::query(
+        "insert into handoffs (user_id, status, reason, note, requested_at, updated_at) \
+         values ($1, 'waiting', $2, $3, $4, $4) on conflict (user_id) do nothing",
+    )
+    .bind(user_id)
+    .bind(reason.as_str())
+    .bind(&note)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if added {
+        updates::changed(tx, user_id).await?;
+    }
+    Ok(added)
+}
+
+/// What taking a conversation came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Take {
+    /// It is the admin's now (or was already).
+    Taken,
+    /// Another admin has it: their name.
+    TakenBy(String),
+}
+
+/// The admin takes the person's conversation, waiting or not. An answer the consultant is
+/// composing for them is dropped.
+pub async fn take(tx: &mut Tx, user_id: &str, admin: &User, now: i64) -> Result<Take, sqlx::Error> {
+    let taken = sqlx::query(
+        "insert into handoffs (user_id, status, reason, note, requested_at, taken_by, taken_by_name, taken_at, updated_at) \
+         values ($1, 'taken', 'admin', '', $2, $3, $4, $2, $2) \
+         on conflict (user_id) do update set status = 'taken', taken_by = excluded.taken_by, \
+         taken_by_name = excluded.taken_by_name, taken_at = excluded.taken_at, updated_at = excluded.updated_at \
+         where handoffs.status = 'waiting' or handoffs.taken_by = excluded.taken_by",
+    )
+    .bind(user_id)
+    .bind(now)
+    .bind(&admin.id)
+    .bind(display_name(admin))
+    .execute(&mut **tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if !taken {
+        let holder = get(tx, user_id).await?.map(|h| h.taken_by_name).unwrap_or_default();
+        return Ok(Take::TakenBy(holder));
+    }
+    messages::settle_in_progress(tx, user_id).await?;
+    updates::changed(tx, user_id).await?;
+    Ok(Take::Taken)
+}
+
+/// How an admin is named to other admins: their name, else their number.
+pub fn display_name(admin: &User) -> String {
+    if admin.name.trim().is_empty() { admin.phone.e164().to_owned() } else { admin.name.clone() }
+}
+
+/// The conversation goes back to the consultant (or a waiting request is closed). True when there
+/// was a handoff. Messages that came while it was taken were the admin's to answer: the
+/// consultant answers what comes next, with them in its context.
+pub async fn give_back(tx: &mut Tx, user_id: &str) -> Result<bool, sqlx::Error> {
+    let ended = sqlx::query("delete from handoffs where user_id = $1")
+        .bind(user_id)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected()
+        == 1;
+    if ended {
+        updates::changed(tx, user_id).await?;
+    }
+    Ok(ended)
+}
+
+/// Whether an admin is answering the person now.
+pub async fn is_taken(conn: &mut AnyConnection, user_id: &str) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query("select 1 from handoffs where user_id = $1 and status = 'taken'")
+        .bind(user_id)
+        .fetch_optional(conn)
+        .await?;
+    Ok(row.is_some())
+}
+
+pub async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Handoff>, sqlx::Error> {
+    let sql =
+        format!("select {COLUMNS} from handoffs h join users u on u.id = h.user_id where h.user_id = $1");
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_optional(conn).await?;
+    row.as_ref().map(from_row).transpose()
+}
+
+/// The queue: those waiting, longest first, then those taken.
+pub async fn list(db: &Db) -> Result<Vec<Handoff>, sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS} from handoffs h join users u on u.id = h.user_id \
+         order by case when h.status = 'waiting' then 0 else 1 end, h.requested_at limit 500"
+    );
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(db.pool()).await?;
+    rows.iter().map(from_row).collect()
+}
+
+/// Why an admin's message was not sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// More than 24 hours since the person last wrote: WhatsApp refuses free text.
+    OutsideWindow,
+    /// Another admin is answering them: their name.
+    TakenBy(String),
+}
+
+/// Stores the admin's message in the person's conversation, written by a person, and enqueues its
+/// delivery through the same durable send path as the consultant's. Returns the message's id.
+pub async fn write_as_person(
+    tx: &mut Tx,
+    person: &User,
+    admin: &User,
+    text: &str,
+    now: i64,
+) -> Result<Result<String, Refusal>, sqlx::Error> {
+    if let Some(handoff) = get(tx, &person.id).await?
+        && handoff.status == Status::Taken
+        && handoff.taken_by.as_deref() != Some(admin.id.as_str())
+    {
+        return Ok(Err(Refusal::TakenBy(handoff.taken_by_name)));
+    }
+    let last = messages::last_inbound_at_in(tx, &person.id).await?;
+    if last.is_none_or(|at| now - at > SERVICE_WINDOW_MS) {
+        return Ok(Err(Refusal::OutsideWindow));
+    }
+    let id = messages::insert_by_person(tx, &person.id, &admin.id, &display_name(admin), text, now).await?;
+    jobs::enqueue(tx, super::delivery::send_job(&id, &person.id)).await?;
+    updates::changed(tx, &person.id).await?;
+    Ok(Ok(id))
+}
+
+/// Whether what someone wrote asks for a person rather than the consultant.
+pub fn asks_for_a_person(text: &str) -> bool {
+    let text = fold(text);
+    const PHRASES: &[&str] = &[
+        // Portuguese
+        "falar com um humano",
+        "falar com humano",
+        "falar com uma pessoa",
+        "falar com pessoa",
+        "falar com alguem",
+        "falar com um atendente",
+        "falar com atendente",
+        "falar com um consultor",
+        "falar com o consultor",
+        "falar com gente",
+        "atendente",
+        "atendimento humano",
+        "pessoa de verdade",
+        "pessoa real",
+        "um humano",
+        "ser humano",
+        // English
+        "talk to a human",
+        "speak to a human",
+        "speak with a human",
+        "talk to a person",
+        "speak to a person",
+        "talk to someone",
+        "speak to someone",
+        "talk to a real",
+        "speak to a real",
+        "real person",
+        "human agent",
+        "live agent",
+        "a human please",
+    ];
+    PHRASES.iter().any(|phrase| text.contains(phrase))
+}
+
+/// LGPD erasure, the handoff's part.
+pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from handoffs where user_id = $1").bind(user_id).execute(conn).await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn asking_for_a_person_is_heard_in_both_languages_whatever_the_accents() {
+        for text in [
+            "Quero falar com um humano",
+            "Posso falar com ALGUÉM da equipe?",
+            "atendente por favor",
+            "Preciso de atendimento humano",
+            "I'd like to talk to a human",
+            "Can I speak to a real person?",
+        ] {
+            assert!(asks_for_a_person(text), "{text}");
+        }
+        for text in ["Quero abrir uma padaria", "Quanto custa o MEI?", "How do I price my cakes?"] {
+            assert!(!asks_for_a_person(text), "{text}");
+        }
+    }
+}
