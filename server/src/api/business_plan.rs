@@ -162,12 +162,29 @@ pub fn plan_proto(plan: &Plan) -> pb::BusinessPlan {
         finance_analysis: section::<pb::FinanceData>(plan, Step::Finance)
             .as_ref()
             .and_then(document::finance_inputs)
-            .map(|inputs| finance_proto(&finance::analyse(&inputs))),
+            .map(|inputs| finance_proto(&finance::analyse(&inputs), &finance::scenarios(&inputs))),
     }
 }
 
-fn finance_proto(a: &finance::Analysis) -> pb::FinanceAnalysis {
+fn finance_proto(a: &finance::Analysis, scenarios: &[finance::Scenario]) -> pb::FinanceAnalysis {
     pb::FinanceAnalysis {
+        profitability_percent: a.profitability_percent,
+        return_percent_per_month: a.return_percent_per_month,
+        scenarios: scenarios
+            .iter()
+            .map(|s| pb::FinanceScenario {
+                kind: match s.kind {
+                    finance::ScenarioKind::Pessimistic => pb::ScenarioKind::Pessimistic,
+                    finance::ScenarioKind::Realistic => pb::ScenarioKind::Realistic,
+                    finance::ScenarioKind::Optimistic => pb::ScenarioKind::Optimistic,
+                } as i32,
+                sales_per_month: s.sales_per_month,
+                monthly_revenue: s.month.revenue,
+                monthly_result: s.month.result,
+                payback_months: s.payback_months,
+                profitability_percent: s.profitability_percent,
+            })
+            .collect(),
         variable_cost_per_sale: a.variable_cost_per_sale,
         contribution_margin: a.contribution_margin,
         contribution_ratio: a.contribution_ratio,

@@ -7,6 +7,7 @@
 use serde_json::{Value as Json, json};
 
 use super::{
+    facts, finance_tool,
     guide::Guide,
     llm::{Completion, Deltas, LlmClient, ToolCall},
 };
@@ -57,6 +58,12 @@ fn tools() -> Json {
             "name": "read_plan",
             "description": "Reads the user's whole business plan as it is saved now.",
             "parameters": {"type": "object", "properties": {}}
+        }},
+        finance_tool::definition(),
+        {"type": "function", "function": {
+            "name": "lookup_business_facts",
+            "description": "Dated, sourced facts about Brazilian small business: MEI (revenue limit, DAS, who may be one, employees, yearly declaration, how to open), Simples Nacional (ME/EPP sizes, annexes and rates, effective rate, Fator R, other regimes), legal forms (MEI, EI, SLU, LTDA), licences, where to get free help (Sebrae), payments (Pix, card machines) and the tax reform. Use it before quoting any tax, legal or monetary fact, and quote the date it gives.",
+            "parameters": {"type": "object", "properties": {"topic": {"type": "string", "enum": facts::topics()}}, "required": ["topic"]}
         }},
         {"type": "function", "function": {
             "name": "request_human",
@@ -248,6 +255,15 @@ impl Engine {
         };
         let step = args["section"].as_str().and_then(Step::parse);
         let update = match (call.name.as_str(), step) {
+            (finance_tool::NAME, _) => {
+                return match self.plans.get_or_create(&user.id).await {
+                    Ok(plan) => finance_tool::run(&plan, &args),
+                    Err(err) => format!("error: {err}"),
+                };
+            }
+            ("lookup_business_facts", _) => {
+                return facts::lookup(args["topic"].as_str().unwrap_or_default(), user.language).to_string();
+            }
             ("request_human", _) => {
                 return self.request_human(user, args["reason"].as_str().unwrap_or("")).await;
             }

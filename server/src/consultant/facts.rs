@@ -1,15 +1,188 @@
-//! Dated facts about Brazilian small business the consultant's tips quote, in one place so a
-//! change in the law is a one-line change. Source: shared/notes/brazil-business-facts.md.
+//! Dated, sourced facts about Brazilian small business (MEI, Simples Nacional, legal forms,
+//! licences, where to get help, payments, the tax reform), read from one data file in the
+//! repository (`server/data/business-facts.json`, embedded at build time): the model looks them up
+//! with its `lookup_business_facts` tool, the offline guide's tips quote them, and each carries the
+//! date its source shows and the source itself, so every figure can be quoted "as of" a date. A
+//! change in the law is a change in that file.
 
-/// MEI yearly revenue limit, in reais (LC 123/2006 art. 18-A; unchanged as of March 2026).
-pub const MEI_YEARLY_LIMIT: &str = "81.000";
-/// The date the figures below were checked.
-pub const AS_OF: &str = "março de 2026";
-pub const AS_OF_EN: &str = "March 2026";
-/// Monthly DAS-MEI in 2026 for commerce/industry and for services.
-pub const DAS_MEI_2026_COMMERCE: &str = "82,05";
-pub const DAS_MEI_2026_SERVICES: &str = "86,05";
-/// Simples Nacional ceiling, in millions of reais per year.
-pub const SIMPLES_CEILING_MILLIONS: &str = "4,8";
-/// Sebrae's free service line.
-pub const SEBRAE_PHONE: &str = "0800 570 0800";
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+use serde_json::{Value as Json, json};
+
+use crate::locale::Language;
+
+const DATA: &str = include_str!("../../data/business-facts.json");
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Fact {
+    pub id: String,
+    pub topic: String,
+    pub pt: String,
+    pub en: String,
+    /// The date the source shows (YYYY, YYYY-MM or YYYY-MM-DD), or when we last checked it.
+    #[serde(rename = "asOf")]
+    pub as_of: String,
+    /// True when the source shows no date and `as_of` is when we checked it.
+    #[serde(default)]
+    pub checked: bool,
+    pub source: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct Facts {
+    topics: Vec<String>,
+    facts: Vec<Fact>,
+}
+
+static FACTS: LazyLock<Facts> =
+    LazyLock::new(|| serde_json::from_str(DATA).expect("server/data/business-facts.json is valid (tested)"));
+
+/// The topics the facts are filed under (the tool's choices).
+pub fn topics() -> &'static [String] {
+    &FACTS.topics
+}
+
+pub fn all() -> &'static [Fact] {
+    &FACTS.facts
+}
+
+/// The fact with this id. The guide names facts by id; a test checks that they all exist.
+pub fn get(id: &str) -> &'static Fact {
+    all().iter().find(|f| f.id == id).unwrap_or_else(|| panic!("no business fact {id:?} (tested)"))
+}
+
+impl Fact {
+    pub fn text(&self, lang: Language) -> &str {
+        lang.choose(&self.pt, &self.en)
+    }
+
+    /// The date as people read it: "17/03/2026", "março de 2026", "2025".
+    pub fn date(&self, lang: Language) -> String {
+        let parts: Vec<&str> = self.as_of.split('-').collect();
+        const MESES: [&str; 12] = [
+            "janeiro",
+            "fevereiro",
+            "março",
+            "abril",
+            "maio",
+            "junho",
+            "julho",
+            "agosto",
+            "setembro",
+            "outubro",
+            "novembro",
+            "dezembro",
+        ];
+        const MONTHS: [&str; 12] = [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ];
+        let month = |m: &str| m.parse::<usize>().ok().filter(|m| (1..=12).contains(m)).map(|m| m - 1);
+        match parts.as_slice() {
+            [year, m, day] => match lang {
+                Language::PtBr => format!("{day}/{m}/{year}"),
+                Language::En => {
+                    format!("{} {} {year}", day.trim_start_matches('0'), month(m).map_or("", |i| MONTHS[i]))
+                }
+            },
+            [year, m] => match (lang, month(m)) {
+                (Language::PtBr, Some(i)) => format!("{} de {year}", MESES[i]),
+                (Language::En, Some(i)) => format!("{} {year}", MONTHS[i]),
+                (_, None) => (*year).to_owned(),
+            },
+            _ => self.as_of.clone(),
+        }
+    }
+
+    /// "(valores de março de 2026; fonte: …)": how a tip or an answer cites it.
+    pub fn citation(&self, lang: Language) -> String {
+        let when = self.date(lang);
+        match (lang, self.checked) {
+            (Language::PtBr, false) => format!("(fonte: {}, {when})", self.source),
+            (Language::PtBr, true) => format!("(fonte: {}, conferido em {when})", self.source),
+            (Language::En, false) => format!("(source: {}, {when})", self.source),
+            (Language::En, true) => format!("(source: {}, checked {when})", self.source),
+        }
+    }
+}
+
+/// The `lookup_business_facts` tool's answer: the topic's facts with their dates and sources, and
+/// how to quote them.
+pub fn lookup(topic: &str, lang: Language) -> Json {
+    let found: Vec<Json> = all()
+        .iter()
+        .filter(|f| f.topic == topic)
+        .map(|f| json!({"id": f.id, "fact": f.text(lang), "asOf": f.as_of, "source": f.source}))
+        .collect();
+    if found.is_empty() {
+        return json!({"error": format!("unknown topic {topic:?}; one of: {}", topics().join(", "))});
+    }
+    json!({
+        "topic": topic,
+        "facts": found,
+        "howToQuote": "Quote every tax, legal or monetary figure with its date (\"em 2026\", \"valores de março de 2026\"); say that values change and that this is educational guidance — for decisions, an accountant or Sebrae."
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    #[test]
+    fn every_fact_has_a_date_a_source_and_words_in_both_languages() {
+        assert!(all().len() >= 20);
+        for fact in all() {
+            let date_ok = matches!(fact.as_of.len(), 4 | 7 | 10)
+                && fact.as_of.split('-').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+                && fact.as_of.as_str() >= "2000";
+            assert!(date_ok, "{}: a date, not {:?}", fact.id, fact.as_of);
+            assert!(fact.source.trim().len() > 5, "{}: a source", fact.id);
+            assert!(
+                !fact.pt.trim().is_empty() && !fact.en.trim().is_empty(),
+                "{}: words in both languages",
+                fact.id
+            );
+            assert!(topics().contains(&fact.topic), "{}: a known topic", fact.id);
+        }
+    }
+
+    #[test]
+    fn ids_are_unique_and_every_topic_has_facts() {
+        let ids: HashSet<&str> = all().iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids.len(), all().len());
+        for topic in topics() {
+            assert!(all().iter().any(|f| &f.topic == topic), "{topic} has facts");
+        }
+    }
+
+    #[test]
+    fn the_mei_limit_and_das_are_the_ones_in_force_with_their_dates() {
+        let limit = get("mei.revenue_limit");
+        assert!(limit.pt.contains("R$ 81.000"));
+        assert_eq!(limit.date(Language::PtBr), "17/03/2026");
+        assert_eq!(get("mei.das_2026").date(Language::En), "5 January 2026");
+        assert!(get("mei.register").citation(Language::PtBr).contains("conferido em março de 2026"));
+    }
+
+    #[test]
+    fn a_lookup_answers_the_topic_s_facts_with_dates_or_names_the_topics() {
+        let answer = lookup("mei", Language::PtBr);
+        let facts = answer["facts"].as_array().unwrap();
+        assert!(facts.iter().all(|f| f["asOf"].is_string() && f["source"].is_string()));
+        assert!(facts.iter().any(|f| f["fact"].as_str().unwrap().contains("R$ 82,05")));
+        assert!(lookup("astrologia", Language::PtBr)["error"].as_str().unwrap().contains("legal_forms"));
+    }
+}

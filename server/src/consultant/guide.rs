@@ -358,20 +358,28 @@ fn tip(plan: &Plan, step: Step, lang: Language) -> String {
             "💡 Dica: comece com um ou dois canais e faça bem feito; peça avaliações e indicações aos primeiros clientes.".to_owned(),
             "💡 Tip: start with one or two channels and do them well; ask your first customers for reviews and referrals.".to_owned(),
         ),
-        Step::Hr => lang.choose(
-            "💡 Dica: o MEI pode ter no máximo 1 empregado, com salário mínimo ou o piso da categoria. Com mais gente, planeje outra natureza jurídica.".to_owned(),
-            "💡 Tip: an MEI may have at most 1 employee, paid the minimum wage or the category floor. With more people, plan another legal form.".to_owned(),
-        ),
-        Step::Legal => lang.choose(
+        Step::Hr => {
+            let employees = facts::get("mei.employees");
             format!(
-                "💡 Dica: o MEI fatura até R$ {} por ano e paga um DAS mensal de R$ {} (comércio) ou R$ {} (serviços) em 2026 (valores de {}). A abertura é gratuita em gov.br/mei. O Sebrae orienta de graça: {}.",
-                facts::MEI_YEARLY_LIMIT, facts::DAS_MEI_2026_COMMERCE, facts::DAS_MEI_2026_SERVICES, facts::AS_OF, facts::SEBRAE_PHONE
-            ),
+                "💡 {} {} {}",
+                employees.text(lang),
+                lang.choose("Com mais gente, planeje outra natureza jurídica.", "With more people, plan another legal form."),
+                employees.citation(lang)
+            )
+        }
+        Step::Legal => {
+            let (limit, das, help) = (facts::get("mei.revenue_limit"), facts::get("mei.das_2026"), facts::get("help.sebrae"));
             format!(
-                "💡 Tip: an MEI may bill up to R$ {} a year and pays a monthly DAS of R$ {} (commerce) or R$ {} (services) in 2026 (figures as of {}). Registration is free at gov.br/mei. Sebrae advises for free: {}.",
-                facts::MEI_YEARLY_LIMIT, facts::DAS_MEI_2026_COMMERCE, facts::DAS_MEI_2026_SERVICES, facts::AS_OF_EN, facts::SEBRAE_PHONE
-            ),
-        ),
+                "💡 {} {} {}\n{} {}\n{} {}",
+                limit.text(lang),
+                lang.choose("Abertura gratuita em gov.br/mei.", "Registration is free at gov.br/mei."),
+                limit.citation(lang),
+                das.text(lang),
+                das.citation(lang),
+                help.text(lang),
+                help.citation(lang)
+            )
+        }
     }
 }
 

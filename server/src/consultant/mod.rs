@@ -4,6 +4,7 @@
 
 pub mod engine;
 pub mod facts;
+pub mod finance_tool;
 pub mod guide;
 pub mod llm;
 pub mod parse;

@@ -291,9 +291,62 @@ fn financial_section(data: &pb::FinanceData, lang: Language) -> DocSection {
                     lang.choose("Prazo de retorno do investimento", "Payback period").into(),
                     a.payback_months
                         .map(|m| format!("{} {}", format_number(m, 1, lang), lang.choose("meses", "months")))
-                        .unwrap_or(none),
+                        .unwrap_or_else(|| none.clone()),
+                ],
+                vec![
+                    lang.choose("Lucratividade (resultado ÷ receita)", "Profitability (result ÷ revenue)")
+                        .into(),
+                    a.profitability_percent
+                        .map(|p| format!("{} %", format_number(p, 1, lang)))
+                        .unwrap_or_else(|| none.clone()),
+                ],
+                vec![
+                    lang.choose(
+                        "Rentabilidade (resultado ÷ investimento, ao mês)",
+                        "Return (result ÷ investment, a month)",
+                    )
+                    .into(),
+                    a.return_percent_per_month
+                        .map(|p| format!("{} %", format_number(p, 1, lang)))
+                        .unwrap_or_else(|| none.clone()),
                 ],
             ],
+        });
+        b.section.tables.push(Table {
+            title: lang
+                .choose(
+                    "Cenários (vendas 20% abaixo, como esperado e 20% acima)",
+                    "Scenarios (sales 20% below, as expected and 20% above)",
+                )
+                .into(),
+            columns: vec![
+                lang.choose("Cenário", "Scenario").into(),
+                lang.choose("Vendas/mês", "Sales/month").into(),
+                lang.choose("Receita", "Revenue").into(),
+                lang.choose("Resultado", "Result").into(),
+                lang.choose("Retorno", "Payback").into(),
+            ],
+            rows: finance::scenarios(&inputs)
+                .iter()
+                .map(|s| {
+                    vec![
+                        match s.kind {
+                            finance::ScenarioKind::Pessimistic => lang.choose("Pessimista", "Pessimistic"),
+                            finance::ScenarioKind::Realistic => lang.choose("Realista", "Realistic"),
+                            finance::ScenarioKind::Optimistic => lang.choose("Otimista", "Optimistic"),
+                        }
+                        .into(),
+                        format_number(s.sales_per_month, 0, lang),
+                        brl(s.month.revenue),
+                        brl(s.month.result),
+                        s.payback_months
+                            .map(|m| {
+                                format!("{} {}", format_number(m, 1, lang), lang.choose("meses", "months"))
+                            })
+                            .unwrap_or_else(|| none.clone()),
+                    ]
+                })
+                .collect(),
         });
         b.section.tables.push(Table {
             title: lang.choose("Projeção de caixa — 12 meses", "Cash-flow projection — 12 months").into(),

@@ -1,7 +1,8 @@
 //! The plan's finance maths (Sebrae's formulas), pure: contribution margin, break-even in sales and
-//! in reais, the month's simplified income statement (DRE), payback and a 12-month cash-flow
-//! projection. Amounts are reais; undefined results (no margin, no profit) are None, never
-//! infinity.
+//! in reais, the month's simplified income statement (DRE), payback, the viability indicators
+//! (lucratividade, rentabilidade, prazo de retorno), a 12-month cash-flow projection and three
+//! scenarios (pessimistic, realistic, optimistic: sales 20% below or above what is expected).
+//! Amounts are reais; undefined results (no margin, no profit) are None, never infinity.
 
 /// What the user told us about money.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -50,9 +51,66 @@ pub struct Analysis {
     pub month: Month,
     /// Startup costs plus working capital.
     pub total_investment: f64,
-    /// Months for the monthly result to pay the investment back.
+    /// Months for the monthly result to pay the investment back (prazo de retorno).
     pub payback_months: Option<f64>,
+    /// Lucratividade: the month's result over its revenue, in percent.
+    pub profitability_percent: Option<f64>,
+    /// Rentabilidade: the month's result over the total investment, in percent a month.
+    pub return_percent_per_month: Option<f64>,
     pub cash_flow: Vec<CashFlowMonth>,
+}
+
+/// How far sales fall short of, or beat, what is expected in the scenarios.
+pub const SCENARIO_SWING_PERCENT: f64 = 20.0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScenarioKind {
+    Pessimistic,
+    Realistic,
+    Optimistic,
+}
+
+impl ScenarioKind {
+    pub fn key(self) -> &'static str {
+        match self {
+            ScenarioKind::Pessimistic => "pessimistic",
+            ScenarioKind::Realistic => "realistic",
+            ScenarioKind::Optimistic => "optimistic",
+        }
+    }
+}
+
+/// One scenario: the sales it assumes and what they come to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub kind: ScenarioKind,
+    pub sales_per_month: f64,
+    pub month: Month,
+    pub payback_months: Option<f64>,
+    pub profitability_percent: Option<f64>,
+}
+
+/// The three scenarios Sebrae's plan builds: sales [`SCENARIO_SWING_PERCENT`] below what is
+/// expected, as expected, and above.
+pub fn scenarios(inputs: &Inputs) -> Vec<Scenario> {
+    [
+        (ScenarioKind::Pessimistic, 1.0 - SCENARIO_SWING_PERCENT / 100.0),
+        (ScenarioKind::Realistic, 1.0),
+        (ScenarioKind::Optimistic, 1.0 + SCENARIO_SWING_PERCENT / 100.0),
+    ]
+    .into_iter()
+    .map(|(kind, factor)| {
+        let sales = inputs.expected_sales_per_month.max(0.0) * factor;
+        let a = analyse(&Inputs { expected_sales_per_month: sales, ..*inputs });
+        Scenario {
+            kind,
+            sales_per_month: sales,
+            month: a.month,
+            payback_months: a.payback_months,
+            profitability_percent: a.profitability_percent,
+        }
+    })
+    .collect()
 }
 
 pub fn analyse(inputs: &Inputs) -> Analysis {
@@ -75,6 +133,8 @@ pub fn analyse(inputs: &Inputs) -> Analysis {
         Month { revenue, variable_costs, contribution, fixed_costs: fixed, result: contribution - fixed };
     let total_investment = inputs.startup_costs.max(0.0) + inputs.working_capital.max(0.0);
     let payback_months = (month.result > 0.0).then(|| total_investment / month.result);
+    let profitability_percent = (revenue > 0.0).then(|| month.result * 100.0 / revenue);
+    let return_percent_per_month = (total_investment > 0.0).then(|| month.result * 100.0 / total_investment);
     let cash_flow = (1..=12u32)
         .map(|m| CashFlowMonth {
             month: m,
@@ -91,6 +151,8 @@ pub fn analyse(inputs: &Inputs) -> Analysis {
         month,
         total_investment,
         payback_months,
+        profitability_percent,
+        return_percent_per_month,
         cash_flow,
     }
 }
@@ -137,6 +199,19 @@ mod tests {
         assert_eq!(a.cash_flow.len(), 12);
         assert_eq!(a.cash_flow[0].cumulative, -53_000.0);
         assert_eq!(a.cash_flow[11].cumulative, 24_000.0);
+        assert!(close(a.profitability_percent.unwrap(), 28.0), "lucratividade: 7.000 ÷ 25.000");
+        assert!(close(a.return_percent_per_month.unwrap(), 11.666_666), "rentabilidade: 7.000 ÷ 60.000");
+    }
+
+    #[test]
+    fn the_scenarios_move_sales_twenty_percent_either_way() {
+        let s = scenarios(&bakery());
+        let kinds: Vec<_> = s.iter().map(|s| s.kind).collect();
+        assert_eq!(kinds, [ScenarioKind::Pessimistic, ScenarioKind::Realistic, ScenarioKind::Optimistic]);
+        assert_eq!(s.iter().map(|s| s.sales_per_month).collect::<Vec<_>>(), [800.0, 1_000.0, 1_200.0]);
+        assert_eq!(s.iter().map(|s| s.month.result).collect::<Vec<_>>(), [4_000.0, 7_000.0, 10_000.0]);
+        assert!(close(s[0].payback_months.unwrap(), 15.0));
+        assert!(close(s[2].payback_months.unwrap(), 6.0));
     }
 
     #[test]

@@ -31,6 +31,9 @@ fn chunk(delta: Value, finish: Option<&str>) -> Value {
            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
 }
 
+/// Words a reply from a tool's result.
+type QuoteTool = Box<dyn Fn(&Value) -> String + Send>;
+
 #[derive(Default)]
 struct Inner {
     requests: Vec<Value>,
@@ -42,6 +45,9 @@ struct Inner {
     limited_until: Option<(std::time::Instant, Option<String>)>,
     in_flight: usize,
     peak_in_flight: usize,
+    /// Once a tool has answered, the model words its reply from the tool's JSON with this (as a
+    /// model that quotes its tools does).
+    quote_tool: Option<QuoteTool>,
 }
 
 #[derive(Clone)]
@@ -117,6 +123,12 @@ impl FakeLlm {
         let until = std::time::Instant::now() + period;
         self.inner.lock().unwrap().limited_until = Some((until, retry_after.map(str::to_owned)));
         until
+    }
+
+    /// When the conversation ends with a tool's result and nothing is scripted, answer with the
+    /// text `quote` makes of that result (parsed as JSON).
+    pub fn quote_tool_results(&self, quote: impl Fn(&Value) -> String + Send + 'static) {
+        self.inner.lock().unwrap().quote_tool = Some(Box::new(quote));
     }
 
     /// Every unscripted answer takes this long, as a real model does.
@@ -206,6 +218,10 @@ async fn complete(
     let wants_stream = body["stream"] == true;
     let answer = {
         let mut inner = inner.lock().unwrap();
+        let last = body["messages"].as_array().and_then(|m| m.last()).cloned().unwrap_or_default();
+        let tool_result = (last["role"] == "tool")
+            .then(|| serde_json::from_str::<Value>(last["content"].as_str().unwrap_or_default()).ok())
+            .flatten();
         inner.requests.push(body);
         inner.arrivals.push(std::time::Instant::now());
         inner.in_flight += 1;
@@ -216,6 +232,14 @@ async fn complete(
             rate_limited(retry_after)
         } else if let Some(scripted) = inner.script.pop_front() {
             scripted
+        } else if let (Some(quote), Some(result)) = (inner.quote_tool.as_ref(), tool_result.as_ref()) {
+            Answer {
+                status: 200,
+                body: text(&quote(result)),
+                delay: default_delay,
+                headers: Vec::new(),
+                events: None,
+            }
         } else {
             Answer {
                 status: 200,

@@ -57,7 +57,17 @@ async fn the_active_prompt_is_the_system_message_and_user_text_stays_user_conten
     assert!(messages[1]["content"].as_str().unwrap().contains("plan Pro"));
     let tools: Vec<&str> =
         request["tools"].as_array().unwrap().iter().filter_map(|t| t["function"]["name"].as_str()).collect();
-    assert_eq!(tools, ["save_plan_section", "set_step_completed", "read_plan", "request_human"]);
+    assert_eq!(
+        tools,
+        [
+            "save_plan_section",
+            "set_step_completed",
+            "read_plan",
+            "analyze_finance",
+            "lookup_business_facts",
+            "request_human"
+        ]
+    );
 }
 on_both_engines!(the_active_prompt_is_the_system_message_and_user_text_stays_user_content);
 

@@ -25,4 +25,5 @@ mod resilience;
 mod scale_out;
 mod sessions;
 mod stripe;
+mod tools;
 mod whatsapp;

@@ -279,7 +279,24 @@ async fn the_complete_plan_is_generated_and_exported_as_markdown_and_a_readable_
         (json!(15), json!(7000))
     );
     assert_eq!(analysis["cashFlow"].as_array().unwrap().len(), 12);
+    assert_eq!(
+        (analysis["profitabilityPercent"].clone(), analysis["scenarios"][0]["kind"].clone()),
+        (json!(28), json!("pessimistic"))
+    );
+    assert_eq!(
+        analysis["scenarios"][2]["monthlyResult"],
+        json!(10000),
+        "sales 20% above: 1,200 × R$ 15 − R$ 8,000"
+    );
     let markdown = body["data"]["document"]["markdown"].as_str().unwrap();
+    assert!(
+        markdown.contains("| Lucratividade (resultado ÷ receita) | 28,0 % |"),
+        "viability indicators: {markdown}"
+    );
+    assert!(
+        markdown.contains("| Pessimista | 800 | R$\u{a0}20.000,00 | R$\u{a0}4.000,00 | 15,0 meses |"),
+        "scenarios: {markdown}"
+    );
     assert_eq!(body["data"]["document"]["version"], 1);
     assert!(markdown.contains("## 1. Sumário executivo"));
     assert!(markdown.contains("Padaria de fermentação natural em São José"));

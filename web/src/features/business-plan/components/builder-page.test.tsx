@@ -1,12 +1,12 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 
 import { BadRequestSchema } from "@/gen/google/rpc/error_details_pb";
 import { AuthService } from "@/gen/socio/v1/auth_pb";
-import { BusinessPlanService, ChangeSource, PlanStatus, PlanStep } from "@/gen/socio/v1/business_plan_pb";
+import { BusinessPlanService, ChangeSource, PlanStatus, PlanStep, ScenarioKind } from "@/gen/socio/v1/business_plan_pb";
 import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
 import { storeTokens } from "@/lib/session";
 import { renderApp } from "@/testing/render-app";
@@ -35,6 +35,13 @@ function api(seen: Seen) {
       breakEvenRevenue: 13333.33,
       monthlyResult: 7000,
       paybackMonths: 8.6,
+      profitabilityPercent: 28,
+      returnPercentPerMonth: 11.67,
+      scenarios: [
+        { kind: ScenarioKind.PESSIMISTIC, salesPerMonth: 800, monthlyRevenue: 20000, monthlyResult: 4000, paybackMonths: 15 },
+        { kind: ScenarioKind.REALISTIC, salesPerMonth: 1000, monthlyRevenue: 25000, monthlyResult: 7000, paybackMonths: 8.6 },
+        { kind: ScenarioKind.OPTIMISTIC, salesPerMonth: 1200, monthlyRevenue: 30000, monthlyResult: 10000, paybackMonths: 6 },
+      ],
       cashFlow: Array.from({ length: 12 }, (_, i) => ({ month: i + 1, result: 7000, cumulative: -60000 + 7000 * (i + 1) })),
     },
     document: version ? { version, markdown: "# Plano" } : undefined,
@@ -75,8 +82,13 @@ describe("business plan builder", () => {
     }
     expect(screen.getByLabelText("Qual é a ideia do negócio?")).toHaveValue("Padaria");
     expect(screen.getByText("534 vendas/mês")).toBeInTheDocument();
-    expect(screen.getByText(/R\$\s7\.000,00/)).toBeInTheDocument();
+    expect(screen.getAllByText(/R\$\s7\.000,00/)).toHaveLength(2); // the month's result, and the realistic scenario
     expect(screen.getByRole("img", { name: "Saldo acumulado em 12 meses" })).toBeInTheDocument();
+    expect(screen.getByText("28 %")).toBeInTheDocument();
+    expect(screen.getByText("11,7 %")).toBeInTheDocument();
+    const scenarios = screen.getByRole("table", { name: "Cenários: vendas 20% abaixo, como esperado e 20% acima" });
+    const pessimistic = within(scenarios).getByRole("row", { name: /Pessimista/ });
+    expect(pessimistic).toHaveTextContent(/800.*R\$\s4\.000,00.*15 meses/);
   });
 
   it("saves what the user types as a builder change", async () => {

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 
-import type { FinanceAnalysis } from "@/gen/socio/v1/business_plan_pb";
+import { type FinanceAnalysis, ScenarioKind } from "@/gen/socio/v1/business_plan_pb";
 import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
 
@@ -33,12 +33,56 @@ function CashFlowChart({ analysis }: { analysis: FinanceAnalysis }) {
   );
 }
 
+const SCENARIO_KEYS: Record<ScenarioKind, string> = {
+  [ScenarioKind.UNSPECIFIED]: "realistic",
+  [ScenarioKind.PESSIMISTIC]: "pessimistic",
+  [ScenarioKind.REALISTIC]: "realistic",
+  [ScenarioKind.OPTIMISTIC]: "optimistic",
+};
+
+/** Sebrae's three scenarios: sales 20% below, as expected, 20% above. */
+function Scenarios({ analysis }: { analysis: FinanceAnalysis }) {
+  const { t, i18n } = useTranslation("businessPlan");
+  const language = currentLanguage(i18n);
+  const locale = language === "pt-BR" ? "pt-BR" : "en-US";
+  if (analysis.scenarios.length === 0) return null;
+  return (
+    <div className="mt-4 overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="text-left font-medium">{t("finance.scenarios.title")}</caption>
+        <thead>
+          <tr className="text-slate-600">
+            <th scope="col" className="py-1 pr-3 font-medium">{t("finance.scenarios.scenario")}</th>
+            <th scope="col" className="py-1 pr-3 font-medium">{t("finance.scenarios.sales")}</th>
+            <th scope="col" className="py-1 pr-3 font-medium">{t("finance.monthlyResult")}</th>
+            <th scope="col" className="py-1 font-medium">{t("finance.payback")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {analysis.scenarios.map((s) => (
+            <tr key={s.kind} className="border-t border-brand-100">
+              <th scope="row" className="py-1 pr-3 font-semibold">{t(`finance.scenarios.${SCENARIO_KEYS[s.kind]}`)}</th>
+              <td className="py-1 pr-3">{Math.round(s.salesPerMonth).toLocaleString(locale)}</td>
+              <td className="py-1 pr-3">{formatBRL(s.monthlyResult, language, { cents: true })}</td>
+              <td className="py-1">
+                {s.paybackMonths === undefined ? t("finance.notReached") : t("finance.paybackValue", { months: s.paybackMonths.toLocaleString(locale, { maximumFractionDigits: 1 }) })}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** The computed numbers of the finance step. */
 export function FinanceSummary({ analysis }: { analysis?: FinanceAnalysis }) {
   const { t, i18n } = useTranslation("businessPlan");
   const language = currentLanguage(i18n);
   if (!analysis) return <p className="mt-4 text-sm text-slate-600">{t("finance.needMore")}</p>;
   const brl = (v: number) => formatBRL(v, language, { cents: true });
+  const percent = (v: number | undefined) =>
+    v === undefined ? t("finance.notReached") : `${v.toLocaleString(language === "pt-BR" ? "pt-BR" : "en-US", { maximumFractionDigits: 1 })} %`;
   const rows: [string, string][] = [
     [t("finance.contributionMargin"), brl(analysis.contributionMargin)],
     [
@@ -53,6 +97,8 @@ export function FinanceSummary({ analysis }: { analysis?: FinanceAnalysis }) {
         ? t("finance.notReached")
         : t("finance.paybackValue", { months: analysis.paybackMonths.toLocaleString(language === "pt-BR" ? "pt-BR" : "en-US", { maximumFractionDigits: 1 }) }),
     ],
+    [t("finance.profitability"), percent(analysis.profitabilityPercent)],
+    [t("finance.return"), percent(analysis.returnPercentPerMonth)],
   ];
   return (
     <div className="mt-5 rounded-xl bg-brand-50 p-4">
@@ -65,6 +111,7 @@ export function FinanceSummary({ analysis }: { analysis?: FinanceAnalysis }) {
           </div>
         ))}
       </dl>
+      <Scenarios analysis={analysis} />
       <CashFlowChart analysis={analysis} />
     </div>
   );

@@ -1,0 +1,106 @@
+//! The consultant computes and knows through the server: the model's numbers come from
+//! `analyze_finance` (the plan's maths on saved or hypothetical figures) and its tax and legal
+//! facts from `lookup_business_facts` (one dated, sourced data file). The fake model quotes its
+//! tools' results as a model that follows the prompt does, so what reaches WhatsApp shows where
+//! each figure came from.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::{
+    fake_llm::{FakeLlm, tool_call},
+    helpers::{TestApp, TestDatabase, spawn_app_with},
+    on_both_engines,
+};
+
+const ANA: &str = "+5511987654321";
+
+async fn app_with_model(db: TestDatabase, llm: &FakeLlm) -> TestApp {
+    let mut config = llm.config(5);
+    config.push(("WHATSAPP_BATCH_WINDOW_MS", "10".into()));
+    spawn_app_with(db, &config).await
+}
+
+/// The tool results the model was given, parsed.
+fn tool_results(llm: &FakeLlm) -> Vec<Value> {
+    llm.requests()
+        .iter()
+        .flat_map(|r| r["messages"].as_array().cloned().unwrap_or_default())
+        .filter(|m| m["role"] == "tool")
+        .map(|m| serde_json::from_str(m["content"].as_str().unwrap()).unwrap())
+        .collect()
+}
+
+async fn an_answer_about_selling_more_quotes_the_servers_numbers(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    llm.answer_with([(200, tool_call("analyze_finance", json!({"salesChangePercent": 20})))]);
+    llm.quote_tool_results(|r| {
+        format!(
+            "Vendendo 20% a mais, o resultado do mês vai a R$ {} e o ponto de equilíbrio continua em {} vendas.",
+            r["month"]["result"].as_f64().unwrap(),
+            r["breakEvenSalesPerMonth"].as_f64().unwrap()
+        )
+    });
+    let app = app_with_model(db, &llm).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let (token, _) = app.login(ANA).await;
+    let finance = json!({"financeData": {"startupCosts": 50000, "workingCapital": 10000, "monthlyFixedCosts": 8000,
+        "averageTicket": 25, "variableCostPerSale": 10, "expectedSalesPerMonth": 1000}});
+    assert_eq!(app.call(Method::PUT, "/api/business-plan/finance", finance, Some(&token)).await.0, 200);
+
+    let reply = app.say(ANA, "E se eu vender 20% a mais?").await;
+    // 1,200 sales × R$ 15 margin − R$ 8,000 fixed: the server's sum, not the model's.
+    assert!(reply.contains("R$ 10000 e o ponto de equilíbrio continua em 534 vendas"), "{reply}");
+    let result = &tool_results(&llm)[0];
+    assert_eq!(result["figures"], "the plan's figures with the hypothetical ones given");
+    let scenarios: Vec<&str> =
+        result["scenarios"].as_array().unwrap().iter().map(|s| s["scenario"].as_str().unwrap()).collect();
+    assert_eq!(scenarios, ["pessimistic", "realistic", "optimistic"]);
+    assert_eq!(result["paybackMonths"], json!(6.0), "R$ 60,000 invested ÷ R$ 10,000 a month");
+}
+on_both_engines!(an_answer_about_selling_more_quotes_the_servers_numbers);
+
+async fn without_figures_the_tool_names_what_is_missing_and_nothing_is_invented(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    llm.answer_with([(200, tool_call("analyze_finance", json!({})))]);
+    llm.quote_tool_results(|r| format!("Para calcular, preciso de: {}.", r["missing"]));
+    let app = app_with_model(db, &llm).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let reply = app.say(ANA, "Qual é o meu ponto de equilíbrio?").await;
+    assert!(reply.contains(r#"["averageTicket","expectedSalesPerMonth"]"#), "{reply}");
+}
+on_both_engines!(without_figures_the_tool_names_what_is_missing_and_nothing_is_invented);
+
+async fn a_tax_figure_reaches_the_person_with_its_date_and_source(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    llm.answer_with([(200, tool_call("lookup_business_facts", json!({"topic": "mei"})))]);
+    llm.quote_tool_results(|r| {
+        let das = r["facts"].as_array().unwrap().iter().find(|f| f["id"] == "mei.das_2026").unwrap();
+        format!(
+            "{} (valores de {}; fonte: {})",
+            das["fact"].as_str().unwrap(),
+            das["asOf"].as_str().unwrap(),
+            das["source"].as_str().unwrap()
+        )
+    });
+    let app = app_with_model(db, &llm).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let reply = app.say(ANA, "Quanto o MEI paga por mês?").await;
+    assert!(reply.contains("R$ 82,05") && reply.contains("valores de 2026-01-05"), "{reply}");
+    assert!(reply.contains("Decreto 12.797/2025"), "{reply}");
+    let tools: Vec<String> = llm.requests()[0]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        tools.contains(&"analyze_finance".to_owned()) && tools.contains(&"lookup_business_facts".to_owned())
+    );
+    let prompt = llm.requests()[0]["messages"][0]["content"].as_str().unwrap().to_owned();
+    assert!(
+        prompt.contains("analyze_finance") && prompt.contains("lookup_business_facts"),
+        "the prompt sends the model to its tools"
+    );
+}
+on_both_engines!(a_tax_figure_reaches_the_person_with_its_date_and_source);
