@@ -45,6 +45,8 @@ use crate::{
         engine::Engine,
         guide::Guide,
         llm::{LlmClient, Transcriber},
+        plan_delivery::PlanDocumentHandler,
+        plan_request::PLAN_DOCUMENT_JOB,
         replies::Links,
         worker::ReplyHandler,
     },
@@ -90,10 +92,17 @@ pub struct Application {
     db: Db,
     handlers: Handlers,
     worker_options: WorkerOptions,
+    parts: Parts,
+}
+
+/// What the jobs and the router share.
+struct Parts {
     sender: Arc<dyn WhatsAppSender>,
     plans: Plans,
     engine: Engine,
     stripe: Option<StripeClient>,
+    /// The plan's PDF (fonts and template loaded once).
+    renderer: Arc<socio_pdf::Renderer>,
 }
 
 impl Application {
@@ -129,6 +138,7 @@ impl Application {
         let engine = Engine::new(db.clone(), plans.clone(), guide, llm);
         // One Stripe client for the API, the webhook and the cancel jobs.
         let stripe = config.stripe.clone().map(StripeClient::new).transpose()?;
+        let renderer = Arc::new(socio_pdf::Renderer::new());
         let handlers = Handlers::new()
             .register_in_lane(
                 REPLY_JOB,
@@ -139,6 +149,15 @@ impl Application {
                 SEND_JOB,
                 Arc::new(SendHandler::new(db.clone(), sender.clone())),
                 config.jobs.sends,
+            )
+            .register(
+                PLAN_DOCUMENT_JOB,
+                Arc::new(PlanDocumentHandler::new(
+                    db.clone(),
+                    engine.clone(),
+                    renderer.clone(),
+                    sender.clone(),
+                )),
             )
             .register(NOTICE_JOB, Arc::new(NoticeHandler::new(db.clone())))
             .register(EXPIRY_JOB, Arc::new(ExpiryHandler::new(db.clone())))
@@ -156,10 +175,7 @@ impl Application {
             db,
             handlers,
             worker_options,
-            sender,
-            plans,
-            engine,
-            stripe,
+            parts: Parts { sender, plans, engine, stripe, renderer },
         })
     }
 
@@ -176,16 +192,7 @@ impl Application {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let router = build_router(
-            &self.config,
-            &self.db,
-            self.handlers.kinds(),
-            self.sender.clone(),
-            self.plans.clone(),
-            self.engine.clone(),
-            self.stripe.clone(),
-        )
-        .await?;
+        let router = build_router(&self.config, &self.db, self.handlers.kinds(), self.parts).await?;
         let (stop_workers, workers_stopped) = tokio::sync::watch::channel(false);
         let mut workers = jobs::spawn_workers(&self.db, self.handlers, self.worker_options, workers_stopped);
         tracing::info!(port = self.port, database = ?self.db.engine(), "Sócio is serving");
@@ -243,11 +250,9 @@ async fn build_router(
     config: &Config,
     db: &Db,
     job_kinds: Vec<&'static str>,
-    sender: Arc<dyn WhatsAppSender>,
-    plans: Plans,
-    engine: Engine,
-    stripe: Option<StripeClient>,
+    parts: Parts,
 ) -> anyhow::Result<axum::Router> {
+    let Parts { sender, plans, engine, stripe, renderer } = parts;
     let keys = TokenKeys::new(&config.jwt_secret);
     let sessions = crate::identity::live::LiveSessions::start(db.clone())
         .await
@@ -286,7 +291,6 @@ async fn build_router(
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
 
-    let renderer = Arc::new(socio_pdf::Renderer::new());
     let exports = Exports::new(db.clone(), plans.clone(), &config.jwt_secret, &config.public_url);
     let grpc = Routes::new(AuthServiceServer::new(AuthApi::new(login)))
         .add_service(BusinessPlanServiceServer::new(BusinessPlanApi::new(
@@ -355,6 +359,7 @@ async fn build_router(
     let dev = match config.whatsapp.mode {
         WhatsAppMode::Dev => axum::Router::new()
             .route("/api/dev/whatsapp/outbox", get(dev::outbox))
+            .route("/api/dev/whatsapp/outbox/files/{seq}", get(dev::outbox_file))
             .route("/api/dev/whatsapp/inbound", axum::routing::post(dev::inbound))
             .with_state(DevWhatsApp { db: db.clone(), inbox }),
         WhatsAppMode::Cloud => axum::Router::new(),

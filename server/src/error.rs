@@ -64,6 +64,8 @@ pub enum Resource {
     CheckoutSession,
     Subscription,
     Job,
+    /// A file the dev outbox kept.
+    File,
 }
 
 /// Requests that are well formed but cannot be done in the present state.
@@ -382,6 +384,7 @@ fn resource_name(resource: Resource, lang: Language) -> &'static str {
         Resource::CheckoutSession => lang.choose("Sessão de pagamento", "Checkout session"),
         Resource::Subscription => lang.choose("Assinatura", "Subscription"),
         Resource::Job => lang.choose("Tarefa", "Job"),
+        Resource::File => lang.choose("Arquivo", "File"),
     }
 }
 
@@ -399,6 +402,7 @@ fn not_found_text(resource: Resource, lang: Language) -> &'static str {
         }
         Resource::Subscription => lang.choose("Nenhuma assinatura ativa.", "No active subscription."),
         Resource::Job => lang.choose("Tarefa não encontrada.", "Job not found."),
+        Resource::File => lang.choose("Arquivo não encontrado.", "File not found."),
     }
 }
 

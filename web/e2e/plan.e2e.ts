@@ -34,7 +34,7 @@ describe("building the plan in the browser", () => {
     await page.getByLabel("Vendas esperadas por mês").fill("900");
     await page.getByLabel("Custo variável por venda (R$)").fill("12");
     await page.getByLabel("Custos fixos por mês (R$)").fill("9000");
-    await page.getByText("vendas/mês").waitFor({ timeout: 10_000 });
+    await page.getByText("500 vendas/mês").waitFor({ timeout: 10_000 }); // 9.000 ÷ (30 − 12), computed by the server
     await page.getByRole("checkbox", { name: "Etapa concluída" }).first().check();
     await page.getByText("17% do plano").waitFor();
     await screenshot(page, "business-plan-1280");

@@ -24,4 +24,23 @@ describe("the WhatsApp simulator (dev mode)", () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it("sends the consultant's user the complete plan as a PDF they can download", async () => {
+    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = collectErrors(page);
+    await page.goto(`${baseURL}/dev/whatsapp`);
+    // An admin's number: admins get the consultant, as Pro users do.
+    await page.getByLabel("Número de WhatsApp").fill("+55 31 99999-0004");
+    await page.getByLabel("Nome no perfil").fill("Carla Mendes");
+    await page.getByLabel("Mensagem").fill("plano");
+    await page.getByRole("button", { name: "Enviar" }).click();
+    const file = page.getByRole("link", { name: /plano-de-negocios-v1\.pdf/ });
+    await file.waitFor({ timeout: 15_000 });
+    const response = await fetch(new URL((await file.getAttribute("href")) ?? "", baseURL));
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    expect(new TextDecoder().decode((await response.arrayBuffer()).slice(0, 5))).toBe("%PDF-");
+    await screenshot(page, "whatsapp-plan-document-1280");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -61,15 +61,7 @@ impl BusinessPlanApi {
     ) -> Result<(Plan, store::Document), AppError> {
         let key = format!("generate_plan:user:{}", user.id);
         rate_limit::per_key(self.plans.db(), &key, GENERATIONS_PER_USER).await?;
-        let plan = self.plans.get_or_create(&user.id).await?;
-        if let Some(document) = plan.document.clone()
-            && document.language == language.tag()
-            && document.generated_at >= plan.updated_at
-        {
-            return Ok((plan, document));
-        }
-        let overview = self.engine.overview(&plan, user, language).await;
-        self.plans.generate(user, language, overview.as_deref()).await
+        self.engine.document(user, language).await
     }
 
     /// The six `update_*` calls: one section's data and completed flag, written by its owner.

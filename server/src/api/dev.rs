@@ -54,12 +54,43 @@ pub async fn outbox(
         let delivered = outbox::delivered_to(&dev.db, phone.e164()).await?;
         let messages: Vec<_> = delivered
             .into_iter()
-            .map(|m| json!({"to": m.to, "text": m.text, "kind": m.kind, "createdAt": timestamp(m.created_at).to_string()}))
+            .map(|m| {
+                let file = m.file_name.as_ref().map(|name| {
+                    json!({"fileName": name, "url": format!("/api/dev/whatsapp/outbox/files/{}", m.seq)})
+                });
+                json!({"to": m.to, "text": m.text, "kind": m.kind, "createdAt": timestamp(m.created_at).to_string(), "document": file})
+            })
             .collect();
         let typing = outbox::typing(&dev.db, phone.e164()).await?;
         Ok(json!({ "messages": messages, "typing": typing }))
     };
     envelope::answer(language(&headers), delivered.await)
+}
+
+/// `GET /api/dev/whatsapp/outbox/files/{seq}`: a file the product sent, to download as the phone
+/// would.
+pub async fn outbox_file(
+    State(dev): State<DevWhatsApp>,
+    headers: HeaderMap,
+    axum::extract::Path(seq): axum::extract::Path<i64>,
+) -> Response {
+    use axum::response::IntoResponse;
+    match outbox::file(&dev.db, seq).await {
+        Ok(Some((name, bytes))) => {
+            let disposition = format!("attachment; filename=\"{}\"", name.replace(['"', '\\'], ""));
+            let mime = if name.ends_with(".pdf") { "application/pdf" } else { "application/octet-stream" };
+            (
+                [
+                    (http::header::CONTENT_TYPE, mime.to_owned()),
+                    (http::header::CONTENT_DISPOSITION, disposition),
+                ],
+                bytes,
+            )
+                .into_response()
+        }
+        Ok(None) => envelope::error(AppError::NotFound(crate::error::Resource::File), language(&headers)),
+        Err(error) => envelope::error(error.into(), language(&headers)),
+    }
 }
 
 #[derive(Deserialize)]

@@ -10,6 +10,7 @@ use super::{
     facts, finance_tool,
     guide::Guide,
     llm::{Completion, Deltas, LlmClient, ToolCall},
+    plan_request,
 };
 use crate::{
     conversation::{
@@ -66,6 +67,11 @@ fn tools() -> Json {
             "parameters": {"type": "object", "properties": {"topic": {"type": "string", "enum": facts::topics()}}, "required": ["topic"]}
         }},
         {"type": "function", "function": {
+            "name": "send_plan_document",
+            "description": "Sends the user their complete business plan as a PDF document here on WhatsApp (generated from what is saved now). Use it when they ask for their plan, the PDF or the document; then tell them it is on its way.",
+            "parameters": {"type": "object", "properties": {}}
+        }},
+        {"type": "function", "function": {
             "name": "request_human",
             "description": "Calls a person from the Sócio team into this conversation: when the user asks to talk to a human, or needs what only a person can give (a complaint, a refund, a formal accounting or legal opinion). Then tell the user that a person will answer them here.",
             "parameters": {"type": "object", "properties": {"reason": {"type": "string", "description": "what the user needs, in a few words"}}, "required": ["reason"]}
@@ -107,6 +113,24 @@ pub fn plan_summary(plan: &Plan) -> String {
 impl Engine {
     pub fn new(db: Db, plans: Plans, guide: Guide, llm: Option<LlmClient>) -> Self {
         Self { db, plans, guide, llm }
+    }
+
+    /// The complete plan document in `language`: the latest one when it already says what the plan
+    /// says now (no model call, no new version), else a new version with the model's overview.
+    pub async fn document(
+        &self,
+        user: &User,
+        language: crate::locale::Language,
+    ) -> Result<(Plan, crate::plan::store::Document), AppError> {
+        let plan = self.plans.get_or_create(&user.id).await?;
+        if let Some(document) = plan.document.clone()
+            && document.language == language.tag()
+            && document.generated_at >= plan.updated_at
+        {
+            return Ok((plan, document));
+        }
+        let overview = self.overview(&plan, user, language).await;
+        self.plans.generate(user, language, overview.as_deref()).await
     }
 
     /// An overview of the plan written by the model from the plan's data only, for the complete
@@ -233,6 +257,22 @@ impl Engine {
         anyhow::bail!("the model kept calling tools without answering")
     }
 
+    /// The model's `send_plan_document`: the plan's PDF is on its way to WhatsApp.
+    async fn send_plan_document(&self, user: &User) -> String {
+        let requested = async {
+            let mut tx = self.db.begin().await?;
+            plan_request::request(&mut tx, &user.id, user.language).await?;
+            tx.commit().await
+        };
+        match requested.await {
+            Ok(()) => {
+                "done: the PDF of the complete plan will arrive in this chat in a moment; tell the user so."
+                    .into()
+            }
+            Err(err) => format!("error: could not send the plan: {err}"),
+        }
+    }
+
     /// The model's `request_human`: the person joins the admins' queue.
     async fn request_human(&self, user: &User, reason: &str) -> String {
         let queued = async {
@@ -264,6 +304,7 @@ impl Engine {
             ("lookup_business_facts", _) => {
                 return facts::lookup(args["topic"].as_str().unwrap_or_default(), user.language).to_string();
             }
+            ("send_plan_document", _) => return self.send_plan_document(user).await,
             ("request_human", _) => {
                 return self.request_human(user, args["reason"].as_str().unwrap_or("")).await;
             }

@@ -8,7 +8,7 @@ use serde_json::Value as Json;
 use sqlx::Row;
 
 use super::{
-    facts,
+    facts, plan_request,
     questions::{QUESTIONS, Question},
     replies::Links,
 };
@@ -38,6 +38,8 @@ enum Command {
     Help,
     Progress,
     Links,
+    /// The complete plan as a PDF on WhatsApp.
+    SendPlan,
     Skip,
     Language(Language),
 }
@@ -49,7 +51,8 @@ fn command(text: &str) -> Option<Command> {
         "menu" => Command::Menu,
         "ajuda" | "help" | "?" => Command::Help,
         "progresso" | "progress" | "status" => Command::Progress,
-        "plano" | "painel" | "dashboard" | "link" | "plan" | "site" => Command::Links,
+        "plano" | "plan" | "pdf" | "plano em pdf" => Command::SendPlan,
+        "painel" | "dashboard" | "link" | "links" | "site" => Command::Links,
         "pular" | "skip" | "próxima" | "proxima" | "next" => Command::Skip,
         "english" | "inglês" | "ingles" | "in english" | "speak english" => Command::Language(Language::En),
         "português" | "portugues" | "portuguese" | "em português" => Command::Language(Language::PtBr),
@@ -154,6 +157,19 @@ impl Guide {
                 format!("Seu plano: {}\nSeu painel: {}", self.links.builder(), self.links.dashboard()),
                 format!("Your plan: {}\nYour dashboard: {}", self.links.builder(), self.links.dashboard()),
             )),
+            Some(Command::SendPlan) => {
+                let mut tx = self.db.begin().await?;
+                plan_request::request(&mut tx, &user.id, lang).await?;
+                tx.commit().await?; // wakes the workers for the plan
+                out.push(format!(
+                    "{}\n{}",
+                    plan_request::on_its_way(lang),
+                    lang.choose(
+                        format!("Para editar: {}", self.links.builder()),
+                        format!("To edit it: {}", self.links.builder())
+                    )
+                ));
+            }
             Some(Command::Skip) => {
                 let next = Self::next_question(&plan, pending);
                 self.ask(&user.id, next).await?;
@@ -276,8 +292,8 @@ impl Guide {
 
 fn menu(lang: Language) -> String {
     lang.choose(
-        "📋 *Menu*\n• *progresso* — como está o seu plano\n• *plano* — links do plano e do painel\n• *pular* — pular a pergunta atual\n• *ajuda* — como funciono\n• *English* — switch to English",
-        "📋 *Menu*\n• *progress* — how your plan is going\n• *plan* — links to your plan and dashboard\n• *skip* — skip the current question\n• *help* — how I work\n• *Português* — mudar para português",
+        "📋 *Menu*\n• *progresso* — como está o seu plano\n• *plano* — o plano completo em PDF, aqui no WhatsApp\n• *painel* — links do plano e do painel\n• *pular* — pular a pergunta atual\n• *ajuda* — como funciono\n• *English* — switch to English",
+        "📋 *Menu*\n• *progress* — how your plan is going\n• *plan* — the complete plan as a PDF, right here\n• *dashboard* — links to your plan and dashboard\n• *skip* — skip the current question\n• *help* — how I work\n• *Português* — mudar para português",
     )
     .into()
 }

@@ -8,6 +8,8 @@ pub mod finance_tool;
 pub mod guide;
 pub mod llm;
 pub mod parse;
+pub mod plan_delivery;
+pub mod plan_request;
 pub mod questions;
 pub mod replies;
 pub mod stream;

@@ -14,6 +14,7 @@ use futures::future::BoxFuture;
 use super::{
     engine::Engine,
     llm::Transcriber,
+    plan_request,
     replies::{self, Links},
 };
 use crate::{
@@ -113,10 +114,16 @@ impl ReplyHandler {
             return Ok(()); // answered together with an earlier message of the burst, or by a person
         }
 
-        let (user, text) = if handoff::asks_for_a_person(&replies::readable_text(&claimed)) {
+        let asked = replies::readable_text(&claimed);
+        let (user, text) = if replies::entitled(&user) && plan_request::asks_for_the_plan(&asked) {
             let mut tx = self.db.begin().await?;
-            let note = replies::readable_text(&claimed);
-            handoff::request(&mut tx, &user.id, Reason::Asked, &note, now_ms()).await?;
+            plan_request::request(&mut tx, &user.id, user.language).await?;
+            tx.commit().await?; // wakes the workers for the plan
+            let text = plan_request::on_its_way(user.language);
+            (user, text)
+        } else if handoff::asks_for_a_person(&asked) {
+            let mut tx = self.db.begin().await?;
+            handoff::request(&mut tx, &user.id, Reason::Asked, &asked, now_ms()).await?;
             tx.commit().await?;
             tracing::info!(user = %user.id, "a person asked for a human consultant: queued for the admins");
             let text = replies::a_person_will_answer(&user);

@@ -50,58 +50,77 @@ impl SendHandler {
     async fn deliver(&self, job: &Job) -> Result<(), JobError> {
         let id =
             job.payload["messageId"].as_str().ok_or_else(|| JobError::Permanent("no messageId".into()))?;
-        let message = messages::get(&self.db, id).await?;
-        let Some(message) = message else {
+        let Some(message) = messages::get(&self.db, id).await? else {
             return Ok(()); // erased with its user
         };
-        if message.status == "sending" {
-            let reason = "interrupted while being sent (the server stopped mid-request): not sent again, so that it never arrives twice";
-            tracing::warn!(message = %id, "{reason}");
-            messages::record_failed(&self.db, id, reason).await?;
-            return Err(JobError::Permanent(reason.into()));
-        }
-        if message.status != "queued" {
-            return Ok(()); // sent before: never twice
-        }
         let mut conn = self.db.pool().acquire().await?;
         let Some(user) = users::find_by_id(&mut conn, &message.user_id).await? else {
             return Ok(());
         };
         drop(conn);
-        let last_inbound = messages::last_inbound_at(&self.db, &user.id).await?;
-        let window_open = last_inbound.is_some_and(|at| now_ms() - at <= SERVICE_WINDOW_MS);
         let notice = message.kind == MessageKind::Other("notice".into());
         let to = user.phone.digits().to_owned();
-        let outgoing = match (window_open, notice) {
+        let outgoing = match (window_open(&self.db, &user.id).await?, notice) {
             (true, _) => Outgoing::Text { to, body: message.content.clone() },
             (false, true) => Outgoing::Notice { to, body: message.content.clone(), language: user.language },
-            (false, false) => {
+            (false, false) if message.status == "queued" => {
                 let reason = "outside WhatsApp's 24-hour customer-service window: only an approved template can reach this user";
                 messages::record_failed(&self.db, id, reason).await?;
                 return Err(JobError::Permanent(reason.into()));
             }
+            // Sending or sent already: `hand_over` below says what becomes of it.
+            (false, false) => Outgoing::Text { to, body: message.content.clone() },
         };
-        if !messages::mark_sending(&self.db, id).await? {
-            return Ok(()); // another worker took it
+        hand_over(&self.db, self.sender.as_ref(), &message, &outgoing, job).await
+    }
+}
+
+/// Whether the person wrote to us within WhatsApp's 24-hour customer-service window.
+pub async fn window_open(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
+    let last_inbound = messages::last_inbound_at(db, user_id).await?;
+    Ok(last_inbound.is_some_and(|at| now_ms() - at <= SERVICE_WINDOW_MS))
+}
+
+/// Hands one of our stored messages to WhatsApp, once: a message found still `sending` was
+/// interrupted mid-request (Meta may have it) and is failed visibly instead of sent again; one
+/// past `queued` was sent before. Retryable failures requeue it for the job's next attempt.
+pub async fn hand_over(
+    db: &Db,
+    sender: &dyn WhatsAppSender,
+    message: &messages::Message,
+    outgoing: &Outgoing,
+    job: &Job,
+) -> Result<(), JobError> {
+    let id = message.id.as_str();
+    if message.status == "sending" {
+        let reason = "interrupted while being sent (the server stopped mid-request): not sent again, so that it never arrives twice";
+        tracing::warn!(message = %id, "{reason}");
+        messages::record_failed(db, id, reason).await?;
+        return Err(JobError::Permanent(reason.into()));
+    }
+    if message.status != "queued" {
+        return Ok(()); // sent before: never twice
+    }
+    if !messages::mark_sending(db, id).await? {
+        return Ok(()); // another worker took it
+    }
+    match sender.send(outgoing).await {
+        Ok(sent) => {
+            messages::record_sent(db, id, &sent.wa_message_id).await?;
+            if let Some(answers_at) = job.payload["answersAt"].as_i64() {
+                let waited = (now_ms() - answers_at).max(0) as u64;
+                metrics::reply_time(std::time::Duration::from_millis(waited));
+            }
+            Ok(())
         }
-        match self.sender.send(&outgoing).await {
-            Ok(sent) => {
-                messages::record_sent(&self.db, id, &sent.wa_message_id).await?;
-                if let Some(answers_at) = job.payload["answersAt"].as_i64() {
-                    let waited = (now_ms() - answers_at).max(0) as u64;
-                    metrics::reply_time(std::time::Duration::from_millis(waited));
-                }
-                Ok(())
-            }
-            Err(SendError::Retryable(reason)) if job.attempt < job.max_attempts => {
-                messages::requeue(&self.db, id).await?;
-                Err(JobError::Retryable(reason))
-            }
-            Err(SendError::Retryable(reason) | SendError::Permanent(reason)) => {
-                tracing::warn!(message = %id, %reason, "a WhatsApp message could not be delivered");
-                messages::record_failed(&self.db, id, &reason).await?;
-                Err(JobError::Permanent(reason))
-            }
+        Err(SendError::Retryable(reason)) if job.attempt < job.max_attempts => {
+            messages::requeue(db, id).await?;
+            Err(JobError::Retryable(reason))
+        }
+        Err(SendError::Retryable(reason) | SendError::Permanent(reason)) => {
+            tracing::warn!(message = %id, %reason, "a WhatsApp message could not be delivered");
+            messages::record_failed(db, id, &reason).await?;
+            Err(JobError::Permanent(reason))
         }
     }
 }

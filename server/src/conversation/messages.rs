@@ -204,6 +204,28 @@ pub async fn insert_notice(
     Ok(written.rows_affected() == 1)
 }
 
+/// Keeps a document of ours (the plan's PDF; `content` is its caption), queued for sending. `id`
+/// is chosen by the caller so that a retried job writes it once. True when written now.
+pub async fn insert_document(
+    conn: &mut AnyConnection,
+    id: &str,
+    user_id: &str,
+    caption: &str,
+    created_at: i64,
+) -> Result<bool, sqlx::Error> {
+    let written = sqlx::query(
+        "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
+         values ($1, $2, 'outbound', 'assistant', 'document', $3, 'queued', $4, $4) on conflict (id) do nothing",
+    )
+    .bind(id)
+    .bind(user_id)
+    .bind(caption)
+    .bind(created_at)
+    .execute(conn)
+    .await?;
+    Ok(written.rows_affected() == 1)
+}
+
 /// True when we have ever written to this user.
 pub async fn has_replied(conn: &mut AnyConnection, user_id: &str) -> Result<bool, sqlx::Error> {
     let row = sqlx::query("select 1 from messages where user_id = $1 and direction = 'outbound' limit 1")

@@ -1,6 +1,7 @@
-//! Meta's WhatsApp Cloud API: `POST {graph}/{phone-number-id}/messages` with the access token.
-//! Meta offers no idempotency key, so the caller sends each message once and only a crash in the
-//! middle of a request can repeat it.
+//! Meta's WhatsApp Cloud API: `POST {graph}/{phone-number-id}/messages` with the access token; a
+//! file is uploaded first (`POST {graph}/{phone-number-id}/media`) and sent as a `document` message
+//! naming the media id. Meta offers no idempotency key, so the caller sends each message once and
+//! only a crash in the middle of a request can repeat it.
 
 use std::time::Duration;
 
@@ -8,7 +9,7 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::sender::{Outgoing, SendError, Sent, WhatsAppSender};
+use super::sender::{Document, Outgoing, SendError, Sent, WhatsAppSender};
 use crate::{
     config::{Secret, WhatsAppConfig},
     locale::Language,
@@ -20,6 +21,7 @@ const RETRYABLE_CODES: &[i64] = &[1, 2, 4, 17, 341, 80007, 130429, 131000, 13101
 pub struct CloudSender {
     http: reqwest::Client,
     messages_url: String,
+    media_url: String,
     token: Secret,
     otp_template: String,
     notice_template: String,
@@ -41,14 +43,25 @@ impl CloudSender {
                 .timeout(Duration::from_secs(20))
                 .build()?,
             messages_url: format!("{}/{phone_number_id}/messages", config.graph_url),
+            media_url: format!("{}/{phone_number_id}/media", config.graph_url),
             token,
             otp_template: config.otp_template.clone(),
             notice_template: config.notice_template.clone(),
         })
     }
 
-    fn body(&self, message: &Outgoing) -> Value {
+    /// The message's body; a document names the id its upload was given.
+    fn body(&self, message: &Outgoing, media_id: &str) -> Value {
         match message {
+            // Meta's "Document messages": the uploaded media's id, the file name (its extension
+            // picks the icon) and a caption.
+            Outgoing::Document { to, file, caption } => json!({
+                "messaging_product": "whatsapp",
+                "recipient_type": "individual",
+                "to": to,
+                "type": "document",
+                "document": { "id": media_id, "filename": file.file_name, "caption": caption },
+            }),
             Outgoing::Text { to, body } => json!({
                 "messaging_product": "whatsapp",
                 "recipient_type": "individual",
@@ -84,27 +97,42 @@ impl CloudSender {
         }
     }
 
-    /// `POST /{phone-number-id}/messages`: the answer's body when Meta accepted it, else the
-    /// error classified as retryable or permanent.
+    /// `POST /{phone-number-id}/messages`.
     async fn post(&self, body: &Value) -> Result<bytes::Bytes, SendError> {
-        let response = self
-            .http
-            .post(&self.messages_url)
-            .bearer_auth(self.token.expose())
-            .json(body)
-            .send()
+        answer(self.http.post(&self.messages_url).bearer_auth(self.token.expose()).json(body).send().await)
             .await
-            .map_err(|e| SendError::Retryable(format!("Cloud API unreachable: {}", without_url(&e))))?;
-        let status = response.status();
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|e| SendError::Retryable(format!("Cloud API answer cut short: {}", without_url(&e))))?;
-        if status.is_success() { Ok(bytes) } else { Err(classify(status.as_u16(), &bytes)) }
+    }
+
+    /// `POST /{phone-number-id}/media` as multipart form data (`messaging_product`, `type`, `file`),
+    /// per Meta's "Media" reference (developers.facebook.com/docs/whatsapp/cloud-api/reference/media),
+    /// answered `{"id": "<media id>"}`.
+    async fn upload(&self, file: &Document) -> Result<String, SendError> {
+        let part = reqwest::multipart::Part::bytes(file.bytes.to_vec())
+            .file_name(file.file_name.clone())
+            .mime_str(&file.mime_type)
+            .map_err(|e| SendError::Permanent(format!("not a MIME type: {e}")))?;
+        let form = reqwest::multipart::Form::new()
+            .text("messaging_product", "whatsapp")
+            .text("type", file.mime_type.clone())
+            .part("file", part);
+        let sent =
+            self.http.post(&self.media_url).bearer_auth(self.token.expose()).multipart(form).send().await;
+        let bytes = answer(sent).await?;
+        #[derive(Deserialize)]
+        struct Uploaded {
+            id: String,
+        }
+        serde_json::from_slice::<Uploaded>(&bytes)
+            .map(|u| u.id)
+            .map_err(|e| SendError::Retryable(format!("unexpected Cloud API answer to an upload: {e}")))
     }
 
     async fn send_message(&self, message: &Outgoing) -> Result<Sent, SendError> {
-        let bytes = self.post(&self.body(message)).await?;
+        let media_id = match message {
+            Outgoing::Document { file, .. } => self.upload(file).await?,
+            Outgoing::Text { .. } | Outgoing::LoginCode { .. } | Outgoing::Notice { .. } => String::new(),
+        };
+        let bytes = self.post(&self.body(message, &media_id)).await?;
         let answer: SendResponse = serde_json::from_slice(&bytes)
             .map_err(|e| SendError::Retryable(format!("unexpected Cloud API answer: {e}")))?;
         answer
@@ -114,6 +142,19 @@ impl CloudSender {
             .map(|m| Sent { wa_message_id: m.id })
             .ok_or_else(|| SendError::Retryable("the Cloud API answer has no message id".into()))
     }
+}
+
+/// The answer's body when Meta accepted the request, else the error classified as retryable or
+/// permanent.
+async fn answer(sent: Result<reqwest::Response, reqwest::Error>) -> Result<bytes::Bytes, SendError> {
+    let response =
+        sent.map_err(|e| SendError::Retryable(format!("Cloud API unreachable: {}", without_url(&e))))?;
+    let status = response.status();
+    let bytes = response
+        .bytes()
+        .await
+        .map_err(|e| SendError::Retryable(format!("Cloud API answer cut short: {}", without_url(&e))))?;
+    if status.is_success() { Ok(bytes) } else { Err(classify(status.as_u16(), &bytes)) }
 }
 
 impl WhatsAppSender for CloudSender {

@@ -1,10 +1,11 @@
 //! The dev outbox (`WHATSAPP_MODE=dev`): instead of phones, a table that the simulator page and
-//! the dev API read. Login codes land here too, so the whole product can be tried on one machine.
+//! the dev API read. Login codes land here too, so the whole product can be tried on one machine,
+//! and so do files (the plan's PDF), kept whole so the simulator can offer them for download.
 
 use futures::future::BoxFuture;
 use sqlx::Row;
 
-use super::sender::{Outgoing, SendError, Sent, WhatsAppSender};
+use super::sender::{Document, Outgoing, SendError, Sent, WhatsAppSender};
 use crate::db::{Db, now_ms};
 
 pub struct DevOutbox {
@@ -20,11 +21,15 @@ impl DevOutbox {
 /// One message as a phone would have received it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Delivered {
+    /// The outbox's own number for it (a file is fetched by it).
+    pub seq: i64,
     /// E.164.
     pub to: String,
     pub text: String,
     pub kind: String,
     pub created_at: i64,
+    /// A file's name, when it carries one.
+    pub file_name: Option<String>,
 }
 
 /// How long WhatsApp shows "typing…" unless the answer comes first.
@@ -38,13 +43,17 @@ impl WhatsAppSender for DevOutbox {
         _wa_message_id: &'a str,
     ) -> BoxFuture<'a, Result<(), SendError>> {
         let id = format!("typing.dev.{}", uuid::Uuid::new_v4().simple());
-        Box::pin(async move { self.keep(to, "", "typing", &id).await })
+        Box::pin(async move { self.keep(to, "", "typing", &id, None).await })
     }
 
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Sent, SendError>> {
         Box::pin(async move {
             let wa_message_id = format!("wamid.dev.{}", uuid::Uuid::new_v4().simple());
-            self.keep(message.to(), &message.text(), message.kind(), &wa_message_id).await?;
+            let file = match message {
+                Outgoing::Document { file, .. } => Some(file),
+                Outgoing::Text { .. } | Outgoing::LoginCode { .. } | Outgoing::Notice { .. } => None,
+            };
+            self.keep(message.to(), &message.text(), message.kind(), &wa_message_id, file).await?;
             Ok(Sent { wa_message_id })
         })
     }
@@ -52,16 +61,25 @@ impl WhatsAppSender for DevOutbox {
 
 impl DevOutbox {
     /// One row of the outbox, for `to`'s digits.
-    async fn keep(&self, to: &str, body: &str, kind: &str, wa_message_id: &str) -> Result<(), SendError> {
+    async fn keep(
+        &self,
+        to: &str,
+        body: &str,
+        kind: &str,
+        wa_message_id: &str,
+        file: Option<&Document>,
+    ) -> Result<(), SendError> {
         sqlx::query(
-            "insert into whatsapp_outbox (to_phone, body, kind, wa_message_id, created_at) \
-             values ($1, $2, $3, $4, $5)",
+            "insert into whatsapp_outbox (to_phone, body, kind, wa_message_id, created_at, file_name, file_data) \
+             values ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(format!("+{to}"))
         .bind(body)
         .bind(kind)
         .bind(wa_message_id)
         .bind(now_ms())
+        .bind(file.map(|f| f.file_name.clone()))
+        .bind(file.map(|f| f.bytes.to_vec()))
         .execute(self.db.pool())
         .await
         .map_err(|e| SendError::Retryable(format!("outbox unavailable: {e}")))?;
@@ -90,8 +108,9 @@ pub async fn typing(db: &Db, to: &str) -> Result<bool, sqlx::Error> {
 /// Everything sent to `to` (E.164), oldest first; at most the last 500.
 pub async fn delivered_to(db: &Db, to: &str) -> Result<Vec<Delivered>, sqlx::Error> {
     let rows = sqlx::query(
-        "select to_phone, body, kind, created_at from (select seq, to_phone, body, kind, created_at \
-         from whatsapp_outbox where to_phone = $1 and kind <> 'typing' order by seq desc limit 500) recent order by seq",
+        "select seq, to_phone, body, kind, created_at, file_name from (select seq, to_phone, body, kind, created_at, \
+         file_name from whatsapp_outbox where to_phone = $1 and kind <> 'typing' order by seq desc limit 500) recent \
+         order by seq",
     )
     .bind(to)
     .fetch_all(db.pool())
@@ -99,13 +118,26 @@ pub async fn delivered_to(db: &Db, to: &str) -> Result<Vec<Delivered>, sqlx::Err
     rows.iter()
         .map(|row| {
             Ok(Delivered {
+                seq: row.try_get("seq")?,
                 to: row.try_get("to_phone")?,
                 text: row.try_get("body")?,
                 kind: row.try_get("kind")?,
                 created_at: row.try_get("created_at")?,
+                file_name: row.try_get("file_name")?,
             })
         })
         .collect()
+}
+
+/// A file the outbox kept: its name and bytes.
+pub async fn file(db: &Db, seq: i64) -> Result<Option<(String, Vec<u8>)>, sqlx::Error> {
+    let row = sqlx::query(
+        "select file_name, file_data from whatsapp_outbox where seq = $1 and file_name is not null",
+    )
+    .bind(seq)
+    .fetch_optional(db.pool())
+    .await?;
+    row.map(|r| Ok((r.try_get("file_name")?, r.try_get("file_data")?))).transpose()
 }
 
 /// LGPD erasure, the dev outbox's part: what was sent to these numbers.

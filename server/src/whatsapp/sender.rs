@@ -17,12 +17,27 @@ pub enum Outgoing {
     /// A notice (billing, account) outside the 24-hour window: the approved notice template with
     /// the text as its one parameter.
     Notice { to: String, body: String, language: Language },
+    /// A file the person can download (the business plan's PDF), with a caption: only inside the
+    /// 24-hour window. The Cloud API uploads it first, then sends a `document` message.
+    Document { to: String, file: Document, caption: String },
+}
+
+/// A file to send.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Document {
+    /// With its extension: WhatsApp shows the icon for it (`plano-de-negocios-v3.pdf`).
+    pub file_name: String,
+    pub mime_type: String,
+    pub bytes: bytes::Bytes,
 }
 
 impl Outgoing {
     pub fn to(&self) -> &str {
         match self {
-            Outgoing::Text { to, .. } | Outgoing::LoginCode { to, .. } | Outgoing::Notice { to, .. } => to,
+            Outgoing::Text { to, .. }
+            | Outgoing::LoginCode { to, .. }
+            | Outgoing::Notice { to, .. }
+            | Outgoing::Document { to, .. } => to,
         }
     }
 
@@ -30,6 +45,7 @@ impl Outgoing {
     pub fn text(&self) -> String {
         match self {
             Outgoing::Text { body, .. } | Outgoing::Notice { body, .. } => body.clone(),
+            Outgoing::Document { caption, .. } => caption.clone(),
             Outgoing::LoginCode { code, language, .. } => language.choose(
                 format!("*{code}* é o seu código de acesso do Sócio. Ele vale por 10 minutos. Não compartilhe este código com ninguém."),
                 format!("*{code}* is your Sócio login code. It is valid for 10 minutes. Do not share this code with anyone."),
@@ -42,6 +58,7 @@ impl Outgoing {
             Outgoing::Text { .. } => "text",
             Outgoing::LoginCode { .. } => "login_code",
             Outgoing::Notice { .. } => "notice",
+            Outgoing::Document { .. } => "document",
         }
     }
 }

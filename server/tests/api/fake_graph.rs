@@ -12,6 +12,13 @@
 //! `typing_indicator`) and is answered `{"success": true}`, per Meta's "Typing indicators" page
 //! (<https://developers.facebook.com/documentation/business-messaging/whatsapp/typing-indicators/>);
 //! those are kept apart ([`FakeGraph::reads`]) so that the script and the counts are about sends.
+//!
+//! Media uploads (`POST /{phone-number-id}/media`) are multipart form data with `messaging_product`
+//! (`whatsapp`), `type` (the MIME type) and `file`, answered `{"id": "<media id>"}`, per Meta's
+//! "Media" reference (<https://developers.facebook.com/docs/whatsapp/cloud-api/reference/media>);
+//! an upload without `messaging_product` or the file is refused as Meta refuses a bad parameter
+//! (400, code 100). A `document` message then names the media id, a `filename` and a `caption`
+//! (<https://developers.facebook.com/docs/whatsapp/cloud-api/messages/document-messages>).
 
 use std::{
     collections::VecDeque,
@@ -39,8 +46,20 @@ pub struct Recorded {
     pub body: Value,
 }
 
+/// A file uploaded to `/media`.
+#[derive(Clone, Debug)]
+pub struct Upload {
+    pub media_id: String,
+    pub messaging_product: String,
+    pub mime_type: String,
+    pub file_name: String,
+    pub file_type: String,
+    pub bytes: Vec<u8>,
+}
+
 #[derive(Default)]
 struct Inner {
+    uploads: Vec<Upload>,
     requests: Vec<Recorded>,
     reads: Vec<(std::time::Instant, Value)>,
     reads_fail: bool,
@@ -73,6 +92,7 @@ impl FakeGraph {
         // Media: the id gives a URL, the URL gives the bytes (a voice note here).
         let app = Router::new()
             .route("/{phone_number_id}/messages", post(messages))
+            .route("/{phone_number_id}/media", post(upload))
             .route(
                 "/{media_id}",
                 axum::routing::get(move |Path(id): Path<String>| async move {
@@ -93,6 +113,10 @@ impl FakeGraph {
     /// A WhatsApp account, by its `wa_id`.
     pub fn add_account(&self, wa_id: &str) {
         self.inner.lock().unwrap().accounts.push(wa_id.to_owned());
+    }
+
+    pub fn uploads(&self) -> Vec<Upload> {
+        self.inner.lock().unwrap().uploads.clone()
     }
 
     pub fn requests(&self) -> Vec<Recorded> {
@@ -134,6 +158,78 @@ impl FakeGraph {
             ("SOCIO_JOB_RETRY_BASE_MS", "5".into()),
         ]
     }
+}
+
+/// The parts of a multipart form: (name, file name, content type, bytes).
+fn form_parts(content_type: &str, body: &[u8]) -> Vec<(String, String, String, Vec<u8>)> {
+    let Some(boundary) = content_type.split("boundary=").nth(1).map(|b| b.trim_matches('"')) else {
+        return Vec::new();
+    };
+    let delimiter = format!("--{boundary}");
+    let mut parts = Vec::new();
+    let mut rest = body;
+    while let Some(start) = find(rest, delimiter.as_bytes()) {
+        rest = &rest[start + delimiter.len()..];
+        if rest.starts_with(b"--") {
+            break;
+        }
+        let Some(head_end) = find(rest, b"\r\n\r\n") else { break };
+        let head = String::from_utf8_lossy(&rest[..head_end]).to_string();
+        let content = &rest[head_end + 4..];
+        let end = find(content, format!("\r\n{delimiter}").as_bytes()).unwrap_or(content.len());
+        let attribute = |key: &str| {
+            head.split(';')
+                .find_map(|p| p.trim().strip_prefix(&format!("{key}=\"")))
+                .map(|v| v.trim_end_matches('"').split('"').next().unwrap_or_default().to_owned())
+        };
+        let content_type = head
+            .lines()
+            .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-type:").map(|v| v.trim().to_owned()))
+            .unwrap_or_default();
+        parts.push((
+            attribute("name").unwrap_or_default(),
+            attribute("filename").unwrap_or_default(),
+            content_type,
+            content[..end].to_vec(),
+        ));
+        rest = &content[end..];
+    }
+    parts
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+async fn upload(
+    State(inner): State<Arc<Mutex<Inner>>>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> (StatusCode, Json<Value>) {
+    let content_type = headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let parts = form_parts(content_type, &body);
+    let field = |name: &str| parts.iter().find(|p| p.0 == name);
+    let text =
+        |name: &str| field(name).map(|p| String::from_utf8_lossy(&p.3).to_string()).unwrap_or_default();
+    let (Some(file), product) = (field("file"), text("messaging_product")) else {
+        let error = json!({"error": {"message": "(#100) The parameter file is required.", "type": "OAuthException", "code": 100}});
+        return (StatusCode::BAD_REQUEST, Json(error));
+    };
+    if product != "whatsapp" {
+        let error = json!({"error": {"message": "(#100) The parameter messaging_product is required.", "type": "OAuthException", "code": 100}});
+        return (StatusCode::BAD_REQUEST, Json(error));
+    }
+    let mut inner = inner.lock().unwrap();
+    let media_id = format!("{}", 4_490_709_327_384_033u64 + inner.uploads.len() as u64);
+    inner.uploads.push(Upload {
+        media_id: media_id.clone(),
+        messaging_product: product,
+        mime_type: text("type"),
+        file_name: file.1.clone(),
+        file_type: file.2.clone(),
+        bytes: file.3.clone(),
+    });
+    (StatusCode::OK, Json(json!({ "id": media_id })))
 }
 
 async fn messages(

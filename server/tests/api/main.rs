@@ -20,6 +20,7 @@ mod landing;
 mod llm;
 mod numbers;
 mod plan;
+mod plan_document;
 mod protocols;
 mod resilience;
 mod scale_out;

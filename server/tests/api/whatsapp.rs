@@ -13,7 +13,7 @@ use crate::{
 
 const ANA: &str = "5511987654321";
 
-fn text_delivery(from: &str, name: &str, id: &str, text: &str) -> Vec<u8> {
+pub fn text_delivery(from: &str, name: &str, id: &str, text: &str) -> Vec<u8> {
     json!({
         "object": "whatsapp_business_account",
         "entry": [{ "id": "1", "changes": [{ "field": "messages", "value": {

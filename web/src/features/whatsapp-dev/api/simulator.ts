@@ -8,6 +8,8 @@ export interface OutboxMessage {
   text: string;
   kind: string;
   createdAt: string;
+  /** A file the product sent (the plan's PDF), to download as the phone would. */
+  document?: { fileName: string; url: string } | null;
 }
 
 export function useOutbox(phone: string, language: string) {

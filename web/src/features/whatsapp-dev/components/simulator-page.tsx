@@ -1,4 +1,4 @@
-import { SendHorizontal, Smartphone } from "lucide-react";
+import { FileText, SendHorizontal, Smartphone } from "lucide-react";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
@@ -15,6 +15,7 @@ interface Bubble {
   text: string;
   at: string;
   kind?: string;
+  document?: { fileName: string; url: string } | null;
 }
 
 const IDENTITY_KEY = "socio.devWhatsApp.identity";
@@ -57,7 +58,7 @@ export function SimulatorPage() {
   }
 
   const bubbles = useMemo(() => {
-    const product: Bubble[] = (outbox.data?.messages ?? []).map((m) => ({ from: "product", text: m.text, at: m.createdAt, kind: m.kind }));
+    const product: Bubble[] = (outbox.data?.messages ?? []).map((m) => ({ from: "product", text: m.text, at: m.createdAt, kind: m.kind, document: m.document }));
     return [...sent, ...product].sort((a, b) => a.at.localeCompare(b.at));
   }, [outbox.data, sent]);
   const waiting = bubbles.length > 0 && bubbles[bubbles.length - 1]?.from === "user";
@@ -144,6 +145,17 @@ export function SimulatorPage() {
                 }`}
               >
                 {bubble.kind === "login_code" && <p className="mb-1 text-xs font-semibold text-brand-700">{t("loginCode")}</p>}
+                {bubble.document && (
+                  <a
+                    href={bubble.document.url}
+                    download={bubble.document.fileName}
+                    className="mb-2 flex items-center gap-2 rounded-md bg-slate-100 px-3 py-2 font-medium text-ink hover:bg-slate-200"
+                  >
+                    <FileText aria-hidden="true" className="h-5 w-5 shrink-0 text-red-700" />
+                    <span className="break-all">{bubble.document.fileName}</span>
+                    <span className="sr-only">{t("download")}</span>
+                  </a>
+                )}
                 <WhatsAppText text={bubble.text} />
                 <p className="mt-1 text-right text-[10px] text-slate-500">
                   <span className="sr-only">{bubble.from === "user" ? t("you") : t("product")} · </span>

@@ -1,0 +1,94 @@
+//! The plan on WhatsApp: when someone asks for their plan (`plan_request`), a `plan_document` job
+//! generates the
+//! complete plan (or reuses the latest version when nothing changed), renders its PDF and sends it
+//! as a WhatsApp document — in cloud mode uploaded to Meta and sent as a `document` message, in dev
+//! mode kept in the outbox for the simulator to download. It is stored in the conversation like
+//! any reply of ours and handed to WhatsApp once (`delivery::hand_over`). Outside WhatsApp's 24-hour
+//! window it is not attempted: only templates reach the person then.
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+
+use super::engine::Engine;
+use crate::{
+    conversation::{delivery, messages, updates},
+    db::{
+        Db,
+        jobs::{Job, JobError, JobHandler},
+        now_ms,
+    },
+    identity::users,
+    locale::Language,
+    whatsapp::sender::{Document, Outgoing, WhatsAppSender},
+};
+
+pub struct PlanDocumentHandler {
+    db: Db,
+    engine: Engine,
+    renderer: Arc<socio_pdf::Renderer>,
+    sender: Arc<dyn WhatsAppSender>,
+}
+
+impl PlanDocumentHandler {
+    pub fn new(
+        db: Db,
+        engine: Engine,
+        renderer: Arc<socio_pdf::Renderer>,
+        sender: Arc<dyn WhatsAppSender>,
+    ) -> Self {
+        Self { db, engine, renderer, sender }
+    }
+
+    async fn deliver(&self, job: &Job) -> Result<(), JobError> {
+        let user_id =
+            job.payload["userId"].as_str().ok_or_else(|| JobError::Permanent("no userId".into()))?;
+        let mut conn = self.db.pool().acquire().await?;
+        let Some(user) = users::find_by_id(&mut conn, user_id).await? else {
+            return Ok(()); // erased meanwhile
+        };
+        drop(conn);
+        if !delivery::window_open(&self.db, &user.id).await? {
+            tracing::info!(user = %user.id, "the plan was not sent: outside WhatsApp's 24-hour window");
+            return Ok(());
+        }
+        let language = job.payload["language"].as_str().and_then(Language::parse).unwrap_or(user.language);
+        let id = format!("plan-{}", job.id);
+        // A retry finds the same version (nothing changed) and renders it again.
+        let (_, document) =
+            self.engine.document(&user, language).await.map_err(|e| JobError::Retryable(e.to_string()))?;
+        let file_name =
+            format!("{}-v{}.pdf", language.choose("plano-de-negocios", "business-plan"), document.version);
+        let renderer = self.renderer.clone();
+        let model = document.model.clone();
+        let pdf = tokio::task::spawn_blocking(move || renderer.render(&model))
+            .await
+            .map_err(|e| JobError::Retryable(format!("rendering the plan: {e}")))?
+            .map_err(|e| JobError::Permanent(format!("rendering the plan: {e}")))?;
+        let caption = language.choose(
+            format!(
+                "📄 Seu plano de negócios completo (versão {}). Você também pode editá-lo no site.",
+                document.version
+            ),
+            format!(
+                "📄 Your complete business plan (version {}). You can also edit it on the website.",
+                document.version
+            ),
+        );
+        let mut tx = self.db.begin().await?;
+        messages::insert_document(&mut tx, &id, &user.id, &caption, now_ms()).await?;
+        updates::changed(&mut tx, &user.id).await?;
+        tx.commit().await?;
+        let message =
+            messages::get(&self.db, &id).await?.ok_or_else(|| JobError::Permanent("stored".into()))?;
+        let file = Document { file_name, mime_type: "application/pdf".into(), bytes: pdf.into() };
+        let outgoing = Outgoing::Document { to: user.phone.digits().to_owned(), file, caption };
+        delivery::hand_over(&self.db, self.sender.as_ref(), &message, &outgoing, job).await
+    }
+}
+
+impl JobHandler for PlanDocumentHandler {
+    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
+        Box::pin(self.deliver(job))
+    }
+}

@@ -1,0 +1,80 @@
+//! Asking for the plan on WhatsApp: "me manda o plano" (and its English), the guide's *plano*
+//! command or the model's `send_plan_document` tool enqueue a `plan_document` job
+//! (`plan_delivery` composes and sends it) and answer that it is on its way.
+
+use serde_json::json;
+
+use crate::{
+    db::{
+        Tx,
+        jobs::{self, NewJob},
+        now_ms,
+    },
+    locale::Language,
+};
+
+pub const PLAN_DOCUMENT_JOB: &str = "plan_document";
+
+/// Asks for the plan to be sent to the person, in `language`, in this transaction. A person's
+/// plans go one at a time, after the reply that says it is coming.
+pub async fn request(tx: &mut Tx, user_id: &str, language: Language) -> Result<(), sqlx::Error> {
+    let job = NewJob::new(PLAN_DOCUMENT_JOB, json!({ "userId": user_id, "language": language.tag() }))
+        .subject(user_id)
+        .run_at(now_ms() + 500);
+    jobs::enqueue(tx, job).await.map(|_| ())
+}
+
+/// Whether what someone wrote asks us to send them the plan.
+pub fn asks_for_the_plan(text: &str) -> bool {
+    let text = crate::identity::search::fold(text);
+    const PHRASES: &[&str] = &[
+        "manda o plano",
+        "mande o plano",
+        "manda meu plano",
+        "mande meu plano",
+        "me envia o plano",
+        "envia o plano",
+        "envie o plano",
+        "enviar o plano",
+        "manda o pdf",
+        "mande o pdf",
+        "plano em pdf",
+        "send me the plan",
+        "send me my plan",
+        "send the plan",
+        "send my plan",
+        "plan as a pdf",
+        "plan in pdf",
+    ];
+    PHRASES.iter().any(|phrase| text.contains(phrase))
+}
+
+/// What we say while the plan is on its way.
+pub fn on_its_way(language: Language) -> String {
+    language
+        .choose(
+            "📄 Vou gerar o seu plano de negócios completo em PDF e te mando aqui em instantes.",
+            "📄 I'll put your complete business plan together as a PDF and send it here in a moment.",
+        )
+        .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn asking_for_the_plan_is_heard_in_both_languages() {
+        for text in [
+            "Me manda o plano?",
+            "pode mandar o plano em PDF",
+            "Envie o plano por aqui",
+            "Send me my plan please",
+        ] {
+            assert!(asks_for_the_plan(text), "{text}");
+        }
+        for text in ["Quero fazer um plano de marketing", "Qual é o plano Pro?", "What is the plan price?"] {
+            assert!(!asks_for_the_plan(text), "{text}");
+        }
+    }
+}
