@@ -55,7 +55,7 @@ export default async function setup(project: TestProject) {
       JWT_SECRET: "e2e-secret-that-is-long-enough-0123456789",
       RUST_LOG: "warn",
       WHATSAPP_BATCH_WINDOW_MS: "300",
-      ADMIN_PHONES: "+5531999990000,+5531999990001,+5531999990002,+5531999990003,+5531999990004",
+      ADMIN_PHONES: "+5531999990000,+5531999990001,+5531999990002,+5531999990003,+5531999990004,+5531999990005",
     },
     stdio: ["ignore", "inherit", "inherit"],
   });

@@ -43,4 +43,28 @@ describe("the WhatsApp simulator (dev mode)", () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it("offers a closed question's answers to tap, and a tap moves the interview on", async () => {
+    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = collectErrors(page);
+    await page.goto(`${baseURL}/dev/whatsapp`);
+    await page.getByLabel("Número de WhatsApp").fill("+55 31 99999-0005");
+    await page.getByLabel("Nome no perfil").fill("Rita Alves");
+    const replies = page.locator('[data-from="product"]');
+    for (const words of ["Oi", "Um food truck de tapioca", "Falta comida rápida e saudável na praia", "Tapioca com recheios regionais"]) {
+      const before = await replies.count();
+      await page.getByLabel("Mensagem").fill(words);
+      await page.getByRole("button", { name: "Enviar", exact: true }).click();
+      await replies.nth(before).waitFor({ timeout: 15_000 });
+    }
+    const answers = page.getByRole("group", { name: "Respostas para tocar" }).last();
+    await answers.getByRole("button", { name: "Planejando" }).waitFor();
+    await screenshot(page, "whatsapp-choices-1280");
+    const before = await replies.count();
+    await answers.getByRole("button", { name: "Planejando" }).click();
+    await replies.nth(before).waitFor({ timeout: 15_000 });
+    expect(await replies.nth(before).textContent()).toMatch(/Ideia de negócio.*concluída/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

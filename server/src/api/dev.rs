@@ -58,7 +58,8 @@ pub async fn outbox(
                 let file = m.file_name.as_ref().map(|name| {
                     json!({"fileName": name, "url": format!("/api/dev/whatsapp/outbox/files/{}", m.seq)})
                 });
-                json!({"to": m.to, "text": m.text, "kind": m.kind, "createdAt": timestamp(m.created_at).to_string(), "document": file})
+                json!({"to": m.to, "text": m.text, "kind": m.kind, "createdAt": timestamp(m.created_at).to_string(),
+                       "document": file, "choices": m.choices})
             })
             .collect();
         let typing = outbox::typing(&dev.db, phone.e164()).await?;
@@ -101,9 +102,15 @@ pub struct SimulatedMessage {
     name: String,
     #[serde(default)]
     text: String,
+    /// A tap on answers we offered: the choice's id; `text` is its title. Delivered as Meta
+    /// delivers a tap (`interactive` with `button_reply`, or `list_reply` when `list` is true).
+    #[serde(default)]
+    choice: Option<String>,
+    #[serde(default)]
+    list: bool,
 }
 
-/// `POST /api/dev/whatsapp/inbound {"from","name","text"}`
+/// `POST /api/dev/whatsapp/inbound {"from","name","text"[, "choice", "list"]}`
 pub async fn inbound(
     State(dev): State<DevWhatsApp>,
     headers: HeaderMap,
@@ -134,20 +141,27 @@ fn simulated(message: &SimulatedMessage) -> Result<Inbound, AppError> {
     }
     let now = now_ms();
     let wa_message_id = format!("wamid.dev.{}", uuid::Uuid::new_v4().simple());
-    let raw = json!({
-        "from": phone.digits(),
-        "id": wa_message_id,
-        "timestamp": (now / 1000).to_string(),
-        "type": "text",
-        "text": { "body": text },
-    });
+    let (kind, raw) = match &message.choice {
+        Some(id) => {
+            let reply = if message.list { "list_reply" } else { "button_reply" };
+            let interactive = json!({ "type": reply, reply: { "id": id, "title": text } });
+            let raw = json!({"from": phone.digits(), "id": wa_message_id, "timestamp": (now / 1000).to_string(),
+                             "type": "interactive", "interactive": interactive});
+            (MessageKind::Interactive, raw)
+        }
+        None => {
+            let raw = json!({"from": phone.digits(), "id": wa_message_id, "timestamp": (now / 1000).to_string(),
+                             "type": "text", "text": { "body": text }});
+            (MessageKind::Text, raw)
+        }
+    };
     Ok(Inbound {
         messages: vec![InboundMessage {
             wa_message_id,
             from: phone.digits().to_owned(),
             profile_name: message.name.trim().to_owned(),
             timestamp_ms: now,
-            kind: MessageKind::Text,
+            kind,
             text: text.to_owned(),
             media_id: None,
             system: None,

@@ -26,6 +26,7 @@ use crate::{
         store::{Patch, Plan, Source, StepUpdate},
     },
     prompts,
+    whatsapp::choices::{Choice, MAX_ROWS},
 };
 
 const HISTORY_MESSAGES: usize = 30;
@@ -39,6 +40,33 @@ pub struct Engine {
     plans: Plans,
     guide: Guide,
     llm: Option<LlmClient>,
+}
+
+/// What the consultant says, and the answers it offers to tap with it (WhatsApp's buttons or list).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Answer {
+    pub text: String,
+    pub choices: Vec<Choice>,
+}
+
+/// The model's `offer_choices`: two to ten short answers shown under its next message.
+fn offer_choices(call: &ToolCall, choices: &mut Vec<Choice>) -> String {
+    let args: Json = serde_json::from_str(&call.arguments).unwrap_or_default();
+    let options: Vec<String> = args["options"]
+        .as_array()
+        .map(|o| o.iter().filter_map(Json::as_str).map(|s| s.trim().to_owned()).collect())
+        .unwrap_or_default();
+    if !(2..=MAX_ROWS).contains(&options.len())
+        || options.iter().any(|o| o.is_empty() || o.chars().count() > 24)
+    {
+        return "error: give 2 to 10 options of at most 24 characters each".into();
+    }
+    *choices = options
+        .iter()
+        .enumerate()
+        .map(|(i, title)| Choice::new(format!("option:{}", i + 1), title))
+        .collect();
+    "ok: they will be shown as buttons (or a list) under your message; ask the question in your text".into()
 }
 
 fn tools() -> Json {
@@ -65,6 +93,11 @@ fn tools() -> Json {
             "name": "lookup_business_facts",
             "description": "Dated, sourced facts about Brazilian small business: MEI (revenue limit, DAS, who may be one, employees, yearly declaration, how to open), Simples Nacional (ME/EPP sizes, annexes and rates, effective rate, Fator R, other regimes), legal forms (MEI, EI, SLU, LTDA), licences, where to get free help (Sebrae), payments (Pix, card machines) and the tax reform. Use it before quoting any tax, legal or monetary fact, and quote the date it gives.",
             "parameters": {"type": "object", "properties": {"topic": {"type": "string", "enum": facts::topics()}}, "required": ["topic"]}
+        }},
+        {"type": "function", "function": {
+            "name": "offer_choices",
+            "description": "Shows the user tappable answers (WhatsApp buttons, or a list beyond three) under your message, for a closed question: the business's stage, its legal form, its tax regime, yes or no. The tap comes back as the option's words.",
+            "parameters": {"type": "object", "properties": {"options": {"type": "array", "items": {"type": "string", "maxLength": 24}, "minItems": 2, "maxItems": 10}}, "required": ["options"]}
         }},
         {"type": "function", "function": {
             "name": "send_plan_document",
@@ -166,7 +199,12 @@ impl Engine {
 
     /// The consultant's answer to what the user wrote (empty: pick up where they left off).
     pub async fn reply(&self, user: &User, text: &str) -> Result<String, AppError> {
-        self.reply_streaming(user, text, None).await
+        self.respond(user, text, None).await.map(|answer| answer.text)
+    }
+
+    /// The answer with the taps it offers (WhatsApp's buttons or list), for the reply worker.
+    pub async fn answer(&self, user: &User, text: &str) -> Result<Answer, AppError> {
+        self.respond(user, text, None).await
     }
 
     /// The same answer, its text also passed to `deltas` as the model writes it (the offline
@@ -177,8 +215,13 @@ impl Engine {
         text: &str,
         deltas: Option<&Deltas>,
     ) -> Result<String, AppError> {
+        self.respond(user, text, deltas).await.map(|answer| answer.text)
+    }
+
+    async fn respond(&self, user: &User, text: &str, deltas: Option<&Deltas>) -> Result<Answer, AppError> {
         if text.trim().is_empty() {
-            return self.guide.resume(user).await;
+            let text = self.guide.resume(user).await?;
+            return self.guided(user, text).await;
         }
         if let Some(llm) = self.llm.as_ref().filter(|l| l.breaker().allows()) {
             match self.with_model(llm, user, deltas).await {
@@ -188,7 +231,13 @@ impl Engine {
                 }
             }
         }
-        self.guide.reply(user, text).await
+        let text = self.guide.reply(user, text).await?;
+        self.guided(user, text).await
+    }
+
+    /// The guide's answer, with the taps for the closed question it ends on.
+    async fn guided(&self, user: &User, text: String) -> Result<Answer, AppError> {
+        Ok(Answer { text, choices: self.guide.pending_choices(&user.id).await? })
     }
 
     async fn context(&self, user: &User) -> Result<Vec<Json>, AppError> {
@@ -237,17 +286,22 @@ impl Engine {
         llm: &LlmClient,
         user: &User,
         deltas: Option<&Deltas>,
-    ) -> anyhow::Result<String> {
+    ) -> anyhow::Result<Answer> {
         let mut conversation = self.context(user).await?;
         let tools = tools();
+        let mut choices = Vec::new();
         for _ in 0..MAX_TOOL_ROUNDS {
             match llm.complete_streaming(&conversation, &tools, deltas).await? {
                 // Whole: a long answer is split into several WhatsApp messages, never cut off.
-                Completion::Text(text) => return Ok(text),
+                Completion::Text(text) => return Ok(Answer { text, choices }),
                 Completion::ToolCalls { calls, message } => {
                     conversation.push(message);
                     for call in calls {
-                        let result = self.run_tool(user, &call).await;
+                        let result = if call.name == "offer_choices" {
+                            offer_choices(&call, &mut choices)
+                        } else {
+                            self.run_tool(user, &call).await
+                        };
                         conversation
                             .push(json!({"role": "tool", "tool_call_id": call.id, "content": result}));
                     }

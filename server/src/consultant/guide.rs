@@ -24,6 +24,7 @@ use crate::{
         store::{Patch, Plan, Source, StepUpdate},
     },
     proto::{json, socio::v1 as pb},
+    whatsapp::choices::Choice,
 };
 
 #[derive(Clone)]
@@ -191,6 +192,15 @@ impl Guide {
     }
 
     /// Where the user left off: the pending question again, or the next one.
+    /// The answers to tap for the question the interview waits on, in the person's language now
+    /// (an answer may just have switched it); none for an open question.
+    pub async fn pending_choices(&self, user_id: &str) -> Result<Vec<Choice>, AppError> {
+        let Some(question) = self.pending(user_id).await? else { return Ok(Vec::new()) };
+        let mut conn = self.db.pool().acquire().await?;
+        let lang = users::find_by_id(&mut conn, user_id).await?.map(|u| u.language).unwrap_or_default();
+        Ok(question.choices(lang))
+    }
+
     pub async fn resume(&self, user: &User) -> Result<String, AppError> {
         let plan = self.plans.get_or_create(&user.id).await?;
         let pending = self.pending(&user.id).await?;

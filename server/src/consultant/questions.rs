@@ -4,7 +4,7 @@
 use serde_json::{Value as Json, json};
 
 use super::parse;
-use crate::{locale::Language, plan::sections::Step};
+use crate::{locale::Language, plan::sections::Step, whatsapp::choices::Choice};
 
 /// How an answer becomes the field's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,6 +197,34 @@ impl Question {
         lang.choose(self.pt_br, self.en)
     }
 
+    /// The answers to tap, for a closed question (none for an open one). Each title reads back as
+    /// that answer (tested), so a tap and typed words are the same.
+    pub fn choices(&self, lang: Language) -> Vec<Choice> {
+        let options: &[(&str, &str, &str)] = match self.answer {
+            Answer::Stage => &[
+                ("stage:idea", "Só a ideia", "Just the idea"),
+                ("stage:planning", "Planejando", "Planning"),
+                ("stage:started", "Começando", "Starting"),
+                ("stage:running", "Já funcionando", "Already running"),
+            ],
+            Answer::BusinessType => &[
+                ("type:mei", "MEI", "MEI"),
+                ("type:me", "ME (microempresa)", "ME (micro-enterprise)"),
+                ("type:epp", "EPP", "EPP"),
+                ("type:ltda", "LTDA", "LTDA"),
+                ("type:slu", "SLU", "SLU"),
+                ("type:undecided", "Ainda não sei", "Not sure yet"),
+            ],
+            Answer::CnpjStatus => &[
+                ("cnpj:active", "Sim, já tenho", "Yes, I have one"),
+                ("cnpj:in_progress", "Estou abrindo", "Being registered"),
+                ("cnpj:none", "Ainda não", "No, not yet"),
+            ],
+            Answer::Text | Answer::Money | Answer::CostPerSale | Answer::Count | Answer::List => &[],
+        };
+        options.iter().map(|(id, pt, en)| Choice::new(*id, lang.choose(*pt, *en))).collect()
+    }
+
     pub fn find(step: Step, field: &str) -> Option<&'static Question> {
         QUESTIONS.iter().find(|q| q.step == step && q.field == field)
     }
@@ -297,6 +325,26 @@ mod tests {
             let n = QUESTIONS.iter().filter(|q| q.step == step).count();
             assert!((3..=5).contains(&n), "{step:?} has {n}");
         }
+    }
+
+    #[test]
+    fn every_tap_reads_back_as_its_answer_in_both_languages() {
+        let mut closed = 0;
+        for question in QUESTIONS {
+            for lang in [Language::PtBr, Language::En] {
+                for choice in question.choices(lang) {
+                    let expected = choice.id.split_once(':').unwrap().1;
+                    assert_eq!(
+                        question.read(&choice.title),
+                        Some(json!({ question.field: expected })),
+                        "{}",
+                        choice.title
+                    );
+                    closed += 1;
+                }
+            }
+        }
+        assert_eq!(closed, 26, "stage, legal form and CNPJ, in two languages");
     }
 
     #[test]

@@ -200,6 +200,7 @@ mod tests {
             wa_message_id: None,
             created_at: 0,
             sent_by_name: None,
+            choices: Vec::new(),
         }
     }
 

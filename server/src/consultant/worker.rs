@@ -12,7 +12,7 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 
 use super::{
-    engine::Engine,
+    engine::{Answer, Engine},
     llm::Transcriber,
     plan_request,
     replies::{self, Links},
@@ -88,11 +88,11 @@ impl ReplyHandler {
         &self,
         user: &crate::identity::users::User,
         text: &str,
-    ) -> Result<Option<String>, JobError> {
+    ) -> Result<Option<Answer>, JobError> {
         if !replies::entitled(user) {
             return Ok(None);
         }
-        self.engine.reply(user, text).await.map(Some).map_err(|e| JobError::Retryable(format!("{e}")))
+        self.engine.answer(user, text).await.map(Some).map_err(|e| JobError::Retryable(format!("{e}")))
     }
 
     async fn reply(&self, job: &Job) -> Result<(), JobError> {
@@ -115,19 +115,19 @@ impl ReplyHandler {
         }
 
         let asked = replies::readable_text(&claimed);
-        let (user, text) = if replies::entitled(&user) && plan_request::asks_for_the_plan(&asked) {
+        let (user, text, choices) = if replies::entitled(&user) && plan_request::asks_for_the_plan(&asked) {
             let mut tx = self.db.begin().await?;
             plan_request::request(&mut tx, &user.id, user.language).await?;
             tx.commit().await?; // wakes the workers for the plan
             let text = plan_request::on_its_way(user.language);
-            (user, text)
+            (user, text, Vec::new())
         } else if handoff::asks_for_a_person(&asked) {
             let mut tx = self.db.begin().await?;
             handoff::request(&mut tx, &user.id, Reason::Asked, &asked, now_ms()).await?;
             tx.commit().await?;
             tracing::info!(user = %user.id, "a person asked for a human consultant: queued for the admins");
             let text = replies::a_person_will_answer(&user);
-            (user, text)
+            (user, text, Vec::new())
         } else {
             let typing = self.show_typing(&user, &claimed);
             self.transcribe(&user, &mut claimed).await;
@@ -136,9 +136,11 @@ impl ReplyHandler {
             let mut conn = self.db.pool().acquire().await?;
             let user = users::find_by_id(&mut conn, &user.id).await?.unwrap_or(user);
             drop(conn);
-            let text = replies::compose(&user, first_contact, &claimed, &self.links, consultant);
+            let choices = consultant.as_ref().map(|a| a.choices.clone()).unwrap_or_default();
+            let text =
+                replies::compose(&user, first_contact, &claimed, &self.links, consultant.map(|a| a.text));
             drop(typing);
-            (user, text)
+            (user, text, choices)
         };
 
         let mut tx = self.db.begin().await?;
@@ -150,8 +152,11 @@ impl ReplyHandler {
         // A long answer goes as several messages, in order (the person's sends run one at a time).
         let now = now_ms();
         let answers = claimed.iter().map(|m| m.created_at).max().unwrap_or(now);
-        for (n, part) in split::into_messages(&text, split::MAX_CHARS).iter().enumerate() {
-            let id = messages::insert_outbound(&mut tx, &user.id, part, now + n as i64).await?;
+        let parts = split::into_messages(&text, split::MAX_CHARS);
+        for (n, part) in parts.iter().enumerate() {
+            // The taps go with the last part, the one that asks.
+            let offered = if n + 1 == parts.len() { choices.as_slice() } else { &[] };
+            let id = messages::insert_outbound(&mut tx, &user.id, part, offered, now + n as i64).await?;
             let mut send = delivery::send_job(&id, &user.id).run_at(now + n as i64);
             if n == 0 {
                 send.payload["answersAt"] = answers.into(); // for the reply-time metric

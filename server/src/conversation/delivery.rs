@@ -61,6 +61,12 @@ impl SendHandler {
         let notice = message.kind == MessageKind::Other("notice".into());
         let to = user.phone.digits().to_owned();
         let outgoing = match (window_open(&self.db, &user.id).await?, notice) {
+            (true, _) if !message.choices.is_empty() => Outgoing::Choices {
+                to,
+                body: message.content.clone(),
+                choices: message.choices.clone(),
+                list_label: user.language.choose("Escolher", "Choose").to_owned(),
+            },
             (true, _) => Outgoing::Text { to, body: message.content.clone() },
             (false, true) => Outgoing::Notice { to, body: message.content.clone(), language: user.language },
             (false, false) if message.status == "queued" => {

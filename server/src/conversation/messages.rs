@@ -8,7 +8,10 @@ use sqlx::{AnyConnection, Row, any::AnyRow};
 use crate::{
     clock::{self, CivilDate},
     db::{Db, now_ms},
-    whatsapp::payload::{DeliveryStatus, InboundMessage, MessageKind, StatusUpdate},
+    whatsapp::{
+        choices::Choice,
+        payload::{DeliveryStatus, InboundMessage, MessageKind, StatusUpdate},
+    },
 };
 
 /// Who wrote a message.
@@ -37,10 +40,12 @@ pub struct Message {
     pub created_at: i64,
     /// When an admin wrote it as the consultant: their name (for admins' eyes only).
     pub sent_by_name: Option<String>,
+    /// Answers offered to tap with a closed question of ours.
+    pub choices: Vec<Choice>,
 }
 
 const COLUMNS: &str =
-    "id, user_id, author, kind, content, status, error, wa_message_id, created_at, sent_by_name";
+    "id, user_id, author, kind, content, status, error, wa_message_id, created_at, sent_by_name, choices";
 
 fn from_row(row: &AnyRow) -> Result<Message, sqlx::Error> {
     Ok(Message {
@@ -54,6 +59,10 @@ fn from_row(row: &AnyRow) -> Result<Message, sqlx::Error> {
         wa_message_id: row.try_get("wa_message_id")?,
         created_at: row.try_get("created_at")?,
         sent_by_name: row.try_get("sent_by_name")?,
+        choices: row
+            .try_get::<Option<String>, _>("choices")?
+            .and_then(|json| serde_json::from_str(&json).ok())
+            .unwrap_or_default(),
     })
 }
 
@@ -160,21 +169,24 @@ pub async fn insert_by_person(
     Ok(id)
 }
 
-/// Stores a reply of ours, queued for sending.
+/// Stores a reply of ours, queued for sending, with the answers it offers to tap (if any).
 pub async fn insert_outbound(
     conn: &mut AnyConnection,
     user_id: &str,
     content: &str,
+    choices: &[Choice],
     created_at: i64,
 ) -> Result<String, sqlx::Error> {
     let id = uuid::Uuid::new_v4().to_string();
+    let choices = (!choices.is_empty()).then(|| serde_json::to_string(choices).unwrap_or_default());
     sqlx::query(
-        "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
-         values ($1, $2, 'outbound', 'assistant', 'text', $3, 'queued', $4, $4)",
+        "insert into messages (id, user_id, direction, author, kind, content, status, choices, created_at, updated_at) \
+         values ($1, $2, 'outbound', 'assistant', 'text', $3, 'queued', $4, $5, $5)",
     )
     .bind(&id)
     .bind(user_id)
     .bind(content)
+    .bind(choices)
     .bind(created_at)
         .execute(conn)
     .await?;
@@ -505,6 +517,7 @@ pub async fn insert_web_message(
         wa_message_id: None,
         created_at: at,
         sent_by_name: None,
+        choices: Vec::new(),
     })
 }
 

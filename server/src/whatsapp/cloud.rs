@@ -9,7 +9,10 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::sender::{Document, Outgoing, SendError, Sent, WhatsAppSender};
+use super::{
+    choices,
+    sender::{Document, Outgoing, SendError, Sent, WhatsAppSender},
+};
 use crate::{
     config::{Secret, WhatsAppConfig},
     locale::Language,
@@ -62,6 +65,18 @@ impl CloudSender {
                 "type": "document",
                 "document": { "id": media_id, "filename": file.file_name, "caption": caption },
             }),
+            Outgoing::Choices { to, body, choices, list_label } => {
+                match choices::interactive(body, choices, list_label) {
+                    Some(interactive) => json!({
+                        "messaging_product": "whatsapp",
+                        "recipient_type": "individual",
+                        "to": to,
+                        "type": "interactive",
+                        "interactive": interactive,
+                    }),
+                    None => self.body(&Outgoing::Text { to: to.clone(), body: body.clone() }, media_id),
+                }
+            }
             Outgoing::Text { to, body } => json!({
                 "messaging_product": "whatsapp",
                 "recipient_type": "individual",
@@ -130,7 +145,10 @@ impl CloudSender {
     async fn send_message(&self, message: &Outgoing) -> Result<Sent, SendError> {
         let media_id = match message {
             Outgoing::Document { file, .. } => self.upload(file).await?,
-            Outgoing::Text { .. } | Outgoing::LoginCode { .. } | Outgoing::Notice { .. } => String::new(),
+            Outgoing::Text { .. }
+            | Outgoing::LoginCode { .. }
+            | Outgoing::Notice { .. }
+            | Outgoing::Choices { .. } => String::new(),
         };
         let bytes = self.post(&self.body(message, &media_id)).await?;
         let answer: SendResponse = serde_json::from_slice(&bytes)

@@ -30,6 +30,18 @@ pub struct Delivered {
     pub created_at: i64,
     /// A file's name, when it carries one.
     pub file_name: Option<String>,
+    /// The answers to tap, for a closed question.
+    pub choices: Vec<super::choices::Choice>,
+}
+
+/// One row of the outbox, as a phone would have received it.
+struct Kept<'a> {
+    body: &'a str,
+    kind: &'a str,
+    wa_message_id: &'a str,
+    file: Option<&'a Document>,
+    /// The answers to tap (JSON), for a closed question.
+    choices: Option<String>,
 }
 
 /// How long WhatsApp shows "typing…" unless the answer comes first.
@@ -43,17 +55,28 @@ impl WhatsAppSender for DevOutbox {
         _wa_message_id: &'a str,
     ) -> BoxFuture<'a, Result<(), SendError>> {
         let id = format!("typing.dev.{}", uuid::Uuid::new_v4().simple());
-        Box::pin(async move { self.keep(to, "", "typing", &id, None).await })
+        Box::pin(async move {
+            let kept = Kept { body: "", kind: "typing", wa_message_id: &id, file: None, choices: None };
+            self.keep(to, kept).await
+        })
     }
 
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Sent, SendError>> {
         Box::pin(async move {
             let wa_message_id = format!("wamid.dev.{}", uuid::Uuid::new_v4().simple());
-            let file = match message {
-                Outgoing::Document { file, .. } => Some(file),
-                Outgoing::Text { .. } | Outgoing::LoginCode { .. } | Outgoing::Notice { .. } => None,
+            let (file, choices) = match message {
+                Outgoing::Document { file, .. } => (Some(file), None),
+                Outgoing::Choices { choices, .. } => (None, serde_json::to_string(choices).ok()),
+                Outgoing::Text { .. } | Outgoing::LoginCode { .. } | Outgoing::Notice { .. } => (None, None),
             };
-            self.keep(message.to(), &message.text(), message.kind(), &wa_message_id, file).await?;
+            let kept = Kept {
+                body: &message.text(),
+                kind: message.kind(),
+                wa_message_id: &wa_message_id,
+                file,
+                choices,
+            };
+            self.keep(message.to(), kept).await?;
             Ok(Sent { wa_message_id })
         })
     }
@@ -61,25 +84,19 @@ impl WhatsAppSender for DevOutbox {
 
 impl DevOutbox {
     /// One row of the outbox, for `to`'s digits.
-    async fn keep(
-        &self,
-        to: &str,
-        body: &str,
-        kind: &str,
-        wa_message_id: &str,
-        file: Option<&Document>,
-    ) -> Result<(), SendError> {
+    async fn keep(&self, to: &str, kept: Kept<'_>) -> Result<(), SendError> {
         sqlx::query(
-            "insert into whatsapp_outbox (to_phone, body, kind, wa_message_id, created_at, file_name, file_data) \
-             values ($1, $2, $3, $4, $5, $6, $7)",
+            "insert into whatsapp_outbox (to_phone, body, kind, wa_message_id, created_at, file_name, file_data, choices) \
+             values ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(format!("+{to}"))
-        .bind(body)
-        .bind(kind)
-        .bind(wa_message_id)
+        .bind(kept.body)
+        .bind(kept.kind)
+        .bind(kept.wa_message_id)
         .bind(now_ms())
-        .bind(file.map(|f| f.file_name.clone()))
-        .bind(file.map(|f| f.bytes.to_vec()))
+        .bind(kept.file.map(|f| f.file_name.clone()))
+        .bind(kept.file.map(|f| f.bytes.to_vec()))
+        .bind(kept.choices)
         .execute(self.db.pool())
         .await
         .map_err(|e| SendError::Retryable(format!("outbox unavailable: {e}")))?;
@@ -108,8 +125,8 @@ pub async fn typing(db: &Db, to: &str) -> Result<bool, sqlx::Error> {
 /// Everything sent to `to` (E.164), oldest first; at most the last 500.
 pub async fn delivered_to(db: &Db, to: &str) -> Result<Vec<Delivered>, sqlx::Error> {
     let rows = sqlx::query(
-        "select seq, to_phone, body, kind, created_at, file_name from (select seq, to_phone, body, kind, created_at, \
-         file_name from whatsapp_outbox where to_phone = $1 and kind <> 'typing' order by seq desc limit 500) recent \
+        "select seq, to_phone, body, kind, created_at, file_name, choices from (select seq, to_phone, body, kind, \
+         created_at, file_name, choices from whatsapp_outbox where to_phone = $1 and kind <> 'typing' order by seq desc limit 500) recent \
          order by seq",
     )
     .bind(to)
@@ -124,6 +141,10 @@ pub async fn delivered_to(db: &Db, to: &str) -> Result<Vec<Delivered>, sqlx::Err
                 kind: row.try_get("kind")?,
                 created_at: row.try_get("created_at")?,
                 file_name: row.try_get("file_name")?,
+                choices: row
+                    .try_get::<Option<String>, _>("choices")?
+                    .and_then(|json| serde_json::from_str(&json).ok())
+                    .unwrap_or_default(),
             })
         })
         .collect()

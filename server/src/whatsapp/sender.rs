@@ -20,6 +20,10 @@ pub enum Outgoing {
     /// A file the person can download (the business plan's PDF), with a caption: only inside the
     /// 24-hour window. The Cloud API uploads it first, then sends a `document` message.
     Document { to: String, file: Document, caption: String },
+    /// A closed question: free text with answers to tap (buttons or a list), only inside the
+    /// 24-hour window; `list_label` names a list's button. Sent as plain text when Meta's limits
+    /// do not allow taps (`choices::interactive`).
+    Choices { to: String, body: String, choices: Vec<super::choices::Choice>, list_label: String },
 }
 
 /// A file to send.
@@ -37,14 +41,17 @@ impl Outgoing {
             Outgoing::Text { to, .. }
             | Outgoing::LoginCode { to, .. }
             | Outgoing::Notice { to, .. }
-            | Outgoing::Document { to, .. } => to,
+            | Outgoing::Document { to, .. }
+            | Outgoing::Choices { to, .. } => to,
         }
     }
 
     /// What the person reads.
     pub fn text(&self) -> String {
         match self {
-            Outgoing::Text { body, .. } | Outgoing::Notice { body, .. } => body.clone(),
+            Outgoing::Text { body, .. } | Outgoing::Notice { body, .. } | Outgoing::Choices { body, .. } => {
+                body.clone()
+            }
             Outgoing::Document { caption, .. } => caption.clone(),
             Outgoing::LoginCode { code, language, .. } => language.choose(
                 format!("*{code}* é o seu código de acesso do Sócio. Ele vale por 10 minutos. Não compartilhe este código com ninguém."),
@@ -59,6 +66,7 @@ impl Outgoing {
             Outgoing::LoginCode { .. } => "login_code",
             Outgoing::Notice { .. } => "notice",
             Outgoing::Document { .. } => "document",
+            Outgoing::Choices { .. } => "interactive",
         }
     }
 }

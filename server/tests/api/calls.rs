@@ -117,7 +117,7 @@ impl TestApp {
         self.outbox_messages(phone)
             .await
             .iter()
-            .filter(|m| m["kind"] == "text")
+            .filter(|m| m["kind"] == "text" || m["kind"] == "interactive")
             .filter_map(|m| m["text"].as_str().map(str::to_owned))
             .collect()
     }

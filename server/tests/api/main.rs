@@ -5,6 +5,7 @@ mod admin;
 mod auth;
 mod billing;
 mod calls;
+mod choices;
 mod connections;
 mod consultant;
 mod crash;

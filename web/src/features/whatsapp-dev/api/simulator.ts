@@ -10,6 +10,8 @@ export interface OutboxMessage {
   createdAt: string;
   /** A file the product sent (the plan's PDF), to download as the phone would. */
   document?: { fileName: string; url: string } | null;
+  /** Answers offered to tap (WhatsApp's reply buttons, or a list beyond three). */
+  choices?: { id: string; title: string }[];
 }
 
 export function useOutbox(phone: string, language: string) {
@@ -28,7 +30,7 @@ export function useOutbox(phone: string, language: string) {
 
 export function useSendAsUser(language: string) {
   return useMutation({
-    mutationFn: (message: { from: string; name: string; text: string }) =>
+    mutationFn: (message: { from: string; name: string; text: string; choice?: string; list?: boolean }) =>
       restCall<{ messageId: string }>("/api/dev/whatsapp/inbound", {
         method: "POST",
         body: JSON.stringify(message),

@@ -16,6 +16,7 @@ interface Bubble {
   at: string;
   kind?: string;
   document?: { fileName: string; url: string } | null;
+  choices?: { id: string; title: string }[];
 }
 
 const IDENTITY_KEY = "socio.devWhatsApp.identity";
@@ -58,7 +59,7 @@ export function SimulatorPage() {
   }
 
   const bubbles = useMemo(() => {
-    const product: Bubble[] = (outbox.data?.messages ?? []).map((m) => ({ from: "product", text: m.text, at: m.createdAt, kind: m.kind, document: m.document }));
+    const product: Bubble[] = (outbox.data?.messages ?? []).map((m) => ({ from: "product", text: m.text, at: m.createdAt, kind: m.kind, document: m.document, choices: m.choices }));
     return [...sent, ...product].sort((a, b) => a.at.localeCompare(b.at));
   }, [outbox.data, sent]);
   const waiting = bubbles.length > 0 && bubbles[bubbles.length - 1]?.from === "user";
@@ -69,15 +70,20 @@ export function SimulatorPage() {
 
   const notInDevMode = outbox.error instanceof RestError && outbox.error.status === 404;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const text = draft.trim();
-    if (!text) return;
-    await send.mutateAsync({ from: identity.phone, name: identity.name, text });
+  /** Sends as the person: typed words, or a tap on answers we offered (as WhatsApp delivers it). */
+  async function sendAsPerson(text: string, tap?: { choice: string; list: boolean }) {
+    await send.mutateAsync({ from: identity.phone, name: identity.name, text, ...tap });
     const bubble: Bubble = { from: "user", text, at: new Date().toISOString() };
     const next = [...readSent(identity.phone), bubble];
     window.sessionStorage.setItem(sentKey(identity.phone), JSON.stringify(next));
     setSent(next);
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const text = draft.trim();
+    if (!text) return;
+    await sendAsPerson(text);
     setDraft("");
   }
 
@@ -157,6 +163,21 @@ export function SimulatorPage() {
                   </a>
                 )}
                 <WhatsAppText text={bubble.text} />
+                {bubble.choices && bubble.choices.length > 0 && (
+                  <div role="group" aria-label={t("choices")} className="mt-2 flex flex-col gap-1 border-t border-slate-200 pt-2">
+                    {bubble.choices.map((choice) => (
+                      <button
+                        key={choice.id}
+                        type="button"
+                        disabled={send.isPending || i !== bubbles.length - 1}
+                        onClick={() => void sendAsPerson(choice.title, { choice: choice.id, list: (bubble.choices?.length ?? 0) > 3 }).catch(() => {})}
+                        className="rounded-md py-1 text-center font-medium text-sky-700 hover:bg-slate-50 disabled:text-slate-600"
+                      >
+                        {choice.title}
+                      </button>
+                    ))}
+                  </div>
+                )}
                 <p className="mt-1 text-right text-[10px] text-slate-500">
                   <span className="sr-only">{bubble.from === "user" ? t("you") : t("product")} · </span>
                   {time(bubble.at, language)}
