@@ -45,6 +45,7 @@ use crate::{
         engine::Engine,
         guide::Guide,
         llm::{LlmClient, Transcriber},
+        memory::SummaryHandler,
         plan_delivery::PlanDocumentHandler,
         plan_request::PLAN_DOCUMENT_JOB,
         replies::Links,
@@ -53,6 +54,7 @@ use crate::{
     conversation::{
         delivery::{NoticeHandler, SEND_JOB, SendHandler},
         inbox::{Inbox, REPLY_JOB},
+        summaries::SUMMARY_JOB,
     },
     db::{
         Db,
@@ -159,6 +161,7 @@ impl Application {
                     sender.clone(),
                 )),
             )
+            .register(SUMMARY_JOB, Arc::new(SummaryHandler::new(db.clone(), engine.clone())))
             .register(NOTICE_JOB, Arc::new(NoticeHandler::new(db.clone())))
             .register(EXPIRY_JOB, Arc::new(ExpiryHandler::new(db.clone())))
             .register(PROVIDER_CANCEL_JOB, Arc::new(ProviderCancelHandler::new(stripe.clone())));

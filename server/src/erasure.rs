@@ -6,7 +6,7 @@
 use crate::{
     billing::subscriptions,
     consultant::guide,
-    conversation::{handoff, messages, notices},
+    conversation::{handoff, messages, notices, summaries},
     db::Db,
     identity::directory,
     plan::store,
@@ -21,6 +21,7 @@ pub async fn erase(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
     guide::erase_user(&mut tx, user_id).await?;
     messages::erase_user(&mut tx, user_id).await?;
     handoff::erase_user(&mut tx, user_id).await?;
+    summaries::erase_user(&mut tx, user_id).await?;
     notices::erase_user(&mut tx, user_id).await?;
     let Some(phones) = directory::erase(&mut tx, user_id).await? else {
         return Ok(false); // nothing is committed

@@ -16,7 +16,7 @@ use crate::{
     analytics, audit,
     billing::subscriptions,
     clock::CivilDate,
-    conversation::messages,
+    conversation::{messages, summaries},
     db::{Db, now_ms},
     erasure,
     error::{AppError, Problem, Resource},
@@ -104,7 +104,13 @@ impl AdminService for AdminApi {
 
     async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Rpc<pb::GetUserResponse> {
         let user = self.found(&request.get_ref().id).await?;
-        Ok(Response::new(pb::GetUserResponse { user: Some(admin_user(&user)) }))
+        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
+        let summary = summaries::get(&mut conn, &user.id).await.map_err(AppError::from)?;
+        Ok(Response::new(pb::GetUserResponse {
+            user: Some(admin_user(&user)),
+            conversation_summary: summary.as_ref().map(|s| s.text.clone()).unwrap_or_default(),
+            summary_updated_at: summary.map(|s| timestamp(s.updated_at)),
+        }))
     }
 
     async fn get_chat_history(

@@ -15,7 +15,8 @@ use super::{
 use crate::{
     conversation::{
         handoff,
-        messages::{self, Author},
+        messages::{self, Author, Message},
+        summaries,
     },
     db::{Db, now_ms},
     error::AppError,
@@ -29,7 +30,10 @@ use crate::{
     whatsapp::choices::{Choice, MAX_ROWS},
 };
 
-const HISTORY_MESSAGES: usize = 30;
+/// The latest messages the model sees as they were; what came before is in the summary.
+const HISTORY_MESSAGES: usize = summaries::WINDOW as usize;
+/// The longest summary kept.
+const SUMMARY_CHARS: usize = 2_000;
 /// About 3,000 tokens of conversation (four characters a token).
 const HISTORY_CHARS: usize = 12_000;
 const MAX_TOOL_ROUNDS: usize = 4;
@@ -148,6 +152,53 @@ impl Engine {
         Self { db, plans, guide, llm }
     }
 
+    /// The person's conversation summary brought up to date by the model: the previous summary and
+    /// the messages that left the window, in a few short paragraphs; None without a model or when
+    /// it cannot answer.
+    pub async fn summarise(&self, user: &User, previous: Option<&str>, older: &[Message]) -> Option<String> {
+        let llm = self.llm.as_ref().filter(|l| l.breaker().allows())?;
+        let transcript: String = older
+            .iter()
+            .filter(|m| !m.content.trim().is_empty())
+            .map(|m| {
+                let who = match m.author {
+                    Author::User => "User",
+                    Author::Assistant => "Consultant",
+                };
+                format!("{who}: {}\n", m.content.chars().take(1_000).collect::<String>())
+            })
+            .collect();
+        let ask = format!(
+            "Update the summary of a consulting conversation with a small-business owner, in {}. Keep what \
+             matters for advising them later: their business, decisions, figures they gave, open questions, \
+             preferences. Plain text, at most 1,500 characters, no headings. Only what was said; never invent.\n\n\
+             Summary so far:\n{}\n\nNewer messages:\n{transcript}",
+            user.language.tag(),
+            previous.unwrap_or("(none)")
+        );
+        let conversation = vec![json!({"role": "user", "content": ask})];
+        match llm.complete_streaming(&conversation, &json!([]), None).await {
+            Ok(Completion::Text(text)) if !text.trim().is_empty() => {
+                Some(text.trim().chars().take(SUMMARY_CHARS).collect())
+            }
+            Ok(_) => None,
+            Err(error) => {
+                tracing::warn!(%error, "the model could not summarise; the guide's recap is kept");
+                None
+            }
+        }
+    }
+
+    /// The guide's own recap, without a model: what the plan holds now and how much was said.
+    pub async fn recap(&self, user: &User, messages: usize) -> Result<String, AppError> {
+        let plan = self.plans.get_or_create(&user.id).await?;
+        let said = user.language.choose(
+            format!("Resumo automático (sem modelo): {messages} mensagens anteriores. O plano guarda o que foi dito:"),
+            format!("Automatic recap (no model): {messages} earlier messages. The plan holds what was said:"),
+        );
+        Ok(format!("{said}\n{}", plan_summary(&plan)).chars().take(SUMMARY_CHARS).collect())
+    }
+
     /// The complete plan document in `language`: the latest one when it already says what the plan
     /// says now (no model call, no new version), else a new version with the model's overview.
     pub async fn document(
@@ -260,6 +311,9 @@ impl Engine {
         }
         history.reverse();
         let earlier = all.len().saturating_sub(history.len());
+        let mut conn = self.db.pool().acquire().await?;
+        let summary = summaries::get(&mut conn, &user.id).await?;
+        drop(conn);
         let about = format!(
             "About the user: name {:?}; language {}; plan {}.{}\nTheir business plan now:\n{}",
             user.name,
@@ -268,10 +322,14 @@ impl Engine {
                 Tier::Pro => "Pro",
                 Tier::Free => "Free",
             },
-            if earlier > 0 {
-                format!(" {earlier} earlier messages are not shown; the plan below holds what they said.")
-            } else {
-                String::new()
+            match (&summary, earlier) {
+                (Some(summary), _) => format!(
+                    " {earlier} earlier messages are not shown; what was said in them, summarised:\n{}\n",
+                    summary.text
+                ),
+                (None, 0) => String::new(),
+                (None, _) =>
+                    format!(" {earlier} earlier messages are not shown; the plan below holds what they said."),
             },
             plan_summary(&plan),
         );

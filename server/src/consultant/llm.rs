@@ -285,7 +285,12 @@ impl LlmClient {
         tools: &Json,
         deltas: Option<&Deltas>,
     ) -> Result<Completion, Refusal> {
-        let mut body = json!({ "model": self.config.model, "messages": messages, "tools": tools, "tool_choice": "auto", "temperature": 0.4 });
+        let mut body = json!({ "model": self.config.model, "messages": messages, "temperature": 0.4 });
+        // OpenAI refuses an empty `tools` array: a call without tools names none.
+        if tools.as_array().is_some_and(|t| !t.is_empty()) {
+            body["tools"] = tools.clone();
+            body["tool_choice"] = json!("auto");
+        }
         if deltas.is_some() {
             body["stream"] = json!(true);
         }

@@ -7,6 +7,7 @@ pub mod facts;
 pub mod finance_tool;
 pub mod guide;
 pub mod llm;
+pub mod memory;
 pub mod parse;
 pub mod plan_delivery;
 pub mod plan_request;

@@ -21,7 +21,7 @@ use crate::{
     conversation::{
         delivery,
         handoff::{self, Reason},
-        messages, split, updates,
+        messages, split, summaries, updates,
     },
     db::{
         Db,
@@ -149,6 +149,7 @@ impl ReplyHandler {
             return Ok(());
         }
         updates::changed(&mut tx, &user.id).await?;
+        summaries::schedule_if_due(&mut tx, &user.id).await?;
         // A long answer goes as several messages, in order (the person's sends run one at a time).
         let now = now_ms();
         let answers = claimed.iter().map(|m| m.created_at).max().unwrap_or(now);

@@ -265,8 +265,14 @@ pub async fn last_inbound_at_in(conn: &mut AnyConnection, user_id: &str) -> Resu
 }
 
 pub async fn get(db: &Db, id: &str) -> Result<Option<Message>, sqlx::Error> {
+    let mut conn = db.pool().acquire().await?;
+    get_in(&mut conn, id).await
+}
+
+/// [`get`] on a connection (in a transaction).
+pub async fn get_in(conn: &mut AnyConnection, id: &str) -> Result<Option<Message>, sqlx::Error> {
     let sql = format!("select {COLUMNS} from messages where id = $1");
-    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(db.pool()).await?;
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(conn).await?;
     row.as_ref().map(from_row).transpose()
 }
 

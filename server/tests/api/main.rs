@@ -19,6 +19,7 @@ mod hostile;
 mod jobs;
 mod landing;
 mod llm;
+mod memory;
 mod numbers;
 mod plan;
 mod plan_document;

@@ -32,7 +32,8 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 export function UserDialog({ id, onClose }: { id: string; onClose: () => void }) {
   const { t, i18n } = useTranslation("admin");
   const language = currentLanguage(i18n);
-  const user = useUser(id).data?.user;
+  const details = useUser(id).data;
+  const user = details?.user;
   const plan = useUserPlan(id);
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
@@ -141,6 +142,17 @@ export function UserDialog({ id, onClose }: { id: string; onClose: () => void })
               plan.isSuccess && <p className="mt-1 text-slate-600">{t("detail.noPlan")}</p>
             )}
           </section>
+
+          {details?.conversationSummary && (
+            <section aria-label={t("detail.summary")}>
+              <h3 className="font-semibold">{t("detail.summary")}</h3>
+              <p className="mt-1 text-sm text-slate-600">
+                {t("detail.summaryHint")}
+                {details.summaryUpdatedAt && ` · ${formatDateTime(details.summaryUpdatedAt, language)}`}
+              </p>
+              <p className="mt-2 whitespace-pre-wrap rounded-xl bg-slate-50 p-3 text-slate-800">{details.conversationSummary}</p>
+            </section>
+          )}
 
           <section aria-label={t("detail.chat")}>
             <div className="flex flex-wrap items-end justify-between gap-3">

@@ -1,0 +1,125 @@
+//! Memory beyond the window: the model is shown a person's latest messages only, so what was said
+//! before them is kept as a summary per person, brought up to date by a job (`consultant::memory`)
+//! once enough messages have slid out of the window. The summary goes into the model's context
+//! and the admin's user detail; erasure removes it.
+
+use serde_json::json;
+use sqlx::{AnyConnection, Row};
+
+use super::messages::{self, Message};
+use crate::db::{
+    Tx,
+    jobs::{self, NewJob},
+};
+
+/// The job kind that brings a person's summary up to date.
+pub const SUMMARY_JOB: &str = "conversation_summary";
+/// Messages the model sees as they were (the rest is summarised).
+pub const WINDOW: i64 = 30;
+/// A summary is brought up to date once this many messages have left the window since.
+pub const EVERY: i64 = 20;
+/// The most messages one update reads.
+const MAX_READ: i64 = 200;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub text: String,
+    pub covers_until: i64,
+    /// `model` or `guide`.
+    pub source: String,
+    pub updated_at: i64,
+}
+
+pub async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Summary>, sqlx::Error> {
+    let row = sqlx::query(
+        "select summary, covers_until, source, updated_at from conversation_summaries where user_id = $1",
+    )
+    .bind(user_id)
+    .fetch_optional(conn)
+    .await?;
+    row.map(|r| {
+        Ok(Summary {
+            text: r.try_get("summary")?,
+            covers_until: r.try_get("covers_until")?,
+            source: r.try_get("source")?,
+            updated_at: r.try_get("updated_at")?,
+        })
+    })
+    .transpose()
+}
+
+/// Enqueues the update when enough messages have left the window since the summary's end (one
+/// update waits per person and end).
+pub async fn schedule_if_due(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
+    let covers_until = get(tx, user_id).await?.map_or(i64::MIN, |s| s.covers_until);
+    let since: i64 = sqlx::query("select count(*) as n from messages where user_id = $1 and created_at > $2")
+        .bind(user_id)
+        .bind(covers_until)
+        .fetch_one(&mut **tx)
+        .await?
+        .try_get("n")?;
+    if since >= WINDOW + EVERY {
+        let job = NewJob::new(SUMMARY_JOB, json!({ "userId": user_id }))
+            .subject(user_id)
+            .dedupe_key(format!("summary:{user_id}:{covers_until}"));
+        jobs::enqueue(tx, job).await?;
+    }
+    Ok(())
+}
+
+/// The messages the update should fold in: after the summary's end and before the window, oldest
+/// first (at most [`MAX_READ`]).
+pub async fn to_fold_in(conn: &mut AnyConnection, user_id: &str) -> Result<Vec<Message>, sqlx::Error> {
+    let covers_until = get(conn, user_id).await?.map_or(i64::MIN, |s| s.covers_until);
+    let ids: Vec<String> = sqlx::query(
+        "select id from messages where user_id = $1 and created_at > $2 and id not in \
+         (select id from messages where user_id = $1 order by created_at desc, id desc limit $3) \
+         order by created_at, id limit $4",
+    )
+    .bind(user_id)
+    .bind(covers_until)
+    .bind(WINDOW)
+    .bind(MAX_READ)
+    .fetch_all(&mut *conn)
+    .await?
+    .iter()
+    .map(|r| r.try_get("id"))
+    .collect::<Result<_, _>>()?;
+    let mut found = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(message) = messages::get_in(conn, &id).await? {
+            found.push(message);
+        }
+    }
+    Ok(found)
+}
+
+/// Keeps the summary, now covering up to `covers_until`.
+pub async fn store(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    text: &str,
+    covers_until: i64,
+    source: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "insert into conversation_summaries (user_id, summary, covers_until, source, updated_at) values ($1, $2, $3, $4, $5) \
+         on conflict (user_id) do update set summary = excluded.summary, covers_until = excluded.covers_until, \
+         source = excluded.source, updated_at = excluded.updated_at",
+    )
+    .bind(user_id)
+    .bind(text)
+    .bind(covers_until)
+    .bind(source)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// LGPD erasure, the summary's part.
+pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from conversation_summaries where user_id = $1").bind(user_id).execute(conn).await?;
+    Ok(())
+}
