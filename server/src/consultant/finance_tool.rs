@@ -121,18 +121,7 @@ fn answer(inputs: &Inputs, hypothetical: bool) -> Json {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn bakery() -> Inputs {
-        Inputs {
-            startup_costs: 50_000.0,
-            working_capital: 10_000.0,
-            monthly_fixed_costs: 8_000.0,
-            average_ticket: 25.0,
-            variable_cost_per_sale: Some(10.0),
-            variable_cost_percent: None,
-            expected_sales_per_month: 1_000.0,
-        }
-    }
+    use crate::plan::finance::tests::bakery;
 
     #[test]
     fn the_answer_carries_the_server_s_figures_rounded_for_quoting() {

@@ -203,21 +203,11 @@ pub async fn insert_notice(
     content: &str,
     created_at: i64,
 ) -> Result<bool, sqlx::Error> {
-    let written = sqlx::query(
-        "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
-         values ($1, $2, 'outbound', 'assistant', 'notice', $3, 'queued', $4, $4) on conflict (id) do nothing",
-    )
-    .bind(id)
-    .bind(user_id)
-    .bind(content)
-    .bind(created_at)
-    .execute(conn)
-    .await?;
-    Ok(written.rows_affected() == 1)
+    insert_once(conn, id, user_id, "notice", content, created_at).await
 }
 
-/// Keeps a document of ours (the plan's PDF; `content` is its caption), queued for sending. `id`
-/// is chosen by the caller so that a retried job writes it once. True when written now.
+/// Keeps a document of ours (the plan's PDF; `caption` is its words), queued for sending. `id` is
+/// chosen by the caller so that a retried job writes it once. True when written now.
 pub async fn insert_document(
     conn: &mut AnyConnection,
     id: &str,
@@ -225,13 +215,27 @@ pub async fn insert_document(
     caption: &str,
     created_at: i64,
 ) -> Result<bool, sqlx::Error> {
+    insert_once(conn, id, user_id, "document", caption, created_at).await
+}
+
+/// One outbound message of ours under the caller's id, queued; a second write of the id does
+/// nothing. True when written now.
+async fn insert_once(
+    conn: &mut AnyConnection,
+    id: &str,
+    user_id: &str,
+    kind: &str,
+    content: &str,
+    created_at: i64,
+) -> Result<bool, sqlx::Error> {
     let written = sqlx::query(
         "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
-         values ($1, $2, 'outbound', 'assistant', 'document', $3, 'queued', $4, $4) on conflict (id) do nothing",
+         values ($1, $2, 'outbound', 'assistant', $3, $4, 'queued', $5, $5) on conflict (id) do nothing",
     )
     .bind(id)
     .bind(user_id)
-    .bind(caption)
+    .bind(kind)
+    .bind(content)
     .bind(created_at)
     .execute(conn)
     .await?;

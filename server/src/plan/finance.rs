@@ -158,10 +158,11 @@ pub fn analyse(inputs: &Inputs) -> Analysis {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn bakery() -> Inputs {
+    /// Sebrae's bakery: R$ 60,000 invested, 1,000 sales a month at R$ 25 costing R$ 10 each.
+    pub(crate) fn bakery() -> Inputs {
         Inputs {
             startup_costs: 50_000.0,
             working_capital: 10_000.0,
