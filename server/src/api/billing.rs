@@ -76,6 +76,9 @@ impl BillingApi {
         landing_variant: Option<Variant>,
     ) -> Result<String, AppError> {
         let variant = landing_variant.map(Variant::as_str);
+        // One checkout is opened at a time per person, so that asking twice at once (two tabs, a
+        // double click, a script) reopens the first instead of creating a second, here or at Stripe.
+        let _one_at_a_time = self.db.lock_key(&format!("checkout:{}", user.id)).await?;
         let provider = match self.provider {
             PaymentsProvider::Sandbox => "sandbox",
             PaymentsProvider::Stripe => "stripe",

@@ -5,6 +5,7 @@
 //! milliseconds.
 
 pub mod jobs;
+pub mod key_lock;
 pub mod notify;
 pub mod rate_limit;
 
@@ -40,6 +41,8 @@ pub struct Db {
     jobs_added: Arc<tokio::sync::Notify>,
     /// Notices committed here (and, on PostgreSQL, relayed from other processes): see [`Notice`].
     notices: tokio::sync::broadcast::Sender<Notice>,
+    /// This process's per-key mutexes (`key_lock`).
+    local_locks: key_lock::LocalLocks,
 }
 
 /// A committed change that this process's caches and open streams may need to hear of, named by
@@ -88,7 +91,7 @@ impl Db {
             .await
             .with_context(|| format!("cannot open the database ({})", redact(&url)))?;
         let notices = tokio::sync::broadcast::channel(4096).0;
-        Ok(Db { pool, engine, url, jobs_added: Arc::default(), notices })
+        Ok(Db { pool, engine, url, jobs_added: Arc::default(), notices, local_locks: Arc::default() })
     }
 
     /// Brings the schema up to date; safe to run on every start and from several processes.

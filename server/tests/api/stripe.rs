@@ -17,7 +17,7 @@ use socio::billing::stripe::sign;
 
 use crate::{
     helpers::{TestApp, TestDatabase, eventually, spawn_app_with},
-    on_both_engines,
+    on_both_engines, on_postgres,
 };
 
 const ANA: &str = "+5511987654321";
@@ -139,6 +139,9 @@ async fn create(
     headers: HeaderMap,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Json<Value> {
+    // Creating a session takes Stripe a moment, as over the network: long enough for requests
+    // racing each other to overlap.
+    tokio::time::sleep(std::time::Duration::from_millis(150)).await;
     let mut inner = inner.lock().unwrap();
     record_version(&mut inner, &headers);
     let n = inner.created.len() + 1;
@@ -346,6 +349,34 @@ async fn a_second_click_on_pay_reopens_the_stripe_checkout_without_asking_stripe
     assert_eq!(stripe.inner.lock().unwrap().created.len(), 1, "Stripe was asked once");
 }
 on_both_engines!(a_second_click_on_pay_reopens_the_stripe_checkout_without_asking_stripe_again);
+
+async fn clicks_on_pay_at_the_same_moment_open_one_stripe_checkout(db: TestDatabase) {
+    let stripe = FakeStripe::start().await;
+    let app = app(db, &stripe).await;
+    let clicks = (0..6).map(|_| checkout(&app, "monthly"));
+    let opened: std::collections::HashSet<String> =
+        futures::future::join_all(clicks).await.into_iter().collect();
+    assert_eq!(opened.len(), 1, "every click reopens the same checkout: {opened:?}");
+    assert_eq!(stripe.inner.lock().unwrap().created.len(), 1, "Stripe was asked once");
+    assert_eq!(app.count("select count(*) as n from checkout_sessions").await, 1);
+}
+on_both_engines!(clicks_on_pay_at_the_same_moment_open_one_stripe_checkout);
+
+async fn clicks_through_two_servers_at_once_open_one_stripe_checkout(db: TestDatabase) {
+    let stripe = FakeStripe::start().await;
+    let second_db = db.shared();
+    let (first, second) = (app(db, &stripe).await, app(second_db, &stripe).await);
+    let clicks = (0..6).map(|n| checkout(if n % 2 == 0 { &first } else { &second }, "monthly"));
+    let opened: std::collections::HashSet<String> =
+        futures::future::join_all(clicks).await.into_iter().collect();
+    assert_eq!(opened.len(), 1, "{opened:?}");
+    assert_eq!(
+        stripe.inner.lock().unwrap().created.len(),
+        1,
+        "Stripe was asked once, whichever server was asked"
+    );
+}
+on_postgres!(clicks_through_two_servers_at_once_open_one_stripe_checkout);
 
 async fn checkout_sessions_carry_the_plan_the_payment_methods_and_our_ids(db: TestDatabase) {
     let stripe = FakeStripe::start().await;
