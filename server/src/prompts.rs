@@ -38,7 +38,13 @@ pub async fn active(db: &Db) -> Result<String, sqlx::Error> {
     Ok(row.map(|r| r.try_get("content")).transpose()?.unwrap_or_else(|| DEFAULT_PROMPT.to_owned()))
 }
 
-/// Seeds the default prompt, active, when there is no prompt at all.
+/// The seeded default prompt's title: with `name = 'default'` and version 1, a prompt no admin
+/// ever edited.
+const SEEDED_TITLE: &str = "Consultor Sócio (padrão)";
+
+/// Seeds the default prompt, active, when there is no prompt at all; and keeps a seeded default no
+/// admin has edited (still version 1) up to date with the code's, so a database from an earlier
+/// release gets the new instructions (the model's tools, say) while an admin's own words stay.
 pub async fn seed_default(db: &Db) -> Result<(), sqlx::Error> {
     let now = now_ms();
     let count: i64 =
@@ -49,7 +55,7 @@ pub async fn seed_default(db: &Db) -> Result<(), sqlx::Error> {
              values ($1, 'default', $2, $3, $4, $5, 1, $6, $6) on conflict do nothing",
         )
         .bind(uuid::Uuid::new_v4().to_string())
-        .bind("Consultor Sócio (padrão)")
+        .bind(SEEDED_TITLE)
         .bind("O prompt inicial do consultor: plano de negócios no formato Sebrae, mensagens curtas de WhatsApp.")
         .bind(DEFAULT_PROMPT)
         .bind(true)
@@ -57,6 +63,15 @@ pub async fn seed_default(db: &Db) -> Result<(), sqlx::Error> {
         .execute(db.pool())
         .await?;
     }
+    sqlx::query(
+        "update system_prompts set content = $1, updated_at = $2 \
+         where name = 'default' and title = $3 and version = 1 and content <> $1",
+    )
+    .bind(DEFAULT_PROMPT)
+    .bind(now)
+    .bind(SEEDED_TITLE)
+    .execute(db.pool())
+    .await?;
     Ok(())
 }
 

@@ -104,3 +104,35 @@ async fn a_tax_figure_reaches_the_person_with_its_date_and_source(db: TestDataba
     );
 }
 on_both_engines!(a_tax_figure_reaches_the_person_with_its_date_and_source);
+
+async fn a_seeded_prompt_no_admin_edited_follows_the_code_and_an_edited_one_stays(db: TestDatabase) {
+    let app = spawn_app_with(db, &[]).await;
+    sqlx::query(
+        "update system_prompts set content = 'the default of an earlier release' where name = 'default'",
+    )
+    .execute(app.db.pool())
+    .await
+    .unwrap();
+    let app = spawn_app_with(app.stop().await, &[]).await;
+    let content: String = sqlx::query_scalar("select content from system_prompts where name = 'default'")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(
+        content,
+        socio::prompts::DEFAULT_PROMPT,
+        "the untouched seed now tells the model about its tools"
+    );
+
+    sqlx::query("update system_prompts set content = 'Minhas palavras', version = 2 where name = 'default'")
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let app = spawn_app_with(app.stop().await, &[]).await;
+    let content: String = sqlx::query_scalar("select content from system_prompts where name = 'default'")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(content, "Minhas palavras", "an admin's edit is theirs");
+}
+on_both_engines!(a_seeded_prompt_no_admin_edited_follows_the_code_and_an_edited_one_stays);
