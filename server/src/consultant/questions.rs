@@ -93,6 +93,20 @@ pub const QUESTIONS: &[Question] = &[
         "Where will the business run? (city, neighbourhood or online)"
     ),
     q!(
+        Market,
+        "strengths",
+        Text,
+        "Pensando na concorrência: quais são as *forças* do seu negócio, o que você faz melhor?",
+        "Compared with the competition: what are your business's *strengths*, what do you do better?"
+    ),
+    q!(
+        Market,
+        "threats",
+        Text,
+        "E o que pode *ameaçar* o negócio? (ex.: um concorrente grande, a economia, uma lei, o aluguel)",
+        "And what could *threaten* the business? (e.g. a big competitor, the economy, a law, the rent)"
+    ),
+    q!(
         Finance,
         "startupCosts",
         Money,
@@ -323,7 +337,7 @@ mod tests {
     fn every_step_has_a_few_focused_questions() {
         for step in Step::ALL {
             let n = QUESTIONS.iter().filter(|q| q.step == step).count();
-            assert!((3..=5).contains(&n), "{step:?} has {n}");
+            assert!((3..=6).contains(&n), "{step:?} has {n}");
         }
     }
 

@@ -131,6 +131,7 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>) -
     market_section.text("Tamanho do mercado", "Market size", &market.market_size);
     market_section.text("Concorrentes", "Competitors", &market.competitors);
     market_section.text("Localização", "Location", &market.location);
+    swot(&mut market_section, &market, lang);
 
     let mut marketing_section =
         Builder::new(lang, lang.choose("3. Plano de marketing", "3. Marketing plan").into());
@@ -220,6 +221,38 @@ fn step_name(step: Step, lang: Language) -> &'static str {
         Step::Hr => lang.choose("pessoas", "people"),
         Step::Legal => lang.choose("jurídico", "legal"),
     }
+}
+
+/// Sebrae's strategic evaluation as a table: what the business does well and badly, what the
+/// market offers and threatens; what is not filled in yet is named, never invented.
+fn swot(b: &mut Builder, market: &pb::MarketData, lang: Language) {
+    let rows = [
+        (lang.choose("Forças", "Strengths"), &market.strengths),
+        (lang.choose("Fraquezas", "Weaknesses"), &market.weaknesses),
+        (lang.choose("Oportunidades", "Opportunities"), &market.opportunities),
+        (lang.choose("Ameaças", "Threats"), &market.threats),
+    ];
+    if rows.iter().all(|(_, text)| text.trim().is_empty()) {
+        return;
+    }
+    let missing = lang.choose("ainda não preenchido", "not filled in yet");
+    b.section.tables.push(Table {
+        title: lang
+            .choose("Análise SWOT (forças, fraquezas, oportunidades e ameaças)", "SWOT analysis")
+            .into(),
+        columns: vec![
+            lang.choose("Fator", "Factor").into(),
+            lang.choose("O que se vê", "What we see").into(),
+        ],
+        rows: rows
+            .iter()
+            .map(|(name, text)| {
+                let text =
+                    if text.trim().is_empty() { missing.to_owned() } else { text.trim().replace('\n', " ") };
+                vec![(*name).to_owned(), text]
+            })
+            .collect(),
+    });
 }
 
 /// The finance inputs the user gave, if enough to compute anything.

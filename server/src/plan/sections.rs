@@ -173,6 +173,10 @@ pub fn validate_market(data: &pb::MarketData, prefix: &str) -> Result<(), AppErr
     r.text("marketSize", &data.market_size, 1000);
     r.text("competitors", &data.competitors, 2000);
     r.text("location", &data.location, 200);
+    r.text("strengths", &data.strengths, 1000);
+    r.text("weaknesses", &data.weaknesses, 1000);
+    r.text("opportunities", &data.opportunities, 1000);
+    r.text("threats", &data.threats, 1000);
     finish(r)
 }
 

@@ -27,7 +27,9 @@ const PT_SCRIPT: &[(&str, &str)] = &[
     ("Alimentação", "cliente ideal"),
     ("Famílias do bairro, de 25 a 50 anos", "concorrentes"),
     ("Duas padarias tradicionais com pão industrial", "Onde o negócio vai funcionar"),
-    ("Campinas, bairro Cambuí", "Etapa *Mercado* concluída"),
+    ("Campinas, bairro Cambuí", "*forças*"),
+    ("Fermentação natural e entrega no mesmo dia", "*ameaçar*"),
+    ("Uma rede grande abrir no bairro", "Etapa *Mercado* concluída"),
     ("R$ 50.000", "custos fixos"),
     ("8 mil", "valor médio"),
     ("25", "Quanto custa cada venda"),
@@ -83,7 +85,9 @@ const EN_SCRIPT: &[(&str, &str)] = &[
     ("Food and culture", "ideal customer"),
     ("Students and young professionals", "competitors"),
     ("Two chain coffee shops", "Where will the business run"),
-    ("Santos, Gonzaga", "Step *Market* complete"),
+    ("Santos, Gonzaga", "*strengths*"),
+    ("Specialty coffee roasted on site", "*threaten*"),
+    ("Rising rent near the beach", "Step *Market* complete"),
     ("R$ 80,000", "fixed costs"),
     ("12k", "average amount"),
     ("30", "How much does each sale cost"),
@@ -152,6 +156,8 @@ async fn a_finance_answer_that_is_not_a_number_is_asked_again(db: TestDatabase) 
         "Famílias",
         "Padarias",
         "Campinas",
+        "Pão artesanal",
+        "Uma rede grande",
     ] {
         app.say(phone, answer).await;
     }

@@ -269,6 +269,8 @@ async fn the_complete_plan_is_generated_and_exported_as_markdown_and_a_readable_
     app.call(Method::PUT, "/api/business-plan/finance", finance, Some(&token)).await;
     let idea = json!({"ideaData": {"businessIdea": "Padaria de fermentação natural em São José"}});
     app.call(Method::PUT, "/api/business-plan/idea", idea, Some(&token)).await;
+    let swot = json!({"marketData": {"strengths": "Pão de fermentação natural", "threats": "Uma rede grande no bairro"}});
+    assert_eq!(app.call(Method::PUT, "/api/business-plan/market", swot, Some(&token)).await.0, 200);
 
     let (status, body) = app.call(Method::POST, "/api/business-plan/generate", json!({}), Some(&token)).await;
     assert_eq!(status, 200, "{body}");
@@ -303,6 +305,12 @@ async fn the_complete_plan_is_generated_and_exported_as_markdown_and_a_readable_
     assert!(markdown.contains("R$\u{a0}13.333,33"), "break-even revenue computed: {markdown}");
     assert!(markdown.contains("| 12 | R$\u{a0}7.000,00 | R$\u{a0}24.000,00 |"), "the 12-month projection");
     assert!(markdown.contains("ainda não foi preenchida"), "missing parts are named, not invented");
+    assert!(markdown.contains("Análise SWOT (forças, fraquezas, oportunidades e ameaças)"), "{markdown}");
+    assert!(markdown.contains("| Forças | Pão de fermentação natural |"), "{markdown}");
+    assert!(
+        markdown.contains("| Fraquezas | ainda não preenchido |"),
+        "what is missing is named: {markdown}"
+    );
 
     let (_, again) =
         app.call(Method::POST, "/api/business-plan/generate", json!({"language": "en"}), Some(&token)).await;

@@ -81,6 +81,9 @@ describe("business plan builder", () => {
       expect(screen.getByRole("heading", { name, level: 2 })).toBeInTheDocument();
     }
     expect(screen.getByLabelText("Qual é a ideia do negócio?")).toHaveValue("Padaria");
+    for (const label of ["Forças (SWOT): o que o negócio faz melhor", "Fraquezas (SWOT): onde precisa melhorar", "Oportunidades (SWOT): o que o mercado oferece", "Ameaças (SWOT): o que pode atrapalhar"]) {
+      expect(screen.getByLabelText(label)).toBeInTheDocument();
+    }
     expect(screen.getByText("534 vendas/mês")).toBeInTheDocument();
     expect(screen.getAllByText(/R\$\s7\.000,00/)).toHaveLength(2); // the month's result, and the realistic scenario
     expect(screen.getByRole("img", { name: "Saldo acumulado em 12 meses" })).toBeInTheDocument();

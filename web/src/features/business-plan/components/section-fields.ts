@@ -40,6 +40,10 @@ export const SECTIONS: SectionSpec[] = [
       { name: "marketSize", kind: "textarea", max: 1000 },
       { name: "competitors", kind: "textarea", max: 2000 },
       { name: "location", kind: "text", max: 200 },
+      { name: "strengths", kind: "textarea", max: 1000 },
+      { name: "weaknesses", kind: "textarea", max: 1000 },
+      { name: "opportunities", kind: "textarea", max: 1000 },
+      { name: "threats", kind: "textarea", max: 1000 },
     ],
   },
   {
