@@ -12,7 +12,12 @@ import { renderApp } from "@/testing/render-app";
 
 const ICONS = ["Target", "TrendingUp", "DollarSign", "Megaphone", "Users", "Scale"];
 
-function api(role: Role, tier: SubscriptionStatus, toggles: { stepId: PlanStep; completed: boolean }[] = []) {
+function api(
+  role: Role,
+  tier: SubscriptionStatus,
+  toggles: { stepId: PlanStep; completed: boolean }[] = [],
+  calls: string[] = [],
+) {
   const user = { id: "u1", name: "Ana Lima", phoneNumber: "+5511987654321", language: "pt-BR", role, subscriptionStatus: tier };
   let completed = new Set<PlanStep>([PlanStep.IDEA]);
   const plan = () => ({
@@ -32,6 +37,10 @@ function api(role: Role, tier: SubscriptionStatus, toggles: { stepId: PlanStep; 
         stats: { messagesThisWeek: 7, daysActive: 3, planCompletion: plan().overallProgress },
         whatsappUrl: "https://wa.me/5511900000000",
       }),
+      requestConsultationCall: (request) => {
+        calls.push(request.preferredTimes);
+        return { queued: calls.length === 1 };
+      },
       updateDashboardStep: (request) => {
         toggles.push({ stepId: request.stepId, completed: request.completed });
         completed = new Set(completed);
@@ -78,5 +87,26 @@ describe("dashboard", () => {
     await waitFor(() => expect(screen.getByText("33% concluído")).toBeInTheDocument());
     await userEvent.click(screen.getByRole("button", { name: /Ideia de negócio/ }));
     await waitFor(() => expect(toggles[1]).toEqual({ stepId: PlanStep.IDEA, completed: false }));
+  });
+
+  it("lets a Pro user ask for a consultation call with the times that suit them", async () => {
+    storeTokens("t", "r");
+    const calls: string[] = [];
+    renderApp("/dashboard", { api: api(Role.USER, SubscriptionStatus.PRO, [], calls) });
+    await userEvent.click(await screen.findByRole("button", { name: "Agendar conversa com um consultor" }));
+    const form = screen.getByRole("form", { name: "Pedir uma ligação com um consultor" });
+    const ask = within(form).getByRole("button", { name: "Pedir ligação" });
+    expect(ask).toBeDisabled();
+    await userEvent.type(within(form).getByLabelText("Quando fica bom para você?"), "Terças depois das 14h");
+    await userEvent.click(ask);
+    expect(await screen.findByText(/Pedido enviado!/)).toBeInTheDocument();
+    expect(calls).toEqual(["Terças depois das 14h"]);
+  });
+
+  it("does not offer a consultation call on the free plan", async () => {
+    storeTokens("t", "r");
+    renderApp("/dashboard", { api: api(Role.USER, SubscriptionStatus.FREE) });
+    await screen.findByRole("heading", { name: "Olá, Ana!" });
+    expect(screen.queryByRole("button", { name: "Agendar conversa com um consultor" })).not.toBeInTheDocument();
   });
 });
