@@ -13,13 +13,14 @@ WEBX = cd web && ./node_modules/.bin/
 WEB_SOURCES := $(shell find web/src web/index.html web/app.html web/public -type f 2>/dev/null) web/vite.config.ts web/package.json
 PROTOS := $(shell find proto -name '*.proto')
 
-.PHONY: help run build test bench setup generate web check-rust check-proto check-generated check-web check-bundle test-rust test-web test-e2e test-api-fuzz test-fuzz clean
+.PHONY: help run build test bench eval test-eval setup generate web check-rust check-proto check-generated check-web check-bundle test-rust test-web test-e2e test-api-fuzz test-fuzz clean
 
 help:
 	@echo "make run    install, generate, build and serve on http://localhost:8080 (embedded defaults)"
 	@echo "make test   every check and test (set TEST_DATABASE_URL to run them on PostgreSQL too)"
 	@echo "make build  release binary $(TARGET_DIR)/release/socio serving web/dist"
 	@echo "make bench  load, latency and memory of the release binary on SQLite and PostgreSQL"
+	@echo "make eval   the consultant's quality harness (LLM_BASE_URL, else a scripted model)"
 
 ## Set-up ---------------------------------------------------------------------------------------
 
@@ -60,9 +61,22 @@ bench:
 	cargo build --release --locked -p socio -p socio-bench
 	$(TARGET_DIR)/release/socio-bench run $(BENCH_ARGS)
 
+## Eval -----------------------------------------------------------------------------------------
+
+# The consultant's quality harness: eight personas through the real pipeline against the model in
+# LLM_BASE_URL (LLM_API_KEY, LLM_MODEL), else against a scripted stand-in; prints a scored table.
+eval:
+	cargo build --locked -p socio -p socio-bench
+	$(TARGET_DIR)/debug/socio-bench eval
+
+# The harness itself, against the scripted stand-in, which must score 100% (part of make test).
+test-eval:
+	cargo build --locked --quiet -p socio -p socio-bench
+	env -u LLM_BASE_URL $(TARGET_DIR)/debug/socio-bench eval --require-perfect true
+
 ## Tests ----------------------------------------------------------------------------------------
 
-test: check-rust check-proto check-generated check-web test-rust test-web check-bundle test-e2e test-api-fuzz test-fuzz
+test: check-rust check-proto check-generated check-web test-rust test-web check-bundle test-e2e test-api-fuzz test-eval test-fuzz
 	@echo "make test: all checks passed"
 
 check-rust:

@@ -5,6 +5,7 @@
 //! its baseline from the same run.
 
 mod crowd;
+mod eval;
 mod fakes;
 mod load;
 mod report;
@@ -20,6 +21,7 @@ const USAGE: &str = "usage:
   socio-bench seed --database-url URL [--users N] [--messages N]
   socio-bench run [--engines sqlite,postgres] [--concurrency N] [--seconds N] [--out FILE]
   socio-bench crowd [--engines sqlite,postgres]   (the crowd scenario alone)
+  socio-bench eval [--require-perfect true]       (the consultant's quality harness: LLM_BASE_URL, else a scripted model)
                   (PostgreSQL at BENCH_POSTGRES_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)";
 
 #[tokio::main]
@@ -47,6 +49,7 @@ async fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
+        "eval" => eval::eval(flags.get("require-perfect") == Some("true")).await,
         "run" | "crowd" => {
             let options = run::Options {
                 engines: flags
