@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
+use sqlx::AnyConnection;
 
 use super::messages;
 use crate::{
@@ -83,8 +84,14 @@ impl SendHandler {
 
 /// Whether the person wrote to us within WhatsApp's 24-hour customer-service window.
 pub async fn window_open(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
-    let last_inbound = messages::last_inbound_at(db, user_id).await?;
-    Ok(last_inbound.is_some_and(|at| now_ms() - at <= SERVICE_WINDOW_MS))
+    let mut conn = db.pool().acquire().await?;
+    window_open_in(&mut conn, user_id, now_ms()).await
+}
+
+/// [`window_open`] at `now`, on a connection (in a transaction).
+pub async fn window_open_in(conn: &mut AnyConnection, user_id: &str, now: i64) -> Result<bool, sqlx::Error> {
+    let last_inbound = messages::last_inbound_at(conn, user_id).await?;
+    Ok(last_inbound.is_some_and(|at| now - at <= SERVICE_WINDOW_MS))
 }
 
 /// Hands one of our stored messages to WhatsApp, once: a message found still `sending` was

@@ -12,7 +12,7 @@
 
 use sqlx::{AnyConnection, Row, any::AnyRow};
 
-use super::{delivery::SERVICE_WINDOW_MS, messages, updates};
+use super::{delivery, messages, updates};
 use crate::{
     db::{Db, Tx, jobs},
     identity::{search::fold, users::User},
@@ -233,12 +233,11 @@ pub async fn write_as_person(
     {
         return Ok(Err(Refusal::TakenBy(handoff.taken_by_name)));
     }
-    let last = messages::last_inbound_at_in(tx, &person.id).await?;
-    if last.is_none_or(|at| now - at > SERVICE_WINDOW_MS) {
+    if !delivery::window_open_in(tx, &person.id, now).await? {
         return Ok(Err(Refusal::OutsideWindow));
     }
     let id = messages::insert_by_person(tx, &person.id, &admin.id, &display_name(admin), text, now).await?;
-    jobs::enqueue(tx, super::delivery::send_job(&id, &person.id)).await?;
+    jobs::enqueue(tx, delivery::send_job(&id, &person.id)).await?;
     updates::changed(tx, &person.id).await?;
     Ok(Ok(id))
 }

@@ -252,13 +252,7 @@ pub async fn has_replied(conn: &mut AnyConnection, user_id: &str) -> Result<bool
 }
 
 /// When the user last wrote to us: WhatsApp's 24-hour customer-service window runs from there.
-pub async fn last_inbound_at(db: &Db, user_id: &str) -> Result<Option<i64>, sqlx::Error> {
-    let mut conn = db.pool().acquire().await?;
-    last_inbound_at_in(&mut conn, user_id).await
-}
-
-/// [`last_inbound_at`] on a connection (in a transaction).
-pub async fn last_inbound_at_in(conn: &mut AnyConnection, user_id: &str) -> Result<Option<i64>, sqlx::Error> {
+pub async fn last_inbound_at(conn: &mut AnyConnection, user_id: &str) -> Result<Option<i64>, sqlx::Error> {
     let row = sqlx::query(
         "select max(created_at) as at from messages where user_id = $1 and direction = 'inbound'",
     )
@@ -269,14 +263,8 @@ pub async fn last_inbound_at_in(conn: &mut AnyConnection, user_id: &str) -> Resu
 }
 
 pub async fn get(db: &Db, id: &str) -> Result<Option<Message>, sqlx::Error> {
-    let mut conn = db.pool().acquire().await?;
-    get_in(&mut conn, id).await
-}
-
-/// [`get`] on a connection (in a transaction).
-pub async fn get_in(conn: &mut AnyConnection, id: &str) -> Result<Option<Message>, sqlx::Error> {
     let sql = format!("select {COLUMNS} from messages where id = $1");
-    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(conn).await?;
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(db.pool()).await?;
     row.as_ref().map(from_row).transpose()
 }
 
@@ -401,6 +389,30 @@ pub async fn failed_sends(db: &Db, limit: i64, offset: i64) -> Result<(Vec<Faile
 pub async fn conversation(db: &Db, user_id: &str) -> Result<Vec<Message>, sqlx::Error> {
     let sql = format!("select {COLUMNS} from messages where user_id = $1 order by created_at, id");
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_all(db.pool()).await?;
+    rows.iter().map(from_row).collect()
+}
+
+/// The user's messages after `after` (ms) that are older than their latest `keep_latest`, oldest
+/// first, at most `limit` (what a conversation summary folds in).
+pub async fn before_latest(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    after: i64,
+    keep_latest: i64,
+    limit: i64,
+) -> Result<Vec<Message>, sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS} from messages where user_id = $1 and created_at > $2 and id not in \
+         (select id from messages where user_id = $1 order by created_at desc, id desc limit $3) \
+         order by created_at, id limit $4"
+    );
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(user_id)
+        .bind(after)
+        .bind(keep_latest)
+        .bind(limit)
+        .fetch_all(conn)
+        .await?;
     rows.iter().map(from_row).collect()
 }
 

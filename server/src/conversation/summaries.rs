@@ -71,27 +71,7 @@ pub async fn schedule_if_due(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Err
 /// first (at most [`MAX_READ`]).
 pub async fn to_fold_in(conn: &mut AnyConnection, user_id: &str) -> Result<Vec<Message>, sqlx::Error> {
     let covers_until = get(conn, user_id).await?.map_or(i64::MIN, |s| s.covers_until);
-    let ids: Vec<String> = sqlx::query(
-        "select id from messages where user_id = $1 and created_at > $2 and id not in \
-         (select id from messages where user_id = $1 order by created_at desc, id desc limit $3) \
-         order by created_at, id limit $4",
-    )
-    .bind(user_id)
-    .bind(covers_until)
-    .bind(WINDOW)
-    .bind(MAX_READ)
-    .fetch_all(&mut *conn)
-    .await?
-    .iter()
-    .map(|r| r.try_get("id"))
-    .collect::<Result<_, _>>()?;
-    let mut found = Vec::with_capacity(ids.len());
-    for id in ids {
-        if let Some(message) = messages::get_in(conn, &id).await? {
-            found.push(message);
-        }
-    }
-    Ok(found)
+    messages::before_latest(conn, user_id, covers_until, WINDOW, MAX_READ).await
 }
 
 /// Keeps the summary, now covering up to `covers_until`.

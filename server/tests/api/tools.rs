@@ -105,6 +105,14 @@ async fn a_tax_figure_reaches_the_person_with_its_date_and_source(db: TestDataba
 }
 on_both_engines!(a_tax_figure_reaches_the_person_with_its_date_and_source);
 
+/// The default prompt's words as stored.
+async fn default_prompt(app: &TestApp) -> String {
+    sqlx::query_scalar("select content from system_prompts where name = 'default'")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap()
+}
+
 async fn a_seeded_prompt_no_admin_edited_follows_the_code_and_an_edited_one_stays(db: TestDatabase) {
     let app = spawn_app_with(db, &[]).await;
     sqlx::query(
@@ -114,12 +122,8 @@ async fn a_seeded_prompt_no_admin_edited_follows_the_code_and_an_edited_one_stay
     .await
     .unwrap();
     let app = spawn_app_with(app.stop().await, &[]).await;
-    let content: String = sqlx::query_scalar("select content from system_prompts where name = 'default'")
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap();
     assert_eq!(
-        content,
+        default_prompt(&app).await,
         socio::prompts::DEFAULT_PROMPT,
         "the untouched seed now tells the model about its tools"
     );
@@ -129,10 +133,6 @@ async fn a_seeded_prompt_no_admin_edited_follows_the_code_and_an_edited_one_stay
         .await
         .unwrap();
     let app = spawn_app_with(app.stop().await, &[]).await;
-    let content: String = sqlx::query_scalar("select content from system_prompts where name = 'default'")
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap();
-    assert_eq!(content, "Minhas palavras", "an admin's edit is theirs");
+    assert_eq!(default_prompt(&app).await, "Minhas palavras", "an admin's edit is theirs");
 }
 on_both_engines!(a_seeded_prompt_no_admin_edited_follows_the_code_and_an_edited_one_stays);

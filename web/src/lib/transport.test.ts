@@ -94,35 +94,9 @@ describe("a live stream the server ended", () => {
   it("when its token ran out renews the session, so the stream can reconnect", async () => {
     window.localStorage.setItem(ACCESS_TOKEN_KEY, "old.access.token");
     window.localStorage.setItem(REFRESH_TOKEN_KEY, "refresh-token");
-    let expired = 0;
-    const transport = createRouterTransport(
-      ({ service }) => {
-        service(BusinessPlanService, {
-          // eslint-disable-next-line require-yield
-          async *watchBusinessPlan() {
-            throw new ConnectError("Faça login para continuar.", Code.Unauthenticated);
-          },
-        });
-      },
-      {
-        transport: {
-          interceptors: apiInterceptors(
-            { getLanguage: () => "pt-BR", onSessionExpired: () => (expired += 1) },
-            async () => {
-              window.localStorage.setItem(ACCESS_TOKEN_KEY, "new.access.token");
-              return "new.access.token";
-            },
-          ),
-        },
-      },
-    );
-    const client = createClient(BusinessPlanService, transport);
-    await expect(async () => {
-      for await (const change of client.watchBusinessPlan({ since: "" })) {
-        expect(change).toBeUndefined(); // no changes arrive
-      }
-    }).rejects.toThrow(ConnectError);
-    expect(expired).toBe(0);
+    const { watch, expired } = endedStream("new.access.token");
+    await expect(watch()).rejects.toThrow(ConnectError);
+    expect(expired()).toBe(0);
     expect(getAccessToken()).toBe("new.access.token");
   });
 });
