@@ -1,16 +1,14 @@
 //! `AdminService`: users, their conversations and plans, subscription overrides, LGPD erasure,
-//! the audit trail, failed sends and analytics. The edge lets only admins in (`edge::ADMIN`).
-
-use tonic::{Request, Response};
+//! the audit trail, failed sends and analytics. The edge lets only admins in (`access::ADMIN`).
 
 use super::{
-    Rpc,
     business_plan::plan_proto,
+    call::{Answer, Call, Reply, rpc_service, say},
     consultant::admin_chat_message,
-    edge,
+    enum_field,
     export::{Exports, LINK_TTL_MS},
     paging::{DEFAULT_LIMIT, Page},
-    request_language, timestamp, with_message,
+    timestamp,
 };
 use crate::{
     analytics, audit,
@@ -76,12 +74,11 @@ impl AdminApi {
     }
 }
 
-#[tonic::async_trait]
-impl AdminService for AdminApi {
-    async fn list_users(&self, request: Request<pb::ListUsersRequest>) -> Rpc<pb::ListUsersResponse> {
-        let body = request.get_ref();
+impl AdminApi {
+    async fn list_users(&self, call: Call<ListUsers>) -> Answer<ListUsers> {
+        let body = call.body();
         if body.search.chars().count() > 100 {
-            return Err(AppError::invalid("search", Problem::TooLong { max: 100 }).into());
+            return Err(AppError::invalid("search", Problem::TooLong { max: 100 }));
         }
         let tier = match pb::SubscriptionFilter::try_from(body.subscription_status)
             .unwrap_or(pb::SubscriptionFilter::Unspecified)
@@ -91,33 +88,23 @@ impl AdminService for AdminApi {
             pb::SubscriptionFilter::All | pb::SubscriptionFilter::Unspecified => None,
         };
         let page = Page::parse(body.page, body.limit, DEFAULT_LIMIT)?;
-        let (found, total) = directory::list(&self.db, tier, &body.search, page.limit, page.offset())
-            .await
-            .map_err(AppError::from)?;
-        Ok(Response::new(pb::ListUsersResponse {
-            users: found.iter().map(admin_user).collect(),
-            total: total as i32,
-            total_pages: page.count(total),
-            page: page.number as i32,
-        }))
+        let (found, total) = directory::list(&self.db, tier, &body.search, page.limit, page.offset()).await?;
+        Ok(page.reply(found.iter().map(admin_user), total))
     }
 
-    async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Rpc<pb::GetUserResponse> {
-        let user = self.found(&request.get_ref().id).await?;
-        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
-        let summary = summaries::get(&mut conn, &user.id).await.map_err(AppError::from)?;
-        Ok(Response::new(pb::GetUserResponse {
+    async fn get_user(&self, call: Call<GetUser>) -> Answer<GetUser> {
+        let user = self.found(&call.body().id).await?;
+        let mut conn = self.db.pool().acquire().await?;
+        let summary = summaries::get(&mut conn, &user.id).await?;
+        Ok(Reply::from(pb::GetUserResponse {
             user: Some(admin_user(&user)),
             conversation_summary: summary.as_ref().map(|s| s.text.clone()).unwrap_or_default(),
             summary_updated_at: summary.map(|s| timestamp(s.updated_at)),
         }))
     }
 
-    async fn get_chat_history(
-        &self,
-        request: Request<pb::GetChatHistoryRequest>,
-    ) -> Rpc<pb::GetChatHistoryResponse> {
-        let body = request.get_ref();
+    async fn get_chat_history(&self, call: Call<GetChatHistory>) -> Answer<GetChatHistory> {
+        let body = call.body();
         self.found(&body.id).await?;
         // The browser sends each day as that date's UTC midnight; it means the day in São Paulo,
         // and an end date is the whole of that day.
@@ -125,28 +112,19 @@ impl AdminService for AdminApi {
         let from = body.start_date.as_ref().map(|t| day(t).starts_at()).unwrap_or(0);
         let to = body.end_date.as_ref().map(|t| day(t).ends_at()).unwrap_or(i64::MAX);
         let page = Page::parse(body.page, body.limit, 50)?;
-        let (found, total) = messages::history(&self.db, &body.id, from, to, page.limit, page.offset())
-            .await
-            .map_err(AppError::from)?;
-        Ok(Response::new(pb::GetChatHistoryResponse {
-            messages: found.iter().map(admin_chat_message).collect(),
-            total: total as i32,
-            total_pages: page.count(total),
-            page: page.number as i32,
-        }))
+        let (found, total) =
+            messages::history(&self.db, &body.id, from, to, page.limit, page.offset()).await?;
+        Ok(page.reply(found.iter().map(admin_chat_message), total))
     }
 
-    async fn get_admin_stats(
-        &self,
-        _request: Request<pb::GetAdminStatsRequest>,
-    ) -> Rpc<pb::GetAdminStatsResponse> {
-        let s = directory::stats(&self.db).await.map_err(AppError::from)?;
+    async fn get_admin_stats(&self, _call: Call<GetAdminStats>) -> Answer<GetAdminStats> {
+        let s = directory::stats(&self.db).await?;
         let average = if s.total_users == 0 {
             0.0
         } else {
             (s.total_messages as f64 / s.total_users as f64 * 10.0).round() / 10.0
         };
-        Ok(Response::new(pb::GetAdminStatsResponse {
+        Ok(Reply::from(pb::GetAdminStatsResponse {
             stats: Some(pb::AdminStats {
                 total_users: s.total_users as i32,
                 active_users: s.active_users as i32,
@@ -159,24 +137,18 @@ impl AdminService for AdminApi {
         }))
     }
 
-    async fn set_user_subscription(
-        &self,
-        request: Request<pb::SetUserSubscriptionRequest>,
-    ) -> Rpc<pb::SetUserSubscriptionResponse> {
-        let lang = request_language(&request);
-        let actor = edge::caller(&request)?;
-        let body = request.get_ref();
-        let tier = match pb::SubscriptionStatus::try_from(body.subscription_status)
-            .unwrap_or(pb::SubscriptionStatus::Unspecified)
-        {
-            pb::SubscriptionStatus::Pro => Tier::Pro,
-            pb::SubscriptionStatus::Free => Tier::Free,
-            pb::SubscriptionStatus::Unspecified => {
-                return Err(AppError::invalid("subscriptionStatus", Problem::one_of(&["free", "pro"])).into());
-            }
-        };
+    async fn set_user_subscription(&self, call: Call<SetUserSubscription>) -> Answer<SetUserSubscription> {
+        let lang = call.lang();
+        let actor = call.caller()?;
+        let body = call.body();
+        let tier =
+            enum_field(body.subscription_status, "subscriptionStatus", &["free", "pro"], |s| match s {
+                pb::SubscriptionStatus::Pro => Some(Tier::Pro),
+                pb::SubscriptionStatus::Free => Some(Tier::Free),
+                pb::SubscriptionStatus::Unspecified => None,
+            })?;
         self.found(&body.id).await?;
-        let mut tx = self.db.begin().await.map_err(AppError::from)?;
+        let mut tx = self.db.begin().await?;
         let run = async {
             subscriptions::override_tier(&mut tx, &body.id, tier).await?;
             audit::record(
@@ -189,136 +161,120 @@ impl AdminService for AdminApi {
             .await?;
             Ok::<(), sqlx::Error>(())
         };
-        run.await.map_err(AppError::from)?;
-        tx.commit().await.map_err(AppError::from)?;
+        run.await?;
+        tx.commit().await?;
         let user = self.found(&body.id).await?;
         let message = match tier {
             Tier::Pro => lang.choose("Usuário atualizado para Pro", "User updated to Pro"),
             Tier::Free => lang.choose("Usuário atualizado para Free", "User updated to Free"),
         };
-        Ok(with_message(pb::SetUserSubscriptionResponse { user: Some(admin_user(&user)) }, message))
+        Ok(Reply::with_message(pb::SetUserSubscriptionResponse { user: Some(admin_user(&user)) }, message))
     }
 
-    async fn delete_user(&self, request: Request<pb::DeleteUserRequest>) -> Rpc<pb::DeleteUserResponse> {
-        let lang = request_language(&request);
-        let actor = edge::caller(&request)?;
-        let id = request.get_ref().id.clone();
-        if !erasure::erase(&self.db, &id).await.map_err(AppError::from)? {
-            return Err(AppError::NotFound(Resource::User).into());
+    async fn delete_user(&self, call: Call<DeleteUser>) -> Answer<DeleteUser> {
+        let actor = call.caller()?;
+        let id = call.body().id.clone();
+        if !erasure::erase(&self.db, &id).await? {
+            return Err(AppError::NotFound(Resource::User));
         }
-        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
-        audit::record(&mut conn, &actor.user.id, "delete_user", &id, "LGPD erasure")
-            .await
-            .map_err(AppError::from)?;
-        Ok(with_message(
-            pb::DeleteUserResponse {},
-            lang.choose("Usuário excluído com sucesso", "User deleted successfully"),
-        ))
+        let mut conn = self.db.pool().acquire().await?;
+        audit::record(&mut conn, &actor.user.id, "delete_user", &id, "LGPD erasure").await?;
+        let notice = say("Usuário excluído com sucesso", "User deleted successfully");
+        Ok(Reply::with_message(pb::DeleteUserResponse {}, notice))
     }
 
-    async fn get_user_business_plan(
-        &self,
-        request: Request<pb::GetUserBusinessPlanRequest>,
-    ) -> Rpc<pb::GetUserBusinessPlanResponse> {
-        self.found(&request.get_ref().id).await?;
-        let plan = self.plans.find(&request.get_ref().id).await?;
-        Ok(Response::new(pb::GetUserBusinessPlanResponse { business_plan: plan.as_ref().map(plan_proto) }))
+    async fn get_user_business_plan(&self, call: Call<GetUserBusinessPlan>) -> Answer<GetUserBusinessPlan> {
+        self.found(&call.body().id).await?;
+        let plan = self.plans.find(&call.body().id).await?;
+        Ok(Reply::from(pb::GetUserBusinessPlanResponse { business_plan: plan.as_ref().map(plan_proto) }))
     }
 
-    async fn export_user_data(
-        &self,
-        request: Request<pb::ExportUserDataRequest>,
-    ) -> Rpc<pb::ExportUserDataResponse> {
-        let actor = edge::caller(&request)?;
-        let id = request.get_ref().id.clone();
+    async fn export_user_data(&self, call: Call<ExportUserData>) -> Answer<ExportUserData> {
+        let actor = call.caller()?;
+        let id = call.body().id.clone();
         self.found(&id).await?;
         let expires = now_ms() + LINK_TTL_MS;
-        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
-        audit::record(&mut conn, &actor.user.id, "export_user", &id, "LGPD export")
-            .await
-            .map_err(AppError::from)?;
-        Ok(Response::new(pb::ExportUserDataResponse {
+        let mut conn = self.db.pool().acquire().await?;
+        audit::record(&mut conn, &actor.user.id, "export_user", &id, "LGPD export").await?;
+        Ok(Reply::from(pb::ExportUserDataResponse {
             download_url: self.exports.link(&id, expires),
             expires_at: Some(timestamp(expires)),
         }))
     }
 
-    async fn list_audit_events(
-        &self,
-        request: Request<pb::ListAuditEventsRequest>,
-    ) -> Rpc<pb::ListAuditEventsResponse> {
-        let page = Page::parse(request.get_ref().page, request.get_ref().limit, DEFAULT_LIMIT)?;
-        let (events, total) =
-            audit::list(&self.db, page.limit, page.offset()).await.map_err(AppError::from)?;
-        Ok(Response::new(pb::ListAuditEventsResponse {
-            events: events
-                .into_iter()
-                .map(|e| pb::AuditEvent {
-                    id: e.id,
-                    actor_id: e.actor_id.unwrap_or_default(),
-                    action: e.action,
-                    target_id: e.target_id.unwrap_or_default(),
-                    detail: e.detail,
-                    created_at: Some(timestamp(e.created_at)),
-                })
-                .collect(),
-            total: total as i32,
-            total_pages: page.count(total),
-        }))
+    async fn list_audit_events(&self, call: Call<ListAuditEvents>) -> Answer<ListAuditEvents> {
+        let page = Page::parse(call.body().page, call.body().limit, DEFAULT_LIMIT)?;
+        let (events, total) = audit::list(&self.db, page.limit, page.offset()).await?;
+        Ok(page.reply(events.into_iter().map(audit_event_proto), total))
     }
 
-    async fn get_analytics(
-        &self,
-        request: Request<pb::GetAnalyticsRequest>,
-    ) -> Rpc<pb::GetAnalyticsResponse> {
-        let days = match request.get_ref().days {
+    async fn get_analytics(&self, call: Call<GetAnalytics>) -> Answer<GetAnalytics> {
+        let days = match call.body().days {
             0 => 30,
             days @ 1..=90 => days,
             _ => {
-                return Err(AppError::invalid("days", Problem::OutOfRange { min: 1, max: 90 }).into());
+                return Err(AppError::invalid("days", Problem::OutOfRange { min: 1, max: 90 }));
             }
         };
-        let report = analytics::report(&self.db, i64::from(days)).await.map_err(AppError::from)?;
+        let report = analytics::report(&self.db, i64::from(days)).await?;
         let daily = |counts: Vec<analytics::DailyCount>| {
             counts.into_iter().map(|c| pb::DailyCount { day: c.day, count: c.count as i32 }).collect()
         };
-        Ok(Response::new(pb::GetAnalyticsResponse {
-            funnel: report
-                .funnel
-                .into_iter()
-                .map(|row| pb::FunnelRow {
-                    variant: row.variant.as_str().to_owned(),
-                    landing_views: row.landing_views as i32,
-                    checkout_starts: row.checkout_starts as i32,
-                    pro_conversions: row.pro_conversions as i32,
-                })
-                .collect(),
+        Ok(Reply::from(pb::GetAnalyticsResponse {
+            funnel: report.funnel.into_iter().map(funnel_row_proto).collect(),
             messages_per_day: daily(report.messages_per_day),
             failed_sends_per_day: daily(report.failed_sends_per_day),
         }))
     }
 
-    async fn list_failed_messages(
-        &self,
-        request: Request<pb::ListFailedMessagesRequest>,
-    ) -> Rpc<pb::ListFailedMessagesResponse> {
-        let page = Page::parse(request.get_ref().page, request.get_ref().limit, DEFAULT_LIMIT)?;
-        let (sends, total) =
-            messages::failed_sends(&self.db, page.limit, page.offset()).await.map_err(AppError::from)?;
-        Ok(Response::new(pb::ListFailedMessagesResponse {
-            messages: sends
-                .into_iter()
-                .map(|f| pb::FailedMessage {
-                    id: f.id,
-                    user_id: f.user_id,
-                    phone_number: f.phone_number,
-                    content: f.content,
-                    error: f.error,
-                    failed_at: Some(timestamp(f.failed_at)),
-                })
-                .collect(),
-            total: total as i32,
-            total_pages: page.count(total),
-        }))
+    async fn list_failed_messages(&self, call: Call<ListFailedMessages>) -> Answer<ListFailedMessages> {
+        let page = Page::parse(call.body().page, call.body().limit, DEFAULT_LIMIT)?;
+        let (sends, total) = messages::failed_sends(&self.db, page.limit, page.offset()).await?;
+        Ok(page.reply(sends.into_iter().map(failed_message_proto), total))
     }
 }
+
+fn audit_event_proto(e: audit::AuditEvent) -> pb::AuditEvent {
+    pb::AuditEvent {
+        id: e.id,
+        actor_id: e.actor_id.unwrap_or_default(),
+        action: e.action,
+        target_id: e.target_id.unwrap_or_default(),
+        detail: e.detail,
+        created_at: Some(timestamp(e.created_at)),
+    }
+}
+
+fn funnel_row_proto(row: analytics::FunnelRow) -> pb::FunnelRow {
+    pb::FunnelRow {
+        variant: row.variant.as_str().to_owned(),
+        landing_views: row.landing_views as i32,
+        checkout_starts: row.checkout_starts as i32,
+        pro_conversions: row.pro_conversions as i32,
+    }
+}
+
+fn failed_message_proto(f: messages::FailedSend) -> pb::FailedMessage {
+    pb::FailedMessage {
+        id: f.id,
+        user_id: f.user_id,
+        phone_number: f.phone_number,
+        content: f.content,
+        error: f.error,
+        failed_at: Some(timestamp(f.failed_at)),
+    }
+}
+
+rpc_service!(AdminService for AdminApi {
+    get_admin_stats,
+    list_users,
+    get_user,
+    get_chat_history,
+    set_user_subscription,
+    delete_user,
+    get_user_business_plan,
+    export_user_data,
+    list_audit_events,
+    get_analytics,
+    list_failed_messages,
+});

@@ -5,9 +5,10 @@
 
 use std::time::Duration;
 
-use tonic::{Request, Response};
-
-use super::{Rpc, client_address, edge, named_language, request_language, timestamp, with_message};
+use super::{
+    call::{Answer, Call, Reply, rpc_service},
+    timestamp,
+};
 use crate::{
     analytics::Variant,
     billing::{
@@ -28,8 +29,7 @@ use crate::{
         users::{self, Tier, User},
     },
     proto::socio::v1::{
-        self as pb, ListPlansRequest, ListPlansResponse, PlanOffer, PlanType,
-        billing_service_server::BillingService,
+        self as pb, ListPlansResponse, PlanOffer, PlanType, billing_service_server::BillingService,
     },
 };
 
@@ -152,33 +152,28 @@ fn tier_proto(tier: Tier) -> i32 {
     value as i32
 }
 
-#[tonic::async_trait]
-impl BillingService for BillingApi {
-    async fn create_checkout(
-        &self,
-        request: Request<pb::CreateCheckoutRequest>,
-    ) -> Rpc<pb::CreateCheckoutResponse> {
-        let body = request.get_ref();
-        let lang = named_language(&request, &body.language);
+impl BillingApi {
+    async fn create_checkout(&self, call: Call<CreateCheckout>) -> Answer<CreateCheckout> {
+        let body = call.body();
+        let lang = call.named_lang(&body.language);
         let phone = PhoneNumber::parse_field("phoneNumber", &body.phone_number)?;
-        if edge::optional_caller(&request).is_none() {
+        if call.optional_caller().is_none() {
             // The public `/checkout/{phone}` page: anyone may ask, so per address and per number.
-            let address = client_address::of(&request);
+            let address = call.client_address();
             rate_limit::per_address(&self.db, "checkout", address.as_deref(), CHECKOUT_PER_ADDRESS).await?;
             let number = format!("checkout:number:{}", phone.identity().e164());
             rate_limit::per_key(&self.db, &number, CHECKOUT_PER_NUMBER).await?;
         }
-        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
-        let user =
-            users::find_by_phone(&mut conn, &phone).await.map_err(AppError::from)?.ok_or_else(|| {
-                AppError::NotRegistered { whatsapp_url: start_on_whatsapp(&self.business_number, lang) }
-            })?;
+        let mut conn = self.db.pool().acquire().await?;
+        let user = users::find_by_phone(&mut conn, &phone).await?.ok_or_else(|| AppError::NotRegistered {
+            whatsapp_url: start_on_whatsapp(&self.business_number, lang),
+        })?;
         drop(conn);
-        if let Some(caller) = edge::optional_caller(&request)
+        if let Some(caller) = call.optional_caller()
             && caller.user.id != user.id
             && !caller.is_admin()
         {
-            return Err(AppError::PermissionDenied.into());
+            return Err(AppError::PermissionDenied);
         }
         let reply = match PlanType::try_from(body.plan_type).unwrap_or(PlanType::Unspecified) {
             PlanType::Free => pb::CreateCheckoutResponse {
@@ -192,36 +187,32 @@ impl BillingService for BillingApi {
                 redirect_url: String::new(),
             },
             PlanType::Unspecified => {
-                return Err(AppError::invalid("planType", Problem::one_of(&["free", "pro"])).into());
+                return Err(AppError::invalid("planType", Problem::one_of(&["free", "pro"])));
             }
         };
-        Ok(Response::new(reply))
+        Ok(Reply::from(reply))
     }
 
     async fn get_subscription_status(
         &self,
-        request: Request<pb::GetSubscriptionStatusRequest>,
-    ) -> Rpc<pb::GetSubscriptionStatusResponse> {
-        let caller = edge::caller(&request)?;
-        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
-        let subscription =
-            subscriptions::current(&mut conn, &caller.user.id).await.map_err(AppError::from)?;
-        Ok(Response::new(pb::GetSubscriptionStatusResponse {
+        call: Call<GetSubscriptionStatus>,
+    ) -> Answer<GetSubscriptionStatus> {
+        let caller = call.caller()?;
+        let mut conn = self.db.pool().acquire().await?;
+        let subscription = subscriptions::current(&mut conn, &caller.user.id).await?;
+        Ok(Reply::from(pb::GetSubscriptionStatusResponse {
             subscription_status: tier_proto(caller.user.tier),
             subscription: subscription.as_ref().map(subscription_proto),
         }))
     }
 
-    async fn cancel_subscription(
-        &self,
-        request: Request<pb::CancelSubscriptionRequest>,
-    ) -> Rpc<pb::CancelSubscriptionResponse> {
-        let lang = request_language(&request);
-        let caller = edge::caller(&request)?;
+    async fn cancel_subscription(&self, call: Call<CancelSubscription>) -> Answer<CancelSubscription> {
+        let lang = call.lang();
+        let caller = call.caller()?;
         let (subscription, refunded) =
             cancellation::cancel(&self.db, self.stripe.as_ref(), &caller.user.id).await?;
-        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
-        let user = users::find_by_id(&mut conn, &caller.user.id).await.map_err(AppError::from)?;
+        let mut conn = self.db.pool().acquire().await?;
+        let user = users::find_by_id(&mut conn, &caller.user.id).await?;
         let tier = user.map(|u| u.tier).unwrap_or(Tier::Free);
         let message = if refunded {
             lang.choose(
@@ -239,46 +230,40 @@ impl BillingService for BillingApi {
             subscription: Some(subscription_proto(&subscription)),
             refunded,
         };
-        Ok(with_message(reply, message))
+        Ok(Reply::with_message(reply, message))
     }
 
-    async fn upgrade_subscription(
-        &self,
-        request: Request<pb::UpgradeSubscriptionRequest>,
-    ) -> Rpc<pb::UpgradeSubscriptionResponse> {
-        let caller = edge::caller(&request)?;
-        let body = request.get_ref();
+    async fn upgrade_subscription(&self, call: Call<UpgradeSubscription>) -> Answer<UpgradeSubscription> {
+        let caller = call.caller()?;
+        let body = call.body();
         if PlanType::try_from(body.new_plan_type).unwrap_or(PlanType::Unspecified) != PlanType::Pro {
-            return Err(AppError::invalid("newPlanType", Problem::one_of(&["pro"])).into());
+            return Err(AppError::invalid("newPlanType", Problem::one_of(&["pro"])));
         }
-        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
-        let current = subscriptions::current(&mut conn, &caller.user.id).await.map_err(AppError::from)?;
+        let mut conn = self.db.pool().acquire().await?;
+        let current = subscriptions::current(&mut conn, &caller.user.id).await?;
         drop(conn);
         let wanted = interval(body.interval);
         let already = current
             .as_ref()
             .filter(|s| s.status == "active" && (s.interval == wanted || s.interval == Interval::Yearly));
         if let Some(subscription) = already {
-            return Ok(Response::new(pb::UpgradeSubscriptionResponse {
+            return Ok(Reply::from(pb::UpgradeSubscriptionResponse {
                 checkout_url: String::new(),
                 redirect_url: format!("{}/dashboard", self.public_url),
                 subscription: Some(subscription_proto(subscription)),
             }));
         }
         let checkout_url = self.pro_checkout(&caller.user, wanted, None).await?;
-        Ok(Response::new(pb::UpgradeSubscriptionResponse {
+        Ok(Reply::from(pb::UpgradeSubscriptionResponse {
             checkout_url,
             redirect_url: String::new(),
             subscription: current.as_ref().map(subscription_proto),
         }))
     }
 
-    async fn get_sandbox_checkout(
-        &self,
-        request: Request<pb::GetSandboxCheckoutRequest>,
-    ) -> Rpc<pb::GetSandboxCheckoutResponse> {
-        let (session, phone) = self.sandbox_session(&request.get_ref().session_id).await?;
-        Ok(Response::new(pb::GetSandboxCheckoutResponse {
+    async fn get_sandbox_checkout(&self, call: Call<GetSandboxCheckout>) -> Answer<GetSandboxCheckout> {
+        let (session, phone) = self.sandbox_session(&call.body().session_id).await?;
+        Ok(Reply::from(pb::GetSandboxCheckoutResponse {
             session_id: session.id.clone(),
             plan_type: PlanType::Pro as i32,
             interval: interval_proto(session.interval),
@@ -291,9 +276,9 @@ impl BillingService for BillingApi {
 
     async fn complete_sandbox_checkout(
         &self,
-        request: Request<pb::CompleteSandboxCheckoutRequest>,
-    ) -> Rpc<pb::CompleteSandboxCheckoutResponse> {
-        let body = request.get_ref();
+        call: Call<CompleteSandboxCheckout>,
+    ) -> Answer<CompleteSandboxCheckout> {
+        let body = call.body();
         let (session, phone) = self.sandbox_session(&body.session_id).await?;
         let completed =
             subscriptions::complete_session(&self.db, &session.id, body.pay, &ProviderIds::default()).await?;
@@ -302,15 +287,25 @@ impl BillingService for BillingApi {
         } else {
             format!("{}/checkout/{}", self.public_url, phone.trim_start_matches('+'))
         };
-        Ok(Response::new(pb::CompleteSandboxCheckoutResponse { redirect_url }))
+        Ok(Reply::from(pb::CompleteSandboxCheckoutResponse { redirect_url }))
     }
 
-    async fn list_plans(&self, request: Request<ListPlansRequest>) -> Rpc<ListPlansResponse> {
-        let lang = named_language(&request, &request.get_ref().language);
+    async fn list_plans(&self, call: Call<ListPlans>) -> Answer<ListPlans> {
+        let lang = call.named_lang(&call.body().language);
         let plans = plans::offers(lang).into_iter().map(plan_offer).collect();
-        Ok(Response::new(ListPlansResponse { plans }))
+        Ok(Reply::from(ListPlansResponse { plans }))
     }
 }
+
+rpc_service!(BillingService for BillingApi {
+    create_checkout,
+    get_subscription_status,
+    cancel_subscription,
+    upgrade_subscription,
+    get_sandbox_checkout,
+    complete_sandbox_checkout,
+    list_plans,
+});
 
 impl BillingApi {
     /// A session of the sandbox provider (only while it is the provider) and its user's number.

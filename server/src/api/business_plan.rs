@@ -6,9 +6,11 @@ use std::sync::Arc;
 
 use futures::StreamExt;
 use serde_json::Value as Json;
-use tonic::{Request, Response};
 
-use super::{Rpc, edge, request_language, timestamp, with_message};
+use super::{
+    call::{Answer, Call, Method, Reply, rpc_service, say},
+    timestamp,
+};
 use crate::{
     consultant::engine::Engine,
     db::rate_limit::{self, Limit},
@@ -65,51 +67,60 @@ impl BusinessPlanApi {
     }
 
     /// The six `update_*` calls: one section's data and completed flag, written by its owner.
-    async fn update<R: SectionUpdate>(&self, request: Request<R>) -> Rpc<R::Reply> {
-        let caller = edge::caller(&request)?;
-        let (data, completed) = request.into_inner().parts();
+    async fn update<M: SectionUpdate>(&self, call: Call<M>) -> Answer<M> {
+        let user_id = call.user()?.id.clone();
+        let (data, completed) = M::parts(call.into_body());
         let update = StepUpdate {
-            step: R::STEP,
+            step: M::STEP,
             patch: data.map(Patch::Replace),
             completed,
-            field: R::STEP.data_field().into(),
+            field: M::STEP.data_field().into(),
         };
-        let (plan, _) =
-            self.plans.update(&caller.user.id, Some(&caller.user.id), Source::Builder, &[update]).await?;
-        Ok(Response::new(R::reply(plan_proto(&plan))))
+        let (plan, _) = self.plans.update(&user_id, Some(&user_id), Source::Builder, &[update]).await?;
+        Ok(M::reply(plan_proto(&plan)).into())
     }
 }
 
-/// A section's update request and its reply, so that the six calls share one path.
-trait SectionUpdate: Send + 'static {
-    type Reply;
+impl From<pb::BusinessPlan> for pb::CreateBusinessPlanResponse {
+    fn from(plan: pb::BusinessPlan) -> Self {
+        Self { business_plan: Some(plan) }
+    }
+}
+
+impl From<pb::BusinessPlan> for pb::GetBusinessPlanResponse {
+    fn from(plan: pb::BusinessPlan) -> Self {
+        Self { business_plan: Some(plan) }
+    }
+}
+
+/// A section's update method, so that the six calls share one path.
+trait SectionUpdate: Method {
     const STEP: Step;
     /// The section's data as JSON (when given) and the completed flag (when given).
-    fn parts(self) -> (Option<Json>, Option<bool>);
-    fn reply(plan: pb::BusinessPlan) -> Self::Reply;
+    fn parts(request: Self::Request) -> (Option<Json>, Option<bool>);
+    fn reply(plan: pb::BusinessPlan) -> Self::Response;
 }
 
 macro_rules! section_update {
-    ($request:ident, $reply:ident, $field:ident, $step:expr) => {
-        impl SectionUpdate for pb::$request {
-            type Reply = pb::$reply;
+    ($method:ident, $reply:ident, $field:ident, $step:expr) => {
+        impl SectionUpdate for $method {
             const STEP: Step = $step;
-            fn parts(self) -> (Option<Json>, Option<bool>) {
-                (self.$field.as_ref().map(json::to_json), self.completed)
+            fn parts(request: Self::Request) -> (Option<Json>, Option<bool>) {
+                (request.$field.as_ref().map(json::to_json), request.completed)
             }
-            fn reply(plan: pb::BusinessPlan) -> Self::Reply {
+            fn reply(plan: pb::BusinessPlan) -> Self::Response {
                 pb::$reply { business_plan: Some(plan) }
             }
         }
     };
 }
 
-section_update!(UpdateIdeaRequest, UpdateIdeaResponse, idea_data, Step::Idea);
-section_update!(UpdateMarketRequest, UpdateMarketResponse, market_data, Step::Market);
-section_update!(UpdateFinanceRequest, UpdateFinanceResponse, finance_data, Step::Finance);
-section_update!(UpdateMarketingRequest, UpdateMarketingResponse, marketing_data, Step::Marketing);
-section_update!(UpdateHrRequest, UpdateHrResponse, hr_data, Step::Hr);
-section_update!(UpdateLegalRequest, UpdateLegalResponse, legal_data, Step::Legal);
+section_update!(UpdateIdea, UpdateIdeaResponse, idea_data, Step::Idea);
+section_update!(UpdateMarket, UpdateMarketResponse, market_data, Step::Market);
+section_update!(UpdateFinance, UpdateFinanceResponse, finance_data, Step::Finance);
+section_update!(UpdateMarketing, UpdateMarketingResponse, marketing_data, Step::Marketing);
+section_update!(UpdateHr, UpdateHrResponse, hr_data, Step::Hr);
+section_update!(UpdateLegal, UpdateLegalResponse, legal_data, Step::Legal);
 
 pub fn status_proto(status: store::Status) -> pb::PlanStatus {
     match status {
@@ -131,7 +142,8 @@ pub fn step_states(plan: &Plan) -> Vec<pb::PlanStepState> {
         .collect()
 }
 
-fn section<M: prost::Message + prost::Name + Default>(plan: &Plan, step: Step) -> Option<M> {
+/// A step's saved data as its section's message.
+pub fn section<M: prost::Message + prost::Name + Default>(plan: &Plan, step: Step) -> Option<M> {
     json::from_json(plan.section(step).data.clone()).ok()
 }
 
@@ -259,97 +271,41 @@ fn sync_update(update: &pb::SyncUpdateRequest, field: &str) -> Result<(StepUpdat
     ))
 }
 
-#[tonic::async_trait]
-impl BusinessPlanService for BusinessPlanApi {
-    async fn create_business_plan(
-        &self,
-        request: Request<pb::CreateBusinessPlanRequest>,
-    ) -> Rpc<pb::CreateBusinessPlanResponse> {
-        let caller = edge::caller(&request)?;
-        let plan = self.plans.get_or_create(&caller.user.id).await?;
-        Ok(Response::new(pb::CreateBusinessPlanResponse { business_plan: Some(plan_proto(&plan)) }))
-    }
-
-    async fn get_business_plan(
-        &self,
-        request: Request<pb::GetBusinessPlanRequest>,
-    ) -> Rpc<pb::GetBusinessPlanResponse> {
-        let caller = edge::caller(&request)?;
-        let plan = self.plans.get_or_create(&caller.user.id).await?;
-        Ok(Response::new(pb::GetBusinessPlanResponse { business_plan: Some(plan_proto(&plan)) }))
+impl BusinessPlanApi {
+    /// `CreateBusinessPlan` and `GetBusinessPlan`: the caller's plan, made on first use.
+    async fn own_plan<M: Method<Response: From<pb::BusinessPlan>>>(&self, call: Call<M>) -> Answer<M> {
+        let plan = self.plans.get_or_create(&call.user()?.id).await?;
+        Ok(M::Response::from(plan_proto(&plan)).into())
     }
 
     async fn get_business_plan_progress(
         &self,
-        request: Request<pb::GetBusinessPlanProgressRequest>,
-    ) -> Rpc<pb::GetBusinessPlanProgressResponse> {
-        let caller = edge::caller(&request)?;
+        call: Call<GetBusinessPlanProgress>,
+    ) -> Answer<GetBusinessPlanProgress> {
+        let caller = call.caller()?;
         let plan = self.plans.get_or_create(&caller.user.id).await?;
-        Ok(Response::new(pb::GetBusinessPlanProgressResponse {
+        Ok(Reply::from(pb::GetBusinessPlanProgressResponse {
             progress: plan.progress(),
             status: status_proto(plan.status()) as i32,
             steps: step_states(&plan),
         }))
     }
 
-    async fn update_idea(&self, request: Request<pb::UpdateIdeaRequest>) -> Rpc<pb::UpdateIdeaResponse> {
-        self.update(request).await
-    }
-
-    async fn update_market(
-        &self,
-        request: Request<pb::UpdateMarketRequest>,
-    ) -> Rpc<pb::UpdateMarketResponse> {
-        self.update(request).await
-    }
-
-    async fn update_finance(
-        &self,
-        request: Request<pb::UpdateFinanceRequest>,
-    ) -> Rpc<pb::UpdateFinanceResponse> {
-        self.update(request).await
-    }
-
-    async fn update_marketing(
-        &self,
-        request: Request<pb::UpdateMarketingRequest>,
-    ) -> Rpc<pb::UpdateMarketingResponse> {
-        self.update(request).await
-    }
-
-    async fn update_hr(&self, request: Request<pb::UpdateHrRequest>) -> Rpc<pb::UpdateHrResponse> {
-        self.update(request).await
-    }
-
-    async fn update_legal(&self, request: Request<pb::UpdateLegalRequest>) -> Rpc<pb::UpdateLegalResponse> {
-        self.update(request).await
-    }
-
-    async fn generate_business_plan(
-        &self,
-        request: Request<pb::GenerateBusinessPlanRequest>,
-    ) -> Rpc<pb::GenerateBusinessPlanResponse> {
-        let caller = edge::caller(&request)?;
-        let lang = request_language(&request);
-        let language = Language::parse(&request.get_ref().language).unwrap_or(caller.user.language);
+    async fn generate_business_plan(&self, call: Call<GenerateBusinessPlan>) -> Answer<GenerateBusinessPlan> {
+        let caller = call.caller()?;
+        let language = Language::parse(&call.body().language).unwrap_or(caller.user.language);
         let (plan, document) = self.generate(&caller.user, language).await?;
         let reply = pb::GenerateBusinessPlanResponse {
             business_plan: Some(plan_proto(&plan)),
             document: Some(document_proto(&document)),
         };
-        Ok(with_message(
-            reply,
-            lang.choose("Plano de negócios gerado com sucesso", "Business plan generated successfully"),
-        ))
+        let notice = say("Plano de negócios gerado com sucesso", "Business plan generated successfully");
+        Ok(Reply::with_message(reply, notice))
     }
 
-    async fn export_business_plan(
-        &self,
-        request: Request<pb::ExportBusinessPlanRequest>,
-    ) -> Rpc<pb::ExportBusinessPlanResponse> {
-        let caller = edge::caller(&request)?;
-        let format =
-            pb::ExportFormat::try_from(request.get_ref().format).unwrap_or(pb::ExportFormat::Unspecified);
+    async fn export_business_plan(&self, call: Call<ExportBusinessPlan>) -> Answer<ExportBusinessPlan> {
+        let caller = call.caller()?;
+        let format = pb::ExportFormat::try_from(call.body().format).unwrap_or(pb::ExportFormat::Unspecified);
         let existing = self.plans.find(&caller.user.id).await?;
         let document = match existing.and_then(|p| p.document) {
             Some(document) => document,
@@ -376,41 +332,32 @@ impl BusinessPlanService for BusinessPlanApi {
                 content: document.markdown.into_bytes(),
             },
         };
-        Ok(Response::new(reply))
+        Ok(Reply::from(reply))
     }
 
-    async fn delete_business_plan(
-        &self,
-        request: Request<pb::DeleteBusinessPlanRequest>,
-    ) -> Rpc<pb::DeleteBusinessPlanResponse> {
-        let caller = edge::caller(&request)?;
-        let lang = request_language(&request);
+    async fn delete_business_plan(&self, call: Call<DeleteBusinessPlan>) -> Answer<DeleteBusinessPlan> {
+        let caller = call.caller()?;
         self.plans.delete(&caller.user.id).await?;
-        Ok(with_message(
-            pb::DeleteBusinessPlanResponse {},
-            lang.choose("Plano de negócios excluído", "Business plan deleted"),
-        ))
+        let notice = say("Plano de negócios excluído", "Business plan deleted");
+        Ok(Reply::with_message(pb::DeleteBusinessPlanResponse {}, notice))
     }
 
-    async fn sync_update(&self, request: Request<pb::SyncUpdateRequest>) -> Rpc<pb::SyncUpdateResponse> {
-        let caller = edge::caller(&request)?;
-        let (update, source) = sync_update(request.get_ref(), "")?;
+    async fn sync_update(&self, call: Call<SyncUpdate>) -> Answer<SyncUpdate> {
+        let caller = call.caller()?;
+        let (update, source) = sync_update(call.body(), "")?;
         let (plan, changes) =
             self.plans.update(&caller.user.id, Some(&caller.user.id), source, &[update]).await?;
-        Ok(Response::new(pb::SyncUpdateResponse {
+        Ok(Reply::from(pb::SyncUpdateResponse {
             business_plan: Some(plan_proto(&plan)),
             change: changes.first().map(change_proto),
         }))
     }
 
-    async fn sync_progress(
-        &self,
-        request: Request<pb::SyncProgressRequest>,
-    ) -> Rpc<pb::SyncProgressResponse> {
-        let caller = edge::caller(&request)?;
+    async fn sync_progress(&self, call: Call<SyncProgress>) -> Answer<SyncProgress> {
+        let caller = call.caller()?;
         let plan = self.plans.get_or_create(&caller.user.id).await?;
-        let latest = store::latest_cursor(self.plans.db(), &caller.user.id).await.map_err(AppError::from)?;
-        Ok(Response::new(pb::SyncProgressResponse {
+        let latest = store::latest_cursor(self.plans.db(), &caller.user.id).await?;
+        Ok(Reply::from(pb::SyncProgressResponse {
             progress: plan.progress(),
             status: status_proto(plan.status()) as i32,
             steps: step_states(&plan),
@@ -418,52 +365,46 @@ impl BusinessPlanService for BusinessPlanApi {
         }))
     }
 
-    async fn auto_save(&self, request: Request<pb::AutoSaveRequest>) -> Rpc<pb::AutoSaveResponse> {
-        let caller = edge::caller(&request)?;
-        let body = request.get_ref();
+    async fn auto_save(&self, call: Call<AutoSave>) -> Answer<AutoSave> {
+        let caller = call.caller()?;
+        let body = call.body();
         let context = if body.context.trim().is_empty() { "general" } else { body.context.trim() };
         if context.chars().count() > 64 {
-            return Err(AppError::invalid("context", Problem::TooLong { max: 64 }).into());
+            return Err(AppError::invalid("context", Problem::TooLong { max: 64 }));
         }
         let data = body.data.as_ref().map(struct_to_json).unwrap_or(Json::Object(Default::default()));
         if data.to_string().len() > MAX_DRAFT_BYTES {
-            return Err(AppError::invalid("data", Problem::TooLong { max: MAX_DRAFT_BYTES }).into());
+            return Err(AppError::invalid("data", Problem::TooLong { max: MAX_DRAFT_BYTES }));
         }
         let saved_at = store::save_draft(self.plans.db(), &caller.user.id, context, &data).await?;
-        Ok(Response::new(pb::AutoSaveResponse { saved_at: Some(timestamp(saved_at)) }))
+        Ok(Reply::from(pb::AutoSaveResponse { saved_at: Some(timestamp(saved_at)) }))
     }
 
-    async fn list_updates(&self, request: Request<pb::ListUpdatesRequest>) -> Rpc<pb::ListUpdatesResponse> {
-        let caller = edge::caller(&request)?;
-        let body = request.get_ref();
+    async fn list_updates(&self, call: Call<ListUpdates>) -> Answer<ListUpdates> {
+        let caller = call.caller()?;
+        let body = call.body();
         let since = cursor("since", &body.since)?;
         let limit = if body.limit == 0 { 50 } else { body.limit };
         if !(1..=100).contains(&limit) {
-            return Err(AppError::invalid("limit", Problem::OutOfRange { min: 1, max: 100 }).into());
+            return Err(AppError::invalid("limit", Problem::OutOfRange { min: 1, max: 100 }));
         }
-        let mut changes = store::changes_since(self.plans.db(), &caller.user.id, since, i64::from(limit) + 1)
-            .await
-            .map_err(AppError::from)?;
+        let mut changes =
+            store::changes_since(self.plans.db(), &caller.user.id, since, i64::from(limit) + 1).await?;
         let has_more = changes.len() > limit as usize;
         changes.truncate(limit as usize);
         let next = changes.last().map(|c| c.cursor).unwrap_or(since);
-        Ok(Response::new(pb::ListUpdatesResponse {
+        Ok(Reply::from(pb::ListUpdatesResponse {
             updates: changes.iter().map(change_proto).collect(),
             cursor: next.to_string(),
             has_more,
         }))
     }
 
-    async fn batch_updates(
-        &self,
-        request: Request<pb::BatchUpdatesRequest>,
-    ) -> Rpc<pb::BatchUpdatesResponse> {
-        let caller = edge::caller(&request)?;
-        let body = request.get_ref();
+    async fn batch_updates(&self, call: Call<BatchUpdates>) -> Answer<BatchUpdates> {
+        let caller = call.caller()?;
+        let body = call.body();
         if body.updates.is_empty() || body.updates.len() > MAX_BATCH {
-            return Err(
-                AppError::invalid("updates", Problem::OutOfRange { min: 1, max: MAX_BATCH as i64 }).into()
-            );
+            return Err(AppError::invalid("updates", Problem::OutOfRange { min: 1, max: MAX_BATCH as i64 }));
         }
         let mut updates = Vec::with_capacity(body.updates.len());
         let mut source = Source::Dashboard;
@@ -476,18 +417,15 @@ impl BusinessPlanService for BusinessPlanApi {
         }
         let (plan, changes) =
             self.plans.update(&caller.user.id, Some(&caller.user.id), source, &updates).await?;
-        Ok(Response::new(pb::BatchUpdatesResponse {
+        Ok(Reply::from(pb::BatchUpdatesResponse {
             business_plan: Some(plan_proto(&plan)),
             changes: changes.iter().map(change_proto).collect(),
         }))
     }
 
-    async fn watch_business_plan(
-        &self,
-        request: Request<pb::WatchBusinessPlanRequest>,
-    ) -> Rpc<tonic::codegen::BoxStream<pb::WatchBusinessPlanResponse>> {
-        let caller = edge::caller(&request)?;
-        let since = cursor("since", &request.get_ref().since)?;
+    async fn watch_business_plan(&self, call: Call<WatchBusinessPlan>) -> Answer<WatchBusinessPlan> {
+        let caller = call.caller()?;
+        let since = cursor("since", &call.body().since)?;
         // Subscribe before reading the feed, so nothing falls between the two.
         let live = self
             .plans
@@ -496,10 +434,10 @@ impl BusinessPlanService for BusinessPlanApi {
             .ok_or(AppError::TooManyStreams { max: MAX_WATCHERS })?;
         let user_id = caller.user.id.as_str();
         let plan = self.plans.get_or_create(user_id).await?;
-        let replay = if request.get_ref().since.trim().is_empty() {
+        let replay = if call.body().since.trim().is_empty() {
             Vec::new()
         } else {
-            store::changes_since(self.plans.db(), user_id, since, 500).await.map_err(AppError::from)?
+            store::changes_since(self.plans.db(), user_id, since, 500).await?
         };
         let mut last = replay.last().map(|c| c.cursor).unwrap_or(since);
         let (progress, status) = (plan.progress(), status_proto(plan.status()) as i32);
@@ -521,8 +459,29 @@ impl BusinessPlanService for BusinessPlanApi {
         });
         // The stream lives as long as the session that opened it: logout, revocation, erasure or
         // the token running out ends it with Unauthenticated (the client logs in or refreshes).
-        let ended = self.sessions.ended(caller.user.id.clone(), caller.session_id, caller.token_expires_at);
+        let ended =
+            self.sessions.ended(caller.user.id.clone(), caller.session_id.clone(), caller.token_expires_at);
         let unauthenticated = futures::stream::once(async { Err(AppError::Unauthenticated.into()) });
-        Ok(Response::new(replayed.chain(live).take_until(ended).chain(unauthenticated).boxed()))
+        Ok(Reply::from(replayed.chain(live).take_until(ended).chain(unauthenticated).boxed()))
     }
 }
+
+rpc_service!(BusinessPlanService for BusinessPlanApi {
+    create_business_plan as own_plan,
+    get_business_plan as own_plan,
+    get_business_plan_progress,
+    update_idea as update,
+    update_market as update,
+    update_finance as update,
+    update_marketing as update,
+    update_hr as update,
+    update_legal as update,
+    generate_business_plan,
+    export_business_plan,
+    delete_business_plan,
+    sync_update,
+    sync_progress,
+    auto_save,
+    list_updates,
+    batch_updates,
+} streams { watch_business_plan });

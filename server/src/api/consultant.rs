@@ -5,9 +5,11 @@
 
 use std::time::Duration;
 
-use tonic::{Request, Response};
-
-use super::{Rpc, edge, paging::Page, timestamp};
+use super::{
+    call::{Answer, Call, rpc_service},
+    paging::Page,
+    timestamp,
+};
 use crate::{
     consultant::{engine::Engine, replies},
     conversation::messages::{self, Author, Message},
@@ -23,9 +25,11 @@ use crate::{
 
 const MAX_TEXT_CHARS: usize = 4096;
 /// Questions one person may ask from the web (each may call the model, which is paid by the
-/// answer): a burst, and a day.
-pub const CHAT_PER_TEN_MINUTES: Limit = Limit { max: 40, window: Duration::from_secs(600) };
-pub const CHAT_PER_DAY: Limit = Limit { max: 300, window: Duration::from_secs(86_400) };
+/// answer), by the key's suffix: a burst in ten minutes, and a day.
+pub const CHAT_LIMITS: [(&str, Limit); 2] = [
+    ("burst", Limit { max: 40, window: Duration::from_secs(600) }),
+    ("day", Limit { max: 300, window: Duration::from_secs(86_400) }),
+];
 
 #[derive(Clone)]
 pub struct ConsultantApi {
@@ -63,32 +67,27 @@ pub fn admin_chat_message(message: &Message) -> pb::ChatMessage {
     }
 }
 
-#[tonic::async_trait]
-impl ConsultantService for ConsultantApi {
-    async fn chat(
-        &self,
-        request: Request<pb::ChatRequest>,
-    ) -> Rpc<tonic::codegen::BoxStream<pb::ChatResponse>> {
-        let caller = edge::caller(&request)?;
-        let user = caller.user;
+impl ConsultantApi {
+    async fn chat(&self, call: Call<Chat>) -> Answer<Chat> {
+        let caller = call.caller()?;
+        let user = caller.user.clone();
         if !replies::entitled(&user) {
-            return Err(AppError::FailedPrecondition(Precondition::ConsultantIsPro).into());
+            return Err(AppError::FailedPrecondition(Precondition::ConsultantIsPro));
         }
-        let text = request.get_ref().text.trim().to_owned();
+        let text = call.body().text.trim().to_owned();
         if text.is_empty() {
-            return Err(AppError::invalid("text", Problem::Required).into());
+            return Err(AppError::invalid("text", Problem::Required));
         }
         if text.chars().count() > MAX_TEXT_CHARS {
-            return Err(AppError::invalid("text", Problem::TooLong { max: MAX_TEXT_CHARS }).into());
+            return Err(AppError::invalid("text", Problem::TooLong { max: MAX_TEXT_CHARS }));
         }
-        rate_limit::per_key(&self.db, &format!("chat:user:{}:burst", user.id), CHAT_PER_TEN_MINUTES).await?;
-        rate_limit::per_key(&self.db, &format!("chat:user:{}:day", user.id), CHAT_PER_DAY).await?;
+        for (window, limit) in CHAT_LIMITS {
+            rate_limit::per_key(&self.db, &format!("chat:user:{}:{window}", user.id), limit).await?;
+        }
         let now = now_ms();
-        let asked = messages::insert_web_message(&self.db, &user.id, Author::User, &text, now)
-            .await
-            .map_err(AppError::from)?;
-        let mut conn = self.db.pool().acquire().await.map_err(AppError::from)?;
-        users::touch(&mut conn, &user.id, now).await.map_err(AppError::from)?;
+        let asked = messages::insert_web_message(&self.db, &user.id, Author::User, &text, now).await?;
+        let mut conn = self.db.pool().acquire().await?;
+        users::touch(&mut conn, &user.id, now).await?;
         drop(conn);
 
         let (events, stream) = tokio::sync::mpsc::unbounded_channel();
@@ -129,23 +128,20 @@ impl ConsultantService for ConsultantApi {
         // Its own task, in the request's language: it ends and stores the answer whether or not
         // anyone still listens.
         tokio::spawn(locale::in_request(locale::current(), compose));
-        Ok(Response::new(Box::pin(tokio_stream::wrappers::UnboundedReceiverStream::new(stream))))
+        let stream: tonic::codegen::BoxStream<pb::ChatResponse> =
+            Box::pin(tokio_stream::wrappers::UnboundedReceiverStream::new(stream));
+        Ok(stream.into())
     }
 
-    async fn list_chat_messages(
-        &self,
-        request: Request<pb::ListChatMessagesRequest>,
-    ) -> Rpc<pb::ListChatMessagesResponse> {
-        let caller = edge::caller(&request)?;
-        let page = Page::parse(request.get_ref().page, request.get_ref().limit, 50)?;
-        let (mut found, total) = messages::page(&self.db, &caller.user.id, page.limit, page.offset())
-            .await
-            .map_err(AppError::from)?;
+    async fn list_chat_messages(&self, call: Call<ListChatMessages>) -> Answer<ListChatMessages> {
+        let caller = call.caller()?;
+        let page = Page::parse(call.body().page, call.body().limit, 50)?;
+        let (mut found, total) = messages::page(&self.db, &caller.user.id, page.limit, page.offset()).await?;
         found.reverse();
-        Ok(Response::new(pb::ListChatMessagesResponse {
-            messages: found.iter().map(chat_message).collect(),
-            total: total as i32,
-            total_pages: page.count(total),
-        }))
+        Ok(page.reply(found.iter().map(chat_message), total))
     }
 }
+
+rpc_service!(ConsultantService for ConsultantApi {
+    list_chat_messages,
+} streams { chat });

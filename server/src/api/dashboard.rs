@@ -2,14 +2,12 @@
 //! steps (toggled from here), their recent messages and their real activity figures.
 
 use serde_json::Value as Json;
-use tonic::{Request, Response};
 
 use super::{
-    Rpc,
-    business_plan::{status_proto, step_states},
-    edge,
+    business_plan::{section, status_proto, step_states},
+    call::{Answer, Call, Reply, rpc_service, say},
     paging::{DEFAULT_LIMIT, Page},
-    request_language, timestamp, user_proto, with_message,
+    timestamp, user_proto,
 };
 use crate::{
     consultant::replies,
@@ -20,7 +18,8 @@ use crate::{
     db::now_ms,
     error::{AppError, Precondition, Problem},
     plan::{
-        Plans, sections,
+        Plans, document,
+        sections::{self, Step},
         store::{Patch, Plan, Source, StepUpdate},
     },
     proto::{
@@ -59,6 +58,19 @@ fn dashboard_plan(plan: &Plan) -> pb::DashboardPlan {
         overall_progress: plan.progress(),
         status: status_proto(plan.status()) as i32,
         steps: step_states(plan),
+        analyses: Some(analyses(plan)),
+    }
+}
+
+/// How far the Sebrae analyses inside the steps are: the SWOT's quadrants with something written,
+/// and whether the finance step has what the scenarios are computed from.
+fn analyses(plan: &Plan) -> pb::PlanAnalyses {
+    let market: pb::MarketData = section(plan, Step::Market).unwrap_or_default();
+    let quadrants = [&market.strengths, &market.weaknesses, &market.opportunities, &market.threats];
+    let finance: Option<pb::FinanceData> = section(plan, Step::Finance);
+    pb::PlanAnalyses {
+        swot_quadrants_filled: quadrants.iter().filter(|q| !q.trim().is_empty()).count() as i32,
+        scenarios_ready: finance.as_ref().and_then(document::finance_inputs).is_some(),
     }
 }
 
@@ -81,19 +93,14 @@ fn preview(message: &Message) -> pb::MessagePreview {
     }
 }
 
-#[tonic::async_trait]
-impl DashboardService for DashboardApi {
-    async fn get_dashboard(
-        &self,
-        request: Request<pb::GetDashboardRequest>,
-    ) -> Rpc<pb::GetDashboardResponse> {
-        let caller = edge::caller(&request)?;
+impl DashboardApi {
+    async fn get_dashboard(&self, call: Call<GetDashboard>) -> Answer<GetDashboard> {
+        let caller = call.caller()?;
         let user_id = &caller.user.id;
         let plan = self.plans.outline(user_id).await?;
-        let recent =
-            messages::latest(self.plans.db(), user_id, RECENT_MESSAGES, 0).await.map_err(AppError::from)?;
+        let recent = messages::latest(self.plans.db(), user_id, RECENT_MESSAGES, 0).await?;
         let stats = self.stats(user_id, &plan).await?;
-        Ok(Response::new(pb::GetDashboardResponse {
+        Ok(Reply::from(pb::GetDashboardResponse {
             user: Some(user_proto(&caller.user)),
             business_plan: Some(dashboard_plan(&plan)),
             recent_messages: recent.iter().map(preview).collect(),
@@ -104,20 +111,15 @@ impl DashboardService for DashboardApi {
 
     async fn get_dashboard_business_plan(
         &self,
-        request: Request<pb::GetDashboardBusinessPlanRequest>,
-    ) -> Rpc<pb::GetDashboardBusinessPlanResponse> {
-        let caller = edge::caller(&request)?;
-        let plan = self.plans.outline(&caller.user.id).await?;
-        Ok(Response::new(pb::GetDashboardBusinessPlanResponse { business_plan: Some(dashboard_plan(&plan)) }))
+        call: Call<GetDashboardBusinessPlan>,
+    ) -> Answer<GetDashboardBusinessPlan> {
+        let plan = self.plans.outline(&call.user()?.id).await?;
+        Ok(Reply::from(pb::GetDashboardBusinessPlanResponse { business_plan: Some(dashboard_plan(&plan)) }))
     }
 
-    async fn update_dashboard_step(
-        &self,
-        request: Request<pb::UpdateDashboardStepRequest>,
-    ) -> Rpc<pb::UpdateDashboardStepResponse> {
-        let caller = edge::caller(&request)?;
-        let lang = request_language(&request);
-        let body = request.get_ref();
+    async fn update_dashboard_step(&self, call: Call<UpdateDashboardStep>) -> Answer<UpdateDashboardStep> {
+        let caller = call.caller()?;
+        let body = call.body();
         let step = sections::parse_step("stepId", body.step_id)?;
         let data: Option<Json> =
             body.data.as_ref().map(struct_to_json).filter(|d| d.as_object().is_some_and(|o| !o.is_empty()));
@@ -130,70 +132,55 @@ impl DashboardService for DashboardApi {
         let (plan, _) =
             self.plans.update(&caller.user.id, Some(&caller.user.id), Source::Dashboard, &[update]).await?;
         let reply = pb::UpdateDashboardStepResponse { business_plan: Some(dashboard_plan(&plan)) };
-        Ok(with_message(
-            reply,
-            lang.choose(
-                "Etapa do plano de negócios atualizada com sucesso",
-                "Business plan step updated successfully",
-            ),
-        ))
+        let notice = say(
+            "Etapa do plano de negócios atualizada com sucesso",
+            "Business plan step updated successfully",
+        );
+        Ok(Reply::with_message(reply, notice))
     }
 
     async fn list_dashboard_messages(
         &self,
-        request: Request<pb::ListDashboardMessagesRequest>,
-    ) -> Rpc<pb::ListDashboardMessagesResponse> {
-        let caller = edge::caller(&request)?;
-        let page = Page::parse(request.get_ref().page, request.get_ref().limit, DEFAULT_LIMIT)?;
-        let (found, total) = messages::page(self.plans.db(), &caller.user.id, page.limit, page.offset())
-            .await
-            .map_err(AppError::from)?;
-        Ok(Response::new(pb::ListDashboardMessagesResponse {
-            messages: found.iter().map(preview).collect(),
-            page: page.number as i32,
-            limit: page.limit as i32,
-            total: total as i32,
-            total_pages: page.count(total),
-        }))
+        call: Call<ListDashboardMessages>,
+    ) -> Answer<ListDashboardMessages> {
+        let caller = call.caller()?;
+        let page = Page::parse(call.body().page, call.body().limit, DEFAULT_LIMIT)?;
+        let (found, total) =
+            messages::page(self.plans.db(), &caller.user.id, page.limit, page.offset()).await?;
+        Ok(page.reply(found.iter().map(preview), total))
     }
 
-    async fn get_dashboard_stats(
-        &self,
-        request: Request<pb::GetDashboardStatsRequest>,
-    ) -> Rpc<pb::GetDashboardStatsResponse> {
-        let caller = edge::caller(&request)?;
-        let plan = self.plans.outline(&caller.user.id).await?;
-        let stats = self.stats(&caller.user.id, &plan).await?;
-        Ok(Response::new(pb::GetDashboardStatsResponse { stats: Some(stats) }))
+    async fn get_dashboard_stats(&self, call: Call<GetDashboardStats>) -> Answer<GetDashboardStats> {
+        let user_id = &call.user()?.id;
+        let stats = self.stats(user_id, &self.plans.outline(user_id).await?).await?;
+        Ok(Reply::from(pb::GetDashboardStatsResponse { stats: Some(stats) }))
     }
 
     async fn request_consultation_call(
         &self,
-        request: Request<pb::RequestConsultationCallRequest>,
-    ) -> Rpc<pb::RequestConsultationCallResponse> {
-        let caller = edge::caller(&request)?;
-        let lang = request_language(&request);
+        call: Call<RequestConsultationCall>,
+    ) -> Answer<RequestConsultationCall> {
+        let caller = call.caller()?;
+        let lang = call.lang();
         if !replies::entitled(&caller.user) {
-            return Err(AppError::FailedPrecondition(Precondition::ConsultantIsPro).into());
+            return Err(AppError::FailedPrecondition(Precondition::ConsultantIsPro));
         }
-        let times = request.get_ref().preferred_times.trim();
+        let times = call.body().preferred_times.trim();
         if times.is_empty() {
-            return Err(AppError::invalid("preferredTimes", Problem::Required).into());
+            return Err(AppError::invalid("preferredTimes", Problem::Required));
         }
         if times.chars().count() > handoff::MAX_NOTE_CHARS {
             return Err(AppError::invalid(
                 "preferredTimes",
                 Problem::TooLong { max: handoff::MAX_NOTE_CHARS },
-            )
-            .into());
+            ));
         }
         let queued = async {
             let mut tx = self.plans.db().begin().await?;
             let queued = handoff::request(&mut tx, &caller.user.id, Reason::Call, times, now_ms()).await?;
             tx.commit().await.map(|()| queued)
         }
-        .await
-        .map_err(AppError::from)?;
+        .await?;
         let message = if queued {
             lang.choose(
                 "Pedido enviado! Uma pessoa da nossa equipe vai falar com você pelo WhatsApp para combinar a ligação.",
@@ -205,6 +192,15 @@ impl DashboardService for DashboardApi {
                 "You already have a request with our team: a person will reach you on WhatsApp soon.",
             )
         };
-        Ok(with_message(pb::RequestConsultationCallResponse { queued }, message))
+        Ok(Reply::with_message(pb::RequestConsultationCallResponse { queued }, message))
     }
 }
+
+rpc_service!(DashboardService for DashboardApi {
+    get_dashboard,
+    get_dashboard_business_plan,
+    update_dashboard_step,
+    list_dashboard_messages,
+    get_dashboard_stats,
+    request_consultation_call,
+});

@@ -1,15 +1,18 @@
 //! `HandoffService`: a human consultant steps in — the queue of people waiting for a person,
 //! taking a conversation over, answering as a person on WhatsApp, giving it back, and a live view
-//! of the conversation. Admins only (`edge::ADMIN`); every change is audited in the same
+//! of the conversation. Admins only (`access::ADMIN`); every change is audited in the same
 //! transaction that makes it.
 
 use std::time::Duration;
 
 use futures::StreamExt;
 use tokio::sync::broadcast::error::RecvError;
-use tonic::{Request, Response};
 
-use super::{Rpc, consultant::admin_chat_message, edge, timestamp, with_message};
+use super::{
+    call::{Answer, Call, Reply, rpc_service, say},
+    consultant::admin_chat_message,
+    timestamp,
+};
 use crate::{
     audit,
     conversation::{
@@ -22,7 +25,6 @@ use crate::{
         live::LiveSessions,
         users::{self, User},
     },
-    locale,
     proto::socio::v1::{self as pb, handoff_service_server::HandoffService},
 };
 
@@ -96,29 +98,21 @@ async fn snapshot(db: &Db, person: &User) -> Result<pb::WatchConversationRespons
     })
 }
 
-#[tonic::async_trait]
-impl HandoffService for HandoffApi {
-    async fn list_handoffs(
-        &self,
-        _request: Request<pb::ListHandoffsRequest>,
-    ) -> Rpc<pb::ListHandoffsResponse> {
-        let all = handoff::list(&self.db).await.map_err(AppError::from)?;
+impl HandoffApi {
+    async fn list_handoffs(&self, _call: Call<ListHandoffs>) -> Answer<ListHandoffs> {
+        let all = handoff::list(&self.db).await?;
         let now = now_ms();
         let waiting = all.iter().filter(|h| h.status == Status::Waiting).count() as i32;
-        Ok(Response::new(pb::ListHandoffsResponse {
+        Ok(Reply::from(pb::ListHandoffsResponse {
             handoffs: all.iter().map(|h| handoff_proto(h, now)).collect(),
             waiting,
             taken: all.len() as i32 - waiting,
         }))
     }
 
-    async fn take_over_conversation(
-        &self,
-        request: Request<pb::TakeOverConversationRequest>,
-    ) -> Rpc<pb::TakeOverConversationResponse> {
-        let admin = edge::caller(&request)?.user.clone();
-        let lang = locale::current();
-        let person = self.person(&request.get_ref().id).await?;
+    async fn take_over_conversation(&self, call: Call<TakeOverConversation>) -> Answer<TakeOverConversation> {
+        let admin = call.caller()?.user.clone();
+        let person = self.person(&call.body().id).await?;
         let taken = async {
             let mut tx = self.db.begin().await?;
             match handoff::take(&mut tx, &person.id, &admin, now_ms()).await? {
@@ -132,22 +126,19 @@ impl HandoffService for HandoffApi {
         }
         .await?;
         tracing::info!(target: "security", event = "conversation_taken", admin = %admin.id, user = %person.id, "an admin took a conversation over");
-        Ok(with_message(
+        let notice = say(
+            "Você assumiu a conversa: o Sócio não responde até você devolvê-la.",
+            "You took the conversation over: Sócio will not answer until you give it back.",
+        );
+        Ok(Reply::with_message(
             pb::TakeOverConversationResponse { handoff: Some(handoff_proto(&taken, now_ms())) },
-            lang.choose(
-                "Você assumiu a conversa: o Sócio não responde até você devolvê-la.",
-                "You took the conversation over: Sócio will not answer until you give it back.",
-            ),
+            notice,
         ))
     }
 
-    async fn give_back_conversation(
-        &self,
-        request: Request<pb::GiveBackConversationRequest>,
-    ) -> Rpc<pb::GiveBackConversationResponse> {
-        let admin = edge::caller(&request)?.user.clone();
-        let lang = locale::current();
-        let person = self.person(&request.get_ref().id).await?;
+    async fn give_back_conversation(&self, call: Call<GiveBackConversation>) -> Answer<GiveBackConversation> {
+        let admin = call.caller()?.user.clone();
+        let person = self.person(&call.body().id).await?;
         async {
             let mut tx = self.db.begin().await?;
             if handoff::give_back(&mut tx, &person.id).await? {
@@ -155,27 +146,23 @@ impl HandoffService for HandoffApi {
             }
             tx.commit().await
         }
-        .await
-        .map_err(AppError::from)?;
-        Ok(with_message(
-            pb::GiveBackConversationResponse {},
-            lang.choose("Conversa devolvida ao Sócio.", "Conversation given back to Sócio."),
-        ))
+        .await?;
+        let notice = say("Conversa devolvida ao Sócio.", "Conversation given back to Sócio.");
+        Ok(Reply::with_message(pb::GiveBackConversationResponse {}, notice))
     }
 
     async fn send_consultant_message(
         &self,
-        request: Request<pb::SendConsultantMessageRequest>,
-    ) -> Rpc<pb::SendConsultantMessageResponse> {
-        let admin = edge::caller(&request)?.user.clone();
-        let lang = locale::current();
-        let body = request.get_ref();
+        call: Call<SendConsultantMessage>,
+    ) -> Answer<SendConsultantMessage> {
+        let admin = call.caller()?.user.clone();
+        let body = call.body();
         let text = body.text.trim();
         if text.is_empty() {
-            return Err(AppError::invalid("text", Problem::Required).into());
+            return Err(AppError::invalid("text", Problem::Required));
         }
         if text.chars().count() > MAX_TEXT_CHARS {
-            return Err(AppError::invalid("text", Problem::TooLong { max: MAX_TEXT_CHARS }).into());
+            return Err(AppError::invalid("text", Problem::TooLong { max: MAX_TEXT_CHARS }));
         }
         let person = self.person(&body.id).await?;
         let sent = async {
@@ -192,18 +179,16 @@ impl HandoffService for HandoffApi {
             messages::get(&self.db, &id).await?.ok_or(AppError::NotFound(Resource::User))
         }
         .await?;
-        Ok(with_message(
+        let notice = say("Mensagem enviada pelo WhatsApp.", "Message sent on WhatsApp.");
+        Ok(Reply::with_message(
             pb::SendConsultantMessageResponse { message: Some(admin_chat_message(&sent)) },
-            lang.choose("Mensagem enviada pelo WhatsApp.", "Message sent on WhatsApp."),
+            notice,
         ))
     }
 
-    async fn watch_conversation(
-        &self,
-        request: Request<pb::WatchConversationRequest>,
-    ) -> Rpc<tonic::codegen::BoxStream<pb::WatchConversationResponse>> {
-        let caller = edge::caller(&request)?.clone();
-        let person = self.person(&request.get_ref().id).await?;
+    async fn watch_conversation(&self, call: Call<WatchConversation>) -> Answer<WatchConversation> {
+        let caller = call.caller()?.clone();
+        let person = self.person(&call.body().id).await?;
         // Hear changes before the first read, so nothing falls between the two.
         let notices = self.db.notices();
         let first = snapshot(&self.db, &person).await?;
@@ -239,6 +224,13 @@ impl HandoffService for HandoffApi {
             .chain(changes)
             .take_until(ended)
             .chain(unauthenticated);
-        Ok(Response::new(stream.boxed()))
+        Ok(Reply::from(stream.boxed()))
     }
 }
+
+rpc_service!(HandoffService for HandoffApi {
+    list_handoffs,
+    take_over_conversation,
+    give_back_conversation,
+    send_consultant_message,
+} streams { watch_conversation });

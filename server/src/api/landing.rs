@@ -4,9 +4,10 @@
 
 use std::time::Duration;
 
-use tonic::{Request, Response};
-
-use super::{Rpc, client_address, named_language, with_message};
+use super::{
+    call::{Answer, Call, Method, Reply, rpc_service, say},
+    enum_field,
+};
 use crate::{
     analytics::{self, EventKind, Variant, VisitorId},
     db::{
@@ -35,8 +36,8 @@ impl LandingApi {
     }
 }
 
-async fn limit<T>(db: &Db, request: &Request<T>, action: &str, limit: Limit) -> Result<(), AppError> {
-    rate_limit::per_address(db, action, client_address::of(request).as_deref(), limit).await
+async fn limit<M: Method>(db: &Db, call: &Call<M>, action: &str, limit: Limit) -> Result<(), AppError> {
+    rate_limit::per_address(db, action, call.client_address().as_deref(), limit).await
 }
 
 /// "5511900000000" → "+55 (11) 90000-0000"; other numbers with a "+" in front.
@@ -48,21 +49,14 @@ fn display_number(digits: &str) -> String {
     }
 }
 
-#[tonic::async_trait]
-impl LandingService for LandingApi {
-    async fn track_event(&self, request: Request<pb::TrackEventRequest>) -> Rpc<pb::TrackEventResponse> {
-        let body = request.get_ref();
-        let kind = match pb::LandingEventKind::try_from(body.kind)
-            .unwrap_or(pb::LandingEventKind::Unspecified)
-        {
-            pb::LandingEventKind::LandingView => EventKind::LandingView,
-            pb::LandingEventKind::CheckoutStart => EventKind::CheckoutStart,
-            pb::LandingEventKind::Unspecified => {
-                return Err(
-                    AppError::invalid("kind", Problem::one_of(&["landing_view", "checkout_start"])).into()
-                );
-            }
-        };
+impl LandingApi {
+    async fn track_event(&self, call: Call<TrackEvent>) -> Answer<TrackEvent> {
+        let body = call.body();
+        let kind = enum_field(body.kind, "kind", &["landing_view", "checkout_start"], |k| match k {
+            pb::LandingEventKind::LandingView => Some(EventKind::LandingView),
+            pb::LandingEventKind::CheckoutStart => Some(EventKind::CheckoutStart),
+            pb::LandingEventKind::Unspecified => None,
+        })?;
         let visitor = VisitorId::parse(&body.visitor_id).ok_or_else(|| {
             AppError::invalid(
                 "visitorId",
@@ -72,19 +66,14 @@ impl LandingService for LandingApi {
                 },
             )
         })?;
-        limit(&self.db, &request, "track", EVENTS_PER_ADDRESS).await?;
-        analytics::record(&self.db, kind, Variant::parse(&body.variant), &visitor)
-            .await
-            .map_err(AppError::from)?;
-        Ok(Response::new(pb::TrackEventResponse {}))
+        limit(&self.db, &call, "track", EVENTS_PER_ADDRESS).await?;
+        analytics::record(&self.db, kind, Variant::parse(&body.variant), &visitor).await?;
+        Ok(Reply::from(pb::TrackEventResponse {}))
     }
 
-    async fn subscribe_newsletter(
-        &self,
-        request: Request<pb::SubscribeNewsletterRequest>,
-    ) -> Rpc<pb::SubscribeNewsletterResponse> {
-        let body = request.get_ref();
-        let lang = named_language(&request, &body.language);
+    async fn subscribe_newsletter(&self, call: Call<SubscribeNewsletter>) -> Answer<SubscribeNewsletter> {
+        let body = call.body();
+        let lang = call.named_lang(&body.language);
         let mut violations = Vec::new();
         let email = Email::parse(&body.email);
         if email.is_none() {
@@ -99,24 +88,28 @@ impl LandingService for LandingApi {
             violations.push(FieldViolation::new("consent", Problem::Required));
         }
         let Some(email) = email.filter(|_| violations.is_empty()) else {
-            return Err(AppError::InvalidInput(violations).into());
+            return Err(AppError::InvalidInput(violations));
         };
-        limit(&self.db, &request, "newsletter", SIGNUPS_PER_ADDRESS).await?;
-        newsletter::subscribe(&self.db, &email, lang).await.map_err(AppError::from)?;
-        Ok(with_message(
-            pb::SubscribeNewsletterResponse {},
-            lang.choose("Pronto! Você vai receber nossas dicas.", "Done! You will get our tips."),
-        ))
+        limit(&self.db, &call, "newsletter", SIGNUPS_PER_ADDRESS).await?;
+        newsletter::subscribe(&self.db, &email, lang).await?;
+        let notice = say("Pronto! Você vai receber nossas dicas.", "Done! You will get our tips.");
+        Ok(Reply::with_message(pb::SubscribeNewsletterResponse {}, notice))
     }
 
-    async fn get_contact(&self, _request: Request<pb::GetContactRequest>) -> Rpc<pb::GetContactResponse> {
-        Ok(Response::new(pb::GetContactResponse {
+    async fn get_contact(&self, _call: Call<GetContact>) -> Answer<GetContact> {
+        Ok(Reply::from(pb::GetContactResponse {
             whatsapp_number: display_number(&self.business_number),
             whatsapp_url: format!("https://wa.me/{}", self.business_number),
             email: self.support_email.clone(),
         }))
     }
 }
+
+rpc_service!(LandingService for LandingApi {
+    get_contact,
+    track_event,
+    subscribe_newsletter,
+});
 
 #[cfg(test)]
 mod tests {

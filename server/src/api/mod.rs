@@ -2,10 +2,12 @@
 //! behind one layer that authenticates and localises every call (`edge`), the REST transcoder
 //! and the web app. Nothing below this layer imports it.
 
+pub mod access;
 pub mod admin;
 pub mod auth;
 pub mod billing;
 pub mod business_plan;
+pub mod call;
 pub mod client_address;
 pub mod consultant;
 pub mod dashboard;
@@ -14,6 +16,7 @@ pub mod edge;
 pub mod export;
 pub mod handoff;
 pub mod health;
+pub mod in_language;
 pub mod landing;
 pub mod paging;
 pub mod rest;
@@ -23,25 +26,20 @@ pub mod web;
 pub mod webhooks;
 
 use crate::{
+    error::{AppError, Problem},
     identity::users::{Role, Tier, User},
-    locale::Language,
     proto::socio::v1 as pb,
 };
 
-/// What every RPC handler answers: a reply, or a status (an `AppError` turns into one with `?`).
-pub type Rpc<T> = Result<tonic::Response<T>, tonic::Status>;
-
-/// The caller's language from the request's `Accept-Language` metadata.
-pub fn request_language<T>(request: &tonic::Request<T>) -> Language {
-    Language::from_accept_language(request.metadata().get("accept-language").and_then(|v| v.to_str().ok()))
-}
-
-/// The language a call names in its body, which wins over `Accept-Language` for the whole reply,
-/// errors included.
-pub fn named_language<T>(request: &tonic::Request<T>, named: &str) -> Language {
-    let lang = Language::parse(named).unwrap_or_else(|| request_language(request));
-    crate::locale::answer_in(lang);
-    lang
+/// A proto enum field as the domain's value: an unknown number, or a value `domain` refuses (the
+/// unset one), is the field's "one of `choices`" error.
+pub fn enum_field<E: TryFrom<i32>, T>(
+    value: i32,
+    field: &str,
+    choices: &[&str],
+    domain: impl FnOnce(E) -> Option<T>,
+) -> Result<T, AppError> {
+    E::try_from(value).ok().and_then(domain).ok_or_else(|| AppError::invalid(field, Problem::one_of(choices)))
 }
 
 /// A Unix-milliseconds time as a protobuf timestamp.
@@ -66,16 +64,6 @@ pub fn user_proto(user: &User) -> pb::User {
         } as i32,
         created_at: Some(timestamp(user.created_at)),
     }
-}
-
-/// Attaches a localised success message, which the REST envelope shows as `message`.
-pub fn with_message<T>(message: T, text: &str) -> tonic::Response<T> {
-    let mut response = tonic::Response::new(message);
-    let encoded = percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string();
-    if let Ok(value) = encoded.parse() {
-        response.metadata_mut().insert(rest::MESSAGE_METADATA, value);
-    }
-    response
 }
 
 #[cfg(test)]

@@ -1,7 +1,12 @@
 //! Pages of a list, as every list call takes them: `page` from 1 and `limit` from 1 to 100, each
-//! with a default when unset (0), and the count of pages a total makes.
+//! with a default when unset (0); and the list responses, which answer a page's items with the
+//! total, the count of pages it makes and, in some, the page's own numbers.
 
-use crate::error::{AppError, Problem};
+use super::call::Reply;
+use crate::{
+    error::{AppError, Problem},
+    proto::socio::v1 as pb,
+};
 
 /// The spec's page size where a call names none.
 pub const DEFAULT_LIMIT: i32 = 20;
@@ -38,6 +43,49 @@ impl Page {
     pub fn count(self, total: i64) -> i32 {
         ((total + self.limit - 1) / self.limit) as i32
     }
+
+    /// The page's number, as the responses echo it.
+    fn page(self) -> i32 {
+        self.number as i32
+    }
+
+    /// The page's size, as the responses echo it.
+    fn limit(self) -> i32 {
+        self.limit as i32
+    }
+
+    /// A list call's reply: this page's `items` of `total`.
+    pub fn reply<R: PagedResponse>(self, items: impl IntoIterator<Item = R::Item>, total: i64) -> Reply<R> {
+        R::paged(items.into_iter().collect(), total, self).into()
+    }
+}
+
+/// A list call's response: a page's items and its numbers.
+pub trait PagedResponse: Sized {
+    type Item;
+    fn paged(items: Vec<Self::Item>, total: i64, page: Page) -> Self;
+}
+
+/// [`PagedResponse`] for list responses: the type, its items' field and type, and which of the
+/// page's numbers (`page`, `limit`) it echoes besides `total` and `total_pages`.
+macro_rules! paged_response {
+    ($($response:ident { $items:ident: $item:ident $(, $echo:ident)* }),* $(,)?) => {$(
+        impl PagedResponse for pb::$response {
+            type Item = pb::$item;
+            fn paged(items: Vec<pb::$item>, total: i64, page: Page) -> Self {
+                Self { $items: items, total: total as i32, total_pages: page.count(total), $($echo: page.$echo(),)* }
+            }
+        }
+    )*};
+}
+
+paged_response! {
+    ListUsersResponse { users: AdminUser, page },
+    GetChatHistoryResponse { messages: ChatMessage, page },
+    ListAuditEventsResponse { events: AuditEvent },
+    ListFailedMessagesResponse { messages: FailedMessage },
+    ListChatMessagesResponse { messages: ChatMessage },
+    ListDashboardMessagesResponse { messages: MessagePreview, page, limit },
 }
 
 #[cfg(test)]

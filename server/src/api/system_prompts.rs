@@ -1,10 +1,11 @@
 //! `SystemPromptService`: the consultant's system prompts — list, read, create, update (the version
 //! goes up by one), activate (exactly one active, switched atomically), delete (never the active
-//! one). Admins only (`edge::ADMIN`); every change is audited.
+//! one). Admins only (`access::ADMIN`); every change is audited.
 
-use tonic::{Request, Response};
-
-use super::{Rpc, edge, request_language, timestamp, with_message};
+use super::{
+    call::{Answer, Call, Method, Reply, rpc_service, say},
+    timestamp,
+};
 use crate::{
     audit,
     db::Db,
@@ -23,8 +24,8 @@ impl SystemPromptApi {
         Self { db }
     }
 
-    async fn audit<T>(&self, request: &Request<T>, action: &str, target: &str) -> Result<(), AppError> {
-        let actor = edge::caller(request)?;
+    async fn audit<M: Method>(&self, call: &Call<M>, action: &str, target: &str) -> Result<(), AppError> {
+        let actor = call.caller()?;
         let mut conn = self.db.pool().acquire().await?;
         Ok(audit::record(&mut conn, &actor.user.id, action, target, "").await?)
     }
@@ -44,76 +45,61 @@ fn prompt_proto(p: Prompt) -> pb::SystemPrompt {
     }
 }
 
-#[tonic::async_trait]
-impl SystemPromptService for SystemPromptApi {
-    async fn list_system_prompts(
-        &self,
-        _request: Request<pb::ListSystemPromptsRequest>,
-    ) -> Rpc<pb::ListSystemPromptsResponse> {
-        let found = prompts::list(&self.db).await.map_err(AppError::from)?;
-        Ok(Response::new(pb::ListSystemPromptsResponse {
+impl SystemPromptApi {
+    async fn list_system_prompts(&self, _call: Call<ListSystemPrompts>) -> Answer<ListSystemPrompts> {
+        let found = prompts::list(&self.db).await?;
+        Ok(Reply::from(pb::ListSystemPromptsResponse {
             prompts: found.into_iter().map(prompt_proto).collect(),
         }))
     }
 
-    async fn get_system_prompt(
-        &self,
-        request: Request<pb::GetSystemPromptRequest>,
-    ) -> Rpc<pb::GetSystemPromptResponse> {
-        let prompt = prompts::get(&self.db, &request.get_ref().id).await?;
-        Ok(Response::new(pb::GetSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }))
+    async fn get_system_prompt(&self, call: Call<GetSystemPrompt>) -> Answer<GetSystemPrompt> {
+        let prompt = prompts::get(&self.db, &call.body().id).await?;
+        Ok(Reply::from(pb::GetSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }))
     }
 
-    async fn create_system_prompt(
-        &self,
-        request: Request<pb::CreateSystemPromptRequest>,
-    ) -> Rpc<pb::CreateSystemPromptResponse> {
-        let lang = request_language(&request);
-        let b = request.get_ref();
+    async fn create_system_prompt(&self, call: Call<CreateSystemPrompt>) -> Answer<CreateSystemPrompt> {
+        let b = call.body();
         let draft = Draft::parse(&b.name, &b.title, b.description.as_deref(), &b.content, b.is_active)?;
         let prompt = prompts::create(&self.db, &draft).await?;
-        self.audit(&request, "create_system_prompt", &prompt.id).await?;
-        let message =
-            lang.choose("Prompt do sistema criado com sucesso", "System prompt created successfully");
-        Ok(with_message(pb::CreateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, message))
+        self.audit(&call, "create_system_prompt", &prompt.id).await?;
+        let notice = say("Prompt do sistema criado com sucesso", "System prompt created successfully");
+        Ok(Reply::with_message(pb::CreateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, notice))
     }
 
-    async fn update_system_prompt(
-        &self,
-        request: Request<pb::UpdateSystemPromptRequest>,
-    ) -> Rpc<pb::UpdateSystemPromptResponse> {
-        let lang = request_language(&request);
-        let b = request.get_ref();
+    async fn update_system_prompt(&self, call: Call<UpdateSystemPrompt>) -> Answer<UpdateSystemPrompt> {
+        let b = call.body();
         let draft = Draft::parse(&b.name, &b.title, b.description.as_deref(), &b.content, b.is_active)?;
         let prompt = prompts::update(&self.db, &b.id, &draft).await?;
-        self.audit(&request, "update_system_prompt", &prompt.id).await?;
-        let message =
-            lang.choose("Prompt do sistema atualizado com sucesso", "System prompt updated successfully");
-        Ok(with_message(pb::UpdateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, message))
+        self.audit(&call, "update_system_prompt", &prompt.id).await?;
+        let notice = say("Prompt do sistema atualizado com sucesso", "System prompt updated successfully");
+        Ok(Reply::with_message(pb::UpdateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, notice))
     }
 
-    async fn activate_system_prompt(
-        &self,
-        request: Request<pb::ActivateSystemPromptRequest>,
-    ) -> Rpc<pb::ActivateSystemPromptResponse> {
-        let lang = request_language(&request);
-        let prompt = prompts::activate(&self.db, &request.get_ref().id).await?;
-        self.audit(&request, "activate_system_prompt", &prompt.id).await?;
-        let message =
-            lang.choose("Prompt do sistema ativado com sucesso", "System prompt activated successfully");
-        Ok(with_message(pb::ActivateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, message))
+    async fn activate_system_prompt(&self, call: Call<ActivateSystemPrompt>) -> Answer<ActivateSystemPrompt> {
+        let prompt = prompts::activate(&self.db, &call.body().id).await?;
+        self.audit(&call, "activate_system_prompt", &prompt.id).await?;
+        let notice = say("Prompt do sistema ativado com sucesso", "System prompt activated successfully");
+        Ok(Reply::with_message(
+            pb::ActivateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) },
+            notice,
+        ))
     }
 
-    async fn delete_system_prompt(
-        &self,
-        request: Request<pb::DeleteSystemPromptRequest>,
-    ) -> Rpc<pb::DeleteSystemPromptResponse> {
-        let lang = request_language(&request);
-        let id = request.get_ref().id.clone();
+    async fn delete_system_prompt(&self, call: Call<DeleteSystemPrompt>) -> Answer<DeleteSystemPrompt> {
+        let id = call.body().id.clone();
         prompts::delete(&self.db, &id).await?;
-        self.audit(&request, "delete_system_prompt", &id).await?;
-        let message =
-            lang.choose("Prompt do sistema excluído com sucesso", "System prompt deleted successfully");
-        Ok(with_message(pb::DeleteSystemPromptResponse {}, message))
+        self.audit(&call, "delete_system_prompt", &id).await?;
+        let notice = say("Prompt do sistema excluído com sucesso", "System prompt deleted successfully");
+        Ok(Reply::with_message(pb::DeleteSystemPromptResponse {}, notice))
     }
 }
+
+rpc_service!(SystemPromptService for SystemPromptApi {
+    list_system_prompts,
+    get_system_prompt,
+    create_system_prompt,
+    update_system_prompt,
+    activate_system_prompt,
+    delete_system_prompt,
+});

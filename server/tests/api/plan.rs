@@ -148,6 +148,31 @@ async fn toggling_every_step_from_the_dashboard_completes_the_plan(db: TestDatab
 }
 on_both_engines!(toggling_every_step_from_the_dashboard_completes_the_plan);
 
+async fn the_dashboard_shows_how_far_the_swot_and_the_finance_scenarios_are(db: TestDatabase) {
+    let (app, token) = logged_in(db).await;
+    let analyses = |body: &Value| body["data"]["businessPlan"]["analyses"].clone();
+    let (_, body) = get(&app, "/api/dashboard/business-plan", &token).await;
+    assert_eq!(analyses(&body), json!({"swotQuadrantsFilled": 0, "scenariosReady": false}));
+
+    let swot = json!({"marketData": {"strengths": "Pão de fermentação natural", "threats": "Uma rede grande",
+        "weaknesses": "   "}});
+    assert_eq!(app.call(Method::PUT, "/api/business-plan/market", swot, Some(&token)).await.0, 200);
+    let half = json!({"financeData": {"averageTicket": 25}});
+    assert_eq!(app.call(Method::PUT, "/api/business-plan/finance", half, Some(&token)).await.0, 200);
+    let (_, body) = get(&app, "/api/dashboard", &token).await;
+    assert_eq!(
+        analyses(&body),
+        json!({"swotQuadrantsFilled": 2, "scenariosReady": false}),
+        "blank is not written"
+    );
+
+    let figures = json!({"financeData": {"averageTicket": 25, "expectedSalesPerMonth": 800}});
+    app.call(Method::PUT, "/api/business-plan/finance", figures, Some(&token)).await;
+    let (_, body) = get(&app, "/api/dashboard/business-plan", &token).await;
+    assert_eq!(analyses(&body), json!({"swotQuadrantsFilled": 2, "scenariosReady": true}));
+}
+on_both_engines!(the_dashboard_shows_how_far_the_swot_and_the_finance_scenarios_are);
+
 async fn a_batch_with_one_bad_update_applies_none(db: TestDatabase) {
     let (app, token) = logged_in(db).await;
     let batch = json!({"updates": [

@@ -23,6 +23,7 @@ function api(
   const plan = () => ({
     overallProgress: Math.round((completed.size * 100) / 6),
     steps: [1, 2, 3, 4, 5, 6].map((id, i) => ({ id, completed: completed.has(id), icon: ICONS[i] })),
+    analyses: { swotQuadrantsFilled: 3, scenariosReady: false },
   });
   return (router: ConnectRouter) => {
     router.service(AuthService, { getMe: () => ({ user }) });
@@ -68,6 +69,14 @@ describe("dashboard", () => {
     expect(within(stats).getByText("7")).toBeInTheDocument();
     expect(within(stats).getByText("3")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Conversar no WhatsApp" })).toHaveAttribute("href", "https://wa.me/5511900000000");
+  });
+
+  it("shows how far the SWOT analysis and the finance scenarios are", async () => {
+    storeTokens("t", "r");
+    renderApp("/dashboard", { api: api(Role.USER, SubscriptionStatus.PRO) });
+    expect(await screen.findByText("3 de 4 quadrantes")).toBeInTheDocument();
+    expect(screen.getByText("Análise SWOT (FOFA)")).toBeInTheDocument();
+    expect(screen.getByText("faltam o ticket médio e as vendas por mês")).toBeInTheDocument();
   });
 
   it("shows the Admin button and the Pro badge to an admin on Pro", async () => {

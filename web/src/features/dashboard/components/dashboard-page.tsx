@@ -141,6 +141,16 @@ export function DashboardPage() {
                 );
               })}
             </ul>
+            <dl aria-label={t("plan.analyses")} className="mt-4 grid gap-3 text-sm sm:grid-cols-2">
+              <div className="rounded-xl bg-slate-50 p-3">
+                <dt className="font-medium">{t("plan.swot")}</dt>
+                <dd className="text-slate-600">{t("plan.swotFilled", { count: businessPlan?.analyses?.swotQuadrantsFilled ?? 0 })}</dd>
+              </div>
+              <div className="rounded-xl bg-slate-50 p-3">
+                <dt className="font-medium">{t("plan.scenarios")}</dt>
+                <dd className="text-slate-600">{businessPlan?.analyses?.scenariosReady ? t("plan.scenariosReady") : t("plan.scenariosMissing")}</dd>
+              </div>
+            </dl>
             <Button asChild variant="ghost" className="mt-4">
               <Link to="/business-plan">{t("plan.continue")}</Link>
             </Button>

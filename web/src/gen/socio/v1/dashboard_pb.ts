@@ -16,7 +16,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file socio/v1/dashboard.proto.
  */
 export const file_socio_v1_dashboard: GenFile = /*@__PURE__*/
-  fileDesc("Chhzb2Npby92MS9kYXNoYm9hcmQucHJvdG8SCHNvY2lvLnYxIjkKHlJlcXVlc3RDb25zdWx0YXRpb25DYWxsUmVxdWVzdBIXCg9wcmVmZXJyZWRfdGltZXMYASABKAkiMQofUmVxdWVzdENvbnN1bHRhdGlvbkNhbGxSZXNwb25zZRIOCgZxdWV1ZWQYASABKAgidwoNRGFzaGJvYXJkUGxhbhIYChBvdmVyYWxsX3Byb2dyZXNzGAEgASgFEiQKBnN0YXR1cxgCIAEoDjIULnNvY2lvLnYxLlBsYW5TdGF0dXMSJgoFc3RlcHMYAyADKAsyFy5zb2Npby52MS5QbGFuU3RlcFN0YXRlInIKDkRhc2hib2FyZFN0YXRzEhoKEm1lc3NhZ2VzX3RoaXNfd2VlaxgBIAEoBRITCgtkYXlzX2FjdGl2ZRgCIAEoBRIXCg9wbGFuX2NvbXBsZXRpb24YAyABKAUSFgoOdG90YWxfbWVzc2FnZXMYBCABKAUiFQoTR2V0RGFzaGJvYXJkUmVxdWVzdCLWAQoUR2V0RGFzaGJvYXJkUmVzcG9uc2USHAoEdXNlchgBIAEoCzIOLnNvY2lvLnYxLlVzZXISLgoNYnVzaW5lc3NfcGxhbhgCIAEoCzIXLnNvY2lvLnYxLkRhc2hib2FyZFBsYW4SMQoPcmVjZW50X21lc3NhZ2VzGAMgAygLMhguc29jaW8udjEuTWVzc2FnZVByZXZpZXcSJwoFc3RhdHMYBCABKAsyGC5zb2Npby52MS5EYXNoYm9hcmRTdGF0cxIUCgx3aGF0c2FwcF91cmwYBSABKAkiIQofR2V0RGFzaGJvYXJkQnVzaW5lc3NQbGFuUmVxdWVzdCJSCiBHZXREYXNoYm9hcmRCdXNpbmVzc1BsYW5SZXNwb25zZRIuCg1idXNpbmVzc19wbGFuGAEgASgLMhcuc29jaW8udjEuRGFzaGJvYXJkUGxhbiJ7ChpVcGRhdGVEYXNoYm9hcmRTdGVwUmVxdWVzdBIjCgdzdGVwX2lkGAEgASgOMhIuc29jaW8udjEuUGxhblN0ZXASEQoJY29tcGxldGVkGAIgASgIEiUKBGRhdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ik0KG1VwZGF0ZURhc2hib2FyZFN0ZXBSZXNwb25zZRIuCg1idXNpbmVzc19wbGFuGAEgASgLMhcuc29jaW8udjEuRGFzaGJvYXJkUGxhbiI7ChxMaXN0RGFzaGJvYXJkTWVzc2FnZXNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSDQoFbGltaXQYAiABKAUijAEKHUxpc3REYXNoYm9hcmRNZXNzYWdlc1Jlc3BvbnNlEioKCG1lc3NhZ2VzGAEgAygLMhguc29jaW8udjEuTWVzc2FnZVByZXZpZXcSDAoEcGFnZRgCIAEoBRINCgVsaW1pdBgDIAEoBRINCgV0b3RhbBgEIAEoBRITCgt0b3RhbF9wYWdlcxgFIAEoBSIaChhHZXREYXNoYm9hcmRTdGF0c1JlcXVlc3QiRAoZR2V0RGFzaGJvYXJkU3RhdHNSZXNwb25zZRInCgVzdGF0cxgBIAEoCzIYLnNvY2lvLnYxLkRhc2hib2FyZFN0YXRzMscGChBEYXNoYm9hcmRTZXJ2aWNlEmUKDEdldERhc2hib2FyZBIdLnNvY2lvLnYxLkdldERhc2hib2FyZFJlcXVlc3QaHi5zb2Npby52MS5HZXREYXNoYm9hcmRSZXNwb25zZSIWgtPkkwIQEg4vYXBpL2Rhc2hib2FyZBKXAQoYR2V0RGFzaGJvYXJkQnVzaW5lc3NQbGFuEikuc29jaW8udjEuR2V0RGFzaGJvYXJkQnVzaW5lc3NQbGFuUmVxdWVzdBoqLnNvY2lvLnYxLkdldERhc2hib2FyZEJ1c2luZXNzUGxhblJlc3BvbnNlIiSC0+STAh4SHC9hcGkvZGFzaGJvYXJkL2J1c2luZXNzLXBsYW4SiwEKE1VwZGF0ZURhc2hib2FyZFN0ZXASJC5zb2Npby52MS5VcGRhdGVEYXNoYm9hcmRTdGVwUmVxdWVzdBolLnNvY2lvLnYxLlVwZGF0ZURhc2hib2FyZFN0ZXBSZXNwb25zZSIngtPkkwIhOgEqGhwvYXBpL2Rhc2hib2FyZC9idXNpbmVzcy1wbGFuEokBChVMaXN0RGFzaGJvYXJkTWVzc2FnZXMSJi5zb2Npby52MS5MaXN0RGFzaGJvYXJkTWVzc2FnZXNSZXF1ZXN0Gicuc29jaW8udjEuTGlzdERhc2hib2FyZE1lc3NhZ2VzUmVzcG9uc2UiH4LT5JMCGRIXL2FwaS9kYXNoYm9hcmQvbWVzc2FnZXMSegoRR2V0RGFzaGJvYXJkU3RhdHMSIi5zb2Npby52MS5HZXREYXNoYm9hcmRTdGF0c1JlcXVlc3QaIy5zb2Npby52MS5HZXREYXNoYm9hcmRTdGF0c1Jlc3BvbnNlIhyC0+STAhYSFC9hcGkvZGFzaGJvYXJkL3N0YXRzEpsBChdSZXF1ZXN0Q29uc3VsdGF0aW9uQ2FsbBIoLnNvY2lvLnYxLlJlcXVlc3RDb25zdWx0YXRpb25DYWxsUmVxdWVzdBopLnNvY2lvLnYxLlJlcXVlc3RDb25zdWx0YXRpb25DYWxsUmVzcG9uc2UiK4LT5JMCJToBKiIgL2FwaS9kYXNoYm9hcmQvY29uc3VsdGF0aW9uLWNhbGxiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_struct, file_socio_v1_business_plan, file_socio_v1_common]);
+  fileDesc("Chhzb2Npby92MS9kYXNoYm9hcmQucHJvdG8SCHNvY2lvLnYxIjkKHlJlcXVlc3RDb25zdWx0YXRpb25DYWxsUmVxdWVzdBIXCg9wcmVmZXJyZWRfdGltZXMYASABKAkiMQofUmVxdWVzdENvbnN1bHRhdGlvbkNhbGxSZXNwb25zZRIOCgZxdWV1ZWQYASABKAgioQEKDURhc2hib2FyZFBsYW4SGAoQb3ZlcmFsbF9wcm9ncmVzcxgBIAEoBRIkCgZzdGF0dXMYAiABKA4yFC5zb2Npby52MS5QbGFuU3RhdHVzEiYKBXN0ZXBzGAMgAygLMhcuc29jaW8udjEuUGxhblN0ZXBTdGF0ZRIoCghhbmFseXNlcxgEIAEoCzIWLnNvY2lvLnYxLlBsYW5BbmFseXNlcyJGCgxQbGFuQW5hbHlzZXMSHQoVc3dvdF9xdWFkcmFudHNfZmlsbGVkGAEgASgFEhcKD3NjZW5hcmlvc19yZWFkeRgCIAEoCCJyCg5EYXNoYm9hcmRTdGF0cxIaChJtZXNzYWdlc190aGlzX3dlZWsYASABKAUSEwoLZGF5c19hY3RpdmUYAiABKAUSFwoPcGxhbl9jb21wbGV0aW9uGAMgASgFEhYKDnRvdGFsX21lc3NhZ2VzGAQgASgFIhUKE0dldERhc2hib2FyZFJlcXVlc3Qi1gEKFEdldERhc2hib2FyZFJlc3BvbnNlEhwKBHVzZXIYASABKAsyDi5zb2Npby52MS5Vc2VyEi4KDWJ1c2luZXNzX3BsYW4YAiABKAsyFy5zb2Npby52MS5EYXNoYm9hcmRQbGFuEjEKD3JlY2VudF9tZXNzYWdlcxgDIAMoCzIYLnNvY2lvLnYxLk1lc3NhZ2VQcmV2aWV3EicKBXN0YXRzGAQgASgLMhguc29jaW8udjEuRGFzaGJvYXJkU3RhdHMSFAoMd2hhdHNhcHBfdXJsGAUgASgJIiEKH0dldERhc2hib2FyZEJ1c2luZXNzUGxhblJlcXVlc3QiUgogR2V0RGFzaGJvYXJkQnVzaW5lc3NQbGFuUmVzcG9uc2USLgoNYnVzaW5lc3NfcGxhbhgBIAEoCzIXLnNvY2lvLnYxLkRhc2hib2FyZFBsYW4iewoaVXBkYXRlRGFzaGJvYXJkU3RlcFJlcXVlc3QSIwoHc3RlcF9pZBgBIAEoDjISLnNvY2lvLnYxLlBsYW5TdGVwEhEKCWNvbXBsZXRlZBgCIAEoCBIlCgRkYXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJNChtVcGRhdGVEYXNoYm9hcmRTdGVwUmVzcG9uc2USLgoNYnVzaW5lc3NfcGxhbhgBIAEoCzIXLnNvY2lvLnYxLkRhc2hib2FyZFBsYW4iOwocTGlzdERhc2hib2FyZE1lc3NhZ2VzUmVxdWVzdBIMCgRwYWdlGAEgASgFEg0KBWxpbWl0GAIgASgFIowBCh1MaXN0RGFzaGJvYXJkTWVzc2FnZXNSZXNwb25zZRIqCghtZXNzYWdlcxgBIAMoCzIYLnNvY2lvLnYxLk1lc3NhZ2VQcmV2aWV3EgwKBHBhZ2UYAiABKAUSDQoFbGltaXQYAyABKAUSDQoFdG90YWwYBCABKAUSEwoLdG90YWxfcGFnZXMYBSABKAUiGgoYR2V0RGFzaGJvYXJkU3RhdHNSZXF1ZXN0IkQKGUdldERhc2hib2FyZFN0YXRzUmVzcG9uc2USJwoFc3RhdHMYASABKAsyGC5zb2Npby52MS5EYXNoYm9hcmRTdGF0czLHBgoQRGFzaGJvYXJkU2VydmljZRJlCgxHZXREYXNoYm9hcmQSHS5zb2Npby52MS5HZXREYXNoYm9hcmRSZXF1ZXN0Gh4uc29jaW8udjEuR2V0RGFzaGJvYXJkUmVzcG9uc2UiFoLT5JMCEBIOL2FwaS9kYXNoYm9hcmQSlwEKGEdldERhc2hib2FyZEJ1c2luZXNzUGxhbhIpLnNvY2lvLnYxLkdldERhc2hib2FyZEJ1c2luZXNzUGxhblJlcXVlc3QaKi5zb2Npby52MS5HZXREYXNoYm9hcmRCdXNpbmVzc1BsYW5SZXNwb25zZSIkgtPkkwIeEhwvYXBpL2Rhc2hib2FyZC9idXNpbmVzcy1wbGFuEosBChNVcGRhdGVEYXNoYm9hcmRTdGVwEiQuc29jaW8udjEuVXBkYXRlRGFzaGJvYXJkU3RlcFJlcXVlc3QaJS5zb2Npby52MS5VcGRhdGVEYXNoYm9hcmRTdGVwUmVzcG9uc2UiJ4LT5JMCIToBKhocL2FwaS9kYXNoYm9hcmQvYnVzaW5lc3MtcGxhbhKJAQoVTGlzdERhc2hib2FyZE1lc3NhZ2VzEiYuc29jaW8udjEuTGlzdERhc2hib2FyZE1lc3NhZ2VzUmVxdWVzdBonLnNvY2lvLnYxLkxpc3REYXNoYm9hcmRNZXNzYWdlc1Jlc3BvbnNlIh+C0+STAhkSFy9hcGkvZGFzaGJvYXJkL21lc3NhZ2VzEnoKEUdldERhc2hib2FyZFN0YXRzEiIuc29jaW8udjEuR2V0RGFzaGJvYXJkU3RhdHNSZXF1ZXN0GiMuc29jaW8udjEuR2V0RGFzaGJvYXJkU3RhdHNSZXNwb25zZSIcgtPkkwIWEhQvYXBpL2Rhc2hib2FyZC9zdGF0cxKbAQoXUmVxdWVzdENvbnN1bHRhdGlvbkNhbGwSKC5zb2Npby52MS5SZXF1ZXN0Q29uc3VsdGF0aW9uQ2FsbFJlcXVlc3QaKS5zb2Npby52MS5SZXF1ZXN0Q29uc3VsdGF0aW9uQ2FsbFJlc3BvbnNlIiuC0+STAiU6ASoiIC9hcGkvZGFzaGJvYXJkL2NvbnN1bHRhdGlvbi1jYWxsYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_struct, file_socio_v1_business_plan, file_socio_v1_common]);
 
 /**
  * @generated from message socio.v1.RequestConsultationCallRequest
@@ -76,6 +76,11 @@ export type DashboardPlan = Message<"socio.v1.DashboardPlan"> & {
    * @generated from field: repeated socio.v1.PlanStepState steps = 3;
    */
   steps: PlanStepState[];
+
+  /**
+   * @generated from field: socio.v1.PlanAnalyses analyses = 4;
+   */
+  analyses?: PlanAnalyses | undefined;
 };
 
 /**
@@ -84,6 +89,37 @@ export type DashboardPlan = Message<"socio.v1.DashboardPlan"> & {
  */
 export const DashboardPlanSchema: GenMessage<DashboardPlan> = /*@__PURE__*/
   messageDesc(file_socio_v1_dashboard, 2);
+
+/**
+ * How far the plan's Sebrae analyses are, inside its steps: the SWOT analysis (in the market
+ * step) and the three finance scenarios, which the server computes once the finance step has an
+ * average ticket and the expected sales a month.
+ *
+ * @generated from message socio.v1.PlanAnalyses
+ */
+export type PlanAnalyses = Message<"socio.v1.PlanAnalyses"> & {
+  /**
+   * How many of the SWOT's four quadrants (strengths, weaknesses, opportunities, threats) have
+   * something written: 0 to 4.
+   *
+   * @generated from field: int32 swot_quadrants_filled = 1;
+   */
+  swotQuadrantsFilled: number;
+
+  /**
+   * Whether the pessimistic, realistic and optimistic scenarios can be computed.
+   *
+   * @generated from field: bool scenarios_ready = 2;
+   */
+  scenariosReady: boolean;
+};
+
+/**
+ * Describes the message socio.v1.PlanAnalyses.
+ * Use `create(PlanAnalysesSchema)` to create a new message.
+ */
+export const PlanAnalysesSchema: GenMessage<PlanAnalyses> = /*@__PURE__*/
+  messageDesc(file_socio_v1_dashboard, 3);
 
 /**
  * @generated from message socio.v1.DashboardStats
@@ -119,7 +155,7 @@ export type DashboardStats = Message<"socio.v1.DashboardStats"> & {
  * Use `create(DashboardStatsSchema)` to create a new message.
  */
 export const DashboardStatsSchema: GenMessage<DashboardStats> = /*@__PURE__*/
-  messageDesc(file_socio_v1_dashboard, 3);
+  messageDesc(file_socio_v1_dashboard, 4);
 
 /**
  * @generated from message socio.v1.GetDashboardRequest
@@ -132,7 +168,7 @@ export type GetDashboardRequest = Message<"socio.v1.GetDashboardRequest"> & {
  * Use `create(GetDashboardRequestSchema)` to create a new message.
  */
 export const GetDashboardRequestSchema: GenMessage<GetDashboardRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_dashboard, 4);
+  messageDesc(file_socio_v1_dashboard, 5);
 
 /**
  * @generated from message socio.v1.GetDashboardResponse
@@ -171,7 +207,7 @@ export type GetDashboardResponse = Message<"socio.v1.GetDashboardResponse"> & {
  * Use `create(GetDashboardResponseSchema)` to create a new message.
  */
 export const GetDashboardResponseSchema: GenMessage<GetDashboardResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_dashboard, 5);
+  messageDesc(file_socio_v1_dashboard, 6);
 
 /**
  * @generated from message socio.v1.GetDashboardBusinessPlanRequest
@@ -184,7 +220,7 @@ export type GetDashboardBusinessPlanRequest = Message<"socio.v1.GetDashboardBusi
  * Use `create(GetDashboardBusinessPlanRequestSchema)` to create a new message.
  */
 export const GetDashboardBusinessPlanRequestSchema: GenMessage<GetDashboardBusinessPlanRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_dashboard, 6);
+  messageDesc(file_socio_v1_dashboard, 7);
 
 /**
  * @generated from message socio.v1.GetDashboardBusinessPlanResponse
@@ -201,7 +237,7 @@ export type GetDashboardBusinessPlanResponse = Message<"socio.v1.GetDashboardBus
  * Use `create(GetDashboardBusinessPlanResponseSchema)` to create a new message.
  */
 export const GetDashboardBusinessPlanResponseSchema: GenMessage<GetDashboardBusinessPlanResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_dashboard, 7);
+  messageDesc(file_socio_v1_dashboard, 8);
 
 /**
  * @generated from message socio.v1.UpdateDashboardStepRequest
@@ -230,7 +266,7 @@ export type UpdateDashboardStepRequest = Message<"socio.v1.UpdateDashboardStepRe
  * Use `create(UpdateDashboardStepRequestSchema)` to create a new message.
  */
 export const UpdateDashboardStepRequestSchema: GenMessage<UpdateDashboardStepRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_dashboard, 8);
+  messageDesc(file_socio_v1_dashboard, 9);
 
 /**
  * @generated from message socio.v1.UpdateDashboardStepResponse
@@ -247,7 +283,7 @@ export type UpdateDashboardStepResponse = Message<"socio.v1.UpdateDashboardStepR
  * Use `create(UpdateDashboardStepResponseSchema)` to create a new message.
  */
 export const UpdateDashboardStepResponseSchema: GenMessage<UpdateDashboardStepResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_dashboard, 9);
+  messageDesc(file_socio_v1_dashboard, 10);
 
 /**
  * @generated from message socio.v1.ListDashboardMessagesRequest
@@ -273,7 +309,7 @@ export type ListDashboardMessagesRequest = Message<"socio.v1.ListDashboardMessag
  * Use `create(ListDashboardMessagesRequestSchema)` to create a new message.
  */
 export const ListDashboardMessagesRequestSchema: GenMessage<ListDashboardMessagesRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_dashboard, 10);
+  messageDesc(file_socio_v1_dashboard, 11);
 
 /**
  * @generated from message socio.v1.ListDashboardMessagesResponse
@@ -310,7 +346,7 @@ export type ListDashboardMessagesResponse = Message<"socio.v1.ListDashboardMessa
  * Use `create(ListDashboardMessagesResponseSchema)` to create a new message.
  */
 export const ListDashboardMessagesResponseSchema: GenMessage<ListDashboardMessagesResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_dashboard, 11);
+  messageDesc(file_socio_v1_dashboard, 12);
 
 /**
  * @generated from message socio.v1.GetDashboardStatsRequest
@@ -323,7 +359,7 @@ export type GetDashboardStatsRequest = Message<"socio.v1.GetDashboardStatsReques
  * Use `create(GetDashboardStatsRequestSchema)` to create a new message.
  */
 export const GetDashboardStatsRequestSchema: GenMessage<GetDashboardStatsRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_dashboard, 12);
+  messageDesc(file_socio_v1_dashboard, 13);
 
 /**
  * @generated from message socio.v1.GetDashboardStatsResponse
@@ -340,7 +376,7 @@ export type GetDashboardStatsResponse = Message<"socio.v1.GetDashboardStatsRespo
  * Use `create(GetDashboardStatsResponseSchema)` to create a new message.
  */
 export const GetDashboardStatsResponseSchema: GenMessage<GetDashboardStatsResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_dashboard, 13);
+  messageDesc(file_socio_v1_dashboard, 14);
 
 /**
  * The logged-in user's dashboard: who they are, how far their plan is, what was said lately.
