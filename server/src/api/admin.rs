@@ -138,7 +138,6 @@ impl AdminApi {
     }
 
     async fn set_user_subscription(&self, call: Call<SetUserSubscription>) -> Answer<SetUserSubscription> {
-        let lang = call.lang();
         let actor = call.caller()?;
         let body = call.body();
         let tier =
@@ -165,8 +164,8 @@ impl AdminApi {
         tx.commit().await?;
         let user = self.found(&body.id).await?;
         let message = match tier {
-            Tier::Pro => lang.choose("Usuário atualizado para Pro", "User updated to Pro"),
-            Tier::Free => lang.choose("Usuário atualizado para Free", "User updated to Free"),
+            Tier::Pro => say("Usuário atualizado para Pro", "User updated to Pro"),
+            Tier::Free => say("Usuário atualizado para Free", "User updated to Free"),
         };
         Ok(Reply::with_message(pb::SetUserSubscriptionResponse { user: Some(admin_user(&user)) }, message))
     }

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use super::{
-    call::{Answer, Call, Reply, rpc_service},
+    call::{Answer, Call, Reply, rpc_service, say},
     timestamp,
 };
 use crate::{
@@ -207,7 +207,6 @@ impl BillingApi {
     }
 
     async fn cancel_subscription(&self, call: Call<CancelSubscription>) -> Answer<CancelSubscription> {
-        let lang = call.lang();
         let caller = call.caller()?;
         let (subscription, refunded) =
             cancellation::cancel(&self.db, self.stripe.as_ref(), &caller.user.id).await?;
@@ -215,12 +214,12 @@ impl BillingApi {
         let user = users::find_by_id(&mut conn, &caller.user.id).await?;
         let tier = user.map(|u| u.tier).unwrap_or(Tier::Free);
         let message = if refunded {
-            lang.choose(
+            say(
                 "Assinatura cancelada e pagamento reembolsado (garantia de 7 dias).",
                 "Subscription canceled and payment refunded (7-day guarantee).",
             )
         } else {
-            lang.choose(
+            say(
                 "Assinatura cancelada. Você continua Pro até o fim do período pago.",
                 "Subscription canceled. You stay Pro until the end of the paid period.",
             )

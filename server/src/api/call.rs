@@ -73,11 +73,6 @@ impl<M: Method> Call<M> {
     pub fn into_body(self) -> M::Request {
         self.request.into_inner()
     }
-
-    /// The request itself, for what this type does not name (metadata read by a domain).
-    pub fn request(&self) -> &tonic::Request<M::Request> {
-        &self.request
-    }
 }
 
 /// Of a text given in both languages, the one the call is answered in.

@@ -161,7 +161,6 @@ impl DashboardApi {
         call: Call<RequestConsultationCall>,
     ) -> Answer<RequestConsultationCall> {
         let caller = call.caller()?;
-        let lang = call.lang();
         if !replies::entitled(&caller.user) {
             return Err(AppError::FailedPrecondition(Precondition::ConsultantIsPro));
         }
@@ -182,12 +181,12 @@ impl DashboardApi {
         }
         .await?;
         let message = if queued {
-            lang.choose(
+            say(
                 "Pedido enviado! Uma pessoa da nossa equipe vai falar com você pelo WhatsApp para combinar a ligação.",
                 "Request sent! A person from our team will reach you on WhatsApp to arrange the call.",
             )
         } else {
-            lang.choose(
+            say(
                 "Você já tem um pedido com a nossa equipe: em breve uma pessoa fala com você pelo WhatsApp.",
                 "You already have a request with our team: a person will reach you on WhatsApp soon.",
             )

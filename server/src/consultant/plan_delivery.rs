@@ -3,8 +3,9 @@
 //! complete plan (or reuses the latest version when nothing changed), renders its PDF and sends it
 //! as a WhatsApp document — in cloud mode uploaded to Meta and sent as a `document` message, in dev
 //! mode kept in the outbox for the simulator to download. It is stored in the conversation like
-//! any reply of ours and handed to WhatsApp once (`delivery::hand_over`). Outside WhatsApp's 24-hour
-//! window it is not attempted: only templates reach the person then.
+//! any reply of ours and handed to WhatsApp once (`delivery::hand_over`), after the reply that
+//! asked for it is written and every message of ours before it has gone. Outside WhatsApp's 24-hour window
+//! it is not attempted: only templates reach the person then.
 
 use std::sync::Arc;
 
@@ -12,10 +13,10 @@ use futures::future::BoxFuture;
 
 use super::engine::Engine;
 use crate::{
-    conversation::{delivery, messages, updates},
+    conversation::{delivery, inbox::REPLY_JOB, messages, updates},
     db::{
         Db,
-        jobs::{Job, JobError, JobHandler},
+        jobs::{self, Job, JobError, JobHandler},
         now_ms,
     },
     identity::users,
@@ -54,6 +55,12 @@ impl PlanDocumentHandler {
         }
         let language = job.payload["language"].as_str().and_then(Language::parse).unwrap_or(user.language);
         let id = format!("plan-{}", job.id);
+        // The reply that asked for it (and says it is coming) is written, then sent, first.
+        if jobs::running_for(&self.db, REPLY_JOB, &user.id).await?
+            || messages::outbound_pending(&self.db, &user.id, &id).await?
+        {
+            return Err(JobError::Retryable("waiting for the reply before the plan".into()));
+        }
         // A retry finds the same version (nothing changed) and renders it again.
         let (_, document) =
             self.engine.document(&user, language).await.map_err(|e| JobError::Retryable(e.to_string()))?;

@@ -115,10 +115,9 @@ impl ReplyHandler {
         }
 
         let asked = replies::readable_text(&claimed);
-        let (user, text, choices) = if replies::entitled(&user) && plan_request::asks_for_the_plan(&asked) {
-            let mut tx = self.db.begin().await?;
-            plan_request::request(&mut tx, &user.id, user.language).await?;
-            tx.commit().await?; // wakes the workers for the plan
+        let plan_asked = replies::entitled(&user) && plan_request::asks_for_the_plan(&asked);
+        let (user, text, choices) = if plan_asked {
+            // Asked for with the reply below, in its transaction: the plan follows that reply.
             let text = plan_request::on_its_way(user.language);
             (user, text, Vec::new())
         } else if handoff::asks_for_a_person(&asked) {
@@ -164,7 +163,10 @@ impl ReplyHandler {
             }
             jobs::enqueue(&mut tx, send).await?;
         }
-        tx.commit().await?; // wakes the workers for the sends
+        if plan_asked {
+            plan_request::request(&mut tx, &user.id, user.language).await?;
+        }
+        tx.commit().await?; // wakes the workers for the sends (and the plan)
         Ok(())
     }
 }

@@ -262,6 +262,21 @@ pub async fn last_inbound_at(conn: &mut AnyConnection, user_id: &str) -> Result<
     row.try_get("at")
 }
 
+/// Whether one of our messages to the person, other than `except`, is still on its way (queued
+/// or being sent): what goes out apart from the person's send queue waits for it, so the person
+/// reads our messages in the order we wrote them.
+pub async fn outbound_pending(db: &Db, user_id: &str, except: &str) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query(
+        "select 1 from messages where user_id = $1 and direction = 'outbound' \
+         and status in ('queued', 'sending') and id <> $2 limit 1",
+    )
+    .bind(user_id)
+    .bind(except)
+    .fetch_optional(db.pool())
+    .await?;
+    Ok(row.is_some())
+}
+
 pub async fn get(db: &Db, id: &str) -> Result<Option<Message>, sqlx::Error> {
     let sql = format!("select {COLUMNS} from messages where id = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(db.pool()).await?;

@@ -390,6 +390,20 @@ impl Queue {
     }
 }
 
+/// Whether a job of `kind` for `subject` is running now (under a live lease): a job of another
+/// kind that must come after it waits while this holds.
+pub async fn running_for(db: &Db, kind: &str, subject: &str) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query(
+        "select 1 from jobs where kind = $1 and subject = $2 and status = 'running' and locked_until >= $3 limit 1",
+    )
+    .bind(kind)
+    .bind(subject)
+    .bind(now_ms())
+    .fetch_optional(db.pool())
+    .await?;
+    Ok(row.is_some())
+}
+
 /// The queue of one kind now: due and running jobs, and how late the oldest due one is (ms).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Depth {

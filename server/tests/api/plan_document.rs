@@ -104,18 +104,25 @@ async fn the_guides_plano_command_puts_a_downloadable_pdf_in_the_dev_outbox(db: 
 }
 on_both_engines!(the_guides_plano_command_puts_a_downloadable_pdf_in_the_dev_outbox);
 
+/// Ana, on Pro with the model, asks for her business's document: the app once the model's reply
+/// (containing `reply`) and a document have reached her.
+async fn ask_the_model_for_the_plan(db: TestDatabase, llm: &FakeLlm, reply: &str) -> TestApp {
+    let mut config = llm.config(10);
+    config.push(("WHATSAPP_BATCH_WINDOW_MS", "10".into()));
+    let app = spawn_app_with(db, &config).await;
+    app.make_pro(&format!("+{ANA}"), Language::PtBr).await;
+    assert!(app.say(&format!("+{ANA}"), "Quero o documento do meu negócio").await.contains(reply));
+    eventually("a document", || async { outbox(&app).await.iter().any(|m| m["kind"] == "document") }).await;
+    app
+}
+
 async fn the_model_can_send_the_plan_and_an_unchanged_plan_is_not_generated_again(db: TestDatabase) {
     let llm = FakeLlm::start().await;
     llm.answer_with([
         (200, tool_call("send_plan_document", json!({}))),
         (200, text("Prontinho, já te mando o PDF!")),
     ]);
-    let mut config = llm.config(5);
-    config.push(("WHATSAPP_BATCH_WINDOW_MS", "10".into()));
-    let app = spawn_app_with(db, &config).await;
-    app.make_pro(&format!("+{ANA}"), Language::PtBr).await;
-    assert!(app.say(&format!("+{ANA}"), "Quero o documento do meu negócio").await.contains("Prontinho"));
-    eventually("a document", || async { outbox(&app).await.iter().any(|m| m["kind"] == "document") }).await;
+    let app = ask_the_model_for_the_plan(db, &llm, "Prontinho").await;
     let asked = llm.requests().len(); // the replies, and the document's overview
     llm.answer_with([(200, tool_call("send_plan_document", json!({}))), (200, text("Mandei de novo!"))]);
     assert!(app.say(&format!("+{ANA}"), "Pode mandar de novo o documento?").await.contains("de novo"));
@@ -137,3 +144,19 @@ async fn the_model_can_send_the_plan_and_an_unchanged_plan_is_not_generated_agai
     assert_eq!(llm.requests().len(), asked + 2, "and no new overview was asked of the model");
 }
 on_both_engines!(the_model_can_send_the_plan_and_an_unchanged_plan_is_not_generated_again);
+
+async fn the_plan_asked_of_a_slow_model_arrives_after_the_reply_that_says_it_is_coming(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    llm.answer_with([(200, tool_call("send_plan_document", json!({})))]);
+    // The model takes its time to write the answer after the tool: the plan must not overtake it.
+    llm.answer_slowly(std::time::Duration::from_millis(2500), text("Já te mando o PDF do plano!"));
+    let app = ask_the_model_for_the_plan(db, &llm, "Já te mando").await;
+    let kinds: Vec<String> = outbox(&app)
+        .await
+        .iter()
+        .filter(|m| m["kind"] == "document" || m["text"].as_str().is_some_and(|t| t.contains("Já te mando")))
+        .map(|m| m["kind"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(kinds, ["text", "document"], "the reply first, then the plan");
+}
+on_both_engines!(the_plan_asked_of_a_slow_model_arrives_after_the_reply_that_says_it_is_coming);
