@@ -142,8 +142,7 @@ pub fn step_states(plan: &Plan) -> Vec<pb::PlanStepState> {
         .collect()
 }
 
-/// A step's saved data as its section's message.
-pub fn section<M: prost::Message + prost::Name + Default>(plan: &Plan, step: Step) -> Option<M> {
+fn section<M: prost::Message + prost::Name + Default>(plan: &Plan, step: Step) -> Option<M> {
     json::from_json(plan.section(step).data.clone()).ok()
 }
 

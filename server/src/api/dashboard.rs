@@ -4,7 +4,7 @@
 use serde_json::Value as Json;
 
 use super::{
-    business_plan::{section, status_proto, step_states},
+    business_plan::{status_proto, step_states},
     call::{Answer, Call, Reply, rpc_service, say},
     paging::{DEFAULT_LIMIT, Page},
     timestamp, user_proto,
@@ -18,8 +18,7 @@ use crate::{
     db::now_ms,
     error::{AppError, Precondition, Problem},
     plan::{
-        Plans, document,
-        sections::{self, Step},
+        Plans, sections,
         store::{Patch, Plan, Source, StepUpdate},
     },
     proto::{
@@ -62,15 +61,11 @@ fn dashboard_plan(plan: &Plan) -> pb::DashboardPlan {
     }
 }
 
-/// How far the Sebrae analyses inside the steps are: the SWOT's quadrants with something written,
-/// and whether the finance step has what the scenarios are computed from.
+/// How far the Sebrae analyses inside the steps are.
 fn analyses(plan: &Plan) -> pb::PlanAnalyses {
-    let market: pb::MarketData = section(plan, Step::Market).unwrap_or_default();
-    let quadrants = [&market.strengths, &market.weaknesses, &market.opportunities, &market.threats];
-    let finance: Option<pb::FinanceData> = section(plan, Step::Finance);
     pb::PlanAnalyses {
-        swot_quadrants_filled: quadrants.iter().filter(|q| !q.trim().is_empty()).count() as i32,
-        scenarios_ready: finance.as_ref().and_then(document::finance_inputs).is_some(),
+        swot_quadrants_filled: plan.swot_quadrants_filled() as i32,
+        scenarios_ready: plan.scenarios_ready(),
     }
 }
 

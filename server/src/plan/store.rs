@@ -88,6 +88,23 @@ impl Plan {
         (done * 100.0 / Step::ALL.len() as f64).round() as i32
     }
 
+    /// How many of the SWOT's quadrants (in the market step) have something written: 0 to 4.
+    /// Read from the stored JSON, without decoding the section: the dashboard asks on every read.
+    pub fn swot_quadrants_filled(&self) -> usize {
+        let market = &self.section(Step::Market).data;
+        ["strengths", "weaknesses", "opportunities", "threats"]
+            .iter()
+            .filter(|quadrant| market[**quadrant].as_str().is_some_and(|text| !text.trim().is_empty()))
+            .count()
+    }
+
+    /// Whether the finance step has what the scenarios are computed from: the average ticket and
+    /// the sales expected a month (as `document::finance_inputs` asks).
+    pub fn scenarios_ready(&self) -> bool {
+        let finance = &self.section(Step::Finance).data;
+        ["averageTicket", "expectedSalesPerMonth"].iter().all(|field| finance[*field].is_number())
+    }
+
     pub fn status(&self) -> Status {
         if self.sections.iter().all(|s| s.completed) {
             Status::Completed
@@ -487,4 +504,59 @@ pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result
         sqlx::query(sql).bind(user_id).execute(&mut *conn).await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::{
+        plan::document,
+        proto::{json::from_json, socio::v1 as pb},
+    };
+
+    fn plan_with(market: Json, finance: Json) -> Plan {
+        let data = |step| match step {
+            Step::Market => market.clone(),
+            Step::Finance => finance.clone(),
+            _ => json!({}),
+        };
+        let sections =
+            Step::ALL.iter().map(|&step| Section { step, data: data(step), completed: false, updated_at: 0 });
+        Plan {
+            id: "p".into(),
+            user_id: "u".into(),
+            sections: sections.collect(),
+            document: None,
+            created_at: 0,
+            updated_at: 0,
+        }
+    }
+
+    #[test]
+    fn only_written_swot_quadrants_count() {
+        let market = json!({"strengths": "Pão artesanal", "weaknesses": "  ", "threats": "Rede grande", "industry": "x"});
+        assert_eq!(plan_with(market, json!({})).swot_quadrants_filled(), 2);
+        assert_eq!(plan_with(json!({}), json!({})).swot_quadrants_filled(), 0);
+    }
+
+    #[test]
+    fn scenarios_are_ready_exactly_when_the_finance_maths_can_run() {
+        for finance in [
+            json!({}),
+            json!({"averageTicket": 25}),
+            json!({"averageTicket": null, "expectedSalesPerMonth": 800}),
+            json!({"averageTicket": 25, "expectedSalesPerMonth": 800}),
+            json!({"averageTicket": 25.5, "expectedSalesPerMonth": 1, "monthlyFixedCosts": null}),
+        ] {
+            let inputs =
+                from_json::<pb::FinanceData>(finance.clone()).ok().and_then(|d| document::finance_inputs(&d));
+            assert_eq!(
+                plan_with(json!({}), finance.clone()).scenarios_ready(),
+                inputs.is_some(),
+                "{finance}"
+            );
+        }
+    }
 }
