@@ -393,6 +393,25 @@ async fn every_method_of_the_contracts_needs_a_token_unless_it_is_one_of_the_pub
 }
 on_both_engines!(every_method_of_the_contracts_needs_a_token_unless_it_is_one_of_the_public_calls);
 
+/// `rpc_service!` lists each service's handlers by hand, and the generated traits answer an
+/// unlisted method with UNIMPLEMENTED: every method must reach a handler.
+async fn every_method_of_the_contracts_reaches_a_handler(db: TestDatabase) {
+    let app = spawn_app_with(db, &[("ADMIN_PHONES", "+5521998765432".into())]).await;
+    app.register("+5521998765432").await;
+    let (admin, _) = app.login("+5521998765432").await;
+    let pool = socio::proto::descriptor_pool();
+    for service in pool.services().filter(|s| s.package_name() == "socio.v1") {
+        for method in service.methods() {
+            let path = format!("/{}/{}", service.full_name(), method.name());
+            if path == "/socio.v1.AuthService/Logout" {
+                continue; // it would end the admin's session for the calls after it
+            }
+            assert_ne!(app.grpc_status(&path, Some(&admin)).await, "12", "{path} reaches no handler");
+        }
+    }
+}
+on_both_engines!(every_method_of_the_contracts_reaches_a_handler);
+
 async fn admin_promote_grants_the_role_from_the_command_line(db: TestDatabase) {
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_socio"))
         .args(["admin", "promote", "(11) 98765-4321"])
