@@ -77,3 +77,25 @@ async fn at_half_past_eleven_in_sao_paulo_the_day_counted_is_sao_paulo_s(db: Tes
     assert_eq!(body["data"]["messages"].as_array().unwrap().len(), 1, "Friday 22:00 there");
 }
 on_both_engines!(at_half_past_eleven_in_sao_paulo_the_day_counted_is_sao_paulo_s);
+
+async fn across_the_2018_summer_time_change_active_days_are_still_sao_paulo_days(db: TestDatabase) {
+    let app = spawn_app_with(db, &[]).await;
+    let ana = app.register("+5511987654321").await;
+    // Brazilian summer time began on 2018-11-04 (UTC−3 → UTC−2). At 20:00 and 22:00 on the 3rd
+    // (the 22:00 is already the 4th in UTC), and at 00:30 and 01:30 on the 10th (which a fixed
+    // UTC−3 would put on the 9th): two days in São Paulo. The 30 days before the 10th span the
+    // change, so the days are counted one by one.
+    let third = CivilDate { year: 2018, month: 11, day: 3 }.starts_at();
+    let tenth = CivilDate { year: 2018, month: 11, day: 10 }.starts_at();
+    let times = [third + 20 * HOUR, third + 22 * HOUR, tenth + 30 * 60_000, tenth + 90 * 60_000];
+    for (n, at) in times.into_iter().enumerate() {
+        message_at(&app, &ana, at, n).await;
+    }
+    let activity = messages::activity(&app.db, &ana, tenth + 2 * HOUR).await.unwrap();
+    assert_eq!(
+        (activity.days_active, activity.messages_this_week, activity.total_messages),
+        (2, 2, 4),
+        "two São Paulo days; the week starts on the 4th"
+    );
+}
+on_both_engines!(across_the_2018_summer_time_change_active_days_are_still_sao_paulo_days);
