@@ -177,7 +177,8 @@ on_both_engines!(a_429_without_retry_after_backs_off_doubling_until_the_model_an
 
 async fn replies_that_ran_out_of_time_on_429s_get_the_guide_and_never_open_the_breaker(db: TestDatabase) {
     let llm = FakeLlm::start().await;
-    let limit_ends = llm.rate_limit_for(Duration::from_millis(5500), Some("0.3"));
+    // Limited until the five replies are in, however long a busy machine takes to get there.
+    llm.rate_limit_for(Duration::from_secs(120), Some("0.3"));
     let app = app_with_model(db, &llm, 1).await;
     app.make_pro(ANA, socio::locale::Language::PtBr).await;
     for text in ["Oi", "Padaria", "Pão ruim no bairro", "Fermentação natural", "planejando"] {
@@ -185,8 +186,8 @@ async fn replies_that_ran_out_of_time_on_429s_get_the_guide_and_never_open_the_b
         assert!(!reply.contains("com o modelo"), "rate limited: {reply}");
     }
     assert!(llm.requests().len() >= 10, "each reply kept trying: {}", llm.requests().len());
-    // The provider's limit passes; a breaker that counted 429s would be open by now.
-    tokio::time::sleep_until((limit_ends + Duration::from_millis(400)).into()).await;
+    // The provider's limit passes now; a breaker that counted 429s would be open at this moment.
+    llm.rate_limit_for(Duration::ZERO, None);
     let reply = app.say(ANA, "Alimentação").await;
     assert!(reply.contains("Sou o Sócio, com o modelo"), "the breaker stayed closed: {reply}");
 }
