@@ -45,7 +45,7 @@ impl<M: Method> Call<M> {
     }
 
     /// The caller's language from the request's `Accept-Language` metadata.
-    pub fn lang(&self) -> Language {
+    fn lang(&self) -> Language {
         Language::from_accept_language(
             self.request.metadata().get("accept-language").and_then(|v| v.to_str().ok()),
         )
@@ -98,6 +98,7 @@ impl<T> Reply<T> {
         Self { response }
     }
 
+    /// The wire's response, for the trait `rpc_service!` writes.
     pub fn into_response(self) -> tonic::Response<T> {
         self.response
     }
