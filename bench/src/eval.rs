@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 use socio::{
     db::Db,
     identity::{
+        contact::Contact,
         phone::PhoneNumber,
         users::{self, Spelling, Tier},
     },
@@ -333,8 +334,11 @@ async fn run_persona(
 ) -> anyhow::Result<Score> {
     let phone = PhoneNumber::parse(persona.phone).map_err(|e| anyhow::anyhow!("{e:?}"))?;
     let mut tx = db.begin().await?;
-    let (user, _) =
-        users::register_contact(&mut tx, &phone, Spelling::Delivered, persona.name, persona.language).await?;
+    let contact = Contact::phone(phone);
+    let user =
+        users::register_contact(&mut tx, &contact, Spelling::Delivered, persona.name, persona.language)
+            .await?
+            .user;
     users::set_tier(&mut tx, &user.id, Tier::Pro).await?;
     tx.commit().await?;
     let mut score = Score::default();

@@ -1,5 +1,6 @@
 //! Analytics for the admin panel: the landing page's A/B funnel (views, checkout starts, Pro
-//! conversions by variant), messages per day and failed WhatsApp sends per day. Landing events
+//! conversions by variant), messages per day, failed WhatsApp sends per day, and the WhatsApp
+//! messages Meta billed per day by category with what they cost (`costs`). Landing events
 //! count one visitor once a day per kind; the visitor is a random id the browser keeps, nothing
 //! personal.
 
@@ -9,8 +10,94 @@ use sqlx::Row;
 
 use crate::{
     clock::{self, CivilDate},
+    config::MessageRates,
     db::{Db, now_ms},
 };
+
+pub mod costs {
+    //! What WhatsApp costs: the messages Meta reported as billable (`statuses[].pricing`), per São
+    //! Paulo day and category, priced at the configured rates.
+
+    use std::collections::BTreeMap;
+
+    use sqlx::Row;
+
+    use crate::{clock::CivilDate, config::MessageRates, db::Db};
+
+    /// One day's billable messages by category (`marketing`, `utility`, `authentication`,
+    /// `service`) and their cost in reais.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct BillableDay {
+        pub day: String,
+        pub counts: BTreeMap<String, i64>,
+        pub cost_brl: f64,
+    }
+
+    /// The window's billable messages and what they cost.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct Billing {
+        /// Every day of the window, oldest first.
+        pub days: Vec<BillableDay>,
+        pub messages: i64,
+        pub cost_brl: f64,
+        /// The cost per person we wrote to in the window, scaled to 30 days.
+        pub cost_per_person_month_brl: f64,
+    }
+
+    /// The category a reported one counts under.
+    fn bucket(category: &str) -> &'static str {
+        match category {
+            c if c.starts_with("marketing") => "marketing",
+            "utility" => "utility",
+            c if c.starts_with("authentication") => "authentication",
+            _ => "service",
+        }
+    }
+
+    /// From São Paulo day `first_day` (days since 1970) to `today`, starting at `since` (ms).
+    pub async fn billing(
+        db: &Db,
+        rates: &MessageRates,
+        first_day: i64,
+        today: i64,
+        since: i64,
+    ) -> Result<Billing, sqlx::Error> {
+        let rows = sqlx::query(
+            "select created_at, pricing_category from messages \
+             where direction = 'outbound' and billable = 1 and created_at >= $1",
+        )
+        .bind(since)
+        .fetch_all(db.pool())
+        .await?;
+        let mut per_day: BTreeMap<i64, BillableDay> = (first_day..=today)
+            .map(|day| (day, BillableDay { day: CivilDate::from_days(day).iso(), ..Default::default() }))
+            .collect();
+        let mut billing = Billing::default();
+        for row in rows {
+            let at: i64 = row.try_get("created_at")?;
+            let category: Option<String> = row.try_get("pricing_category")?;
+            let category = category.unwrap_or_default();
+            let Some(day) = per_day.get_mut(&CivilDate::in_sao_paulo(at).days()) else { continue };
+            *day.counts.entry(bucket(&category).to_owned()).or_default() += 1;
+            day.cost_brl += rates.of(&category);
+            billing.messages += 1;
+            billing.cost_brl += rates.of(&category);
+        }
+        let people: i64 = sqlx::query(
+            "select count(distinct user_id) as n from messages where direction = 'outbound' and created_at >= $1",
+        )
+        .bind(since)
+        .fetch_one(db.pool())
+        .await?
+        .try_get("n")?;
+        let days = (today - first_day + 1).max(1) as f64;
+        if people > 0 {
+            billing.cost_per_person_month_brl = billing.cost_brl / people as f64 * 30.0 / days;
+        }
+        billing.days = per_day.into_values().collect();
+        Ok(billing)
+    }
+}
 
 /// The landing page's hero variant; anything but "B" is A, as the landing page reads `?variant=`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -105,22 +192,23 @@ pub struct DailyCount {
     pub count: i64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     /// A then B, always both.
     pub funnel: Vec<FunnelRow>,
     /// Every day of the window, oldest first, zeros included.
     pub messages_per_day: Vec<DailyCount>,
     pub failed_sends_per_day: Vec<DailyCount>,
+    pub billing: costs::Billing,
 }
 
 /// The last `days` days in São Paulo (today included).
-pub async fn report(db: &Db, days: i64) -> Result<Report, sqlx::Error> {
-    report_at(db, days, now_ms()).await
+pub async fn report(db: &Db, days: i64, rates: &MessageRates) -> Result<Report, sqlx::Error> {
+    report_at(db, days, now_ms(), rates).await
 }
 
 /// The report as it reads at `now` (Unix ms).
-pub async fn report_at(db: &Db, days: i64, now: i64) -> Result<Report, sqlx::Error> {
+pub async fn report_at(db: &Db, days: i64, now: i64, rates: &MessageRates) -> Result<Report, sqlx::Error> {
     let today = CivilDate::in_sao_paulo(now).days();
     let first_day = today - days + 1;
     let since = CivilDate::from_days(first_day).starts_at();
@@ -171,7 +259,8 @@ pub async fn report_at(db: &Db, days: i64, now: i64) -> Result<Report, sqlx::Err
     };
     let mut funnel: Vec<FunnelRow> = funnel.into_values().collect();
     funnel.sort_by_key(|row| row.variant.as_str());
-    Ok(Report { funnel, messages_per_day: series(&messages), failed_sends_per_day: series(&failed) })
+    let billing = costs::billing(db, rates, first_day, today, since).await?;
+    Ok(Report { funnel, messages_per_day: series(&messages), failed_sends_per_day: series(&failed), billing })
 }
 
 /// Messages matching `filter` per São Paulo day (days since 1970) of their `column` time, from

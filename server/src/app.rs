@@ -130,7 +130,7 @@ impl Application {
             WhatsAppMode::Dev => Arc::new(DevOutbox::new(db.clone())),
             WhatsAppMode::Cloud => Arc::new(CloudSender::new(&config.whatsapp)?),
         }));
-        let links = Links::new(&config.public_url);
+        let links = Links::new(&config.public_url, crate::identity::links::LinkKeys::new(&config.jwt_secret));
         let events = PlanEvents::default();
         events.start_relay(db.clone()).await.context("cannot listen for plan changes on the database")?;
         let plans = Plans::new(db.clone(), events);
@@ -265,6 +265,11 @@ async fn build_router(
         .await
         .context("cannot listen for conversation changes on the database")?;
     let auth = Authenticator::new(sessions, keys.clone());
+    let message_logins = crate::identity::message_login::MessageLogins::new(
+        db.clone(),
+        keys.clone(),
+        &config.whatsapp.business_number,
+    );
     let login = Login::new(
         db.clone(),
         sender,
@@ -295,7 +300,7 @@ async fn build_router(
     let reflection_v1alpha = reflection().build_v1alpha()?;
 
     let exports = Exports::new(db.clone(), plans.clone(), &config.jwt_secret, &config.public_url);
-    let grpc = Routes::new(AuthServiceServer::new(AuthApi::new(login)))
+    let grpc = Routes::new(AuthServiceServer::new(AuthApi::new(login, message_logins)))
         .add_service(BusinessPlanServiceServer::new(BusinessPlanApi::new(
             plans.clone(),
             renderer,
@@ -312,6 +317,7 @@ async fn build_router(
             &config.public_url,
             &config.whatsapp.business_number,
             stripe.clone(),
+            crate::identity::links::LinkKeys::new(&config.jwt_secret),
         )))
         .add_service(ConsultantServiceServer::new(ConsultantApi::new(engine, db.clone())))
         .add_service(LandingServiceServer::new(LandingApi::new(
@@ -319,7 +325,12 @@ async fn build_router(
             &config.whatsapp.business_number,
             &config.support_email,
         )))
-        .add_service(AdminServiceServer::new(AdminApi::new(db.clone(), plans.clone(), exports.clone())))
+        .add_service(AdminServiceServer::new(AdminApi::new(
+            db.clone(),
+            plans.clone(),
+            exports.clone(),
+            config.whatsapp.rates,
+        )))
         .add_service(SystemPromptServiceServer::new(SystemPromptApi::new(db.clone())))
         .add_service(HandoffServiceServer::new(HandoffApi::new(db.clone(), auth.sessions().clone())))
         .add_service(health_service)

@@ -85,6 +85,40 @@ pub struct WhatsAppConfig {
     pub batch_window: Duration,
     /// …but a reply waits no longer than this after the burst's first message.
     pub batch_max: Duration,
+    /// What Meta charges per billable message, by category, in reais: the admin's cost estimate.
+    pub rates: MessageRates,
+}
+
+/// Meta's per-message rates for Brazilian numbers by template category, in BRL (the admin's
+/// estimate of what WhatsApp costs). Defaults: Meta's Brazil rates effective 1 January 2026 (USD
+/// 0.0625 marketing, 0.0068 utility, 0.0068 authentication; Meta's "Pricing" page and rate card)
+/// at R$ 5.40 to the dollar; service messages beyond the monthly free allowance (metered since
+/// 1 October 2026) are estimated at the utility rate until Meta publishes theirs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MessageRates {
+    pub marketing: f64,
+    pub utility: f64,
+    pub authentication: f64,
+    pub service: f64,
+}
+
+impl Default for MessageRates {
+    fn default() -> Self {
+        Self { marketing: 0.3375, utility: 0.0367, authentication: 0.0367, service: 0.0367 }
+    }
+}
+
+impl MessageRates {
+    /// The rate of a category Meta reports (`authentication_international` is priced as
+    /// authentication, `marketing_lite` as marketing).
+    pub fn of(&self, category: &str) -> f64 {
+        match category {
+            c if c.starts_with("marketing") => self.marketing,
+            "utility" => self.utility,
+            c if c.starts_with("authentication") => self.authentication,
+            _ => self.service,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -394,6 +428,28 @@ fn whatsapp_config(var: &dyn Fn(&str) -> Option<String>) -> Result<WhatsAppConfi
         notice_template: var("WHATSAPP_NOTICE_TEMPLATE").unwrap_or_else(|| "account_notice".into()),
         batch_window: Duration::from_millis(parse_number(var, "WHATSAPP_BATCH_WINDOW_MS", 4000)?),
         batch_max: Duration::from_millis(parse_number(var, "WHATSAPP_BATCH_MAX_MS", 15_000)?),
+        rates: message_rates(var)?,
+    })
+}
+
+/// `WHATSAPP_RATE_{MARKETING,UTILITY,AUTHENTICATION,SERVICE}_BRL`: reais per billable message.
+fn message_rates(var: &dyn Fn(&str) -> Option<String>) -> Result<MessageRates, ConfigError> {
+    let defaults = MessageRates::default();
+    let rate = |key: &str, default: f64| match var(key) {
+        None => Ok(default),
+        Some(value) => value
+            .trim()
+            .replace(',', ".")
+            .parse::<f64>()
+            .ok()
+            .filter(|r| r.is_finite() && *r >= 0.0 && *r < 100.0)
+            .ok_or_else(|| ConfigError(format!("{key} must be reais per message, like 0.04"))),
+    };
+    Ok(MessageRates {
+        marketing: rate("WHATSAPP_RATE_MARKETING_BRL", defaults.marketing)?,
+        utility: rate("WHATSAPP_RATE_UTILITY_BRL", defaults.utility)?,
+        authentication: rate("WHATSAPP_RATE_AUTHENTICATION_BRL", defaults.authentication)?,
+        service: rate("WHATSAPP_RATE_SERVICE_BRL", defaults.service)?,
     })
 }
 

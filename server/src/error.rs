@@ -66,6 +66,8 @@ pub enum Resource {
     Job,
     /// A file the dev outbox kept.
     File,
+    /// A login by message (`StartWhatsAppLogin`).
+    Login,
 }
 
 /// Requests that are well formed but cannot be done in the present state.
@@ -385,6 +387,7 @@ fn resource_name(resource: Resource, lang: Language) -> &'static str {
         Resource::Subscription => lang.choose("Assinatura", "Subscription"),
         Resource::Job => lang.choose("Tarefa", "Job"),
         Resource::File => lang.choose("Arquivo", "File"),
+        Resource::Login => lang.choose("Pedido de acesso", "Login request"),
     }
 }
 
@@ -403,6 +406,10 @@ fn not_found_text(resource: Resource, lang: Language) -> &'static str {
         Resource::Subscription => lang.choose("Nenhuma assinatura ativa.", "No active subscription."),
         Resource::Job => lang.choose("Tarefa não encontrada.", "Job not found."),
         Resource::File => lang.choose("Arquivo não encontrado.", "File not found."),
+        Resource::Login => lang.choose(
+            "Pedido de acesso não encontrado. Comece de novo pelo botão Entrar pelo WhatsApp.",
+            "Login request not found. Start again with the Log in with WhatsApp button.",
+        ),
     }
 }
 

@@ -74,7 +74,7 @@ async fn promote(phone: &str) -> anyhow::Result<()> {
     let user = roles::ensure_admin(&mut tx, &phone).await?;
     tx.commit().await?;
     tracing::info!(target: "security", event = "admin_promoted", user = %user.id, phone = %phone.masked());
-    println!("{} is now an admin", user.phone.e164());
+    println!("{} is now an admin", user.handle());
     Ok(())
 }
 

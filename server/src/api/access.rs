@@ -22,6 +22,8 @@ pub const PUBLIC: &[&str] = &[
     "/socio.v1.AuthService/SendCode",
     "/socio.v1.AuthService/VerifyCode",
     "/socio.v1.AuthService/Refresh",
+    "/socio.v1.AuthService/StartWhatsAppLogin",
+    "/socio.v1.AuthService/GetWhatsAppLogin",
     "/socio.v1.BillingService/ListPlans",
     "/socio.v1.BillingService/GetSandboxCheckout",
     "/socio.v1.BillingService/CompleteSandboxCheckout",

@@ -14,6 +14,7 @@ use crate::{
     analytics, audit,
     billing::subscriptions,
     clock::CivilDate,
+    config::MessageRates,
     conversation::{messages, summaries},
     db::{Db, now_ms},
     erasure,
@@ -31,11 +32,12 @@ pub struct AdminApi {
     db: Db,
     plans: Plans,
     exports: Exports,
+    rates: MessageRates,
 }
 
 impl AdminApi {
-    pub fn new(db: Db, plans: Plans, exports: Exports) -> Self {
-        Self { db, plans, exports }
+    pub fn new(db: Db, plans: Plans, exports: Exports, rates: MessageRates) -> Self {
+        Self { db, plans, exports, rates }
     }
 }
 
@@ -50,6 +52,7 @@ fn admin_user(user: &Listed) -> pb::AdminUser {
         id: user.id.clone(),
         name: user.name.clone(),
         phone_number: user.phone_number.clone(),
+        username: user.username.clone(),
         language: user.language.clone(),
         subscription_status: if user.tier == Tier::Pro {
             pb::SubscriptionStatus::Pro
@@ -215,7 +218,7 @@ impl AdminApi {
                 return Err(AppError::invalid("days", Problem::OutOfRange { min: 1, max: 90 }));
             }
         };
-        let report = analytics::report(&self.db, i64::from(days)).await?;
+        let report = analytics::report(&self.db, i64::from(days), &self.rates).await?;
         let daily = |counts: Vec<analytics::DailyCount>| {
             counts.into_iter().map(|c| pb::DailyCount { day: c.day, count: c.count as i32 }).collect()
         };
@@ -223,6 +226,16 @@ impl AdminApi {
             funnel: report.funnel.into_iter().map(funnel_row_proto).collect(),
             messages_per_day: daily(report.messages_per_day),
             failed_sends_per_day: daily(report.failed_sends_per_day),
+            billable_messages_per_day: report.billing.days.iter().map(billable_day_proto).collect(),
+            estimated_cost_brl: cents(report.billing.cost_brl),
+            estimated_cost_per_person_month_brl: cents(report.billing.cost_per_person_month_brl),
+            rates: Some(pb::MessageRates {
+                marketing: self.rates.marketing,
+                utility: self.rates.utility,
+                authentication: self.rates.authentication,
+                service: self.rates.service,
+            }),
+            billable_messages: report.billing.messages as i32,
         }))
     }
 
@@ -230,6 +243,23 @@ impl AdminApi {
         let page = Page::parse(call.body().page, call.body().limit, DEFAULT_LIMIT)?;
         let (sends, total) = messages::failed_sends(&self.db, page.limit, page.offset()).await?;
         Ok(page.reply(sends.into_iter().map(failed_message_proto), total))
+    }
+}
+
+/// Reais to the cent.
+fn cents(reais: f64) -> f64 {
+    (reais * 100.0).round() / 100.0
+}
+
+fn billable_day_proto(day: &analytics::costs::BillableDay) -> pb::BillableDay {
+    let count = |category: &str| day.counts.get(category).copied().unwrap_or(0) as i32;
+    pb::BillableDay {
+        day: day.day.clone(),
+        marketing: count("marketing"),
+        utility: count("utility"),
+        authentication: count("authentication"),
+        service: count("service"),
+        estimated_cost_brl: (day.cost_brl * 10_000.0).round() / 10_000.0,
     }
 }
 

@@ -1,14 +1,20 @@
-//! `AuthService`: passwordless login over WhatsApp — send a code, verify it, refresh, log out,
-//! and who am I. Thin: it reads the request, calls `identity::login`, and maps the result.
+//! `AuthService`: passwordless login over WhatsApp — by sending us a message (start, then ask how
+//! it stands) or with a code sent to a typed number (send, verify) — refresh, log out, and who am
+//! I. Thin: it reads the request, calls `identity::login` or `identity::message_login`, and maps
+//! the result.
 
 use super::{
     call::{Answer, Call, Reply, rpc_service, say},
-    user_proto,
+    timestamp, user_proto,
 };
 use crate::{
-    identity::login::Login,
+    identity::{
+        login::Login,
+        message_login::{MessageLogins, Standing},
+    },
     proto::socio::v1::{
-        GetMeResponse, LogoutResponse, RefreshResponse, SendCodeResponse, VerifyCodeResponse,
+        GetMeResponse, GetWhatsAppLoginResponse, LogoutResponse, RefreshResponse, SendCodeResponse,
+        StartWhatsAppLoginResponse, VerifyCodeResponse, WhatsAppLoginStatus,
         auth_service_server::AuthService,
     },
 };
@@ -16,11 +22,12 @@ use crate::{
 #[derive(Clone)]
 pub struct AuthApi {
     login: Login,
+    message_logins: MessageLogins,
 }
 
 impl AuthApi {
-    pub fn new(login: Login) -> Self {
-        Self { login }
+    pub fn new(login: Login, message_logins: MessageLogins) -> Self {
+        Self { login, message_logins }
     }
 }
 
@@ -53,6 +60,38 @@ impl AuthApi {
         Ok(Reply::with_message(reply, notice))
     }
 
+    async fn start_whats_app_login(&self, call: Call<StartWhatsAppLogin>) -> Answer<StartWhatsAppLogin> {
+        let lang = call.named_lang(&call.body().language);
+        let address = call.client_address();
+        let started = self.message_logins.start(lang, address.as_deref()).await?;
+        Ok(Reply::from(StartWhatsAppLoginResponse {
+            login_id: started.login_id,
+            text: started.text,
+            whatsapp_url: started.whatsapp_url,
+            expires_at: Some(timestamp(started.expires_at)),
+        }))
+    }
+
+    async fn get_whats_app_login(&self, call: Call<GetWhatsAppLogin>) -> Answer<GetWhatsAppLogin> {
+        let standing = self.message_logins.status(&call.body().login_id).await?;
+        let status = match &standing {
+            Standing::Waiting => WhatsAppLoginStatus::Waiting,
+            Standing::Confirmed(_) => WhatsAppLoginStatus::Confirmed,
+            Standing::Refused => WhatsAppLoginStatus::Refused,
+            Standing::Expired => WhatsAppLoginStatus::Expired,
+        };
+        let mut reply = GetWhatsAppLoginResponse { status: status as i32, ..Default::default() };
+        if let Standing::Confirmed(Some((user, pair))) = standing {
+            reply.token = pair.access;
+            reply.refresh_token = pair.refresh;
+            reply.user = Some(user_proto(&user));
+            let notice =
+                say("Bem-vindo! Você entrou com sucesso.", "Welcome! You've been successfully logged in.");
+            return Ok(Reply::with_message(reply, notice));
+        }
+        Ok(Reply::from(reply))
+    }
+
     async fn get_me(&self, call: Call<GetMe>) -> Answer<GetMe> {
         let caller = call.caller()?;
         Ok(Reply::from(GetMeResponse { user: Some(user_proto(&caller.user)) }))
@@ -77,4 +116,6 @@ rpc_service!(AuthService for AuthApi {
     get_me,
     logout,
     refresh,
+    start_whats_app_login,
+    get_whats_app_login,
 });

@@ -1,4 +1,5 @@
-//! `BillingService`: the plans on offer, checkout for a registered number, and the caller's
+//! `BillingService`: the plans on offer, checkout for a registered person (by number, by the
+//! opaque link the consultant sent someone without a visible number, or as the caller), and the caller's
 //! subscription (status, cancel with the 7-day guarantee, upgrade). Payments go through the
 //! configured provider; the `sandbox` provider's test payment page completes a checkout through
 //! the same path a provider's webhook takes.
@@ -24,6 +25,7 @@ use crate::{
     },
     error::{AppError, Problem, Resource},
     identity::{
+        links::{LINK_TTL_MS, LinkKeys},
         login::start_on_whatsapp,
         phone::PhoneNumber,
         users::{self, Tier, User},
@@ -44,6 +46,7 @@ pub struct BillingApi {
     public_url: String,
     business_number: String,
     stripe: Option<StripeClient>,
+    links: LinkKeys,
 }
 
 impl BillingApi {
@@ -53,8 +56,10 @@ impl BillingApi {
         public_url: &str,
         business_number: &str,
         stripe: Option<StripeClient>,
+        links: LinkKeys,
     ) -> Self {
         Self {
+            links,
             db,
             provider,
             public_url: public_url.to_owned(),
@@ -63,9 +68,64 @@ impl BillingApi {
         }
     }
 
-    fn success_url(&self, phone: &str) -> String {
-        let encoded = percent_encoding::utf8_percent_encode(phone, percent_encoding::NON_ALPHANUMERIC);
-        format!("{}/success?phoneNumber={encoded}", self.public_url)
+    fn success_url(&self, user: &User) -> String {
+        match &user.phone {
+            Some(phone) => {
+                let encoded =
+                    percent_encoding::utf8_percent_encode(phone.e164(), percent_encoding::NON_ALPHANUMERIC);
+                format!("{}/success?phoneNumber={encoded}", self.public_url)
+            }
+            None => format!("{}/success", self.public_url),
+        }
+    }
+
+    /// The checkout page again, for this person: by number, or by a fresh opaque link.
+    fn checkout_page(&self, user: &User) -> String {
+        match &user.phone {
+            Some(phone) => format!("{}/checkout/{}", self.public_url, phone.digits()),
+            None => {
+                let token = self.links.sign(&user.id, now_ms() + LINK_TTL_MS);
+                format!("{}/checkout?link={token}", self.public_url)
+            }
+        }
+    }
+
+    /// Whom a checkout is for: the number in the request, the person a checkout link names, or
+    /// the caller. Asked without a token, it is limited per address (and per number).
+    async fn checkout_person(
+        &self,
+        call: &Call<CreateCheckout>,
+        lang: crate::locale::Language,
+    ) -> Result<User, AppError> {
+        let body = call.body();
+        let anonymous = call.optional_caller().is_none();
+        if anonymous {
+            // The public `/checkout/{phone}` page: anyone may ask, so per address and per number.
+            let address = call.client_address();
+            rate_limit::per_address(&self.db, "checkout", address.as_deref(), CHECKOUT_PER_ADDRESS).await?;
+        }
+        if !body.phone_number.trim().is_empty() || (body.link.trim().is_empty() && anonymous) {
+            let phone = PhoneNumber::parse_field("phoneNumber", &body.phone_number)?;
+            if anonymous {
+                let number = format!("checkout:number:{}", phone.identity().e164());
+                rate_limit::per_key(&self.db, &number, CHECKOUT_PER_NUMBER).await?;
+            }
+            let mut conn = self.db.pool().acquire().await?;
+            return users::find_by_phone(&mut conn, &phone).await?.ok_or_else(|| AppError::NotRegistered {
+                whatsapp_url: start_on_whatsapp(&self.business_number, lang),
+            });
+        }
+        if !body.link.trim().is_empty() {
+            let expired = Problem::Format {
+                pt_br: "um link de pagamento válido (cada link vale 7 dias: peça outro no WhatsApp)",
+                en: "a valid checkout link (each lasts 7 days: ask for another on WhatsApp)",
+            };
+            let user_id =
+                self.links.verify(&body.link, now_ms()).ok_or_else(|| AppError::invalid("link", expired))?;
+            let mut conn = self.db.pool().acquire().await?;
+            return users::find_by_id(&mut conn, &user_id).await?.ok_or(AppError::NotFound(Resource::User));
+        }
+        call.optional_caller().map(|caller| caller.user.clone()).ok_or(AppError::Unauthenticated)
     }
 
     /// A Pro checkout through the provider: its address.
@@ -104,10 +164,8 @@ impl BillingApi {
                     .ok_or_else(|| AppError::Unavailable("Stripe is not configured".into()))?;
                 let session =
                     subscriptions::create_session(&self.db, &user.id, interval, "stripe", variant).await?;
-                let cancel_url = format!("{}/checkout/{}", self.public_url, user.phone.digits());
-                let created = stripe
-                    .create_checkout(&session, &self.success_url(user.phone.e164()), &cancel_url)
-                    .await?;
+                let cancel_url = self.checkout_page(user);
+                let created = stripe.create_checkout(&session, &self.success_url(user), &cancel_url).await?;
                 subscriptions::set_provider_session(&self.db, &session.id, &created.id, &created.url).await?;
                 Ok(created.url)
             }
@@ -156,19 +214,7 @@ impl BillingApi {
     async fn create_checkout(&self, call: Call<CreateCheckout>) -> Answer<CreateCheckout> {
         let body = call.body();
         let lang = call.named_lang(&body.language);
-        let phone = PhoneNumber::parse_field("phoneNumber", &body.phone_number)?;
-        if call.optional_caller().is_none() {
-            // The public `/checkout/{phone}` page: anyone may ask, so per address and per number.
-            let address = call.client_address();
-            rate_limit::per_address(&self.db, "checkout", address.as_deref(), CHECKOUT_PER_ADDRESS).await?;
-            let number = format!("checkout:number:{}", phone.identity().e164());
-            rate_limit::per_key(&self.db, &number, CHECKOUT_PER_NUMBER).await?;
-        }
-        let mut conn = self.db.pool().acquire().await?;
-        let user = users::find_by_phone(&mut conn, &phone).await?.ok_or_else(|| AppError::NotRegistered {
-            whatsapp_url: start_on_whatsapp(&self.business_number, lang),
-        })?;
-        drop(conn);
+        let user = self.checkout_person(&call, lang).await?;
         if let Some(caller) = call.optional_caller()
             && caller.user.id != user.id
             && !caller.is_admin()
@@ -178,7 +224,7 @@ impl BillingApi {
         let reply = match PlanType::try_from(body.plan_type).unwrap_or(PlanType::Unspecified) {
             PlanType::Free => pb::CreateCheckoutResponse {
                 checkout_url: String::new(),
-                redirect_url: self.success_url(user.phone.e164()),
+                redirect_url: self.success_url(&user),
             },
             PlanType::Pro => pb::CreateCheckoutResponse {
                 checkout_url: self
@@ -261,7 +307,8 @@ impl BillingApi {
     }
 
     async fn get_sandbox_checkout(&self, call: Call<GetSandboxCheckout>) -> Answer<GetSandboxCheckout> {
-        let (session, phone) = self.sandbox_session(&call.body().session_id).await?;
+        let (session, user) = self.sandbox_session(&call.body().session_id).await?;
+        let phone = user.as_ref().map(User::handle).unwrap_or_default();
         Ok(Reply::from(pb::GetSandboxCheckoutResponse {
             session_id: session.id.clone(),
             plan_type: PlanType::Pro as i32,
@@ -278,13 +325,13 @@ impl BillingApi {
         call: Call<CompleteSandboxCheckout>,
     ) -> Answer<CompleteSandboxCheckout> {
         let body = call.body();
-        let (session, phone) = self.sandbox_session(&body.session_id).await?;
+        let (session, user) = self.sandbox_session(&body.session_id).await?;
         let completed =
             subscriptions::complete_session(&self.db, &session.id, body.pay, &ProviderIds::default()).await?;
-        let redirect_url = if completed.status == "paid" {
-            self.success_url(&phone)
-        } else {
-            format!("{}/checkout/{}", self.public_url, phone.trim_start_matches('+'))
+        let redirect_url = match (&user, completed.status == "paid") {
+            (Some(user), true) => self.success_url(user),
+            (Some(user), false) => self.checkout_page(user),
+            (None, _) => format!("{}/checkout", self.public_url),
         };
         Ok(Reply::from(pb::CompleteSandboxCheckoutResponse { redirect_url }))
     }
@@ -307,8 +354,8 @@ rpc_service!(BillingService for BillingApi {
 });
 
 impl BillingApi {
-    /// A session of the sandbox provider (only while it is the provider) and its user's number.
-    async fn sandbox_session(&self, id: &str) -> Result<(CheckoutSession, String), AppError> {
+    /// A session of the sandbox provider (only while it is the provider) and its user.
+    async fn sandbox_session(&self, id: &str) -> Result<(CheckoutSession, Option<User>), AppError> {
         if self.provider != PaymentsProvider::Sandbox || uuid::Uuid::parse_str(id).is_err() {
             return Err(AppError::NotFound(Resource::CheckoutSession));
         }
@@ -316,14 +363,11 @@ impl BillingApi {
             .await?
             .ok_or(AppError::NotFound(Resource::CheckoutSession))?;
         let mut conn = self.db.pool().acquire().await?;
-        let phone = match &session.user_id {
-            Some(user_id) => users::find_by_id(&mut conn, user_id)
-                .await?
-                .map(|u| u.phone.e164().to_owned())
-                .unwrap_or_default(),
-            None => String::new(),
+        let user = match &session.user_id {
+            Some(user_id) => users::find_by_id(&mut conn, user_id).await?,
+            None => None,
         };
-        Ok((session, phone))
+        Ok((session, user))
     }
 }
 

@@ -1,6 +1,8 @@
 //! Development mode only (`WHATSAPP_MODE=dev`, refused in production): the outbox of everything
 //! the product sent to a number, and an inbound endpoint that feeds a message through exactly the
-//! same inbox as a signed webhook. The simulator page `/dev/whatsapp` is built on these two.
+//! same inbox as a signed webhook. The simulator page `/dev/whatsapp` is built on these two. A
+//! simulated person may have a number, a business-scoped user id and a username, or — as WhatsApp
+//! shows people who adopted a username — no number at all.
 
 use axum::{
     Json,
@@ -16,12 +18,18 @@ use crate::{
     conversation::inbox::Inbox,
     db::{Db, now_ms},
     error::{AppError, Problem},
-    identity::phone::PhoneNumber,
+    identity::{contact::clean_username, phone::PhoneNumber},
     locale::Language,
     whatsapp::{
         outbox,
-        payload::{Inbound, InboundMessage, MessageKind},
+        payload::{self, Inbound, InboundMessage, MessageKind, Sender},
     },
+};
+
+/// The format of a business-scoped user id, for a field that is not one.
+const BSUID_FORMAT: Problem = Problem::Format {
+    pt_br: "um ID de usuário do WhatsApp (BR.1502576394655843)",
+    en: "a WhatsApp user id (BR.1502576394655843)",
 };
 
 const MAX_TEXT_CHARS: usize = 4096;
@@ -41,17 +49,28 @@ fn language(headers: &HeaderMap) -> Language {
 pub struct OutboxQuery {
     #[serde(default)]
     phone: String,
+    /// A business-scoped user id, for a person without a visible number.
+    #[serde(default, rename = "userId")]
+    user_id: String,
 }
 
-/// `GET /api/dev/whatsapp/outbox?phone=+55…`
+/// The outbox's name for whom a query asks about: the number (E.164), else the BSUID.
+fn outbox_address(phone: &str, user_id: &str) -> Result<String, AppError> {
+    if phone.trim().is_empty() && !user_id.trim().is_empty() {
+        return payload::bsuid(user_id).ok_or_else(|| AppError::invalid("userId", BSUID_FORMAT));
+    }
+    Ok(PhoneNumber::parse_field("phone", phone)?.e164().to_owned())
+}
+
+/// `GET /api/dev/whatsapp/outbox?phone=+55…` (or `?userId=BR.…`)
 pub async fn outbox(
     State(dev): State<DevWhatsApp>,
     headers: HeaderMap,
     Query(query): Query<OutboxQuery>,
 ) -> Response {
     let delivered = async {
-        let phone = PhoneNumber::parse_field("phone", &query.phone)?;
-        let delivered = outbox::delivered_to(&dev.db, phone.e164()).await?;
+        let address = outbox_address(&query.phone, &query.user_id)?;
+        let delivered = outbox::delivered_to(&dev.db, &address).await?;
         let messages: Vec<_> = delivered
             .into_iter()
             .map(|m| {
@@ -62,7 +81,7 @@ pub async fn outbox(
                        "document": file, "choices": m.choices})
             })
             .collect();
-        let typing = outbox::typing(&dev.db, phone.e164()).await?;
+        let typing = outbox::typing(&dev.db, &address).await?;
         Ok(json!({ "messages": messages, "typing": typing }))
     };
     envelope::answer(language(&headers), delivered.await)
@@ -96,8 +115,15 @@ pub async fn outbox_file(
 
 #[derive(Deserialize)]
 pub struct SimulatedMessage {
+    /// The number; may be empty for a person WhatsApp shows only by username.
     #[serde(default)]
     from: String,
+    /// Their business-scoped user id (`BR.…`).
+    #[serde(default, rename = "userId")]
+    user_id: String,
+    /// Their WhatsApp username (`@ana.doces`).
+    #[serde(default)]
+    username: String,
     #[serde(default)]
     name: String,
     #[serde(default)]
@@ -110,7 +136,7 @@ pub struct SimulatedMessage {
     list: bool,
 }
 
-/// `POST /api/dev/whatsapp/inbound {"from","name","text"[, "choice", "list"]}`
+/// `POST /api/dev/whatsapp/inbound {"from"|"userId", "username"?, "name","text"[, "choice", "list"]}`
 pub async fn inbound(
     State(dev): State<DevWhatsApp>,
     headers: HeaderMap,
@@ -128,7 +154,17 @@ pub async fn inbound(
 
 /// The message as Meta would have delivered it.
 fn simulated(message: &SimulatedMessage) -> Result<Inbound, AppError> {
-    let phone = PhoneNumber::parse_field("from", &message.from)?;
+    let phone = match (message.from.trim(), message.user_id.trim()) {
+        ("", "") => return Err(AppError::invalid("from", Problem::Required)),
+        ("", _) => None,
+        (from, _) => Some(PhoneNumber::parse_field("from", from)?),
+    };
+    let user_id = match message.user_id.trim() {
+        "" => None,
+        id => Some(payload::bsuid(id).ok_or_else(|| AppError::invalid("userId", BSUID_FORMAT))?),
+    };
+    let username = Some(clean_username(&message.username)).filter(|u| !u.is_empty());
+    let from = Sender { wa_id: phone.as_ref().map(|p| p.digits().to_owned()), user_id, username };
     let text = message.text.trim();
     if text.is_empty() {
         return Err(AppError::invalid("text", Problem::Required));
@@ -145,28 +181,30 @@ fn simulated(message: &SimulatedMessage) -> Result<Inbound, AppError> {
         Some(id) => {
             let reply = if message.list { "list_reply" } else { "button_reply" };
             let interactive = json!({ "type": reply, reply: { "id": id, "title": text } });
-            let raw = json!({"from": phone.digits(), "id": wa_message_id, "timestamp": (now / 1000).to_string(),
-                             "type": "interactive", "interactive": interactive});
+            let raw = json!({"from": from.wa_id, "from_user_id": from.user_id, "id": wa_message_id,
+                             "timestamp": (now / 1000).to_string(), "type": "interactive", "interactive": interactive});
             (MessageKind::Interactive, raw)
         }
         None => {
-            let raw = json!({"from": phone.digits(), "id": wa_message_id, "timestamp": (now / 1000).to_string(),
-                             "type": "text", "text": { "body": text }});
+            let raw = json!({"from": from.wa_id, "from_user_id": from.user_id, "id": wa_message_id,
+                             "timestamp": (now / 1000).to_string(), "type": "text", "text": { "body": text }});
             (MessageKind::Text, raw)
         }
     };
     Ok(Inbound {
         messages: vec![InboundMessage {
             wa_message_id,
-            from: phone.digits().to_owned(),
+            from,
             profile_name: message.name.trim().to_owned(),
             timestamp_ms: now,
             kind,
             text: text.to_owned(),
+            choice_id: message.choice.clone(),
             media_id: None,
             system: None,
             raw,
         }],
         statuses: Vec::new(),
+        unreadable: 0,
     })
 }

@@ -52,7 +52,8 @@ pub fn user_proto(user: &User) -> pb::User {
     pb::User {
         id: user.id.clone(),
         name: user.name.clone(),
-        phone_number: user.phone.e164().to_owned(),
+        phone_number: user.phone_e164(),
+        username: user.username.clone().unwrap_or_default(),
         language: user.language.tag().to_owned(),
         subscription_status: match user.tier {
             Tier::Free => pb::SubscriptionStatus::Free,

@@ -1,7 +1,10 @@
 //! Meta's WhatsApp webhook: the subscription handshake (GET) and deliveries (POST). A delivery is
 //! answered 200 only once its messages are durably stored and their replies scheduled; a bad or
-//! missing signature is 401 with nothing stored; a body that is not Meta's shape is 400; a database
-//! outage is 503, so Meta delivers it again.
+//! missing signature is 401 with nothing stored; a database outage is 503, so Meta delivers it
+//! again. A correctly signed delivery is never answered 4xx: Meta would retry it, and every message
+//! in it, for days. What cannot be read in it is logged (and kept as `unsupported` where we can tell
+//! who sent it, `payload`); a body that is not even JSON is acknowledged and logged. Without a
+//! signature to check (dev mode), such a body is a 400.
 
 use std::collections::HashMap;
 
@@ -55,11 +58,18 @@ pub async fn receive(State(hook): State<WhatsAppWebhook>, headers: HeaderMap, bo
     }
     let inbound = match payload::parse(&body) {
         Ok(inbound) => inbound,
+        Err(err) if hook.app_secret.is_some() => {
+            tracing::error!(error = %err, bytes = body.len(), "a signed WhatsApp delivery could not be read at all: acknowledged so that Meta does not retry it");
+            return (StatusCode::OK, "ok").into_response();
+        }
         Err(err) => {
             tracing::warn!(error = %err, "refused a malformed WhatsApp webhook");
             return (StatusCode::BAD_REQUEST, "malformed payload").into_response();
         }
     };
+    if inbound.unreadable > 0 {
+        tracing::warn!(count = inbound.unreadable, "WhatsApp items without a readable sender were skipped");
+    }
     match hook.inbox.receive(&inbound).await {
         Ok(receipt) => {
             tracing::debug!(?receipt, "WhatsApp delivery stored");

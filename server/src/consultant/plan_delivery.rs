@@ -89,7 +89,8 @@ impl PlanDocumentHandler {
         let message =
             messages::get(&self.db, &id).await?.ok_or_else(|| JobError::Permanent("stored".into()))?;
         let file = Document { file_name, mime_type: "application/pdf".into(), bytes: pdf.into() };
-        let outgoing = Outgoing::Document { to: user.phone.digits().to_owned(), file, caption };
+        let to = user.whatsapp_address().unwrap_or_default().to_owned();
+        let outgoing = Outgoing::Document { to, file, caption };
         delivery::hand_over(&self.db, self.sender.as_ref(), &message, &outgoing, job).await
     }
 }

@@ -4,7 +4,11 @@
 
 use crate::{
     conversation::messages::Message,
-    identity::users::{Role, Tier, User},
+    db::now_ms,
+    identity::{
+        links::{LINK_TTL_MS, LinkKeys},
+        users::{Role, Tier, User},
+    },
     locale::Language,
     whatsapp::payload::MessageKind,
 };
@@ -13,16 +17,24 @@ use crate::{
 #[derive(Clone, Debug)]
 pub struct Links {
     public_url: String,
+    keys: LinkKeys,
 }
 
 impl Links {
-    pub fn new(public_url: &str) -> Self {
-        Self { public_url: public_url.trim_end_matches('/').to_owned() }
+    pub fn new(public_url: &str, keys: LinkKeys) -> Self {
+        Self { public_url: public_url.trim_end_matches('/').to_owned(), keys }
     }
 
-    /// The checkout page for this user's number: it carries the number they proved they own.
+    /// The checkout page for this user: it carries the number they proved they own, or — for
+    /// someone WhatsApp shows without a number — an opaque link valid for a week.
     pub fn checkout(&self, user: &User) -> String {
-        format!("{}/checkout/{}", self.public_url, user.phone.digits())
+        match &user.phone {
+            Some(phone) => format!("{}/checkout/{}", self.public_url, phone.digits()),
+            None => {
+                let token = self.keys.sign(&user.id, now_ms() + LINK_TTL_MS);
+                format!("{}/checkout?link={token}", self.public_url)
+            }
+        }
     }
 
     pub fn dashboard(&self) -> String {
@@ -173,12 +185,18 @@ fn unreadable_notes(messages: &[Message], lang: Language) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::identity::phone::PhoneNumber;
+    use crate::{config::Secret, identity::phone::PhoneNumber};
+
+    fn test_keys() -> LinkKeys {
+        LinkKeys::new(&Secret::new("a test secret that is long enough to use"))
+    }
 
     fn user(tier: Tier, language: Language) -> User {
         User {
             id: "u1".into(),
-            phone: PhoneNumber::parse("+5511987654321").unwrap(),
+            phone: Some(PhoneNumber::parse("+5511987654321").unwrap()),
+            bsuid: None,
+            username: None,
             name: "Ana Lima".into(),
             language,
             tier,
@@ -186,6 +204,17 @@ mod tests {
             created_at: 0,
             last_active_at: None,
         }
+    }
+
+    #[test]
+    fn someone_without_a_visible_number_gets_an_opaque_checkout_link() {
+        let links = Links::new("https://socio.app", test_keys());
+        let bia =
+            User { phone: None, username: Some("@bia.doces".into()), ..user(Tier::Free, Language::PtBr) };
+        let link = links.checkout(&bia);
+        let token = link.strip_prefix("https://socio.app/checkout?link=").expect(&link);
+        assert_eq!(test_keys().verify(token, now_ms()).as_deref(), Some("u1"));
+        assert!(!link.contains("bia"));
     }
 
     fn message(kind: MessageKind) -> Message {
@@ -206,7 +235,7 @@ mod tests {
 
     #[test]
     fn a_new_user_is_welcomed_by_name_with_their_checkout_link() {
-        let links = Links::new("https://socio.app/");
+        let links = Links::new("https://socio.app/", test_keys());
         let text =
             compose(&user(Tier::Free, Language::PtBr), true, &[message(MessageKind::Text)], &links, None);
         assert!(text.starts_with("Olá, Ana! 👋 Eu sou o Sócio"), "{text}");
@@ -215,7 +244,7 @@ mod tests {
 
     #[test]
     fn a_free_user_hears_the_consultant_is_pro_only_in_their_language() {
-        let links = Links::new("http://localhost:8080");
+        let links = Links::new("http://localhost:8080", test_keys());
         let text =
             compose(&user(Tier::Free, Language::En), false, &[message(MessageKind::Text)], &links, None);
         assert!(text.contains("part of the Pro plan"), "{text}");
@@ -224,7 +253,7 @@ mod tests {
 
     #[test]
     fn voice_notes_and_files_get_a_friendly_note_once_each() {
-        let links = Links::new("http://x");
+        let links = Links::new("http://x", test_keys());
         let messages =
             [message(MessageKind::Audio), message(MessageKind::Image), message(MessageKind::Audio)];
         let text = compose(&user(Tier::Free, Language::PtBr), false, &messages, &links, None);

@@ -54,7 +54,8 @@ impl ReplyHandler {
     /// "Typing…" on the person's latest message while the answer is composed.
     fn show_typing(&self, user: &User, claimed: &[messages::Message]) -> Option<typing::Typing> {
         let latest = claimed.iter().rev().find_map(|m| m.wa_message_id.clone())?;
-        Some(typing::start(self.sender.clone(), user.phone.digits().to_owned(), latest, typing::REFRESH))
+        let to = user.whatsapp_address()?.to_owned();
+        Some(typing::start(self.sender.clone(), to, latest, typing::REFRESH))
     }
 
     /// Turns the voice notes of entitled users into words, when a transcription model is

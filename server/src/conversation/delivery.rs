@@ -60,7 +60,11 @@ impl SendHandler {
         };
         drop(conn);
         let notice = message.kind == MessageKind::Other("notice".into());
-        let to = user.phone.digits().to_owned();
+        let Some(to) = user.whatsapp_address().map(str::to_owned) else {
+            let reason = "the person has neither a WhatsApp number nor a business-scoped id";
+            messages::record_failed(&self.db, id, reason).await?;
+            return Err(JobError::Permanent(reason.into()));
+        };
         let outgoing = match (window_open(&self.db, &user.id).await?, notice) {
             (true, _) if !message.choices.is_empty() => Outgoing::Choices {
                 to,

@@ -164,7 +164,7 @@ pub async fn take(tx: &mut Tx, user_id: &str, admin: &User, now: i64) -> Result<
 
 /// How an admin is named to other admins: their name, else their number.
 pub fn display_name(admin: &User) -> String {
-    if admin.name.trim().is_empty() { admin.phone.e164().to_owned() } else { admin.name.clone() }
+    if admin.name.trim().is_empty() { admin.handle() } else { admin.name.clone() }
 }
 
 /// The conversation goes back to the consultant (or a waiting request is closed). True when there

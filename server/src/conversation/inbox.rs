@@ -4,6 +4,10 @@
 //! window; only then does the caller acknowledge. A reply job answers every message still
 //! unanswered when it runs, so a burst gets one reply. WhatsApp's system notices are kept apart
 //! and never answered; a number change moves the person's account to the new number.
+//!
+//! A person is whoever WhatsApp shows: a number, a business-scoped user id, or both
+//! (`identity::contact`); two accounts that turn out to be one person are joined
+//! (`number_change::join`).
 
 use crate::{
     db::{
@@ -11,13 +15,16 @@ use crate::{
         jobs::{self, Batching, NewJob},
         now_ms,
     },
-    identity::{phone::PhoneNumber, users},
+    identity::{
+        contact::Contact,
+        users::{self, User},
+    },
     locale::Language,
     whatsapp::payload::{Inbound, InboundMessage, MessageKind},
 };
 
 use super::{
-    messages, notices,
+    message_login, messages, notices,
     number_change::{self, NumberChange},
     updates,
 };
@@ -60,13 +67,15 @@ impl Inbox {
         let mut tx = self.db.begin().await?;
         let received_at = now_ms();
         for (n, message) in inbound.messages.iter().enumerate() {
-            let Ok(phone) = PhoneNumber::from_wa_id(&message.from) else {
-                tracing::warn!("ignored a WhatsApp message from an invalid number");
+            let Some(contact) = Contact::from_sender(&message.from) else {
+                tracing::warn!(
+                    "ignored a WhatsApp message from neither a valid number nor a business-scoped id"
+                );
                 continue;
             };
             let at = received_at + n as i64;
             if message.kind == MessageKind::System {
-                if self.notice(&mut tx, &phone, message, at).await? {
+                if self.notice(&mut tx, &contact, message, at).await? {
                     receipt.notices += 1;
                 } else {
                     receipt.duplicates += 1;
@@ -74,26 +83,22 @@ impl Inbox {
                 continue;
             }
             let first_language = Language::guess_from_text(&message.text).unwrap_or_default();
-            let (user, created) = users::register_contact(
-                &mut tx,
-                &phone,
-                users::Spelling::Delivered,
-                &message.profile_name,
-                first_language,
-            )
-            .await?;
+            let (user, created) = register(&mut tx, &contact, &message.profile_name, first_language).await?;
             if created {
-                tracing::info!(user = %user.id, phone = %phone.masked(), "new user from WhatsApp");
+                tracing::info!(user = %user.id, contact = %contact.masked(), "new user from WhatsApp");
             }
-            if messages::insert_inbound(&mut tx, &user.id, message, at).await?.is_none() {
+            let Some(stored_id) = messages::insert_inbound(&mut tx, &user.id, message, at).await? else {
                 receipt.duplicates += 1;
                 continue;
-            }
+            };
             users::touch(&mut tx, &user.id, at).await?;
             updates::changed(&mut tx, &user.id).await?;
             receipt.stored += 1;
             if message.kind == MessageKind::Reaction {
                 continue; // an emoji on one of our messages needs no answer
+            }
+            if message_login::take(&mut tx, &user, message, &stored_id, at).await? {
+                continue; // a login by message, answered already
             }
             jobs::enqueue_batched(&mut tx, reply_job(&user.id), at, self.batching).await?;
         }
@@ -111,36 +116,60 @@ impl Inbox {
     async fn notice(
         &self,
         tx: &mut Tx,
-        phone: &PhoneNumber,
+        contact: &Contact,
         message: &InboundMessage,
         at: i64,
     ) -> Result<bool, sqlx::Error> {
-        let user = users::find_by_phone(tx, phone).await?;
+        let user = users::find_by_contact(tx, contact).await?;
         if !notices::record(tx, user.as_ref().map(|u| u.id.as_str()), message, at).await? {
             return Ok(false);
         }
         let notice = message.system.as_ref();
-        let new_number = notice
-            .filter(|n| n.kind == "user_changed_number")
-            .and_then(|n| n.new_wa_id.as_deref())
-            .and_then(|wa_id| PhoneNumber::from_wa_id(wa_id).ok());
-        match (user, new_number) {
-            (Some(user), Some(new_number)) => {
-                let change = number_change::follow(tx, &user, &new_number).await?;
-                tracing::info!(user = %user.id, from = %phone.masked(), to = %new_number.masked(), ?change, "a person changed their WhatsApp number");
+        let changes_identity =
+            notice.filter(|n| matches!(n.kind.as_str(), "user_changed_number" | "user_changed_user_id"));
+        let new_contact = changes_identity
+            .map(|n| crate::whatsapp::payload::Sender {
+                wa_id: n.new_wa_id.clone(),
+                user_id: n.new_user_id.clone(),
+                username: None,
+            })
+            .as_ref()
+            .and_then(Contact::from_sender);
+        match (user, new_contact) {
+            (Some(user), Some(new)) => {
+                let change = number_change::follow(tx, &user, new.phone.as_ref(), new.bsuid.as_ref()).await?;
+                tracing::info!(user = %user.id, from = %contact.masked(), to = %new.masked(), ?change, "a person changed their WhatsApp number");
                 if let NumberChange::Absorbed { .. } = change {
                     // What they wrote from the new number before the notice is answered as theirs.
                     jobs::enqueue_batched(tx, reply_job(&user.id), at, self.batching).await?;
                 }
             }
             (None, Some(_)) => {
-                tracing::info!(from = %phone.masked(), "a number we do not know changed to another: nothing to move");
+                tracing::info!(from = %contact.masked(), "a number we do not know changed to another: nothing to move");
             }
             (_, None) => {
                 let kind = notice.map(|n| n.kind.as_str()).unwrap_or_default();
-                tracing::info!(from = %phone.masked(), kind, "a WhatsApp system notice was kept");
+                tracing::info!(from = %contact.masked(), kind, "a WhatsApp system notice was kept");
             }
         }
         Ok(true)
     }
+}
+
+/// The account of whoever wrote, registered on first contact; one person seen as two accounts
+/// (their number's and their business-scoped id's) becomes one.
+async fn register(
+    tx: &mut Tx,
+    contact: &Contact,
+    profile_name: &str,
+    language: Language,
+) -> Result<(User, bool), sqlx::Error> {
+    let registered =
+        users::register_contact(tx, contact, users::Spelling::Delivered, profile_name, language).await?;
+    let Some(also) = registered.also else { return Ok((registered.user, registered.created)) };
+    number_change::join(tx, registered.user, also).await?;
+    // One account now: it learns what this delivery shows (a username, a name).
+    let joined =
+        users::register_contact(tx, contact, users::Spelling::Delivered, profile_name, language).await?;
+    Ok((joined.user, false))
 }

@@ -130,6 +130,17 @@ pub async fn mark_answered(conn: &mut AnyConnection, job_id: &str) -> Result<u64
     Ok(done.rows_affected())
 }
 
+/// A message that something other than a reply answered (a login by message): no reply job takes
+/// it.
+pub async fn mark_handled(conn: &mut AnyConnection, id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("update messages set status = 'answered', updated_at = $1 where id = $2")
+        .bind(now_ms())
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// A person took the conversation over: what a reply job is composing an answer to is theirs to
 /// answer now, so the job finds nothing of its own left and drops its answer.
 pub async fn settle_in_progress(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
@@ -333,7 +344,29 @@ pub async fn record_failed(db: &Db, id: &str, reason: &str) -> Result<(), sqlx::
 }
 
 /// Applies a delivery status to our message; statuses never move it backwards, and never reply.
+/// What Meta says it billed the message as is kept whatever the order statuses arrive in.
 pub async fn apply_status(conn: &mut AnyConnection, update: &StatusUpdate) -> Result<bool, sqlx::Error> {
+    let priced = match &update.pricing {
+        Some(pricing) => {
+            sqlx::query(
+                "update messages set billable = $1, pricing_category = $2, pricing_type = $3 \
+                 where wa_message_id = $4 and direction = 'outbound'",
+            )
+            .bind(i32::from(pricing.billable))
+            .bind(&pricing.category)
+            .bind(&pricing.kind)
+            .bind(&update.wa_message_id)
+            .execute(&mut *conn)
+            .await?
+            .rows_affected()
+                == 1
+        }
+        None => false,
+    };
+    Ok(advance_status(conn, update).await? || priced)
+}
+
+async fn advance_status(conn: &mut AnyConnection, update: &StatusUpdate) -> Result<bool, sqlx::Error> {
     let earlier: &[&str] = match update.status {
         DeliveryStatus::Sent => &["queued"],
         DeliveryStatus::Delivered => &["queued", "sent"],
@@ -362,6 +395,7 @@ pub async fn apply_status(conn: &mut AnyConnection, update: &StatusUpdate) -> Re
 pub struct FailedSend {
     pub id: String,
     pub user_id: String,
+    /// The number, or the username of someone without a visible one.
     pub phone_number: String,
     pub content: String,
     pub error: String,
@@ -371,7 +405,7 @@ pub struct FailedSend {
 /// Failed sends, newest first, and how many there are in all.
 pub async fn failed_sends(db: &Db, limit: i64, offset: i64) -> Result<(Vec<FailedSend>, i64), sqlx::Error> {
     let rows = sqlx::query(
-        "select m.id, m.user_id, u.phone_number, m.content, m.error, m.updated_at from messages m \
+        "select m.id, m.user_id, coalesce(u.phone_number, u.username, u.bsuid) as phone_number, m.content, m.error, m.updated_at from messages m \
          join users u on u.id = m.user_id where m.direction = 'outbound' and m.status = 'failed' \
          order by m.updated_at desc limit $1 offset $2",
     )

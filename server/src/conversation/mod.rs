@@ -1,12 +1,13 @@
 //! Conversations: the messages users send and we answer (stored, deduplicated, with delivery
 //! status), the inbox that takes WhatsApp deliveries in (a number change moves the person's account),
-//! the delivery of our replies, a human consultant stepping in (handoff), the summary of what was
+//! the delivery of our replies, logging in by sending a message, a human consultant stepping in (handoff), the summary of what was
 //! said before the model's window, and the announcements that keep admin views of a conversation
 //! live.
 
 pub mod delivery;
 pub mod handoff;
 pub mod inbox;
+pub mod message_login;
 pub mod messages;
 pub mod notices;
 pub mod number_change;

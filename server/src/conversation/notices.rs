@@ -19,7 +19,7 @@ pub async fn record(
     .bind(&message.wa_message_id)
     .bind(user_id)
     .bind(kind)
-    .bind(&message.from)
+    .bind(message.from.address().unwrap_or_default())
     .bind(&message.text)
     .bind(message.raw.to_string())
     .bind(received_at)

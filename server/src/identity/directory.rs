@@ -24,7 +24,9 @@ fn search_needle(search: &str) -> String {
 pub struct Listed {
     pub id: String,
     pub name: String,
+    /// Empty when WhatsApp shows them only by username.
     pub phone_number: String,
+    pub username: String,
     pub language: String,
     pub tier: Tier,
     pub role: Role,
@@ -37,7 +39,7 @@ pub struct Listed {
 }
 
 /// The listed columns of `users u`; `$1` is true.
-const LISTED: &str = "select u.id, u.name, u.phone_number, u.language, u.subscription_status, u.role, u.created_at, u.last_active_at, \
+const LISTED: &str = "select u.id, u.name, u.phone_number, u.username, u.language, u.subscription_status, u.role, u.created_at, u.last_active_at, \
     (select count(*) from messages m where m.user_id = u.id) as total_messages, \
     (select count(*) from business_plans p where p.user_id = u.id) as has_plan, \
     (select count(*) from plan_sections s join business_plans p on p.id = s.plan_id where p.user_id = u.id and s.completed = $1) as completed_steps, \
@@ -51,7 +53,8 @@ fn listed(row: &AnyRow) -> Result<Listed, sqlx::Error> {
     Ok(Listed {
         id: row.try_get("id")?,
         name: row.try_get("name")?,
-        phone_number: row.try_get("phone_number")?,
+        phone_number: row.try_get::<Option<String>, _>("phone_number")?.unwrap_or_default(),
+        username: row.try_get::<Option<String>, _>("username")?.unwrap_or_default(),
         language: row.try_get("language")?,
         tier: if row.try_get::<String, _>("subscription_status")? == "pro" { Tier::Pro } else { Tier::Free },
         role: if row.try_get::<String, _>("role")? == "admin" { Role::Admin } else { Role::User },
@@ -72,9 +75,11 @@ pub async fn list(
     offset: i64,
 ) -> Result<(Vec<Listed>, i64), sqlx::Error> {
     let mut conditions = vec!["1 = 1".to_owned()];
-    let needle = format!("%{}%", search_needle(search).replace(['%', '_'], ""));
+    // `%` and `_` typed in a search are literal (a username may hold `_`).
+    let escaped = search_needle(search).replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+    let needle = format!("%{escaped}%");
     if !search.trim().is_empty() {
-        conditions.push("u.search_key like $2".into());
+        conditions.push("u.search_key like $2 escape '\\'".into());
     }
     if tier.is_some() {
         conditions.push("u.subscription_status = $3".into());
@@ -150,13 +155,13 @@ pub async fn stats(db: &Db) -> Result<Stats, sqlx::Error> {
 /// failure counts, conflict records and the user row go. Returns the numbers the person was known
 /// by (as delivered, and their identity), or None when there is no such user.
 pub async fn erase(conn: &mut Tx, id: &str) -> Result<Option<Vec<String>>, sqlx::Error> {
-    let phone: Option<String> = sqlx::query("select phone_number from users where id = $1")
+    let row = sqlx::query("select phone_number, bsuid from users where id = $1")
         .bind(id)
         .fetch_optional(&mut **conn)
-        .await?
-        .map(|r| r.try_get("phone_number"))
-        .transpose()?;
-    let Some(phone) = phone else { return Ok(None) };
+        .await?;
+    let Some(row) = row else { return Ok(None) };
+    let (phone, bsuid): (Option<String>, Option<String>) =
+        (row.try_get("phone_number")?, row.try_get("bsuid")?);
     for sql in [
         "delete from refresh_tokens where user_id = $1",
         "delete from phone_key_conflicts where user_id = $1 or kept_user_id = $1",
@@ -164,6 +169,9 @@ pub async fn erase(conn: &mut Tx, id: &str) -> Result<Option<Vec<String>>, sqlx:
     ] {
         sqlx::query(sql).bind(id).execute(&mut **conn).await?;
     }
+    changes::user_changed(conn, id).await?;
+    let mut known_by: Vec<String> = bsuid.into_iter().collect();
+    let Some(phone) = phone else { return Ok(Some(known_by)) };
     // Codes and failure counts are kept by the person's identity.
     let identity =
         PhoneNumber::parse(&phone).map(|p| p.identity().e164().to_owned()).unwrap_or(phone.clone());
@@ -173,8 +181,8 @@ pub async fn erase(conn: &mut Tx, id: &str) -> Result<Option<Vec<String>>, sqlx:
     ] {
         sqlx::query(sql).bind(&phone).bind(&identity).execute(&mut **conn).await?;
     }
-    changes::user_changed(conn, id).await?;
-    Ok(Some(vec![phone, identity]))
+    known_by.extend([phone, identity]);
+    Ok(Some(known_by))
 }
 
 /// Two accounts that turned out to be one person (a Brazilian mobile registered with and without its
@@ -206,15 +214,16 @@ pub async fn identity_conflicts(db: &Db) -> Result<Vec<Conflict>, sqlx::Error> {
 
 /// Fills the search key of users who have none (written before it existed).
 pub async fn backfill_search_keys(db: &Db) -> Result<(), sqlx::Error> {
-    let rows = sqlx::query("select id, name, phone_number from users where search_key = ''")
+    let rows = sqlx::query("select id, name, phone_number, username from users where search_key = ''")
         .fetch_all(db.pool())
         .await?;
     for row in rows {
-        let (id, name, phone): (String, String, String) =
-            (row.try_get("id")?, row.try_get("name")?, row.try_get("phone_number")?);
-        let Ok(phone) = PhoneNumber::parse(&phone) else { continue };
+        let (id, name): (String, String) = (row.try_get("id")?, row.try_get("name")?);
+        let phone =
+            row.try_get::<Option<String>, _>("phone_number")?.and_then(|p| PhoneNumber::parse(&p).ok());
+        let username: Option<String> = row.try_get("username")?;
         sqlx::query("update users set search_key = $1 where id = $2")
-            .bind(search_key(&name, &phone))
+            .bind(search_key(&name, phone.as_ref(), username.as_deref()))
             .bind(id)
             .execute(db.pool())
             .await?;

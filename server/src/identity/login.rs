@@ -85,7 +85,10 @@ impl Login {
         tx.commit().await?;
 
         // To the wa_id WhatsApp knows the person by, however they typed their number.
-        let message = Outgoing::LoginCode { to: user.phone.digits().to_owned(), code, language: lang };
+        // Found by its number, so the account has one (authentication templates need a number:
+        // Meta refuses them to a business-scoped id, error 131062).
+        let to = user.phone.as_ref().map_or(phone.digits(), |p| p.digits()).to_owned();
+        let message = Outgoing::LoginCode { to, code, language: lang };
         if let Err(err) = self.sender.send(&message).await {
             codes::discard(&self.db, &id).await?;
             let reason = match err {

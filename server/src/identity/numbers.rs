@@ -5,7 +5,7 @@
 
 use sqlx::AnyConnection;
 
-use super::{changes, phone::PhoneNumber, search::search_key, users::User};
+use super::{changes, contact::Bsuid, phone::PhoneNumber, search::search_key, users::User};
 use crate::db::{Tx, now_ms};
 
 /// The account answers to `new_phone`; a code sent to the old number no longer logs anyone in.
@@ -15,26 +15,41 @@ pub async fn change_number(conn: &mut Tx, user: &User, new_phone: &PhoneNumber) 
     )
     .bind(new_phone.e164())
     .bind(new_phone.identity().e164())
-    .bind(search_key(&user.name, new_phone))
+    .bind(search_key(&user.name, Some(new_phone), user.username.as_deref()))
     .bind(now_ms())
     .bind(&user.id)
     .execute(&mut **conn)
     .await?;
-    for sql in [
-        "delete from login_codes where phone_number = $1",
-        "delete from phone_auth_state where phone_number = $1",
-    ] {
-        sqlx::query(sql).bind(user.phone.identity().e164()).execute(&mut **conn).await?;
+    if let Some(old) = &user.phone {
+        for sql in [
+            "delete from login_codes where phone_number = $1",
+            "delete from phone_auth_state where phone_number = $1",
+        ] {
+            sqlx::query(sql).bind(old.identity().e164()).execute(&mut **conn).await?;
+        }
     }
     changes::user_changed(conn, &user.id).await
 }
 
-/// `user` moved to a number that `other` holds with more than a conversation: an admin decides.
+/// The account answers to a new business-scoped user id (a number change gives the person one;
+/// `user_changed_user_id` reports it alone).
+pub async fn change_bsuid(conn: &mut Tx, user_id: &str, bsuid: &Bsuid) -> Result<(), sqlx::Error> {
+    sqlx::query("update users set bsuid = $1, updated_at = $2 where id = $3")
+        .bind(bsuid.as_str())
+        .bind(now_ms())
+        .bind(user_id)
+        .execute(&mut **conn)
+        .await?;
+    changes::user_changed(conn, user_id).await
+}
+
+/// `user` moved to a number (or BSUID: `key`) that `other` holds with more than a conversation: an
+/// admin decides.
 pub async fn record_conflict(
     conn: &mut AnyConnection,
     user_id: &str,
     other_user_id: &str,
-    new_phone: &PhoneNumber,
+    key: &str,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "insert into phone_key_conflicts (user_id, kept_user_id, phone_key, found_at) values ($1, $2, $3, $4) \
@@ -42,7 +57,7 @@ pub async fn record_conflict(
     )
     .bind(user_id)
     .bind(other_user_id)
-    .bind(new_phone.identity().e164())
+    .bind(key)
     .bind(now_ms())
     .execute(conn)
     .await?;

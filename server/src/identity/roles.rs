@@ -3,6 +3,7 @@
 
 use super::{
     changes,
+    contact::Contact,
     phone::PhoneNumber,
     sessions,
     users::{self, Role, Spelling, User},
@@ -32,7 +33,8 @@ pub async fn set_role(conn: &mut Tx, user_id: &str, role: Role) -> Result<bool, 
 /// Makes the number an admin, registering it if it never wrote to us (`ADMIN_PHONES`,
 /// `socio admin promote`).
 pub async fn ensure_admin(conn: &mut Tx, phone: &PhoneNumber) -> Result<User, sqlx::Error> {
-    let (user, _) = users::register_contact(conn, phone, Spelling::Typed, "", Language::default()).await?;
+    let contact = Contact::phone(phone.clone());
+    let user = users::register_contact(conn, &contact, Spelling::Typed, "", Language::default()).await?.user;
     if user.role != Role::Admin {
         set_role(conn, &user.id, Role::Admin).await?;
     }

@@ -1,4 +1,5 @@
-//! What admins search people by: the folded name and both spellings of the number.
+//! What admins search people by: the folded name, both spellings of the number and the WhatsApp
+//! username.
 
 use super::phone::PhoneNumber;
 
@@ -19,13 +20,21 @@ pub fn fold(text: &str) -> String {
         .collect()
 }
 
-/// What searches match: the folded name and the number's digits, in both spellings of a Brazilian
-/// mobile (with and without its ninth digit).
-pub fn search_key(name: &str, phone: &PhoneNumber) -> String {
-    let mut key = format!("{} {}", fold(name), phone.digits());
-    if let Some(other) = phone.other_spelling() {
+/// What searches match: the folded name, the number's digits in both spellings of a Brazilian
+/// mobile (with and without its ninth digit), and the folded username (`@bia.doces`).
+pub fn search_key(name: &str, phone: Option<&PhoneNumber>, username: Option<&str>) -> String {
+    let mut key = fold(name);
+    if let Some(phone) = phone {
         key.push(' ');
-        key.push_str(other.digits());
+        key.push_str(phone.digits());
+        if let Some(other) = phone.other_spelling() {
+            key.push(' ');
+            key.push_str(other.digits());
+        }
+    }
+    if let Some(username) = username {
+        key.push(' ');
+        key.push_str(&fold(username));
     }
     key
 }
@@ -38,8 +47,9 @@ mod tests {
     fn search_ignores_accents_and_case() {
         assert_eq!(fold("João ÁVILA Conceição"), "joao avila conceicao");
         let ana = PhoneNumber::parse("+5511987654321").unwrap();
-        assert_eq!(search_key("Ana Lima", &ana), "ana lima 5511987654321 551187654321");
+        assert_eq!(search_key("Ana Lima", Some(&ana), None), "ana lima 5511987654321 551187654321");
         let landline = PhoneNumber::parse("+551134567890").unwrap();
-        assert_eq!(search_key("Padaria", &landline), "padaria 551134567890");
+        assert_eq!(search_key("Padaria", Some(&landline), None), "padaria 551134567890");
+        assert_eq!(search_key("Bia", None, Some("@Bia.Doces")), "bia @bia.doces");
     }
 }

@@ -239,7 +239,9 @@ mod tests {
     fn admin() -> User {
         User {
             id: "u-1".into(),
-            phone: PhoneNumber::parse("+5511987654321").unwrap(),
+            phone: Some(PhoneNumber::parse("+5511987654321").unwrap()),
+            bsuid: None,
+            username: None,
             name: "Ana".into(),
             language: Language::PtBr,
             tier: users::Tier::Pro,

@@ -1,9 +1,14 @@
-//! Users: created on first contact over WhatsApp, identified by phone number, with a tier
-//! (free or pro), a role and a language.
+//! Users: created on first contact over WhatsApp, identified by what WhatsApp shows of them — a
+//! phone number, a business-scoped user id (BSUID), or both (`contact`) — with a tier (free or
+//! pro), a role and a language.
 
 use sqlx::{AnyConnection, Row, any::AnyRow};
 
-use super::{changes, phone::PhoneNumber};
+use super::{
+    changes,
+    contact::{Bsuid, Contact},
+    phone::PhoneNumber,
+};
 use crate::{
     db::{Tx, now_ms},
     locale::Language,
@@ -48,7 +53,11 @@ impl Role {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct User {
     pub id: String,
-    pub phone: PhoneNumber,
+    /// None for a person WhatsApp shows only by username and BSUID.
+    pub phone: Option<PhoneNumber>,
+    pub bsuid: Option<Bsuid>,
+    /// `@ana.doces`, when they adopted a WhatsApp username.
+    pub username: Option<String>,
     pub name: String,
     pub language: Language,
     pub tier: Tier,
@@ -62,17 +71,41 @@ impl User {
     pub fn first_name(&self) -> Option<&str> {
         self.name.split_whitespace().next()
     }
+
+    /// Where WhatsApp messages reach them: the number's digits (`to`), else the BSUID
+    /// (`recipient`), as Meta's send API takes them.
+    pub fn whatsapp_address(&self) -> Option<&str> {
+        self.phone.as_ref().map(PhoneNumber::digits).or(self.bsuid.as_ref().map(Bsuid::as_str))
+    }
+
+    /// How people and admins tell them apart: the number, else the username, else the BSUID.
+    pub fn handle(&self) -> String {
+        match (&self.phone, &self.username, &self.bsuid) {
+            (Some(phone), _, _) => phone.e164().to_owned(),
+            (None, Some(username), _) => username.clone(),
+            (None, None, Some(bsuid)) => bsuid.as_str().to_owned(),
+            (None, None, None) => String::new(),
+        }
+    }
+
+    /// The number as E.164, or empty when WhatsApp does not show it (the contracts' form).
+    pub fn phone_e164(&self) -> String {
+        self.phone.as_ref().map(|p| p.e164().to_owned()).unwrap_or_default()
+    }
 }
 
-const COLUMNS: &str =
-    "id, phone_number, name, language, subscription_status, role, created_at, last_active_at";
+const COLUMNS: &str = "id, phone_number, bsuid, username, name, language, subscription_status, role, created_at, last_active_at";
 
 fn from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
-    let phone: String = row.try_get("phone_number")?;
+    let phone: Option<String> = row.try_get("phone_number")?;
     let language: String = row.try_get("language")?;
     Ok(User {
         id: row.try_get("id")?,
-        phone: PhoneNumber::parse(&phone).map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
+        phone: phone
+            .map(|p| PhoneNumber::parse(&p).map_err(|e| sqlx::Error::Decode(Box::new(e))))
+            .transpose()?,
+        bsuid: row.try_get::<Option<String>, _>("bsuid")?.as_deref().and_then(Bsuid::parse),
+        username: row.try_get("username")?,
         name: row.try_get("name")?,
         language: Language::parse(&language).unwrap_or_default(),
         tier: Tier::parse(&row.try_get::<String, _>("subscription_status")?),
@@ -90,62 +123,150 @@ pub enum Spelling {
     Typed,
 }
 
-/// The user with this number (either spelling of a Brazilian mobile), created if this is their
-/// first contact. True when created now. A number WhatsApp delivered replaces a typed spelling, so
-/// messages go where WhatsApp knows the person.
+/// The person a delivery names, created if this is their first contact: found by their BSUID or
+/// by their number (either spelling of a Brazilian mobile), and given what the account did not
+/// know yet — a number, a BSUID, a username, a name. A number WhatsApp delivered replaces a typed
+/// spelling, so messages go where WhatsApp knows the person.
+///
+/// When the BSUID and the number name two different accounts (one made while WhatsApp hid the
+/// number), the number's account is returned as `user` and the other as `also`, untouched: joining
+/// them is the caller's decision (`conversation::contacts`).
 pub async fn register_contact(
     conn: &mut Tx,
-    phone: &PhoneNumber,
+    contact: &Contact,
     spelling: Spelling,
     profile_name: &str,
     language: Language,
-) -> Result<(User, bool), sqlx::Error> {
-    let now = now_ms();
+) -> Result<Registered, sqlx::Error> {
     let name: String = profile_name.trim().chars().take(120).collect();
-    // No conflict target: a concurrent first contact can collide on phone_number as well as on
-    // phone_key (both unique), and either means "already registered".
+    for _ in 0..2 {
+        let by_bsuid = match &contact.bsuid {
+            Some(bsuid) => find_by_bsuid(conn, bsuid).await?,
+            None => None,
+        };
+        let by_phone = match &contact.phone {
+            Some(phone) => find_by_phone(conn, phone).await?,
+            None => None,
+        };
+        let user = match (by_phone, by_bsuid) {
+            (Some(user), Some(other)) if other.id != user.id => {
+                return Ok(Registered { user, created: false, also: Some(other) });
+            }
+            (Some(user), _) | (None, Some(user)) => user,
+            (None, None) => {
+                if insert(conn, contact, &name, language).await? {
+                    let user = find_by_contact(conn, contact).await?.ok_or(sqlx::Error::RowNotFound)?;
+                    return Ok(Registered { user, created: true, also: None });
+                }
+                continue; // a concurrent first contact registered them: find them again
+            }
+        };
+        let user = learn(conn, user, contact, spelling, &name).await?;
+        return Ok(Registered { user, created: false, also: None });
+    }
+    Err(sqlx::Error::RowNotFound)
+}
+
+/// What [`register_contact`] found.
+#[derive(Clone, Debug)]
+pub struct Registered {
+    pub user: User,
+    /// Registered now.
+    pub created: bool,
+    /// A second account the same contact names (by BSUID), for the caller to join.
+    pub also: Option<User>,
+}
+
+/// A new account for `contact`; false when a concurrent first contact made it (any unique key).
+async fn insert(
+    conn: &mut Tx,
+    contact: &Contact,
+    name: &str,
+    language: Language,
+) -> Result<bool, sqlx::Error> {
+    let now = now_ms();
+    // No conflict target: a concurrent first contact can collide on phone_number, phone_key or
+    // bsuid (all unique), and each means "already registered".
     let created = sqlx::query(
-        "insert into users (id, phone_number, phone_key, name, language, subscription_status, role, created_at, updated_at, search_key) \
-         values ($1, $2, $3, $4, $5, 'free', 'user', $6, $6, $7) on conflict do nothing returning id",
+        "insert into users (id, phone_number, phone_key, bsuid, username, name, language, subscription_status, role, created_at, updated_at, search_key) \
+         values ($1, $2, $3, $4, $5, $6, $7, 'free', 'user', $8, $8, $9) on conflict do nothing returning id",
     )
     .bind(uuid::Uuid::new_v4().to_string())
-    .bind(phone.e164())
-    .bind(phone.identity().e164())
-    .bind(&name)
+    .bind(contact.phone.as_ref().map(PhoneNumber::e164))
+    .bind(contact.phone.as_ref().map(|p| p.identity().e164().to_owned()))
+    .bind(contact.bsuid.as_ref().map(Bsuid::as_str))
+    .bind(contact.username.as_deref())
+    .bind(name)
     .bind(language.tag())
     .bind(now)
-    .bind(super::search::search_key(&name, phone))
+    .bind(super::search::search_key(name, contact.phone.as_ref(), contact.username.as_deref()))
     .fetch_optional(&mut **conn)
     .await?
     .is_some();
-    let user = find_by_phone(&mut *conn, phone).await?.ok_or(sqlx::Error::RowNotFound)?;
-    if created {
-        return Ok((user, true));
-    }
-    let takes_name = user.name.is_empty() && !name.is_empty();
-    let moves = spelling == Spelling::Delivered && user.phone != *phone;
-    if takes_name || moves {
-        // A user who had no name yet takes the one WhatsApp now tells us; a typed spelling gives
-        // way to the wa_id WhatsApp delivers.
-        let name = if takes_name { name } else { user.name.clone() };
-        let phone = if moves { phone.clone() } else { user.phone.clone() };
-        sqlx::query(
-            "update users set name = $1, phone_number = $2, search_key = $3, updated_at = $4 where id = $5",
-        )
-        .bind(&name)
-        .bind(phone.e164())
-        .bind(super::search::search_key(&name, &phone))
-        .bind(now)
-        .bind(&user.id)
-        .execute(&mut **conn)
-        .await?;
-        changes::user_changed(conn, &user.id).await?;
-        if moves {
-            tracing::info!(user = %user.id, phone = %phone.masked(), "WhatsApp delivered another spelling of a known number: messages go there now");
+    Ok(created)
+}
+
+/// The account takes what this contact tells about it that it did not know (or that changed):
+/// a number, a delivered spelling of it, a BSUID, a username, a first name.
+async fn learn(
+    conn: &mut Tx,
+    user: User,
+    contact: &Contact,
+    spelling: Spelling,
+    name: &str,
+) -> Result<User, sqlx::Error> {
+    let phone = match (&user.phone, &contact.phone) {
+        (None, Some(new)) => Some(new.clone()),
+        (Some(old), Some(new)) if spelling == Spelling::Delivered && old != new && old.same_person(new) => {
+            tracing::info!(user = %user.id, phone = %new.masked(), "WhatsApp delivered another spelling of a known number: messages go there now");
+            Some(new.clone())
         }
-        return Ok((User { name, phone, ..user }, false));
+        (old, _) => old.clone(),
+    };
+    let bsuid = contact.bsuid.clone().or(user.bsuid.clone());
+    let username = contact.username.clone().or(user.username.clone());
+    let name = if user.name.is_empty() && !name.is_empty() { name.to_owned() } else { user.name.clone() };
+    if phone == user.phone && bsuid == user.bsuid && username == user.username && name == user.name {
+        return Ok(user);
     }
-    Ok((user, false))
+    sqlx::query(
+        "update users set name = $1, phone_number = $2, phone_key = $3, bsuid = $4, username = $5, search_key = $6, updated_at = $7 where id = $8",
+    )
+    .bind(&name)
+    .bind(phone.as_ref().map(PhoneNumber::e164))
+    .bind(phone.as_ref().map(|p| p.identity().e164().to_owned()))
+    .bind(bsuid.as_ref().map(Bsuid::as_str))
+    .bind(username.as_deref())
+    .bind(super::search::search_key(&name, phone.as_ref(), username.as_deref()))
+    .bind(now_ms())
+    .bind(&user.id)
+    .execute(&mut **conn)
+    .await?;
+    changes::user_changed(conn, &user.id).await?;
+    Ok(User { name, phone, bsuid, username, ..user })
+}
+
+/// The account a contact names: by BSUID first, then by number.
+pub async fn find_by_contact(
+    conn: &mut AnyConnection,
+    contact: &Contact,
+) -> Result<Option<User>, sqlx::Error> {
+    if let Some(bsuid) = &contact.bsuid
+        && let Some(user) = find_by_bsuid(&mut *conn, bsuid).await?
+    {
+        return Ok(Some(user));
+    }
+    match &contact.phone {
+        Some(phone) => find_by_phone(conn, phone).await,
+        None => Ok(None),
+    }
+}
+
+/// The user WhatsApp knows by this business-scoped id.
+pub async fn find_by_bsuid(conn: &mut AnyConnection, bsuid: &Bsuid) -> Result<Option<User>, sqlx::Error> {
+    let sql = format!("select {COLUMNS} from users where bsuid = $1");
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(bsuid.as_str()).fetch_optional(conn).await?;
+    row.as_ref().map(from_row).transpose()
 }
 
 /// The user behind a number, however it is spelt (with or without a Brazilian mobile's ninth digit).

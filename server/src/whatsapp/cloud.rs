@@ -150,7 +150,9 @@ impl CloudSender {
             | Outgoing::Notice { .. }
             | Outgoing::Choices { .. } => String::new(),
         };
-        let bytes = self.post(&self.body(message, &media_id)).await?;
+        let mut body = self.body(message, &media_id);
+        address(&mut body, message.to());
+        let bytes = self.post(&body).await?;
         let answer: SendResponse = serde_json::from_slice(&bytes)
             .map_err(|e| SendError::Retryable(format!("unexpected Cloud API answer: {e}")))?;
         answer
@@ -159,6 +161,16 @@ impl CloudSender {
             .next()
             .map(|m| Sent { wa_message_id: m.id })
             .ok_or_else(|| SendError::Retryable("the Cloud API answer has no message id".into()))
+    }
+}
+
+/// Addresses a message body: a phone's digits go in `to`; a business-scoped user id goes in
+/// `recipient` instead (Meta's "Business-scoped user IDs" page: the send API takes `recipient` for
+/// a person known only by BSUID, and `to` wins when both are present, so only one is sent).
+fn address(body: &mut Value, to: &str) {
+    if let (Some(fields), true) = (body.as_object_mut(), super::sender::is_business_scoped(to)) {
+        fields.remove("to");
+        fields.insert("recipient".into(), Value::String(to.to_owned()));
     }
 }
 
@@ -267,6 +279,17 @@ fn without_url(err: &reqwest::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_person_known_only_by_business_scoped_id_is_addressed_as_recipient() {
+        let mut to_phone = json!({ "messaging_product": "whatsapp", "to": "5511987654321", "type": "text" });
+        address(&mut to_phone, "5511987654321");
+        assert_eq!((to_phone["to"].as_str(), to_phone.get("recipient")), (Some("5511987654321"), None));
+        let mut to_bsuid =
+            json!({ "messaging_product": "whatsapp", "to": "BR.1502576394655843", "type": "text" });
+        address(&mut to_bsuid, "BR.1502576394655843");
+        assert_eq!((to_bsuid.get("to"), to_bsuid["recipient"].as_str()), (None, Some("BR.1502576394655843")));
+    }
 
     #[test]
     fn throughput_and_server_errors_are_retried() {

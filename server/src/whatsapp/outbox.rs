@@ -23,7 +23,7 @@ impl DevOutbox {
 pub struct Delivered {
     /// The outbox's own number for it (a file is fetched by it).
     pub seq: i64,
-    /// E.164.
+    /// E.164, or the business-scoped user id of a person without a visible number.
     pub to: String,
     pub text: String,
     pub kind: String,
@@ -89,7 +89,7 @@ impl DevOutbox {
             "insert into whatsapp_outbox (to_phone, body, kind, wa_message_id, created_at, file_name, file_data, choices) \
              values ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
-        .bind(format!("+{to}"))
+        .bind(outbox_address(to))
         .bind(kept.body)
         .bind(kept.kind)
         .bind(kept.wa_message_id)
@@ -104,7 +104,13 @@ impl DevOutbox {
     }
 }
 
-/// Whether `to` (E.164) sees "typing…" now: an indicator shown less than 25 s ago and no message
+/// How the outbox names a WhatsApp address: E.164 for a number (`+5511987654321`), the
+/// business-scoped user id as it is.
+pub fn outbox_address(to: &str) -> String {
+    if super::sender::is_business_scoped(to) { to.to_owned() } else { format!("+{to}") }
+}
+
+/// Whether `to` (E.164 or a business-scoped id) sees "typing…" now: an indicator shown less than 25 s ago and no message
 /// since.
 pub async fn typing(db: &Db, to: &str) -> Result<bool, sqlx::Error> {
     let latest = sqlx::query(
@@ -122,7 +128,7 @@ pub async fn typing(db: &Db, to: &str) -> Result<bool, sqlx::Error> {
     })
 }
 
-/// Everything sent to `to` (E.164), oldest first; at most the last 500.
+/// Everything sent to `to` (E.164 or a business-scoped id), oldest first; at most the last 500.
 pub async fn delivered_to(db: &Db, to: &str) -> Result<Vec<Delivered>, sqlx::Error> {
     let rows = sqlx::query(
         "select seq, to_phone, body, kind, created_at, file_name, choices from (select seq, to_phone, body, kind, \
@@ -161,7 +167,7 @@ pub async fn file(db: &Db, seq: i64) -> Result<Option<(String, Vec<u8>)>, sqlx::
     row.map(|r| Ok((r.try_get("file_name")?, r.try_get("file_data")?))).transpose()
 }
 
-/// LGPD erasure, the dev outbox's part: what was sent to these numbers.
+/// LGPD erasure, the dev outbox's part: what was sent to these numbers and business-scoped ids.
 pub async fn erase_to(conn: &mut sqlx::AnyConnection, phones: &[String]) -> Result<(), sqlx::Error> {
     for phone in phones {
         sqlx::query("delete from whatsapp_outbox where to_phone = $1")

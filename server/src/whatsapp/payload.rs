@@ -1,83 +1,29 @@
 //! Meta's webhook payload (`entry[].changes[].value` with `metadata`, `contacts`, `messages`,
 //! `statuses`), parsed leniently — unknown fields are ignored — into what the product uses. Every
 //! message keeps its raw JSON, so nothing a user sent is lost even when its type is not used yet.
+//!
+//! **Parsing is per item.** One message or status that is not the documented shape is kept as
+//! `unsupported` (when we can tell who sent it) or skipped and logged; it never fails the others
+//! of the delivery, because Meta retries a refused delivery whole (every message in it).
+//!
+//! **Who wrote.** Since April 2026 Meta adds a business-scoped user id (BSUID) to every delivery,
+//! and a person who adopts a WhatsApp username may arrive without a phone number at all. Meta's
+//! "Business-scoped user IDs" page
+//! (<https://developers.facebook.com/documentation/business-messaging/whatsapp/business-scoped-user-ids/>)
+//! and the webhook references for messages, statuses and system messages
+//! (<https://developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/messages/status/>,
+//! `…/messages/system/`) give the fields read here: `contacts[].user_id` (the BSUID, e.g.
+//! `BR.1502576394655843`), `contacts[].profile.username`, an optional `contacts[].wa_id`;
+//! `messages[].from` (optional) and `messages[].from_user_id`; `statuses[].recipient_id`
+//! (optional) and `statuses[].recipient_user_id`; a `system` message `user_changed_number`
+//! (`system.wa_id`, and the new BSUID in `system.user_id`) or `user_changed_user_id`. pywa's
+//! `User` model reads the same fields (`wa_id` optional, `user_id`, `profile.username`).
+//!
+//! **What it cost.** Statuses carry `pricing {billable, pricing_model, category, type}` (Meta's
+//! "Pricing" pages: per-message pricing, `PMP`, since 1 July 2025; `type` is `regular`,
+//! `free_customer_service` or `free_entry_point`, and `billable` is deprecated but still sent).
 
-use serde::Deserialize;
 use serde_json::Value;
-
-#[derive(Deserialize)]
-struct Webhook {
-    #[serde(default)]
-    object: String,
-    #[serde(default)]
-    entry: Vec<Entry>,
-}
-
-#[derive(Deserialize)]
-struct Entry {
-    #[serde(default)]
-    changes: Vec<Change>,
-}
-
-#[derive(Deserialize)]
-struct Change {
-    #[serde(default)]
-    field: String,
-    #[serde(default)]
-    value: Value,
-}
-
-#[derive(Deserialize, Default)]
-struct ChangeValue {
-    #[serde(default)]
-    contacts: Vec<Contact>,
-    #[serde(default)]
-    messages: Vec<Value>,
-    #[serde(default)]
-    statuses: Vec<RawStatus>,
-}
-
-#[derive(Deserialize)]
-struct Contact {
-    #[serde(default)]
-    wa_id: String,
-    profile: Option<Profile>,
-}
-
-#[derive(Deserialize)]
-struct Profile {
-    #[serde(default)]
-    name: String,
-}
-
-#[derive(Deserialize)]
-struct RawStatus {
-    id: String,
-    status: String,
-    #[serde(default)]
-    recipient_id: String,
-    #[serde(default)]
-    timestamp: String,
-    #[serde(default)]
-    errors: Vec<RawError>,
-}
-
-#[derive(Deserialize)]
-struct RawError {
-    #[serde(default)]
-    code: i64,
-    #[serde(default)]
-    title: String,
-    #[serde(default)]
-    message: String,
-    error_data: Option<ErrorData>,
-}
-
-#[derive(Deserialize)]
-struct ErrorData {
-    #[serde(default)]
-    details: String,
-}
 
 /// What kind of message a user sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,13 +93,32 @@ impl MessageKind {
     }
 }
 
+/// Who sent a message, as WhatsApp shows them: a phone (`wa_id`), a business-scoped user id, or
+/// both; a username when they adopted one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sender {
+    /// The phone's digits with country code (`5511987654321`), when WhatsApp shows it.
+    pub wa_id: Option<String>,
+    /// The business-scoped user id (`BR.1502576394655843`), when the delivery carries it.
+    pub user_id: Option<String>,
+    /// The WhatsApp username (`@ana.doces`), when they adopted one.
+    pub username: Option<String>,
+}
+
+impl Sender {
+    /// Where a reply goes: the phone when WhatsApp shows it (Meta recommends it), else the BSUID.
+    pub fn address(&self) -> Option<&str> {
+        self.wa_id.as_deref().or(self.user_id.as_deref())
+    }
+}
+
 /// One message a user sent.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InboundMessage {
-    /// WhatsApp's message id (`wamid…`): the dedupe key.
+    /// WhatsApp's message id (`wamid…`): the dedupe key. A message without one gets a stable id
+    /// derived from its content (`unread.<hash>`), so a repeated delivery is still kept once.
     pub wa_message_id: String,
-    /// The sender's WhatsApp id: their number's digits.
-    pub from: String,
+    pub from: Sender,
     /// Their WhatsApp profile name, when the delivery carries it.
     pub profile_name: String,
     /// Unix milliseconds.
@@ -161,6 +126,8 @@ pub struct InboundMessage {
     pub kind: MessageKind,
     /// The words in it: text body, caption, tapped button, location name.
     pub text: String,
+    /// The id of a reply button or list row the person tapped (`interactive.button_reply.id`).
+    pub choice_id: Option<String>,
     /// Audio, image, video, document and sticker media id.
     pub media_id: Option<String>,
     /// What a `system` message says happened to the account.
@@ -171,14 +138,17 @@ pub struct InboundMessage {
 /// A `system` message: WhatsApp telling us about the account, not the person writing. Meta's
 /// "System messages webhook reference"
 /// (<https://developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/messages/system>):
-/// `{"type":"system","system":{"body":"User A changed from X to Y","wa_id":"<new>","type":"user_changed_number"}}`,
+/// `{"type":"system","system":{"body":"User A changed from X to Y","wa_id":"<new>","user_id":"<new BSUID>","type":"user_changed_number"}}`,
 /// without a `contacts` array; API versions before 12.0 named the new number `new_wa_id`.
+/// `user_changed_user_id` reports only a new BSUID.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SystemNotice {
-    /// `user_changed_number`, `customer_identity_changed`, …
+    /// `user_changed_number`, `user_changed_user_id`, `customer_identity_changed`, …
     pub kind: String,
     /// For `user_changed_number`: the person's new WhatsApp id.
     pub new_wa_id: Option<String>,
+    /// The person's new business-scoped user id (a number change gives them a new one).
+    pub new_user_id: Option<String>,
 }
 
 /// Delivery progress of a message we sent.
@@ -201,14 +171,29 @@ impl DeliveryStatus {
     }
 }
 
+/// What Meta says a message of ours was billed as (`statuses[].pricing`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pricing {
+    /// Whether Meta charges for it: `billable` when sent, else a `regular` (not free) type.
+    pub billable: bool,
+    /// `PMP` (per-message pricing) since July 2025; `CBP` before.
+    pub model: String,
+    /// `marketing`, `utility`, `authentication`, `authentication_international`, `service`, …
+    pub category: String,
+    /// `regular`, `free_customer_service`, `free_entry_point` (empty under the old model).
+    pub kind: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StatusUpdate {
     pub wa_message_id: String,
     pub status: DeliveryStatus,
+    /// The phone's digits, or the BSUID when we sent to one.
     pub recipient: String,
     pub timestamp_ms: i64,
     /// Meta's reason, for failures: "131047 Re-engagement message: …".
     pub error: Option<String>,
+    pub pricing: Option<Pricing>,
 }
 
 /// Everything one webhook delivery carries.
@@ -216,6 +201,8 @@ pub struct StatusUpdate {
 pub struct Inbound {
     pub messages: Vec<InboundMessage>,
     pub statuses: Vec<StatusUpdate>,
+    /// Items that could not be read at all (no sender to keep them for): logged, counted.
+    pub unreadable: usize,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -223,29 +210,71 @@ pub struct Inbound {
 pub struct Malformed(pub String);
 
 /// Parses a webhook body. Deliveries that are not WhatsApp messages (other objects, other fields,
-/// unknown status words) parse to nothing; a body that is not the documented shape is Malformed.
-/// NUL characters (`\u0000`, which a text column cannot hold and nobody means) are dropped, so
-/// the message around them is kept and answered.
+/// unknown status words) parse to nothing; only a body that is not a JSON object is Malformed —
+/// anything inside it is read item by item. NUL characters (`\u0000`, which a text column cannot
+/// hold and nobody means) are dropped, so the message around them is kept and answered.
 pub fn parse(body: &[u8]) -> Result<Inbound, Malformed> {
     let mut body: Value = serde_json::from_slice(body).map_err(|e| Malformed(e.to_string()))?;
+    if !body.is_object() {
+        return Err(Malformed("not a JSON object".into()));
+    }
     drop_nul_characters(&mut body);
-    let webhook: Webhook = serde_json::from_value(body).map_err(|e| Malformed(e.to_string()))?;
     let mut inbound = Inbound::default();
-    if webhook.object != "whatsapp_business_account" {
+    if body.get("object").and_then(Value::as_str) != Some("whatsapp_business_account") {
         return Ok(inbound);
     }
-    for change in webhook.entry.into_iter().flat_map(|e| e.changes) {
-        if change.field != "messages" {
+    let changes = items(&body, "entry").iter().flat_map(|entry| items(entry, "changes").iter());
+    for change in changes {
+        if change.get("field").and_then(Value::as_str) != Some("messages") {
             continue;
         }
-        let value: ChangeValue =
-            serde_json::from_value(change.value).map_err(|e| Malformed(e.to_string()))?;
-        for raw in value.messages {
-            inbound.messages.push(message(raw, &value.contacts)?);
+        let value = change.get("value").unwrap_or(&Value::Null);
+        let contacts: Vec<Contact> = items(value, "contacts").iter().map(Contact::read).collect();
+        for raw in items(value, "messages") {
+            match message(raw.clone(), &contacts) {
+                Some(message) => inbound.messages.push(message),
+                None => {
+                    tracing::warn!("a WhatsApp message without a sender we can read was skipped");
+                    inbound.unreadable += 1;
+                }
+            }
         }
-        inbound.statuses.extend(value.statuses.into_iter().filter_map(status));
+        for raw in items(value, "statuses") {
+            if let Some(status) = status(raw) {
+                inbound.statuses.push(status);
+            }
+        }
     }
     Ok(inbound)
+}
+
+/// The array under `key`, or nothing when it is missing or not an array.
+fn items<'a>(value: &'a Value, key: &str) -> &'a [Value] {
+    value.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
+}
+
+/// One entry of `contacts`: who the delivery is about.
+struct Contact {
+    wa_id: Option<String>,
+    user_id: Option<String>,
+    username: Option<String>,
+    name: String,
+}
+
+impl Contact {
+    fn read(raw: &Value) -> Self {
+        Contact {
+            wa_id: present(text_at(raw, &["wa_id"])),
+            user_id: present(text_at(raw, &["user_id"])),
+            username: present(text_at(raw, &["profile", "username"])),
+            name: text_at(raw, &["profile", "name"]).to_owned(),
+        }
+    }
+}
+
+fn present(text: &str) -> Option<String> {
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_owned())
 }
 
 fn drop_nul_characters(value: &mut Value) {
@@ -270,24 +299,66 @@ fn seconds_to_ms(timestamp: &str) -> i64 {
     timestamp.parse::<i64>().map(|s| s.saturating_mul(1000)).unwrap_or_else(|_| crate::db::now_ms())
 }
 
-fn message(raw: Value, contacts: &[Contact]) -> Result<InboundMessage, Malformed> {
-    let id = text_at(&raw, &["id"]).to_owned();
-    let from = text_at(&raw, &["from"]).to_owned();
-    if id.is_empty() || id.len() > 256 || from.is_empty() || from.len() > 20 {
-        return Err(Malformed("a message without a valid id or sender".into()));
-    }
-    let kind = MessageKind::parse(text_at(&raw, &["type"]));
+/// A phone's digits as WhatsApp writes them (`wa_id`), or nothing.
+fn wa_id(text: &str) -> Option<String> {
+    let text = text.trim();
+    (!text.is_empty() && text.len() <= 20 && text.chars().all(|c| c.is_ascii_digit()))
+        .then(|| text.to_owned())
+}
+
+/// A business-scoped user id as Meta documents it: a two-letter country code, a dot, and up to
+/// 128 letters and digits (`BR.1502576394655843`; a parent BSUID has `ENT.` after the country).
+pub fn bsuid(text: &str) -> Option<String> {
+    let text = text.trim();
+    let (country, rest) = text.split_once('.')?;
+    let rest = rest.strip_prefix("ENT.").unwrap_or(rest);
+    let valid = country.len() == 2
+        && country.chars().all(|c| c.is_ascii_uppercase())
+        && (1..=128).contains(&rest.len())
+        && rest.chars().all(|c| c.is_ascii_alphanumeric());
+    valid.then(|| text.to_owned())
+}
+
+/// Who sent `raw`, from its own fields and the delivery's `contacts`: the contact naming the same
+/// phone or BSUID, else the only contact there is.
+fn sender(raw: &Value, contacts: &[Contact]) -> (Sender, String) {
+    let from = wa_id(text_at(raw, &["from"]));
+    let from_user_id = bsuid(text_at(raw, &["from_user_id"]));
+    let contact = contacts
+        .iter()
+        .find(|c| {
+            (from.is_some() && c.wa_id == from) || (from_user_id.is_some() && c.user_id == from_user_id)
+        })
+        .or(if contacts.len() == 1 { contacts.first() } else { None });
+    let sender = Sender {
+        wa_id: from.or_else(|| contact.and_then(|c| c.wa_id.as_deref()).and_then(wa_id)),
+        user_id: from_user_id.or_else(|| contact.and_then(|c| c.user_id.as_deref()).and_then(bsuid)),
+        username: contact.and_then(|c| c.username.clone()).map(|u| u.chars().take(64).collect()),
+    };
+    (sender, contact.map(|c| c.name.clone()).unwrap_or_default())
+}
+
+/// One message. None only when nobody can be named as its sender; a message whose id or content
+/// cannot be read is kept as `unsupported` with its raw JSON.
+fn message(raw: Value, contacts: &[Contact]) -> Option<InboundMessage> {
+    let (from, profile_name) = sender(&raw, contacts);
+    from.address()?;
+    let id = text_at(&raw, &["id"]);
+    let readable_id = !id.is_empty() && id.len() <= 256;
+    let wa_message_id = if readable_id { id.to_owned() } else { unread_id(&raw) };
+    let kind = if readable_id && raw.is_object() {
+        MessageKind::parse(text_at(&raw, &["type"]))
+    } else {
+        tracing::warn!("a WhatsApp message without a readable id was kept as unsupported");
+        MessageKind::Other("unsupported".into())
+    };
     let text = match &kind {
         MessageKind::Text => text_at(&raw, &["text", "body"]).to_owned(),
         MessageKind::Image | MessageKind::Video | MessageKind::Document => {
             text_at(&raw, &[kind.as_str(), "caption"]).to_owned()
         }
         MessageKind::Button => text_at(&raw, &["button", "text"]).to_owned(),
-        MessageKind::Interactive => {
-            let reply =
-                raw.get("interactive").and_then(|i| i.get("button_reply").or_else(|| i.get("list_reply")));
-            reply.map(|r| text_at(r, &["title"]).to_owned()).unwrap_or_default()
-        }
+        MessageKind::Interactive => text_at(tapped(&raw), &["title"]).to_owned(),
         MessageKind::Location => {
             let name = text_at(&raw, &["location", "name"]);
             let address = text_at(&raw, &["location", "address"]);
@@ -299,14 +370,18 @@ fn message(raw: Value, contacts: &[Contact]) -> Result<InboundMessage, Malformed
             String::new()
         }
     };
+    let choice_id = match &kind {
+        MessageKind::Interactive => present(text_at(tapped(&raw), &["id"])),
+        MessageKind::Button => present(text_at(&raw, &["button", "payload"])),
+        _ => None,
+    }
+    .map(|id| id.chars().take(256).collect());
     let media_id = match &kind {
         MessageKind::Audio
         | MessageKind::Image
         | MessageKind::Video
         | MessageKind::Document
-        | MessageKind::Sticker => {
-            Some(text_at(&raw, &[kind.as_str(), "id"]).to_owned()).filter(|id| !id.is_empty())
-        }
+        | MessageKind::Sticker => present(text_at(&raw, &[kind.as_str(), "id"])),
         MessageKind::Text
         | MessageKind::Location
         | MessageKind::Contacts
@@ -319,52 +394,82 @@ fn message(raw: Value, contacts: &[Contact]) -> Result<InboundMessage, Malformed
     let system = (kind == MessageKind::System).then(|| {
         let new_wa_id = [text_at(&raw, &["system", "wa_id"]), text_at(&raw, &["system", "new_wa_id"])]
             .into_iter()
-            .find(|id| !id.is_empty())
-            .map(str::to_owned);
-        SystemNotice { kind: text_at(&raw, &["system", "type"]).to_owned(), new_wa_id }
+            .find_map(wa_id);
+        let new_user_id = bsuid(text_at(&raw, &["system", "user_id"]));
+        SystemNotice { kind: text_at(&raw, &["system", "type"]).to_owned(), new_wa_id, new_user_id }
     });
-    let profile_name = contacts
-        .iter()
-        .find(|c| c.wa_id == from)
-        .or(contacts.first())
-        .and_then(|c| c.profile.as_ref())
-        .map(|p| p.name.clone())
-        .unwrap_or_default();
-    Ok(InboundMessage {
-        wa_message_id: id,
+    Some(InboundMessage {
+        wa_message_id,
         from,
         profile_name,
         timestamp_ms: seconds_to_ms(text_at(&raw, &["timestamp"])),
         kind,
         text: text.chars().take(4096).collect(),
+        choice_id,
         media_id,
         system,
         raw,
     })
 }
 
-fn status(raw: RawStatus) -> Option<StatusUpdate> {
-    let status = match raw.status.as_str() {
+/// The reply a person tapped: `interactive.button_reply` or `interactive.list_reply`.
+fn tapped(raw: &Value) -> &Value {
+    raw.get("interactive")
+        .and_then(|i| i.get("button_reply").or_else(|| i.get("list_reply")))
+        .unwrap_or(&Value::Null)
+}
+
+/// A stable id for a message that came without a readable one: a repeated delivery of the same
+/// JSON gets the same id, so it is still kept once.
+fn unread_id(raw: &Value) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(raw.to_string().as_bytes());
+    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+    format!("unread.{hex}")
+}
+
+fn status(raw: &Value) -> Option<StatusUpdate> {
+    let id = text_at(raw, &["id"]);
+    if id.is_empty() || id.len() > 256 {
+        tracing::warn!("a WhatsApp status without a readable message id was skipped");
+        return None;
+    }
+    let status = match text_at(raw, &["status"]) {
         "sent" => DeliveryStatus::Sent,
         "delivered" => DeliveryStatus::Delivered,
         "read" => DeliveryStatus::Read,
         "failed" => DeliveryStatus::Failed,
         _ => return None,
     };
-    let error = raw.errors.first().map(|e| {
-        let details = e.error_data.as_ref().map(|d| d.details.as_str()).filter(|d| !d.is_empty());
-        let title = if e.title.is_empty() { &e.message } else { &e.title };
+    let error = items(raw, "errors").first().map(|e| {
+        let code = e.get("code").and_then(Value::as_i64).unwrap_or_default();
+        let details = present(text_at(e, &["error_data", "details"]));
+        let title = present(text_at(e, &["title"])).unwrap_or_else(|| text_at(e, &["message"]).to_owned());
         match details {
-            Some(details) => format!("{} {title}: {details}", e.code),
-            None => format!("{} {title}", e.code),
+            Some(details) => format!("{code} {title}: {details}"),
+            None => format!("{code} {title}"),
+        }
+    });
+    let recipient = wa_id(text_at(raw, &["recipient_id"]))
+        .or_else(|| bsuid(text_at(raw, &["recipient_user_id"])))
+        .unwrap_or_default();
+    let pricing = raw.get("pricing").filter(|p| p.is_object()).map(|p| {
+        let kind = text_at(p, &["type"]).to_owned();
+        let billable = p.get("billable").and_then(Value::as_bool).unwrap_or(kind == "regular");
+        Pricing {
+            billable,
+            model: text_at(p, &["pricing_model"]).chars().take(16).collect(),
+            category: text_at(p, &["category"]).chars().take(40).collect(),
+            kind: kind.chars().take(40).collect(),
         }
     });
     Some(StatusUpdate {
-        wa_message_id: raw.id,
+        wa_message_id: id.to_owned(),
         status,
-        recipient: raw.recipient_id,
-        timestamp_ms: seconds_to_ms(&raw.timestamp),
+        recipient,
+        timestamp_ms: seconds_to_ms(text_at(raw, &["timestamp"])),
         error,
+        pricing,
     })
 }
 
@@ -381,7 +486,7 @@ mod tests {
     fn a_text_message_carries_sender_profile_name_and_words() {
         let inbound = parse(&fixture("inbound-text.json")).unwrap();
         let [message] = inbound.messages.as_slice() else { panic!("{inbound:?}") };
-        assert_eq!(message.from, "5511987654321");
+        assert_eq!(message.from.wa_id.as_deref(), Some("5511987654321"));
         assert_eq!(message.profile_name, "Ana Lima");
         assert_eq!(message.kind, MessageKind::Text);
         assert_eq!(message.text, "Oi! Quero abrir uma padaria.");
@@ -438,7 +543,7 @@ mod tests {
         let inbound = parse(&fixture("inbound-system-user-changed-number.json")).unwrap();
         let [message] = inbound.messages.as_slice() else { panic!("{inbound:?}") };
         assert_eq!(message.kind, MessageKind::System);
-        assert_eq!(message.from, "553187654321");
+        assert_eq!(message.from.wa_id.as_deref(), Some("553187654321"));
         assert_eq!(message.profile_name, "", "system messages carry no contacts");
         let notice = message.system.as_ref().unwrap();
         assert_eq!(notice.kind, "user_changed_number");
@@ -463,10 +568,101 @@ mod tests {
     }
 
     #[test]
-    fn malformed_bodies_are_refused() {
+    fn only_a_body_that_is_not_a_json_object_is_malformed() {
         assert!(parse(b"not json").is_err());
         assert!(parse(b"[1,2]").is_err());
-        let no_id = br#"{"object":"whatsapp_business_account","entry":[{"changes":[{"field":"messages","value":{"messages":[{"from":"55119"}]}}]}]}"#;
-        assert!(parse(no_id).is_err());
+        let odd_shapes = br#"{"object":"whatsapp_business_account","entry":[{"changes":[{"field":"messages","value":{"contacts":"x","messages":{"a":1},"statuses":[1]}}]}]}"#;
+        assert_eq!(parse(odd_shapes).unwrap(), Inbound::default());
+    }
+
+    #[test]
+    fn a_message_without_an_id_is_kept_as_unsupported_once() {
+        let no_id = br#"{"object":"whatsapp_business_account","entry":[{"changes":[{"field":"messages","value":{"messages":[{"from":"5511987654321","type":"text"}]}}]}]}"#;
+        let first = parse(no_id).unwrap();
+        let [message] = first.messages.as_slice() else { panic!("{first:?}") };
+        assert_eq!(message.kind, MessageKind::Other("unsupported".into()));
+        assert!(message.wa_message_id.starts_with("unread."));
+        assert_eq!(
+            parse(no_id).unwrap().messages[0].wa_message_id,
+            message.wa_message_id,
+            "stable across retries"
+        );
+    }
+
+    #[test]
+    fn a_person_with_a_username_and_no_number_is_read_by_their_business_scoped_id() {
+        let inbound = parse(&fixture("inbound-username-only.json")).unwrap();
+        let [message] = inbound.messages.as_slice() else { panic!("{inbound:?}") };
+        assert_eq!(message.from.wa_id, None);
+        assert_eq!(message.from.user_id.as_deref(), Some("BR.1502576394655843"));
+        assert_eq!(message.from.username.as_deref(), Some("@bia.doces"));
+        assert_eq!(message.from.address(), Some("BR.1502576394655843"));
+        assert_eq!(message.profile_name, "Bia Doces");
+        assert_eq!(message.text, "Oi! Quero abrir uma doceria.");
+    }
+
+    #[test]
+    fn a_mixed_batch_keeps_every_message_with_its_own_sender() {
+        let inbound = parse(&fixture("inbound-mixed-batch.json")).unwrap();
+        let [bia, ana, unreadable] = inbound.messages.as_slice() else { panic!("{inbound:?}") };
+        assert_eq!(
+            (bia.from.wa_id.as_deref(), bia.from.user_id.as_deref()),
+            (None, Some("BR.1502576394655843"))
+        );
+        assert_eq!(bia.profile_name, "Bia Doces");
+        assert_eq!(ana.from.wa_id.as_deref(), Some("5511987654321"));
+        assert_eq!(ana.from.user_id.as_deref(), Some("BR.2716354091827364"));
+        assert_eq!((ana.profile_name.as_str(), ana.from.username.as_deref()), ("Ana Lima", None));
+        assert_eq!(unreadable.kind, MessageKind::Other("unsupported".into()));
+        assert_eq!(unreadable.from.wa_id.as_deref(), Some("5511987654321"));
+    }
+
+    #[test]
+    fn a_message_with_no_sender_at_all_is_skipped_and_counted() {
+        let body = br#"{"object":"whatsapp_business_account","entry":[{"changes":[{"field":"messages","value":{"messages":[{"id":"wamid.1","type":"text","text":{"body":"?"}}]}}]}]}"#;
+        let inbound = parse(body).unwrap();
+        assert!(inbound.messages.is_empty());
+        assert_eq!(inbound.unreadable, 1);
+    }
+
+    #[test]
+    fn statuses_say_what_meta_billed_and_name_a_business_scoped_recipient() {
+        let inbound = parse(&fixture("status-billable-utility-bsuid.json")).unwrap();
+        let [status] = inbound.statuses.as_slice() else { panic!("{inbound:?}") };
+        assert_eq!(status.recipient, "BR.1502576394655843");
+        let pricing = status.pricing.as_ref().unwrap();
+        assert!(pricing.billable);
+        assert_eq!(
+            (pricing.model.as_str(), pricing.category.as_str(), pricing.kind.as_str()),
+            ("PMP", "utility", "regular")
+        );
+        let free = parse(&fixture("status-delivered.json")).unwrap();
+        assert!(!free.statuses[0].pricing.as_ref().unwrap().billable);
+    }
+
+    #[test]
+    fn a_number_change_names_the_new_number_and_the_new_business_scoped_id() {
+        let inbound = parse(&fixture("inbound-system-user-changed-number-bsuid.json")).unwrap();
+        let notice = inbound.messages[0].system.clone().unwrap();
+        assert_eq!(notice.new_wa_id.as_deref(), Some("5511976543210"));
+        assert_eq!(notice.new_user_id.as_deref(), Some("BR.9988776655443322"));
+        assert_eq!(inbound.messages[0].from.user_id.as_deref(), Some("BR.2716354091827364"));
+    }
+
+    #[test]
+    fn business_scoped_ids_follow_meta_s_format() {
+        assert!(bsuid("BR.1502576394655843").is_some());
+        assert!(bsuid("US.ENT.11815799212886844830").is_some());
+        for bad in
+            ["", "5511987654321", "br.123", "BRA.123", "BR.", "BR.12-3", &format!("BR.{}", "1".repeat(129))]
+        {
+            assert_eq!(bsuid(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_tapped_reply_keeps_its_id() {
+        let inbound = parse(&fixture("inbound-image-and-button.json")).unwrap();
+        assert!(inbound.messages[1].choice_id.is_some());
     }
 }

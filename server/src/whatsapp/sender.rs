@@ -7,7 +7,15 @@ use futures::future::BoxFuture;
 
 use crate::{locale::Language, telemetry::metrics};
 
-/// A message to send. `to` is the number's digits with country code (`5511987654321`).
+/// Whether a WhatsApp address is a business-scoped user id (`BR.1502576394655843`) rather than a
+/// number's digits.
+pub fn is_business_scoped(to: &str) -> bool {
+    super::payload::bsuid(to).is_some()
+}
+
+/// A message to send. `to` is the person's WhatsApp address: the number's digits with country code
+/// (`5511987654321`), or their business-scoped user id (`BR.1502576394655843`) when WhatsApp does
+/// not show their number.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outgoing {
     /// Free text: only inside the 24-hour customer-service window.

@@ -4,6 +4,7 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 use socio::identity::{
+    contact::Contact,
     phone::PhoneNumber,
     users::{self, Tier},
 };
@@ -25,15 +26,16 @@ async fn admin_app(db: TestDatabase, extra: &[(&'static str, String)]) -> (TestA
 
 async fn add_user(app: &TestApp, phone: &str, name: &str, tier: Tier) -> String {
     let mut tx = app.db.begin().await.unwrap();
-    let (user, _) = users::register_contact(
+    let user = users::register_contact(
         &mut tx,
-        &PhoneNumber::parse(phone).unwrap(),
+        &Contact::phone(PhoneNumber::parse(phone).unwrap()),
         users::Spelling::Delivered,
         name,
         socio::locale::Language::PtBr,
     )
     .await
-    .unwrap();
+    .unwrap()
+    .user;
     users::set_tier(&mut tx, &user.id, tier).await.unwrap();
     tx.commit().await.unwrap();
     user.id

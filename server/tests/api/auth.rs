@@ -357,6 +357,8 @@ const PUBLIC_METHODS: &[&str] = &[
     "socio.v1.AuthService/SendCode",
     "socio.v1.AuthService/VerifyCode",
     "socio.v1.AuthService/Refresh",
+    "socio.v1.AuthService/StartWhatsAppLogin",
+    "socio.v1.AuthService/GetWhatsAppLogin",
     "socio.v1.AuthService/Logout",
     "socio.v1.BillingService/ListPlans",
     "socio.v1.BillingService/CreateCheckout",

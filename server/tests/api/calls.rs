@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 use socio::{
     identity::{
+        contact::Contact,
         phone::PhoneNumber,
         users::{self, Tier},
     },
@@ -23,11 +24,12 @@ impl TestApp {
     /// Registers the number as a contact who speaks `language`: the user's id.
     pub async fn register_speaking(&self, phone: &str, language: Language) -> String {
         let mut tx = self.db.begin().await.unwrap();
-        let phone = PhoneNumber::parse(phone).unwrap();
-        let (user, _) =
-            users::register_contact(&mut tx, &phone, users::Spelling::Delivered, "Ana Lima", language)
+        let contact = Contact::phone(PhoneNumber::parse(phone).unwrap());
+        let user =
+            users::register_contact(&mut tx, &contact, users::Spelling::Delivered, "Ana Lima", language)
                 .await
-                .unwrap();
+                .unwrap()
+                .user;
         tx.commit().await.unwrap();
         user.id
     }

@@ -50,7 +50,8 @@ async fn at_half_past_eleven_in_sao_paulo_the_day_counted_is_sao_paulo_s(db: Tes
     assert_eq!(activity.days_active, 3, "Saturday, Friday and the Saturday before, in São Paulo");
     assert_eq!(activity.messages_this_week, 3, "today and the six days before it, from midnight there");
 
-    let report = analytics::report_at(&app.db, 3, SATURDAY_23_30 + 60_000).await.unwrap();
+    let rates = socio::config::MessageRates::default();
+    let report = analytics::report_at(&app.db, 3, SATURDAY_23_30 + 60_000, &rates).await.unwrap();
     let days: Vec<(String, i64)> = report.messages_per_day.iter().map(|d| (d.day.clone(), d.count)).collect();
     assert_eq!(
         days,

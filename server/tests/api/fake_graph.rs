@@ -13,6 +13,20 @@
 //! (<https://developers.facebook.com/documentation/business-messaging/whatsapp/typing-indicators/>);
 //! those are kept apart ([`FakeGraph::reads`]) so that the script and the counts are about sends.
 //!
+//! A person known only by a business-scoped user id (BSUID) is addressed with `recipient` instead
+//! of `to`; when both come, `to` wins; the answer's contact then carries `user_id` instead of
+//! `wa_id`, and a message naming neither is refused as Meta refuses a bad parameter (400, code 100),
+//! per Meta's "Business-scoped user IDs" page
+//! (<https://developers.facebook.com/documentation/business-messaging/whatsapp/business-scoped-user-ids/>).
+//!
+//! What Meta bills shows in the status webhooks it sends later (`statuses[].pricing`: `billable`,
+//! `pricing_model` `PMP`, `category`, `type`), per the "Status messages webhook reference"
+//! (<https://developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/messages/status/>)
+//! and the "Pricing" page (per-message pricing since 1 July 2025): a template is billed by its
+//! category (`regular`), free-form text inside the customer-service window is
+//! `free_customer_service` in the `service` category, not billable. [`FakeGraph::status_webhook`]
+//! writes that delivery for a message it accepted, to post to the app as Meta would.
+//!
 //! Media uploads (`POST /{phone-number-id}/media`) are multipart form data with `messaging_product`
 //! (`whatsapp`), `type` (the MIME type) and `file`, answered `{"id": "<media id>"}`, per Meta's
 //! "Media" reference (<https://developers.facebook.com/docs/whatsapp/cloud-api/reference/media>);
@@ -145,6 +159,34 @@ impl FakeGraph {
         panic!("the Graph API got {} requests, expected {n}", self.requests().len());
     }
 
+    /// The status webhook Meta sends for the `n`th message it accepted (from 1), with what it was
+    /// billed as: the body to post to the app, signed, as Meta would.
+    pub fn status_webhook(&self, n: usize, status: &str) -> Vec<u8> {
+        let requests = self.requests();
+        let body = &requests[n - 1].body;
+        let mut status_body = json!({
+            "id": format!("wamid.fake.{n}"),
+            "status": status,
+            "timestamp": "1795253690",
+            "pricing": pricing_of(body),
+        });
+        match (body["to"].as_str(), body["recipient"].as_str()) {
+            (Some(to), _) => status_body["recipient_id"] = json!(to),
+            (None, Some(bsuid)) => status_body["recipient_user_id"] = json!(bsuid),
+            (None, None) => {}
+        }
+        json!({
+            "object": "whatsapp_business_account",
+            "entry": [{ "id": "102290129340398", "changes": [{ "field": "messages", "value": {
+                "messaging_product": "whatsapp",
+                "metadata": { "display_phone_number": "5511900000000", "phone_number_id": PHONE_NUMBER_ID },
+                "statuses": [status_body]
+            }}]}]
+        })
+        .to_string()
+        .into_bytes()
+    }
+
     /// The configuration that points the app at this fake in cloud mode.
     pub fn cloud_config(&self) -> Vec<(&'static str, String)> {
         vec![
@@ -260,8 +302,24 @@ async fn messages(
     if let Some((status, answer)) = inner.script.pop_front() {
         return (StatusCode::from_u16(status).unwrap(), Json(answer));
     }
-    inner.sent += 1;
     let to = body["to"].as_str().unwrap_or_default().to_owned();
+    let recipient = body["recipient"].as_str().unwrap_or_default().to_owned();
+    if to.is_empty() && recipient.is_empty() {
+        let error = json!({"error": {"message": "(#100) The parameter to is required.", "type": "OAuthException", "code": 100}});
+        return (StatusCode::BAD_REQUEST, Json(error));
+    }
+    inner.sent += 1;
+    let id = format!("wamid.fake.{}", inner.sent);
+    if to.is_empty() {
+        return (
+            StatusCode::OK,
+            Json(json!({
+                "messaging_product": "whatsapp",
+                "contacts": [{ "input": recipient, "user_id": recipient }],
+                "messages": [{ "id": id }],
+            })),
+        );
+    }
     let wa_id = inner
         .accounts
         .iter()
@@ -273,7 +331,23 @@ async fn messages(
         Json(json!({
             "messaging_product": "whatsapp",
             "contacts": [{ "input": to, "wa_id": wa_id }],
-            "messages": [{ "id": format!("wamid.fake.{}", inner.sent) }],
+            "messages": [{ "id": id }],
         })),
     )
+}
+
+/// What Meta bills a message as: a template by the category it was approved in (our login code
+/// is an authentication template, the notice a utility one), free-form text inside the window is
+/// a free service message.
+fn pricing_of(body: &Value) -> Value {
+    match body["type"].as_str() {
+        Some("template") => {
+            let category =
+                if body["template"]["name"] == "login_code" { "authentication" } else { "utility" };
+            json!({ "billable": true, "pricing_model": "PMP", "category": category, "type": "regular" })
+        }
+        _ => {
+            json!({ "billable": false, "pricing_model": "PMP", "category": "service", "type": "free_customer_service" })
+        }
+    }
 }

@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file socio/v1/admin.proto.
  */
 export const file_socio_v1_admin: GenFile = /*@__PURE__*/
-  fileDesc("ChRzb2Npby92MS9hZG1pbi5wcm90bxIIc29jaW8udjEimgMKCUFkbWluVXNlchIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhQKDHBob25lX251bWJlchgDIAEoCRIQCghsYW5ndWFnZRgEIAEoCRI5ChNzdWJzY3JpcHRpb25fc3RhdHVzGAUgASgOMhwuc29jaW8udjEuU3Vic2NyaXB0aW9uU3RhdHVzEhwKBHJvbGUYBiABKA4yDi5zb2Npby52MS5Sb2xlEhYKDnRvdGFsX21lc3NhZ2VzGAcgASgFEjoKFGJ1c2luZXNzX3BsYW5fc3RhdHVzGAggASgOMhwuc29jaW8udjEuQnVzaW5lc3NQbGFuU3RhdHVzEiIKGnBsYW5fY29tcGxldGlvbl9wZXJjZW50YWdlGAkgASgFEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjcKDmxhc3RfYWN0aXZlX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBQhEKD19sYXN0X2FjdGl2ZV9hdCLKAQoKQWRtaW5TdGF0cxITCgt0b3RhbF91c2VycxgBIAEoBRIUCgxhY3RpdmVfdXNlcnMYAiABKAUSEQoJcHJvX3VzZXJzGAMgASgFEhYKDnRvdGFsX21lc3NhZ2VzGAQgASgFEiEKGWF2ZXJhZ2VfbWVzc2FnZXNfcGVyX3VzZXIYBSABKAESIQoZdXNlcnNfd2l0aF9idXNpbmVzc19wbGFucxgGIAEoBRIgChhjb21wbGV0ZWRfYnVzaW5lc3NfcGxhbnMYByABKAUiegoQTGlzdFVzZXJzUmVxdWVzdBI5ChNzdWJzY3JpcHRpb25fc3RhdHVzGAEgASgOMhwuc29jaW8udjEuU3Vic2NyaXB0aW9uRmlsdGVyEg4KBnNlYXJjaBgCIAEoCRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFImkKEUxpc3RVc2Vyc1Jlc3BvbnNlEiIKBXVzZXJzGAEgAygLMhMuc29jaW8udjEuQWRtaW5Vc2VyEg0KBXRvdGFsGAIgASgFEhMKC3RvdGFsX3BhZ2VzGAMgASgFEgwKBHBhZ2UYBCABKAUiHAoOR2V0VXNlclJlcXVlc3QSCgoCaWQYASABKAkipgEKD0dldFVzZXJSZXNwb25zZRIhCgR1c2VyGAEgASgLMhMuc29jaW8udjEuQWRtaW5Vc2VyEhwKFGNvbnZlcnNhdGlvbl9zdW1tYXJ5GAIgASgJEjsKEnN1bW1hcnlfdXBkYXRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBAUIVChNfc3VtbWFyeV91cGRhdGVkX2F0IsQBChVHZXRDaGF0SGlzdG9yeVJlcXVlc3QSCgoCaWQYASABKAkSMwoKc3RhcnRfZGF0ZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIxCghlbmRfZGF0ZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBARIMCgRwYWdlGAQgASgFEg0KBWxpbWl0GAUgASgFQg0KC19zdGFydF9kYXRlQgsKCV9lbmRfZGF0ZSJzChZHZXRDaGF0SGlzdG9yeVJlc3BvbnNlEicKCG1lc3NhZ2VzGAEgAygLMhUuc29jaW8udjEuQ2hhdE1lc3NhZ2USDQoFdG90YWwYAiABKAUSEwoLdG90YWxfcGFnZXMYAyABKAUSDAoEcGFnZRgEIAEoBSIWChRHZXRBZG1pblN0YXRzUmVxdWVzdCI8ChVHZXRBZG1pblN0YXRzUmVzcG9uc2USIwoFc3RhdHMYASABKAsyFC5zb2Npby52MS5BZG1pblN0YXRzImMKGlNldFVzZXJTdWJzY3JpcHRpb25SZXF1ZXN0EgoKAmlkGAEgASgJEjkKE3N1YnNjcmlwdGlvbl9zdGF0dXMYAiABKA4yHC5zb2Npby52MS5TdWJzY3JpcHRpb25TdGF0dXMiQAobU2V0VXNlclN1YnNjcmlwdGlvblJlc3BvbnNlEiEKBHVzZXIYASABKAsyEy5zb2Npby52MS5BZG1pblVzZXIiHwoRRGVsZXRlVXNlclJlcXVlc3QSCgoCaWQYASABKAkiFAoSRGVsZXRlVXNlclJlc3BvbnNlIigKGkdldFVzZXJCdXNpbmVzc1BsYW5SZXF1ZXN0EgoKAmlkGAEgASgJImMKG0dldFVzZXJCdXNpbmVzc1BsYW5SZXNwb25zZRIyCg1idXNpbmVzc19wbGFuGAEgASgLMhYuc29jaW8udjEuQnVzaW5lc3NQbGFuSACIAQFCEAoOX2J1c2luZXNzX3BsYW4iIwoVRXhwb3J0VXNlckRhdGFSZXF1ZXN0EgoKAmlkGAEgASgJIl4KFkV4cG9ydFVzZXJEYXRhUmVzcG9uc2USFAoMZG93bmxvYWRfdXJsGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0BCgpBdWRpdEV2ZW50EgoKAmlkGAEgASgJEhAKCGFjdG9yX2lkGAIgASgJEg4KBmFjdGlvbhgDIAEoCRIRCgl0YXJnZXRfaWQYBCABKAkSDgoGZGV0YWlsGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjUKFkxpc3RBdWRpdEV2ZW50c1JlcXVlc3QSDAoEcGFnZRgBIAEoBRINCgVsaW1pdBgCIAEoBSJjChdMaXN0QXVkaXRFdmVudHNSZXNwb25zZRIkCgZldmVudHMYASADKAsyFC5zb2Npby52MS5BdWRpdEV2ZW50Eg0KBXRvdGFsGAIgASgFEhMKC3RvdGFsX3BhZ2VzGAMgASgFImUKCUZ1bm5lbFJvdxIPCgd2YXJpYW50GAEgASgJEhUKDWxhbmRpbmdfdmlld3MYAiABKAUSFwoPY2hlY2tvdXRfc3RhcnRzGAMgASgFEhcKD3Byb19jb252ZXJzaW9ucxgEIAEoBSIoCgpEYWlseUNvdW50EgsKA2RheRgBIAEoCRINCgVjb3VudBgCIAEoBSIjChNHZXRBbmFseXRpY3NSZXF1ZXN0EgwKBGRheXMYASABKAUinwEKFEdldEFuYWx5dGljc1Jlc3BvbnNlEiMKBmZ1bm5lbBgBIAMoCzITLnNvY2lvLnYxLkZ1bm5lbFJvdxIuChBtZXNzYWdlc19wZXJfZGF5GAIgAygLMhQuc29jaW8udjEuRGFpbHlDb3VudBIyChRmYWlsZWRfc2VuZHNfcGVyX2RheRgDIAMoCzIULnNvY2lvLnYxLkRhaWx5Q291bnQikQEKDUZhaWxlZE1lc3NhZ2USCgoCaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIUCgxwaG9uZV9udW1iZXIYAyABKAkSDwoHY29udGVudBgEIAEoCRINCgVlcnJvchgFIAEoCRItCglmYWlsZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjgKGUxpc3RGYWlsZWRNZXNzYWdlc1JlcXVlc3QSDAoEcGFnZRgBIAEoBRINCgVsaW1pdBgCIAEoBSJrChpMaXN0RmFpbGVkTWVzc2FnZXNSZXNwb25zZRIpCghtZXNzYWdlcxgBIAMoCzIXLnNvY2lvLnYxLkZhaWxlZE1lc3NhZ2USDQoFdG90YWwYAiABKAUSEwoLdG90YWxfcGFnZXMYAyABKAUqkQEKElN1YnNjcmlwdGlvbkZpbHRlchIjCh9TVUJTQ1JJUFRJT05fRklMVEVSX1VOU1BFQ0lGSUVEEAASGwoXU1VCU0NSSVBUSU9OX0ZJTFRFUl9BTEwQARIcChhTVUJTQ1JJUFRJT05fRklMVEVSX0ZSRUUQAhIbChdTVUJTQ1JJUFRJT05fRklMVEVSX1BSTxADKsMBChJCdXNpbmVzc1BsYW5TdGF0dXMSJAogQlVTSU5FU1NfUExBTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIdChlCVVNJTkVTU19QTEFOX1NUQVRVU19OT05FEAESHgoaQlVTSU5FU1NfUExBTl9TVEFUVVNfRFJBRlQQAhIkCiBCVVNJTkVTU19QTEFOX1NUQVRVU19JTl9QUk9HUkVTUxADEiIKHkJVU0lORVNTX1BMQU5fU1RBVFVTX0NPTVBMRVRFRBAEMqsKCgxBZG1pblNlcnZpY2USXgoJTGlzdFVzZXJzEhouc29jaW8udjEuTGlzdFVzZXJzUmVxdWVzdBobLnNvY2lvLnYxLkxpc3RVc2Vyc1Jlc3BvbnNlIhiC0+STAhISEC9hcGkvYWRtaW4vdXNlcnMSXQoHR2V0VXNlchIYLnNvY2lvLnYxLkdldFVzZXJSZXF1ZXN0Ghkuc29jaW8udjEuR2V0VXNlclJlc3BvbnNlIh2C0+STAhcSFS9hcGkvYWRtaW4vdXNlcnMve2lkfRJ/Cg5HZXRDaGF0SGlzdG9yeRIfLnNvY2lvLnYxLkdldENoYXRIaXN0b3J5UmVxdWVzdBogLnNvY2lvLnYxLkdldENoYXRIaXN0b3J5UmVzcG9uc2UiKoLT5JMCJBIiL2FwaS9hZG1pbi91c2Vycy97aWR9L2NoYXQtaGlzdG9yeRJqCg1HZXRBZG1pblN0YXRzEh4uc29jaW8udjEuR2V0QWRtaW5TdGF0c1JlcXVlc3QaHy5zb2Npby52MS5HZXRBZG1pblN0YXRzUmVzcG9uc2UiGILT5JMCEhIQL2FwaS9hZG1pbi9zdGF0cxKRAQoTU2V0VXNlclN1YnNjcmlwdGlvbhIkLnNvY2lvLnYxLlNldFVzZXJTdWJzY3JpcHRpb25SZXF1ZXN0GiUuc29jaW8udjEuU2V0VXNlclN1YnNjcmlwdGlvblJlc3BvbnNlIi2C0+STAic6ASoaIi9hcGkvYWRtaW4vdXNlcnMve2lkfS9zdWJzY3JpcHRpb24SZgoKRGVsZXRlVXNlchIbLnNvY2lvLnYxLkRlbGV0ZVVzZXJSZXF1ZXN0Ghwuc29jaW8udjEuRGVsZXRlVXNlclJlc3BvbnNlIh2C0+STAhcqFS9hcGkvYWRtaW4vdXNlcnMve2lkfRKPAQoTR2V0VXNlckJ1c2luZXNzUGxhbhIkLnNvY2lvLnYxLkdldFVzZXJCdXNpbmVzc1BsYW5SZXF1ZXN0GiUuc29jaW8udjEuR2V0VXNlckJ1c2luZXNzUGxhblJlc3BvbnNlIiuC0+STAiUSIy9hcGkvYWRtaW4vdXNlcnMve2lkfS9idXNpbmVzcy1wbGFuEnwKDkV4cG9ydFVzZXJEYXRhEh8uc29jaW8udjEuRXhwb3J0VXNlckRhdGFSZXF1ZXN0GiAuc29jaW8udjEuRXhwb3J0VXNlckRhdGFSZXNwb25zZSIngtPkkwIhOgEqIhwvYXBpL2FkbWluL3VzZXJzL3tpZH0vZXhwb3J0EnAKD0xpc3RBdWRpdEV2ZW50cxIgLnNvY2lvLnYxLkxpc3RBdWRpdEV2ZW50c1JlcXVlc3QaIS5zb2Npby52MS5MaXN0QXVkaXRFdmVudHNSZXNwb25zZSIYgtPkkwISEhAvYXBpL2FkbWluL2F1ZGl0EmsKDEdldEFuYWx5dGljcxIdLnNvY2lvLnYxLkdldEFuYWx5dGljc1JlcXVlc3QaHi5zb2Npby52MS5HZXRBbmFseXRpY3NSZXNwb25zZSIcgtPkkwIWEhQvYXBpL2FkbWluL2FuYWx5dGljcxKDAQoSTGlzdEZhaWxlZE1lc3NhZ2VzEiMuc29jaW8udjEuTGlzdEZhaWxlZE1lc3NhZ2VzUmVxdWVzdBokLnNvY2lvLnYxLkxpc3RGYWlsZWRNZXNzYWdlc1Jlc3BvbnNlIiKC0+STAhwSGi9hcGkvYWRtaW4vZmFpbGVkLW1lc3NhZ2VzYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp, file_socio_v1_business_plan, file_socio_v1_common]);
+  fileDesc("ChRzb2Npby92MS9hZG1pbi5wcm90bxIIc29jaW8udjEirAMKCUFkbWluVXNlchIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhQKDHBob25lX251bWJlchgDIAEoCRIQCghsYW5ndWFnZRgEIAEoCRI5ChNzdWJzY3JpcHRpb25fc3RhdHVzGAUgASgOMhwuc29jaW8udjEuU3Vic2NyaXB0aW9uU3RhdHVzEhwKBHJvbGUYBiABKA4yDi5zb2Npby52MS5Sb2xlEhYKDnRvdGFsX21lc3NhZ2VzGAcgASgFEjoKFGJ1c2luZXNzX3BsYW5fc3RhdHVzGAggASgOMhwuc29jaW8udjEuQnVzaW5lc3NQbGFuU3RhdHVzEiIKGnBsYW5fY29tcGxldGlvbl9wZXJjZW50YWdlGAkgASgFEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjcKDmxhc3RfYWN0aXZlX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEhAKCHVzZXJuYW1lGAwgASgJQhEKD19sYXN0X2FjdGl2ZV9hdCLKAQoKQWRtaW5TdGF0cxITCgt0b3RhbF91c2VycxgBIAEoBRIUCgxhY3RpdmVfdXNlcnMYAiABKAUSEQoJcHJvX3VzZXJzGAMgASgFEhYKDnRvdGFsX21lc3NhZ2VzGAQgASgFEiEKGWF2ZXJhZ2VfbWVzc2FnZXNfcGVyX3VzZXIYBSABKAESIQoZdXNlcnNfd2l0aF9idXNpbmVzc19wbGFucxgGIAEoBRIgChhjb21wbGV0ZWRfYnVzaW5lc3NfcGxhbnMYByABKAUiegoQTGlzdFVzZXJzUmVxdWVzdBI5ChNzdWJzY3JpcHRpb25fc3RhdHVzGAEgASgOMhwuc29jaW8udjEuU3Vic2NyaXB0aW9uRmlsdGVyEg4KBnNlYXJjaBgCIAEoCRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFImkKEUxpc3RVc2Vyc1Jlc3BvbnNlEiIKBXVzZXJzGAEgAygLMhMuc29jaW8udjEuQWRtaW5Vc2VyEg0KBXRvdGFsGAIgASgFEhMKC3RvdGFsX3BhZ2VzGAMgASgFEgwKBHBhZ2UYBCABKAUiHAoOR2V0VXNlclJlcXVlc3QSCgoCaWQYASABKAkipgEKD0dldFVzZXJSZXNwb25zZRIhCgR1c2VyGAEgASgLMhMuc29jaW8udjEuQWRtaW5Vc2VyEhwKFGNvbnZlcnNhdGlvbl9zdW1tYXJ5GAIgASgJEjsKEnN1bW1hcnlfdXBkYXRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBAUIVChNfc3VtbWFyeV91cGRhdGVkX2F0IsQBChVHZXRDaGF0SGlzdG9yeVJlcXVlc3QSCgoCaWQYASABKAkSMwoKc3RhcnRfZGF0ZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIxCghlbmRfZGF0ZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBARIMCgRwYWdlGAQgASgFEg0KBWxpbWl0GAUgASgFQg0KC19zdGFydF9kYXRlQgsKCV9lbmRfZGF0ZSJzChZHZXRDaGF0SGlzdG9yeVJlc3BvbnNlEicKCG1lc3NhZ2VzGAEgAygLMhUuc29jaW8udjEuQ2hhdE1lc3NhZ2USDQoFdG90YWwYAiABKAUSEwoLdG90YWxfcGFnZXMYAyABKAUSDAoEcGFnZRgEIAEoBSIWChRHZXRBZG1pblN0YXRzUmVxdWVzdCI8ChVHZXRBZG1pblN0YXRzUmVzcG9uc2USIwoFc3RhdHMYASABKAsyFC5zb2Npby52MS5BZG1pblN0YXRzImMKGlNldFVzZXJTdWJzY3JpcHRpb25SZXF1ZXN0EgoKAmlkGAEgASgJEjkKE3N1YnNjcmlwdGlvbl9zdGF0dXMYAiABKA4yHC5zb2Npby52MS5TdWJzY3JpcHRpb25TdGF0dXMiQAobU2V0VXNlclN1YnNjcmlwdGlvblJlc3BvbnNlEiEKBHVzZXIYASABKAsyEy5zb2Npby52MS5BZG1pblVzZXIiHwoRRGVsZXRlVXNlclJlcXVlc3QSCgoCaWQYASABKAkiFAoSRGVsZXRlVXNlclJlc3BvbnNlIigKGkdldFVzZXJCdXNpbmVzc1BsYW5SZXF1ZXN0EgoKAmlkGAEgASgJImMKG0dldFVzZXJCdXNpbmVzc1BsYW5SZXNwb25zZRIyCg1idXNpbmVzc19wbGFuGAEgASgLMhYuc29jaW8udjEuQnVzaW5lc3NQbGFuSACIAQFCEAoOX2J1c2luZXNzX3BsYW4iIwoVRXhwb3J0VXNlckRhdGFSZXF1ZXN0EgoKAmlkGAEgASgJIl4KFkV4cG9ydFVzZXJEYXRhUmVzcG9uc2USFAoMZG93bmxvYWRfdXJsGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0BCgpBdWRpdEV2ZW50EgoKAmlkGAEgASgJEhAKCGFjdG9yX2lkGAIgASgJEg4KBmFjdGlvbhgDIAEoCRIRCgl0YXJnZXRfaWQYBCABKAkSDgoGZGV0YWlsGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjUKFkxpc3RBdWRpdEV2ZW50c1JlcXVlc3QSDAoEcGFnZRgBIAEoBRINCgVsaW1pdBgCIAEoBSJjChdMaXN0QXVkaXRFdmVudHNSZXNwb25zZRIkCgZldmVudHMYASADKAsyFC5zb2Npby52MS5BdWRpdEV2ZW50Eg0KBXRvdGFsGAIgASgFEhMKC3RvdGFsX3BhZ2VzGAMgASgFImUKCUZ1bm5lbFJvdxIPCgd2YXJpYW50GAEgASgJEhUKDWxhbmRpbmdfdmlld3MYAiABKAUSFwoPY2hlY2tvdXRfc3RhcnRzGAMgASgFEhcKD3Byb19jb252ZXJzaW9ucxgEIAEoBSIoCgpEYWlseUNvdW50EgsKA2RheRgBIAEoCRINCgVjb3VudBgCIAEoBSIjChNHZXRBbmFseXRpY3NSZXF1ZXN0EgwKBGRheXMYASABKAUi5AIKFEdldEFuYWx5dGljc1Jlc3BvbnNlEiMKBmZ1bm5lbBgBIAMoCzITLnNvY2lvLnYxLkZ1bm5lbFJvdxIuChBtZXNzYWdlc19wZXJfZGF5GAIgAygLMhQuc29jaW8udjEuRGFpbHlDb3VudBIyChRmYWlsZWRfc2VuZHNfcGVyX2RheRgDIAMoCzIULnNvY2lvLnYxLkRhaWx5Q291bnQSOAoZYmlsbGFibGVfbWVzc2FnZXNfcGVyX2RheRgEIAMoCzIVLnNvY2lvLnYxLkJpbGxhYmxlRGF5EhoKEmVzdGltYXRlZF9jb3N0X2JybBgFIAEoARIrCiNlc3RpbWF0ZWRfY29zdF9wZXJfcGVyc29uX21vbnRoX2JybBgGIAEoARIlCgVyYXRlcxgHIAEoCzIWLnNvY2lvLnYxLk1lc3NhZ2VSYXRlcxIZChFiaWxsYWJsZV9tZXNzYWdlcxgIIAEoBSKDAQoLQmlsbGFibGVEYXkSCwoDZGF5GAEgASgJEhEKCW1hcmtldGluZxgCIAEoBRIPCgd1dGlsaXR5GAMgASgFEhYKDmF1dGhlbnRpY2F0aW9uGAQgASgFEg8KB3NlcnZpY2UYBSABKAUSGgoSZXN0aW1hdGVkX2Nvc3RfYnJsGAYgASgBIlsKDE1lc3NhZ2VSYXRlcxIRCgltYXJrZXRpbmcYASABKAESDwoHdXRpbGl0eRgCIAEoARIWCg5hdXRoZW50aWNhdGlvbhgDIAEoARIPCgdzZXJ2aWNlGAQgASgBIpEBCg1GYWlsZWRNZXNzYWdlEgoKAmlkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSFAoMcGhvbmVfbnVtYmVyGAMgASgJEg8KB2NvbnRlbnQYBCABKAkSDQoFZXJyb3IYBSABKAkSLQoJZmFpbGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI4ChlMaXN0RmFpbGVkTWVzc2FnZXNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSDQoFbGltaXQYAiABKAUiawoaTGlzdEZhaWxlZE1lc3NhZ2VzUmVzcG9uc2USKQoIbWVzc2FnZXMYASADKAsyFy5zb2Npby52MS5GYWlsZWRNZXNzYWdlEg0KBXRvdGFsGAIgASgFEhMKC3RvdGFsX3BhZ2VzGAMgASgFKpEBChJTdWJzY3JpcHRpb25GaWx0ZXISIwofU1VCU0NSSVBUSU9OX0ZJTFRFUl9VTlNQRUNJRklFRBAAEhsKF1NVQlNDUklQVElPTl9GSUxURVJfQUxMEAESHAoYU1VCU0NSSVBUSU9OX0ZJTFRFUl9GUkVFEAISGwoXU1VCU0NSSVBUSU9OX0ZJTFRFUl9QUk8QAyrDAQoSQnVzaW5lc3NQbGFuU3RhdHVzEiQKIEJVU0lORVNTX1BMQU5fU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZQlVTSU5FU1NfUExBTl9TVEFUVVNfTk9ORRABEh4KGkJVU0lORVNTX1BMQU5fU1RBVFVTX0RSQUZUEAISJAogQlVTSU5FU1NfUExBTl9TVEFUVVNfSU5fUFJPR1JFU1MQAxIiCh5CVVNJTkVTU19QTEFOX1NUQVRVU19DT01QTEVURUQQBDKrCgoMQWRtaW5TZXJ2aWNlEl4KCUxpc3RVc2VycxIaLnNvY2lvLnYxLkxpc3RVc2Vyc1JlcXVlc3QaGy5zb2Npby52MS5MaXN0VXNlcnNSZXNwb25zZSIYgtPkkwISEhAvYXBpL2FkbWluL3VzZXJzEl0KB0dldFVzZXISGC5zb2Npby52MS5HZXRVc2VyUmVxdWVzdBoZLnNvY2lvLnYxLkdldFVzZXJSZXNwb25zZSIdgtPkkwIXEhUvYXBpL2FkbWluL3VzZXJzL3tpZH0SfwoOR2V0Q2hhdEhpc3RvcnkSHy5zb2Npby52MS5HZXRDaGF0SGlzdG9yeVJlcXVlc3QaIC5zb2Npby52MS5HZXRDaGF0SGlzdG9yeVJlc3BvbnNlIiqC0+STAiQSIi9hcGkvYWRtaW4vdXNlcnMve2lkfS9jaGF0LWhpc3RvcnkSagoNR2V0QWRtaW5TdGF0cxIeLnNvY2lvLnYxLkdldEFkbWluU3RhdHNSZXF1ZXN0Gh8uc29jaW8udjEuR2V0QWRtaW5TdGF0c1Jlc3BvbnNlIhiC0+STAhISEC9hcGkvYWRtaW4vc3RhdHMSkQEKE1NldFVzZXJTdWJzY3JpcHRpb24SJC5zb2Npby52MS5TZXRVc2VyU3Vic2NyaXB0aW9uUmVxdWVzdBolLnNvY2lvLnYxLlNldFVzZXJTdWJzY3JpcHRpb25SZXNwb25zZSItgtPkkwInOgEqGiIvYXBpL2FkbWluL3VzZXJzL3tpZH0vc3Vic2NyaXB0aW9uEmYKCkRlbGV0ZVVzZXISGy5zb2Npby52MS5EZWxldGVVc2VyUmVxdWVzdBocLnNvY2lvLnYxLkRlbGV0ZVVzZXJSZXNwb25zZSIdgtPkkwIXKhUvYXBpL2FkbWluL3VzZXJzL3tpZH0SjwEKE0dldFVzZXJCdXNpbmVzc1BsYW4SJC5zb2Npby52MS5HZXRVc2VyQnVzaW5lc3NQbGFuUmVxdWVzdBolLnNvY2lvLnYxLkdldFVzZXJCdXNpbmVzc1BsYW5SZXNwb25zZSIrgtPkkwIlEiMvYXBpL2FkbWluL3VzZXJzL3tpZH0vYnVzaW5lc3MtcGxhbhJ8Cg5FeHBvcnRVc2VyRGF0YRIfLnNvY2lvLnYxLkV4cG9ydFVzZXJEYXRhUmVxdWVzdBogLnNvY2lvLnYxLkV4cG9ydFVzZXJEYXRhUmVzcG9uc2UiJ4LT5JMCIToBKiIcL2FwaS9hZG1pbi91c2Vycy97aWR9L2V4cG9ydBJwCg9MaXN0QXVkaXRFdmVudHMSIC5zb2Npby52MS5MaXN0QXVkaXRFdmVudHNSZXF1ZXN0GiEuc29jaW8udjEuTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2UiGILT5JMCEhIQL2FwaS9hZG1pbi9hdWRpdBJrCgxHZXRBbmFseXRpY3MSHS5zb2Npby52MS5HZXRBbmFseXRpY3NSZXF1ZXN0Gh4uc29jaW8udjEuR2V0QW5hbHl0aWNzUmVzcG9uc2UiHILT5JMCFhIUL2FwaS9hZG1pbi9hbmFseXRpY3MSgwEKEkxpc3RGYWlsZWRNZXNzYWdlcxIjLnNvY2lvLnYxLkxpc3RGYWlsZWRNZXNzYWdlc1JlcXVlc3QaJC5zb2Npby52MS5MaXN0RmFpbGVkTWVzc2FnZXNSZXNwb25zZSIigtPkkwIcEhovYXBpL2FkbWluL2ZhaWxlZC1tZXNzYWdlc2IGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp, file_socio_v1_business_plan, file_socio_v1_common]);
 
 /**
  * @generated from message socio.v1.AdminUser
@@ -34,6 +34,8 @@ export type AdminUser = Message<"socio.v1.AdminUser"> & {
   name: string;
 
   /**
+   * E.164; empty when WhatsApp shows the person only by username.
+   *
    * @generated from field: string phone_number = 3;
    */
   phoneNumber: string;
@@ -77,6 +79,13 @@ export type AdminUser = Message<"socio.v1.AdminUser"> & {
    * @generated from field: optional google.protobuf.Timestamp last_active_at = 11;
    */
   lastActiveAt?: Timestamp | undefined;
+
+  /**
+   * Their WhatsApp username (e.g. @ana.doces), when they adopted one.
+   *
+   * @generated from field: string username = 12;
+   */
+  username: string;
 };
 
 /**
@@ -145,7 +154,7 @@ export type ListUsersRequest = Message<"socio.v1.ListUsersRequest"> & {
   subscriptionStatus: SubscriptionFilter;
 
   /**
-   * Part of a name or phone number; accents and case are ignored.
+   * Part of a name, phone number or WhatsApp username; accents and case are ignored.
    *
    * @generated from field: string search = 2;
    */
@@ -677,6 +686,43 @@ export type GetAnalyticsResponse = Message<"socio.v1.GetAnalyticsResponse"> & {
    * @generated from field: repeated socio.v1.DailyCount failed_sends_per_day = 3;
    */
   failedSendsPerDay: DailyCount[];
+
+  /**
+   * The WhatsApp messages Meta said it billed, per São Paulo day and category (status webhooks'
+   * `pricing`), every day of the window.
+   *
+   * @generated from field: repeated socio.v1.BillableDay billable_messages_per_day = 4;
+   */
+  billableMessagesPerDay: BillableDay[];
+
+  /**
+   * What those cost over the window, at the configured rates.
+   *
+   * @generated from field: double estimated_cost_brl = 5;
+   */
+  estimatedCostBrl: number;
+
+  /**
+   * The window's cost per person we wrote to, scaled to 30 days: what the consultant costs per
+   * person per month on WhatsApp.
+   *
+   * @generated from field: double estimated_cost_per_person_month_brl = 6;
+   */
+  estimatedCostPerPersonMonthBrl: number;
+
+  /**
+   * The rates used (reais per billable message): WHATSAPP_RATE_*_BRL.
+   *
+   * @generated from field: socio.v1.MessageRates rates = 7;
+   */
+  rates?: MessageRates | undefined;
+
+  /**
+   * Billable messages in the window, all categories.
+   *
+   * @generated from field: int32 billable_messages = 8;
+   */
+  billableMessages: number;
 };
 
 /**
@@ -685,6 +731,88 @@ export type GetAnalyticsResponse = Message<"socio.v1.GetAnalyticsResponse"> & {
  */
 export const GetAnalyticsResponseSchema: GenMessage<GetAnalyticsResponse> = /*@__PURE__*/
   messageDesc(file_socio_v1_admin, 24);
+
+/**
+ * Billable WhatsApp messages of one day, by Meta's pricing category.
+ *
+ * @generated from message socio.v1.BillableDay
+ */
+export type BillableDay = Message<"socio.v1.BillableDay"> & {
+  /**
+   * YYYY-MM-DD (São Paulo).
+   *
+   * @generated from field: string day = 1;
+   */
+  day: string;
+
+  /**
+   * @generated from field: int32 marketing = 2;
+   */
+  marketing: number;
+
+  /**
+   * @generated from field: int32 utility = 3;
+   */
+  utility: number;
+
+  /**
+   * @generated from field: int32 authentication = 4;
+   */
+  authentication: number;
+
+  /**
+   * Free-form messages Meta metered (beyond the month's free allowance).
+   *
+   * @generated from field: int32 service = 5;
+   */
+  service: number;
+
+  /**
+   * @generated from field: double estimated_cost_brl = 6;
+   */
+  estimatedCostBrl: number;
+};
+
+/**
+ * Describes the message socio.v1.BillableDay.
+ * Use `create(BillableDaySchema)` to create a new message.
+ */
+export const BillableDaySchema: GenMessage<BillableDay> = /*@__PURE__*/
+  messageDesc(file_socio_v1_admin, 25);
+
+/**
+ * Reais per billable message, by category.
+ *
+ * @generated from message socio.v1.MessageRates
+ */
+export type MessageRates = Message<"socio.v1.MessageRates"> & {
+  /**
+   * @generated from field: double marketing = 1;
+   */
+  marketing: number;
+
+  /**
+   * @generated from field: double utility = 2;
+   */
+  utility: number;
+
+  /**
+   * @generated from field: double authentication = 3;
+   */
+  authentication: number;
+
+  /**
+   * @generated from field: double service = 4;
+   */
+  service: number;
+};
+
+/**
+ * Describes the message socio.v1.MessageRates.
+ * Use `create(MessageRatesSchema)` to create a new message.
+ */
+export const MessageRatesSchema: GenMessage<MessageRates> = /*@__PURE__*/
+  messageDesc(file_socio_v1_admin, 26);
 
 /**
  * @generated from message socio.v1.FailedMessage
@@ -726,7 +854,7 @@ export type FailedMessage = Message<"socio.v1.FailedMessage"> & {
  * Use `create(FailedMessageSchema)` to create a new message.
  */
 export const FailedMessageSchema: GenMessage<FailedMessage> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 25);
+  messageDesc(file_socio_v1_admin, 27);
 
 /**
  * @generated from message socio.v1.ListFailedMessagesRequest
@@ -748,7 +876,7 @@ export type ListFailedMessagesRequest = Message<"socio.v1.ListFailedMessagesRequ
  * Use `create(ListFailedMessagesRequestSchema)` to create a new message.
  */
 export const ListFailedMessagesRequestSchema: GenMessage<ListFailedMessagesRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 26);
+  messageDesc(file_socio_v1_admin, 28);
 
 /**
  * @generated from message socio.v1.ListFailedMessagesResponse
@@ -775,7 +903,7 @@ export type ListFailedMessagesResponse = Message<"socio.v1.ListFailedMessagesRes
  * Use `create(ListFailedMessagesResponseSchema)` to create a new message.
  */
 export const ListFailedMessagesResponseSchema: GenMessage<ListFailedMessagesResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 27);
+  messageDesc(file_socio_v1_admin, 29);
 
 /**
  * The users list's filter.

@@ -2,9 +2,11 @@
 // @generated from file socio/v1/auth.proto (package socio.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_api_annotations } from "../../google/api/annotations_pb";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { User } from "./common_pb";
 import { file_socio_v1_common } from "./common_pb";
 import type { Message } from "@bufbuild/protobuf";
@@ -13,7 +15,115 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file socio/v1/auth.proto.
  */
 export const file_socio_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChNzb2Npby92MS9hdXRoLnByb3RvEghzb2Npby52MSI5Cg9TZW5kQ29kZVJlcXVlc3QSFAoMcGhvbmVfbnVtYmVyGAEgASgJEhAKCGxhbmd1YWdlGAIgASgJIkwKEFNlbmRDb2RlUmVzcG9uc2USGgoSZXhwaXJlc19pbl9zZWNvbmRzGAEgASgFEhwKFHJlc2VuZF9hZnRlcl9zZWNvbmRzGAIgASgFIlYKEVZlcmlmeUNvZGVSZXF1ZXN0EhQKDHBob25lX251bWJlchgBIAEoCRIZChF2ZXJpZmljYXRpb25fY29kZRgCIAEoCRIQCghsYW5ndWFnZRgDIAEoCSJYChJWZXJpZnlDb2RlUmVzcG9uc2USDQoFdG9rZW4YASABKAkSFQoNcmVmcmVzaF90b2tlbhgCIAEoCRIcCgR1c2VyGAMgASgLMg4uc29jaW8udjEuVXNlciIOCgxHZXRNZVJlcXVlc3QiLQoNR2V0TWVSZXNwb25zZRIcCgR1c2VyGAEgASgLMg4uc29jaW8udjEuVXNlciImCg1Mb2dvdXRSZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkiEAoOTG9nb3V0UmVzcG9uc2UiJwoOUmVmcmVzaFJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSI3Cg9SZWZyZXNoUmVzcG9uc2USDQoFdG9rZW4YASABKAkSFQoNcmVmcmVzaF90b2tlbhgCIAEoCTLjAwoLQXV0aFNlcnZpY2USYQoIU2VuZENvZGUSGS5zb2Npby52MS5TZW5kQ29kZVJlcXVlc3QaGi5zb2Npby52MS5TZW5kQ29kZVJlc3BvbnNlIh6C0+STAhg6ASoiEy9hcGkvYXV0aC9zZW5kLWNvZGUSaQoKVmVyaWZ5Q29kZRIbLnNvY2lvLnYxLlZlcmlmeUNvZGVSZXF1ZXN0Ghwuc29jaW8udjEuVmVyaWZ5Q29kZVJlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvYXV0aC92ZXJpZnktY29kZRJOCgVHZXRNZRIWLnNvY2lvLnYxLkdldE1lUmVxdWVzdBoXLnNvY2lvLnYxLkdldE1lUmVzcG9uc2UiFILT5JMCDhIML2FwaS9hdXRoL21lElgKBkxvZ291dBIXLnNvY2lvLnYxLkxvZ291dFJlcXVlc3QaGC5zb2Npby52MS5Mb2dvdXRSZXNwb25zZSIbgtPkkwIVOgEqIhAvYXBpL2F1dGgvbG9nb3V0ElwKB1JlZnJlc2gSGC5zb2Npby52MS5SZWZyZXNoUmVxdWVzdBoZLnNvY2lvLnYxLlJlZnJlc2hSZXNwb25zZSIcgtPkkwIWOgEqIhEvYXBpL2F1dGgvcmVmcmVzaGIGcHJvdG8z", [file_google_api_annotations, file_socio_v1_common]);
+  fileDesc("ChNzb2Npby92MS9hdXRoLnByb3RvEghzb2Npby52MSItChlTdGFydFdoYXRzQXBwTG9naW5SZXF1ZXN0EhAKCGxhbmd1YWdlGAEgASgJIoIBChpTdGFydFdoYXRzQXBwTG9naW5SZXNwb25zZRIQCghsb2dpbl9pZBgBIAEoCRIMCgR0ZXh0GAIgASgJEhQKDHdoYXRzYXBwX3VybBgDIAEoCRIuCgpleHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIrChdHZXRXaGF0c0FwcExvZ2luUmVxdWVzdBIQCghsb2dpbl9pZBgBIAEoCSKNAQoYR2V0V2hhdHNBcHBMb2dpblJlc3BvbnNlEi0KBnN0YXR1cxgBIAEoDjIdLnNvY2lvLnYxLldoYXRzQXBwTG9naW5TdGF0dXMSDQoFdG9rZW4YAiABKAkSFQoNcmVmcmVzaF90b2tlbhgDIAEoCRIcCgR1c2VyGAQgASgLMg4uc29jaW8udjEuVXNlciI5Cg9TZW5kQ29kZVJlcXVlc3QSFAoMcGhvbmVfbnVtYmVyGAEgASgJEhAKCGxhbmd1YWdlGAIgASgJIkwKEFNlbmRDb2RlUmVzcG9uc2USGgoSZXhwaXJlc19pbl9zZWNvbmRzGAEgASgFEhwKFHJlc2VuZF9hZnRlcl9zZWNvbmRzGAIgASgFIlYKEVZlcmlmeUNvZGVSZXF1ZXN0EhQKDHBob25lX251bWJlchgBIAEoCRIZChF2ZXJpZmljYXRpb25fY29kZRgCIAEoCRIQCghsYW5ndWFnZRgDIAEoCSJYChJWZXJpZnlDb2RlUmVzcG9uc2USDQoFdG9rZW4YASABKAkSFQoNcmVmcmVzaF90b2tlbhgCIAEoCRIcCgR1c2VyGAMgASgLMg4uc29jaW8udjEuVXNlciIOCgxHZXRNZVJlcXVlc3QiLQoNR2V0TWVSZXNwb25zZRIcCgR1c2VyGAEgASgLMg4uc29jaW8udjEuVXNlciImCg1Mb2dvdXRSZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkiEAoOTG9nb3V0UmVzcG9uc2UiJwoOUmVmcmVzaFJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSI3Cg9SZWZyZXNoUmVzcG9uc2USDQoFdG9rZW4YASABKAkSFQoNcmVmcmVzaF90b2tlbhgCIAEoCSrPAQoTV2hhdHNBcHBMb2dpblN0YXR1cxImCiJXSEFUU19BUFBfTE9HSU5fU1RBVFVTX1VOU1BFQ0lGSUVEEAASIgoeV0hBVFNfQVBQX0xPR0lOX1NUQVRVU19XQUlUSU5HEAESJAogV0hBVFNfQVBQX0xPR0lOX1NUQVRVU19DT05GSVJNRUQQAhIiCh5XSEFUU19BUFBfTE9HSU5fU1RBVFVTX1JFRlVTRUQQAxIiCh5XSEFUU19BUFBfTE9HSU5fU1RBVFVTX0VYUElSRUQQBDLzBQoLQXV0aFNlcnZpY2USYQoIU2VuZENvZGUSGS5zb2Npby52MS5TZW5kQ29kZVJlcXVlc3QaGi5zb2Npby52MS5TZW5kQ29kZVJlc3BvbnNlIh6C0+STAhg6ASoiEy9hcGkvYXV0aC9zZW5kLWNvZGUSaQoKVmVyaWZ5Q29kZRIbLnNvY2lvLnYxLlZlcmlmeUNvZGVSZXF1ZXN0Ghwuc29jaW8udjEuVmVyaWZ5Q29kZVJlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvYXV0aC92ZXJpZnktY29kZRJOCgVHZXRNZRIWLnNvY2lvLnYxLkdldE1lUmVxdWVzdBoXLnNvY2lvLnYxLkdldE1lUmVzcG9uc2UiFILT5JMCDhIML2FwaS9hdXRoL21lElgKBkxvZ291dBIXLnNvY2lvLnYxLkxvZ291dFJlcXVlc3QaGC5zb2Npby52MS5Mb2dvdXRSZXNwb25zZSIbgtPkkwIVOgEqIhAvYXBpL2F1dGgvbG9nb3V0ElwKB1JlZnJlc2gSGC5zb2Npby52MS5SZWZyZXNoUmVxdWVzdBoZLnNvY2lvLnYxLlJlZnJlc2hSZXNwb25zZSIcgtPkkwIWOgEqIhEvYXBpL2F1dGgvcmVmcmVzaBKEAQoSU3RhcnRXaGF0c0FwcExvZ2luEiMuc29jaW8udjEuU3RhcnRXaGF0c0FwcExvZ2luUmVxdWVzdBokLnNvY2lvLnYxLlN0YXJ0V2hhdHNBcHBMb2dpblJlc3BvbnNlIiOC0+STAh06ASoiGC9hcGkvYXV0aC93aGF0c2FwcC1sb2dpbhKGAQoQR2V0V2hhdHNBcHBMb2dpbhIhLnNvY2lvLnYxLkdldFdoYXRzQXBwTG9naW5SZXF1ZXN0GiIuc29jaW8udjEuR2V0V2hhdHNBcHBMb2dpblJlc3BvbnNlIiuC0+STAiUSIy9hcGkvYXV0aC93aGF0c2FwcC1sb2dpbi97bG9naW5faWR9YgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp, file_socio_v1_common]);
+
+/**
+ * @generated from message socio.v1.StartWhatsAppLoginRequest
+ */
+export type StartWhatsAppLoginRequest = Message<"socio.v1.StartWhatsAppLoginRequest"> & {
+  /**
+   * "pt-BR" or "en": the language of the text to send.
+   *
+   * @generated from field: string language = 1;
+   */
+  language: string;
+};
+
+/**
+ * Describes the message socio.v1.StartWhatsAppLoginRequest.
+ * Use `create(StartWhatsAppLoginRequestSchema)` to create a new message.
+ */
+export const StartWhatsAppLoginRequestSchema: GenMessage<StartWhatsAppLoginRequest> = /*@__PURE__*/
+  messageDesc(file_socio_v1_auth, 0);
+
+/**
+ * @generated from message socio.v1.StartWhatsAppLoginResponse
+ */
+export type StartWhatsAppLoginResponse = Message<"socio.v1.StartWhatsAppLoginResponse"> & {
+  /**
+   * The browser's secret for this login (at least 128 random bits): never shown on WhatsApp.
+   *
+   * @generated from field: string login_id = 1;
+   */
+  loginId: string;
+
+  /**
+   * What the person sends us: a short code in a sentence.
+   *
+   * @generated from field: string text = 2;
+   */
+  text: string;
+
+  /**
+   * https://wa.me/<business number>?text=<text>
+   *
+   * @generated from field: string whatsapp_url = 3;
+   */
+  whatsappUrl: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 4;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message socio.v1.StartWhatsAppLoginResponse.
+ * Use `create(StartWhatsAppLoginResponseSchema)` to create a new message.
+ */
+export const StartWhatsAppLoginResponseSchema: GenMessage<StartWhatsAppLoginResponse> = /*@__PURE__*/
+  messageDesc(file_socio_v1_auth, 1);
+
+/**
+ * @generated from message socio.v1.GetWhatsAppLoginRequest
+ */
+export type GetWhatsAppLoginRequest = Message<"socio.v1.GetWhatsAppLoginRequest"> & {
+  /**
+   * @generated from field: string login_id = 1;
+   */
+  loginId: string;
+};
+
+/**
+ * Describes the message socio.v1.GetWhatsAppLoginRequest.
+ * Use `create(GetWhatsAppLoginRequestSchema)` to create a new message.
+ */
+export const GetWhatsAppLoginRequestSchema: GenMessage<GetWhatsAppLoginRequest> = /*@__PURE__*/
+  messageDesc(file_socio_v1_auth, 2);
+
+/**
+ * @generated from message socio.v1.GetWhatsAppLoginResponse
+ */
+export type GetWhatsAppLoginResponse = Message<"socio.v1.GetWhatsAppLoginResponse"> & {
+  /**
+   * @generated from field: socio.v1.WhatsAppLoginStatus status = 1;
+   */
+  status: WhatsAppLoginStatus;
+
+  /**
+   * Access token (JWT) and refresh token: only in the first answer after the confirmation.
+   *
+   * @generated from field: string token = 2;
+   */
+  token: string;
+
+  /**
+   * @generated from field: string refresh_token = 3;
+   */
+  refreshToken: string;
+
+  /**
+   * @generated from field: socio.v1.User user = 4;
+   */
+  user?: User | undefined;
+};
+
+/**
+ * Describes the message socio.v1.GetWhatsAppLoginResponse.
+ * Use `create(GetWhatsAppLoginResponseSchema)` to create a new message.
+ */
+export const GetWhatsAppLoginResponseSchema: GenMessage<GetWhatsAppLoginResponse> = /*@__PURE__*/
+  messageDesc(file_socio_v1_auth, 3);
 
 /**
  * @generated from message socio.v1.SendCodeRequest
@@ -37,7 +147,7 @@ export type SendCodeRequest = Message<"socio.v1.SendCodeRequest"> & {
  * Use `create(SendCodeRequestSchema)` to create a new message.
  */
 export const SendCodeRequestSchema: GenMessage<SendCodeRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_auth, 0);
+  messageDesc(file_socio_v1_auth, 4);
 
 /**
  * @generated from message socio.v1.SendCodeResponse
@@ -63,7 +173,7 @@ export type SendCodeResponse = Message<"socio.v1.SendCodeResponse"> & {
  * Use `create(SendCodeResponseSchema)` to create a new message.
  */
 export const SendCodeResponseSchema: GenMessage<SendCodeResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_auth, 1);
+  messageDesc(file_socio_v1_auth, 5);
 
 /**
  * @generated from message socio.v1.VerifyCodeRequest
@@ -90,7 +200,7 @@ export type VerifyCodeRequest = Message<"socio.v1.VerifyCodeRequest"> & {
  * Use `create(VerifyCodeRequestSchema)` to create a new message.
  */
 export const VerifyCodeRequestSchema: GenMessage<VerifyCodeRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_auth, 2);
+  messageDesc(file_socio_v1_auth, 6);
 
 /**
  * @generated from message socio.v1.VerifyCodeResponse
@@ -119,7 +229,7 @@ export type VerifyCodeResponse = Message<"socio.v1.VerifyCodeResponse"> & {
  * Use `create(VerifyCodeResponseSchema)` to create a new message.
  */
 export const VerifyCodeResponseSchema: GenMessage<VerifyCodeResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_auth, 3);
+  messageDesc(file_socio_v1_auth, 7);
 
 /**
  * @generated from message socio.v1.GetMeRequest
@@ -132,7 +242,7 @@ export type GetMeRequest = Message<"socio.v1.GetMeRequest"> & {
  * Use `create(GetMeRequestSchema)` to create a new message.
  */
 export const GetMeRequestSchema: GenMessage<GetMeRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_auth, 4);
+  messageDesc(file_socio_v1_auth, 8);
 
 /**
  * @generated from message socio.v1.GetMeResponse
@@ -149,7 +259,7 @@ export type GetMeResponse = Message<"socio.v1.GetMeResponse"> & {
  * Use `create(GetMeResponseSchema)` to create a new message.
  */
 export const GetMeResponseSchema: GenMessage<GetMeResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_auth, 5);
+  messageDesc(file_socio_v1_auth, 9);
 
 /**
  * @generated from message socio.v1.LogoutRequest
@@ -168,7 +278,7 @@ export type LogoutRequest = Message<"socio.v1.LogoutRequest"> & {
  * Use `create(LogoutRequestSchema)` to create a new message.
  */
 export const LogoutRequestSchema: GenMessage<LogoutRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_auth, 6);
+  messageDesc(file_socio_v1_auth, 10);
 
 /**
  * @generated from message socio.v1.LogoutResponse
@@ -181,7 +291,7 @@ export type LogoutResponse = Message<"socio.v1.LogoutResponse"> & {
  * Use `create(LogoutResponseSchema)` to create a new message.
  */
 export const LogoutResponseSchema: GenMessage<LogoutResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_auth, 7);
+  messageDesc(file_socio_v1_auth, 11);
 
 /**
  * @generated from message socio.v1.RefreshRequest
@@ -198,7 +308,7 @@ export type RefreshRequest = Message<"socio.v1.RefreshRequest"> & {
  * Use `create(RefreshRequestSchema)` to create a new message.
  */
 export const RefreshRequestSchema: GenMessage<RefreshRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_auth, 8);
+  messageDesc(file_socio_v1_auth, 12);
 
 /**
  * @generated from message socio.v1.RefreshResponse
@@ -220,11 +330,58 @@ export type RefreshResponse = Message<"socio.v1.RefreshResponse"> & {
  * Use `create(RefreshResponseSchema)` to create a new message.
  */
 export const RefreshResponseSchema: GenMessage<RefreshResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_auth, 9);
+  messageDesc(file_socio_v1_auth, 13);
 
 /**
- * Passwordless login: a one-time code sent over WhatsApp, then a short-lived access token and a
- * rotating refresh token.
+ * Where a login by message stands.
+ *
+ * @generated from enum socio.v1.WhatsAppLoginStatus
+ */
+export enum WhatsAppLoginStatus {
+  /**
+   * @generated from enum value: WHATS_APP_LOGIN_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Waiting for the message, or for the person's answer on WhatsApp.
+   *
+   * @generated from enum value: WHATS_APP_LOGIN_STATUS_WAITING = 1;
+   */
+  WAITING = 1,
+
+  /**
+   * They said it was them: the tokens come with the first answer that says so.
+   *
+   * @generated from enum value: WHATS_APP_LOGIN_STATUS_CONFIRMED = 2;
+   */
+  CONFIRMED = 2,
+
+  /**
+   * They said it was not them.
+   *
+   * @generated from enum value: WHATS_APP_LOGIN_STATUS_REFUSED = 3;
+   */
+  REFUSED = 3,
+
+  /**
+   * Ten minutes passed.
+   *
+   * @generated from enum value: WHATS_APP_LOGIN_STATUS_EXPIRED = 4;
+   */
+  EXPIRED = 4,
+}
+
+/**
+ * Describes the enum socio.v1.WhatsAppLoginStatus.
+ */
+export const WhatsAppLoginStatusSchema: GenEnum<WhatsAppLoginStatus> = /*@__PURE__*/
+  enumDesc(file_socio_v1_auth, 0);
+
+/**
+ * Passwordless login over WhatsApp, then a short-lived access token and a rotating refresh token.
+ * Two ways in: the person sends us a message from WhatsApp and confirms it there (no number to type,
+ * nothing to pay Meta for), or we send a one-time code to the number they type.
  *
  * @generated from service socio.v1.AuthService
  */
@@ -271,6 +428,28 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof RefreshRequestSchema;
     output: typeof RefreshResponseSchema;
+  },
+  /**
+   * Starts a login by message: the browser keeps `login_id` (its secret) and shows the person the
+   * text to send us on WhatsApp (a link and a QR code of it). When the text arrives, Sócio asks on
+   * WhatsApp whether it was them; only their "yes" logs the browser in. Valid for 10 minutes.
+   *
+   * @generated from rpc socio.v1.AuthService.StartWhatsAppLogin
+   */
+  startWhatsAppLogin: {
+    methodKind: "unary";
+    input: typeof StartWhatsAppLoginRequestSchema;
+    output: typeof StartWhatsAppLoginResponseSchema;
+  },
+  /**
+   * Where a login by message stands; once confirmed, the tokens, handed over exactly once.
+   *
+   * @generated from rpc socio.v1.AuthService.GetWhatsAppLogin
+   */
+  getWhatsAppLogin: {
+    methodKind: "unary";
+    input: typeof GetWhatsAppLoginRequestSchema;
+    output: typeof GetWhatsAppLoginResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_socio_v1_auth, 0);
