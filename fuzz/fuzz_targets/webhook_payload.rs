@@ -1,5 +1,6 @@
-//! Meta's webhook body, as anyone on the internet can send it: parsing never panics, and whatever
-//! parses names a sender that is a valid phone number or is skipped by the inbox.
+//! Meta's webhook body, as anyone on the internet can send it: parsing never panics, and every
+//! message that parses names a sender the inbox can tell apart — a valid phone number or a
+//! business-scoped user id.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -7,7 +8,8 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|body: &[u8]| {
     if let Ok(inbound) = socio::whatsapp::payload::parse(body) {
         for message in &inbound.messages {
-            let _ = socio::identity::phone::PhoneNumber::from_wa_id(&message.from);
+            assert!(message.from.address().is_some(), "a message without a sender was kept");
+            let _ = socio::identity::contact::Contact::from_sender(&message.from);
         }
     }
 });
