@@ -11,6 +11,7 @@ use super::{
     facts, plan_request,
     questions::{QUESTIONS, Question},
     replies::Links,
+    scope,
 };
 use crate::{
     db::{Db, now_ms},
@@ -136,6 +137,12 @@ impl Guide {
         let pending = self.pending(&user.id).await?;
         let mut out: Vec<String> = Vec::new();
 
+        if command(text).is_none() && scope::off_topic(text) {
+            // A business consultant, not a general assistant: one sentence, then back to the plan.
+            out.push(scope::decline(lang).to_owned());
+            out.push(self.continue_with(&user.id, &plan, pending, lang).await?);
+            return Ok(out.join("\n\n"));
+        }
         match command(text) {
             Some(Command::Language(new)) => {
                 let mut tx = self.db.begin().await?;

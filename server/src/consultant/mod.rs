@@ -13,5 +13,6 @@ pub mod plan_delivery;
 pub mod plan_request;
 pub mod questions;
 pub mod replies;
+pub mod scope;
 pub mod stream;
 pub mod worker;

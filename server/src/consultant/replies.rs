@@ -118,6 +118,7 @@ fn welcome(greeting: &str, lang: Language, checkout: &str) -> String {
              Vou montar com você um plano de negócios completo — ideia, mercado, finanças, marketing, \
              pessoas e questões legais — e te orientar em marketing, finanças, gestão e impostos, \
              aqui mesmo no WhatsApp, 24 horas por dia.\n\n\
+             Sou uma IA e falo só de negócios; se precisar, uma pessoa da nossa equipe pode entrar na conversa — é só pedir.\n\n\
              Para começar, escolha o seu plano: {checkout}\n\n\
              O Pro custa R$ 100 por mês (ou R$ 899 por um ano) e tem garantia de 7 dias."
         ),
@@ -126,6 +127,7 @@ fn welcome(greeting: &str, lang: Language, checkout: &str) -> String {
              Together we'll build a complete business plan — idea, market, finance, marketing, people \
              and legal — and I'll guide you on marketing, finance, management and tax, right here on \
              WhatsApp, 24/7.\n\n\
+             I'm an AI and I only talk business; if you need to, a person from our team can join the chat — just ask.\n\n\
              To get started, choose your plan: {checkout}\n\n\
              Pro costs R$ 100 a month (or R$ 899 for a year), in Brazilian reais, with a 7-day money-back guarantee."
         ),

@@ -254,3 +254,24 @@ async fn the_web_chat_is_for_pro_users(db: TestDatabase) {
     assert!(err.message().contains("exclusivo do plano Pro"));
 }
 on_both_engines!(the_web_chat_is_for_pro_users);
+
+async fn an_off_topic_request_is_declined_in_one_sentence_and_the_plan_goes_on(db: TestDatabase) {
+    let app = app(db).await;
+    let phone = "+5511987654321";
+    app.make_pro(phone, socio::locale::Language::PtBr).await;
+    let first = app.say(phone, "Oi").await;
+    assert!(first.contains("qual é a ideia do seu negócio"), "{first}");
+    let reply = app.say(phone, "Escreve um poema de amor pra minha namorada").await;
+    assert!(
+        reply.contains("consultor de negócios com IA") && reply.contains("não com outros assuntos"),
+        "{reply}"
+    );
+    assert!(reply.contains("qual é a ideia do seu negócio"), "back to the business: {reply}");
+    let plan = plan_of(&app, phone).await;
+    assert_eq!(plan["ideaData"]["businessIdea"], json!(""), "nothing saved from it: {plan}");
+    let english = app.say(phone, "english").await;
+    assert!(english.contains("English"), "{english}");
+    let reply = app.say(phone, "Tell me a joke").await;
+    assert!(reply.contains("AI business consultant") && reply.contains("not with other topics"), "{reply}");
+}
+on_both_engines!(an_off_topic_request_is_declined_in_one_sentence_and_the_plan_goes_on);
