@@ -26,7 +26,7 @@ describe("running the service from the admin panel", () => {
     await page.getByRole("heading", { name: "Painel Administrativo" }).waitFor();
 
     // Accents and case do not matter when searching.
-    await page.getByPlaceholder("Buscar por nome ou telefone").fill("erica");
+    await page.getByPlaceholder("Buscar por nome, telefone ou usuário do WhatsApp").fill("erica");
     await page.getByText("1 usuário", { exact: true }).waitFor();
     await page.getByRole("cell", { name: "(21) 98700-1234" }).waitFor();
     await screenshot(page, "admin-users-1280");

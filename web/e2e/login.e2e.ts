@@ -28,6 +28,57 @@ describe("logging in for real", () => {
     await page.close();
   });
 
+  it("someone with only a WhatsApp username logs in on a phone by sending the message and confirming it there", async () => {
+    const page = await browser().newPage({ viewport: { width: 375, height: 740 } });
+    const errors = collectErrors(page);
+    await page.goto(`${baseURL}/login`);
+    await page.getByRole("heading", { name: "Entrar pelo WhatsApp" }).waitFor();
+    const open = page.getByRole("link", { name: "Enviar pelo WhatsApp" });
+    await open.waitFor();
+    expect(await page.getByRole("img", { name: /QR code/ }).isVisible()).toBe(false);
+    await screenshot(page, "login-whatsapp-375");
+    expect(await accessibilityProblems(page)).toEqual([]);
+    const href = (await open.getAttribute("href")) ?? "";
+    expect(href).toMatch(/^https:\/\/wa\.me\/5511900000000\?text=/);
+    const text = new URL(href).searchParams.get("text") ?? "";
+    // The person sends it from WhatsApp (here the simulator's endpoint, the same inbox as Meta's).
+    const person = { userId: "BR.7788990011223344", username: "@nina.bolos", name: "Nina" };
+    const sendAs = (body: object) =>
+      fetch(`${baseURL}/api/dev/whatsapp/inbound`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...person, ...body }),
+      });
+    expect((await sendAs({ text })).status).toBe(200);
+    let question: { choices?: { id: string; title: string }[] } | undefined;
+    for (let i = 0; i < 50 && !question; i++) {
+      const outbox = (await (await fetch(`${baseURL}/api/dev/whatsapp/outbox?userId=${person.userId}`)).json()) as {
+        data: { messages: { choices?: { id: string; title: string }[] }[] };
+      };
+      question = outbox.data.messages.find((m) => (m.choices ?? []).length === 2);
+      if (!question) await new Promise((r) => setTimeout(r, 100));
+    }
+    const yes = question?.choices?.[0];
+    expect(yes?.title).toBe("Sim, sou eu");
+    expect((await sendAs({ text: yes?.title, choice: yes?.id })).status).toBe(200);
+    await page.getByRole("heading", { name: "Olá, Nina!" }).waitFor({ timeout: 10_000 });
+    await page.getByText("@nina.bolos").first().waitFor();
+    await screenshot(page, "login-whatsapp-dashboard-375");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("on a wide screen the WhatsApp option is a QR code of the same link", async () => {
+    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${baseURL}/login`);
+    const qr = page.getByRole("img", { name: /QR code/ });
+    await qr.waitFor();
+    expect(await qr.locator("svg").count()).toBe(1);
+    expect(await page.getByRole("link", { name: "Enviar pelo WhatsApp" }).isVisible()).toBe(false);
+    await screenshot(page, "login-whatsapp-1280");
+    await page.close();
+  });
+
   it("an admin from ADMIN_PHONES reaches /admin", async () => {
     const page = await browser().newPage({ viewport: { width: 375, height: 740 } });
     await logIn(page, baseURL, "+55 31 99999-0000", "+5531999990000");

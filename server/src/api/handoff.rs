@@ -80,7 +80,7 @@ fn no_handoff(person: &User) -> pb::Handoff {
     pb::Handoff {
         user_id: person.id.clone(),
         user_name: person.name.clone(),
-        phone_number: person.phone_e164(),
+        phone_number: person.handle(),
         status: pb::HandoffStatus::None as i32,
         ..Default::default()
     }

@@ -36,7 +36,8 @@ use crate::{
 
 /// How long a login by message waits for the message and the person's answer.
 pub const LOGIN_TTL_MS: i64 = 10 * 60 * 1000;
-const START_PER_ADDRESS: Limit = Limit { max: 20, window: Duration::from_secs(600) };
+/// Every visit to the login page starts one, so a little more than codes.
+const START_PER_ADDRESS: Limit = Limit { max: 60, window: Duration::from_secs(600) };
 /// Letters and digits nobody confuses (no 0/O, 1/I/L).
 const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 

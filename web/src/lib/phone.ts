@@ -29,3 +29,12 @@ export function formatPhone(e164: string): string {
   const landline = /^(\d{2})([2-5]\d{3})(\d{4})$/.exec(national);
   return landline ? `(${landline[1]}) ${landline[2]}-${landline[3]}` : e164;
 }
+
+/**
+ * How a person is shown: their number as Brazilians write it and, when they adopted a WhatsApp
+ * username, the username beside it — or alone, for someone WhatsApp shows without a number.
+ */
+export function formatHandle(phoneNumber: string, username = ""): string {
+  if (!phoneNumber) return username;
+  return username ? `${formatPhone(phoneNumber)} · ${username}` : formatPhone(phoneNumber);
+}

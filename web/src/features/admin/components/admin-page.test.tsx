@@ -187,7 +187,7 @@ describe("admin panel", () => {
 
     await userEvent.selectOptions(screen.getByLabelText("Filtrar por plano"), "Todos");
     await userEvent.click(await screen.findByRole("button", { name: "Próxima" }));
-    await userEvent.type(screen.getByPlaceholderText("Buscar por nome ou telefone"), "Pessoa 4");
+    await userEvent.type(screen.getByPlaceholderText("Buscar por nome, telefone ou usuário do WhatsApp"), "Pessoa 4");
     await waitFor(() => expect(b.listRequests.at(-1)).toMatchObject({ search: "Pessoa 4", page: 1 }));
     expect(await screen.findByText("7 usuários")).toBeInTheDocument();
   });

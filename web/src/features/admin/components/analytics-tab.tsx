@@ -3,9 +3,10 @@ import { useTranslation } from "react-i18next";
 
 import { BarChart } from "@/components/ui/bar-chart";
 import { Card } from "@/components/ui/card";
-import type { DailyCount } from "@/gen/socio/v1/admin_pb";
+import type { BillableDay, DailyCount } from "@/gen/socio/v1/admin_pb";
 import { formatDateTime, formatDecimal } from "@/lib/dates";
 import { currentLanguage } from "@/lib/i18n";
+import { formatBRL } from "@/lib/money";
 import { formatPhone } from "@/lib/phone";
 import { TableScroll } from "@/components/ui/table-scroll";
 
@@ -13,7 +14,12 @@ import { useAnalytics, useFailedMessages } from "../api/use-admin";
 
 const RANGES = [7, 30, 90] as const;
 
-/** The landing page's A/B funnel, messages per day and failed WhatsApp sends. */
+const CATEGORIES = ["marketing", "utility", "authentication", "service"] as const;
+
+/** A day's billable messages, all categories. */
+const billable = (day: BillableDay) => day.marketing + day.utility + day.authentication + day.service;
+
+/** The landing page's A/B funnel, messages per day, failed WhatsApp sends and what WhatsApp costs. */
 export function AnalyticsTab() {
   const { t, i18n } = useTranslation("admin");
   const language = currentLanguage(i18n);
@@ -72,6 +78,47 @@ export function AnalyticsTab() {
                 </tbody>
               </table>
             </TableScroll>
+          </Card>
+          <Card title={t("analytics.costs.title")}>
+            <dl className="grid gap-4 sm:grid-cols-3">
+              <div>
+                <dt className="text-sm text-slate-600">{t("analytics.costs.billable")}</dt>
+                <dd className="text-2xl font-bold tabular-nums">{data.billableMessages}</dd>
+              </div>
+              <div>
+                <dt className="text-sm text-slate-600">{t("analytics.costs.total")}</dt>
+                <dd className="text-2xl font-bold tabular-nums">{formatBRL(data.estimatedCostBrl, language, { cents: true })}</dd>
+              </div>
+              <div>
+                <dt className="text-sm text-slate-600">{t("analytics.costs.perPerson")}</dt>
+                <dd className="text-2xl font-bold tabular-nums">{formatBRL(data.estimatedCostPerPersonMonthBrl, language, { cents: true })}</dd>
+              </div>
+            </dl>
+            <BarChart
+              points={data.billableMessagesPerDay.map((d) => ({ label: d.day, value: billable(d) }))}
+              title={t("analytics.chartLabel", { title: t("analytics.costs.billable"), total: data.billableMessages })}
+            />
+            <TableScroll label={t("analytics.costs.table")}>
+              <table className="w-full min-w-[32rem] text-left text-sm">
+                <thead className="text-xs tracking-wide text-slate-600 uppercase">
+                  <tr>
+                    <th scope="col" className="py-2">{t("analytics.costs.category")}</th>
+                    <th scope="col" className="py-2">{t("analytics.costs.messages")}</th>
+                    <th scope="col" className="py-2">{t("analytics.costs.rate")}</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {CATEGORIES.map((category) => (
+                    <tr key={category}>
+                      <th scope="row" className="py-2 font-medium">{t(`analytics.costs.categories.${category}`)}</th>
+                      <td className="py-2 tabular-nums">{data.billableMessagesPerDay.reduce((sum, d) => sum + d[category], 0)}</td>
+                      <td className="py-2 tabular-nums">{formatBRL(data.rates?.[category] ?? 0, language, { cents: true })}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+            <p className="mt-2 text-xs text-slate-600">{t("analytics.costs.note")}</p>
           </Card>
           <div className="grid gap-6 lg:grid-cols-2">
             <Card title={t("analytics.messagesPerDay")}>

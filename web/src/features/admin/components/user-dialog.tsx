@@ -9,7 +9,7 @@ import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
 import { formatDate, formatDateTime } from "@/lib/dates";
 import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
-import { formatPhone } from "@/lib/phone";
+import { formatHandle } from "@/lib/phone";
 
 import { useChatHistory, useDeleteUser, useExportUser, useSetSubscription, useUser, useUserPlan } from "../api/use-admin";
 import { useTakeOver } from "../api/use-handoffs";
@@ -45,7 +45,7 @@ export function UserDialog({ id, onClose }: { id: string; onClose: () => void })
   const takeOver = useTakeOver();
   const [confirming, setConfirming] = useState(false);
   const busy = setSubscription.isPending || deleteUser.isPending || exportUser.isPending;
-  const name = user?.name || user?.phoneNumber || "";
+  const name = user?.name || user?.phoneNumber || user?.username || "";
 
   async function setTier(tier: SubscriptionStatus) {
     try {
@@ -96,7 +96,7 @@ export function UserDialog({ id, onClose }: { id: string; onClose: () => void })
           <section aria-label={t("detail.profile")}>
             <dl className="grid gap-4 sm:grid-cols-3">
               <Field label={t("users.columns.name")}>{user.name || t("users.unnamed")}</Field>
-              <Field label={t("users.columns.phone")}>{formatPhone(user.phoneNumber)}</Field>
+              <Field label={t("users.columns.phone")}>{formatHandle(user.phoneNumber, user.username)}</Field>
               <Field label={t("users.columns.plan")}>
                 <TierBadge user={user} />
               </Field>

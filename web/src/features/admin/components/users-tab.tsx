@@ -9,7 +9,7 @@ import { SubscriptionStatus } from "@/gen/socio/v1/common_pb";
 import { cn } from "@/lib/cn";
 import { formatDate, formatDateTime } from "@/lib/dates";
 import { currentLanguage } from "@/lib/i18n";
-import { formatPhone } from "@/lib/phone";
+import { formatHandle } from "@/lib/phone";
 import { TableScroll } from "@/components/ui/table-scroll";
 
 import { useUsers } from "../api/use-admin";
@@ -140,7 +140,7 @@ export function UsersTab() {
                   {user.id.slice(0, 8)}
                 </td>
                 <td className="px-4 py-3 font-medium">{user.name || t("users.unnamed")}</td>
-                <td className="px-4 py-3 whitespace-nowrap">{formatPhone(user.phoneNumber)}</td>
+                <td className="px-4 py-3 whitespace-nowrap">{formatHandle(user.phoneNumber, user.username)}</td>
                 <td className="px-4 py-3">
                   <TierBadge user={user} />
                 </td>
@@ -152,7 +152,7 @@ export function UsersTab() {
                 <td className="px-4 py-3 whitespace-nowrap">{formatDate(user.createdAt, language)}</td>
                 <td className="px-4 py-3 whitespace-nowrap">{user.lastActiveAt ? formatDateTime(user.lastActiveAt, language) : t("users.never")}</td>
                 <td className="px-4 py-3">
-                  <Button size="sm" variant="secondary" onClick={() => setOpenId(user.id)} aria-label={`${t("users.details")}: ${user.name || user.phoneNumber}`}>
+                  <Button size="sm" variant="secondary" onClick={() => setOpenId(user.id)} aria-label={`${t("users.details")}: ${user.name || user.phoneNumber || user.username}`}>
                     {t("users.details")}
                   </Button>
                 </td>

@@ -5,7 +5,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 
 import { ErrorInfoSchema, RetryInfoSchema } from "@/gen/google/rpc/error_details_pb";
-import { AuthService } from "@/gen/socio/v1/auth_pb";
+import { AuthService, WhatsAppLoginStatus } from "@/gen/socio/v1/auth_pb";
 import { DashboardService } from "@/gen/socio/v1/dashboard_pb";
 import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
 import { renderApp } from "@/testing/render-app";
@@ -15,6 +15,8 @@ const ANA = { id: "u1", name: "Ana Lima", phoneNumber: "+5511987654321", languag
 interface Script {
   sendCode?: (phoneNumber: string) => Promise<object> | object;
   verifyCode?: (code: string) => object;
+  /** How the login by message stands at each ask, in order (the last one repeats). */
+  whatsappLogin?: object[];
 }
 
 function authApi(script: Script, seen: { sendCode: string[]; verifyCode: string[] } = { sendCode: [], verifyCode: [] }) {
@@ -29,6 +31,16 @@ function authApi(script: Script, seen: { sendCode: string[]; verifyCode: string[
         return script.verifyCode?.(request.verificationCode) ?? { token: "access-1", refreshToken: "refresh-1", user: ANA };
       },
       getMe: () => ({ user: ANA }),
+      startWhatsAppLogin: () => ({
+        loginId: "secret-login-id",
+        text: "Quero entrar no site do Sócio. Código: K7P-4QX",
+        whatsappUrl: "https://wa.me/5511900000000?text=Quero%20entrar%20no%20site%20do%20S%C3%B3cio.%20C%C3%B3digo%3A%20K7P-4QX",
+      }),
+      getWhatsAppLogin: (request) => {
+        if (request.loginId !== "secret-login-id") throw new ConnectError("not found", Code.NotFound);
+        const answers = script.whatsappLogin ?? [{ status: WhatsAppLoginStatus.WAITING }];
+        return (answers.length > 1 ? answers.shift() : answers[0]) ?? {};
+      },
     }) &&
     router.service(DashboardService, { getDashboard: () => ({ user: ANA, stats: {}, businessPlan: { steps: [] } }) });
 }
@@ -156,5 +168,38 @@ describe("login", () => {
     expect(router.state.location.pathname).toBe("/login");
     await waitFor(() => expect(router.state.location.pathname).toBe("/"), { timeout: 3000 });
     open.mockRestore();
+  });
+
+  it("offers to log in by sending a message first: a button on a phone, a QR code on a wide screen, and the text", async () => {
+    renderApp("/login", { api: authApi({}) });
+    expect(await screen.findByRole("heading", { name: "Entrar pelo WhatsApp" })).toBeInTheDocument();
+    const open = await screen.findByRole("link", { name: "Enviar pelo WhatsApp" });
+    expect(open).toHaveAttribute("href", expect.stringContaining("https://wa.me/5511900000000?text="));
+    const qr = screen.getByRole("img", { name: "QR code que abre o WhatsApp com a mensagem de acesso" });
+    expect(qr.querySelector("svg")).not.toBeNull();
+    expect(screen.getByText("Quero entrar no site do Sócio. Código: K7P-4QX")).toBeInTheDocument();
+    expect(screen.getByText("Esperando a sua confirmação no WhatsApp...")).toBeInTheDocument();
+    expect(screen.getByLabelText("Número de WhatsApp")).toBeInTheDocument();
+  });
+
+  it("logs in once the person confirms on WhatsApp", async () => {
+    const { router } = renderApp("/login", {
+      api: authApi({
+        whatsappLogin: [
+          { status: WhatsAppLoginStatus.WAITING },
+          { status: WhatsAppLoginStatus.CONFIRMED, token: "access-wa", refreshToken: "refresh-wa", user: ANA },
+        ],
+      }),
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"), { timeout: 6000 });
+    expect(window.localStorage.getItem("authToken")).toBe("access-wa");
+    expect(window.localStorage.getItem("refreshToken")).toBe("refresh-wa");
+  });
+
+  it("says so when the person answered that it was not them, and starts again on request", async () => {
+    renderApp("/login", { api: authApi({ whatsappLogin: [{ status: WhatsAppLoginStatus.REFUSED }] }) });
+    expect(await screen.findByText("Você respondeu que não foi você, então ninguém entrou.")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Gerar um novo acesso" }));
+    expect(window.localStorage.getItem("authToken")).toBeNull();
   });
 });

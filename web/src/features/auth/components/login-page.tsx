@@ -14,6 +14,7 @@ import { storeTokens } from "@/lib/session";
 import { useSendCode } from "../api/use-send-code";
 import { useVerifyCode } from "../api/use-verify-code";
 import { BenefitsPanel } from "./benefits-panel";
+import { WhatsAppLogin } from "./whatsapp-login";
 
 /** After an unknown number, the visitor is sent home after this long. */
 export const UNREGISTERED_REDIRECT_MS = 2000;
@@ -35,7 +36,9 @@ function useCountdown(): [number, (seconds: number) => void] {
 const inputClass =
   "mt-1 block w-full rounded-xl border border-slate-300 px-4 py-3 text-lg focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30";
 
-/** `/login`: phone, then the code sent over WhatsApp. `?phoneNumber=` jumps to the code step. */
+/** `/login`: first "Entrar pelo WhatsApp" (send us a message, confirm it there), then the code
+ * to a typed number (phone, then the code sent over WhatsApp). `?phoneNumber=` jumps to the code
+ * step. */
 export function LoginPage() {
   const { t, i18n } = useTranslation("auth");
   const language = currentLanguage(i18n);
@@ -123,6 +126,14 @@ export function LoginPage() {
           <h1 id="login-title" className="text-3xl font-bold">
             {step === "phone" ? t("title") : t("codeTitle")}
           </h1>
+          {step === "phone" && (
+            <div className="mt-6">
+              <WhatsAppLogin />
+              <p className="mt-8 flex items-center gap-3 text-sm text-slate-500 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200">
+                {t("orCode")}
+              </p>
+            </div>
+          )}
           {step === "phone" ? (
             <form onSubmit={(e) => void submitPhone(e)} className="mt-6 space-y-5">
               <p className="text-slate-700">{t("phoneIntro")}</p>

@@ -14,6 +14,7 @@ interface Call {
   phoneNumber: string;
   interval: BillingInterval;
   landingVariant?: string;
+  link?: string;
 }
 
 function api(calls: Call[]) {
@@ -31,6 +32,7 @@ function api(calls: Call[]) {
           phoneNumber: request.phoneNumber,
           interval: request.interval,
           ...(request.landingVariant ? { landingVariant: request.landingVariant } : {}),
+          ...(request.link ? { link: request.link } : {}),
         });
         return request.planType === PlanType.PRO
           ? { checkoutUrl: "http://localhost:8080/checkout/sandbox/s1" }
@@ -42,6 +44,15 @@ function api(calls: Call[]) {
 afterEach(() => vi.restoreAllMocks());
 
 describe("checkout", () => {
+  it("takes the link the consultant sent someone without a visible number, with no login", async () => {
+    const go = vi.spyOn(navigation, "go").mockImplementation(() => {});
+    const calls: Call[] = [];
+    renderApp("/checkout?link=opaque-token", { api: api(calls) });
+    await userEvent.click(await screen.findByRole("button", { name: "Assinar o Pro" }));
+    await waitFor(() => expect(go).toHaveBeenCalledWith("http://localhost:8080/checkout/sandbox/s1"));
+    expect(calls).toEqual([{ planType: PlanType.PRO, phoneNumber: "", interval: BillingInterval.MONTHLY, link: "opaque-token" }]);
+  });
+
   it("preselects Pro, shows the number and the free plan's struck-through limitations", async () => {
     renderApp("/checkout/5511987654321", { api: api([]) });
     expect(await screen.findByText("Para o WhatsApp (11) 98765-4321")).toBeInTheDocument();

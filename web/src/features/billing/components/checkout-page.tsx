@@ -21,17 +21,20 @@ import { useAccessToken } from "@/lib/session";
 /** Where the browser goes next (a seam for tests). */
 export const navigation = { go: (url: string) => window.location.assign(url) };
 
-/** `/checkout` and `/checkout/:phoneNumber`: free or Pro (preselected), then the provider's page. */
+/** `/checkout`, `/checkout/:phoneNumber` and `/checkout?link=…` (the opaque link the consultant
+ * sends someone WhatsApp shows without a number): free or Pro (preselected), then the provider's
+ * page. Without a number or a link, it is the logged-in person's checkout. */
 export function CheckoutPage() {
   const { t, i18n } = useTranslation("billing");
   const language = currentLanguage(i18n);
   const params = useParams();
   const token = useAccessToken();
-  const me = useQuery(AuthService.method.getMe, {}, { enabled: !params.phoneNumber && token !== null, retry: false });
+  const [search] = useSearchParams();
+  const link = search.get("link") ?? "";
+  const me = useQuery(AuthService.method.getMe, {}, { enabled: !params.phoneNumber && !link && token !== null, retry: false });
   const plans = useQuery(BillingService.method.listPlans, { language });
   const checkout = useMutation(BillingService.method.createCheckout);
   const [selected, setSelected] = useState<PlanType>(PlanType.PRO);
-  const [search] = useSearchParams();
   // The landing page's yearly card links here with ?interval=yearly.
   const [interval, setInterval] = useState<BillingInterval>(
     search.get("interval") === "yearly" ? BillingInterval.YEARLY : BillingInterval.MONTHLY,
@@ -39,14 +42,17 @@ export function CheckoutPage() {
   const [landingVariant] = useState(seenVariant);
   useTrackEvent("checkoutStart", landingVariant);
 
-  const phone = params.phoneNumber ? normalizePhone(params.phoneNumber) : me.data?.user?.phoneNumber;
-  if (!params.phoneNumber && (!token || me.isError)) return <Navigate to="/login" replace />;
+  const phone = params.phoneNumber ? normalizePhone(params.phoneNumber) : (me.data?.user?.phoneNumber ?? "");
+  const username = me.data?.user?.username ?? "";
+  if (!params.phoneNumber && !link && (!token || me.isError)) return <Navigate to="/login" replace />;
+  // Whom the checkout is for: a number, a link, or the logged-in person (known by username).
+  const known = phone !== "" || link !== "" || me.data?.user !== undefined;
 
   async function start(plan: PlanOffer) {
     setSelected(plan.id);
-    if (!phone) return;
+    if (!known) return;
     try {
-      const reply = await checkout.mutateAsync({ planType: plan.id, phoneNumber: phone, language, interval, landingVariant: landingVariant ?? "" });
+      const reply = await checkout.mutateAsync({ planType: plan.id, phoneNumber: phone, link, language, interval, landingVariant: landingVariant ?? "" });
       const next = reply.checkoutUrl || reply.redirectUrl;
       if (next) navigation.go(next);
       else toast.error(t("toast.failed"));
@@ -66,7 +72,11 @@ export function CheckoutPage() {
       <div className="mx-auto max-w-5xl px-4 py-12">
         <h1 className="text-center text-3xl font-bold">{t("title")}</h1>
         <p className="mt-2 text-center text-slate-600">{t("subtitle")}</p>
-        {phone && <p className="mt-2 text-center font-medium text-brand-700">{t("forPhone", { phone: formatPhone(phone) })}</p>}
+        {phone ? (
+          <p className="mt-2 text-center font-medium text-brand-700">{t("forPhone", { phone: formatPhone(phone) })}</p>
+        ) : username ? (
+          <p className="mt-2 text-center font-medium text-brand-700">{t("forPhone", { phone: username })}</p>
+        ) : null}
 
         <div className="mt-10 grid gap-6 md:grid-cols-2">
           {(plans.data?.plans ?? []).map((plan) => {
@@ -112,7 +122,7 @@ export function CheckoutPage() {
                 <Button
                   className="mt-6 w-full"
                   variant={plan.id === PlanType.PRO ? "primary" : "secondary"}
-                  disabled={checkout.isPending || !phone}
+                  disabled={checkout.isPending || !known}
                   onClick={(e) => {
                     e.stopPropagation();
                     void start(plan);

@@ -13,7 +13,7 @@ import { cn } from "@/lib/cn";
 import { formatDateTime } from "@/lib/dates";
 import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
-import { formatPhone } from "@/lib/phone";
+import { formatHandle } from "@/lib/phone";
 import { useDownloadPlan } from "@/lib/use-download-plan";
 import { usePlanLiveUpdates } from "@/lib/use-plan-live";
 
@@ -83,7 +83,7 @@ export function DashboardPage() {
           <div>
             <h1 className="text-3xl font-bold">{t("greeting", { name: user.name.split(" ")[0] || t("fallbackName") })}</h1>
             <p className="mt-1 flex items-center gap-2 text-slate-600">
-              <span className="whitespace-nowrap">{formatPhone(user.phoneNumber)}</span>
+              <span className="whitespace-nowrap">{formatHandle(user.phoneNumber, user.username)}</span>
               <span className={cn("rounded-full px-2.5 py-0.5 text-xs font-semibold", isPro ? "bg-brand-700 text-white" : "bg-slate-200 text-slate-700")}>
                 {isPro ? t("badge.pro") : t("badge.free")}
               </span>

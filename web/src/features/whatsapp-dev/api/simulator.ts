@@ -14,15 +14,34 @@ export interface OutboxMessage {
   choices?: { id: string; title: string }[];
 }
 
-export function useOutbox(phone: string, language: string) {
+/** Whether a simulated address is a business-scoped user id (`BR.…`) rather than a number. */
+export const isBusinessScoped = (address: string) => /^[A-Z]{2}\./.test(address);
+
+/**
+ * A stable business-scoped user id for a simulated username: WhatsApp gives each person one per
+ * business (`BR.` and digits), and the simulator keeps the same one for the same username.
+ */
+export function simulatedBsuid(username: string): string {
+  let a = 2166136261;
+  let b = 5381;
+  for (const c of username.trim().toLowerCase()) {
+    a = Math.imul(a ^ c.charCodeAt(0), 16777619) >>> 0;
+    b = (Math.imul(b, 33) + c.charCodeAt(0)) >>> 0;
+  }
+  return `BR.${String(a).padStart(10, "0")}${String(b).padStart(10, "0")}`;
+}
+
+/** What the product sent to an address: a number (`+55…`) or a business-scoped user id. */
+export function useOutbox(address: string, language: string) {
+  const query = isBusinessScoped(address) ? `userId=${encodeURIComponent(address)}` : `phone=${encodeURIComponent(address)}`;
   return useQuery({
-    queryKey: ["dev-outbox", phone],
+    queryKey: ["dev-outbox", address],
     queryFn: ({ signal }) =>
-      restCall<{ messages: OutboxMessage[]; typing: boolean }>(`/api/dev/whatsapp/outbox?phone=${encodeURIComponent(phone)}`, {
+      restCall<{ messages: OutboxMessage[]; typing: boolean }>(`/api/dev/whatsapp/outbox?${query}`, {
         language,
         signal,
       }),
-    enabled: phone.replace(/\D/g, "").length >= 8,
+    enabled: isBusinessScoped(address) || address.replace(/\D/g, "").length >= 8,
     refetchInterval: 1000,
     retry: false,
   });
@@ -30,7 +49,15 @@ export function useOutbox(phone: string, language: string) {
 
 export function useSendAsUser(language: string) {
   return useMutation({
-    mutationFn: (message: { from: string; name: string; text: string; choice?: string; list?: boolean }) =>
+    mutationFn: (message: {
+      from?: string;
+      userId?: string;
+      username?: string;
+      name: string;
+      text: string;
+      choice?: string;
+      list?: boolean;
+    }) =>
       restCall<{ messageId: string }>("/api/dev/whatsapp/inbound", {
         method: "POST",
         body: JSON.stringify(message),

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { currentLanguage } from "@/lib/i18n";
 import { RestError } from "@/lib/rest";
 
-import { useOutbox, useSendAsUser } from "../api/simulator";
+import { simulatedBsuid, useOutbox, useSendAsUser } from "../api/simulator";
 import { WhatsAppText } from "@/components/ui/whatsapp-text";
 
 interface Bubble {
@@ -30,12 +30,28 @@ function readSent(phone: string): Bubble[] {
   }
 }
 
-function readIdentity(): { phone: string; name: string } {
+/** Who the simulator plays: a number, a profile name and, optionally, a WhatsApp username — with
+ * the number hidden, as WhatsApp shows people who adopted a username. */
+interface Identity {
+  phone: string;
+  name: string;
+  username: string;
+  hideNumber: boolean;
+}
+
+const DEFAULT_IDENTITY: Identity = { phone: "+55 11 98765-4321", name: "Ana Lima", username: "", hideNumber: false };
+
+function readIdentity(): Identity {
   try {
-    return { phone: "+55 11 98765-4321", name: "Ana Lima", ...JSON.parse(window.localStorage.getItem(IDENTITY_KEY) ?? "{}") };
+    return { ...DEFAULT_IDENTITY, ...JSON.parse(window.localStorage.getItem(IDENTITY_KEY) ?? "{}") };
   } catch {
-    return { phone: "+55 11 98765-4321", name: "Ana Lima" };
+    return DEFAULT_IDENTITY;
   }
+}
+
+/** Where messages reach the simulated person: their number, or their business-scoped id. */
+function addressOf(identity: Identity): string {
+  return identity.hideNumber && identity.username.trim() ? simulatedBsuid(identity.username) : identity.phone;
 }
 
 const time = (iso: string, language: string) =>
@@ -47,14 +63,15 @@ export function SimulatorPage() {
   const language = currentLanguage(i18n);
   const [identity, setIdentity] = useState(readIdentity);
   const [draft, setDraft] = useState("");
-  const [sent, setSent] = useState<Bubble[]>(() => readSent(identity.phone));
-  const outbox = useOutbox(identity.phone, language);
+  const address = addressOf(identity);
+  const [sent, setSent] = useState<Bubble[]>(() => readSent(address));
+  const outbox = useOutbox(address, language);
   const send = useSendAsUser(language);
   const endRef = useRef<HTMLDivElement>(null);
 
-  function changeIdentity(next: { phone: string; name: string }) {
+  function changeIdentity(next: Identity) {
     setIdentity(next);
-    setSent(readSent(next.phone));
+    setSent(readSent(addressOf(next)));
     window.localStorage.setItem(IDENTITY_KEY, JSON.stringify(next));
   }
 
@@ -72,10 +89,16 @@ export function SimulatorPage() {
 
   /** Sends as the person: typed words, or a tap on answers we offered (as WhatsApp delivers it). */
   async function sendAsPerson(text: string, tap?: { choice: string; list: boolean }) {
-    await send.mutateAsync({ from: identity.phone, name: identity.name, text, ...tap });
+    const username = identity.username.trim();
+    const who = {
+      from: identity.hideNumber && username ? undefined : identity.phone,
+      userId: username ? simulatedBsuid(username) : undefined,
+      username: username || undefined,
+    };
+    await send.mutateAsync({ ...who, name: identity.name, text, ...tap });
     const bubble: Bubble = { from: "user", text, at: new Date().toISOString() };
-    const next = [...readSent(identity.phone), bubble];
-    window.sessionStorage.setItem(sentKey(identity.phone), JSON.stringify(next));
+    const next = [...readSent(address), bubble];
+    window.sessionStorage.setItem(sentKey(address), JSON.stringify(next));
     setSent(next);
   }
 
@@ -122,6 +145,26 @@ export function SimulatorPage() {
                 className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2"
               />
             </label>
+            <label className="block text-sm font-medium">
+              {t("usernameLabel")}
+              <input
+                value={identity.username}
+                placeholder={t("usernamePlaceholder")}
+                maxLength={64}
+                onChange={(e) => changeIdentity({ ...identity, username: e.target.value })}
+                className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2"
+              />
+            </label>
+            <label className="flex items-center gap-2 self-end pb-2 text-sm font-medium">
+              <input
+                type="checkbox"
+                checked={identity.hideNumber}
+                disabled={!identity.username.trim()}
+                onChange={(e) => changeIdentity({ ...identity, hideNumber: e.target.checked })}
+                className="h-4 w-4"
+              />
+              {t("hideNumber")}
+            </label>
           </div>
         </section>
 
@@ -137,7 +180,9 @@ export function SimulatorPage() {
               <p className="font-semibold" translate="no">
                 {t("product")}
               </p>
-              <p className="text-xs text-brand-100">{identity.phone}</p>
+              <p className="text-xs text-brand-100">
+                {identity.hideNumber && identity.username.trim() ? identity.username.trim() : identity.phone}
+              </p>
             </div>
           </header>
           <div role="log" aria-live="polite" className="flex-1 space-y-2 overflow-y-auto p-3">
