@@ -392,7 +392,15 @@ async fn build_router(
             }),
         )
         .route("/readyz", get(move || health::readyz(axum::extract::State(ready_db.clone()))))
-        .route("/metrics", get(health::metrics).with_state((db.clone(), Arc::from(job_kinds))))
+        .route(
+            "/metrics",
+            get(health::metrics).with_state(health::MetricsAccess {
+                db: db.clone(),
+                kinds: Arc::from(job_kinds),
+                token: config.metrics_token.clone(),
+                open: !config.is_production(),
+            }),
+        )
         .merge(whatsapp)
         .merge(payments)
         .merge(export_routes)
@@ -411,7 +419,7 @@ async fn build_router(
         })
         .layer(cors(config))
         .layer(axum::middleware::from_fn({
-            let https = config.public_url.starts_with("https://");
+            let https = config.serves_https();
             move |request, next| crate::api::security_headers::add(https, request, next)
         }))
         .layer(axum::middleware::from_fn({

@@ -169,6 +169,9 @@ pub struct Config {
     pub support_email: String,
     /// Load balancers whose `X-Forwarded-For` names the client (empty: the header is ignored).
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// `METRICS_TOKEN`: when set, `/metrics` needs `Authorization: Bearer <token>`; production
+    /// serves `/metrics` only with one.
+    pub metrics_token: Option<Secret>,
     /// Connection time limits and caps (`HTTP_*`).
     pub connections: crate::connections::Limits,
     pub web_dir: PathBuf,
@@ -279,6 +282,7 @@ impl Config {
                 .unwrap_or_default(),
             support_email: var("SUPPORT_EMAIL").unwrap_or_else(|| "suporte@socio.app".into()),
             trusted_proxies: trusted_proxies(&var)?,
+            metrics_token: var("METRICS_TOKEN").filter(|t| !t.trim().is_empty()).map(Secret::new),
             connections: connection_limits(&var)?,
             web_dir: PathBuf::from(var("SOCIO_WEB_DIR").unwrap_or_else(|| "web/dist".into())),
             whatsapp,
@@ -342,6 +346,38 @@ impl Config {
                 self.public_url
             )));
         }
+        if let Some(everyone) = self.trusted_proxies.iter().find(|net| net.prefix_len() == 0) {
+            return Err(ConfigError(format!(
+                "TRUSTED_PROXIES must name your load balancers, not {everyone} (every address): anyone could \
+                 then write X-Forwarded-For and escape the per-address limits"
+            )));
+        }
+        let providers = [
+            ("WHATSAPP_GRAPH_URL", Some(self.whatsapp.graph_url.as_str())),
+            ("STRIPE_API_URL", self.stripe.as_ref().map(|s| s.api_url.as_str())),
+            ("LLM_BASE_URL", self.llm.as_ref().map(|l| l.base_url.as_str())),
+        ];
+        for (name, address) in providers {
+            if let Some(address) = address
+                && !https_or_loopback(address)
+            {
+                return Err(ConfigError(format!(
+                    "{name} must be an https address in production (tokens travel on it), not {address:?}"
+                )));
+            }
+        }
+        if self.whatsapp.mode == WhatsAppMode::Cloud && self.whatsapp.verify_token.is_none() {
+            return Err(ConfigError(
+                "WHATSAPP_VERIFY_TOKEN is required with WHATSAPP_MODE=cloud in production (Meta's webhook handshake)"
+                    .into(),
+            ));
+        }
+        if !varied_enough(self.jwt_secret.expose()) {
+            return Err(ConfigError(
+                "JWT_SECRET is too predictable for production: use a random one (openssl rand -base64 48)"
+                    .into(),
+            ));
+        }
         let secrets = [
             ("WHATSAPP_APP_SECRET", self.whatsapp.app_secret.as_ref()),
             ("STRIPE_WEBHOOK_SECRET", self.stripe.as_ref().map(|s| &s.webhook_secret)),
@@ -361,6 +397,43 @@ impl Config {
     pub fn is_production(&self) -> bool {
         self.mode == RunMode::Production
     }
+
+    /// Whether links and pages are served over https (then browsers are told to keep to it):
+    /// the scheme compared as a URL does, whatever its case.
+    pub fn serves_https(&self) -> bool {
+        url::Url::parse(&self.public_url).is_ok_and(|u| u.scheme() == "https")
+    }
+}
+
+/// An https address, or one on this machine (a local proxy or test double may speak http).
+fn https_or_loopback(address: &str) -> bool {
+    let Ok(url) = url::Url::parse(address) else { return false };
+    let loopback = match url.host() {
+        Some(url::Host::Domain(name)) => name == "localhost",
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    url.scheme() == "https" || (url.scheme() == "http" && loopback)
+}
+
+/// A secret with enough different characters to be random (a generated one of 32 bytes has dozens;
+/// "aaaa…" or "1234…1234" has a handful), estimated as the Shannon entropy of its characters: at
+/// least 3.5 bits per character and 128 bits in all.
+fn varied_enough(secret: &str) -> bool {
+    let mut counts = std::collections::HashMap::new();
+    for c in secret.chars() {
+        *counts.entry(c).or_insert(0usize) += 1;
+    }
+    let n = secret.chars().count() as f64;
+    let per_char: f64 = counts
+        .values()
+        .map(|&k| {
+            let p = k as f64 / n;
+            -p * p.log2()
+        })
+        .sum();
+    per_char >= 3.5 && per_char * n >= 128.0
 }
 
 fn connection_limits(
@@ -509,11 +582,12 @@ mod tests {
         Config::from_source(&map)
     }
 
-    const CLOUD: [(&str, &str); 4] = [
+    const CLOUD: [(&str, &str); 5] = [
         ("WHATSAPP_MODE", "cloud"),
         ("WHATSAPP_PHONE_NUMBER_ID", "123"),
         ("WHATSAPP_ACCESS_TOKEN", "token"),
         ("WHATSAPP_APP_SECRET", "0123456789abcdef0123456789abcdef"),
+        ("WHATSAPP_VERIFY_TOKEN", "a-verify-token"),
     ];
     const STRIPE: [(&str, &str); 5] = [
         ("PAYMENTS_PROVIDER", "stripe"),
@@ -537,6 +611,41 @@ mod tests {
         .collect();
         pairs.extend(changes.iter().copied());
         config(&pairs.into_iter().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn production_refuses_settings_an_attacker_could_use() {
+        let refused = |changes: &[(&'static str, &'static str)], names: &str| {
+            let err = production(changes).unwrap_err();
+            assert!(err.0.contains(names), "{changes:?}: {err}");
+        };
+        refused(&[("TRUSTED_PROXIES", "0.0.0.0/0")], "TRUSTED_PROXIES");
+        refused(&[("TRUSTED_PROXIES", "10.0.0.0/8, ::/0")], "TRUSTED_PROXIES");
+        refused(&[("WHATSAPP_GRAPH_URL", "http://graph.facebook.com/v23.0")], "WHATSAPP_GRAPH_URL");
+        refused(&[("STRIPE_API_URL", "http://api.stripe.com")], "STRIPE_API_URL");
+        refused(&[("LLM_BASE_URL", "http://llm.example.com/v1")], "LLM_BASE_URL");
+        refused(&[("JWT_SECRET", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")], "JWT_SECRET");
+        refused(&[("JWT_SECRET", "12341234123412341234123412341234")], "JWT_SECRET");
+        let without_verify_token = {
+            let mut pairs: Vec<(&str, &str)> = vec![
+                ("SOCIO_ENV", "production"),
+                ("PUBLIC_URL", "https://socio.app"),
+                ("SOCIO_ADDR", "0.0.0.0:8080"),
+                ("JWT_SECRET", "a-production-secret-of-forty-bytes-012345"),
+            ];
+            pairs.extend(CLOUD.iter().filter(|(k, _)| *k != "WHATSAPP_VERIFY_TOKEN"));
+            pairs.extend(STRIPE);
+            config(&pairs).unwrap_err()
+        };
+        assert!(without_verify_token.0.contains("WHATSAPP_VERIFY_TOKEN"), "{without_verify_token}");
+        // What a real deployment uses still starts.
+        let ok = production(&[
+            ("TRUSTED_PROXIES", "10.0.0.0/8"),
+            ("LLM_BASE_URL", "http://127.0.0.1:11434/v1"),
+            ("PUBLIC_URL", "HTTPS://Socio.App"),
+        ])
+        .unwrap();
+        assert!(ok.serves_https(), "an upper-case scheme is still https");
     }
 
     #[test]

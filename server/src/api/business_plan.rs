@@ -31,6 +31,11 @@ use crate::{
 };
 
 const MAX_BATCH: usize = 20;
+/// Writes per person through the real-time sync calls (a 429 with the seconds to wait beyond):
+/// an editor saves every few seconds at most; a script writing faster is refused.
+const AUTO_SAVES: Limit = Limit { max: 60, window: std::time::Duration::from_secs(60) };
+const SYNC_UPDATES: Limit = Limit { max: 120, window: std::time::Duration::from_secs(60) };
+const BATCH_UPDATES: Limit = Limit { max: 30, window: std::time::Duration::from_secs(60) };
 /// Plan documents one user may generate a minute (each may call the model).
 pub const GENERATIONS_PER_USER: Limit = Limit { max: 10, window: std::time::Duration::from_secs(60) };
 const MAX_DRAFT_BYTES: usize = 64 * 1024;
@@ -227,15 +232,19 @@ fn source_proto(source: Source) -> pb::ChangeSource {
     }
 }
 
-/// A client names the source of its change; unset is the dashboard, as the spec says.
+/// The source of a change a person makes through these calls is the server's to say: a client may
+/// only name which of its own screens sent it (the builder; the dashboard otherwise, as the spec
+/// says). `admin`, `whatsapp` and `web_chat` are set by the server where those happen, never taken
+/// from a body.
 fn source_from_proto(value: i32) -> Source {
     match pb::ChangeSource::try_from(value).unwrap_or(pb::ChangeSource::Unspecified) {
-        pb::ChangeSource::Unspecified | pb::ChangeSource::Dashboard => Source::Dashboard,
         pb::ChangeSource::Builder => Source::Builder,
-        pb::ChangeSource::Whatsapp => Source::WhatsApp,
-        pb::ChangeSource::WebChat => Source::WebChat,
-        pb::ChangeSource::Admin => Source::Admin,
-        pb::ChangeSource::Api => Source::Api,
+        pb::ChangeSource::Unspecified
+        | pb::ChangeSource::Dashboard
+        | pb::ChangeSource::Whatsapp
+        | pb::ChangeSource::WebChat
+        | pb::ChangeSource::Admin
+        | pb::ChangeSource::Api => Source::Dashboard,
     }
 }
 
@@ -343,6 +352,8 @@ impl BusinessPlanApi {
 
     async fn sync_update(&self, call: Call<SyncUpdate>) -> Answer<SyncUpdate> {
         let caller = call.caller()?;
+        rate_limit::per_key(self.plans.db(), &format!("sync_update:{}", caller.user.id), SYNC_UPDATES)
+            .await?;
         let (update, source) = sync_update(call.body(), "")?;
         let (plan, changes) =
             self.plans.update(&caller.user.id, Some(&caller.user.id), source, &[update]).await?;
@@ -366,6 +377,7 @@ impl BusinessPlanApi {
 
     async fn auto_save(&self, call: Call<AutoSave>) -> Answer<AutoSave> {
         let caller = call.caller()?;
+        rate_limit::per_key(self.plans.db(), &format!("auto_save:{}", caller.user.id), AUTO_SAVES).await?;
         let body = call.body();
         let context = if body.context.trim().is_empty() { "general" } else { body.context.trim() };
         if context.chars().count() > 64 {
@@ -401,6 +413,8 @@ impl BusinessPlanApi {
 
     async fn batch_updates(&self, call: Call<BatchUpdates>) -> Answer<BatchUpdates> {
         let caller = call.caller()?;
+        rate_limit::per_key(self.plans.db(), &format!("batch_updates:{}", caller.user.id), BATCH_UPDATES)
+            .await?;
         let body = call.body();
         if body.updates.is_empty() || body.updates.len() > MAX_BATCH {
             return Err(AppError::invalid("updates", Problem::OutOfRange { min: 1, max: MAX_BATCH as i64 }));

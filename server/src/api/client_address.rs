@@ -2,7 +2,13 @@
 //! the balancer; when the peer is one of `TRUSTED_PROXIES`, the client is the nearest address in
 //! `X-Forwarded-For` that is not a trusted proxy (read right to left: entries further left were
 //! written by whoever called the proxy and cannot be trusted beyond that point). Without trusted
-//! proxies, `X-Forwarded-For` is ignored: anyone could write it.
+//! proxies, `X-Forwarded-For` is ignored: anyone could write it. Every `X-Forwarded-For` line is
+//! read, in order, as one list (a client may write a line of its own before the proxy appends its
+//! own; reading only the first would trust the client's).
+//!
+//! The limits key a caller by what they hold: an IPv4 address (an IPv4-mapped IPv6 address,
+//! `::ffff:1.2.3.4`, is that IPv4 address), or the /64 of an IPv6 address — one subscriber is given
+//! a whole /64 and can use any address in it.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -13,18 +19,30 @@ use tonic::transport::server::TcpConnectInfo;
 
 /// The caller's address as the limits key it (after `from_trusted_proxies`); None in process.
 pub fn of<T>(request: &tonic::Request<T>) -> Option<String> {
-    request.remote_addr().map(|addr| addr.ip().to_string())
+    request.remote_addr().map(|addr| limit_key(addr.ip()))
+}
+
+/// The key per-address limits count a caller under: an IPv4 address, or an IPv6 address's /64.
+pub fn limit_key(ip: IpAddr) -> String {
+    match ip.to_canonical() {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+    }
 }
 
 /// The client's address given the TCP peer and the request's `X-Forwarded-For`.
 pub fn client_ip(peer: IpAddr, forwarded_for: Option<&str>, trusted: &[IpNet]) -> IpAddr {
     let is_trusted = |ip: &IpAddr| trusted.iter().any(|net| net.contains(ip));
+    let peer = peer.to_canonical();
     if !is_trusted(&peer) {
         return peer;
     }
     let mut client = peer;
     for entry in forwarded_for.unwrap_or("").rsplit(',') {
-        match entry.trim().parse::<IpAddr>() {
+        match entry.trim().parse::<IpAddr>().map(|ip| ip.to_canonical()) {
             Ok(ip) => {
                 client = ip;
                 if !is_trusted(&ip) {
@@ -44,8 +62,15 @@ pub async fn from_trusted_proxies(trusted: Arc<Vec<IpNet>>, mut request: Request
         && let Some(info) = request.extensions().get::<TcpConnectInfo>()
         && let Some(peer) = info.remote_addr
     {
-        let forwarded = request.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
-        let client = client_ip(peer.ip(), forwarded, &trusted);
+        // Every line, in order: a line that is not text breaks the chain where it stands.
+        let forwarded: Vec<&str> = request
+            .headers()
+            .get_all("x-forwarded-for")
+            .iter()
+            .map(|v| v.to_str().unwrap_or("unreadable"))
+            .collect();
+        let forwarded = forwarded.join(",");
+        let client = client_ip(peer.ip(), Some(&forwarded), &trusted);
         if client != peer.ip() {
             let rewritten =
                 TcpConnectInfo { local_addr: info.local_addr, remote_addr: Some(SocketAddr::new(client, 0)) };
@@ -88,6 +113,17 @@ mod tests {
             ip("203.0.113.7")
         );
         assert_eq!(client_ip(ip("10.0.0.2"), Some("2001:db8::1"), &trusted), ip("2001:db8::1"));
+    }
+
+    #[test]
+    fn an_ipv4_mapped_address_is_the_ipv4_address_and_an_ipv6_client_is_its_64() {
+        assert_eq!(limit_key(ip("::ffff:1.2.3.4")), limit_key(ip("1.2.3.4")));
+        assert_eq!(limit_key(ip("1.2.3.4")), "1.2.3.4");
+        assert_eq!(limit_key(ip("2001:db8:1:2::1")), "2001:db8:1:2::/64");
+        assert_eq!(limit_key(ip("2001:db8:1:2:ffff:ffff:ffff:ffff")), limit_key(ip("2001:db8:1:2::1")));
+        assert_ne!(limit_key(ip("2001:db8:1:3::1")), limit_key(ip("2001:db8:1:2::1")));
+        let trusted = nets(&["10.0.0.0/8"]);
+        assert_eq!(client_ip(ip("::ffff:10.0.0.2"), Some("203.0.113.7"), &trusted), ip("203.0.113.7"));
     }
 
     #[test]

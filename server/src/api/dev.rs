@@ -154,6 +154,18 @@ pub async fn inbound(
 
 /// The message as Meta would have delivered it.
 fn simulated(message: &SimulatedMessage) -> Result<Inbound, AppError> {
+    // As from Meta's webhook: NUL characters, which a text column cannot hold, are dropped on both
+    // engines (`payload::parse` does the same).
+    let without_nul = |text: &str| text.replace('\0', "");
+    let message = &SimulatedMessage {
+        from: without_nul(&message.from),
+        user_id: without_nul(&message.user_id),
+        username: without_nul(&message.username),
+        name: without_nul(&message.name),
+        text: without_nul(&message.text),
+        choice: message.choice.as_deref().map(without_nul),
+        list: message.list,
+    };
     let phone = match (message.from.trim(), message.user_id.trim()) {
         ("", "") => return Err(AppError::invalid("from", Problem::Required)),
         ("", _) => None,

@@ -1,12 +1,19 @@
 //! Health over HTTP: `/healthz` says the process is up; `/readyz` says it can reach its database
 //! (503 otherwise), so a load balancer stops sending traffic to a replica that cannot serve it;
-//! `/metrics` is Prometheus' scrape, with the job queue read at that moment.
+//! `/metrics` is Prometheus' scrape, with the job queue read at that moment: behind
+//! `Authorization: Bearer <METRICS_TOKEN>` when a token is set, and not served at all in
+//! production without one.
 
 use std::sync::Arc;
 
-use axum::{extract::State, http::StatusCode, response::IntoResponse};
+use axum::{
+    extract::State,
+    http::{HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
+};
 
 use crate::{
+    config::Secret,
     db::{Db, jobs},
     telemetry::metrics::{self, QueueDepth},
 };
@@ -23,9 +30,40 @@ pub async fn readyz(State(db): State<Db>) -> impl IntoResponse {
     }
 }
 
+/// Who may scrape `/metrics`.
+#[derive(Clone)]
+pub struct MetricsAccess {
+    pub db: Db,
+    pub kinds: Arc<[&'static str]>,
+    /// Scrapes must carry it as a bearer token.
+    pub token: Option<Secret>,
+    /// Served without a token (development).
+    pub open: bool,
+}
+
 /// Prometheus' text exposition format. The queue's figures are left out, not invented, when the
 /// database cannot be read.
-pub async fn metrics(State((db, kinds)): State<(Db, Arc<[&'static str]>)>) -> impl IntoResponse {
+pub async fn metrics(State(access): State<MetricsAccess>, headers: HeaderMap) -> Response {
+    match &access.token {
+        Some(token) => {
+            let given = headers
+                .get(http::header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.strip_prefix("Bearer "))
+                .unwrap_or_default();
+            if !crate::whatsapp::signature::same_secret(token.expose(), given) {
+                return (
+                    StatusCode::UNAUTHORIZED,
+                    [(http::header::WWW_AUTHENTICATE, "Bearer")],
+                    "unauthorized",
+                )
+                    .into_response();
+            }
+        }
+        None if !access.open => return (StatusCode::NOT_FOUND, "not found").into_response(),
+        None => {}
+    }
+    let (db, kinds) = (access.db, access.kinds);
     let queue = match jobs::depth(&db, &kinds).await {
         Ok(depths) => depths
             .into_iter()
@@ -42,4 +80,5 @@ pub async fn metrics(State((db, kinds)): State<(Db, Arc<[&'static str]>)>) -> im
         }
     };
     ([(http::header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], metrics::render(&queue))
+        .into_response()
 }

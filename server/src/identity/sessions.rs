@@ -93,8 +93,7 @@ impl TokenKeys {
     pub fn verify(&self, token: &str) -> Option<AccessClaims> {
         let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation).ok()?;
         let (iat, exp) = (data.claims.iat, data.claims.exp);
-        let leeway = self.validation.leeway as i64;
-        if exp - iat > ACCESS_TTL.as_secs() as i64 || iat > now_ms() / 1000 + leeway {
+        if !plausible_times(iat, exp, now_ms() / 1000, self.validation.leeway as i64) {
             return None;
         }
         let role = match data.claims.role.as_str() {
@@ -106,9 +105,21 @@ impl TokenKeys {
             user_id: data.claims.sub,
             role,
             session_id: data.claims.sid,
-            expires_at: exp * 1000,
+            expires_at: exp.checked_mul(1000)?,
         })
     }
+}
+
+/// Whether a token's times are ones we could have written, with checked arithmetic (a signed token
+/// with `iat = i64::MIN` and `exp = i64::MAX` must not wrap into a short life): issued no later
+/// than now (with the leeway), living no longer than [`ACCESS_TTL`], and ending no further than
+/// that from now.
+fn plausible_times(iat: i64, exp: i64, now: i64, leeway: i64) -> bool {
+    let ttl = ACCESS_TTL.as_secs() as i64;
+    let Some(lifetime) = exp.checked_sub(iat) else { return false };
+    let latest_issue = now.saturating_add(leeway);
+    let latest_end = now.saturating_add(ttl).saturating_add(leeway);
+    (0..=ttl).contains(&lifetime) && iat <= latest_issue && exp <= latest_end
 }
 
 /// A fresh pair.
@@ -289,6 +300,28 @@ mod tests {
         assert!(keys().verify(&forge(header, with(now + 600, now + 900), &key)).is_none(), "issued later");
         let no_iat = serde_json::json!({"sub": "u-1", "role": "admin", "sid": "s", "iss": "socio", "aud": AUDIENCE, "exp": now + 60});
         assert!(keys().verify(&forge(header, no_iat, &key)).is_none(), "no issue time");
+    }
+
+    #[test]
+    fn tokens_with_extreme_times_are_refused_without_overflowing() {
+        let key = "k".repeat(40).into_bytes();
+        let header = r#"{"alg":"HS256","typ":"JWT"}"#;
+        let now = now_ms() / 1000;
+        let with = |iat: i64, exp: i64| serde_json::json!({"sub": "u-1", "role": "admin", "sid": "s", "iss": "socio", "aud": AUDIENCE, "iat": iat, "exp": exp});
+        for (iat, exp) in [
+            (i64::MIN, i64::MAX),
+            (i64::MIN, now + 60),
+            (now, i64::MAX),
+            (i64::MAX, i64::MAX),
+            (i64::MAX - 10, i64::MAX),
+            (now - 600, now + 600),
+            (now + 60, now + 120),
+            (now + 10, now + 5),
+        ] {
+            assert!(keys().verify(&forge(header, with(iat, exp), &key)).is_none(), "iat {iat}, exp {exp}");
+        }
+        assert!(!plausible_times(i64::MIN, i64::MAX, now, 5));
+        assert!(plausible_times(now, now + 900, now, 5));
     }
 
     #[test]

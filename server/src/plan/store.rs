@@ -8,7 +8,7 @@ use sqlx::{AnyConnection, Row};
 use super::sections::{self, Step};
 use crate::{
     db::{Db, get_bool, notify, now_ms},
-    error::AppError,
+    error::{AppError, Problem},
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -324,6 +324,15 @@ pub async fn apply(
         .fetch_one(&mut *tx)
         .await?
         .try_get("seq")?;
+        // The feed keeps the plan's latest changes only (`CHANGES_KEPT`).
+        sqlx::query(
+            "delete from plan_changes where plan_id = $1 and seq < (select min(seq) from \
+             (select seq from plan_changes where plan_id = $1 order by seq desc limit $2) kept)",
+        )
+        .bind(&plan.id)
+        .bind(CHANGES_KEPT)
+        .execute(&mut *tx)
+        .await?;
         // Other server processes learn of the change when this commits.
         notify::notify(db, &mut tx, CHANGES_CHANNEL, &format!("{user_id} {cursor}")).await?;
         let section = plan.sections.iter_mut().find(|s| s.step == update.step).expect("six sections");
@@ -418,9 +427,28 @@ pub async fn delete(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
 
 /// Keeps what the user is typing, per context, without touching the sections.
 pub async fn save_draft(db: &Db, user_id: &str, context: &str, data: &Json) -> Result<i64, AppError> {
+    // One writer of a person's drafts at a time (across servers), so the count below holds.
+    let _one_at_a_time = db.lock_key(&format!("drafts:{user_id}")).await?;
     let mut tx = db.begin().await?;
     let plan = get_or_create(&mut tx, user_id, Detail::Sections).await?;
     let now = now_ms();
+    let row = sqlx::query(
+        "select count(*) as n, sum(case when context = $2 then 1 else 0 end) as mine from plan_drafts where plan_id = $1",
+    )
+    .bind(&plan.id)
+    .bind(context)
+    .fetch_one(&mut *tx)
+    .await?;
+    let (contexts, exists): (i64, Option<i64>) = (row.try_get("n")?, row.try_get("mine")?);
+    if exists.unwrap_or(0) == 0 && contexts >= MAX_DRAFT_CONTEXTS {
+        return Err(AppError::invalid(
+            "context",
+            Problem::Format {
+                pt_br: "um dos seus rascunhos: cada pessoa guarda no máximo 10 (reaproveite um contexto)",
+                en: "one of your drafts: each person keeps at most 10 (reuse a context)",
+            },
+        ));
+    }
     sqlx::query(
         "insert into plan_drafts (plan_id, context, data, saved_at) values ($1, $2, $3, $4) \
          on conflict (plan_id, context) do update set data = excluded.data, saved_at = excluded.saved_at",
@@ -434,6 +462,13 @@ pub async fn save_draft(db: &Db, user_id: &str, context: &str, data: &Json) -> R
     tx.commit().await?;
     Ok(now)
 }
+
+/// Drafts a person keeps: one per context, at most this many contexts (64 KB each).
+pub const MAX_DRAFT_CONTEXTS: i64 = 10;
+
+/// Changes the feed keeps per plan: older ones are compacted away (the plan itself holds their
+/// result; a client whose cursor is older reads the plan again).
+pub const CHANGES_KEPT: i64 = 500;
 
 /// Generated documents kept per plan: the newest ones.
 pub const DOCUMENTS_KEPT: i32 = 10;

@@ -30,8 +30,39 @@ pub fn handle() -> &'static PrometheusHandle {
     })
 }
 
-/// One finished RPC: `rpc` is its gRPC path, `protocol` grpc, grpc-web or rest, `code` its status.
+/// The `rpc` label of a gRPC path: the path of a method the contracts (or health and reflection)
+/// define, else `unknown`. Anyone can post to invented paths; a label per path would let them grow
+/// the metrics without bound.
+pub fn rpc_label(path: &str) -> &str {
+    static KNOWN: OnceLock<BTreeSet<String>> = OnceLock::new();
+    let known = KNOWN.get_or_init(|| {
+        let mut known: BTreeSet<String> = crate::proto::descriptor_pool()
+            .services()
+            .flat_map(|service| {
+                service
+                    .methods()
+                    .map(|m| format!("/{}/{}", service.full_name(), m.name()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        known.extend(
+            [
+                "/grpc.health.v1.Health/Check",
+                "/grpc.health.v1.Health/Watch",
+                "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+                "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+            ]
+            .map(str::to_owned),
+        );
+        known
+    });
+    if known.contains(path) { path } else { "unknown" }
+}
+
+/// One finished RPC: `rpc` is its gRPC path (a method of ours, else `unknown`), `protocol` grpc,
+/// grpc-web or rest, `code` its status.
 pub fn rpc(rpc: &str, protocol: &'static str, code: &str, elapsed: Duration) {
+    let rpc = rpc_label(rpc);
     let labels = [("rpc", rpc.to_owned()), ("protocol", protocol.to_owned())];
     counter!(
         "socio_rpc_requests_total",

@@ -16,6 +16,7 @@ mod fault_proxy;
 mod handoff;
 mod helpers;
 mod hostile;
+mod hostile_again;
 mod jobs;
 mod landing;
 mod llm;

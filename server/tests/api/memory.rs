@@ -80,8 +80,14 @@ async fn older_turns_are_summarised_by_the_model_and_come_back_in_its_context(db
 
     llm.answer_with([(200, text("Lembro da sua padaria!"))]);
     app.say(ANA, "Lembra do que falamos?").await;
-    let context = &llm.requests()[2]["messages"][1]["content"];
-    assert!(context.as_str().unwrap().contains("Ana abre uma padaria em Campinas"), "{context}");
+    // The summary of her words comes back as her data (a tagged user message), not as system text.
+    let messages = llm.requests()[2]["messages"].as_array().unwrap().clone();
+    let context = messages
+        .iter()
+        .find(|m| m["role"] == "user" && m["content"].as_str().unwrap().starts_with("<dados_do_usuario>"))
+        .expect("her data");
+    assert!(context["content"].as_str().unwrap().contains("Ana abre uma padaria em Campinas"), "{context}");
+    assert!(messages[1]["content"].as_str().unwrap().contains("a summary of the earlier messages"));
 
     let (admin, _) = app.login(ADMIN).await;
     let (_, detail) =

@@ -201,7 +201,8 @@ on_both_engines!(a_batch_with_one_bad_update_applies_none);
 
 async fn the_change_feed_pages_by_cursor_and_records_who_and_where(db: TestDatabase) {
     let (app, token) = logged_in(db).await;
-    for (n, source) in ["dashboard", "whatsapp", "api"].iter().enumerate() {
+    // A body may name only the screen it came from; "admin" is the server's to write.
+    for (n, source) in ["dashboard", "builder", "admin"].iter().enumerate() {
         let update = json!({"step": "market", "data": {"location": format!("Cidade {n}")}, "source": source});
         let (status, body) =
             app.call(Method::POST, "/api/webhook/business-plan/update", update, Some(&token)).await;
@@ -212,13 +213,14 @@ async fn the_change_feed_pages_by_cursor_and_records_who_and_where(db: TestDatab
     assert_eq!(updates.len(), 2);
     assert_eq!(first["data"]["hasMore"], true);
     assert_eq!(updates[0]["source"], "dashboard");
-    assert_eq!(updates[1]["source"], "whatsapp");
+    assert_eq!(updates[1]["source"], "builder");
     assert_eq!(updates[0]["data"], json!({"location": "Cidade 0"}), "only what changed");
     assert!(!updates[0]["actorId"].as_str().unwrap().is_empty());
     let cursor = first["data"]["cursor"].as_str().unwrap();
     let (_, rest) =
         get(&app, &format!("/api/webhook/business-plan/updates?since={cursor}&limit=2"), &token).await;
     assert_eq!(rest["data"]["updates"].as_array().unwrap().len(), 1);
+    assert_eq!(rest["data"]["updates"][0]["source"], "dashboard", "not admin: {rest}");
     assert_eq!(rest["data"]["hasMore"], false);
     let (_, progress) = get(&app, "/api/webhook/business-plan/progress", &token).await;
     assert_eq!(progress["data"]["cursor"], rest["data"]["cursor"]);

@@ -171,6 +171,15 @@ pub fn request_message(
         } else {
             serde_json::from_slice(body).map_err(|e| AppError::MalformedBody(e.to_string()))?
         };
+        if deeper_than(&parsed, MAX_JSON_DEPTH) {
+            return Err(AppError::invalid(
+                "body",
+                Problem::Format {
+                    pt_br: "um JSON com no máximo 32 níveis de objetos e listas",
+                    en: "JSON nested at most 32 levels deep",
+                },
+            ));
+        }
         match (&route.body, parsed) {
             (BodyRule::Whole, Json::Object(fields)) => object = fields,
             (BodyRule::Whole, _) => return Err(AppError::MalformedBody("expected a JSON object".into())),
@@ -189,6 +198,20 @@ pub fn request_message(
         return Err(AppError::invalid(field, Problem::Format { pt_br: NUL_PT_BR, en: NUL_EN }));
     }
     json::json_to_message(&route.input, object)
+}
+
+/// How deep a body's objects and lists may nest: far more than any contract needs, and well inside
+/// what the protobuf decoder behind the transcoder accepts (each JSON level of a `Struct` is two of
+/// its levels, and it stops at 100).
+const MAX_JSON_DEPTH: usize = 32;
+
+/// Whether `value` nests objects and lists more than `limit` levels deep.
+fn deeper_than(value: &Json, limit: usize) -> bool {
+    match value {
+        Json::Array(items) => limit == 0 || items.iter().any(|v| deeper_than(v, limit - 1)),
+        Json::Object(fields) => limit == 0 || fields.values().any(|v| deeper_than(v, limit - 1)),
+        Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => false,
+    }
 }
 
 /// The first field (JSON path) whose text, or name, holds a NUL character: text cannot store it.
