@@ -73,7 +73,7 @@ use crate::{
             business_plan_service_server::BusinessPlanServiceServer,
             consultant_service_server::ConsultantServiceServer,
             dashboard_service_server::DashboardServiceServer, handoff_service_server::HandoffServiceServer,
-            landing_service_server::LandingServiceServer,
+            landing_service_server::LandingServiceServer, results_service_server::ResultsServiceServer,
             system_prompt_service_server::SystemPromptServiceServer,
         },
     },
@@ -288,6 +288,7 @@ async fn build_router(
     health_reporter.set_serving::<SystemPromptServiceServer<SystemPromptApi>>().await;
     health_reporter.set_serving::<HandoffServiceServer<HandoffApi>>().await;
     health_reporter.set_serving::<LandingServiceServer<LandingApi>>().await;
+    health_reporter.set_serving::<ResultsServiceServer<crate::api::results::ResultsApi>>().await;
 
     // Reflection describes our services, health and itself, so grpcurl can call any of them.
     let reflection = || {
@@ -320,6 +321,7 @@ async fn build_router(
             crate::identity::links::LinkKeys::new(&config.jwt_secret),
         )))
         .add_service(ConsultantServiceServer::new(ConsultantApi::new(engine, db.clone())))
+        .add_service(ResultsServiceServer::new(crate::api::results::ResultsApi::new(plans.clone())))
         .add_service(LandingServiceServer::new(LandingApi::new(
             db.clone(),
             &config.whatsapp.business_number,

@@ -98,8 +98,11 @@ impl Exports {
                 })
             })
             .collect();
+        let months = crate::plan::results::list(&self.db, user_id).await?;
+        let forecast = plan.as_ref().and_then(crate::plan::results::forecast);
         Ok(Some(json!({
             "exportedAt": timestamp(now_ms()).to_string(),
+            "monthResults": crate::plan::results::as_json(&months, forecast.as_ref()),
             "user": to_json(&super::user_proto(&user)),
             "subscriptions": subscriptions,
             "businessPlan": plan.as_ref().map(|p| to_json(&plan_proto(p))),

@@ -20,6 +20,7 @@ pub mod in_language;
 pub mod landing;
 pub mod paging;
 pub mod rest;
+pub mod results;
 pub mod security_headers;
 pub mod system_prompts;
 pub mod web;

@@ -23,6 +23,7 @@ use crate::{
     identity::users::{Tier, User},
     plan::{
         Plans,
+        results::{self, YearMonth},
         sections::Step,
         store::{Patch, Plan, Source, StepUpdate},
     },
@@ -91,6 +92,11 @@ fn tools() -> Json {
             "name": "save_plan_section",
             "description": "Saves fields of one section of the user's business plan. Field names: idea {businessIdea, problem, solution, differentiator, stage: idea|planning|started|running}; market {industry, targetCustomer, marketSize, competitors, location, strengths, weaknesses, opportunities, threats (the SWOT analysis)}; finance {startupCosts, monthlyFixedCosts, averageTicket, variableCostPerSale, variableCostPercent, expectedSalesPerMonth, workingCapital, fundingSource} (amounts in reais as numbers); marketing {channels: [string], positioning, pricingStrategy, launchPlan}; hr {teamSize, roles: [string], hiringPlan, partners}; legal {businessType: mei|me|epp|ltda|slu|sa|undecided, taxRegime: simei|simples_nacional|lucro_presumido|lucro_real|undecided, licences: [string], cnpjStatus: none|in_progress|active}.",
             "parameters": {"type": "object", "properties": {"section": section, "fields": {"type": "object"}, "completed": {"type": "boolean"}}, "required": ["section", "fields"]}
+        }},
+        {"type": "function", "function": {
+            "name": "record_month_results",
+            "description": "Records a month's real results as the person tells them (\"fechei outubro com 21 mil e gastei 15\"): month as YYYY-MM (last month when they do not say), revenue and costs in reais as numbers, salesCount. Answers the month against the plan's forecast with the variance; repeat those numbers as they are.",
+            "parameters": {"type": "object", "properties": {"month": {"type": "string"}, "revenue": {"type": "number"}, "costs": {"type": "number"}, "salesCount": {"type": "number"}}, "required": ["revenue", "costs"]}
         }},
         {"type": "function", "function": {
             "name": "set_step_completed",
@@ -425,6 +431,34 @@ impl Engine {
     }
 
     /// Runs one tool call; what goes wrong is told to the model, and nothing invalid is written.
+    /// The model's `record_month_results`: a month's revenue, costs and sales as the person said
+    /// them; the answer is the month against the plan (or the field that is wrong).
+    async fn record_month_results(&self, user: &User, args: &Json) -> String {
+        let month = match args["month"].as_str() {
+            Some(text) => match YearMonth::parse("month", text, now_ms()) {
+                Ok(month) => month,
+                Err(err) => return format!("error: {}", err.message(user.language)),
+            },
+            None => YearMonth::current(now_ms()).previous(),
+        };
+        let number = |key: &str| args[key].as_f64();
+        let (Some(revenue), Some(costs)) = (number("revenue"), number("costs")) else {
+            return "error: revenue and costs (reais, numbers) are required; ask for what is missing".into();
+        };
+        let sales = args["salesCount"].as_f64().map(|s| s.round() as i64).unwrap_or(0);
+        match results::record(self.plans.db(), &user.id, month, revenue, costs, sales, Source::WhatsApp).await
+        {
+            Ok(recorded) => {
+                let forecast = match self.plans.get_or_create(&user.id).await {
+                    Ok(plan) => results::forecast(&plan),
+                    Err(_) => None,
+                };
+                format!("saved: {}", results::as_json(&[recorded], forecast.as_ref()))
+            }
+            Err(err) => format!("error: not saved: {}", err.message(user.language)),
+        }
+    }
+
     async fn run_tool(&self, user: &User, call: &ToolCall) -> String {
         let Ok(args) = serde_json::from_str::<Json>(&call.arguments) else {
             return "error: the arguments are not valid JSON".into();
@@ -432,11 +466,21 @@ impl Engine {
         let step = args["section"].as_str().and_then(Step::parse);
         let update = match (call.name.as_str(), step) {
             (finance_tool::NAME, _) => {
-                return match self.plans.get_or_create(&user.id).await {
-                    Ok(plan) => finance_tool::run(&plan, &args),
-                    Err(err) => format!("error: {err}"),
+                let Ok(plan) = self.plans.get_or_create(&user.id).await else {
+                    return "error: the plan cannot be read now".into();
+                };
+                let analysis = finance_tool::run(&plan, &args);
+                // The months they recorded, against the plan, so "why did my profit fall?" is
+                // answered with the server's numbers.
+                return match results::list(self.plans.db(), &user.id).await {
+                    Ok(months) if !months.is_empty() => format!(
+                        "{analysis}\nRecorded months against the plan (newest first): {}",
+                        results::as_json(&months, results::forecast(&plan).as_ref())
+                    ),
+                    Ok(_) | Err(_) => analysis,
                 };
             }
+            ("record_month_results", _) => return self.record_month_results(user, &args).await,
             ("lookup_business_facts", _) => {
                 return facts::lookup(args["topic"].as_str().unwrap_or_default(), user.language).to_string();
             }

@@ -289,6 +289,7 @@ async fn an_export_link_serves_that_user_s_data_in_its_window_only(db: TestDatab
     assert_eq!(export["user"]["phoneNumber"], "+5511987654321");
     assert_eq!(export["messages"][0]["content"], "Oi, quero exportar");
     assert!(export.get("businessPlanMarkdown").is_some());
+    assert_eq!(export["monthResults"], json!([]), "the month results are hers too (none recorded here)");
 
     let someone_else = url.replace(&id, &other);
     assert_eq!(

@@ -61,6 +61,7 @@ async fn the_active_prompt_is_the_system_message_and_user_text_stays_user_conten
         tools,
         [
             "save_plan_section",
+            "record_month_results",
             "set_step_completed",
             "read_plan",
             "analyze_finance",

@@ -27,6 +27,7 @@ mod plan;
 mod plan_document;
 mod protocols;
 mod resilience;
+mod results;
 mod scale_out;
 mod sessions;
 mod stripe;

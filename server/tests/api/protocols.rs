@@ -41,7 +41,7 @@ async fn reflection_lists_exactly_the_contract_s_services_over_v1_and_v1alpha(db
     };
     let names: BTreeSet<String> = list.service.into_iter().map(|s| s.name).collect();
     let mut expected = contract_services();
-    assert_eq!(expected.len(), 9, "the nine services of the contracts: {expected:?}");
+    assert_eq!(expected.len(), 10, "the ten services of the contracts: {expected:?}");
     expected.extend(["grpc.health.v1.Health".to_owned(), "grpc.reflection.v1.ServerReflection".to_owned()]);
     assert_eq!(names, expected, "reflection lists exactly the contract's services and health");
 

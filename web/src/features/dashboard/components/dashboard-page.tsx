@@ -14,6 +14,7 @@ import { formatDateTime } from "@/lib/dates";
 import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
 import { formatHandle } from "@/lib/phone";
+import { MonthResults } from "./month-results";
 import { useDownloadPlan } from "@/lib/use-download-plan";
 import { usePlanLiveUpdates } from "@/lib/use-plan-live";
 
@@ -170,6 +171,8 @@ export function DashboardPage() {
               ))}
             </dl>
           </Card>
+
+          <MonthResults />
 
           <Card title={t("messages.title")} className="lg:col-span-2">
             {recentMessages.length === 0 ? (

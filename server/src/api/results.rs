@@ -1,0 +1,93 @@
+//! `ResultsService`: a month's real numbers (record, list) against the plan. Thin: it reads the
+//! month, calls `plan::results`, and maps to proto.
+
+use super::{
+    call::{Answer, Call, Reply, rpc_service, say},
+    timestamp,
+};
+use crate::{
+    db::now_ms,
+    plan::{
+        Plans,
+        results::{self, Forecast, MonthResult, YearMonth},
+        store::Source,
+    },
+    proto::socio::v1::{self as pb, results_service_server::ResultsService},
+};
+
+#[derive(Clone)]
+pub struct ResultsApi {
+    plans: Plans,
+}
+
+impl ResultsApi {
+    pub fn new(plans: Plans) -> Self {
+        Self { plans }
+    }
+}
+
+fn forecast_proto(f: &Forecast) -> pb::MonthForecast {
+    pb::MonthForecast { revenue: f.revenue, costs: f.costs, result: f.result }
+}
+
+pub fn month_proto(r: &MonthResult, forecast: Option<&Forecast>) -> pb::MonthResult {
+    pb::MonthResult {
+        month: r.month.key(),
+        revenue: r.revenue,
+        costs: r.costs,
+        sales_count: r.sales_count as i32,
+        result: r.result(),
+        plan: forecast.map(forecast_proto),
+        variance: forecast.map(|f| {
+            let v = results::variance(r, f);
+            pb::MonthVariance {
+                revenue: v.revenue,
+                revenue_percent: v.revenue_percent,
+                result: v.result,
+                result_percent: v.result_percent,
+            }
+        }),
+        recorded_at: Some(timestamp(r.recorded_at)),
+    }
+}
+
+impl ResultsApi {
+    async fn record_month_results(&self, call: Call<RecordMonthResults>) -> Answer<RecordMonthResults> {
+        let user = call.user()?;
+        let body = call.body();
+        let month = YearMonth::parse("month", &body.month, now_ms())?;
+        let recorded = results::record(
+            self.plans.db(),
+            &user.id,
+            month,
+            body.revenue,
+            body.costs,
+            i64::from(body.sales_count),
+            Source::Dashboard,
+        )
+        .await?;
+        let plan = self.plans.get_or_create(&user.id).await?;
+        let forecast = results::forecast(&plan);
+        let reply =
+            pb::RecordMonthResultsResponse { result: Some(month_proto(&recorded, forecast.as_ref())) };
+        Ok(Reply::with_message(reply, say("Resultados do mês salvos", "Month's results saved")))
+    }
+
+    async fn list_results(&self, call: Call<ListResults>) -> Answer<ListResults> {
+        let user = call.user()?;
+        let months = results::list(self.plans.db(), &user.id).await?;
+        let plan = self.plans.get_or_create(&user.id).await?;
+        let forecast = results::forecast(&plan);
+        Ok(Reply::from(pb::ListResultsResponse {
+            results: months.iter().map(|m| month_proto(m, forecast.as_ref())).collect(),
+            plan: forecast.as_ref().map(forecast_proto),
+            biggest_gap: results::biggest_gap(&months, forecast.as_ref(), crate::locale::current())
+                .unwrap_or_default(),
+        }))
+    }
+}
+
+rpc_service!(ResultsService for ResultsApi {
+    record_month_results,
+    list_results,
+});

@@ -1,0 +1,382 @@
+//! The month's real numbers against the plan. A person records a month's revenue, costs and number
+//! of sales (on WhatsApp through the model's `record_month_results`, on the dashboard, or through
+//! `PUT /api/results/{month}`); each month is shown beside what the plan's finance step expected
+//! for a month (the same maths as the plan: revenue = ticket × sales, costs = fixed + variable,
+//! result = revenue − costs) with the variance, and the biggest gap is said in one sentence.
+//! Results are the person's data: exported with it, erased with it.
+
+use serde_json::Value as Json;
+use sqlx::Row;
+
+use super::{
+    document, finance, money,
+    sections::Step,
+    store::{Plan, Source},
+};
+use crate::{
+    clock::CivilDate,
+    db::{Db, now_ms},
+    error::{AppError, Problem},
+    locale::Language,
+    proto::{json as proto_json, socio::v1 as pb},
+};
+
+/// The largest amount a month may hold, in reais (a typo's guard, far above any small business).
+const MAX_AMOUNT: f64 = 1.0e11;
+/// Months a list shows: the last two years.
+const MONTHS_LISTED: i64 = 24;
+
+/// A month of the São Paulo calendar, `YYYY-MM`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct YearMonth {
+    pub year: i64,
+    pub month: i64,
+}
+
+impl YearMonth {
+    /// A month as people write it in the contract (`2026-10`), not after the current São Paulo
+    /// month.
+    pub fn parse(field: &str, text: &str, now: i64) -> Result<Self, AppError> {
+        let format = Problem::Format {
+            pt_br: "um mês no formato AAAA-MM (ex.: 2026-10)",
+            en: "a month as YYYY-MM (e.g. 2026-10)",
+        };
+        let text = text.trim();
+        let (year, month) = text.split_once('-').ok_or_else(|| AppError::invalid(field, format.clone()))?;
+        let valid =
+            year.len() == 4 && month.len() == 2 && text.chars().all(|c| c.is_ascii_digit() || c == '-');
+        let (Ok(year), Ok(month)) = (year.parse::<i64>(), month.parse::<i64>()) else {
+            return Err(AppError::invalid(field, format));
+        };
+        if !valid || !(2000..=2100).contains(&year) || !(1..=12).contains(&month) {
+            return Err(AppError::invalid(field, format));
+        }
+        let this = Self { year, month };
+        if this > Self::current(now) {
+            return Err(AppError::invalid(
+                field,
+                Problem::Format {
+                    pt_br: "um mês que já começou (não dá para registrar o futuro)",
+                    en: "a month that has already begun (the future cannot be recorded)",
+                },
+            ));
+        }
+        Ok(this)
+    }
+
+    /// The month it is in São Paulo at `now`.
+    pub fn current(now: i64) -> Self {
+        let today = CivilDate::in_sao_paulo(now);
+        Self { year: today.year, month: today.month }
+    }
+
+    pub fn key(self) -> String {
+        format!("{:04}-{:02}", self.year, self.month)
+    }
+
+    /// The month before.
+    pub fn previous(self) -> Self {
+        if self.month == 1 {
+            Self { year: self.year - 1, month: 12 }
+        } else {
+            Self { month: self.month - 1, ..self }
+        }
+    }
+
+    /// "outubro de 2026" / "October 2026".
+    pub fn name(self, lang: Language) -> String {
+        const PT: [&str; 12] = [
+            "janeiro",
+            "fevereiro",
+            "março",
+            "abril",
+            "maio",
+            "junho",
+            "julho",
+            "agosto",
+            "setembro",
+            "outubro",
+            "novembro",
+            "dezembro",
+        ];
+        const EN: [&str; 12] = [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ];
+        let i = (self.month - 1).clamp(0, 11) as usize;
+        lang.choose(format!("{} de {}", PT[i], self.year), format!("{} {}", EN[i], self.year))
+    }
+}
+
+/// What a person recorded for a month.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MonthResult {
+    pub month: YearMonth,
+    pub revenue: f64,
+    pub costs: f64,
+    pub sales_count: i64,
+    pub recorded_at: i64,
+}
+
+impl MonthResult {
+    pub fn result(&self) -> f64 {
+        self.revenue - self.costs
+    }
+}
+
+/// What the plan expects of a month.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Forecast {
+    pub revenue: f64,
+    pub costs: f64,
+    pub result: f64,
+}
+
+/// A month against the plan: actual − expected, and that as a percent of the expected (None when
+/// the plan expects zero).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Variance {
+    pub revenue: f64,
+    pub revenue_percent: Option<f64>,
+    pub result: f64,
+    pub result_percent: Option<f64>,
+}
+
+/// An amount in reais from a request: finite, not negative, not absurd.
+pub fn amount(field: &str, value: f64) -> Result<f64, AppError> {
+    if !value.is_finite() || value < 0.0 {
+        return Err(AppError::invalid(
+            field,
+            Problem::Format {
+                pt_br: "um valor em reais, zero ou mais",
+                en: "an amount in reais, zero or more",
+            },
+        ));
+    }
+    if value > MAX_AMOUNT {
+        return Err(AppError::invalid(field, Problem::OutOfRange { min: 0, max: MAX_AMOUNT as i64 }));
+    }
+    Ok((value * 100.0).round() / 100.0)
+}
+
+/// Records (or corrects) a month's results.
+pub async fn record(
+    db: &Db,
+    user_id: &str,
+    month: YearMonth,
+    revenue: f64,
+    costs: f64,
+    sales_count: i64,
+    source: Source,
+) -> Result<MonthResult, AppError> {
+    let revenue = amount("revenue", revenue)?;
+    let costs = amount("costs", costs)?;
+    if !(0..=10_000_000).contains(&sales_count) {
+        return Err(AppError::invalid("salesCount", Problem::OutOfRange { min: 0, max: 10_000_000 }));
+    }
+    let now = now_ms();
+    sqlx::query(
+        "insert into month_results (user_id, month, revenue_cents, costs_cents, sales_count, source, recorded_at) \
+         values ($1, $2, $3, $4, $5, $6, $7) on conflict (user_id, month) do update set \
+         revenue_cents = excluded.revenue_cents, costs_cents = excluded.costs_cents, \
+         sales_count = excluded.sales_count, source = excluded.source, recorded_at = excluded.recorded_at",
+    )
+    .bind(user_id)
+    .bind(month.key())
+    .bind((revenue * 100.0).round() as i64)
+    .bind((costs * 100.0).round() as i64)
+    .bind(sales_count as i32)
+    .bind(source.key())
+    .bind(now)
+    .execute(db.pool())
+    .await?;
+    Ok(MonthResult { month, revenue, costs, sales_count, recorded_at: now })
+}
+
+/// The person's recorded months, newest first (the last two years).
+pub async fn list(db: &Db, user_id: &str) -> Result<Vec<MonthResult>, sqlx::Error> {
+    let rows = sqlx::query(
+        "select month, revenue_cents, costs_cents, sales_count, recorded_at from month_results \
+         where user_id = $1 order by month desc limit $2",
+    )
+    .bind(user_id)
+    .bind(MONTHS_LISTED)
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .filter_map(|row| {
+            let month: String = row.try_get("month").ok()?;
+            let (year, m) = month.split_once('-')?;
+            Some(Ok(MonthResult {
+                month: YearMonth { year: year.parse().ok()?, month: m.parse().ok()? },
+                revenue: row.try_get::<i64, _>("revenue_cents").ok()? as f64 / 100.0,
+                costs: row.try_get::<i64, _>("costs_cents").ok()? as f64 / 100.0,
+                sales_count: i64::from(row.try_get::<i32, _>("sales_count").ok()?),
+                recorded_at: row.try_get("recorded_at").ok()?,
+            }))
+        })
+        .collect()
+}
+
+/// LGPD erasure, the results' part.
+pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from month_results where user_id = $1").bind(user_id).execute(conn).await?;
+    Ok(())
+}
+
+/// What the plan's finance step expects of a month, once it has a ticket and the sales a month.
+pub fn forecast(plan: &Plan) -> Option<Forecast> {
+    let data: pb::FinanceData = proto_json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
+    let month = finance::analyse(&document::finance_inputs(&data)?).month;
+    Some(Forecast {
+        revenue: month.revenue,
+        costs: month.variable_costs + month.fixed_costs,
+        result: month.result,
+    })
+}
+
+/// A month against the plan.
+pub fn variance(actual: &MonthResult, forecast: &Forecast) -> Variance {
+    let percent = |actual: f64, expected: f64| {
+        (expected.abs() > f64::EPSILON)
+            .then(|| ((actual - expected) / expected.abs() * 1000.0).round() / 10.0)
+    };
+    Variance {
+        revenue: actual.revenue - forecast.revenue,
+        revenue_percent: percent(actual.revenue, forecast.revenue),
+        result: actual.result() - forecast.result,
+        result_percent: percent(actual.result(), forecast.result),
+    }
+}
+
+/// One sentence on the biggest gap between the recorded months and the plan (by result), in the
+/// person's language; None without months or a plan to compare with.
+pub fn biggest_gap(results: &[MonthResult], forecast: Option<&Forecast>, lang: Language) -> Option<String> {
+    let forecast = forecast?;
+    let worst = results.iter().max_by(|a, b| {
+        let gap = |r: &MonthResult| (r.result() - forecast.result).abs();
+        gap(a).total_cmp(&gap(b))
+    })?;
+    let gap = worst.result() - forecast.result;
+    let brl = |v: f64| money::format_brl(v, lang);
+    let month = worst.month.name(lang);
+    Some(if gap >= 0.0 {
+        lang.choose(
+            format!(
+                "O maior desvio foi em {month}: resultado de {} contra {} previstos no plano ({} acima).",
+                brl(worst.result()),
+                brl(forecast.result),
+                brl(gap)
+            ),
+            format!(
+                "The biggest gap was in {month}: a result of {} against {} in the plan ({} above).",
+                brl(worst.result()),
+                brl(forecast.result),
+                brl(gap)
+            ),
+        )
+    } else {
+        let cause = if worst.revenue < forecast.revenue {
+            lang.choose(
+                format!("a receita ficou {} abaixo do previsto", brl(forecast.revenue - worst.revenue)),
+                format!("revenue was {} below the plan", brl(forecast.revenue - worst.revenue)),
+            )
+        } else {
+            lang.choose(
+                format!("os custos ficaram {} acima do previsto", brl(worst.costs - forecast.costs)),
+                format!("costs were {} above the plan", brl(worst.costs - forecast.costs)),
+            )
+        };
+        lang.choose(
+            format!(
+                "O maior desvio foi em {month}: resultado de {} contra {} previstos — {cause}.",
+                brl(worst.result()),
+                brl(forecast.result)
+            ),
+            format!(
+                "The biggest gap was in {month}: a result of {} against {} in the plan — {cause}.",
+                brl(worst.result()),
+                brl(forecast.result)
+            ),
+        )
+    })
+}
+
+/// The months with the plan beside them, as JSON for the model's tools and the export.
+pub fn as_json(results: &[MonthResult], forecast: Option<&Forecast>) -> Json {
+    let months: Vec<Json> = results
+        .iter()
+        .map(|r| {
+            let mut month = serde_json::json!({
+                "month": r.month.key(), "revenue": r.revenue, "costs": r.costs,
+                "salesCount": r.sales_count, "result": r.result(),
+            });
+            if let Some(f) = forecast {
+                let v = variance(r, f);
+                month["plan"] =
+                    serde_json::json!({"revenue": f.revenue, "costs": f.costs, "result": f.result});
+                month["variance"] = serde_json::json!({
+                    "revenue": v.revenue, "revenuePercent": v.revenue_percent,
+                    "result": v.result, "resultPercent": v.result_percent,
+                });
+            }
+            month
+        })
+        .collect();
+    Json::Array(months)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // 2026-11-25 12:00 in São Paulo.
+    const NOW: i64 = 1_795_618_800_000;
+
+    #[test]
+    fn a_month_is_yyyy_mm_and_never_in_the_future() {
+        assert_eq!(YearMonth::parse("month", "2026-10", NOW).unwrap(), YearMonth { year: 2026, month: 10 });
+        assert_eq!(YearMonth::parse("month", "2026-11", NOW).unwrap().key(), "2026-11");
+        for bad in ["2026-12", "2027-01", "2026-13", "2026-1", "26-10", "outubro", "", "2026-00", "2026-1a"] {
+            assert!(YearMonth::parse("month", bad, NOW).is_err(), "{bad}");
+        }
+        assert_eq!(YearMonth { year: 2026, month: 1 }.previous().key(), "2025-12");
+    }
+
+    #[test]
+    fn a_month_is_compared_with_the_plan_with_its_variance() {
+        let forecast = Forecast { revenue: 20_000.0, costs: 16_000.0, result: 4_000.0 };
+        let october = MonthResult {
+            month: YearMonth { year: 2026, month: 10 },
+            revenue: 21_000.0,
+            costs: 15_000.0,
+            sales_count: 700,
+            recorded_at: 0,
+        };
+        let v = variance(&october, &forecast);
+        assert_eq!(
+            (v.revenue, v.revenue_percent, v.result, v.result_percent),
+            (1_000.0, Some(5.0), 2_000.0, Some(50.0))
+        );
+        let september = MonthResult {
+            month: YearMonth { year: 2026, month: 9 },
+            revenue: 15_000.0,
+            costs: 16_000.0,
+            ..october.clone()
+        };
+        let sentence = biggest_gap(&[october, september], Some(&forecast), Language::PtBr).unwrap();
+        assert!(sentence.contains("setembro de 2026") && sentence.contains("receita ficou"), "{sentence}");
+        assert!(amount("revenue", -1.0).is_err() && amount("revenue", f64::NAN).is_err());
+        assert_eq!(amount("revenue", 19.999).unwrap(), 20.0);
+    }
+}

@@ -1,0 +1,42 @@
+import { describe, expect, inject, it } from "vitest";
+
+import { accessibilityProblems, collectErrors, logIn, screenshot, sharedBrowser } from "./browser";
+
+const browser = sharedBrowser();
+const baseURL = inject("baseURL");
+
+describe("the month's real numbers against the plan", () => {
+  it("a person records months on the dashboard and sees them against the plan as a chart", async () => {
+    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = collectErrors(page);
+    await fetch(`${baseURL}/api/dev/whatsapp/inbound`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ from: "+5511955554444", name: "Dora Alves", text: "Oi" }),
+    });
+    await logIn(page, baseURL, "(11) 95555-4444", "+5511955554444");
+    const token = await page.evaluate(() => localStorage.getItem("authToken"));
+    const call = (method: string, path: string, body: object) =>
+      fetch(`${baseURL}${path}`, { method, headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const finance = { financeData: { monthlyFixedCosts: 8000, averageTicket: 25, variableCostPercent: 40, expectedSalesPerMonth: 1000 } };
+    expect((await call("PUT", "/api/business-plan/finance", finance)).status).toBe(200);
+    for (const [month, revenue, costs] of [["2026-07", 24000, 17500], ["2026-08", 26500, 18800], ["2026-09", 19000, 17000]] as const) {
+      expect((await call("PUT", `/api/results/${month}`, { revenue, costs, salesCount: Math.round(revenue / 25) })).status).toBe(200);
+    }
+    await page.reload();
+    const card = page.getByRole("region", { name: "Resultados do mês" });
+    await card.getByText(/O maior desvio foi em setembro de 2026/).waitFor();
+    await card.getByLabel("Mês").fill("2026-10");
+    await card.getByLabel("Faturamento (R$)").fill("21.000");
+    await card.getByLabel("Custos e despesas (R$)").fill("15.000");
+    await card.getByLabel("Número de vendas").fill("840");
+    await card.getByRole("button", { name: "Salvar resultados" }).click();
+    await page.getByText("Resultados do mês salvos").first().waitFor();
+    await card.locator('rect >> nth=3').waitFor();
+    expect(await card.getByRole("img", { name: "Resultado real × previsto no plano" }).count()).toBe(1);
+    await screenshot(page, "dashboard-results-1280");
+    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

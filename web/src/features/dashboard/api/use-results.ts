@@ -1,0 +1,18 @@
+import { createConnectQueryKey, useMutation, useQuery } from "@connectrpc/connect-query";
+import { useQueryClient } from "@tanstack/react-query";
+
+import { ResultsService } from "@/gen/socio/v1/results_pb";
+
+/** The person's recorded months with the plan beside them (`GET /api/results`). */
+export function useResults() {
+  return useQuery(ResultsService.method.listResults, {});
+}
+
+/** Records a month (`PUT /api/results/{month}`), then reads the list again. */
+export function useRecordMonthResults() {
+  const client = useQueryClient();
+  return useMutation(ResultsService.method.recordMonthResults, {
+    onSuccess: () =>
+      client.invalidateQueries({ queryKey: createConnectQueryKey({ schema: ResultsService.method.listResults, cardinality: undefined }) }),
+  });
+}

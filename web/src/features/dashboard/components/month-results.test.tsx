@@ -1,0 +1,93 @@
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+
+import { BadRequestSchema } from "@/gen/google/rpc/error_details_pb";
+import { AuthService } from "@/gen/socio/v1/auth_pb";
+import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
+import { DashboardService } from "@/gen/socio/v1/dashboard_pb";
+import { ResultsService } from "@/gen/socio/v1/results_pb";
+import { storeTokens } from "@/lib/session";
+import { renderApp } from "@/testing/render-app";
+
+import { parseReais } from "./month-results";
+
+const user = { id: "u1", name: "Ana Lima", phoneNumber: "+5511987654321", language: "pt-BR", role: Role.USER, subscriptionStatus: SubscriptionStatus.PRO };
+
+function api(recorded: { month: string; revenue: number; costs: number; salesCount: number }[]) {
+  return (router: ConnectRouter) => {
+    router.service(AuthService, { getMe: () => ({ user }) });
+    router.service(DashboardService, {
+      getDashboard: () => ({ user, businessPlan: { steps: [] }, stats: {}, whatsappUrl: "https://wa.me/5511900000000" }),
+    });
+    router.service(ResultsService, {
+      listResults: () => ({
+        results: recorded.map((r) => ({ ...r, result: r.revenue - r.costs })),
+        plan: { revenue: 25000, costs: 18000, result: 7000 },
+        biggestGap: recorded.length ? "O maior desvio foi em outubro de 2026: resultado de R$ 6.000,00 contra R$ 7.000,00 previstos." : "",
+      }),
+      recordMonthResults: (request) => {
+        if (request.month > "2026-11") {
+          throw new ConnectError("Dados inválidos", Code.InvalidArgument, undefined, [
+            { desc: BadRequestSchema, value: create(BadRequestSchema, { fieldViolations: [{ field: "month", description: "month deve ser um mês que já começou" }] }) },
+          ]);
+        }
+        recorded.unshift({ month: request.month, revenue: request.revenue, costs: request.costs, salesCount: request.salesCount });
+        return { result: { month: request.month, revenue: request.revenue, costs: request.costs, salesCount: request.salesCount } };
+      },
+    });
+  };
+}
+
+describe("month's results on the dashboard", () => {
+  it("records a month typed as people write reais and shows it against the plan", async () => {
+    storeTokens("t", "r");
+    const recorded: { month: string; revenue: number; costs: number; salesCount: number }[] = [];
+    renderApp("/dashboard", { api: api(recorded) });
+    const card = await screen.findByRole("region", { name: "Resultados do mês" });
+    expect(within(card).getByText(/Registre o faturamento/)).toBeInTheDocument();
+    const month = within(card).getByLabelText("Mês");
+    await userEvent.clear(month);
+    await userEvent.type(month, "2026-10");
+    await userEvent.type(within(card).getByLabelText("Faturamento (R$)"), "21.000");
+    await userEvent.type(within(card).getByLabelText("Custos e despesas (R$)"), "15.000,50");
+    await userEvent.type(within(card).getByLabelText("Número de vendas"), "840");
+    await userEvent.click(within(card).getByRole("button", { name: "Salvar resultados" }));
+    await waitFor(() => expect(recorded).toEqual([{ month: "2026-10", revenue: 21000, costs: 15000.5, salesCount: 840 }]));
+    expect(await within(card).findByText(/O maior desvio foi em outubro de 2026/)).toBeInTheDocument();
+    expect(within(card).getByRole("img", { name: "Faturamento real × previsto no plano" })).toBeInTheDocument();
+  });
+
+  it("marks a field the server or the form refuses, in words beside it", async () => {
+    storeTokens("t", "r");
+    renderApp("/dashboard", { api: api([]) });
+    const card = await screen.findByRole("region", { name: "Resultados do mês" });
+    const revenue = within(card).getByLabelText("Faturamento (R$)");
+    await userEvent.type(revenue, "muitas");
+    await userEvent.type(within(card).getByLabelText("Custos e despesas (R$)"), "100");
+    await userEvent.click(within(card).getByRole("button", { name: "Salvar resultados" }));
+    expect(revenue).toHaveAttribute("aria-invalid", "true");
+    expect(within(card).getByText("Digite um valor em reais, como 21.000 ou 1.234,50.")).toBeInTheDocument();
+    const month = within(card).getByLabelText("Mês");
+    await userEvent.clear(revenue);
+    await userEvent.type(revenue, "100");
+    await userEvent.clear(month);
+    await userEvent.type(month, "2099-01");
+    await userEvent.click(within(card).getByRole("button", { name: "Salvar resultados" }));
+    expect(await within(card).findByText("month deve ser um mês que já começou")).toBeInTheDocument();
+    expect(month).toHaveAttribute("aria-invalid", "true");
+  });
+});
+
+describe("reais as people type them", () => {
+  it("reads dots as thousands and a comma as the decimal point", () => {
+    expect(parseReais("21.000")).toBe(21000);
+    expect(parseReais("1.234.567,89")).toBe(1234567.89);
+    expect(parseReais("R$ 19,50")).toBe(19.5);
+    expect(parseReais("19.5")).toBe(19.5);
+    expect(parseReais("muitas")).toBeNaN();
+    expect(parseReais("-5")).toBeNaN();
+  });
+});

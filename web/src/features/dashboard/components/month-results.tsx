@@ -1,0 +1,159 @@
+import { type FormEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import type { MonthResult } from "@/gen/socio/v1/results_pb";
+import { fieldViolations, serverMessage } from "@/lib/errors";
+import { currentLanguage } from "@/lib/i18n";
+import { formatBRL } from "@/lib/money";
+
+import { useRecordMonthResults, useResults } from "../api/use-results";
+
+/** Last month in the browser's calendar, as `YYYY-MM` (what people record most). */
+function lastMonth(): string {
+  const now = new Date();
+  const d = new Date(now.getFullYear(), now.getMonth() - 1, 1);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}`;
+}
+
+/**
+ * An amount as people write reais: "21.000" and "1.234,50" (dots group thousands, a comma is the
+ * decimal point), or "1234.50"; NaN when it is not a number.
+ */
+export function parseReais(text: string): number {
+  const clean = text.replace(/[R$\s]/g, "");
+  const thousands = /^\d{1,3}(\.\d{3})+$/.test(clean);
+  const normalised = clean.includes(",") || thousands ? clean.replace(/\./g, "").replace(",", ".") : clean;
+  return /^\d+(\.\d+)?$/.test(normalised) ? Number(normalised) : Number.NaN;
+}
+
+const inputClass = "mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 aria-[invalid=true]:border-red-600";
+
+/** Actual against plan for the last 12 months: a bar per month for the actual, a mark for the plan. */
+function ActualAgainstPlan({ months, pick, title, planValue }: { months: MonthResult[]; pick: (m: MonthResult) => number; title: string; planValue: number | undefined }) {
+  const { i18n } = useTranslation();
+  const language = currentLanguage(i18n);
+  const shown = [...months].reverse().slice(-12);
+  const values = shown.map(pick);
+  const max = Math.max(1, ...values.map(Math.abs), Math.abs(planValue ?? 0));
+  const width = 100 / Math.max(1, shown.length);
+  const y = (v: number) => 40 - (Math.max(0, v) / max) * 38;
+  return (
+    <figure className="w-full">
+      <figcaption className="text-sm font-medium">{title}</figcaption>
+      <svg viewBox="0 0 100 40" preserveAspectRatio="none" className="mt-1 h-28 w-full" role="img" aria-label={title}>
+        {shown.map((m, i) => {
+          const v = pick(m);
+          return (
+            <rect key={m.month} x={i * width + width * 0.2} y={y(v)} width={width * 0.6} height={40 - y(v)} className={v < 0 ? "fill-red-500" : "fill-brand-600"}>
+              <title>{`${m.month}: ${formatBRL(v, language)}`}</title>
+            </rect>
+          );
+        })}
+        {planValue !== undefined && <line x1="0" x2="100" y1={y(planValue)} y2={y(planValue)} className="stroke-amber-500" strokeWidth="0.8" strokeDasharray="2 1" vectorEffect="non-scaling-stroke" />}
+      </svg>
+      <div className="mt-1 flex justify-between text-xs text-slate-500">
+        <span>{shown[0]?.month}</span>
+        <span>{shown.at(-1)?.month}</span>
+      </div>
+    </figure>
+  );
+}
+
+/** "Resultados do mês": record a month's revenue, costs and sales, and see them against the plan. */
+export function MonthResults() {
+  const { t, i18n } = useTranslation("dashboard");
+  const language = currentLanguage(i18n);
+  const results = useResults();
+  const record = useRecordMonthResults();
+  const [month, setMonth] = useState(lastMonth);
+  const [revenue, setRevenue] = useState("");
+  const [costs, setCosts] = useState("");
+  const [sales, setSales] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const id = useId();
+  const months = results.data?.results ?? [];
+  const plan = results.data?.plan;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const local: Record<string, string> = {};
+    const revenueValue = parseReais(revenue);
+    const costsValue = parseReais(costs);
+    const salesValue = sales.trim() === "" ? 0 : Number(sales);
+    if (!Number.isFinite(revenueValue) || revenueValue < 0) local.revenue = t("results.amountError");
+    if (!Number.isFinite(costsValue) || costsValue < 0) local.costs = t("results.amountError");
+    if (!Number.isInteger(salesValue) || salesValue < 0) local.salesCount = t("results.salesError");
+    setErrors(local);
+    if (Object.keys(local).length > 0) return;
+    try {
+      await record.mutateAsync({ month, revenue: revenueValue, costs: costsValue, salesCount: salesValue });
+      toast.success(t("results.saved"));
+      setRevenue("");
+      setCosts("");
+      setSales("");
+    } catch (error) {
+      const fields = fieldViolations(error);
+      if (Object.keys(fields).length > 0) setErrors(fields);
+      else toast.error(serverMessage(error, t("results.failed")));
+    }
+  }
+
+  const field = (name: string, label: string, value: string, set: (v: string) => void, inputMode: "decimal" | "numeric") => (
+    <label className="block text-sm font-medium">
+      {label}
+      <input
+        value={value}
+        onChange={(e) => set(e.target.value)}
+        inputMode={inputMode}
+        required={name !== "salesCount"}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `${id}-${name}` : undefined}
+        className={inputClass}
+      />
+      {errors[name] && (
+        <span id={`${id}-${name}`} className="mt-1 block text-sm text-red-700">
+          {errors[name]}
+        </span>
+      )}
+    </label>
+  );
+
+  return (
+    <Card title={t("results.title")} className="lg:col-span-3">
+      <div className="grid gap-6 lg:grid-cols-2">
+        <form onSubmit={(e) => void submit(e)} className="grid content-start items-start gap-3 self-start sm:grid-cols-2" noValidate>
+          <label className="block text-sm font-medium">
+            {t("results.month")}
+            <input type="month" value={month} onChange={(e) => setMonth(e.target.value)} required aria-invalid={errors.month ? true : undefined} aria-describedby={errors.month ? `${id}-month` : undefined} className={inputClass} />
+            {errors.month && (
+              <span id={`${id}-month`} className="mt-1 block text-sm text-red-700">
+                {errors.month}
+              </span>
+            )}
+          </label>
+          {field("revenue", t("results.revenue"), revenue, setRevenue, "decimal")}
+          {field("costs", t("results.costs"), costs, setCosts, "decimal")}
+          {field("salesCount", t("results.sales"), sales, setSales, "numeric")}
+          <Button type="submit" className="sm:col-span-2" disabled={record.isPending}>
+            {record.isPending ? t("results.saving") : t("results.save")}
+          </Button>
+        </form>
+        <div className="space-y-4">
+          {months.length === 0 ? (
+            <p className="text-sm text-slate-600">{t("results.empty")}</p>
+          ) : (
+            <>
+              {results.data?.biggestGap && <p className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900">{results.data.biggestGap}</p>}
+              <ActualAgainstPlan months={months} pick={(m) => m.revenue} title={t("results.revenueChart")} planValue={plan?.revenue} />
+              <ActualAgainstPlan months={months} pick={(m) => m.result} title={t("results.resultChart")} planValue={plan?.result} />
+              <p className="text-xs text-slate-600">{plan ? t("results.legend", { revenue: formatBRL(plan.revenue, language), result: formatBRL(plan.result, language) }) : t("results.noPlan")}</p>
+            </>
+          )}
+        </div>
+      </div>
+    </Card>
+  );
+}
