@@ -1,5 +1,6 @@
-//! `ResultsService`: a month's real numbers (record, list) against the plan. Thin: it reads the
-//! month, calls `plan::results`, and maps to proto.
+//! `ResultsService`: a month's real numbers (record, list) against the plan, and the proactive
+//! messages the person agreed to (`plan::reminders`). Thin: it reads the request, calls the
+//! domain, and maps to proto.
 
 use super::{
     call::{Answer, Call, Reply, rpc_service, say},
@@ -9,6 +10,7 @@ use crate::{
     db::now_ms,
     plan::{
         Plans,
+        reminders::{self, Preferences},
         results::{self, Forecast, MonthResult, YearMonth},
         store::Source,
     },
@@ -51,7 +53,41 @@ pub fn month_proto(r: &MonthResult, forecast: Option<&Forecast>) -> pb::MonthRes
     }
 }
 
+fn reminders_proto(p: &Preferences) -> pb::Reminders {
+    pb::Reminders {
+        monthly_checkin: p.monthly_checkin,
+        tax_reminders: p.tax_reminders,
+        day: p.day,
+        hour: p.hour,
+        stopped: p.stopped_at.is_some(),
+        consented_at: p.consented_at.map(timestamp),
+    }
+}
+
 impl ResultsApi {
+    async fn get_reminders(&self, call: Call<GetReminders>) -> Answer<GetReminders> {
+        let user = call.user()?;
+        let mut conn = self.plans.db().pool().acquire().await?;
+        let preferences = reminders::get(&mut conn, &user.id).await?;
+        Ok(Reply::from(pb::GetRemindersResponse { reminders: Some(reminders_proto(&preferences)) }))
+    }
+
+    async fn update_reminders(&self, call: Call<UpdateReminders>) -> Answer<UpdateReminders> {
+        let user = call.user()?;
+        let body = call.body();
+        let saved = reminders::set(
+            self.plans.db(),
+            &user.id,
+            body.monthly_checkin,
+            body.tax_reminders,
+            body.day,
+            body.hour,
+        )
+        .await?;
+        let reply = pb::UpdateRemindersResponse { reminders: Some(reminders_proto(&saved)) };
+        Ok(Reply::with_message(reply, say("Lembretes atualizados", "Reminders updated")))
+    }
+
     async fn record_month_results(&self, call: Call<RecordMonthResults>) -> Answer<RecordMonthResults> {
         let user = call.user()?;
         let body = call.body();
@@ -90,4 +126,6 @@ impl ResultsApi {
 rpc_service!(ResultsService for ResultsApi {
     record_month_results,
     list_results,
+    get_reminders,
+    update_reminders,
 });

@@ -26,7 +26,7 @@ use crate::{
 use super::{
     message_login, messages, notices,
     number_change::{self, NumberChange},
-    updates,
+    reminder_words, updates,
 };
 
 /// The job kind that answers a user.
@@ -99,6 +99,9 @@ impl Inbox {
             }
             if message_login::take(&mut tx, &user, message, &stored_id, at).await? {
                 continue; // a login by message, answered already
+            }
+            if reminder_words::take(&mut tx, &user, message, &stored_id, at).await? {
+                continue; // PARAR / VOLTAR, confirmed already
             }
             jobs::enqueue_batched(&mut tx, reply_job(&user.id), at, self.batching).await?;
         }

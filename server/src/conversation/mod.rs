@@ -11,6 +11,7 @@ pub mod message_login;
 pub mod messages;
 pub mod notices;
 pub mod number_change;
+pub mod reminder_words;
 pub mod split;
 pub mod summaries;
 pub mod updates;

@@ -6,6 +6,7 @@ pub mod document;
 pub mod events;
 pub mod finance;
 pub mod money;
+pub mod reminders;
 pub mod results;
 pub mod sections;
 pub mod store;

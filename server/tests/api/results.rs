@@ -131,3 +131,49 @@ async fn results_are_exported_and_erased_with_the_person(db: TestDatabase) {
     assert_eq!(app.count("select count(*) as n from month_results").await, 0);
 }
 on_both_engines!(results_are_exported_and_erased_with_the_person);
+
+async fn reminders_are_off_until_the_person_agrees_and_their_choices_are_checked(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    let token = with_plan(&app).await;
+    let (status, body) = app.call(Method::GET, "/api/reminders", Value::Null, Some(&token)).await;
+    assert_eq!(status, 200, "{body}");
+    let off = &body["data"]["reminders"];
+    assert_eq!((off["monthlyCheckin"].as_bool(), off["taxReminders"].as_bool()), (Some(false), Some(false)));
+    assert!(off["consentedAt"].is_null(), "no consent yet: {off}");
+    let quiet = json!({"monthlyCheckin": true, "taxReminders": false, "day": 5, "hour": 21});
+    let (status, refused) = app.call(Method::PUT, "/api/reminders", quiet, Some(&token)).await;
+    assert_eq!(
+        (status, refused["errors"][0]["field"].as_str()),
+        (400, Some("hour")),
+        "never after 20:00: {refused}"
+    );
+    let agreed = json!({"monthlyCheckin": true, "taxReminders": true, "day": 5, "hour": 9});
+    let (status, saved) = app.call(Method::PUT, "/api/reminders", agreed, Some(&token)).await;
+    assert_eq!(status, 200, "{saved}");
+    let on = &saved["data"]["reminders"];
+    assert_eq!(
+        (on["monthlyCheckin"].as_bool(), on["day"].as_i64(), on["stopped"].as_bool()),
+        (Some(true), Some(5), Some(false))
+    );
+    assert!(on["consentedAt"].as_str().is_some(), "consent kept with its time: {on}");
+}
+on_both_engines!(reminders_are_off_until_the_person_agrees_and_their_choices_are_checked);
+
+async fn parar_stops_every_proactive_message_at_once_and_voltar_resumes(db: TestDatabase) {
+    let app = spawn_app_with(db, &[("WHATSAPP_BATCH_WINDOW_MS", "10".into())]).await;
+    let token = with_plan(&app).await;
+    let agreed = json!({"monthlyCheckin": true, "taxReminders": true});
+    assert_eq!(app.call(Method::PUT, "/api/reminders", agreed, Some(&token)).await.0, 200);
+    let stopped = app.say(ANA, "PARAR").await;
+    assert!(stopped.starts_with("Pronto: não envio mais nenhuma mensagem"), "{stopped}");
+    let (_, body) = app.call(Method::GET, "/api/reminders", Value::Null, Some(&token)).await;
+    assert_eq!(body["data"]["reminders"]["stopped"], true, "{body}");
+    assert_eq!(body["data"]["reminders"]["monthlyCheckin"], true, "what they chose is kept for VOLTAR");
+    let resumed = app.say(ANA, "VOLTAR").await;
+    assert!(resumed.starts_with("Combinado: os lembretes"), "{resumed}");
+    let (_, body) = app.call(Method::GET, "/api/reminders", Value::Null, Some(&token)).await;
+    assert_eq!(body["data"]["reminders"]["stopped"], false, "{body}");
+    let stop_in_english = app.say(ANA, "stop").await;
+    assert!(stop_in_english.contains("PARAR") || stop_in_english.contains("VOLTAR"), "{stop_in_english}");
+}
+on_both_engines!(parar_stops_every_proactive_message_at_once_and_voltar_resumes);

@@ -16,3 +16,17 @@ export function useRecordMonthResults() {
       client.invalidateQueries({ queryKey: createConnectQueryKey({ schema: ResultsService.method.listResults, cardinality: undefined }) }),
   });
 }
+
+/** What the person agreed to receive without writing first (`GET /api/reminders`). */
+export function useReminders() {
+  return useQuery(ResultsService.method.getReminders, {});
+}
+
+/** Saves the reminder switches (`PUT /api/reminders`): turning one on is consent. */
+export function useUpdateReminders() {
+  const client = useQueryClient();
+  return useMutation(ResultsService.method.updateReminders, {
+    onSuccess: () =>
+      client.invalidateQueries({ queryKey: createConnectQueryKey({ schema: ResultsService.method.getReminders, cardinality: undefined }) }),
+  });
+}

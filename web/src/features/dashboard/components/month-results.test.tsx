@@ -16,6 +16,8 @@ import { parseReais } from "./month-results";
 
 const user = { id: "u1", name: "Ana Lima", phoneNumber: "+5511987654321", language: "pt-BR", role: Role.USER, subscriptionStatus: SubscriptionStatus.PRO };
 
+const reminderUpdates: { monthlyCheckin: boolean; taxReminders: boolean }[] = [];
+
 function api(recorded: { month: string; revenue: number; costs: number; salesCount: number }[]) {
   return (router: ConnectRouter) => {
     router.service(AuthService, { getMe: () => ({ user }) });
@@ -23,6 +25,11 @@ function api(recorded: { month: string; revenue: number; costs: number; salesCou
       getDashboard: () => ({ user, businessPlan: { steps: [] }, stats: {}, whatsappUrl: "https://wa.me/5511900000000" }),
     });
     router.service(ResultsService, {
+      getReminders: () => ({ reminders: reminderUpdates.at(-1) ?? { monthlyCheckin: false, taxReminders: false, stopped: false } }),
+      updateReminders: (request) => {
+        reminderUpdates.push({ monthlyCheckin: request.monthlyCheckin, taxReminders: request.taxReminders });
+        return { reminders: { monthlyCheckin: request.monthlyCheckin, taxReminders: request.taxReminders } };
+      },
       listResults: () => ({
         results: recorded.map((r) => ({ ...r, result: r.revenue - r.costs })),
         plan: { revenue: 25000, costs: 18000, result: 7000 },
@@ -78,6 +85,19 @@ describe("month's results on the dashboard", () => {
     await userEvent.click(within(card).getByRole("button", { name: "Salvar resultados" }));
     expect(await within(card).findByText("month deve ser um mês que já começou")).toBeInTheDocument();
     expect(month).toHaveAttribute("aria-invalid", "true");
+  });
+});
+
+describe("reminders on the dashboard", () => {
+  it("are off until the person turns one on, which is saved as their consent", async () => {
+    storeTokens("t", "r");
+    renderApp("/dashboard", { api: api([]) });
+    const checkin = await screen.findByRole("checkbox", { name: "Pedir os números do mês, no primeiro dia útil" });
+    expect(checkin).not.toBeChecked();
+    expect(screen.getByRole("checkbox", { name: /prazos de impostos/ })).not.toBeChecked();
+    await userEvent.click(checkin);
+    await waitFor(() => expect(reminderUpdates).toEqual([{ monthlyCheckin: true, taxReminders: false }]));
+    expect(await screen.findByText("Lembretes atualizados")).toBeInTheDocument();
   });
 });
 

@@ -10,6 +10,7 @@ import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
 
 import { useRecordMonthResults, useResults } from "../api/use-results";
+import { ReminderSwitches } from "./reminder-switches";
 
 /** Last month in the browser's calendar, as `YYYY-MM` (what people record most). */
 function lastMonth(): string {
@@ -140,6 +141,9 @@ export function MonthResults() {
           <Button type="submit" className="sm:col-span-2" disabled={record.isPending}>
             {record.isPending ? t("results.saving") : t("results.save")}
           </Button>
+          <div className="sm:col-span-2">
+            <ReminderSwitches />
+          </div>
         </form>
         <div className="space-y-4">
           {months.length === 0 ? (

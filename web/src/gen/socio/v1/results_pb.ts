@@ -13,7 +13,140 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file socio/v1/results.proto.
  */
 export const file_socio_v1_results: GenFile = /*@__PURE__*/
-  fileDesc("ChZzb2Npby92MS9yZXN1bHRzLnByb3RvEghzb2Npby52MSJfChlSZWNvcmRNb250aFJlc3VsdHNSZXF1ZXN0Eg0KBW1vbnRoGAEgASgJEg8KB3JldmVudWUYAiABKAESDQoFY29zdHMYAyABKAESEwoLc2FsZXNfY291bnQYBCABKAUiQwoaUmVjb3JkTW9udGhSZXN1bHRzUmVzcG9uc2USJQoGcmVzdWx0GAEgASgLMhUuc29jaW8udjEuTW9udGhSZXN1bHQiFAoSTGlzdFJlc3VsdHNSZXF1ZXN0IocBChNMaXN0UmVzdWx0c1Jlc3BvbnNlEiYKB3Jlc3VsdHMYASADKAsyFS5zb2Npby52MS5Nb250aFJlc3VsdBIqCgRwbGFuGAIgASgLMhcuc29jaW8udjEuTW9udGhGb3JlY2FzdEgAiAEBEhMKC2JpZ2dlc3RfZ2FwGAMgASgJQgcKBV9wbGFuIj8KDU1vbnRoRm9yZWNhc3QSDwoHcmV2ZW51ZRgBIAEoARINCgVjb3N0cxgCIAEoARIOCgZyZXN1bHQYAyABKAEikgEKDU1vbnRoVmFyaWFuY2USDwoHcmV2ZW51ZRgBIAEoARIcCg9yZXZlbnVlX3BlcmNlbnQYAiABKAFIAIgBARIOCgZyZXN1bHQYAyABKAESGwoOcmVzdWx0X3BlcmNlbnQYBCABKAFIAYgBAUISChBfcmV2ZW51ZV9wZXJjZW50QhEKD19yZXN1bHRfcGVyY2VudCKEAgoLTW9udGhSZXN1bHQSDQoFbW9udGgYASABKAkSDwoHcmV2ZW51ZRgCIAEoARINCgVjb3N0cxgDIAEoARITCgtzYWxlc19jb3VudBgEIAEoBRIOCgZyZXN1bHQYBSABKAESKgoEcGxhbhgGIAEoCzIXLnNvY2lvLnYxLk1vbnRoRm9yZWNhc3RIAIgBARIuCgh2YXJpYW5jZRgHIAEoCzIXLnNvY2lvLnYxLk1vbnRoVmFyaWFuY2VIAYgBARIvCgtyZWNvcmRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBwoFX3BsYW5CCwoJX3ZhcmlhbmNlMvUBCg5SZXN1bHRzU2VydmljZRKAAQoSUmVjb3JkTW9udGhSZXN1bHRzEiMuc29jaW8udjEuUmVjb3JkTW9udGhSZXN1bHRzUmVxdWVzdBokLnNvY2lvLnYxLlJlY29yZE1vbnRoUmVzdWx0c1Jlc3BvbnNlIh+C0+STAhk6ASoaFC9hcGkvcmVzdWx0cy97bW9udGh9EmAKC0xpc3RSZXN1bHRzEhwuc29jaW8udjEuTGlzdFJlc3VsdHNSZXF1ZXN0Gh0uc29jaW8udjEuTGlzdFJlc3VsdHNSZXNwb25zZSIUgtPkkwIOEgwvYXBpL3Jlc3VsdHNiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("ChZzb2Npby92MS9yZXN1bHRzLnByb3RvEghzb2Npby52MSLKAQoJUmVtaW5kZXJzEhcKD21vbnRobHlfY2hlY2tpbhgBIAEoCBIVCg10YXhfcmVtaW5kZXJzGAIgASgIEhAKA2RheRgDIAEoBUgAiAEBEhEKBGhvdXIYBCABKAVIAYgBARIPCgdzdG9wcGVkGAUgASgIEjUKDGNvbnNlbnRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAogBAUIGCgRfZGF5QgcKBV9ob3VyQg8KDV9jb25zZW50ZWRfYXQiFQoTR2V0UmVtaW5kZXJzUmVxdWVzdCI+ChRHZXRSZW1pbmRlcnNSZXNwb25zZRImCglyZW1pbmRlcnMYASABKAsyEy5zb2Npby52MS5SZW1pbmRlcnMifgoWVXBkYXRlUmVtaW5kZXJzUmVxdWVzdBIXCg9tb250aGx5X2NoZWNraW4YASABKAgSFQoNdGF4X3JlbWluZGVycxgCIAEoCBIQCgNkYXkYAyABKAVIAIgBARIRCgRob3VyGAQgASgFSAGIAQFCBgoEX2RheUIHCgVfaG91ciJBChdVcGRhdGVSZW1pbmRlcnNSZXNwb25zZRImCglyZW1pbmRlcnMYASABKAsyEy5zb2Npby52MS5SZW1pbmRlcnMiXwoZUmVjb3JkTW9udGhSZXN1bHRzUmVxdWVzdBINCgVtb250aBgBIAEoCRIPCgdyZXZlbnVlGAIgASgBEg0KBWNvc3RzGAMgASgBEhMKC3NhbGVzX2NvdW50GAQgASgFIkMKGlJlY29yZE1vbnRoUmVzdWx0c1Jlc3BvbnNlEiUKBnJlc3VsdBgBIAEoCzIVLnNvY2lvLnYxLk1vbnRoUmVzdWx0IhQKEkxpc3RSZXN1bHRzUmVxdWVzdCKHAQoTTGlzdFJlc3VsdHNSZXNwb25zZRImCgdyZXN1bHRzGAEgAygLMhUuc29jaW8udjEuTW9udGhSZXN1bHQSKgoEcGxhbhgCIAEoCzIXLnNvY2lvLnYxLk1vbnRoRm9yZWNhc3RIAIgBARITCgtiaWdnZXN0X2dhcBgDIAEoCUIHCgVfcGxhbiI/Cg1Nb250aEZvcmVjYXN0Eg8KB3JldmVudWUYASABKAESDQoFY29zdHMYAiABKAESDgoGcmVzdWx0GAMgASgBIpIBCg1Nb250aFZhcmlhbmNlEg8KB3JldmVudWUYASABKAESHAoPcmV2ZW51ZV9wZXJjZW50GAIgASgBSACIAQESDgoGcmVzdWx0GAMgASgBEhsKDnJlc3VsdF9wZXJjZW50GAQgASgBSAGIAQFCEgoQX3JldmVudWVfcGVyY2VudEIRCg9fcmVzdWx0X3BlcmNlbnQihAIKC01vbnRoUmVzdWx0Eg0KBW1vbnRoGAEgASgJEg8KB3JldmVudWUYAiABKAESDQoFY29zdHMYAyABKAESEwoLc2FsZXNfY291bnQYBCABKAUSDgoGcmVzdWx0GAUgASgBEioKBHBsYW4YBiABKAsyFy5zb2Npby52MS5Nb250aEZvcmVjYXN0SACIAQESLgoIdmFyaWFuY2UYByABKAsyFy5zb2Npby52MS5Nb250aFZhcmlhbmNlSAGIAQESLwoLcmVjb3JkZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgcKBV9wbGFuQgsKCV92YXJpYW5jZTLPAwoOUmVzdWx0c1NlcnZpY2USgAEKElJlY29yZE1vbnRoUmVzdWx0cxIjLnNvY2lvLnYxLlJlY29yZE1vbnRoUmVzdWx0c1JlcXVlc3QaJC5zb2Npby52MS5SZWNvcmRNb250aFJlc3VsdHNSZXNwb25zZSIfgtPkkwIZOgEqGhQvYXBpL3Jlc3VsdHMve21vbnRofRJgCgtMaXN0UmVzdWx0cxIcLnNvY2lvLnYxLkxpc3RSZXN1bHRzUmVxdWVzdBodLnNvY2lvLnYxLkxpc3RSZXN1bHRzUmVzcG9uc2UiFILT5JMCDhIML2FwaS9yZXN1bHRzEmUKDEdldFJlbWluZGVycxIdLnNvY2lvLnYxLkdldFJlbWluZGVyc1JlcXVlc3QaHi5zb2Npby52MS5HZXRSZW1pbmRlcnNSZXNwb25zZSIWgtPkkwIQEg4vYXBpL3JlbWluZGVycxJxCg9VcGRhdGVSZW1pbmRlcnMSIC5zb2Npby52MS5VcGRhdGVSZW1pbmRlcnNSZXF1ZXN0GiEuc29jaW8udjEuVXBkYXRlUmVtaW5kZXJzUmVzcG9uc2UiGYLT5JMCEzoBKhoOL2FwaS9yZW1pbmRlcnNiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_timestamp]);
+
+/**
+ * Proactive messages a person agreed to: nothing is sent without them.
+ *
+ * @generated from message socio.v1.Reminders
+ */
+export type Reminders = Message<"socio.v1.Reminders"> & {
+  /**
+   * Last month's numbers, asked on their day.
+   *
+   * @generated from field: bool monthly_checkin = 1;
+   */
+  monthlyCheckin: boolean;
+
+  /**
+   * The fiscal calendar (DAS, DASN-SIMEI, DEFIS, the MEI ceiling).
+   *
+   * @generated from field: bool tax_reminders = 2;
+   */
+  taxReminders: boolean;
+
+  /**
+   * Day of the month (1-28) of the check-in; unset: the first business day.
+   *
+   * @generated from field: optional int32 day = 3;
+   */
+  day?: number | undefined;
+
+  /**
+   * Hour of the check-in, São Paulo (8-19; never 20:00-08:00); unset: 9.
+   *
+   * @generated from field: optional int32 hour = 4;
+   */
+  hour?: number | undefined;
+
+  /**
+   * True while everything is stopped ("PARAR" on WhatsApp); "VOLTAR" or saving here resumes.
+   *
+   * @generated from field: bool stopped = 5;
+   */
+  stopped: boolean;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp consented_at = 6;
+   */
+  consentedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message socio.v1.Reminders.
+ * Use `create(RemindersSchema)` to create a new message.
+ */
+export const RemindersSchema: GenMessage<Reminders> = /*@__PURE__*/
+  messageDesc(file_socio_v1_results, 0);
+
+/**
+ * @generated from message socio.v1.GetRemindersRequest
+ */
+export type GetRemindersRequest = Message<"socio.v1.GetRemindersRequest"> & {
+};
+
+/**
+ * Describes the message socio.v1.GetRemindersRequest.
+ * Use `create(GetRemindersRequestSchema)` to create a new message.
+ */
+export const GetRemindersRequestSchema: GenMessage<GetRemindersRequest> = /*@__PURE__*/
+  messageDesc(file_socio_v1_results, 1);
+
+/**
+ * @generated from message socio.v1.GetRemindersResponse
+ */
+export type GetRemindersResponse = Message<"socio.v1.GetRemindersResponse"> & {
+  /**
+   * @generated from field: socio.v1.Reminders reminders = 1;
+   */
+  reminders?: Reminders | undefined;
+};
+
+/**
+ * Describes the message socio.v1.GetRemindersResponse.
+ * Use `create(GetRemindersResponseSchema)` to create a new message.
+ */
+export const GetRemindersResponseSchema: GenMessage<GetRemindersResponse> = /*@__PURE__*/
+  messageDesc(file_socio_v1_results, 2);
+
+/**
+ * @generated from message socio.v1.UpdateRemindersRequest
+ */
+export type UpdateRemindersRequest = Message<"socio.v1.UpdateRemindersRequest"> & {
+  /**
+   * @generated from field: bool monthly_checkin = 1;
+   */
+  monthlyCheckin: boolean;
+
+  /**
+   * @generated from field: bool tax_reminders = 2;
+   */
+  taxReminders: boolean;
+
+  /**
+   * @generated from field: optional int32 day = 3;
+   */
+  day?: number | undefined;
+
+  /**
+   * @generated from field: optional int32 hour = 4;
+   */
+  hour?: number | undefined;
+};
+
+/**
+ * Describes the message socio.v1.UpdateRemindersRequest.
+ * Use `create(UpdateRemindersRequestSchema)` to create a new message.
+ */
+export const UpdateRemindersRequestSchema: GenMessage<UpdateRemindersRequest> = /*@__PURE__*/
+  messageDesc(file_socio_v1_results, 3);
+
+/**
+ * @generated from message socio.v1.UpdateRemindersResponse
+ */
+export type UpdateRemindersResponse = Message<"socio.v1.UpdateRemindersResponse"> & {
+  /**
+   * @generated from field: socio.v1.Reminders reminders = 1;
+   */
+  reminders?: Reminders | undefined;
+};
+
+/**
+ * Describes the message socio.v1.UpdateRemindersResponse.
+ * Use `create(UpdateRemindersResponseSchema)` to create a new message.
+ */
+export const UpdateRemindersResponseSchema: GenMessage<UpdateRemindersResponse> = /*@__PURE__*/
+  messageDesc(file_socio_v1_results, 4);
 
 /**
  * @generated from message socio.v1.RecordMonthResultsRequest
@@ -49,7 +182,7 @@ export type RecordMonthResultsRequest = Message<"socio.v1.RecordMonthResultsRequ
  * Use `create(RecordMonthResultsRequestSchema)` to create a new message.
  */
 export const RecordMonthResultsRequestSchema: GenMessage<RecordMonthResultsRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_results, 0);
+  messageDesc(file_socio_v1_results, 5);
 
 /**
  * @generated from message socio.v1.RecordMonthResultsResponse
@@ -66,7 +199,7 @@ export type RecordMonthResultsResponse = Message<"socio.v1.RecordMonthResultsRes
  * Use `create(RecordMonthResultsResponseSchema)` to create a new message.
  */
 export const RecordMonthResultsResponseSchema: GenMessage<RecordMonthResultsResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_results, 1);
+  messageDesc(file_socio_v1_results, 6);
 
 /**
  * @generated from message socio.v1.ListResultsRequest
@@ -79,7 +212,7 @@ export type ListResultsRequest = Message<"socio.v1.ListResultsRequest"> & {
  * Use `create(ListResultsRequestSchema)` to create a new message.
  */
 export const ListResultsRequestSchema: GenMessage<ListResultsRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_results, 2);
+  messageDesc(file_socio_v1_results, 7);
 
 /**
  * @generated from message socio.v1.ListResultsResponse
@@ -111,7 +244,7 @@ export type ListResultsResponse = Message<"socio.v1.ListResultsResponse"> & {
  * Use `create(ListResultsResponseSchema)` to create a new message.
  */
 export const ListResultsResponseSchema: GenMessage<ListResultsResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_results, 3);
+  messageDesc(file_socio_v1_results, 8);
 
 /**
  * What the plan expects of a month, in reais.
@@ -140,7 +273,7 @@ export type MonthForecast = Message<"socio.v1.MonthForecast"> & {
  * Use `create(MonthForecastSchema)` to create a new message.
  */
 export const MonthForecastSchema: GenMessage<MonthForecast> = /*@__PURE__*/
-  messageDesc(file_socio_v1_results, 4);
+  messageDesc(file_socio_v1_results, 9);
 
 /**
  * A month against the plan: actual minus expected, and that as a percent of the expected.
@@ -174,7 +307,7 @@ export type MonthVariance = Message<"socio.v1.MonthVariance"> & {
  * Use `create(MonthVarianceSchema)` to create a new message.
  */
 export const MonthVarianceSchema: GenMessage<MonthVariance> = /*@__PURE__*/
-  messageDesc(file_socio_v1_results, 5);
+  messageDesc(file_socio_v1_results, 10);
 
 /**
  * @generated from message socio.v1.MonthResult
@@ -230,7 +363,7 @@ export type MonthResult = Message<"socio.v1.MonthResult"> & {
  * Use `create(MonthResultSchema)` to create a new message.
  */
 export const MonthResultSchema: GenMessage<MonthResult> = /*@__PURE__*/
-  messageDesc(file_socio_v1_results, 6);
+  messageDesc(file_socio_v1_results, 11);
 
 /**
  * The month's real numbers against the plan: a person records a month's revenue, costs and number
@@ -260,6 +393,26 @@ export const ResultsService: GenService<{
     methodKind: "unary";
     input: typeof ListResultsRequestSchema;
     output: typeof ListResultsResponseSchema;
+  },
+  /**
+   * What the person agreed to receive without writing first.
+   *
+   * @generated from rpc socio.v1.ResultsService.GetReminders
+   */
+  getReminders: {
+    methodKind: "unary";
+    input: typeof GetRemindersRequestSchema;
+    output: typeof GetRemindersResponseSchema;
+  },
+  /**
+   * Turning something on is consent (kept with its time) and resumes what "PARAR" stopped.
+   *
+   * @generated from rpc socio.v1.ResultsService.UpdateReminders
+   */
+  updateReminders: {
+    methodKind: "unary";
+    input: typeof UpdateRemindersRequestSchema;
+    output: typeof UpdateRemindersResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_socio_v1_results, 0);

@@ -1,0 +1,124 @@
+//! What a person agreed to receive without writing first: the monthly check-in (last month's
+//! numbers) and the fiscal reminders, on their day and hour, and whether they stopped everything.
+//! Nothing proactive is sent without this consent; "PARAR" stops it all at once and "VOLTAR"
+//! resumes (`conversation::reminder_words`); the dashboard has the same switches.
+
+use sqlx::{AnyConnection, Row};
+
+use crate::{
+    db::{Db, now_ms},
+    error::{AppError, Problem},
+};
+
+/// A person's choices. Off until they agree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Preferences {
+    pub monthly_checkin: bool,
+    pub tax_reminders: bool,
+    /// Day of the month (1-28) of the check-in; None: the first business day.
+    pub day: Option<i32>,
+    /// Hour (8-19, São Paulo) of the check-in; None: 9:00.
+    pub hour: Option<i32>,
+    pub consented_at: Option<i64>,
+    /// Set while everything is stopped ("PARAR").
+    pub stopped_at: Option<i64>,
+}
+
+impl Preferences {
+    /// Whether anything may be sent to them now.
+    pub fn active(&self) -> bool {
+        self.stopped_at.is_none() && (self.monthly_checkin || self.tax_reminders)
+    }
+}
+
+pub async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Preferences, sqlx::Error> {
+    let row = sqlx::query(
+        "select monthly_checkin, tax_reminders, checkin_day, checkin_hour, consented_at, stopped_at \
+         from reminder_preferences where user_id = $1",
+    )
+    .bind(user_id)
+    .fetch_optional(conn)
+    .await?;
+    let Some(row) = row else { return Ok(Preferences::default()) };
+    Ok(Preferences {
+        monthly_checkin: row.try_get::<i32, _>("monthly_checkin")? != 0,
+        tax_reminders: row.try_get::<i32, _>("tax_reminders")? != 0,
+        day: row.try_get("checkin_day")?,
+        hour: row.try_get("checkin_hour")?,
+        consented_at: row.try_get("consented_at")?,
+        stopped_at: row.try_get("stopped_at")?,
+    })
+}
+
+/// Saves what the person chose (the dashboard, or "sim" on WhatsApp). Turning something on is
+/// consent, recorded with its time, and resumes what was stopped.
+pub async fn set(
+    db: &Db,
+    user_id: &str,
+    monthly_checkin: bool,
+    tax_reminders: bool,
+    day: Option<i32>,
+    hour: Option<i32>,
+) -> Result<Preferences, AppError> {
+    if day.is_some_and(|d| !(1..=28).contains(&d)) {
+        return Err(AppError::invalid("day", Problem::OutOfRange { min: 1, max: 28 }));
+    }
+    if hour.is_some_and(|h| !(8..=19).contains(&h)) {
+        // Never between 20:00 and 08:00.
+        return Err(AppError::invalid("hour", Problem::OutOfRange { min: 8, max: 19 }));
+    }
+    let now = now_ms();
+    let consenting = monthly_checkin || tax_reminders;
+    sqlx::query(
+        "insert into reminder_preferences (user_id, monthly_checkin, tax_reminders, checkin_day, checkin_hour, consented_at, stopped_at, updated_at) \
+         values ($1, $2, $3, $4, $5, $6, null, $7) on conflict (user_id) do update set \
+         monthly_checkin = excluded.monthly_checkin, tax_reminders = excluded.tax_reminders, \
+         checkin_day = excluded.checkin_day, checkin_hour = excluded.checkin_hour, \
+         consented_at = coalesce(excluded.consented_at, reminder_preferences.consented_at), \
+         stopped_at = null, updated_at = excluded.updated_at",
+    )
+    .bind(user_id)
+    .bind(i32::from(monthly_checkin))
+    .bind(i32::from(tax_reminders))
+    .bind(day)
+    .bind(hour)
+    .bind(consenting.then_some(now))
+    .bind(now)
+    .execute(db.pool())
+    .await?;
+    let mut conn = db.pool().acquire().await?;
+    Ok(get(&mut conn, user_id).await?)
+}
+
+/// "PARAR": every proactive message stops at once (what they agreed to is kept for "VOLTAR").
+/// True when something was running.
+pub async fn stop(conn: &mut AnyConnection, user_id: &str, at: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "insert into reminder_preferences (user_id, stopped_at, updated_at) values ($1, $2, $2) \
+         on conflict (user_id) do update set stopped_at = excluded.stopped_at, updated_at = excluded.updated_at \
+         where reminder_preferences.stopped_at is null",
+    )
+    .bind(user_id)
+    .bind(at)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// "VOLTAR": what they had agreed to runs again. False when nothing was stopped.
+pub async fn resume(conn: &mut AnyConnection, user_id: &str, at: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "update reminder_preferences set stopped_at = null, updated_at = $2 where user_id = $1 and stopped_at is not null",
+    )
+    .bind(user_id)
+    .bind(at)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// LGPD erasure, the preferences' part.
+pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from reminder_preferences where user_id = $1").bind(user_id).execute(conn).await?;
+    Ok(())
+}
