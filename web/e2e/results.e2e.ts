@@ -44,7 +44,7 @@ describe("the month's real numbers against the plan", () => {
     await page.reload();
     const card = page.getByRole("region", { name: "Resultados do mês" });
     await card.getByText(/O maior desvio foi em setembro de 2026/).waitFor();
-    await card.getByLabel("Mês").fill("2026-10");
+    await card.getByLabel("Mês", { exact: true }).fill("2026-10");
     await card.getByLabel("Faturamento (R$)").fill("21.000");
     await card.getByLabel("Custos e despesas (R$)").fill("15.000");
     await card.getByLabel("Número de vendas").fill("840");
@@ -52,6 +52,16 @@ describe("the month's real numbers against the plan", () => {
     await page.getByText("Resultados do mês salvos").first().waitFor();
     await card.locator('rect >> nth=3').waitFor();
     expect(await card.getByRole("img", { name: "Resultado real × previsto no plano" }).count()).toBe(1);
+    // Nothing proactive until she asks: the switches start off, and turning one on is kept.
+    const checkin = card.getByRole("checkbox", { name: /Pedir os números do mês/ });
+    expect(await checkin.isChecked()).toBe(false);
+    await checkin.check();
+    await page.getByText("Lembretes atualizados").first().waitFor();
+    const reminders = (await (await fetch(`${baseURL}/api/reminders`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      data: { reminders: { monthlyCheckin: boolean; consentedAt: string | null } };
+    };
+    expect(reminders.data.reminders.monthlyCheckin).toBe(true);
+    expect(reminders.data.reminders.consentedAt).toBeTruthy();
     await screenshot(page, "dashboard-results-1280");
     expect(await accessibilityProblems(page)).toEqual([]);
     expect(errors).toEqual([]);

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 
@@ -10,15 +11,24 @@ export function ReminderSwitches() {
   const { t } = useTranslation("dashboard");
   const reminders = useReminders();
   const update = useUpdateReminders();
+  // What the person just chose, shown at once while it is saved (and dropped if it fails).
+  const [choosing, setChoosing] = useState<{ monthlyCheckin: boolean; taxReminders: boolean } | null>(null);
   const current = reminders.data?.reminders;
   if (!current) return null;
+  const shown = choosing ?? {
+    monthlyCheckin: current.monthlyCheckin && !current.stopped,
+    taxReminders: current.taxReminders && !current.stopped,
+  };
 
   async function change(next: { monthlyCheckin: boolean; taxReminders: boolean }) {
+    setChoosing(next);
     try {
       await update.mutateAsync({ ...next, day: current?.day, hour: current?.hour });
       toast.success(t("reminders.saved"));
     } catch (error) {
       toast.error(serverMessage(error, t("reminders.failed")));
+    } finally {
+      setChoosing(null);
     }
   }
 
@@ -32,8 +42,8 @@ export function ReminderSwitches() {
   return (
     <fieldset className="mt-4 space-y-2 rounded-xl bg-slate-50 p-3">
       <legend className="text-sm font-medium">{t("reminders.title")}</legend>
-      {box(current.monthlyCheckin && !current.stopped, t("reminders.checkin"), (v) => change({ monthlyCheckin: v, taxReminders: current.taxReminders }))}
-      {box(current.taxReminders && !current.stopped, t("reminders.tax"), (v) => change({ monthlyCheckin: current.monthlyCheckin, taxReminders: v }))}
+      {box(shown.monthlyCheckin, t("reminders.checkin"), (v) => change({ ...shown, monthlyCheckin: v }))}
+      {box(shown.taxReminders, t("reminders.tax"), (v) => change({ ...shown, taxReminders: v }))}
       <p className="text-xs text-slate-600">{current.stopped ? t("reminders.stopped") : t("reminders.note")}</p>
     </fieldset>
   );
