@@ -44,7 +44,8 @@ pub mod costs {
         pub cost_per_person_month_brl: f64,
     }
 
-    /// The category a reported one counts under.
+    /// The category a reported one counts and is priced under (`authentication_international`
+    /// as authentication, `marketing_lite` as marketing).
     fn bucket(category: &str) -> &'static str {
         match category {
             c if c.starts_with("marketing") => "marketing",
@@ -76,12 +77,12 @@ pub mod costs {
         for row in rows {
             let at: i64 = row.try_get("created_at")?;
             let category: Option<String> = row.try_get("pricing_category")?;
-            let category = category.unwrap_or_default();
+            let category = bucket(&category.unwrap_or_default());
             let Some(day) = per_day.get_mut(&CivilDate::in_sao_paulo(at).days()) else { continue };
-            *day.counts.entry(bucket(&category).to_owned()).or_default() += 1;
-            day.cost_brl += rates.of(&category);
+            *day.counts.entry(category.to_owned()).or_default() += 1;
+            day.cost_brl += rates.of(category);
             billing.messages += 1;
-            billing.cost_brl += rates.of(&category);
+            billing.cost_brl += rates.of(category);
         }
         let people: i64 = sqlx::query(
             "select count(distinct user_id) as n from messages where direction = 'outbound' and created_at >= $1",

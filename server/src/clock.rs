@@ -38,6 +38,40 @@ pub fn steady_offset_ms(from: i64, to: i64) -> Option<i64> {
     (!changes && offset_ms(to) == offset).then_some(offset)
 }
 
+/// A month's name (1 to 12) in the language: "março" / "March"; None for another number.
+pub fn month_name(month: i64, lang: crate::locale::Language) -> Option<&'static str> {
+    const PT: [&str; 12] = [
+        "janeiro",
+        "fevereiro",
+        "março",
+        "abril",
+        "maio",
+        "junho",
+        "julho",
+        "agosto",
+        "setembro",
+        "outubro",
+        "novembro",
+        "dezembro",
+    ];
+    const EN: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    let i = usize::try_from(month.checked_sub(1)?).ok().filter(|i| *i < 12)?;
+    Some(lang.choose(PT[i], EN[i]))
+}
+
 /// A day of the proleptic Gregorian calendar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CivilDate {

@@ -109,13 +109,13 @@ impl Default for MessageRates {
 }
 
 impl MessageRates {
-    /// The rate of a category Meta reports (`authentication_international` is priced as
-    /// authentication, `marketing_lite` as marketing).
+    /// The rate of one of the four categories (`analytics::costs` sorts what Meta reports into
+    /// them); anything else is service.
     pub fn of(&self, category: &str) -> f64 {
         match category {
-            c if c.starts_with("marketing") => self.marketing,
+            "marketing" => self.marketing,
             "utility" => self.utility,
-            c if c.starts_with("authentication") => self.authentication,
+            "authentication" => self.authentication,
             _ => self.service,
         }
     }

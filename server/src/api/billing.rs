@@ -25,7 +25,7 @@ use crate::{
     },
     error::{AppError, Problem, Resource},
     identity::{
-        links::{LINK_TTL_MS, LinkKeys},
+        links::LinkKeys,
         login::start_on_whatsapp,
         phone::PhoneNumber,
         users::{self, Tier, User},
@@ -81,13 +81,7 @@ impl BillingApi {
 
     /// The checkout page again, for this person: by number, or by a fresh opaque link.
     fn checkout_page(&self, user: &User) -> String {
-        match &user.phone {
-            Some(phone) => format!("{}/checkout/{}", self.public_url, phone.digits()),
-            None => {
-                let token = self.links.sign(&user.id, now_ms() + LINK_TTL_MS);
-                format!("{}/checkout?link={token}", self.public_url)
-            }
-        }
+        self.links.checkout_url(&self.public_url, user, now_ms())
     }
 
     /// Whom a checkout is for: the number in the request, the person a checkout link names, or

@@ -112,8 +112,7 @@ impl ResultsApi {
     async fn list_results(&self, call: Call<ListResults>) -> Answer<ListResults> {
         let user = call.user()?;
         let months = results::list(self.plans.db(), &user.id).await?;
-        let plan = self.plans.get_or_create(&user.id).await?;
-        let forecast = results::forecast(&plan);
+        let forecast = results::forecast_of(self.plans.db(), &user.id).await?;
         Ok(Reply::from(pb::ListResultsResponse {
             results: months.iter().map(|m| month_proto(m, forecast.as_ref())).collect(),
             plan: forecast.as_ref().map(forecast_proto),

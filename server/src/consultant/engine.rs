@@ -449,10 +449,7 @@ impl Engine {
         match results::record(self.plans.db(), &user.id, month, revenue, costs, sales, Source::WhatsApp).await
         {
             Ok(recorded) => {
-                let forecast = match self.plans.get_or_create(&user.id).await {
-                    Ok(plan) => results::forecast(&plan),
-                    Err(_) => None,
-                };
+                let forecast = results::forecast_of(self.plans.db(), &user.id).await.ok().flatten();
                 format!("saved: {}", results::as_json(&[recorded], forecast.as_ref()))
             }
             Err(err) => format!("error: not saved: {}", err.message(user.language)),

@@ -60,45 +60,15 @@ impl Fact {
     /// The date as people read it: "17/03/2026", "março de 2026", "2025".
     pub fn date(&self, lang: Language) -> String {
         let parts: Vec<&str> = self.as_of.split('-').collect();
-        const MESES: [&str; 12] = [
-            "janeiro",
-            "fevereiro",
-            "março",
-            "abril",
-            "maio",
-            "junho",
-            "julho",
-            "agosto",
-            "setembro",
-            "outubro",
-            "novembro",
-            "dezembro",
-        ];
-        const MONTHS: [&str; 12] = [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ];
-        let month = |m: &str| m.parse::<usize>().ok().filter(|m| (1..=12).contains(m)).map(|m| m - 1);
+        let month = |m: &str| m.parse::<i64>().ok().and_then(|m| crate::clock::month_name(m, lang));
         match parts.as_slice() {
             [year, m, day] => match lang {
                 Language::PtBr => format!("{day}/{m}/{year}"),
-                Language::En => {
-                    format!("{} {} {year}", day.trim_start_matches('0'), month(m).map_or("", |i| MONTHS[i]))
-                }
+                Language::En => format!("{} {} {year}", day.trim_start_matches('0'), month(m).unwrap_or("")),
             },
             [year, m] => match (lang, month(m)) {
-                (Language::PtBr, Some(i)) => format!("{} de {year}", MESES[i]),
-                (Language::En, Some(i)) => format!("{} {year}", MONTHS[i]),
+                (Language::PtBr, Some(name)) => format!("{name} de {year}"),
+                (Language::En, Some(name)) => format!("{name} {year}"),
                 (_, None) => (*year).to_owned(),
             },
             _ => self.as_of.clone(),

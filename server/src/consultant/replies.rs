@@ -6,7 +6,7 @@ use crate::{
     conversation::messages::Message,
     db::now_ms,
     identity::{
-        links::{LINK_TTL_MS, LinkKeys},
+        links::LinkKeys,
         users::{Role, Tier, User},
     },
     locale::Language,
@@ -28,13 +28,7 @@ impl Links {
     /// The checkout page for this user: it carries the number they proved they own, or — for
     /// someone WhatsApp shows without a number — an opaque link valid for a week.
     pub fn checkout(&self, user: &User) -> String {
-        match &user.phone {
-            Some(phone) => format!("{}/checkout/{}", self.public_url, phone.digits()),
-            None => {
-                let token = self.keys.sign(&user.id, now_ms() + LINK_TTL_MS);
-                format!("{}/checkout?link={token}", self.public_url)
-            }
-        }
+        self.keys.checkout_url(&self.public_url, user, now_ms())
     }
 
     pub fn dashboard(&self) -> String {

@@ -13,13 +13,14 @@ use sqlx::AnyConnection;
 use super::messages;
 use crate::{
     db::{
-        Db,
+        Db, Tx,
         jobs::{self, Job, JobError, JobHandler, NewJob},
         now_ms,
     },
     identity::users,
     telemetry::metrics,
     whatsapp::{
+        choices::Choice,
         payload::MessageKind,
         sender::{Outgoing, SendError, WhatsAppSender},
     },
@@ -36,6 +37,23 @@ pub fn send_job(message_id: &str, user_id: &str) -> NewJob {
     NewJob::new(SEND_JOB, serde_json::json!({ "messageId": message_id }))
         .dedupe_key(format!("send:{message_id}"))
         .subject(user_id)
+}
+
+/// Answers a person's message at once, in the inbox's transaction (a login by message, PARAR):
+/// their message counts as answered, so no reply job takes it, and `reply` (with answers to tap,
+/// if any) is stored and goes out through the send path.
+pub async fn answer_at_once(
+    tx: &mut Tx,
+    user_id: &str,
+    inbound_id: &str,
+    reply: &str,
+    choices: &[Choice],
+    at: i64,
+) -> Result<(), sqlx::Error> {
+    messages::mark_handled(tx, inbound_id).await?;
+    let id = messages::insert_outbound(tx, user_id, reply, choices, at + 1).await?;
+    jobs::enqueue(tx, send_job(&id, user_id)).await?;
+    Ok(())
 }
 
 pub struct SendHandler {

@@ -6,7 +6,7 @@
 
 use crate::{
     clock,
-    db::{Tx, jobs},
+    db::Tx,
     identity::{
         message_login::{self, Arrival},
         users::User,
@@ -15,7 +15,7 @@ use crate::{
     whatsapp::{choices::Choice, payload::InboundMessage},
 };
 
-use super::{delivery, messages};
+use super::delivery;
 
 const YES: &str = "login:yes:";
 const NO: &str = "login:no:";
@@ -60,9 +60,7 @@ pub async fn take(
     } else {
         return Ok(false);
     };
-    messages::mark_handled(tx, stored_id).await?;
-    let id = messages::insert_outbound(tx, &user.id, &reply, &choices, at + 1).await?;
-    jobs::enqueue(tx, delivery::send_job(&id, &user.id)).await?;
+    delivery::answer_at_once(tx, &user.id, stored_id, &reply, &choices, at).await?;
     Ok(true)
 }
 

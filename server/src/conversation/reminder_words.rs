@@ -3,13 +3,13 @@
 //! reply: the words are never taken as an answer to the consultant.
 
 use crate::{
-    db::{Tx, jobs},
+    db::Tx,
     identity::{search::fold, users::User},
     plan::reminders,
     whatsapp::payload::InboundMessage,
 };
 
-use super::{delivery, messages};
+use super::delivery;
 
 /// The person's words, when they are a stop or resume command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,9 +57,7 @@ pub async fn take(
         ),
         Some(Command::Resume) | None => return Ok(false),
     };
-    messages::mark_handled(tx, stored_id).await?;
-    let id = messages::insert_outbound(tx, &user.id, reply, &[], at + 1).await?;
-    jobs::enqueue(tx, delivery::send_job(&id, &user.id)).await?;
+    delivery::answer_at_once(tx, &user.id, stored_id, reply, &[], at).await?;
     Ok(true)
 }
 

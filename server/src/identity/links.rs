@@ -9,6 +9,7 @@ use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use super::users::User;
 use crate::config::Secret;
 
 /// How long a link keeps working.
@@ -49,6 +50,16 @@ impl LinkKeys {
         let mac = self.mac(&payload);
         payload.extend_from_slice(&mac);
         URL_SAFE_NO_PAD.encode(payload)
+    }
+
+    /// A person's checkout page: `/checkout/{digits}` for someone with a number (it carries the
+    /// number they proved they own), else `/checkout?link=<token>`, valid for a week from `now`.
+    pub fn checkout_url(&self, public_url: &str, user: &User, now: i64) -> String {
+        let base = public_url.trim_end_matches('/');
+        match &user.phone {
+            Some(phone) => format!("{base}/checkout/{}", phone.digits()),
+            None => format!("{base}/checkout?link={}", self.sign(&user.id, now + LINK_TTL_MS)),
+        }
     }
 
     /// The person a token names, while it is valid at `now`.

@@ -276,6 +276,11 @@ mod tests {
         serde_json::json!({"sub": "u-1", "role": "admin", "sid": "s", "iss": "socio", "aud": aud, "iat": now, "exp": now + exp_offset})
     }
 
+    /// An admin's claims issued at `iat`, expiring at `exp` (Unix seconds).
+    fn with(iat: i64, exp: i64) -> serde_json::Value {
+        serde_json::json!({"sub": "u-1", "role": "admin", "sid": "s", "iss": "socio", "aud": AUDIENCE, "iat": iat, "exp": exp})
+    }
+
     #[test]
     fn an_issued_token_verifies_with_its_user_role_and_session() {
         let token = keys().issue(&admin(), "family-1").unwrap();
@@ -293,7 +298,6 @@ mod tests {
         let key = "k".repeat(40).into_bytes();
         let header = r#"{"alg":"HS256","typ":"JWT"}"#;
         let now = now_ms() / 1000;
-        let with = |iat: i64, exp: i64| serde_json::json!({"sub": "u-1", "role": "admin", "sid": "s", "iss": "socio", "aud": AUDIENCE, "iat": iat, "exp": exp});
         assert!(keys().verify(&forge(header, with(now, now + 900), &key)).is_some());
         assert!(keys().verify(&forge(header, with(now, now + 901), &key)).is_none(), "sixteen minutes");
         assert!(keys().verify(&forge(header, with(now, now + 365 * 86_400), &key)).is_none(), "a year");
@@ -307,7 +311,6 @@ mod tests {
         let key = "k".repeat(40).into_bytes();
         let header = r#"{"alg":"HS256","typ":"JWT"}"#;
         let now = now_ms() / 1000;
-        let with = |iat: i64, exp: i64| serde_json::json!({"sub": "u-1", "role": "admin", "sid": "s", "iss": "socio", "aud": AUDIENCE, "iat": iat, "exp": exp});
         for (iat, exp) in [
             (i64::MIN, i64::MAX),
             (i64::MIN, now + 60),

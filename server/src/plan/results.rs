@@ -11,7 +11,7 @@ use sqlx::Row;
 use super::{
     document, finance, money,
     sections::Step,
-    store::{Plan, Source},
+    store::{self, Detail, Plan, Source},
 };
 use crate::{
     clock::CivilDate,
@@ -85,36 +85,8 @@ impl YearMonth {
 
     /// "outubro de 2026" / "October 2026".
     pub fn name(self, lang: Language) -> String {
-        const PT: [&str; 12] = [
-            "janeiro",
-            "fevereiro",
-            "março",
-            "abril",
-            "maio",
-            "junho",
-            "julho",
-            "agosto",
-            "setembro",
-            "outubro",
-            "novembro",
-            "dezembro",
-        ];
-        const EN: [&str; 12] = [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ];
-        let i = (self.month - 1).clamp(0, 11) as usize;
-        lang.choose(format!("{} de {}", PT[i], self.year), format!("{} {}", EN[i], self.year))
+        let name = crate::clock::month_name(self.month, lang).unwrap_or_default();
+        lang.choose(format!("{name} de {}", self.year), format!("{name} {}", self.year))
     }
 }
 
@@ -243,6 +215,14 @@ pub fn forecast(plan: &Plan) -> Option<Forecast> {
         costs: month.variable_costs + month.fixed_costs,
         result: month.result,
     })
+}
+
+/// What the person's plan expects of a month, when they have a plan with the figures (reading it
+/// never creates a plan).
+pub async fn forecast_of(db: &Db, user_id: &str) -> Result<Option<Forecast>, sqlx::Error> {
+    let mut conn = db.pool().acquire().await?;
+    let plan = store::find(&mut conn, user_id, Detail::Sections).await?;
+    Ok(plan.as_ref().and_then(forecast))
 }
 
 /// A month against the plan.

@@ -19,7 +19,10 @@ interface Script {
   whatsappLogin?: object[];
 }
 
-function authApi(script: Script, seen: { sendCode: string[]; verifyCode: string[] } = { sendCode: [], verifyCode: [] }) {
+function authApi(
+  script: Script,
+  seen: { sendCode: string[]; verifyCode: string[]; starts?: number } = { sendCode: [], verifyCode: [] },
+) {
   return (router: ConnectRouter) =>
     router.service(AuthService, {
       sendCode: async (request) => {
@@ -31,11 +34,14 @@ function authApi(script: Script, seen: { sendCode: string[]; verifyCode: string[
         return script.verifyCode?.(request.verificationCode) ?? { token: "access-1", refreshToken: "refresh-1", user: ANA };
       },
       getMe: () => ({ user: ANA }),
-      startWhatsAppLogin: () => ({
-        loginId: "secret-login-id",
-        text: "Quero entrar no site do Sócio. Código: K7P-4QX",
-        whatsappUrl: "https://wa.me/5511900000000?text=Quero%20entrar%20no%20site%20do%20S%C3%B3cio.%20C%C3%B3digo%3A%20K7P-4QX",
-      }),
+      startWhatsAppLogin: () => {
+        seen.starts = (seen.starts ?? 0) + 1;
+        return {
+          loginId: "secret-login-id",
+          text: "Quero entrar no site do Sócio. Código: K7P-4QX",
+          whatsappUrl: "https://wa.me/5511900000000?text=Quero%20entrar%20no%20site%20do%20S%C3%B3cio.%20C%C3%B3digo%3A%20K7P-4QX",
+        };
+      },
       getWhatsAppLogin: (request) => {
         if (request.loginId !== "secret-login-id") throw new ConnectError("not found", Code.NotFound);
         const answers = script.whatsappLogin ?? [{ status: WhatsAppLoginStatus.WAITING }];
@@ -197,9 +203,12 @@ describe("login", () => {
   });
 
   it("says so when the person answered that it was not them, and starts again on request", async () => {
-    renderApp("/login", { api: authApi({ whatsappLogin: [{ status: WhatsAppLoginStatus.REFUSED }] }) });
+    const seen = { sendCode: [] as string[], verifyCode: [] as string[], starts: 0 };
+    renderApp("/login", { api: authApi({ whatsappLogin: [{ status: WhatsAppLoginStatus.REFUSED }] }, seen) });
     expect(await screen.findByText("Você respondeu que não foi você, então ninguém entrou.")).toBeInTheDocument();
+    expect(seen.starts).toBe(1);
     await userEvent.click(screen.getByRole("button", { name: "Gerar um novo acesso" }));
+    await waitFor(() => expect(seen.starts).toBe(2));
     expect(window.localStorage.getItem("authToken")).toBeNull();
   });
 });
