@@ -9,7 +9,19 @@ pub const LAYERS: &[&[&str]] = &[
     &["consultant"],
     &["conversation"],
     &["identity", "plan", "billing", "prompts", "analytics", "newsletter", "audit"],
-    &["whatsapp", "db", "clock", "config", "error", "locale", "proto", "telemetry", "layers", "connections"],
+    &[
+        "whatsapp",
+        "db",
+        "clock",
+        "config",
+        "error",
+        "facts",
+        "locale",
+        "proto",
+        "telemetry",
+        "layers",
+        "connections",
+    ],
 ];
 
 /// The layer of a top-level module (0 is the top).

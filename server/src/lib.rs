@@ -16,6 +16,7 @@ pub mod conversation;
 pub mod db;
 pub mod erasure;
 pub mod error;
+pub mod facts;
 pub mod identity;
 pub mod layers;
 pub mod locale;

@@ -7,7 +7,7 @@
 use serde_json::{Value as Json, json};
 
 use super::{
-    facts, finance_tool,
+    finance_tool,
     guide::Guide,
     llm::{Completion, Deltas, LlmClient, ToolCall},
     plan_request,
@@ -20,6 +20,7 @@ use crate::{
     },
     db::{Db, now_ms},
     error::AppError,
+    facts,
     identity::users::{Tier, User},
     plan::{
         Plans,

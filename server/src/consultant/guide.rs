@@ -8,7 +8,7 @@ use serde_json::Value as Json;
 use sqlx::Row;
 
 use super::{
-    facts, plan_request,
+    plan_request,
     questions::{QUESTIONS, Question},
     replies::Links,
     scope,
@@ -16,6 +16,7 @@ use super::{
 use crate::{
     db::{Db, now_ms},
     error::AppError,
+    facts,
     identity::users::{self, User},
     locale::Language,
     plan::{

@@ -3,7 +3,6 @@
 //! (the offline guide by default).
 
 pub mod engine;
-pub mod facts;
 pub mod finance_tool;
 pub mod guide;
 pub mod llm;

@@ -12,7 +12,7 @@ use serde_json::{Value as Json, json};
 
 use crate::locale::Language;
 
-const DATA: &str = include_str!("../../data/business-facts.json");
+const DATA: &str = include_str!("../data/business-facts.json");
 
 #[derive(Clone, Debug, Deserialize)]
 pub struct Fact {
@@ -33,6 +33,63 @@ pub struct Fact {
 struct Facts {
     topics: Vec<String>,
     facts: Vec<Fact>,
+    calendar: Calendar,
+}
+
+/// The dates and figures the reminders and the ceiling projection use, each beside the fact whose
+/// words it matches (`plan::calendar` reads them; none is written in code).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Calendar {
+    /// The MEI's monthly DAS.
+    pub das: MonthlyDeadline,
+    /// The MEI's yearly declaration (DASN-SIMEI).
+    pub dasn: YearlyDeadline,
+    /// The Simples Nacional company's yearly declaration (DEFIS).
+    pub defis: YearlyDeadline,
+    pub ceiling: Ceiling,
+    pub holidays: Holidays,
+}
+
+/// Due on `due_day` of every month; reminded on `remind_day` (or the next business day).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MonthlyDeadline {
+    pub fact: String,
+    pub due_day: i64,
+    pub remind_day: i64,
+}
+
+/// Due on `due_day` of `due_month` every year; reminded on `remind_day` of that month.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct YearlyDeadline {
+    pub fact: String,
+    pub due_month: i64,
+    pub due_day: i64,
+    pub remind_day: i64,
+}
+
+/// The MEI's yearly revenue ceiling, in reais, and the tolerance above it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ceiling {
+    pub fact: String,
+    pub yearly: f64,
+    /// In the year the MEI opens, per month of activity (the opening month counts whole).
+    pub per_month_in_opening_year: f64,
+    pub tolerance_fact: String,
+    /// 0.2: up to 20 % over, the MEI stays until 31 December.
+    pub tolerance: f64,
+}
+
+/// The national holidays: `MM-DD` every year, and Good Friday's dates (`YYYY-MM-DD`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Holidays {
+    pub fact: String,
+    pub every_year: Vec<String>,
+    pub good_friday: Vec<String>,
 }
 
 static FACTS: LazyLock<Facts> =
@@ -45,6 +102,11 @@ pub fn topics() -> &'static [String] {
 
 pub fn all() -> &'static [Fact] {
     &FACTS.facts
+}
+
+/// The reminders' dates and figures.
+pub fn calendar() -> &'static Calendar {
+    &FACTS.calendar
 }
 
 /// The fact with this id. The guide names facts by id; a test checks that they all exist.
@@ -126,6 +188,39 @@ mod tests {
                 fact.id
             );
             assert!(topics().contains(&fact.topic), "{}: a known topic", fact.id);
+        }
+    }
+
+    #[test]
+    fn the_calendar_names_facts_that_exist_and_dates_that_are_dates() {
+        let c = calendar();
+        for id in [
+            &c.das.fact,
+            &c.dasn.fact,
+            &c.defis.fact,
+            &c.ceiling.fact,
+            &c.ceiling.tolerance_fact,
+            &c.holidays.fact,
+        ] {
+            assert!(all().iter().any(|f| &f.id == id), "{id} is a fact");
+        }
+        assert!(get(&c.ceiling.fact).pt.contains("81.000") && c.ceiling.yearly == 81_000.0);
+        assert!(get(&c.ceiling.tolerance_fact).pt.contains("20%") && c.ceiling.tolerance == 0.2);
+        assert!(get(&c.das.fact).pt.contains("dia 20") && c.das.due_day == 20);
+        assert!(get(&c.dasn.fact).pt.contains("31 de maio") && (c.dasn.due_month, c.dasn.due_day) == (5, 31));
+        assert!(
+            get(&c.defis.fact).pt.contains("31 de março") && (c.defis.due_month, c.defis.due_day) == (3, 31)
+        );
+        assert_eq!(c.ceiling.per_month_in_opening_year * 12.0, c.ceiling.yearly);
+        for day in &c.holidays.every_year {
+            let (m, d) = day.split_once('-').unwrap();
+            assert!(
+                (1..=12).contains(&m.parse::<i32>().unwrap())
+                    && (1..=31).contains(&d.parse::<i32>().unwrap())
+            );
+        }
+        for date in &c.holidays.good_friday {
+            assert_eq!(date.len(), 10, "{date}");
         }
     }
 

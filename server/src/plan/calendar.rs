@@ -1,0 +1,525 @@
+//! What Sócio sends a person who asked for it, and when: the monthly check-in (last month's
+//! numbers) on their day and hour, and the fiscal calendar — the MEI's DAS before the 20th, the
+//! DASN-SIMEI in May, the DEFIS of a Simples Nacional company in March, and the MEI's yearly
+//! revenue ceiling as soon as the pace of the recorded months would cross it. Pure functions of an
+//! instant in São Paulo, the person's choices and their recorded months; every date and figure
+//! comes from the dated facts (`facts::calendar`), none is written here. Nothing is ever due
+//! between 20:00 and 08:00. The scheduler (`conversation::reminders`) sends each once per person
+//! and period.
+
+use super::{
+    money,
+    reminders::Preferences,
+    results::{MonthResult, YearMonth},
+};
+use crate::{
+    clock::{CivilDate, month_name},
+    facts::{self, Calendar},
+    locale::Language,
+};
+
+/// No proactive message from 20:00 to 08:00 (São Paulo).
+pub const QUIET_FROM_HOUR: i64 = 20;
+pub const QUIET_UNTIL_HOUR: i64 = 8;
+/// The check-in's hour when the person chose none.
+pub const DEFAULT_HOUR: i64 = 9;
+
+/// What a reminder is about; with its period, the unique key of a sending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// "How did October go?": the monthly check-in.
+    Checkin,
+    /// The MEI's monthly DAS.
+    Das,
+    /// The MEI's yearly declaration.
+    Dasn,
+    /// The Simples Nacional company's yearly declaration.
+    Defis,
+    /// The MEI's revenue ceiling, at the pace of the recorded months.
+    Ceiling,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 5] = [Kind::Checkin, Kind::Das, Kind::Dasn, Kind::Defis, Kind::Ceiling];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Kind::Checkin => "checkin",
+            Kind::Das => "das",
+            Kind::Dasn => "dasn",
+            Kind::Defis => "defis",
+            Kind::Ceiling => "ceiling",
+        }
+    }
+
+    pub fn parse(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.key() == key)
+    }
+
+    /// The WhatsApp template it goes as outside the 24-hour window.
+    pub fn template(self) -> Template {
+        match self {
+            Kind::Checkin => Template::Checkin,
+            _ => Template::Reminder,
+        }
+    }
+}
+
+/// The two approved utility templates (README, "Staying on track").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Template {
+    /// `{{1}}` the person's first name, `{{2}}` last month's name.
+    Checkin,
+    /// `{{1}}` the person's first name, `{{2}}` what is due and when.
+    Reminder,
+}
+
+impl Template {
+    /// The words the person reads, with the variables filled: the same text goes as plain text
+    /// inside the 24-hour window and is what the conversation keeps.
+    pub fn text(self, params: &[String], lang: Language) -> String {
+        let param = |i: usize| params.get(i).map(String::as_str).unwrap_or_default();
+        match self {
+            Template::Checkin => lang.choose(
+                format!(
+                    "Oi, {}! Como foi {} no seu negócio? Me conte o faturamento, os custos e o número de vendas do mês, que eu comparo com o seu plano. Para não receber mais lembretes, responda PARAR.",
+                    param(0),
+                    param(1)
+                ),
+                format!(
+                    "Hi, {}! How did {} go for your business? Tell me the month's revenue, costs and number of sales, and I will compare them with your plan. To stop these reminders, reply STOP.",
+                    param(0),
+                    param(1)
+                ),
+            ),
+            Template::Reminder => lang.choose(
+                format!(
+                    "Oi, {}! Lembrete do Sócio: {} Para não receber mais lembretes, responda PARAR.",
+                    param(0),
+                    param(1)
+                ),
+                format!("Hi, {}! A reminder from Sócio: {} To stop these reminders, reply STOP.", param(0), param(1)),
+            ),
+        }
+    }
+}
+
+/// What the person's business is, as the fiscal calendar needs it (from the plan's legal step).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Profile {
+    /// A MEI (business type `mei` or regime `simei`).
+    pub mei: bool,
+    /// A company in the Simples Nacional that is not a MEI.
+    pub simples: bool,
+    /// The month the business opened, when it opened in a year we can see (the ceiling is then
+    /// proportional to the months of activity).
+    pub opened: Option<YearMonth>,
+}
+
+/// A reminder due now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Due {
+    pub kind: Kind,
+    /// `2026-10` for a month's, `2026` for a year's: with the kind, sent once.
+    pub period: String,
+    /// The template's variables after the person's name.
+    pub detail: String,
+}
+
+/// The hour it is in São Paulo at `now` (0-23).
+pub fn hour_in_sao_paulo(now: i64) -> i64 {
+    let today = CivilDate::in_sao_paulo(now);
+    (now - today.starts_at()).div_euclid(3_600_000)
+}
+
+/// Whether `now` is in the quiet hours (20:00 to 08:00 in São Paulo).
+pub fn quiet(now: i64) -> bool {
+    let hour = hour_in_sao_paulo(now);
+    !(QUIET_UNTIL_HOUR..QUIET_FROM_HOUR).contains(&hour)
+}
+
+/// A national holiday or a weekend day is not a business day.
+pub fn is_business_day(date: CivilDate, calendar: &Calendar) -> bool {
+    let weekday = (date.days() + 4).rem_euclid(7); // 1970-01-01 was a Thursday; 0 is Sunday
+    if weekday == 0 || weekday == 6 {
+        return false;
+    }
+    let month_day = format!("{:02}-{:02}", date.month, date.day);
+    let iso = date.iso();
+    !calendar.holidays.every_year.contains(&month_day) && !calendar.holidays.good_friday.contains(&iso)
+}
+
+/// The date itself when it is a business day, else the next one.
+pub fn business_day_from(date: CivilDate, calendar: &Calendar) -> CivilDate {
+    let mut day = date;
+    while !is_business_day(day, calendar) {
+        day = day.plus_days(1);
+    }
+    day
+}
+
+/// Day `day` of a month, or its last day when the month is shorter.
+fn day_of(year: i64, month: i64, day: i64) -> CivilDate {
+    let first_of_next = if month == 12 {
+        CivilDate { year: year + 1, month: 1, day: 1 }
+    } else {
+        CivilDate { year, month: month + 1, day: 1 }
+    };
+    let last = first_of_next.plus_days(-1).day;
+    CivilDate { year, month, day: day.min(last) }
+}
+
+/// The day of this month's check-in: the person's day, or the first business day.
+pub fn checkin_day(year: i64, month: i64, prefs: &Preferences, calendar: &Calendar) -> CivilDate {
+    match prefs.day {
+        Some(day) => day_of(year, month, i64::from(day)),
+        None => business_day_from(CivilDate { year, month, day: 1 }, calendar),
+    }
+}
+
+/// The ceiling at the pace of the year's recorded months.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CeilingProjection {
+    pub year: i64,
+    /// The year's limit in reais (proportional to the months of activity in the opening year).
+    pub limit: f64,
+    /// The limit plus the tolerance (up to it, the MEI stays until 31 December).
+    pub tolerance_limit: f64,
+    /// What the recorded months of the year add up to.
+    pub revenue_so_far: f64,
+    /// The recorded months plus the average of them for every month of activity not recorded.
+    pub projected: f64,
+    /// The month the pace would take the year's revenue over the limit; None when it would not.
+    pub crossing: Option<YearMonth>,
+}
+
+/// The year's revenue at the pace of its recorded months against the MEI's ceiling; None without
+/// a recorded month in `year`.
+pub fn ceiling_projection(
+    results: &[MonthResult],
+    year: i64,
+    opened: Option<YearMonth>,
+) -> Option<CeilingProjection> {
+    let ceiling = &facts::calendar().ceiling;
+    let months: Vec<&MonthResult> = results.iter().filter(|r| r.month.year == year).collect();
+    if months.is_empty() {
+        return None;
+    }
+    let first = opened.filter(|o| o.year == year).map_or(1, |o| o.month);
+    let active = 13 - first;
+    let limit = if first > 1 { ceiling.per_month_in_opening_year * active as f64 } else { ceiling.yearly };
+    let revenue_so_far: f64 = months.iter().map(|r| r.revenue).sum();
+    let pace = revenue_so_far / months.len() as f64;
+    let (mut running, mut crossing) = (0.0, None);
+    for month in first..=12 {
+        running += months.iter().find(|r| r.month.month == month).map_or(pace, |r| r.revenue);
+        if crossing.is_none() && running > limit + 0.005 {
+            crossing = Some(YearMonth { year, month });
+        }
+    }
+    let projected = (running * 100.0).round() / 100.0;
+    Some(CeilingProjection {
+        year,
+        limit,
+        tolerance_limit: limit * (1.0 + ceiling.tolerance),
+        revenue_so_far,
+        projected,
+        crossing,
+    })
+}
+
+/// What is due for a person at `now`, in their language: nothing in the quiet hours, nothing they
+/// did not ask for. `results` are their recorded months (any order). The caller sends each once.
+pub fn due(
+    now: i64,
+    prefs: &Preferences,
+    profile: &Profile,
+    results: &[MonthResult],
+    lang: Language,
+) -> Vec<Due> {
+    let calendar = facts::calendar();
+    if quiet(now) || !prefs.active() {
+        return Vec::new();
+    }
+    let today = CivilDate::in_sao_paulo(now);
+    let hour = prefs.hour.map_or(DEFAULT_HOUR, i64::from);
+    if hour_in_sao_paulo(now) < hour {
+        return Vec::new();
+    }
+    let this_month = YearMonth { year: today.year, month: today.month };
+    let last_month = this_month.previous();
+    let date = |d: CivilDate| lang.choose(d.brazilian(), d.iso());
+    let month = |m: YearMonth| month_name(m.month, lang).unwrap_or_default().to_owned();
+    let mut due = Vec::new();
+
+    let recorded_last_month = results.iter().any(|r| r.month == last_month);
+    if prefs.monthly_checkin
+        && !recorded_last_month
+        && today == checkin_day(today.year, today.month, prefs, calendar)
+    {
+        due.push(Due { kind: Kind::Checkin, period: last_month.key(), detail: month(last_month) });
+    }
+    if !prefs.tax_reminders {
+        return due;
+    }
+    let on = |day: i64| today == business_day_from(day_of(today.year, today.month, day), calendar);
+    if profile.mei && on(calendar.das.remind_day) {
+        let due_on = business_day_from(day_of(today.year, today.month, calendar.das.due_day), calendar);
+        due.push(Due {
+            kind: Kind::Das,
+            period: this_month.key(),
+            detail: lang.choose(
+                format!(
+                    "o DAS do MEI de {} vence em {}. Pague pelo app MEI ou no Portal do Simples Nacional (PGMEI), mesmo sem faturamento no mês.",
+                    month(last_month),
+                    date(due_on)
+                ),
+                format!(
+                    "the MEI's DAS for {} is due on {}. Pay it in the MEI app or on the Simples Nacional portal (PGMEI), even with no revenue in the month.",
+                    month(last_month),
+                    date(due_on)
+                ),
+            ),
+        });
+    }
+    let yearly = |deadline: &facts::YearlyDeadline| {
+        (today.month == deadline.due_month && on(deadline.remind_day))
+            .then(|| business_day_from(day_of(today.year, deadline.due_month, deadline.due_day), calendar))
+    };
+    if profile.mei
+        && let Some(due_on) = yearly(&calendar.dasn)
+    {
+        due.push(Due {
+            kind: Kind::Dasn,
+            period: today.year.to_string(),
+            detail: lang.choose(
+                format!(
+                    "a declaração anual do MEI (DASN-SIMEI) sobre {} vence em {}. Entregue no Portal do Empreendedor, mesmo sem faturamento.",
+                    today.year - 1,
+                    date(due_on)
+                ),
+                format!(
+                    "the MEI's yearly declaration (DASN-SIMEI) for {} is due on {}. File it on the Portal do Empreendedor, even with no revenue.",
+                    today.year - 1,
+                    date(due_on)
+                ),
+            ),
+        });
+    }
+    if profile.simples
+        && !profile.mei
+        && let Some(due_on) = yearly(&calendar.defis)
+    {
+        due.push(Due {
+            kind: Kind::Defis,
+            period: today.year.to_string(),
+            detail: lang.choose(
+                format!(
+                    "a DEFIS do Simples Nacional sobre {} vence em {}. Combine a entrega com o seu contador.",
+                    today.year - 1,
+                    date(due_on)
+                ),
+                format!(
+                    "the Simples Nacional DEFIS for {} is due on {}. Arrange it with your accountant.",
+                    today.year - 1,
+                    date(due_on)
+                ),
+            ),
+        });
+    }
+    if profile.mei
+        && let Some(projection) = ceiling_projection(results, today.year, profile.opened)
+        && let Some(crossing) = projection.crossing
+    {
+        due.push(Due {
+            kind: Kind::Ceiling,
+            period: today.year.to_string(),
+            detail: ceiling_warning(&projection, crossing, lang),
+        });
+    }
+    due
+}
+
+/// The ceiling warning: the pace, the month it would cross the limit, and the tolerance rule.
+pub fn ceiling_warning(projection: &CeilingProjection, crossing: YearMonth, lang: Language) -> String {
+    let brl = |v: f64| money::format_brl(v, lang);
+    let tolerance = facts::get(&facts::calendar().ceiling.tolerance_fact);
+    lang.choose(
+        format!(
+            "no ritmo dos meses registrados, seu faturamento de {} chega a {}, acima do limite do MEI de {} — o limite seria ultrapassado em {}. {} Vale conversar com um contador sobre virar ME no Simples Nacional.",
+            projection.year,
+            brl(projection.projected),
+            brl(projection.limit),
+            crossing.name(lang),
+            tolerance.text(lang)
+        ),
+        format!(
+            "at the pace of the months you recorded, your {} revenue reaches {}, over the MEI limit of {} — it would cross it in {}. {} It is worth talking to an accountant about becoming an ME in the Simples Nacional.",
+            projection.year,
+            brl(projection.projected),
+            brl(projection.limit),
+            crossing.name(lang),
+            tolerance.text(lang)
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A São Paulo wall-clock time (UTC−3) as Unix ms.
+    fn at(year: i64, month: i64, day: i64, hour: i64) -> i64 {
+        CivilDate { year, month, day }.starts_at() + hour * 3_600_000
+    }
+
+    fn consenting() -> Preferences {
+        Preferences {
+            monthly_checkin: true,
+            tax_reminders: true,
+            consented_at: Some(0),
+            ..Preferences::default()
+        }
+    }
+
+    const MEI: Profile = Profile { mei: true, simples: false, opened: None };
+
+    fn month(year: i64, m: i64, revenue: f64) -> MonthResult {
+        MonthResult {
+            month: YearMonth { year, month: m },
+            revenue,
+            costs: 0.0,
+            sales_count: 1,
+            recorded_at: 0,
+        }
+    }
+
+    fn kinds(due: &[Due]) -> Vec<Kind> {
+        due.iter().map(|d| d.kind).collect()
+    }
+
+    #[test]
+    fn weekends_and_national_holidays_are_not_business_days() {
+        let calendar = facts::calendar();
+        // 2026-11-15 is a Sunday and a holiday; 2026-11-20 (Friday) is Consciência Negra.
+        assert!(!is_business_day(CivilDate { year: 2026, month: 11, day: 15 }, calendar));
+        assert!(!is_business_day(CivilDate { year: 2026, month: 11, day: 20 }, calendar));
+        assert!(is_business_day(CivilDate { year: 2026, month: 11, day: 16 }, calendar));
+        assert_eq!(
+            business_day_from(CivilDate { year: 2026, month: 11, day: 20 }, calendar).iso(),
+            "2026-11-23"
+        );
+        assert_eq!(
+            business_day_from(CivilDate { year: 2026, month: 4, day: 3 }, calendar).iso(),
+            "2026-04-06"
+        );
+        // 2027-01-01 is a Friday and a holiday: the first business day is Monday the 4th.
+        assert_eq!(checkin_day(2027, 1, &consenting(), calendar).iso(), "2027-01-04");
+    }
+
+    #[test]
+    fn the_check_in_goes_on_the_first_business_day_at_nine_and_never_in_the_quiet_hours() {
+        let prefs = Preferences { tax_reminders: false, ..consenting() };
+        // 2026-12-01 is a Tuesday.
+        assert!(due(at(2026, 12, 1, 8), &prefs, &Profile::default(), &[], Language::PtBr).is_empty());
+        let nine = due(at(2026, 12, 1, 9), &prefs, &Profile::default(), &[], Language::PtBr);
+        assert_eq!(
+            nine,
+            vec![Due { kind: Kind::Checkin, period: "2026-11".into(), detail: "novembro".into() }]
+        );
+        assert!(due(at(2026, 12, 1, 20), &prefs, &Profile::default(), &[], Language::PtBr).is_empty());
+        assert!(due(at(2026, 12, 2, 9), &prefs, &Profile::default(), &[], Language::PtBr).is_empty());
+        // Their own day and hour; an hour before 8 is quiet whatever they chose.
+        let own = Preferences { day: Some(10), hour: Some(14), ..prefs };
+        assert!(due(at(2026, 12, 10, 13), &own, &Profile::default(), &[], Language::PtBr).is_empty());
+        assert_eq!(
+            kinds(&due(at(2026, 12, 10, 14), &own, &Profile::default(), &[], Language::PtBr)),
+            [Kind::Checkin]
+        );
+        // Last month already recorded: nothing to ask.
+        let recorded = [month(2026, 11, 10.0)];
+        assert!(due(at(2026, 12, 1, 10), &prefs, &Profile::default(), &recorded, Language::PtBr).is_empty());
+    }
+
+    #[test]
+    fn nothing_is_due_without_consent_or_after_parar() {
+        let none = Preferences::default();
+        assert!(due(at(2026, 12, 1, 10), &none, &MEI, &[], Language::PtBr).is_empty());
+        let stopped = Preferences { stopped_at: Some(1), ..consenting() };
+        assert!(due(at(2026, 12, 1, 10), &stopped, &MEI, &[], Language::PtBr).is_empty());
+    }
+
+    #[test]
+    fn a_mei_is_reminded_of_the_das_on_the_fifteenth_or_the_next_business_day() {
+        let prefs = Preferences { monthly_checkin: false, ..consenting() };
+        // 2026-11-15 is a Sunday: the reminder goes on Monday the 16th; the 20th is a holiday, so
+        // the DAS is due on the 23rd.
+        assert!(due(at(2026, 11, 15, 10), &prefs, &MEI, &[], Language::PtBr).is_empty());
+        let monday = due(at(2026, 11, 16, 10), &prefs, &MEI, &[], Language::PtBr);
+        assert_eq!(kinds(&monday), [Kind::Das]);
+        assert_eq!(monday[0].period, "2026-11");
+        assert!(
+            monday[0].detail.contains("outubro") && monday[0].detail.contains("23/11/2026"),
+            "{}",
+            monday[0].detail
+        );
+        // Not a MEI: no DAS.
+        assert!(due(at(2026, 11, 16, 10), &prefs, &Profile::default(), &[], Language::PtBr).is_empty());
+    }
+
+    #[test]
+    fn the_dasn_comes_in_may_for_a_mei_and_the_defis_in_march_for_the_simples() {
+        let prefs = Preferences { monthly_checkin: false, ..consenting() };
+        // 2027-05-17 is a Monday (the 15th is a Saturday).
+        let may = due(at(2027, 5, 17, 10), &prefs, &MEI, &[], Language::PtBr);
+        assert_eq!(kinds(&may), [Kind::Das, Kind::Dasn]);
+        assert!(may[1].detail.contains("2026") && may[1].detail.contains("31/05/2027"), "{}", may[1].detail);
+        let simples = Profile { simples: true, ..Profile::default() };
+        let march = due(at(2027, 3, 15, 10), &prefs, &simples, &[], Language::En);
+        assert_eq!(kinds(&march), [Kind::Defis]);
+        assert!(march[0].detail.contains("2027-03-31"), "{}", march[0].detail);
+    }
+
+    #[test]
+    fn the_ceiling_is_projected_at_the_pace_of_the_recorded_months() {
+        let months = [month(2026, 1, 7_000.0), month(2026, 2, 8_000.0), month(2026, 3, 9_000.0)];
+        let p = ceiling_projection(&months, 2026, None).unwrap();
+        assert_eq!((p.limit, p.revenue_so_far, p.projected), (81_000.0, 24_000.0, 96_000.0));
+        assert_eq!(p.tolerance_limit, 97_200.0);
+        // 24k + 8k × 7 = 80k by October, 88k by November.
+        assert_eq!(p.crossing, Some(YearMonth { year: 2026, month: 11 }));
+        let slow = [month(2026, 1, 5_000.0)];
+        assert_eq!(ceiling_projection(&slow, 2026, None).unwrap().crossing, None);
+        assert!(ceiling_projection(&slow, 2025, None).is_none());
+        // Opened in July: six months of R$ 6.750.
+        let opened = Some(YearMonth { year: 2026, month: 7 });
+        let new = ceiling_projection(&[month(2026, 7, 7_000.0)], 2026, opened).unwrap();
+        assert_eq!((new.limit, new.crossing), (40_500.0, Some(YearMonth { year: 2026, month: 12 })));
+    }
+
+    #[test]
+    fn a_mei_on_pace_to_cross_the_ceiling_is_warned_with_the_tolerance_rule() {
+        let prefs = Preferences { monthly_checkin: false, ..consenting() };
+        let months = [month(2026, 1, 7_000.0), month(2026, 2, 8_000.0), month(2026, 3, 9_000.0)];
+        let due = due(at(2026, 4, 7, 10), &prefs, &MEI, &months, Language::PtBr);
+        assert_eq!(kinds(&due), [Kind::Ceiling]);
+        assert_eq!(due[0].period, "2026");
+        let text = &due[0].detail;
+        assert!(
+            text.contains("96.000,00")
+                && text.contains("81.000,00")
+                && text.contains("novembro de 2026"),
+            "{text}"
+        );
+        assert!(text.contains("20%"), "the tolerance rule: {text}");
+    }
+
+    #[test]
+    fn the_templates_read_with_their_variables_filled() {
+        let text = Template::Checkin.text(&["Ana".into(), "outubro".into()], Language::PtBr);
+        assert!(text.starts_with("Oi, Ana! Como foi outubro") && text.ends_with("responda PARAR."), "{text}");
+        assert_eq!(Kind::parse("dasn"), Some(Kind::Dasn));
+        assert_eq!(Kind::Das.template(), Template::Reminder);
+    }
+}
