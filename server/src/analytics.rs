@@ -201,6 +201,17 @@ pub struct Report {
     pub messages_per_day: Vec<DailyCount>,
     pub failed_sends_per_day: Vec<DailyCount>,
     pub billing: costs::Billing,
+    pub reminders: Reminders,
+}
+
+/// The proactive messages of the window: check-ins sent and answered (the person wrote after
+/// them), every reminder sent, and the people who said stop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reminders {
+    pub checkins_sent: i64,
+    pub checkins_answered: i64,
+    pub reminders_sent: i64,
+    pub stopped: i64,
 }
 
 /// The last `days` days in São Paulo (today included).
@@ -261,7 +272,34 @@ pub async fn report_at(db: &Db, days: i64, now: i64, rates: &MessageRates) -> Re
     let mut funnel: Vec<FunnelRow> = funnel.into_values().collect();
     funnel.sort_by_key(|row| row.variant.as_str());
     let billing = costs::billing(db, rates, first_day, today, since).await?;
-    Ok(Report { funnel, messages_per_day: series(&messages), failed_sends_per_day: series(&failed), billing })
+    let reminders = reminders(db, since).await?;
+    Ok(Report {
+        funnel,
+        messages_per_day: series(&messages),
+        failed_sends_per_day: series(&failed),
+        billing,
+        reminders,
+    })
+}
+
+async fn reminders(db: &Db, since: i64) -> Result<Reminders, sqlx::Error> {
+    let row = sqlx::query(
+        "select \
+         coalesce(sum(case when kind = 'checkin' then 1 else 0 end), 0) as checkins, \
+         coalesce(sum(case when kind = 'checkin' and answered_at is not null then 1 else 0 end), 0) as answered, \
+         count(*) as every, \
+         (select count(*) from reminder_preferences where stopped_at >= $1) as stopped \
+         from reminders_sent where sent_at >= $1",
+    )
+    .bind(since)
+    .fetch_one(db.pool())
+    .await?;
+    Ok(Reminders {
+        checkins_sent: row.try_get("checkins")?,
+        checkins_answered: row.try_get("answered")?,
+        reminders_sent: row.try_get("every")?,
+        stopped: row.try_get("stopped")?,
+    })
 }
 
 /// Messages matching `filter` per São Paulo day (days since 1970) of their `column` time, from

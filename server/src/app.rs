@@ -197,7 +197,12 @@ impl Application {
     ) -> anyhow::Result<()> {
         let router = build_router(&self.config, &self.db, self.handlers.kinds(), self.parts).await?;
         let (stop_workers, workers_stopped) = tokio::sync::watch::channel(false);
-        let mut workers = jobs::spawn_workers(&self.db, self.handlers, self.worker_options, workers_stopped);
+        let mut workers =
+            jobs::spawn_workers(&self.db, self.handlers, self.worker_options, workers_stopped.clone());
+        // The proactive messages people asked for, every minute (README, "Staying on track").
+        if let Some(every) = self.config.jobs.reminders_every {
+            workers.spawn(crate::conversation::reminders::schedule(self.db.clone(), every, workers_stopped));
+        }
         tracing::info!(port = self.port, database = ?self.db.engine(), "Sócio is serving");
 
         let served = connections::serve(

@@ -80,6 +80,10 @@ pub struct WhatsAppConfig {
     pub otp_template: String,
     /// Approved utility template (one body parameter) for notices outside the 24-hour window.
     pub notice_template: String,
+    /// Approved utility templates of the proactive messages people asked for (README, "Staying
+    /// on track"): the monthly check-in and the fiscal reminders.
+    pub checkin_template: String,
+    pub reminder_template: String,
     /// How long to wait for more messages of a burst before replying: the window restarts with
     /// each message of the person's…
     pub batch_window: Duration,
@@ -155,6 +159,9 @@ pub struct JobsConfig {
     /// How long a claimed job stays a worker's without news: running workers renew it, so this is
     /// how soon the jobs of a server that died are taken up by another (or by it, restarted).
     pub lease: Duration,
+    /// How often the reminder scheduler runs (`SOCIO_REMINDERS_EVERY_S`, 60; 0 turns it off, as
+    /// the tests do: they run it as of an instant, like `socio reminders run --now`).
+    pub reminders_every: Option<Duration>,
 }
 
 #[derive(Clone, Debug)]
@@ -297,6 +304,9 @@ impl Config {
                     parse_number(&var, "SOCIO_JOB_RETRY_BASE_MS", 2000)?.max(1),
                 ),
                 lease: Duration::from_millis(parse_number(&var, "SOCIO_JOB_LEASE_MS", 30_000)?.max(300)),
+                reminders_every: Some(parse_number(&var, "SOCIO_REMINDERS_EVERY_S", 60)?)
+                    .filter(|s| *s > 0)
+                    .map(Duration::from_secs),
             },
         };
         config.refuse_an_open_simulator()?;
@@ -499,6 +509,8 @@ fn whatsapp_config(var: &dyn Fn(&str) -> Option<String>) -> Result<WhatsAppConfi
         verify_token: var("WHATSAPP_VERIFY_TOKEN").map(Secret::new),
         otp_template: var("WHATSAPP_OTP_TEMPLATE").unwrap_or_else(|| "login_code".into()),
         notice_template: var("WHATSAPP_NOTICE_TEMPLATE").unwrap_or_else(|| "account_notice".into()),
+        checkin_template: var("WHATSAPP_TEMPLATE_CHECKIN").unwrap_or_else(|| "monthly_checkin".into()),
+        reminder_template: var("WHATSAPP_TEMPLATE_REMINDER").unwrap_or_else(|| "fiscal_reminder".into()),
         batch_window: Duration::from_millis(parse_number(var, "WHATSAPP_BATCH_WINDOW_MS", 4000)?),
         batch_max: Duration::from_millis(parse_number(var, "WHATSAPP_BATCH_MAX_MS", 15_000)?),
         rates: message_rates(var)?,

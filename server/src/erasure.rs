@@ -20,6 +20,7 @@ pub async fn erase(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
     store::erase_user(&mut tx, user_id).await?;
     crate::plan::results::erase_user(&mut tx, user_id).await?;
     crate::plan::reminders::erase_user(&mut tx, user_id).await?;
+    crate::conversation::reminders::erase_user(&mut tx, user_id).await?;
     guide::erase_user(&mut tx, user_id).await?;
     messages::erase_user(&mut tx, user_id).await?;
     handoff::erase_user(&mut tx, user_id).await?;

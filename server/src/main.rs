@@ -1,4 +1,5 @@
-//! The `socio` binary: `serve` (the default), `migrate`, `admin promote <phone>`.
+//! The `socio` binary: `serve` (the default), `migrate`, `admin promote <phone>`,
+//! `reminders run [--now <RFC 3339 instant>]`.
 
 use std::process::ExitCode;
 
@@ -10,7 +11,8 @@ use socio::{
     telemetry,
 };
 
-const USAGE: &str = "usage: socio [serve | migrate | admin promote <phone>]";
+const USAGE: &str =
+    "usage: socio [serve | migrate | admin promote <phone> | reminders run [--now <RFC 3339 instant>]]";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -21,6 +23,8 @@ async fn main() -> ExitCode {
         [] | ["serve"] => serve().await,
         ["migrate"] => migrate().await,
         ["admin", "promote", phone] => promote(phone).await,
+        ["reminders", "run"] => run_reminders(None).await,
+        ["reminders", "run", "--now", now] => run_reminders(Some(now)).await,
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             Ok(())
@@ -75,6 +79,28 @@ async fn promote(phone: &str) -> anyhow::Result<()> {
     tx.commit().await?;
     tracing::info!(target: "security", event = "admin_promoted", user = %user.id, phone = %phone.masked());
     println!("{} is now an admin", user.handle());
+    Ok(())
+}
+
+/// Runs the reminder scheduler once, as of `now` (default: this instant), and says what it sent.
+/// The send jobs it queues go out when a server runs.
+async fn run_reminders(now: Option<&str>) -> anyhow::Result<()> {
+    let now = match now {
+        Some(text) => text
+            .parse::<jiff::Timestamp>()
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "--now {text:?} is not an RFC 3339 instant ({e}); e.g. 2026-12-01T09:00:00-03:00"
+                )
+            })?
+            .as_millisecond(),
+        None => socio::db::now_ms(),
+    };
+    let config = Config::from_env()?;
+    let db = Db::connect(&config.database_url).await?;
+    db.migrate().await?;
+    let run = socio::conversation::reminders::run(&db, now).await?;
+    println!("reminders: {} sent, {} people with reminders on", run.sent, run.considered);
     Ok(())
 }
 

@@ -236,6 +236,12 @@ impl AdminApi {
                 service: self.rates.service,
             }),
             billable_messages: report.billing.messages as i32,
+            reminders: Some(pb::ReminderCounts {
+                checkins_sent: report.reminders.checkins_sent as i32,
+                checkins_answered: report.reminders.checkins_answered as i32,
+                reminders_sent: report.reminders.reminders_sent as i32,
+                stopped: report.reminders.stopped as i32,
+            }),
         }))
     }
 

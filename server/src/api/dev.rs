@@ -217,6 +217,7 @@ fn simulated(message: &SimulatedMessage) -> Result<Inbound, AppError> {
             raw,
         }],
         statuses: Vec::new(),
+        preferences: Vec::new(),
         unreadable: 0,
     })
 }

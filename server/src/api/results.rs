@@ -9,7 +9,7 @@ use super::{
 use crate::{
     db::now_ms,
     plan::{
-        Plans,
+        Plans, calendar,
         reminders::{self, Preferences},
         results::{self, Forecast, MonthResult, YearMonth},
         store::Source,
@@ -113,11 +113,21 @@ impl ResultsApi {
         let user = call.user()?;
         let months = results::list(self.plans.db(), &user.id).await?;
         let forecast = results::forecast_of(self.plans.db(), &user.id).await?;
+        let ceiling = calendar::ceiling_of(self.plans.db(), &user.id, &months, now_ms()).await?;
+        let lang = crate::locale::current();
         Ok(Reply::from(pb::ListResultsResponse {
+            ceiling: ceiling.map(|c| pb::CeilingProjection {
+                year: c.year as i32,
+                limit: c.limit,
+                tolerance_limit: c.tolerance_limit,
+                revenue_so_far: c.revenue_so_far,
+                projected_revenue: c.projected,
+                crossing_month: c.crossing.map(|m| m.key()).unwrap_or_default(),
+                rule: calendar::tolerance_rule(lang),
+            }),
             results: months.iter().map(|m| month_proto(m, forecast.as_ref())).collect(),
             plan: forecast.as_ref().map(forecast_proto),
-            biggest_gap: results::biggest_gap(&months, forecast.as_ref(), crate::locale::current())
-                .unwrap_or_default(),
+            biggest_gap: results::biggest_gap(&months, forecast.as_ref(), lang).unwrap_or_default(),
         }))
     }
 }

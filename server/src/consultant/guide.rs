@@ -11,7 +11,7 @@ use super::{
     plan_request,
     questions::{QUESTIONS, Question},
     replies::Links,
-    scope,
+    results_interview, scope,
 };
 use crate::{
     db::{Db, now_ms},
@@ -138,6 +138,9 @@ impl Guide {
         let pending = self.pending(&user.id).await?;
         let mut out: Vec<String> = Vec::new();
 
+        if let Some(reply) = self.month_results(user, text).await? {
+            return Ok(reply);
+        }
         if command(text).is_none() && scope::off_topic(text) {
             // A business consultant, not a general assistant: one sentence, then back to the plan.
             out.push(scope::decline(lang).to_owned());
@@ -197,6 +200,33 @@ impl Guide {
             },
         }
         Ok(out.join("\n\n"))
+    }
+
+    /// The month's results interview (`results_interview`), when the text starts it, answers a
+    /// check-in, or answers the interview's question; "pular" leaves it.
+    async fn month_results(&self, user: &User, text: &str) -> Result<Option<String>, AppError> {
+        if let Some((field, draft)) = results_interview::pending(&self.db, &user.id).await? {
+            return Ok(Some(match command(text) {
+                Some(Command::Skip) => {
+                    results_interview::leave(&self.db, &user.id).await?;
+                    let lang = user.language;
+                    format!(
+                        "{}\n\n{}",
+                        lang.choose("Tudo bem, fica para depois.", "All right, another time."),
+                        self.resume(user).await?
+                    )
+                }
+                Some(_) => return Ok(None),
+                None => results_interview::answer(&self.db, user, &field, draft, text).await?,
+            }));
+        }
+        if results_interview::starts(text) {
+            return Ok(Some(results_interview::start(&self.db, user, None).await?));
+        }
+        if command(text).is_none() && results_interview::answers_a_checkin(&self.db, &user.id).await? {
+            return Ok(Some(results_interview::start(&self.db, user, Some(text)).await?));
+        }
+        Ok(None)
     }
 
     /// Where the user left off: the pending question again, or the next one.
@@ -310,8 +340,8 @@ impl Guide {
 
 fn menu(lang: Language) -> String {
     lang.choose(
-        "📋 *Menu*\n• *progresso* — como está o seu plano\n• *plano* — o plano completo em PDF, aqui no WhatsApp\n• *painel* — links do plano e do painel\n• *pular* — pular a pergunta atual\n• *ajuda* — como funciono\n• *English* — switch to English",
-        "📋 *Menu*\n• *progress* — how your plan is going\n• *plan* — the complete plan as a PDF, right here\n• *dashboard* — links to your plan and dashboard\n• *skip* — skip the current question\n• *help* — how I work\n• *Português* — mudar para português",
+        "📋 *Menu*\n• *progresso* — como está o seu plano\n• *plano* — o plano completo em PDF, aqui no WhatsApp\n• *resultados* — registrar o faturamento e os custos do mês passado\n• *painel* — links do plano e do painel\n• *pular* — pular a pergunta atual\n• *ajuda* — como funciono\n• *English* — switch to English",
+        "📋 *Menu*\n• *progress* — how your plan is going\n• *plan* — the complete plan as a PDF, right here\n• *results* — record last month's revenue and costs\n• *dashboard* — links to your plan and dashboard\n• *skip* — skip the current question\n• *help* — how I work\n• *Português* — mudar para português",
     )
     .into()
 }

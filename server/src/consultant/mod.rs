@@ -12,6 +12,7 @@ pub mod plan_delivery;
 pub mod plan_request;
 pub mod questions;
 pub mod replies;
+pub mod results_interview;
 pub mod scope;
 pub mod stream;
 pub mod worker;

@@ -226,6 +226,7 @@ mod tests {
             created_at: 0,
             sent_by_name: None,
             choices: Vec::new(),
+            template: None,
         }
     }
 

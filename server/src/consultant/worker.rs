@@ -21,7 +21,7 @@ use crate::{
     conversation::{
         delivery,
         handoff::{self, Reason},
-        messages, split, summaries, updates,
+        messages, reminders, split, summaries, updates,
     },
     db::{
         Db,
@@ -117,6 +117,7 @@ impl ReplyHandler {
 
         let asked = replies::readable_text(&claimed);
         let plan_asked = replies::entitled(&user) && plan_request::asks_for_the_plan(&asked);
+        let mut offer_checkins = false;
         let (user, text, choices) = if plan_asked {
             // Asked for with the reply below, in its transaction: the plan follows that reply.
             let text = plan_request::on_its_way(user.language);
@@ -140,6 +141,7 @@ impl ReplyHandler {
             let text =
                 replies::compose(&user, first_contact, &claimed, &self.links, consultant.map(|a| a.text));
             drop(typing);
+            offer_checkins = replies::entitled(&user);
             (user, text, choices)
         };
 
@@ -166,6 +168,9 @@ impl ReplyHandler {
         }
         if plan_asked {
             plan_request::request(&mut tx, &user.id, user.language).await?;
+        }
+        if offer_checkins {
+            reminders::offer_once_finance_is_done(&mut tx, &user, now + parts.len() as i64).await?;
         }
         tx.commit().await?; // wakes the workers for the sends (and the plan)
         Ok(())

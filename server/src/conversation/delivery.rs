@@ -83,22 +83,31 @@ impl SendHandler {
             messages::record_failed(&self.db, id, reason).await?;
             return Err(JobError::Permanent(reason.into()));
         };
-        let outgoing = match (window_open(&self.db, &user.id).await?, notice) {
-            (true, _) if !message.choices.is_empty() => Outgoing::Choices {
+        let open = window_open(&self.db, &user.id).await?;
+        let outgoing = match (open, notice, &message.template) {
+            (false, _, Some(filled)) => Outgoing::Template {
+                to,
+                template: filled.template,
+                params: filled.params.clone(),
+                language: user.language,
+            },
+            (true, _, _) if !message.choices.is_empty() => Outgoing::Choices {
                 to,
                 body: message.content.clone(),
                 choices: message.choices.clone(),
                 list_label: user.language.choose("Escolher", "Choose").to_owned(),
             },
-            (true, _) => Outgoing::Text { to, body: message.content.clone() },
-            (false, true) => Outgoing::Notice { to, body: message.content.clone(), language: user.language },
-            (false, false) if message.status == "queued" => {
+            (true, _, _) => Outgoing::Text { to, body: message.content.clone() },
+            (false, true, None) => {
+                Outgoing::Notice { to, body: message.content.clone(), language: user.language }
+            }
+            (false, false, None) if message.status == "queued" => {
                 let reason = "outside WhatsApp's 24-hour customer-service window: only an approved template can reach this user";
                 messages::record_failed(&self.db, id, reason).await?;
                 return Err(JobError::Permanent(reason.into()));
             }
             // Sending or sent already: `hand_over` below says what becomes of it.
-            (false, false) => Outgoing::Text { to, body: message.content.clone() },
+            (false, false, None) => Outgoing::Text { to, body: message.content.clone() },
         };
         hand_over(&self.db, self.sender.as_ref(), &message, &outgoing, job).await
     }

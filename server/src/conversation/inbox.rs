@@ -26,7 +26,7 @@ use crate::{
 use super::{
     message_login, messages, notices,
     number_change::{self, NumberChange},
-    reminder_words, updates,
+    reminder_words, reminders, updates,
 };
 
 /// The job kind that answers a user.
@@ -92,6 +92,7 @@ impl Inbox {
                 continue;
             };
             users::touch(&mut tx, &user.id, at).await?;
+            reminders::mark_answered(&mut tx, &user.id, at).await?;
             updates::changed(&mut tx, &user.id).await?;
             receipt.stored += 1;
             if message.kind == MessageKind::Reaction {
@@ -109,6 +110,17 @@ impl Inbox {
             if messages::apply_status(&mut tx, status).await? {
                 receipt.statuses += 1;
             }
+        }
+        for change in &inbound.preferences {
+            // Meta's "stop" of marketing messages stops every proactive message of ours too.
+            let Some(contact) = Contact::from_sender(&change.from) else { continue };
+            let Some(user) = users::find_by_contact(&mut tx, &contact).await? else { continue };
+            let changed = if change.stop {
+                crate::plan::reminders::stop(&mut tx, &user.id, change.timestamp_ms).await?
+            } else {
+                crate::plan::reminders::resume(&mut tx, &user.id, change.timestamp_ms).await?
+            };
+            tracing::info!(user = %user.id, stop = change.stop, changed, "WhatsApp's marketing preference");
         }
         tx.commit().await?; // wakes the workers for the replies
         Ok(receipt)

@@ -11,6 +11,7 @@ use crate::{
     whatsapp::{
         choices::Choice,
         payload::{DeliveryStatus, InboundMessage, MessageKind, StatusUpdate},
+        templates::Filled,
     },
 };
 
@@ -42,10 +43,11 @@ pub struct Message {
     pub sent_by_name: Option<String>,
     /// Answers offered to tap with a closed question of ours.
     pub choices: Vec<Choice>,
+    /// A proactive message's template (check-in, reminder), which it goes as outside the window.
+    pub template: Option<Filled>,
 }
 
-const COLUMNS: &str =
-    "id, user_id, author, kind, content, status, error, wa_message_id, created_at, sent_by_name, choices";
+const COLUMNS: &str = "id, user_id, author, kind, content, status, error, wa_message_id, created_at, sent_by_name, choices, template";
 
 fn from_row(row: &AnyRow) -> Result<Message, sqlx::Error> {
     Ok(Message {
@@ -63,6 +65,9 @@ fn from_row(row: &AnyRow) -> Result<Message, sqlx::Error> {
             .try_get::<Option<String>, _>("choices")?
             .and_then(|json| serde_json::from_str(&json).ok())
             .unwrap_or_default(),
+        template: row
+            .try_get::<Option<String>, _>("template")?
+            .and_then(|json| serde_json::from_str(&json).ok()),
     })
 }
 
@@ -189,19 +194,32 @@ pub async fn insert_outbound(
     created_at: i64,
 ) -> Result<String, sqlx::Error> {
     let id = uuid::Uuid::new_v4().to_string();
+    insert_outbound_as(conn, &id, user_id, content, choices, created_at).await?;
+    Ok(id)
+}
+
+/// [`insert_outbound`] under an id the caller chose.
+pub async fn insert_outbound_as(
+    conn: &mut AnyConnection,
+    id: &str,
+    user_id: &str,
+    content: &str,
+    choices: &[Choice],
+    created_at: i64,
+) -> Result<(), sqlx::Error> {
     let choices = (!choices.is_empty()).then(|| serde_json::to_string(choices).unwrap_or_default());
     sqlx::query(
         "insert into messages (id, user_id, direction, author, kind, content, status, choices, created_at, updated_at) \
          values ($1, $2, 'outbound', 'assistant', 'text', $3, 'queued', $4, $5, $5)",
     )
-    .bind(&id)
+    .bind(id)
     .bind(user_id)
     .bind(content)
     .bind(choices)
     .bind(created_at)
-        .execute(conn)
+    .execute(conn)
     .await?;
-    Ok(id)
+    Ok(())
 }
 
 /// Keeps a notice of ours (billing, account), which outside the 24-hour window goes as a template.
@@ -215,6 +233,30 @@ pub async fn insert_notice(
     created_at: i64,
 ) -> Result<bool, sqlx::Error> {
     insert_once(conn, id, user_id, "notice", content, created_at).await
+}
+
+/// Keeps a proactive message of ours (a check-in, a reminder) under the caller's id, queued:
+/// plain text inside the window, `template` outside it.
+pub async fn insert_proactive(
+    conn: &mut AnyConnection,
+    id: &str,
+    user_id: &str,
+    content: &str,
+    template: &Filled,
+    created_at: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "insert into messages (id, user_id, direction, author, kind, content, status, template, created_at, updated_at) \
+         values ($1, $2, 'outbound', 'assistant', 'reminder', $3, 'queued', $4, $5, $5)",
+    )
+    .bind(id)
+    .bind(user_id)
+    .bind(content)
+    .bind(serde_json::to_string(template).unwrap_or_default())
+    .bind(created_at)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// Keeps a document of ours (the plan's PDF; `caption` is its words), queued for sending. `id` is
@@ -251,6 +293,19 @@ async fn insert_once(
     .execute(conn)
     .await?;
     Ok(written.rows_affected() == 1)
+}
+
+/// Our last message to the user (its id), if any.
+pub async fn last_outbound_id(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "select id from messages where user_id = $1 and direction = 'outbound' order by created_at desc limit 1",
+    )
+    .bind(user_id)
+    .fetch_optional(conn)
+    .await
 }
 
 /// True when we have ever written to this user.
@@ -589,6 +644,7 @@ pub async fn insert_web_message(
         created_at: at,
         sent_by_name: None,
         choices: Vec::new(),
+        template: None,
     })
 }
 

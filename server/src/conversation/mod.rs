@@ -12,6 +12,7 @@ pub mod messages;
 pub mod notices;
 pub mod number_change;
 pub mod reminder_words;
+pub mod reminders;
 pub mod split;
 pub mod summaries;
 pub mod updates;

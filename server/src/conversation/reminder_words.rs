@@ -1,15 +1,16 @@
 //! "PARAR", "STOP" or "cancelar lembretes" stop every message Sócio would send on its own, at once,
-//! confirmed in one line; "VOLTAR" resumes them. Handled in the inbox's transaction, before any
-//! reply: the words are never taken as an answer to the consultant.
+//! confirmed in one line; "VOLTAR" resumes them. The answer to the consultant's offer of the
+//! check-ins ("sim" right after it, or a tap on its buttons) is consent, or a no. Handled in the
+//! inbox's transaction, before any reply: the words are never taken as an answer to the consultant.
 
 use crate::{
     db::Tx,
     identity::{search::fold, users::User},
-    plan::reminders,
+    plan::reminders::{self, OFFER_NO, OFFER_YES},
     whatsapp::payload::InboundMessage,
 };
 
-use super::delivery;
+use super::{delivery, messages};
 
 /// The person's words, when they are a stop or resume command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +30,56 @@ fn command(text: &str) -> Option<Command> {
     }
 }
 
+/// "sim" / "não" as an answer to a yes-or-no offer.
+fn yes_or_no(text: &str) -> Option<bool> {
+    let words = fold(text.trim().trim_matches(|c: char| !c.is_alphanumeric()));
+    match words.as_str() {
+        "sim" | "sim quero" | "quero" | "pode" | "pode ser" | "claro" | "yes" | "sure" | "ok" => Some(true),
+        "nao" | "agora nao" | "nao quero" | "nao obrigado" | "nao obrigada" | "no" | "not now" => Some(false),
+        _ => None,
+    }
+}
+
+/// Answers the offer of the check-ins: a tap on its buttons at any time while it is open, or
+/// "sim" / "não" written while it is the last thing we said. True when `message` answered it.
+async fn answer_offer(
+    tx: &mut Tx,
+    user: &User,
+    message: &InboundMessage,
+    stored_id: &str,
+    at: i64,
+) -> Result<bool, sqlx::Error> {
+    let Some(offer_id) = reminders::open_offer(tx, &user.id).await? else { return Ok(false) };
+    let yes = match message.choice_id.as_deref() {
+        Some(OFFER_YES) => true,
+        Some(OFFER_NO) => false,
+        _ => match yes_or_no(&message.text) {
+            Some(yes)
+                if messages::last_outbound_id(tx, &user.id).await?.as_deref() == Some(offer_id.as_str()) =>
+            {
+                yes
+            }
+            _ => return Ok(false),
+        },
+    };
+    reminders::answer_offer(tx, &user.id, yes, at).await?;
+    tracing::info!(user = %user.id, yes, "a person answered the offer of the check-ins");
+    let lang = user.language;
+    let reply = if yes {
+        lang.choose(
+            "Combinado! No primeiro dia útil de cada mês, às 9h, eu pergunto como foi o mês anterior e comparo com o seu plano; e te lembro dos prazos de impostos que valem para o seu negócio. Dia e hora você muda no painel; para parar, escreva PARAR.",
+            "Done! On the first business day of each month, at 9:00, I will ask how the month before went and compare it with your plan, and remind you of the tax deadlines that apply to your business. Change the day and hour on the dashboard; to stop, write PARAR.",
+        )
+    } else {
+        lang.choose(
+            "Tudo bem: não envio nada por conta própria. Se mudar de ideia, ative os lembretes no painel.",
+            "All right: I won't send anything on my own. If you change your mind, turn the reminders on in the dashboard.",
+        )
+    };
+    delivery::answer_at_once(tx, &user.id, stored_id, reply, &[], at).await?;
+    Ok(true)
+}
+
 /// Answers a stop or resume command; true when `message` was one (no reply job for it). "VOLTAR"
 /// with nothing stopped is left to the consultant.
 pub async fn take(
@@ -40,6 +91,9 @@ pub async fn take(
 ) -> Result<bool, sqlx::Error> {
     if !message.kind.is_readable() {
         return Ok(false);
+    }
+    if answer_offer(tx, user, message, stored_id, at).await? {
+        return Ok(true);
     }
     let lang = user.language;
     let reply = match command(&message.text) {
@@ -74,5 +128,8 @@ mod tests {
             assert_eq!(command(resume), Some(Command::Resume), "{resume}");
         }
         assert_eq!(command("não quero parar de vender"), None);
+        assert_eq!(yes_or_no("Sim!"), Some(true));
+        assert_eq!(yes_or_no("Agora não"), Some(false));
+        assert_eq!(yes_or_no("sim, mas quanto custa?"), None);
     }
 }

@@ -11,11 +11,15 @@ use super::{
     money,
     reminders::Preferences,
     results::{MonthResult, YearMonth},
+    sections::Step,
+    store::{self, Detail, Plan},
 };
 use crate::{
     clock::{CivilDate, month_name},
+    db::Db,
     facts::{self, Calendar},
     locale::Language,
+    whatsapp::templates::Template,
 };
 
 /// No proactive message from 20:00 to 08:00 (São Paulo).
@@ -65,46 +69,6 @@ impl Kind {
     }
 }
 
-/// The two approved utility templates (README, "Staying on track").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Template {
-    /// `{{1}}` the person's first name, `{{2}}` last month's name.
-    Checkin,
-    /// `{{1}}` the person's first name, `{{2}}` what is due and when.
-    Reminder,
-}
-
-impl Template {
-    /// The words the person reads, with the variables filled: the same text goes as plain text
-    /// inside the 24-hour window and is what the conversation keeps.
-    pub fn text(self, params: &[String], lang: Language) -> String {
-        let param = |i: usize| params.get(i).map(String::as_str).unwrap_or_default();
-        match self {
-            Template::Checkin => lang.choose(
-                format!(
-                    "Oi, {}! Como foi {} no seu negócio? Me conte o faturamento, os custos e o número de vendas do mês, que eu comparo com o seu plano. Para não receber mais lembretes, responda PARAR.",
-                    param(0),
-                    param(1)
-                ),
-                format!(
-                    "Hi, {}! How did {} go for your business? Tell me the month's revenue, costs and number of sales, and I will compare them with your plan. To stop these reminders, reply STOP.",
-                    param(0),
-                    param(1)
-                ),
-            ),
-            Template::Reminder => lang.choose(
-                format!(
-                    "Oi, {}! Lembrete do Sócio: {} Para não receber mais lembretes, responda PARAR.",
-                    param(0),
-                    param(1)
-                ),
-                format!("Hi, {}! A reminder from Sócio: {} To stop these reminders, reply STOP.", param(0), param(1)),
-            ),
-        }
-    }
-}
-
 /// What the person's business is, as the fiscal calendar needs it (from the plan's legal step).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Profile {
@@ -115,6 +79,24 @@ pub struct Profile {
     /// The month the business opened, when it opened in a year we can see (the ceiling is then
     /// proportional to the months of activity).
     pub opened: Option<YearMonth>,
+}
+
+impl Profile {
+    /// From the plan's legal step (business type, tax regime) and idea step (stage): a business
+    /// not yet running opened in its first recorded month.
+    pub fn of(plan: Option<&Plan>, results: &[MonthResult]) -> Self {
+        let Some(plan) = plan else { return Self::default() };
+        let legal = &plan.section(Step::Legal).data;
+        let (business, regime) = (legal["businessType"].as_str(), legal["taxRegime"].as_str());
+        let mei = business == Some("mei") || regime == Some("simei");
+        let new =
+            matches!(plan.section(Step::Idea).data["stage"].as_str(), Some("idea" | "planning" | "started"));
+        Self {
+            mei,
+            simples: !mei && regime == Some("simples_nacional"),
+            opened: new.then(|| results.iter().map(|r| r.month).min()).flatten(),
+        }
+    }
 }
 
 /// A reminder due now.
@@ -227,6 +209,29 @@ pub fn ceiling_projection(
         projected,
         crossing,
     })
+}
+
+/// The ceiling projection of a MEI's current year (São Paulo) from their plan and recorded months;
+/// None for another business or without a month recorded this year.
+pub async fn ceiling_of(
+    db: &Db,
+    user_id: &str,
+    months: &[MonthResult],
+    now: i64,
+) -> Result<Option<CeilingProjection>, sqlx::Error> {
+    let mut conn = db.pool().acquire().await?;
+    let plan = store::find(&mut conn, user_id, Detail::Sections).await?;
+    let profile = Profile::of(plan.as_ref(), months);
+    if !profile.mei {
+        return Ok(None);
+    }
+    Ok(ceiling_projection(months, CivilDate::in_sao_paulo(now).year, profile.opened))
+}
+
+/// The tolerance rule, with its source, in the language.
+pub fn tolerance_rule(lang: Language) -> String {
+    let fact = facts::get(&facts::calendar().ceiling.tolerance_fact);
+    format!("{} {}", fact.text(lang), fact.citation(lang))
 }
 
 /// What is due for a person at `now`, in their language: nothing in the quiet hours, nothing they
@@ -507,19 +512,17 @@ mod tests {
         assert_eq!(due[0].period, "2026");
         let text = &due[0].detail;
         assert!(
-            text.contains("96.000,00")
-                && text.contains("81.000,00")
-                && text.contains("novembro de 2026"),
+            text.contains("96.000,00") && text.contains("81.000,00") && text.contains("novembro de 2026"),
             "{text}"
         );
         assert!(text.contains("20%"), "the tolerance rule: {text}");
     }
 
     #[test]
-    fn the_templates_read_with_their_variables_filled() {
-        let text = Template::Checkin.text(&["Ana".into(), "outubro".into()], Language::PtBr);
-        assert!(text.starts_with("Oi, Ana! Como foi outubro") && text.ends_with("responda PARAR."), "{text}");
+    fn a_kind_is_read_back_from_its_key_and_goes_as_its_template() {
         assert_eq!(Kind::parse("dasn"), Some(Kind::Dasn));
+        assert_eq!(Kind::parse("x"), None);
         assert_eq!(Kind::Das.template(), Template::Reminder);
+        assert_eq!(Kind::Checkin.template(), Template::Checkin);
     }
 }

@@ -117,6 +117,69 @@ pub async fn resume(conn: &mut AnyConnection, user_id: &str, at: i64) -> Result<
     Ok(done.rows_affected() == 1)
 }
 
+/// The id of the answer to tap that accepts the check-ins offered on WhatsApp, and of the one
+/// that declines them.
+pub const OFFER_YES: &str = "reminders.yes";
+pub const OFFER_NO: &str = "reminders.no";
+
+/// Claims the one offer of the check-ins for a person who never agreed nor was offered them, as
+/// the message `message_id`. False when it was offered before (or they agreed already).
+pub async fn claim_offer(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    message_id: &str,
+    at: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "insert into reminder_preferences (user_id, offered_at, offer_message_id, updated_at) values ($1, $2, $3, $2) \
+         on conflict (user_id) do update set offered_at = excluded.offered_at, \
+         offer_message_id = excluded.offer_message_id, updated_at = excluded.updated_at \
+         where reminder_preferences.offered_at is null and reminder_preferences.consented_at is null",
+    )
+    .bind(user_id)
+    .bind(at)
+    .bind(message_id)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The message that offered the check-ins, while the offer waits for an answer.
+pub async fn open_offer(conn: &mut AnyConnection, user_id: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "select offer_message_id from reminder_preferences where user_id = $1 \
+         and offer_answered_at is null and consented_at is null",
+    )
+    .bind(user_id)
+    .fetch_optional(conn)
+    .await
+    .map(Option::flatten)
+}
+
+/// The answer to the offer: "sim" turns the check-in and the fiscal reminders on (consent, with
+/// its time); "agora não" leaves everything off. Either way the offer is answered.
+pub async fn answer_offer(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    yes: bool,
+    at: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update reminder_preferences set offer_answered_at = $2, updated_at = $2, \
+         monthly_checkin = case when $3 = 1 then 1 else monthly_checkin end, \
+         tax_reminders = case when $3 = 1 then 1 else tax_reminders end, \
+         consented_at = case when $3 = 1 then $2 else consented_at end, \
+         stopped_at = case when $3 = 1 then null else stopped_at end \
+         where user_id = $1",
+    )
+    .bind(user_id)
+    .bind(at)
+    .bind(i32::from(yes))
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// LGPD erasure, the preferences' part.
 pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("delete from reminder_preferences where user_id = $1").bind(user_id).execute(conn).await?;

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use super::{
     choices,
     sender::{Document, Outgoing, SendError, Sent, WhatsAppSender},
+    templates::Template,
 };
 use crate::{
     config::{Secret, WhatsAppConfig},
@@ -28,6 +29,8 @@ pub struct CloudSender {
     token: Secret,
     otp_template: String,
     notice_template: String,
+    checkin_template: String,
+    reminder_template: String,
 }
 
 impl CloudSender {
@@ -50,6 +53,8 @@ impl CloudSender {
             token,
             otp_template: config.otp_template.clone(),
             notice_template: config.notice_template.clone(),
+            checkin_template: config.checkin_template.clone(),
+            reminder_template: config.reminder_template.clone(),
         })
     }
 
@@ -93,6 +98,25 @@ impl CloudSender {
                     "name": self.notice_template,
                     "language": { "code": template_language(*language) },
                     "components": [{ "type": "body", "parameters": [{ "type": "text", "text": body }] }],
+                },
+            }),
+            // A template's body variables, in order ("Template messages", Cloud API reference:
+            // developers.facebook.com/docs/whatsapp/cloud-api/guides/send-message-templates).
+            Outgoing::Template { to, template, params, language } => json!({
+                "messaging_product": "whatsapp",
+                "recipient_type": "individual",
+                "to": to,
+                "type": "template",
+                "template": {
+                    "name": match template {
+                        Template::Checkin => &self.checkin_template,
+                        Template::Reminder => &self.reminder_template,
+                    },
+                    "language": { "code": template_language(*language) },
+                    "components": [{
+                        "type": "body",
+                        "parameters": params.iter().map(|p| json!({ "type": "text", "text": p })).collect::<Vec<_>>(),
+                    }],
                 },
             }),
             Outgoing::LoginCode { to, code, language } => json!({
@@ -148,7 +172,8 @@ impl CloudSender {
             Outgoing::Text { .. }
             | Outgoing::LoginCode { .. }
             | Outgoing::Notice { .. }
-            | Outgoing::Choices { .. } => String::new(),
+            | Outgoing::Choices { .. }
+            | Outgoing::Template { .. } => String::new(),
         };
         let mut body = self.body(message, &media_id);
         address(&mut body, message.to());

@@ -10,4 +10,5 @@ pub mod outbox;
 pub mod payload;
 pub mod sender;
 pub mod signature;
+pub mod templates;
 pub mod typing;

@@ -67,7 +67,10 @@ impl WhatsAppSender for DevOutbox {
             let (file, choices) = match message {
                 Outgoing::Document { file, .. } => (Some(file), None),
                 Outgoing::Choices { choices, .. } => (None, serde_json::to_string(choices).ok()),
-                Outgoing::Text { .. } | Outgoing::LoginCode { .. } | Outgoing::Notice { .. } => (None, None),
+                Outgoing::Text { .. }
+                | Outgoing::LoginCode { .. }
+                | Outgoing::Notice { .. }
+                | Outgoing::Template { .. } => (None, None),
             };
             let kept = Kept {
                 body: &message.text(),

@@ -196,11 +196,26 @@ pub struct StatusUpdate {
     pub pricing: Option<Pricing>,
 }
 
+/// A person told WhatsApp to stop or resume a business's marketing messages (the
+/// `user_preferences` webhook field: `user_preferences[].wa_id`, `user_id` (a BSUID, since 2026),
+/// `category` `marketing_messages`, `value` `stop` or `resume`, `timestamp`), per Meta's
+/// "user_preferences webhook reference"
+/// (developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/user_preferences).
+/// We honour a stop for every proactive message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PreferenceChange {
+    pub from: Sender,
+    /// True for `stop`, false for `resume`.
+    pub stop: bool,
+    pub timestamp_ms: i64,
+}
+
 /// Everything one webhook delivery carries.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Inbound {
     pub messages: Vec<InboundMessage>,
     pub statuses: Vec<StatusUpdate>,
+    pub preferences: Vec<PreferenceChange>,
     /// Items that could not be read at all (no sender to keep them for): logged, counted.
     pub unreadable: usize,
 }
@@ -225,10 +240,15 @@ pub fn parse(body: &[u8]) -> Result<Inbound, Malformed> {
     }
     let changes = items(&body, "entry").iter().flat_map(|entry| items(entry, "changes").iter());
     for change in changes {
-        if change.get("field").and_then(Value::as_str) != Some("messages") {
-            continue;
-        }
         let value = change.get("value").unwrap_or(&Value::Null);
+        match change.get("field").and_then(Value::as_str) {
+            Some("messages") => {}
+            Some("user_preferences") => {
+                inbound.preferences.extend(items(value, "user_preferences").iter().filter_map(preference));
+                continue;
+            }
+            _ => continue,
+        }
         let contacts: Vec<Contact> = items(value, "contacts").iter().map(Contact::read).collect();
         for raw in items(value, "messages") {
             match message(raw.clone(), &contacts) {
@@ -428,6 +448,32 @@ fn unread_id(raw: &Value) -> String {
     format!("unread.{hex}")
 }
 
+/// One `user_preferences[]` item about marketing messages; others (and unknown values) are nothing.
+fn preference(raw: &Value) -> Option<PreferenceChange> {
+    if text_at(raw, &["category"]) != "marketing_messages" {
+        return None;
+    }
+    let stop = match text_at(raw, &["value"]) {
+        "stop" => true,
+        "resume" => false,
+        _ => return None,
+    };
+    let from = Sender {
+        wa_id: wa_id(text_at(raw, &["wa_id"])),
+        user_id: bsuid(text_at(raw, &["user_id"])),
+        username: None,
+    };
+    (from.wa_id.is_some() || from.user_id.is_some()).then(|| PreferenceChange {
+        from,
+        stop,
+        // A number in the reference's example, a string in the messages field: either is read.
+        timestamp_ms: match &raw["timestamp"] {
+            Value::Number(n) => n.as_i64().map_or_else(crate::db::now_ms, |s| s.saturating_mul(1000)),
+            other => seconds_to_ms(other.as_str().unwrap_or_default()),
+        },
+    })
+}
+
 fn status(raw: &Value) -> Option<StatusUpdate> {
     let id = text_at(raw, &["id"]);
     if id.is_empty() || id.len() > 256 {
@@ -558,6 +604,16 @@ mod tests {
         assert_eq!(message.kind, MessageKind::Other("unsupported".into()));
         assert_eq!(message.system, None);
         assert_eq!(message.profile_name, "Ana Lima");
+    }
+
+    #[test]
+    fn a_stop_of_marketing_messages_is_read_from_the_user_preferences_field() {
+        // The shape of Meta's user_preferences webhook reference.
+        let body = br#"{"object":"whatsapp_business_account","entry":[{"id":"102290129340398","changes":[{"field":"user_preferences","value":{"messaging_product":"whatsapp","metadata":{"display_phone_number":"15550783881","phone_number_id":"106540352242922"},"contacts":[{"profile":{"name":"Sheena Nelson"},"wa_id":"5511987654321"}],"user_preferences":[{"wa_id":"5511987654321","detail":"User requested to stop marketing messages","category":"marketing_messages","value":"stop","timestamp":1731705721},{"wa_id":"5511987654321","category":"marketing_messages","value":"maybe","timestamp":1731705722}]}}]}]}"#;
+        let inbound = parse(body).unwrap();
+        let [change] = inbound.preferences.as_slice() else { panic!("{inbound:?}") };
+        assert!(change.stop && change.from.wa_id.as_deref() == Some("5511987654321"));
+        assert!(inbound.messages.is_empty() && inbound.statuses.is_empty());
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 
+use super::templates::Template;
 use crate::{locale::Language, telemetry::metrics};
 
 /// Whether a WhatsApp address is a business-scoped user id (`BR.1502576394655843`) rather than a
@@ -32,6 +33,9 @@ pub enum Outgoing {
     /// 24-hour window; `list_label` names a list's button. Sent as plain text when Meta's limits
     /// do not allow taps (`choices::interactive`).
     Choices { to: String, body: String, choices: Vec<super::choices::Choice>, list_label: String },
+    /// A proactive message the person asked for (check-in, fiscal reminder) outside the 24-hour
+    /// window: an approved template with its variables.
+    Template { to: String, template: Template, params: Vec<String>, language: Language },
 }
 
 /// A file to send.
@@ -50,7 +54,8 @@ impl Outgoing {
             | Outgoing::LoginCode { to, .. }
             | Outgoing::Notice { to, .. }
             | Outgoing::Document { to, .. }
-            | Outgoing::Choices { to, .. } => to,
+            | Outgoing::Choices { to, .. }
+            | Outgoing::Template { to, .. } => to,
         }
     }
 
@@ -61,6 +66,7 @@ impl Outgoing {
                 body.clone()
             }
             Outgoing::Document { caption, .. } => caption.clone(),
+            Outgoing::Template { template, params, language, .. } => template.text(params, *language),
             Outgoing::LoginCode { code, language, .. } => language.choose(
                 format!("*{code}* é o seu código de acesso do Sócio. Ele vale por 10 minutos. Não compartilhe este código com ninguém."),
                 format!("*{code}* is your Sócio login code. It is valid for 10 minutes. Do not share this code with anyone."),
@@ -75,6 +81,7 @@ impl Outgoing {
             Outgoing::Notice { .. } => "notice",
             Outgoing::Document { .. } => "document",
             Outgoing::Choices { .. } => "interactive",
+            Outgoing::Template { .. } => "template",
         }
     }
 }

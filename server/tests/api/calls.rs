@@ -124,6 +124,25 @@ impl TestApp {
             .collect()
     }
 
+    /// Writes on the simulator as the number and waits until everything the product answered has
+    /// gone out (a long answer's parts, an offer after it): all of it, in order.
+    pub async fn say_all(&self, phone: &str, text: &str) -> String {
+        let before = self.texts_to(phone).await.len();
+        let body = json!({"from": phone, "name": "Ana Lima", "text": text}).to_string();
+        let (status, _) = self.rest_send(reqwest::Method::POST, "/api/dev/whatsapp/inbound", &body).await;
+        assert_eq!(status, 200);
+        eventually("a reply", || async { self.texts_to(phone).await.len() > before }).await;
+        eventually("the whole answer sent", || async {
+            self.count(
+                "select count(*) as n from messages where direction = 'outbound' and status in ('queued', 'sending')",
+            )
+            .await
+                == 0
+        })
+        .await;
+        self.texts_to(phone).await[before..].join("\n\n")
+    }
+
     /// Writes on the simulator as the number and waits for the product's reply.
     pub async fn say(&self, phone: &str, text: &str) -> String {
         let before = self.texts_to(phone).await.len();

@@ -53,7 +53,7 @@ async fn a_pro_user_completes_the_whole_plan_by_chatting_in_portuguese(db: TestD
     let first = app.say(phone, "Oi").await;
     assert!(first.contains("qual é a ideia do seu negócio"), "{first}");
     for (answer, expected) in PT_SCRIPT {
-        let reply = app.say(phone, answer).await;
+        let reply = app.say_all(phone, answer).await;
         assert!(reply.contains(expected), "after {answer:?} expected {expected:?} in:\n{reply}");
     }
     let plan = plan_of(&app, phone).await;
@@ -111,7 +111,7 @@ async fn a_pro_user_completes_the_whole_plan_by_chatting_in_english(db: TestData
     let first = app.say(phone, "Hello, I want to start a business").await;
     assert!(first.contains("what is your business idea"), "{first}");
     for (answer, expected) in EN_SCRIPT {
-        let reply = app.say(phone, answer).await;
+        let reply = app.say_all(phone, answer).await;
         assert!(reply.contains(expected), "after {answer:?} expected {expected:?} in:\n{reply}");
     }
     let plan = plan_of(&app, phone).await;

@@ -27,6 +27,16 @@
 //! `free_customer_service` in the `service` category, not billable. [`FakeGraph::status_webhook`]
 //! writes that delivery for a message it accepted, to post to the app as Meta would.
 //!
+//! A template message must name an approved template in the language sent, with as many body
+//! parameters as the template has variables, each a non-empty text without new lines, tabs or more
+//! than four spaces in a row; otherwise Meta refuses it (132001 "Template does not exist",
+//! 132000 "Number of parameters does not match", 132018 "There's an issue with the parameters in
+//! your template"), per Meta's "Error codes" page
+//! (<https://developers.facebook.com/documentation/business-messaging/whatsapp/support/error-codes>)
+//! and "Send message templates" (<https://developers.facebook.com/docs/whatsapp/cloud-api/guides/send-message-templates>).
+//! The approved ones here are ours, as the README registers them: the login code and the notice
+//! (one variable each) and the check-in and the reminder (two each), under [`FakeGraph::cloud_config`]'s names.
+//!
 //! Media uploads (`POST /{phone-number-id}/media`) are multipart form data with `messaging_product`
 //! (`whatsapp`), `type` (the MIME type) and `file`, answered `{"id": "<media id>"}`, per Meta's
 //! "Media" reference (<https://developers.facebook.com/docs/whatsapp/cloud-api/reference/media>);
@@ -198,6 +208,8 @@ impl FakeGraph {
             ("WHATSAPP_VERIFY_TOKEN", VERIFY_TOKEN.into()),
             ("WHATSAPP_BATCH_WINDOW_MS", "150".into()),
             ("SOCIO_JOB_RETRY_BASE_MS", "5".into()),
+            ("WHATSAPP_TEMPLATE_CHECKIN", "socio_checkin".into()),
+            ("WHATSAPP_TEMPLATE_REMINDER", "socio_reminder".into()),
         ]
     }
 }
@@ -302,6 +314,12 @@ async fn messages(
     if let Some((status, answer)) = inner.script.pop_front() {
         return (StatusCode::from_u16(status).unwrap(), Json(answer));
     }
+    if body["type"] == "template"
+        && let Err((status, code, message)) = check_template(&body["template"])
+    {
+        let error = json!({"error": {"message": format!("(#{code}) {message}"), "type": "OAuthException", "code": code}});
+        return (StatusCode::from_u16(status).unwrap(), Json(error));
+    }
     let to = body["to"].as_str().unwrap_or_default().to_owned();
     let recipient = body["recipient"].as_str().unwrap_or_default().to_owned();
     if to.is_empty() && recipient.is_empty() {
@@ -334,6 +352,29 @@ async fn messages(
             "messages": [{ "id": id }],
         })),
     )
+}
+
+/// The approved templates and their body variables.
+const APPROVED_TEMPLATES: &[(&str, usize)] =
+    &[("login_code", 1), ("account_notice", 1), ("socio_checkin", 2), ("socio_reminder", 2)];
+
+/// Refuses a template message as Meta does: unknown name, wrong number of body parameters, or a
+/// parameter Meta does not take.
+fn check_template(template: &Value) -> Result<(), (u16, i64, &'static str)> {
+    let name = template["name"].as_str().unwrap_or_default();
+    let Some((_, variables)) = APPROVED_TEMPLATES.iter().find(|(n, _)| *n == name) else {
+        return Err((404, 132001, "Template name does not exist in the translation"));
+    };
+    let body = template["components"].as_array().and_then(|c| c.iter().find(|c| c["type"] == "body"));
+    let params = body.and_then(|b| b["parameters"].as_array()).cloned().unwrap_or_default();
+    if params.len() != *variables {
+        return Err((400, 132000, "Number of parameters does not match the expected number of params"));
+    }
+    let bad = |text: &str| text.trim().is_empty() || text.contains(['\n', '\t']) || text.contains("     ");
+    if params.iter().any(|p| bad(p["text"].as_str().unwrap_or_default())) {
+        return Err((400, 132018, "There's an issue with the parameters in your template"));
+    }
+    Ok(())
 }
 
 /// What Meta bills a message as: a template by the category it was approved in (our login code

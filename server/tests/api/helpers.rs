@@ -178,6 +178,8 @@ pub async fn spawn_app_with(database: TestDatabase, extra: &[(&str, String)]) ->
         ("DATABASE_URL", database.url.as_str()),
         ("JWT_SECRET", "test-secret-that-is-long-enough-0123456789"),
         ("SOCIO_WEB_DIR", web.path().to_str().unwrap()),
+        // The tests run the reminder scheduler as of the instants they choose.
+        ("SOCIO_REMINDERS_EVERY_S", "0"),
     ]
     .iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -26,6 +26,7 @@ mod numbers;
 mod plan;
 mod plan_document;
 mod protocols;
+mod reminders;
 mod resilience;
 mod results;
 mod scale_out;

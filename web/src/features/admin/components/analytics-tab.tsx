@@ -120,6 +120,17 @@ export function AnalyticsTab() {
             </TableScroll>
             <p className="mt-2 text-xs text-slate-600">{t("analytics.costs.note")}</p>
           </Card>
+          <Card title={t("analytics.reminders.title")}>
+            <dl className="grid gap-4 sm:grid-cols-4">
+              {(["checkinsSent", "checkinsAnswered", "remindersSent", "stopped"] as const).map((key) => (
+                <div key={key}>
+                  <dt className="text-sm text-slate-600">{t(`analytics.reminders.${key}`)}</dt>
+                  <dd className="text-2xl font-bold tabular-nums">{data.reminders?.[key] ?? 0}</dd>
+                </div>
+              ))}
+            </dl>
+            <p className="mt-2 text-xs text-slate-600">{t("analytics.reminders.note")}</p>
+          </Card>
           <div className="grid gap-6 lg:grid-cols-2">
             <Card title={t("analytics.messagesPerDay")}>
               <p className="text-sm text-slate-600">{t("analytics.total", { count: total(data.messagesPerDay) })}</p>

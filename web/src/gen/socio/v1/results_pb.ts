@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file socio/v1/results.proto.
  */
 export const file_socio_v1_results: GenFile = /*@__PURE__*/
-  fileDesc("ChZzb2Npby92MS9yZXN1bHRzLnByb3RvEghzb2Npby52MSLKAQoJUmVtaW5kZXJzEhcKD21vbnRobHlfY2hlY2tpbhgBIAEoCBIVCg10YXhfcmVtaW5kZXJzGAIgASgIEhAKA2RheRgDIAEoBUgAiAEBEhEKBGhvdXIYBCABKAVIAYgBARIPCgdzdG9wcGVkGAUgASgIEjUKDGNvbnNlbnRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAogBAUIGCgRfZGF5QgcKBV9ob3VyQg8KDV9jb25zZW50ZWRfYXQiFQoTR2V0UmVtaW5kZXJzUmVxdWVzdCI+ChRHZXRSZW1pbmRlcnNSZXNwb25zZRImCglyZW1pbmRlcnMYASABKAsyEy5zb2Npby52MS5SZW1pbmRlcnMifgoWVXBkYXRlUmVtaW5kZXJzUmVxdWVzdBIXCg9tb250aGx5X2NoZWNraW4YASABKAgSFQoNdGF4X3JlbWluZGVycxgCIAEoCBIQCgNkYXkYAyABKAVIAIgBARIRCgRob3VyGAQgASgFSAGIAQFCBgoEX2RheUIHCgVfaG91ciJBChdVcGRhdGVSZW1pbmRlcnNSZXNwb25zZRImCglyZW1pbmRlcnMYASABKAsyEy5zb2Npby52MS5SZW1pbmRlcnMiXwoZUmVjb3JkTW9udGhSZXN1bHRzUmVxdWVzdBINCgVtb250aBgBIAEoCRIPCgdyZXZlbnVlGAIgASgBEg0KBWNvc3RzGAMgASgBEhMKC3NhbGVzX2NvdW50GAQgASgFIkMKGlJlY29yZE1vbnRoUmVzdWx0c1Jlc3BvbnNlEiUKBnJlc3VsdBgBIAEoCzIVLnNvY2lvLnYxLk1vbnRoUmVzdWx0IhQKEkxpc3RSZXN1bHRzUmVxdWVzdCKHAQoTTGlzdFJlc3VsdHNSZXNwb25zZRImCgdyZXN1bHRzGAEgAygLMhUuc29jaW8udjEuTW9udGhSZXN1bHQSKgoEcGxhbhgCIAEoCzIXLnNvY2lvLnYxLk1vbnRoRm9yZWNhc3RIAIgBARITCgtiaWdnZXN0X2dhcBgDIAEoCUIHCgVfcGxhbiI/Cg1Nb250aEZvcmVjYXN0Eg8KB3JldmVudWUYASABKAESDQoFY29zdHMYAiABKAESDgoGcmVzdWx0GAMgASgBIpIBCg1Nb250aFZhcmlhbmNlEg8KB3JldmVudWUYASABKAESHAoPcmV2ZW51ZV9wZXJjZW50GAIgASgBSACIAQESDgoGcmVzdWx0GAMgASgBEhsKDnJlc3VsdF9wZXJjZW50GAQgASgBSAGIAQFCEgoQX3JldmVudWVfcGVyY2VudEIRCg9fcmVzdWx0X3BlcmNlbnQihAIKC01vbnRoUmVzdWx0Eg0KBW1vbnRoGAEgASgJEg8KB3JldmVudWUYAiABKAESDQoFY29zdHMYAyABKAESEwoLc2FsZXNfY291bnQYBCABKAUSDgoGcmVzdWx0GAUgASgBEioKBHBsYW4YBiABKAsyFy5zb2Npby52MS5Nb250aEZvcmVjYXN0SACIAQESLgoIdmFyaWFuY2UYByABKAsyFy5zb2Npby52MS5Nb250aFZhcmlhbmNlSAGIAQESLwoLcmVjb3JkZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgcKBV9wbGFuQgsKCV92YXJpYW5jZTLPAwoOUmVzdWx0c1NlcnZpY2USgAEKElJlY29yZE1vbnRoUmVzdWx0cxIjLnNvY2lvLnYxLlJlY29yZE1vbnRoUmVzdWx0c1JlcXVlc3QaJC5zb2Npby52MS5SZWNvcmRNb250aFJlc3VsdHNSZXNwb25zZSIfgtPkkwIZOgEqGhQvYXBpL3Jlc3VsdHMve21vbnRofRJgCgtMaXN0UmVzdWx0cxIcLnNvY2lvLnYxLkxpc3RSZXN1bHRzUmVxdWVzdBodLnNvY2lvLnYxLkxpc3RSZXN1bHRzUmVzcG9uc2UiFILT5JMCDhIML2FwaS9yZXN1bHRzEmUKDEdldFJlbWluZGVycxIdLnNvY2lvLnYxLkdldFJlbWluZGVyc1JlcXVlc3QaHi5zb2Npby52MS5HZXRSZW1pbmRlcnNSZXNwb25zZSIWgtPkkwIQEg4vYXBpL3JlbWluZGVycxJxCg9VcGRhdGVSZW1pbmRlcnMSIC5zb2Npby52MS5VcGRhdGVSZW1pbmRlcnNSZXF1ZXN0GiEuc29jaW8udjEuVXBkYXRlUmVtaW5kZXJzUmVzcG9uc2UiGYLT5JMCEzoBKhoOL2FwaS9yZW1pbmRlcnNiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("ChZzb2Npby92MS9yZXN1bHRzLnByb3RvEghzb2Npby52MSLKAQoJUmVtaW5kZXJzEhcKD21vbnRobHlfY2hlY2tpbhgBIAEoCBIVCg10YXhfcmVtaW5kZXJzGAIgASgIEhAKA2RheRgDIAEoBUgAiAEBEhEKBGhvdXIYBCABKAVIAYgBARIPCgdzdG9wcGVkGAUgASgIEjUKDGNvbnNlbnRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAogBAUIGCgRfZGF5QgcKBV9ob3VyQg8KDV9jb25zZW50ZWRfYXQiFQoTR2V0UmVtaW5kZXJzUmVxdWVzdCI+ChRHZXRSZW1pbmRlcnNSZXNwb25zZRImCglyZW1pbmRlcnMYASABKAsyEy5zb2Npby52MS5SZW1pbmRlcnMifgoWVXBkYXRlUmVtaW5kZXJzUmVxdWVzdBIXCg9tb250aGx5X2NoZWNraW4YASABKAgSFQoNdGF4X3JlbWluZGVycxgCIAEoCBIQCgNkYXkYAyABKAVIAIgBARIRCgRob3VyGAQgASgFSAGIAQFCBgoEX2RheUIHCgVfaG91ciJBChdVcGRhdGVSZW1pbmRlcnNSZXNwb25zZRImCglyZW1pbmRlcnMYASABKAsyEy5zb2Npby52MS5SZW1pbmRlcnMiXwoZUmVjb3JkTW9udGhSZXN1bHRzUmVxdWVzdBINCgVtb250aBgBIAEoCRIPCgdyZXZlbnVlGAIgASgBEg0KBWNvc3RzGAMgASgBEhMKC3NhbGVzX2NvdW50GAQgASgFIkMKGlJlY29yZE1vbnRoUmVzdWx0c1Jlc3BvbnNlEiUKBnJlc3VsdBgBIAEoCzIVLnNvY2lvLnYxLk1vbnRoUmVzdWx0IhQKEkxpc3RSZXN1bHRzUmVxdWVzdCLGAQoTTGlzdFJlc3VsdHNSZXNwb25zZRImCgdyZXN1bHRzGAEgAygLMhUuc29jaW8udjEuTW9udGhSZXN1bHQSKgoEcGxhbhgCIAEoCzIXLnNvY2lvLnYxLk1vbnRoRm9yZWNhc3RIAIgBARITCgtiaWdnZXN0X2dhcBgDIAEoCRIxCgdjZWlsaW5nGAQgASgLMhsuc29jaW8udjEuQ2VpbGluZ1Byb2plY3Rpb25IAYgBAUIHCgVfcGxhbkIKCghfY2VpbGluZyKiAQoRQ2VpbGluZ1Byb2plY3Rpb24SDAoEeWVhchgBIAEoBRINCgVsaW1pdBgCIAEoARIXCg90b2xlcmFuY2VfbGltaXQYAyABKAESFgoOcmV2ZW51ZV9zb19mYXIYBCABKAESGQoRcHJvamVjdGVkX3JldmVudWUYBSABKAESFgoOY3Jvc3NpbmdfbW9udGgYBiABKAkSDAoEcnVsZRgHIAEoCSI/Cg1Nb250aEZvcmVjYXN0Eg8KB3JldmVudWUYASABKAESDQoFY29zdHMYAiABKAESDgoGcmVzdWx0GAMgASgBIpIBCg1Nb250aFZhcmlhbmNlEg8KB3JldmVudWUYASABKAESHAoPcmV2ZW51ZV9wZXJjZW50GAIgASgBSACIAQESDgoGcmVzdWx0GAMgASgBEhsKDnJlc3VsdF9wZXJjZW50GAQgASgBSAGIAQFCEgoQX3JldmVudWVfcGVyY2VudEIRCg9fcmVzdWx0X3BlcmNlbnQihAIKC01vbnRoUmVzdWx0Eg0KBW1vbnRoGAEgASgJEg8KB3JldmVudWUYAiABKAESDQoFY29zdHMYAyABKAESEwoLc2FsZXNfY291bnQYBCABKAUSDgoGcmVzdWx0GAUgASgBEioKBHBsYW4YBiABKAsyFy5zb2Npby52MS5Nb250aEZvcmVjYXN0SACIAQESLgoIdmFyaWFuY2UYByABKAsyFy5zb2Npby52MS5Nb250aFZhcmlhbmNlSAGIAQESLwoLcmVjb3JkZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgcKBV9wbGFuQgsKCV92YXJpYW5jZTLPAwoOUmVzdWx0c1NlcnZpY2USgAEKElJlY29yZE1vbnRoUmVzdWx0cxIjLnNvY2lvLnYxLlJlY29yZE1vbnRoUmVzdWx0c1JlcXVlc3QaJC5zb2Npby52MS5SZWNvcmRNb250aFJlc3VsdHNSZXNwb25zZSIfgtPkkwIZOgEqGhQvYXBpL3Jlc3VsdHMve21vbnRofRJgCgtMaXN0UmVzdWx0cxIcLnNvY2lvLnYxLkxpc3RSZXN1bHRzUmVxdWVzdBodLnNvY2lvLnYxLkxpc3RSZXN1bHRzUmVzcG9uc2UiFILT5JMCDhIML2FwaS9yZXN1bHRzEmUKDEdldFJlbWluZGVycxIdLnNvY2lvLnYxLkdldFJlbWluZGVyc1JlcXVlc3QaHi5zb2Npby52MS5HZXRSZW1pbmRlcnNSZXNwb25zZSIWgtPkkwIQEg4vYXBpL3JlbWluZGVycxJxCg9VcGRhdGVSZW1pbmRlcnMSIC5zb2Npby52MS5VcGRhdGVSZW1pbmRlcnNSZXF1ZXN0GiEuc29jaW8udjEuVXBkYXRlUmVtaW5kZXJzUmVzcG9uc2UiGYLT5JMCEzoBKhoOL2FwaS9yZW1pbmRlcnNiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * Proactive messages a person agreed to: nothing is sent without them.
@@ -237,6 +237,14 @@ export type ListResultsResponse = Message<"socio.v1.ListResultsResponse"> & {
    * @generated from field: string biggest_gap = 3;
    */
   biggestGap: string;
+
+  /**
+   * For a MEI with months recorded this year: the year's revenue at their pace against the
+   * ceiling.
+   *
+   * @generated from field: optional socio.v1.CeilingProjection ceiling = 4;
+   */
+  ceiling?: CeilingProjection | undefined;
 };
 
 /**
@@ -245,6 +253,68 @@ export type ListResultsResponse = Message<"socio.v1.ListResultsResponse"> & {
  */
 export const ListResultsResponseSchema: GenMessage<ListResultsResponse> = /*@__PURE__*/
   messageDesc(file_socio_v1_results, 8);
+
+/**
+ * The MEI's yearly revenue ceiling against the pace of the year's recorded months (figures from
+ * the dated facts, in reais).
+ *
+ * @generated from message socio.v1.CeilingProjection
+ */
+export type CeilingProjection = Message<"socio.v1.CeilingProjection"> & {
+  /**
+   * @generated from field: int32 year = 1;
+   */
+  year: number;
+
+  /**
+   * The year's limit (proportional to the months of activity in the opening year).
+   *
+   * @generated from field: double limit = 2;
+   */
+  limit: number;
+
+  /**
+   * The limit plus the tolerance: up to it, the MEI stays until 31 December.
+   *
+   * @generated from field: double tolerance_limit = 3;
+   */
+  toleranceLimit: number;
+
+  /**
+   * What the year's recorded months add up to.
+   *
+   * @generated from field: double revenue_so_far = 4;
+   */
+  revenueSoFar: number;
+
+  /**
+   * The recorded months plus their average for each month of activity not recorded.
+   *
+   * @generated from field: double projected_revenue = 5;
+   */
+  projectedRevenue: number;
+
+  /**
+   * YYYY-MM: the month the pace would cross the limit; empty when it would not.
+   *
+   * @generated from field: string crossing_month = 6;
+   */
+  crossingMonth: string;
+
+  /**
+   * The tolerance rule and its source, in the person's language.
+   *
+   * @generated from field: string rule = 7;
+   */
+  rule: string;
+};
+
+/**
+ * Describes the message socio.v1.CeilingProjection.
+ * Use `create(CeilingProjectionSchema)` to create a new message.
+ */
+export const CeilingProjectionSchema: GenMessage<CeilingProjection> = /*@__PURE__*/
+  messageDesc(file_socio_v1_results, 9);
 
 /**
  * What the plan expects of a month, in reais.
@@ -273,7 +343,7 @@ export type MonthForecast = Message<"socio.v1.MonthForecast"> & {
  * Use `create(MonthForecastSchema)` to create a new message.
  */
 export const MonthForecastSchema: GenMessage<MonthForecast> = /*@__PURE__*/
-  messageDesc(file_socio_v1_results, 9);
+  messageDesc(file_socio_v1_results, 10);
 
 /**
  * A month against the plan: actual minus expected, and that as a percent of the expected.
@@ -307,7 +377,7 @@ export type MonthVariance = Message<"socio.v1.MonthVariance"> & {
  * Use `create(MonthVarianceSchema)` to create a new message.
  */
 export const MonthVarianceSchema: GenMessage<MonthVariance> = /*@__PURE__*/
-  messageDesc(file_socio_v1_results, 10);
+  messageDesc(file_socio_v1_results, 11);
 
 /**
  * @generated from message socio.v1.MonthResult
@@ -363,7 +433,7 @@ export type MonthResult = Message<"socio.v1.MonthResult"> & {
  * Use `create(MonthResultSchema)` to create a new message.
  */
 export const MonthResultSchema: GenMessage<MonthResult> = /*@__PURE__*/
-  messageDesc(file_socio_v1_results, 11);
+  messageDesc(file_socio_v1_results, 12);
 
 /**
  * The month's real numbers against the plan: a person records a month's revenue, costs and number

@@ -1,0 +1,222 @@
+//! The offline guide's short interview for a month's results: started by "resultados" (or by an
+//! answer to the monthly check-in), it asks last month's revenue, costs and number of sales, one
+//! at a time, records them (`plan::results`) and answers with the month against the plan. The
+//! answers so far wait in the guide's state (`guide_state.draft`); "pular" leaves the interview.
+
+use serde_json::{Value as Json, json};
+use sqlx::Row;
+
+use super::parse;
+use crate::{
+    conversation::messages,
+    db::{Db, now_ms},
+    error::AppError,
+    identity::users::User,
+    locale::Language,
+    plan::{
+        money::format_brl,
+        results::{self, YearMonth},
+        store::Source,
+    },
+    whatsapp::templates::Template,
+};
+
+/// The guide state's step while this interview runs.
+pub const STEP: &str = "results";
+
+/// The words that start it.
+pub fn starts(text: &str) -> bool {
+    let lower = text.trim().to_lowercase();
+    let lower = lower.trim_matches(|c: char| !c.is_alphanumeric());
+    matches!(lower, "resultados" | "resultado" | "results" | "fechar o mês" | "fechar o mes" | "fechar mês")
+}
+
+/// Whether our last message to the person was the monthly check-in (their message answers it).
+pub async fn answers_a_checkin(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
+    let mut conn = db.pool().acquire().await?;
+    let Some(id) = messages::last_outbound_id(&mut conn, user_id).await? else { return Ok(false) };
+    drop(conn);
+    let last = messages::get(db, &id).await?;
+    Ok(last.and_then(|m| m.template).is_some_and(|t| t.template == Template::Checkin))
+}
+
+/// The field the interview waits on, with the answers so far; None when it is not running.
+pub async fn pending(db: &Db, user_id: &str) -> Result<Option<(String, Json)>, sqlx::Error> {
+    let row = sqlx::query("select field, draft from guide_state where user_id = $1 and step = $2")
+        .bind(user_id)
+        .bind(STEP)
+        .fetch_optional(db.pool())
+        .await?;
+    Ok(row.and_then(|r| {
+        let field: String = r.try_get("field").ok()?;
+        let draft: Option<String> = r.try_get("draft").ok()?;
+        Some((field, draft.and_then(|d| serde_json::from_str(&d).ok()).unwrap_or_else(|| json!({}))))
+    }))
+}
+
+async fn wait_for(db: &Db, user_id: &str, field: &str, draft: &Json) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "insert into guide_state (user_id, step, field, draft, updated_at) values ($1, $2, $3, $4, $5) \
+         on conflict (user_id) do update set step = excluded.step, field = excluded.field, \
+         draft = excluded.draft, updated_at = excluded.updated_at",
+    )
+    .bind(user_id)
+    .bind(STEP)
+    .bind(field)
+    .bind(draft.to_string())
+    .bind(now_ms())
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
+
+/// Leaves the interview (the plan's interview picks up where it was next time).
+pub async fn leave(db: &Db, user_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from guide_state where user_id = $1 and step = $2")
+        .bind(user_id)
+        .bind(STEP)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
+fn question(field: &str, month: &str, lang: Language) -> String {
+    match field {
+        "revenue" => lang.choose(
+            format!("Vamos fechar {month}. Quanto você faturou no mês (em reais)?"),
+            format!("Let's close {month}. How much did you bill in the month (in reais)?"),
+        ),
+        "costs" => lang.choose(
+            "E quanto saiu no mês, somando custos e despesas (em reais)?".to_owned(),
+            "And how much went out in the month, costs and expenses together (in reais)?".to_owned(),
+        ),
+        _ => lang.choose(
+            "Quantas vendas (ou atendimentos) foram no mês?".to_owned(),
+            "How many sales (or clients served) were there in the month?".to_owned(),
+        ),
+    }
+}
+
+/// Starts the interview for last month; `first_answer` (what answered a check-in) is taken as the
+/// revenue when it reads as an amount.
+pub async fn start(db: &Db, user: &User, first_answer: Option<&str>) -> Result<String, AppError> {
+    let month = YearMonth::current(now_ms()).previous();
+    let draft = json!({"month": month.key()});
+    wait_for(db, &user.id, "revenue", &draft).await?;
+    match first_answer {
+        Some(text) if parse::amount(text).is_some() => answer(db, user, "revenue", draft, text).await,
+        _ => Ok(question("revenue", &month.name(user.language), user.language)),
+    }
+}
+
+/// Takes the answer to the field the interview waits on.
+pub async fn answer(
+    db: &Db,
+    user: &User,
+    field: &str,
+    mut draft: Json,
+    text: &str,
+) -> Result<String, AppError> {
+    let lang = user.language;
+    let month = draft["month"]
+        .as_str()
+        .and_then(|m| YearMonth::parse("month", m, now_ms()).ok())
+        .unwrap_or_else(|| YearMonth::current(now_ms()).previous());
+    let value = match field {
+        "sales" => parse::count(text).map(f64::from),
+        _ => parse::amount(text),
+    };
+    let Some(value) = value.filter(|v| *v >= 0.0) else {
+        return Ok(format!(
+            "{} {}",
+            lang.choose(
+                "Não consegui ler esse número. Pode mandar só o valor? (ou diga \"pular\")",
+                "I couldn't read that number. Could you send just the figure? (or say \"skip\")"
+            ),
+            question(field, &month.name(lang), lang)
+        ));
+    };
+    draft[field] = json!(value);
+    let next = match field {
+        "revenue" => Some("costs"),
+        "costs" => Some("sales"),
+        _ => None,
+    };
+    if let Some(next) = next {
+        wait_for(db, &user.id, next, &draft).await?;
+        return Ok(format!(
+            "{} {}",
+            lang.choose("Anotado! ✅", "Got it! ✅"),
+            question(next, &month.name(lang), lang)
+        ));
+    }
+    let revenue = draft["revenue"].as_f64().unwrap_or_default();
+    let costs = draft["costs"].as_f64().unwrap_or_default();
+    let recorded =
+        match results::record(db, &user.id, month, revenue, costs, value as i64, Source::WhatsApp).await {
+            Ok(recorded) => recorded,
+            Err(err @ AppError::InvalidInput(_)) => {
+                leave(db, &user.id).await?;
+                return Ok(err.message(lang));
+            }
+            Err(err) => return Err(err),
+        };
+    leave(db, &user.id).await?;
+    let brl = |v: f64| format_brl(v, lang);
+    let mut reply = lang.choose(
+        format!(
+            "✅ {} registrado: faturamento de {}, custos de {} e resultado de {} ({} vendas).",
+            recorded.month.name(lang),
+            brl(recorded.revenue),
+            brl(recorded.costs),
+            brl(recorded.result()),
+            recorded.sales_count
+        ),
+        format!(
+            "✅ {} recorded: revenue {}, costs {} and a result of {} ({} sales).",
+            recorded.month.name(lang),
+            brl(recorded.revenue),
+            brl(recorded.costs),
+            brl(recorded.result()),
+            recorded.sales_count
+        ),
+    );
+    if let Some(forecast) = results::forecast_of(db, &user.id).await? {
+        let v = results::variance(&recorded, &forecast);
+        let percent = |p: Option<f64>| p.map(|p| format!(" ({p:+.1}%)")).unwrap_or_default();
+        reply.push_str(&lang.choose(
+            format!(
+                " O plano previa {} de faturamento e {} de resultado por mês: diferença de {}{} no faturamento e {}{} no resultado.",
+                brl(forecast.revenue),
+                brl(forecast.result),
+                brl(v.revenue),
+                percent(v.revenue_percent),
+                brl(v.result),
+                percent(v.result_percent)
+            ),
+            format!(
+                " The plan expected {} of revenue and {} of result a month: a difference of {}{} in revenue and {}{} in result.",
+                brl(forecast.revenue),
+                brl(forecast.result),
+                brl(v.revenue),
+                percent(v.revenue_percent),
+                brl(v.result),
+                percent(v.result_percent)
+            ),
+        ));
+    }
+    Ok(reply)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resultados_starts_the_interview_in_either_language() {
+        for start in ["resultados", "Resultados!", "results", "fechar o mês"] {
+            assert!(starts(start), "{start}");
+        }
+        assert!(!starts("quais resultados posso esperar?"));
+    }
+}

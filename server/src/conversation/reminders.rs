@@ -1,0 +1,223 @@
+//! The scheduler of the proactive messages people asked for: every minute in the server (and once,
+//! as of any instant, with `socio reminders run --now <RFC 3339>`), it asks `plan::calendar` what
+//! is due for each person who consented and has not said "PARAR", and sends each reminder once per
+//! person, kind and period — the `reminders_sent` key is claimed (`insert … on conflict do
+//! nothing`) in the transaction that stores the message and its send job, so several servers and
+//! repeated runs send it once. Inside the 24-hour window a reminder goes as plain text, outside it
+//! as its approved template (`delivery`), billed and counted like every message. A person's next
+//! message after their latest check-in marks it answered (the admin's analytics).
+
+use std::time::Duration;
+
+use sqlx::Row;
+
+use super::{delivery, messages};
+use crate::{
+    db::{Db, Tx, jobs},
+    error::AppError,
+    identity::users::{self, User},
+    plan::{
+        calendar::{self, Due, Profile},
+        reminders::{self, Preferences},
+        results,
+        sections::Step,
+        store::{self, Detail},
+    },
+    whatsapp::{choices::Choice, templates::Filled},
+};
+
+/// What one run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Run {
+    /// People who consented and have not stopped.
+    pub considered: usize,
+    /// Reminders sent now (claimed and queued).
+    pub sent: usize,
+}
+
+/// Sends what is due at `now` (Unix ms) to everyone who asked for it.
+pub async fn run(db: &Db, now: i64) -> Result<Run, AppError> {
+    let mut outcome = Run::default();
+    if calendar::quiet(now) {
+        return Ok(outcome);
+    }
+    for (user_id, prefs) in consenting(db).await? {
+        outcome.considered += 1;
+        match run_for(db, &user_id, &prefs, now).await {
+            Ok(sent) => outcome.sent += sent,
+            // One person's trouble never keeps the others' reminders.
+            Err(error) => tracing::error!(user = %user_id, %error, "reminders for one person failed"),
+        }
+    }
+    if outcome.sent > 0 {
+        tracing::info!(sent = outcome.sent, considered = outcome.considered, "reminders sent");
+    }
+    Ok(outcome)
+}
+
+/// People who agreed to something and have not said "PARAR", with their choices.
+async fn consenting(db: &Db) -> Result<Vec<(String, Preferences)>, sqlx::Error> {
+    let rows = sqlx::query(
+        "select user_id, monthly_checkin, tax_reminders, checkin_day, checkin_hour, consented_at \
+         from reminder_preferences where stopped_at is null and consented_at is not null \
+         and (monthly_checkin = 1 or tax_reminders = 1) order by user_id",
+    )
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok((
+                row.try_get("user_id")?,
+                Preferences {
+                    monthly_checkin: row.try_get::<i32, _>("monthly_checkin")? != 0,
+                    tax_reminders: row.try_get::<i32, _>("tax_reminders")? != 0,
+                    day: row.try_get("checkin_day")?,
+                    hour: row.try_get("checkin_hour")?,
+                    consented_at: row.try_get("consented_at")?,
+                    stopped_at: None,
+                },
+            ))
+        })
+        .collect()
+}
+
+async fn run_for(db: &Db, user_id: &str, prefs: &Preferences, now: i64) -> Result<usize, AppError> {
+    let mut conn = db.pool().acquire().await?;
+    let Some(user) = users::find_by_id(&mut conn, user_id).await? else { return Ok(0) };
+    if user.whatsapp_address().is_none() {
+        return Ok(0);
+    }
+    let plan = store::find(&mut conn, user_id, Detail::Sections).await?;
+    drop(conn);
+    let months = results::list(db, user_id).await?;
+    let profile = Profile::of(plan.as_ref(), &months);
+    let name = user
+        .first_name()
+        .map(str::to_owned)
+        .unwrap_or_else(|| user.language.choose("tudo bem", "there").into());
+    let mut sent = 0;
+    for due in calendar::due(now, prefs, &profile, &months, user.language) {
+        let filled = Filled { template: due.kind.template(), params: vec![name.clone(), due.detail.clone()] };
+        let text = filled.template.text(&filled.params, user.language);
+        let mut tx = db.begin().await?;
+        if send_once(&mut tx, user_id, &due, &filled, &text, now).await? {
+            tx.commit().await?;
+            sent += 1;
+        }
+    }
+    Ok(sent)
+}
+
+/// Claims the reminder's key and, when this run is the first to, stores the message and its send
+/// job in the same transaction. False when it was sent before.
+async fn send_once(
+    tx: &mut Tx,
+    user_id: &str,
+    due: &Due,
+    filled: &Filled,
+    text: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let claimed = sqlx::query(
+        "insert into reminders_sent (user_id, kind, period, message_id, sent_at) values ($1, $2, $3, $4, $5) \
+         on conflict (user_id, kind, period) do nothing",
+    )
+    .bind(user_id)
+    .bind(due.kind.key())
+    .bind(&due.period)
+    .bind(&id)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    if claimed.rows_affected() != 1 {
+        return Ok(false);
+    }
+    // The conversation shows it when it was written (an operator may run an earlier instant).
+    messages::insert_proactive(tx, &id, user_id, text, filled, crate::db::now_ms()).await?;
+    jobs::enqueue(tx, delivery::send_job(&id, user_id)).await?;
+    Ok(true)
+}
+
+/// Once the plan's finance step is done, the consultant offers the check-ins once, with answers to
+/// tap, after its reply (`reminder_words` takes the answer). Nothing is sent without that "sim"
+/// (or the dashboard's switches).
+pub async fn offer_once_finance_is_done(tx: &mut Tx, user: &User, at: i64) -> Result<(), sqlx::Error> {
+    let Some(plan) = store::find(tx, &user.id, Detail::Sections).await? else { return Ok(()) };
+    if !plan.section(Step::Finance).completed {
+        return Ok(());
+    }
+    let id = uuid::Uuid::new_v4().to_string();
+    if !reminders::claim_offer(tx, &user.id, &id, at).await? {
+        return Ok(());
+    }
+    let lang = user.language;
+    let text = lang.choose(
+        "Seu plano já tem os números. Quer que eu volte todo mês para comparar o faturamento real com o plano, e te lembre dos prazos de impostos do seu negócio (como o DAS do MEI)? Só escrevo por conta própria com a sua permissão, e você para quando quiser com PARAR.",
+        "Your plan has its numbers now. Shall I come back every month to compare your real revenue with the plan, and remind you of your business's tax deadlines (such as the MEI's DAS)? I only write on my own with your permission, and you can stop any time with PARAR.",
+    );
+    let choices = [
+        Choice::new(reminders::OFFER_YES, lang.choose("Sim, quero", "Yes, please")),
+        Choice::new(reminders::OFFER_NO, lang.choose("Agora não", "Not now")),
+    ];
+    messages::insert_outbound_as(tx, &id, &user.id, text, &choices, at).await?;
+    jobs::enqueue(tx, delivery::send_job(&id, &user.id).run_at(at)).await?;
+    Ok(())
+}
+
+/// A person wrote at `at`: their latest check-in, if still unanswered, is answered.
+pub async fn mark_answered(
+    conn: &mut sqlx::AnyConnection,
+    user_id: &str,
+    at: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update reminders_sent set answered_at = $2 where user_id = $1 and kind = 'checkin' \
+         and answered_at is null and sent_at <= $2 and period = \
+         (select max(r.period) from reminders_sent r where r.user_id = $1 and r.kind = 'checkin')",
+    )
+    .bind(user_id)
+    .bind(at)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// A number change absorbed `from` into `into`: what was sent to `from` was sent to `into`.
+pub async fn hand_over(conn: &mut sqlx::AnyConnection, from: &str, into: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update reminders_sent set user_id = $2 where user_id = $1 and not exists \
+         (select 1 from reminders_sent r where r.user_id = $2 and r.kind = reminders_sent.kind and r.period = reminders_sent.period)",
+    )
+    .bind(from)
+    .bind(into)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("delete from reminders_sent where user_id = $1").bind(from).execute(conn).await?;
+    Ok(())
+}
+
+/// LGPD erasure, the reminders' part.
+pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from reminders_sent where user_id = $1").bind(user_id).execute(conn).await?;
+    Ok(())
+}
+
+/// The scheduler: runs `every` (a minute) until `stop` turns true. Several servers may run it at
+/// once.
+pub async fn schedule(db: Db, every: Duration, mut stop: tokio::sync::watch::Receiver<bool>) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = stop.changed() => return,
+        }
+        if *stop.borrow() {
+            return;
+        }
+        if let Err(error) = run(&db, crate::db::now_ms()).await {
+            tracing::error!(%error, "the reminder scheduler's run failed");
+        }
+    }
+}
