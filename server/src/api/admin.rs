@@ -99,7 +99,11 @@ impl AdminApi {
         let user = self.found(&call.body().id).await?;
         let mut conn = self.db.pool().acquire().await?;
         let summary = summaries::get(&mut conn, &user.id).await?;
+        drop(conn);
+        let months = crate::plan::results::list(&self.db, &user.id).await?;
+        let forecast = crate::plan::results::forecast_of(&self.db, &user.id).await?;
         Ok(Reply::from(pb::GetUserResponse {
+            results: months.iter().map(|m| super::results::month_proto(m, forecast.as_ref())).collect(),
             user: Some(admin_user(&user)),
             conversation_summary: summary.as_ref().map(|s| s.text.clone()).unwrap_or_default(),
             summary_updated_at: summary.map(|s| timestamp(s.updated_at)),

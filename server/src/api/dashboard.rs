@@ -18,7 +18,7 @@ use crate::{
     db::now_ms,
     error::{AppError, Precondition, Problem},
     plan::{
-        Plans, sections,
+        Plans, results, sections,
         store::{Patch, Plan, Source, StepUpdate},
     },
     proto::{
@@ -95,7 +95,14 @@ impl DashboardApi {
         let plan = self.plans.outline(user_id).await?;
         let recent = messages::latest(self.plans.db(), user_id, RECENT_MESSAGES, 0).await?;
         let stats = self.stats(user_id, &plan).await?;
+        let months = results::list(self.plans.db(), user_id).await?;
+        let forecast = results::forecast(&plan);
         Ok(Reply::from(pb::GetDashboardResponse {
+            results: months
+                .iter()
+                .take(12)
+                .map(|m| super::results::month_proto(m, forecast.as_ref()))
+                .collect(),
             user: Some(user_proto(&caller.user)),
             business_plan: Some(dashboard_plan(&plan)),
             recent_messages: recent.iter().map(preview).collect(),

@@ -177,3 +177,29 @@ async fn parar_stops_every_proactive_message_at_once_and_voltar_resumes(db: Test
     assert!(stop_in_english.contains("PARAR") || stop_in_english.contains("VOLTAR"), "{stop_in_english}");
 }
 on_both_engines!(parar_stops_every_proactive_message_at_once_and_voltar_resumes);
+
+async fn the_dashboard_and_the_admin_see_the_recorded_months_beside_the_plan(db: TestDatabase) {
+    let admin = "+5531999990000";
+    let app = spawn_app_with(db, &[("ADMIN_PHONES", admin.into())]).await;
+    let token = with_plan(&app).await;
+    let october = json!({"revenue": 21000, "costs": 15000, "salesCount": 840});
+    assert_eq!(app.call(Method::PUT, "/api/results/2026-10", october, Some(&token)).await.0, 200);
+    let (status, dashboard) = app.call(Method::GET, "/api/dashboard", Value::Null, Some(&token)).await;
+    assert_eq!(status, 200, "{dashboard}");
+    let month = &dashboard["data"]["results"][0];
+    assert_eq!((month["month"].as_str(), month["result"].as_f64()), (Some("2026-10"), Some(6000.0)), "{dashboard}");
+    assert_eq!(month["variance"]["revenuePercent"], -16.0, "{dashboard}");
+
+    let user_id: String = sqlx::query_scalar("select id from users where phone_number = $1")
+        .bind(ANA)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    let (admin_token, _) = app.login(admin).await;
+    let (status, detail) =
+        app.call(Method::GET, &format!("/api/admin/users/{user_id}"), Value::Null, Some(&admin_token)).await;
+    assert_eq!(status, 200, "{detail}");
+    assert_eq!(detail["data"]["results"][0]["month"], "2026-10", "{detail}");
+    assert_eq!(detail["data"]["results"][0]["plan"]["result"], 7000.0, "{detail}");
+}
+on_both_engines!(the_dashboard_and_the_admin_see_the_recorded_months_beside_the_plan);

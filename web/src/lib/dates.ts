@@ -21,3 +21,10 @@ export function formatDate(ts: Timestamp | undefined, language: AppLanguage): st
 export function formatDecimal(value: number, language: AppLanguage): string {
   return value.toLocaleString(locale(language), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
+
+/** A `YYYY-MM` month as people say it ("outubro de 2026" / "October 2026"); the text itself when it is not one. */
+export function formatMonth(month: string, language: AppLanguage): string {
+  const [year, m] = month.split("-").map(Number);
+  if (!year || !m || m < 1 || m > 12) return month;
+  return new Date(year, m - 1, 1).toLocaleDateString(locale(language), { month: "long", year: "numeric" });
+}

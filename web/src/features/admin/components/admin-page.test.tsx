@@ -85,7 +85,10 @@ function api(b: Backend) {
           page,
         };
       },
-      getUser: (request) => ({ user: b.users.find((u) => u.id === request.id) }),
+      getUser: (request) => ({
+        user: b.users.find((u) => u.id === request.id),
+        results: [{ month: "2026-10", revenue: 21000, costs: 15000, salesCount: 840, result: 6000, plan: { revenue: 25000, costs: 18000, result: 7000 } }],
+      }),
       getUserBusinessPlan: () => ({}),
       getChatHistory: () => ({
         messages: b.chat.map((m) => ({ ...m, timestamp: timestampFromDate(new Date("2026-11-20T15:00:00Z")) })),
@@ -112,6 +115,7 @@ function api(b: Backend) {
         ],
         messagesPerDay: [{ day: "2026-11-20", count: 12 }, { day: "2026-11-21", count: 30 }],
         failedSendsPerDay: [{ day: "2026-11-20", count: 0 }, { day: "2026-11-21", count: 1 }],
+        reminders: { checkinsSent: 14, checkinsAnswered: 9, remindersSent: 20, stopped: 2 },
       }),
       listFailedMessages: () => ({
         messages: [{ id: "f1", userId: "u", phoneNumber: "+5511987650001", content: "Olá!", error: "131047: Re-engagement message" }],
@@ -208,6 +212,8 @@ describe("admin panel", () => {
     const dialog = await screen.findByRole("dialog", { name: "Detalhes do usuário" });
     expect(await within(dialog).findByText("Quero abrir uma padaria")).toBeInTheDocument();
     expect(within(dialog).getByText(/Consultor IA/)).toBeInTheDocument();
+    const results = within(dialog).getByRole("region", { name: "Resultados registrados" });
+    expect(results).toHaveTextContent(/outubro de 2026: faturamento R\$\s21\.000, resultado R\$\s6\.000 \(plano: R\$\s7\.000\)/);
 
     await userEvent.click(within(dialog).getByRole("button", { name: "Mudar para Pro" }));
     expect(await screen.findByText("Usuário atualizado para Pro")).toBeInTheDocument();
@@ -294,5 +300,8 @@ describe("admin panel", () => {
     expect(rowB).toHaveTextContent("9,0%");
     expect(screen.getByText("42 no período")).toBeInTheDocument();
     expect(screen.getByText("131047: Re-engagement message")).toBeInTheDocument();
+    const reminders = screen.getByRole("region", { name: "Lembretes e check-ins" });
+    expect(within(reminders).getByText("Check-ins respondidos").nextElementSibling).toHaveTextContent("9");
+    expect(within(reminders).getByText("Pessoas que pediram PARAR").nextElementSibling).toHaveTextContent("2");
   });
 });

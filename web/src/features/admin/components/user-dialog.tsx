@@ -6,9 +6,10 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
-import { formatDate, formatDateTime } from "@/lib/dates";
+import { formatDate, formatDateTime, formatMonth } from "@/lib/dates";
 import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
+import { formatBRL } from "@/lib/money";
 import { formatHandle } from "@/lib/phone";
 
 import { useChatHistory, useDeleteUser, useExportUser, useSetSubscription, useUser, useUserPlan } from "../api/use-admin";
@@ -142,6 +143,25 @@ export function UserDialog({ id, onClose }: { id: string; onClose: () => void })
               plan.isSuccess && <p className="mt-1 text-slate-600">{t("detail.noPlan")}</p>
             )}
           </section>
+
+          {details && details.results.length > 0 && (
+            <section aria-label={t("detail.results")}>
+              <h3 className="font-semibold">{t("detail.results")}</h3>
+              <ul className="mt-1 space-y-1 text-sm text-slate-700">
+                {details.results.slice(0, 6).map((m) => (
+                  <li key={m.month}>
+                    <span className="font-medium capitalize">{formatMonth(m.month, language)}</span>
+                    {": "}
+                    {t("detail.resultLine", {
+                      revenue: formatBRL(m.revenue, language),
+                      result: formatBRL(m.result, language),
+                      planned: m.plan ? formatBRL(m.plan.result, language) : "—",
+                    })}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
 
           {details?.conversationSummary && (
             <section aria-label={t("detail.summary")}>

@@ -8,6 +8,7 @@ import { BadRequestSchema } from "@/gen/google/rpc/error_details_pb";
 import { AuthService } from "@/gen/socio/v1/auth_pb";
 import { BusinessPlanService, ChangeSource, PlanStatus, PlanStep, ScenarioKind } from "@/gen/socio/v1/business_plan_pb";
 import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
+import { ResultsService } from "@/gen/socio/v1/results_pb";
 import { storeTokens } from "@/lib/session";
 import { renderApp } from "@/testing/render-app";
 
@@ -15,6 +16,8 @@ interface Seen {
   /** When set, saves are refused with this field violation, as the server words it. */
   refuse?: { field: string; description: string };
   saves: { step: PlanStep; data: unknown; source: ChangeSource; completed?: boolean }[];
+  /** The months recorded on the dashboard (`ListResults`), when the test has any. */
+  months?: { month: string; revenue: number; result: number; revenuePercent: number; resultPercent: number }[];
   generated: number;
   deleted: number;
 }
@@ -48,6 +51,12 @@ function api(seen: Seen) {
   });
   return (router: ConnectRouter) => {
     router.service(AuthService, { getMe: () => ({ user }) });
+    router.service(ResultsService, {
+      listResults: () => ({
+        results: (seen.months ?? []).map((m) => ({ ...m, costs: m.revenue - m.result, variance: { revenuePercent: m.revenuePercent, resultPercent: m.resultPercent } })),
+        plan: { revenue: 25000, costs: 18000, result: 7000 },
+      }),
+    });
     router.service(BusinessPlanService, {
       getBusinessPlan: () => ({ businessPlan: plan() }),
       syncUpdate: (request) => {
@@ -125,5 +134,14 @@ describe("business plan builder", () => {
     expect(await screen.findByText("Plano de negócios gerado com sucesso")).toBeInTheDocument();
     expect(await screen.findByRole("button", { name: "Baixar PDF" })).toBeInTheDocument();
     expect(seen.generated).toBe(1);
+  });
+
+  it("shows the months recorded on the dashboard beside what the finance step expects", async () => {
+    storeTokens("t", "r");
+    const months = [{ month: "2026-10", revenue: 21000, result: 6000, revenuePercent: -16, resultPercent: -14.3 }];
+    renderApp("/business-plan", { api: api({ saves: [], generated: 0, deleted: 0, months }) });
+    const row = await screen.findByRole("row", { name: /outubro de 2026/ });
+    expect(row).toHaveTextContent(/R\$\s21\.000.*previsto R\$\s25\.000 \(-16 %\)/);
+    expect(row).toHaveTextContent(/R\$\s6\.000.*previsto R\$\s7\.000 \(-14,3 %\)/);
   });
 });

@@ -1,8 +1,11 @@
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 
 import { type FinanceAnalysis, ScenarioKind } from "@/gen/socio/v1/business_plan_pb";
+import { formatMonth } from "@/lib/dates";
 import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
+import { useResults } from "@/lib/use-results";
 
 /** The 12-month cumulative balance as bars around zero (SVG, no chart library). */
 function CashFlowChart({ analysis }: { analysis: FinanceAnalysis }) {
@@ -75,6 +78,64 @@ function Scenarios({ analysis }: { analysis: FinanceAnalysis }) {
   );
 }
 
+/** The recorded months (the last six) beside what the plan expects a month. */
+function Actuals() {
+  const { t, i18n } = useTranslation("businessPlan");
+  const language = currentLanguage(i18n);
+  const results = useResults();
+  const months = (results.data?.results ?? []).slice(0, 6);
+  const plan = results.data?.plan;
+  const brl = (v: number) => formatBRL(v, language);
+  const signed = (v: number | undefined) => (v === undefined ? "" : ` (${v > 0 ? "+" : ""}${v.toLocaleString(language === "pt-BR" ? "pt-BR" : "en-US", { maximumFractionDigits: 1 })} %)`);
+  return (
+    <div className="mt-4">
+      <h4 className="text-sm font-medium">{t("finance.actuals.title")}</h4>
+      {months.length === 0 ? (
+        <p className="mt-1 text-sm text-slate-600">
+          {t("finance.actuals.empty")}{" "}
+          <Link to="/dashboard" className="font-medium text-brand-700 underline">
+            {t("finance.actuals.record")}
+          </Link>
+        </p>
+      ) : (
+        <div className="mt-2 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">{t("finance.actuals.caption")}</caption>
+            <thead>
+              <tr className="text-slate-600">
+                <th scope="col" className="py-1 pr-3 font-medium">{t("finance.actuals.month")}</th>
+                <th scope="col" className="py-1 pr-3 font-medium">{t("finance.actuals.revenue")}</th>
+                <th scope="col" className="py-1 font-medium">{t("finance.actuals.result")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {months.map((m) => (
+                <tr key={m.month} className="border-t border-brand-100">
+                  <th scope="row" className="py-1 pr-3 font-semibold capitalize">{formatMonth(m.month, language)}</th>
+                  <td className="py-1 pr-3">
+                    {brl(m.revenue)}
+                    <span className="block text-xs text-slate-600">
+                      {plan ? t("finance.actuals.planned", { value: brl(plan.revenue) }) : ""}
+                      {signed(m.variance?.revenuePercent)}
+                    </span>
+                  </td>
+                  <td className={m.result < 0 ? "py-1 text-red-700" : "py-1"}>
+                    {brl(m.result)}
+                    <span className="block text-xs text-slate-600">
+                      {plan ? t("finance.actuals.planned", { value: brl(plan.result) }) : ""}
+                      {signed(m.variance?.resultPercent)}
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
 /** The computed numbers of the finance step. */
 export function FinanceSummary({ analysis }: { analysis?: FinanceAnalysis }) {
   const { t, i18n } = useTranslation("businessPlan");
@@ -113,6 +174,7 @@ export function FinanceSummary({ analysis }: { analysis?: FinanceAnalysis }) {
       </dl>
       <Scenarios analysis={analysis} />
       <CashFlowChart analysis={analysis} />
+      <Actuals />
     </div>
   );
 }

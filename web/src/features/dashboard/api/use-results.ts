@@ -3,10 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 
 import { ResultsService } from "@/gen/socio/v1/results_pb";
 
-/** The person's recorded months with the plan beside them (`GET /api/results`). */
-export function useResults() {
-  return useQuery(ResultsService.method.listResults, {});
-}
+export { useResults } from "@/lib/use-results";
 
 /** Records a month (`PUT /api/results/{month}`), then reads the list again. */
 export function useRecordMonthResults() {

@@ -34,6 +34,9 @@ function api(recorded: { month: string; revenue: number; costs: number; salesCou
         results: recorded.map((r) => ({ ...r, result: r.revenue - r.costs })),
         plan: { revenue: 25000, costs: 18000, result: 7000 },
         biggestGap: recorded.length ? "O maior desvio foi em outubro de 2026: resultado de R$ 6.000,00 contra R$ 7.000,00 previstos." : "",
+        ceiling: recorded.length
+          ? { year: 2026, limit: 81000, toleranceLimit: 97200, revenueSoFar: 21000, projectedRevenue: 96000, crossingMonth: "2026-11", rule: "Se passar do limite em até 20% (até R$ 97.200)…" }
+          : undefined,
       }),
       recordMonthResults: (request) => {
         if (request.month > "2026-11") {
@@ -65,6 +68,9 @@ describe("month's results on the dashboard", () => {
     await waitFor(() => expect(recorded).toEqual([{ month: "2026-10", revenue: 21000, costs: 15000.5, salesCount: 840 }]));
     expect(await within(card).findByText(/O maior desvio foi em outubro de 2026/)).toBeInTheDocument();
     expect(within(card).getByRole("img", { name: "Faturamento real × previsto no plano" })).toBeInTheDocument();
+    // A MEI's pace against the yearly ceiling, with the month it would be crossed and the rule.
+    expect(within(card).getByText(/Teto do MEI: .*96\.000.*81\.000.*novembro de 2026/)).toBeInTheDocument();
+    expect(within(card).getByText(/até 20%/)).toBeInTheDocument();
   });
 
   it("marks a field the server or the form refuses, in words beside it", async () => {
