@@ -38,6 +38,8 @@ describe("the month's real numbers against the plan", () => {
       fetch(`${baseURL}${path}`, { method, headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
     const finance = { financeData: { monthlyFixedCosts: 8000, averageTicket: 25, variableCostPercent: 40, expectedSalesPerMonth: 1000 } };
     expect((await call("PUT", "/api/business-plan/finance", finance)).status).toBe(200);
+    const legal = { legalData: { businessType: "mei", taxRegime: "simei" } };
+    expect((await call("PUT", "/api/business-plan/legal", legal)).status).toBe(200);
     for (const [month, revenue, costs] of [["2026-07", 24000, 17500], ["2026-08", 26500, 18800], ["2026-09", 19000, 17000]] as const) {
       expect((await call("PUT", `/api/results/${month}`, { revenue, costs, salesCount: Math.round(revenue / 25) })).status).toBe(200);
     }
@@ -62,7 +64,17 @@ describe("the month's real numbers against the plan", () => {
     };
     expect(reminders.data.reminders.monthlyCheckin).toBe(true);
     expect(reminders.data.reminders.consentedAt).toBeTruthy();
+    // A MEI at this pace crosses the yearly ceiling: the card says when, with the rule.
+    await card.getByText(/Teto do MEI: .*acima do limite/).waitFor();
+    await card.getByText(/até 20%/).waitFor();
     await screenshot(page, "dashboard-results-1280");
+    // The builder's finance section shows the same months beside the forecast.
+    await page.goto(`${baseURL}/business-plan`);
+    const october = page.getByRole("row", { name: /Outubro de 2026/ });
+    await october.waitFor();
+    expect(await october.textContent()).toMatch(/previsto R\$\s25\.000/);
+    await october.scrollIntoViewIfNeeded();
+    await screenshot(page, "builder-actuals-1280");
     expect(await accessibilityProblems(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();

@@ -28,3 +28,8 @@ export function formatMonth(month: string, language: AppLanguage): string {
   if (!year || !m || m < 1 || m > 12) return month;
   return new Date(year, m - 1, 1).toLocaleDateString(locale(language), { month: "long", year: "numeric" });
 }
+
+/** The text with its first letter upper-case ("outubro de 2026" → "Outubro de 2026"), for a label. */
+export function capitalizeFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -213,7 +213,7 @@ describe("admin panel", () => {
     expect(await within(dialog).findByText("Quero abrir uma padaria")).toBeInTheDocument();
     expect(within(dialog).getByText(/Consultor IA/)).toBeInTheDocument();
     const results = within(dialog).getByRole("region", { name: "Resultados registrados" });
-    expect(results).toHaveTextContent(/outubro de 2026: faturamento R\$\s21\.000, resultado R\$\s6\.000 \(plano: R\$\s7\.000\)/);
+    expect(results).toHaveTextContent(/Outubro de 2026: faturamento R\$\s21\.000, resultado R\$\s6\.000 \(plano: R\$\s7\.000\)/);
 
     await userEvent.click(within(dialog).getByRole("button", { name: "Mudar para Pro" }));
     expect(await screen.findByText("Usuário atualizado para Pro")).toBeInTheDocument();

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { Role, SubscriptionStatus } from "@/gen/socio/v1/common_pb";
-import { formatDate, formatDateTime, formatMonth } from "@/lib/dates";
+import { capitalizeFirst, formatDate, formatDateTime, formatMonth } from "@/lib/dates";
 import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
@@ -150,7 +150,7 @@ export function UserDialog({ id, onClose }: { id: string; onClose: () => void })
               <ul className="mt-1 space-y-1 text-sm text-slate-700">
                 {details.results.slice(0, 6).map((m) => (
                   <li key={m.month}>
-                    <span className="font-medium capitalize">{formatMonth(m.month, language)}</span>
+                    <span className="font-medium">{capitalizeFirst(formatMonth(m.month, language))}</span>
                     {": "}
                     {t("detail.resultLine", {
                       revenue: formatBRL(m.revenue, language),

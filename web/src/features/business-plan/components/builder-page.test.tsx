@@ -140,7 +140,7 @@ describe("business plan builder", () => {
     storeTokens("t", "r");
     const months = [{ month: "2026-10", revenue: 21000, result: 6000, revenuePercent: -16, resultPercent: -14.3 }];
     renderApp("/business-plan", { api: api({ saves: [], generated: 0, deleted: 0, months }) });
-    const row = await screen.findByRole("row", { name: /outubro de 2026/ });
+    const row = await screen.findByRole("row", { name: /Outubro de 2026/ });
     expect(row).toHaveTextContent(/R\$\s21\.000.*previsto R\$\s25\.000 \(-16 %\)/);
     expect(row).toHaveTextContent(/R\$\s6\.000.*previsto R\$\s7\.000 \(-14,3 %\)/);
   });

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
 import { type FinanceAnalysis, ScenarioKind } from "@/gen/socio/v1/business_plan_pb";
-import { formatMonth } from "@/lib/dates";
+import { capitalizeFirst, formatMonth } from "@/lib/dates";
 import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
 import { useResults } from "@/lib/use-results";
@@ -111,7 +111,7 @@ function Actuals() {
             <tbody>
               {months.map((m) => (
                 <tr key={m.month} className="border-t border-brand-100">
-                  <th scope="row" className="py-1 pr-3 font-semibold capitalize">{formatMonth(m.month, language)}</th>
+                  <th scope="row" className="py-1 pr-3 font-semibold">{capitalizeFirst(formatMonth(m.month, language))}</th>
                   <td className="py-1 pr-3">
                     {brl(m.revenue)}
                     <span className="block text-xs text-slate-600">
