@@ -169,6 +169,12 @@ impl Engine {
         Self { db, plans, guide, llm }
     }
 
+    /// Whether a model answers now (configured, its breaker closed): it then decides on its own,
+    /// through `request_human`, whether a person is called.
+    pub fn has_model(&self) -> bool {
+        self.llm.as_ref().is_some_and(|l| l.breaker().allows())
+    }
+
     /// The person's conversation summary brought up to date by the model: the previous summary and
     /// the messages that left the window, in a few short paragraphs; None without a model or when
     /// it cannot answer.

@@ -122,7 +122,8 @@ impl ReplyHandler {
             // Asked for with the reply below, in its transaction: the plan follows that reply.
             let text = plan_request::on_its_way(user.language);
             (user, text, Vec::new())
-        } else if handoff::asks_for_a_person(&asked) {
+        } else if !self.engine.has_model() && handoff::asks_for_a_person(&asked) {
+            // The offline guide's rule; a model decides through its request_human tool.
             let mut tx = self.db.begin().await?;
             handoff::request(&mut tx, &user.id, Reason::Asked, &asked, now_ms()).await?;
             tx.commit().await?;

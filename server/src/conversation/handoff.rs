@@ -242,43 +242,104 @@ pub async fn write_as_person(
     Ok(Ok(id))
 }
 
-/// Whether what someone wrote asks for a person rather than the consultant.
+/// Whether what someone wrote asks for a person rather than the consultant: an expressed wish
+/// ("quero falar com um humano", "me passa para um atendente", "tem alguém aí?", "talk to a
+/// person"), never a noun inside an answer or a description ("somos 4: eu, um padeiro, um atendente
+/// e um entregador", "duas pessoas"). The offline guide's rule; a model decides through its
+/// `request_human` tool instead.
 pub fn asks_for_a_person(text: &str) -> bool {
     let text = fold(text);
-    const PHRASES: &[&str] = &[
-        // Portuguese
-        "falar com um humano",
-        "falar com humano",
-        "falar com uma pessoa",
-        "falar com pessoa",
-        "falar com alguem",
-        "falar com um atendente",
-        "falar com atendente",
-        "falar com um consultor",
-        "falar com o consultor",
-        "falar com gente",
+    let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    const PEOPLE: &[&str] = &[
+        "humano",
+        "humana",
+        "pessoa",
+        "alguem",
         "atendente",
+        "consultor",
+        "consultora",
+        "especialista",
+        "human",
+        "person",
+        "someone",
+        "somebody",
+        "agent",
+        "representative",
+    ];
+    const ARTICLES: &[&str] =
+        &["um", "uma", "o", "a", "algum", "alguma", "de", "the", "an", "some", "real", "actual"];
+    // "falar com (um) humano", "me passa pra (uma) pessoa", "talk to (a) human", "connect me to (an) agent".
+    const ASKS: &[&[&str]] = &[
+        &["falar", "com"],
+        &["conversar", "com"],
+        &["passa", "para"],
+        &["passa", "pra"],
+        &["passe", "para"],
+        &["passe", "pra"],
+        &["transfere", "para"],
+        &["transfere", "pra"],
+        &["transfira", "para"],
+        &["encaminha", "para"],
+        &["encaminhe", "para"],
+        &["chama"],
+        &["chame"],
+        &["talk", "to"],
+        &["talk", "with"],
+        &["speak", "to"],
+        &["speak", "with"],
+        &["chat", "with"],
+        &["connect", "me", "to"],
+        &["connect", "me", "with"],
+        &["transfer", "me", "to"],
+        &["put", "me", "through", "to"],
+    ];
+    let person_after = |from: usize| {
+        words[from.min(words.len())..]
+            .iter()
+            .take(3)
+            .skip_while(|w| ARTICLES.contains(w))
+            .take(1)
+            .any(|w| PEOPLE.contains(w))
+    };
+    // The wish is the writer's: the request opens the message, or a first-person or polite word
+    // comes just before it ("quero falar com…", "can I speak to…"), not "o cliente fala com…".
+    const MINE: &[&str] = &[
+        "quero", "queria", "gostaria", "preciso", "posso", "poderia", "podia", "me", "favor", "i", "can",
+        "could", "let", "want", "need", "please", "like",
+    ];
+    let mine = |i: usize| i == 0 || words[i.saturating_sub(3)..i].iter().any(|w| MINE.contains(w));
+    let asked = (0..words.len()).any(|i| {
+        mine(i) && ASKS.iter().any(|ask| words[i..].starts_with(ask) && person_after(i + ask.len()))
+    });
+    // A short request for one: "quero um atendente", "atendente, por favor", "need a human".
+    let polite = |w: &&str| matches!(*w, "por" | "favor" | "please" | "pfv" | "pf");
+    let short: Vec<&str> = words.iter().copied().filter(|w| !polite(w)).collect();
+    let wants = short.len() <= 4
+        && short.iter().any(|w| PEOPLE.contains(w))
+        && (short.len() < words.len()
+            || short.iter().any(|w| matches!(*w, "quero" | "queria" | "preciso" | "want" | "need")));
+    // "tem alguém aí?", "is anyone there?", "anybody there?"
+    let anyone_there = text.contains("tem alguem ai")
+        || text.contains("alguem ai")
+        || text.contains("tem algum humano")
+        || text.contains("is anyone there")
+        || text.contains("anybody there")
+        || text.contains("is there a human")
+        || text.contains("is there a person");
+    // Said as such: "atendimento humano", "pessoa de verdade", "real person", "live agent".
+    const WISHES: &[&str] = &[
         "atendimento humano",
         "pessoa de verdade",
+        "humano de verdade",
         "pessoa real",
-        "um humano",
-        "ser humano",
-        // English
-        "talk to a human",
-        "speak to a human",
-        "speak with a human",
-        "talk to a person",
-        "speak to a person",
-        "talk to someone",
-        "speak to someone",
-        "talk to a real",
-        "speak to a real",
         "real person",
         "human agent",
         "live agent",
         "a human please",
     ];
-    PHRASES.iter().any(|phrase| text.contains(phrase))
+    // The whole message is the noun: "humano?", "atendente!", "human".
+    let alone = matches!(words.as_slice(), [w] | ["um" | "uma" | "a" | "an", w] if PEOPLE.contains(w));
+    asked || wants || anyone_there || alone || WISHES.iter().any(|w| text.contains(w))
 }
 
 /// LGPD erasure, the handoff's part.
@@ -303,7 +364,29 @@ mod tests {
         ] {
             assert!(asks_for_a_person(text), "{text}");
         }
-        for text in ["Quero abrir uma padaria", "Quanto custa o MEI?", "How do I price my cakes?"] {
+        for text in [
+            "Me passa para um humano",
+            "tem alguém aí?",
+            "Humano?",
+            "quero um atendente",
+            "Is anyone there?",
+            "Can you connect me to an agent?",
+        ] {
+            assert!(asks_for_a_person(text), "{text}");
+        }
+        // Nouns inside an answer or a description are not a wish.
+        for text in [
+            "Quero abrir uma padaria",
+            "Quanto custa o MEI?",
+            "How do I price my cakes?",
+            "Somos 4 pessoas: eu, um padeiro, um atendente e um entregador",
+            "duas pessoas",
+            "Vou contratar um atendente para o balcão",
+            "Preciso de uma pessoa para o caixa e outra para as entregas",
+            "O cliente pode falar com alguém no balcão ou pelo Instagram",
+            "os clientes falam com a gente pelo WhatsApp",
+            "We are two people and one agent sells for us",
+        ] {
             assert!(!asks_for_a_person(text), "{text}");
         }
     }

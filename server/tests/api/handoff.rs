@@ -303,6 +303,39 @@ async fn the_model_can_call_a_person_into_the_conversation(db: TestDatabase) {
 }
 on_both_engines!(the_model_can_call_a_person_into_the_conversation);
 
+async fn a_team_described_with_an_atendente_calls_nobody(db: TestDatabase) {
+    let (app, admin) = app_with(db, vec![]).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    app.say_all(ANA, "Oi").await;
+    for words in [
+        "Somos 4 pessoas: eu, um padeiro, um atendente e um entregador",
+        "O cliente pode falar com alguém no balcão",
+    ] {
+        let reply = app.say_all(ANA, words).await;
+        assert!(!reply.contains("pessoa da nossa equipe"), "{words}: {reply}");
+    }
+    assert_eq!(queue(&app, &admin).await["waiting"], 0, "nobody asked for a person");
+}
+on_both_engines!(a_team_described_with_an_atendente_calls_nobody);
+
+async fn with_a_model_the_model_decides_and_the_words_alone_call_nobody(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    // The model reads "falar com um humano" here as part of the plan (a bakery's service), and
+    // answers without its request_human tool: nobody is called on top of it.
+    llm.answer_with([(
+        200,
+        text("Anotei: atendimento no balcão, com uma pessoa para falar com os clientes."),
+    )]);
+    let (app, admin) = app_with(db, llm.config(5)).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let reply =
+        app.say(ANA, "Quero falar com um humano sobre o atendimento: preciso contratar alguém?").await;
+    assert!(reply.contains("Anotei"), "{reply}");
+    assert_eq!(queue(&app, &admin).await["waiting"], 0);
+    assert_eq!(llm.requests().len(), 1, "the model answered");
+}
+on_both_engines!(with_a_model_the_model_decides_and_the_words_alone_call_nobody);
+
 async fn watch(app: &TestApp, token: &str, user_id: &str) -> Streaming<WatchConversationResponse> {
     let mut grpc = HandoffServiceClient::new(app.grpc_channel().await);
     let mut request = tonic::Request::new(WatchConversationRequest { id: user_id.to_owned() });

@@ -187,7 +187,11 @@ async fn the_dashboard_and_the_admin_see_the_recorded_months_beside_the_plan(db:
     let (status, dashboard) = app.call(Method::GET, "/api/dashboard", Value::Null, Some(&token)).await;
     assert_eq!(status, 200, "{dashboard}");
     let month = &dashboard["data"]["results"][0];
-    assert_eq!((month["month"].as_str(), month["result"].as_f64()), (Some("2026-10"), Some(6000.0)), "{dashboard}");
+    assert_eq!(
+        (month["month"].as_str(), month["result"].as_f64()),
+        (Some("2026-10"), Some(6000.0)),
+        "{dashboard}"
+    );
     assert_eq!(month["variance"]["revenuePercent"], -16.0, "{dashboard}");
 
     let user_id: String = sqlx::query_scalar("select id from users where phone_number = $1")
