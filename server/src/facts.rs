@@ -34,6 +34,44 @@ struct Facts {
     topics: Vec<String>,
     facts: Vec<Fact>,
     calendar: Calendar,
+    taxes: Taxes,
+}
+
+/// The tax tables of the plan's numbers (`plan::taxes`), beside the facts whose words they match.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Taxes {
+    pub mei_das: MeiDas,
+    pub simples: Simples,
+}
+
+/// The MEI's monthly DAS by activity, valid through `valid_until` (`YYYY-MM-DD`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MeiDas {
+    pub fact: String,
+    pub valid_until: String,
+    pub commerce: f64,
+    pub industry: f64,
+    pub services: f64,
+    pub commerce_and_services: f64,
+}
+
+/// The Simples Nacional's annexes: per annex, brackets of (RBT12 up to, nominal rate, deduction).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Simples {
+    pub fact: String,
+    pub source: String,
+    pub as_of: String,
+    pub fator_r: FatorR,
+    pub annexes: std::collections::BTreeMap<String, Vec<(f64, f64, f64)>>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct FatorR {
+    pub fact: String,
+    pub threshold: f64,
 }
 
 /// The dates and figures the reminders and the ceiling projection use, each beside the fact whose
@@ -102,6 +140,11 @@ pub fn topics() -> &'static [String] {
 
 pub fn all() -> &'static [Fact] {
     &FACTS.facts
+}
+
+/// The tax tables.
+pub fn taxes() -> &'static Taxes {
+    &FACTS.taxes
 }
 
 /// The reminders' dates and figures.
@@ -222,6 +265,37 @@ mod tests {
         for date in &c.holidays.good_friday {
             assert_eq!(date.len(), 10, "{date}");
         }
+    }
+
+    #[test]
+    fn the_tax_tables_name_facts_that_exist_and_their_brackets_climb() {
+        let t = taxes();
+        for id in [&t.mei_das.fact, &t.simples.fact, &t.simples.fator_r.fact] {
+            assert!(all().iter().any(|f| &f.id == id), "{id} is a fact");
+        }
+        assert!(get(&t.mei_das.fact).pt.contains("R$ 82,05") && t.mei_das.commerce == 82.05);
+        assert!(get(&t.mei_das.fact).pt.contains("R$ 86,05") && t.mei_das.services == 86.05);
+        assert!(get(&t.simples.fator_r.fact).pt.contains("28%") && t.simples.fator_r.threshold == 0.28);
+        for annex in ["I", "II", "III", "V"] {
+            let brackets = &t.simples.annexes[annex];
+            assert_eq!(brackets.len(), 6, "{annex}");
+            assert!(brackets.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1), "{annex} climbs");
+            assert_eq!(brackets[0].2, 0.0, "{annex}: nothing to deduct in the first bracket");
+            assert_eq!(brackets[5].0, 4_800_000.0, "{annex}: the Simples' ceiling");
+        }
+    }
+
+    /// A table valid for a year fails here once São Paulo's date passes it: the January update
+    /// (the new minimum wage, so the new DAS) cannot be forgotten.
+    #[test]
+    fn the_mei_das_is_still_valid_today() {
+        let today = crate::clock::CivilDate::in_sao_paulo(crate::db::now_ms()).iso();
+        assert!(
+            today.as_str() <= taxes().mei_das.valid_until.as_str(),
+            "the MEI's DAS table ran out on {}: update taxes.meiDas and the fact {} with this year's values",
+            taxes().mei_das.valid_until,
+            taxes().mei_das.fact
+        );
     }
 
     #[test]

@@ -18,11 +18,12 @@ use crate::{
     identity::live::LiveSessions,
     locale::Language,
     plan::{
-        Plans, document,
+        Plans, checks, document,
         events::MAX_WATCHERS,
         finance,
         sections::{self, Step},
         store::{self, Change, Patch, Plan, Source, StepUpdate},
+        taxes,
     },
     proto::{
         json::{self, json_to_struct, struct_to_json},
@@ -169,13 +170,36 @@ pub fn plan_proto(plan: &Plan) -> pb::BusinessPlan {
         updated_at: Some(timestamp(plan.updated_at)),
         finance_analysis: section::<pb::FinanceData>(plan, Step::Finance)
             .as_ref()
-            .and_then(document::finance_inputs)
-            .map(|inputs| finance_proto(&finance::analyse(&inputs), &finance::scenarios(&inputs))),
+            .and_then(|data| document::plan_inputs(plan, data))
+            .map(|inputs| finance_proto(plan, &inputs)),
     }
 }
 
-fn finance_proto(a: &finance::Analysis, scenarios: &[finance::Scenario]) -> pb::FinanceAnalysis {
+fn finance_proto(plan: &Plan, inputs: &finance::Inputs) -> pb::FinanceAnalysis {
+    let a = &finance::analyse(inputs);
+    let scenarios = finance::scenarios(inputs);
+    let lang = crate::locale::current();
     pb::FinanceAnalysis {
+        monthly_taxes: a.month.taxes,
+        tax: Some(pb::TaxBasis {
+            regime: inputs.tax.regime().into(),
+            annex: match inputs.tax {
+                taxes::Basis::Simples { annex, .. } => annex.key().into(),
+                _ => String::new(),
+            },
+            effective_rate_percent: inputs.tax.rate() * 100.0,
+            rbt12: match inputs.tax {
+                taxes::Basis::Simples { rbt12, .. } => rbt12,
+                _ => 0.0,
+            },
+            monthly_fixed: inputs.tax.fixed(),
+            explanation: inputs.tax.explain(lang),
+            modelled: inputs.tax.modelled(),
+        }),
+        warnings: checks::warnings(Some(plan), inputs, a, lang)
+            .into_iter()
+            .map(|w| pb::FinanceWarning { code: w.code.into(), message: w.message })
+            .collect(),
         profitability_percent: a.profitability_percent,
         return_percent_per_month: a.return_percent_per_month,
         scenarios: scenarios

@@ -8,11 +8,13 @@
 use serde_json::{Value as Json, json};
 
 use crate::{
+    locale::Language,
     plan::{
-        document,
+        checks, document,
         finance::{self, Inputs},
         sections::Step,
         store::Plan,
+        taxes,
     },
     proto::{json as proto_json, socio::v1 as pb},
 };
@@ -74,7 +76,10 @@ pub fn run(plan: &Plan, args: &Json) -> String {
     if let Some(change) = number("priceChangePercent") {
         inputs.average_ticket *= (1.0 + change / 100.0).max(0.0);
     }
-    answer(&inputs, hypothetical).to_string()
+    // The taxes of the plan's regime, on the revenue these figures give.
+    inputs.tax =
+        taxes::of_plan(plan, inputs.average_ticket * inputs.expected_sales_per_month, data.monthly_payroll);
+    answer(Some(plan), &inputs, hypothetical, crate::locale::current()).to_string()
 }
 
 fn money(v: f64) -> Json {
@@ -85,10 +90,14 @@ fn one_decimal(v: f64) -> Json {
     json!((v * 10.0).round() / 10.0)
 }
 
-fn answer(inputs: &Inputs, hypothetical: bool) -> Json {
+fn answer(plan: Option<&Plan>, inputs: &Inputs, hypothetical: bool, lang: Language) -> Json {
     let a = finance::analyse(inputs);
+    let warnings: Vec<Json> = checks::warnings(plan, inputs, &a, lang)
+        .into_iter()
+        .map(|w| json!({"code": w.code, "message": w.message}))
+        .collect();
     let month = |m: &finance::Month| {
-        json!({"revenue": money(m.revenue), "variableCosts": money(m.variable_costs), "contribution": money(m.contribution),
+        json!({"revenue": money(m.revenue), "taxes": money(m.taxes), "variableCosts": money(m.variable_costs), "contribution": money(m.contribution),
                "fixedCosts": money(m.fixed_costs), "result": money(m.result)})
     };
     let scenarios: Vec<Json> = finance::scenarios(inputs)
@@ -114,7 +123,10 @@ fn answer(inputs: &Inputs, hypothetical: bool) -> Json {
         "returnPercentPerMonth": a.return_percent_per_month.map(one_decimal),
         "cashFlow": a.cash_flow.iter().map(|m| json!({"month": m.month, "cumulative": money(m.cumulative)})).collect::<Vec<_>>(),
         "scenarios": scenarios,
-        "note": "null means not reached (no margin or no profit). Quote these numbers as they are; amounts in reais."
+        "taxes": {"regime": inputs.tax.regime(), "effectiveRatePercent": json!((inputs.tax.rate() * 10_000.0).round() / 100.0),
+                  "monthlyFixed": money(inputs.tax.fixed()), "modelled": inputs.tax.modelled(), "explanation": inputs.tax.explain(lang)},
+        "warnings": warnings,
+        "note": "null means not reached (no margin or no profit). Quote these numbers as they are; amounts in reais. The month's result is after taxes: say which regime and rate were used (taxes.explanation). If warnings is not empty, raise each one with the user first and ask them to confirm or correct the figure."
     })
 }
 
@@ -125,7 +137,7 @@ mod tests {
 
     #[test]
     fn the_answer_carries_the_server_s_figures_rounded_for_quoting() {
-        let a = answer(&bakery(), false);
+        let a = answer(None, &bakery(), false, Language::PtBr);
         assert_eq!(a["breakEvenSalesPerMonth"], json!(534.0));
         assert_eq!(a["breakEvenRevenuePerMonth"], json!(13_333.33));
         assert_eq!(a["month"]["result"], json!(7_000.0));
@@ -134,5 +146,15 @@ mod tests {
         assert_eq!(a["scenarios"][0]["month"]["result"], json!(4_000.0));
         assert_eq!(a["scenarios"][2]["scenario"], "optimistic");
         assert_eq!(a["cashFlow"].as_array().unwrap().len(), 12);
+        assert_eq!(a["taxes"]["modelled"], json!(false), "no regime: said, not silent");
+        assert!(a["warnings"].as_array().unwrap().is_empty());
+        let wrong = Inputs { average_ticket: 35.0, variable_cost_per_sale: Some(900.0), ..bakery() };
+        let warned = answer(None, &wrong, false, Language::PtBr);
+        assert_eq!(
+            warned["warnings"][0]["code"], "cost_above_price",
+            "the model is handed the warning to raise"
+        );
+        let mei = Inputs { tax: crate::plan::taxes::Basis::Mei { activity: None, das: 87.05 }, ..bakery() };
+        assert_eq!(answer(None, &mei, false, Language::PtBr)["month"]["taxes"], json!(87.05));
     }
 }

@@ -449,7 +449,8 @@ fn tip(plan: &Plan, step: Step, lang: Language) -> String {
 
 fn finance_tip(plan: &Plan, lang: Language) -> String {
     let data: Option<pb::FinanceData> = json::from_json(plan.section(Step::Finance).data.clone()).ok();
-    let Some(a) = data.as_ref().and_then(document::finance_inputs).map(|i| finance::analyse(&i)) else {
+    let Some(a) = data.as_ref().and_then(|d| document::plan_inputs(plan, d)).map(|i| finance::analyse(&i))
+    else {
         return lang
             .choose(
                 "💡 Dica: mantenha uma reserva de pelo menos 3 meses de custos fixos.",

@@ -17,6 +17,8 @@ pub enum Answer {
     List,
     Stage,
     BusinessType,
+    TaxRegime,
+    Activity,
     CnpjStatus,
 }
 
@@ -192,6 +194,20 @@ pub const QUESTIONS: &[Question] = &[
     ),
     q!(
         Legal,
+        "taxRegime",
+        TaxRegime,
+        "E o regime de impostos? (Simples Nacional, Lucro Presumido, Lucro Real ou ainda não sabe)",
+        "And the tax regime? (Simples Nacional, Lucro Presumido, Lucro Real or not sure yet)"
+    ),
+    q!(
+        Legal,
+        "activity",
+        Activity,
+        "O que o negócio faz, para os impostos: comércio (revende), indústria (fabrica), serviços, ou comércio e serviços?",
+        "What does the business do, for taxes: commerce (resale), industry (makes goods), services, or commerce and services?"
+    ),
+    q!(
+        Legal,
         "cnpjStatus",
         CnpjStatus,
         "Você já tem CNPJ? (sim, estou abrindo ou ainda não)",
@@ -228,6 +244,18 @@ impl Question {
                 ("type:ltda", "LTDA", "LTDA"),
                 ("type:slu", "SLU", "SLU"),
                 ("type:undecided", "Ainda não sei", "Not sure yet"),
+            ],
+            Answer::TaxRegime => &[
+                ("regime:simples_nacional", "Simples Nacional", "Simples Nacional"),
+                ("regime:lucro_presumido", "Lucro Presumido", "Lucro Presumido"),
+                ("regime:lucro_real", "Lucro Real", "Lucro Real"),
+                ("regime:undecided", "Ainda não sei", "Not sure yet"),
+            ],
+            Answer::Activity => &[
+                ("activity:commerce", "Comércio", "Commerce"),
+                ("activity:industry", "Indústria", "Industry"),
+                ("activity:services", "Serviços", "Services"),
+                ("activity:commerce_and_services", "Comércio e serviços", "Commerce and services"),
             ],
             Answer::CnpjStatus => &[
                 ("cnpj:active", "Sim, já tenho", "Yes, I have one"),
@@ -272,7 +300,13 @@ impl Question {
                 json!({ self.field: items })
             }
             Answer::Stage => json!({ self.field: stage(&lower)? }),
-            Answer::BusinessType => json!({ self.field: business_type(&lower)? }),
+            // A MEI's regime is the SIMEI: the next question is not asked.
+            Answer::BusinessType => match business_type(&lower)? {
+                "mei" => json!({ self.field: "mei", "taxRegime": "simei" }),
+                other => json!({ self.field: other }),
+            },
+            Answer::TaxRegime => json!({ self.field: tax_regime(&lower)? }),
+            Answer::Activity => json!({ self.field: activity(&lower)? }),
             Answer::CnpjStatus => json!({ self.field: cnpj_status(&lower)? }),
         };
         Some(value)
@@ -317,6 +351,39 @@ fn business_type(lower: &str) -> Option<&'static str> {
     }
 }
 
+fn tax_regime(lower: &str) -> Option<&'static str> {
+    if lower.contains("simples") {
+        Some("simples_nacional")
+    } else if lower.contains("presumido") {
+        Some("lucro_presumido")
+    } else if lower.contains("real") {
+        Some("lucro_real")
+    } else if lower.contains("simei") || lower.split(|c: char| !c.is_alphanumeric()).any(|w| w == "mei") {
+        Some("simei")
+    } else if ["não sei", "nao sei", "not sure", "ainda não", "ainda nao"].iter().any(|w| lower.contains(w))
+    {
+        Some("undecided")
+    } else {
+        None
+    }
+}
+
+fn activity(lower: &str) -> Option<&'static str> {
+    let commerce = ["comércio", "comercio", "commerce", "revend", "loja", "resale", "vend"]
+        .iter()
+        .any(|w| lower.contains(w));
+    let services = ["servi", "atendimento"].iter().any(|w| lower.contains(w));
+    let industry =
+        ["indústria", "industria", "industry", "fabric", "produz", "makes"].iter().any(|w| lower.contains(w));
+    match (commerce, services, industry) {
+        (true, true, _) => Some("commerce_and_services"),
+        (_, true, false) => Some("services"),
+        (_, _, true) => Some("industry"),
+        (true, false, false) => Some("commerce"),
+        _ => None,
+    }
+}
+
 fn cnpj_status(lower: &str) -> Option<&'static str> {
     if lower.contains("abrindo") || lower.contains("being") || lower.contains("processo") {
         Some("in_progress")
@@ -348,17 +415,13 @@ mod tests {
             for lang in [Language::PtBr, Language::En] {
                 for choice in question.choices(lang) {
                     let expected = choice.id.split_once(':').unwrap().1;
-                    assert_eq!(
-                        question.read(&choice.title),
-                        Some(json!({ question.field: expected })),
-                        "{}",
-                        choice.title
-                    );
+                    let read = question.read(&choice.title).unwrap();
+                    assert_eq!(read[question.field], json!(expected), "{}", choice.title);
                     closed += 1;
                 }
             }
         }
-        assert_eq!(closed, 26, "stage, legal form and CNPJ, in two languages");
+        assert_eq!(closed, 42, "stage, legal form, regime, activity and CNPJ, in two languages");
     }
 
     #[test]
@@ -372,7 +435,14 @@ mod tests {
             question("channels").read("Instagram e iFood"),
             Some(json!({"channels": ["Instagram", "iFood"]}))
         );
-        assert_eq!(question("businessType").read("Acho que MEI"), Some(json!({"businessType": "mei"})));
+        assert_eq!(
+            question("businessType").read("Acho que MEI"),
+            Some(json!({"businessType": "mei", "taxRegime": "simei"})),
+            "a MEI's regime is the SIMEI"
+        );
+        assert_eq!(question("activity").read("fabrico e vendo bolos"), Some(json!({"activity": "industry"})));
+        assert_eq!(question("activity").read("Manicure, só serviços"), Some(json!({"activity": "services"})));
+        assert_eq!(question("taxRegime").read("simples"), Some(json!({"taxRegime": "simples_nacional"})));
         assert_eq!(question("cnpjStatus").read("ainda não"), Some(json!({"cnpjStatus": "none"})));
         assert_eq!(question("stage").read("estou planejando"), Some(json!({"stage": "planning"})));
         assert_eq!(question("startupCosts").read("não sei ainda"), None);

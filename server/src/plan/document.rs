@@ -11,6 +11,7 @@ use super::{
     money::{format_brl, format_number},
     sections::Step,
     store::Plan,
+    taxes,
 };
 use crate::{
     clock::CivilDate,
@@ -156,7 +157,7 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>) -
     legal_section.text("Licenças", "Licences", &legal.licences.join(", "));
     legal_section.text("Situação do CNPJ", "CNPJ status", &word(&legal_json["cnpjStatus"]));
 
-    let financial = financial_section(&finance_data, lang);
+    let financial = financial_section(plan, &finance_data, lang);
 
     let mut next = Builder::new(lang, lang.choose("7. Próximos passos", "7. Next steps").into());
     let pending: Vec<&str> =
@@ -266,10 +267,19 @@ pub fn finance_inputs(data: &pb::FinanceData) -> Option<Inputs> {
         variable_cost_per_sale: data.variable_cost_per_sale,
         variable_cost_percent: data.variable_cost_percent,
         expected_sales_per_month: f64::from(sales),
+        tax: taxes::Basis::NotChosen,
     })
 }
 
-fn financial_section(data: &pb::FinanceData, lang: Language) -> DocSection {
+/// [`finance_inputs`] with the plan's taxes (its legal step's regime and activity).
+pub fn plan_inputs(plan: &Plan, data: &pb::FinanceData) -> Option<Inputs> {
+    let mut inputs = finance_inputs(data)?;
+    inputs.tax =
+        taxes::of_plan(plan, inputs.average_ticket * inputs.expected_sales_per_month, data.monthly_payroll);
+    Some(inputs)
+}
+
+fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> DocSection {
     let mut b = Builder::new(lang, lang.choose("6. Plano financeiro", "6. Financial plan").into());
     let brl = |v: f64| format_brl(v, lang);
     let opt = |v: Option<f64>| v.map(brl).unwrap_or_default();
@@ -278,7 +288,7 @@ fn financial_section(data: &pb::FinanceData, lang: Language) -> DocSection {
     b.text("Custos fixos mensais", "Monthly fixed costs", &opt(data.monthly_fixed_costs));
     b.text("Ticket médio", "Average ticket", &opt(data.average_ticket));
     b.text("Fonte de recursos", "Funding source", &data.funding_source);
-    if let Some(inputs) = finance_inputs(data) {
+    if let Some(inputs) = plan_inputs(plan, data) {
         let a = finance::analyse(&inputs);
         let (item, value) = (
             lang.choose("Item", "Item").to_owned(),
@@ -288,7 +298,8 @@ fn financial_section(data: &pb::FinanceData, lang: Language) -> DocSection {
             title: lang.choose("Demonstrativo de resultado (mensal)", "Income statement (monthly)").into(),
             columns: vec![item.clone(), value],
             rows: vec![
-                vec![lang.choose("Receita", "Revenue").into(), brl(a.month.revenue)],
+                vec![lang.choose("Receita bruta", "Gross revenue").into(), brl(a.month.revenue)],
+                vec![lang.choose("(-) Impostos", "(-) Taxes").into(), brl(a.month.taxes)],
                 vec![
                     lang.choose("(-) Custos variáveis", "(-) Variable costs").into(),
                     brl(a.month.variable_costs),
@@ -301,6 +312,7 @@ fn financial_section(data: &pb::FinanceData, lang: Language) -> DocSection {
                 vec![lang.choose("(=) Resultado", "(=) Result").into(), brl(a.month.result)],
             ],
         });
+        b.section.notes.push(inputs.tax.explain(lang));
         let none = lang.choose("não alcançado", "not reached").to_owned();
         b.section.tables.push(Table {
             title: lang.choose("Indicadores", "Indicators").into(),

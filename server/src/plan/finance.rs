@@ -2,7 +2,11 @@
 //! in reais, the month's simplified income statement (DRE), payback, the viability indicators
 //! (lucratividade, rentabilidade, prazo de retorno), a 12-month cash-flow projection and three
 //! scenarios (pessimistic, realistic, optimistic: sales 20% below or above what is expected).
-//! Amounts are reais; undefined results (no margin, no profit) are None, never infinity.
+//! Amounts are reais; undefined results (no margin, no profit) are None, never infinity. Taxes
+//! (`taxes::Basis`) sit between revenue and the variable costs: a rate on revenue (the Simples)
+//! lowers every sale's margin, a fixed DAS (the MEI) adds to what break-even must cover.
+
+use super::taxes::Basis;
 
 /// What the user told us about money.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -15,12 +19,16 @@ pub struct Inputs {
     pub variable_cost_per_sale: Option<f64>,
     pub variable_cost_percent: Option<f64>,
     pub expected_sales_per_month: f64,
+    /// How taxes are worked out (none until a regime is chosen).
+    pub tax: Basis,
 }
 
-/// One month of the simplified income statement (DRE).
+/// One month of the simplified income statement (DRE): revenue − taxes − variable costs =
+/// contribution − fixed costs = result.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Month {
     pub revenue: f64,
+    pub taxes: f64,
     pub variable_costs: f64,
     pub contribution: f64,
     pub fixed_costs: f64,
@@ -120,17 +128,26 @@ pub fn analyse(inputs: &Inputs) -> Analysis {
         .or_else(|| inputs.variable_cost_percent.map(|p| ticket * p / 100.0))
         .unwrap_or(0.0)
         .max(0.0);
-    let margin = ticket - variable;
+    // A sale's margin after the tax on it; a fixed tax is covered like a fixed cost.
+    let margin = ticket * (1.0 - inputs.tax.rate()) - variable;
     let ratio = (ticket > 0.0).then(|| margin / ticket);
     let fixed = inputs.monthly_fixed_costs.max(0.0);
+    let to_cover = fixed + inputs.tax.fixed();
     let sales = inputs.expected_sales_per_month.max(0.0);
     let (break_even_sales, break_even_revenue) =
-        if margin > 0.0 { (Some(fixed / margin), ratio.map(|r| fixed / r)) } else { (None, None) };
+        if margin > 0.0 { (Some(to_cover / margin), ratio.map(|r| to_cover / r)) } else { (None, None) };
     let revenue = ticket * sales;
+    let taxes = revenue * inputs.tax.rate() + inputs.tax.fixed();
     let variable_costs = variable * sales;
-    let contribution = revenue - variable_costs;
-    let month =
-        Month { revenue, variable_costs, contribution, fixed_costs: fixed, result: contribution - fixed };
+    let contribution = revenue - taxes - variable_costs;
+    let month = Month {
+        revenue,
+        taxes,
+        variable_costs,
+        contribution,
+        fixed_costs: fixed,
+        result: contribution - fixed,
+    };
     let total_investment = inputs.startup_costs.max(0.0) + inputs.working_capital.max(0.0);
     let payback_months = (month.result > 0.0).then(|| total_investment / month.result);
     let profitability_percent = (revenue > 0.0).then(|| month.result * 100.0 / revenue);
@@ -171,11 +188,48 @@ pub(crate) mod tests {
             variable_cost_per_sale: Some(10.0),
             variable_cost_percent: None,
             expected_sales_per_month: 1_000.0,
+            tax: Basis::NotChosen,
         }
     }
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-6 * (1.0 + a.abs().max(b.abs()))
+    }
+
+    /// The worked example: a bakery in Annex I at R$ 432.000 a year — R$ 18.000 fixed,
+    /// R$ 18 ticket, 35 % variable plus 2 % card fees, 2.000 sales a month — pays 6,29 % and
+    /// keeps about R$ 2.415, not the R$ 5.400 the numbers showed without taxes.
+    #[test]
+    fn a_simples_bakery_s_result_is_after_its_taxes() {
+        let legal = serde_json::json!({"taxRegime": "simples_nacional", "activity": "commerce"});
+        let inputs = Inputs {
+            startup_costs: 0.0,
+            working_capital: 0.0,
+            monthly_fixed_costs: 18_000.0,
+            average_ticket: 18.0,
+            variable_cost_per_sale: None,
+            variable_cost_percent: Some(37.0),
+            expected_sales_per_month: 2_000.0,
+            tax: crate::plan::taxes::basis(&legal, 36_000.0, None),
+        };
+        let a = analyse(&inputs);
+        assert!(close(a.month.taxes, 2_265.0), "{}", a.month.taxes);
+        assert!(close(a.month.result, 2_415.0), "{}", a.month.result);
+        let untaxed = analyse(&Inputs { tax: Basis::NotChosen, variable_cost_percent: Some(35.0), ..inputs });
+        assert!(close(untaxed.month.result, 5_400.0));
+        // Break-even covers the tax on each sale: 18.000 ÷ (18 × (1 − 6,29 %) − 6,66).
+        let margin = 18.0 * (1.0 - 2_265.0 / 36_000.0) - 6.66;
+        assert!(close(a.break_even_sales.unwrap(), 18_000.0 / margin));
+    }
+
+    #[test]
+    fn a_mei_s_das_is_a_fixed_cost_break_even_must_cover() {
+        let inputs = Inputs { tax: Basis::Mei { activity: None, das: 82.05 }, ..bakery() };
+        let a = analyse(&inputs);
+        assert_eq!(a.month.taxes, 82.05);
+        assert!(close(a.month.result, 7_000.0 - 82.05));
+        assert!(close(a.break_even_sales.unwrap(), 8_082.05 / 15.0));
+        assert_eq!(a.contribution_margin, 15.0, "the DAS is not per sale");
     }
 
     #[test]
@@ -189,6 +243,7 @@ pub(crate) mod tests {
             a.month,
             Month {
                 revenue: 25_000.0,
+                taxes: 0.0,
                 variable_costs: 10_000.0,
                 contribution: 15_000.0,
                 fixed_costs: 8_000.0,
@@ -243,7 +298,19 @@ pub(crate) mod tests {
             seed ^= seed << 17;
             (seed % 1_000_000) as f64 / 1_000_000.0 * max
         };
-        for _ in 0..1000 {
+        for n in 0..1000 {
+            let tax = match n % 3 {
+                0 => Basis::NotChosen,
+                1 => Basis::Mei { activity: None, das: next(100.0) },
+                _ => Basis::Simples {
+                    annex: crate::plan::taxes::Annex::I,
+                    rbt12: 0.0,
+                    nominal: 0.0,
+                    deduction: 0.0,
+                    effective: next(0.3),
+                    fator_r: None,
+                },
+            };
             let inputs = Inputs {
                 startup_costs: next(1e6),
                 working_capital: next(1e5),
@@ -252,13 +319,15 @@ pub(crate) mod tests {
                 variable_cost_per_sale: Some(next(1e3)),
                 variable_cost_percent: None,
                 expected_sales_per_month: next(1e4),
+                tax,
             };
             let a = analyse(&inputs);
-            assert!(close(a.month.contribution, a.month.revenue - a.month.variable_costs));
+            assert!(close(a.month.contribution, a.month.revenue - a.month.taxes - a.month.variable_costs));
             if let Some(units) = a.break_even_sales {
                 let at_break_even = analyse(&Inputs { expected_sales_per_month: units, ..inputs });
                 assert!(
-                    at_break_even.month.result.abs() < 1e-6 * (1.0 + inputs.monthly_fixed_costs),
+                    at_break_even.month.result.abs()
+                        < 1e-6 * (1.0 + inputs.monthly_fixed_costs + inputs.tax.fixed()),
                     "{inputs:?}"
                 );
             }
@@ -289,6 +358,7 @@ mod properties {
                 variable_cost_per_sale: Some(ticket * variable_share),
                 variable_cost_percent: None,
                 expected_sales_per_month: sales,
+                tax: Basis::NotChosen,
             },
         )
     }

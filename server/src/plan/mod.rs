@@ -3,6 +3,7 @@
 //! complete plan document.
 
 pub mod calendar;
+pub mod checks;
 pub mod document;
 pub mod events;
 pub mod finance;
@@ -11,6 +12,7 @@ pub mod reminders;
 pub mod results;
 pub mod sections;
 pub mod store;
+pub mod taxes;
 
 use self::{
     events::{PlanEvent, PlanEvents},

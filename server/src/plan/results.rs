@@ -209,10 +209,10 @@ pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result
 /// What the plan's finance step expects of a month, once it has a ticket and the sales a month.
 pub fn forecast(plan: &Plan) -> Option<Forecast> {
     let data: pb::FinanceData = proto_json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
-    let month = finance::analyse(&document::finance_inputs(&data)?).month;
+    let month = finance::analyse(&document::plan_inputs(plan, &data)?).month;
     Some(Forecast {
         revenue: month.revenue,
-        costs: month.variable_costs + month.fixed_costs,
+        costs: month.taxes + month.variable_costs + month.fixed_costs,
         result: month.result,
     })
 }

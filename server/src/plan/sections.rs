@@ -190,11 +190,13 @@ pub fn validate_finance(data: &mut pb::FinanceData, prefix: &str) -> Result<(), 
     r.count("expectedSalesPerMonth", data.expected_sales_per_month, 10_000_000);
     r.amount("workingCapital", data.working_capital, MAX_MONEY);
     r.text("fundingSource", &data.funding_source, 500);
+    r.amount("monthlyPayroll", data.monthly_payroll, MAX_MONEY);
     data.startup_costs = cents(data.startup_costs);
     data.monthly_fixed_costs = cents(data.monthly_fixed_costs);
     data.average_ticket = cents(data.average_ticket);
     data.variable_cost_per_sale = cents(data.variable_cost_per_sale);
     data.working_capital = cents(data.working_capital);
+    data.monthly_payroll = cents(data.monthly_payroll);
     finish(r)
 }
 
@@ -230,6 +232,11 @@ pub fn validate_legal(data: &pb::LegalData, prefix: &str) -> Result<(), AppError
     );
     r.list("licences", &data.licences, 20, 120);
     r.closed::<pb::CnpjStatus>("cnpjStatus", data.cnpj_status, &["none", "in_progress", "active"]);
+    r.closed::<pb::Activity>(
+        "activity",
+        data.activity,
+        &["commerce", "industry", "services", "commerce_and_services"],
+    );
     finish(r)
 }
 

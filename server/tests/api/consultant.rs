@@ -41,7 +41,8 @@ const PT_SCRIPT: &[(&str, &str)] = &[
     ("3", "Quais funções"),
     ("produção, atendimento e entregas", "sócios"),
     ("Não terei sócios", "Etapa *Pessoas* concluída"),
-    ("Acho que MEI", "CNPJ"),
+    ("Acho que MEI", "O que o negócio faz"),
+    ("Comércio", "CNPJ"),
     ("ainda não", "licenças"),
     ("alvará da prefeitura e vigilância sanitária", "Parabéns"),
 ];
@@ -99,7 +100,9 @@ const EN_SCRIPT: &[(&str, &str)] = &[
     ("just me", "What roles"),
     ("barista", "partners"),
     ("No partners", "Step *People* complete"),
-    ("LTDA", "CNPJ"),
+    ("LTDA", "tax regime"),
+    ("Simples Nacional", "What does the business do"),
+    ("commerce", "CNPJ"),
     ("yes", "licences"),
     ("not sure", "Congratulations"),
 ];

@@ -32,6 +32,7 @@ mod results;
 mod scale_out;
 mod sessions;
 mod stripe;
+mod taxes;
 mod tools;
 mod usernames;
 mod whatsapp;

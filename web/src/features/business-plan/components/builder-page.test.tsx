@@ -40,6 +40,9 @@ function api(seen: Seen) {
       paybackMonths: 8.6,
       profitabilityPercent: 28,
       returnPercentPerMonth: 11.67,
+      monthlyTaxes: 1573,
+      tax: { regime: "simples_nacional", annex: "I", effectiveRatePercent: 6.29, modelled: true, explanation: "Simples Nacional, Anexo I: alíquota efetiva de 6,29 %." },
+      warnings: [{ code: "investment_without_funding", message: "O investimento inicial de R$ 60.000,00 ainda não tem de onde vir." }],
       scenarios: [
         { kind: ScenarioKind.PESSIMISTIC, salesPerMonth: 800, monthlyRevenue: 20000, monthlyResult: 4000, paybackMonths: 15 },
         { kind: ScenarioKind.REALISTIC, salesPerMonth: 1000, monthlyRevenue: 25000, monthlyResult: 7000, paybackMonths: 8.6 },
@@ -96,6 +99,11 @@ describe("business plan builder", () => {
     expect(screen.getByText("534 vendas/mês")).toBeInTheDocument();
     expect(screen.getAllByText(/R\$\s7\.000,00/)).toHaveLength(2); // the month's result, and the realistic scenario
     expect(screen.getByRole("img", { name: "Saldo acumulado em 12 meses" })).toBeInTheDocument();
+    // The taxes between revenue and costs, how they were worked out, and what to check.
+    expect(screen.getByText("Impostos por mês").nextElementSibling).toHaveTextContent(/R\$\s1\.573,00/);
+    expect(screen.getByText("Alíquota efetiva").nextElementSibling).toHaveTextContent("6,3 %");
+    expect(screen.getByText(/Anexo I: alíquota efetiva de 6,29 %/)).toBeInTheDocument();
+    expect(screen.getByText("Vale conferir").closest("[role=status]")).toHaveTextContent("ainda não tem de onde vir");
     expect(screen.getByText("28 %")).toBeInTheDocument();
     expect(screen.getByText("11,7 %")).toBeInTheDocument();
     const scenarios = screen.getByRole("table", { name: "Cenários: vendas 20% abaixo, como esperado e 20% acima" });

@@ -145,6 +145,8 @@ export function FinanceSummary({ analysis }: { analysis?: FinanceAnalysis }) {
   const percent = (v: number | undefined) =>
     v === undefined ? t("finance.notReached") : `${v.toLocaleString(language === "pt-BR" ? "pt-BR" : "en-US", { maximumFractionDigits: 1 })} %`;
   const rows: [string, string][] = [
+    [t("finance.taxes"), brl(analysis.monthlyTaxes)],
+    ...(analysis.tax?.effectiveRatePercent ? [[t("finance.taxRate"), percent(analysis.tax.effectiveRatePercent)] as [string, string]] : []),
     [t("finance.contributionMargin"), brl(analysis.contributionMargin)],
     [
       t("finance.breakEvenSales"),
@@ -172,6 +174,17 @@ export function FinanceSummary({ analysis }: { analysis?: FinanceAnalysis }) {
           </div>
         ))}
       </dl>
+      {analysis.tax?.explanation && <p className="mt-2 text-xs text-slate-600">{analysis.tax.explanation}</p>}
+      {analysis.warnings.length > 0 && (
+        <div role="status" className="mt-3 rounded-xl bg-amber-50 p-3 text-sm text-amber-900">
+          <p className="font-semibold">{t("finance.warningsTitle")}</p>
+          <ul className="mt-1 list-disc space-y-1 pl-5">
+            {analysis.warnings.map((w) => (
+              <li key={w.code}>{w.message}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <Scenarios analysis={analysis} />
       <CashFlowChart analysis={analysis} />
       <Actuals />

@@ -59,6 +59,7 @@ export const SECTIONS: SectionSpec[] = [
       { name: "variableCostPercent", kind: "percent" },
       { name: "expectedSalesPerMonth", kind: "count" },
       { name: "fundingSource", kind: "text", max: 500 },
+      { name: "monthlyPayroll", kind: "money" },
     ],
   },
   {
@@ -99,6 +100,11 @@ export const SECTIONS: SectionSpec[] = [
         options: ["TAX_REGIME_SIMEI", "TAX_REGIME_SIMPLES_NACIONAL", "TAX_REGIME_LUCRO_PRESUMIDO", "TAX_REGIME_LUCRO_REAL", "TAX_REGIME_UNDECIDED"],
       },
       { name: "licences", kind: "list" },
+      {
+        name: "activity",
+        kind: "select",
+        options: ["ACTIVITY_COMMERCE", "ACTIVITY_INDUSTRY", "ACTIVITY_SERVICES", "ACTIVITY_COMMERCE_AND_SERVICES"],
+      },
       { name: "cnpjStatus", kind: "select", options: ["CNPJ_STATUS_NONE", "CNPJ_STATUS_IN_PROGRESS", "CNPJ_STATUS_ACTIVE"] },
     ],
   },

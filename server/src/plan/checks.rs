@@ -1,0 +1,151 @@
+//! Figures worth a second look, said instead of silently accepted: a cost per sale at or above the
+//! price, a contribution margin under 10 %, a MEI whose expected year passes the ceiling or with
+//! more than one employee, fixed costs with no sales, an investment with no funding source. The
+//! builder shows them beside the numbers, the model's `analyze_finance` returns them (and is asked
+//! to raise them), the PDF lists them.
+
+use super::{
+    finance::{Analysis, Inputs},
+    money::format_brl,
+    sections::Step,
+    store::Plan,
+    taxes::Basis,
+};
+use crate::{facts, locale::Language};
+
+/// A contribution margin under this share of the price is thin.
+pub const THIN_MARGIN: f64 = 0.10;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// The warnings of a plan's figures (`plan` gives the team and the funding source when known).
+pub fn warnings(plan: Option<&Plan>, inputs: &Inputs, a: &Analysis, lang: Language) -> Vec<Warning> {
+    let brl = |v: f64| format_brl(v, lang);
+    let mut found = Vec::new();
+    let mut warn = |code: &'static str, message: String| found.push(Warning { code, message });
+    let ticket = inputs.average_ticket;
+    if ticket > 0.0 && a.variable_cost_per_sale >= ticket {
+        warn(
+            "cost_above_price",
+            lang.choose(
+                format!("O custo de cada venda ({}) é igual ou maior que o preço ({}): cada venda dá prejuízo. Confira o custo ou o preço.", brl(a.variable_cost_per_sale), brl(ticket)),
+                format!("Each sale costs {} for a price of {}: every sale loses money. Check the cost or the price.", brl(a.variable_cost_per_sale), brl(ticket)),
+            ),
+        );
+    } else if a.contribution_ratio.is_some_and(|r| r < THIN_MARGIN) {
+        warn(
+            "thin_margin",
+            lang.choose(
+                format!("Sobra pouco de cada venda: a margem de contribuição é de {} ({:.1} % do preço), abaixo de 10 %.", brl(a.contribution_margin), a.contribution_ratio.unwrap_or_default() * 100.0),
+                format!("Little is left of each sale: the contribution margin is {} ({:.1} % of the price), under 10 %.", brl(a.contribution_margin), a.contribution_ratio.unwrap_or_default() * 100.0),
+            ),
+        );
+    }
+    if inputs.monthly_fixed_costs > 0.0 && inputs.expected_sales_per_month <= 0.0 {
+        warn(
+            "fixed_costs_without_sales",
+            lang.choose(
+                format!(
+                    "Há {} de custos fixos por mês e nenhuma venda prevista.",
+                    brl(inputs.monthly_fixed_costs)
+                ),
+                format!(
+                    "There are {} of fixed costs a month and no sales expected.",
+                    brl(inputs.monthly_fixed_costs)
+                ),
+            ),
+        );
+    }
+    if matches!(inputs.tax, Basis::Mei { .. }) {
+        let ceiling = &facts::calendar().ceiling;
+        let year = a.month.revenue * 12.0;
+        if year > ceiling.yearly {
+            warn(
+                "mei_ceiling",
+                lang.choose(
+                    format!(
+                        "No ritmo previsto o faturamento do ano é {}, acima do limite do MEI de {}. {}",
+                        brl(year),
+                        brl(ceiling.yearly),
+                        facts::get(&ceiling.tolerance_fact).text(lang)
+                    ),
+                    format!(
+                        "At the expected pace the year's revenue is {}, over the MEI limit of {}. {}",
+                        brl(year),
+                        brl(ceiling.yearly),
+                        facts::get(&ceiling.tolerance_fact).text(lang)
+                    ),
+                ),
+            );
+        }
+        let team = plan.and_then(|p| p.section(Step::Hr).data["teamSize"].as_i64());
+        if team.is_some_and(|t| t > 2) {
+            warn(
+                "mei_employees",
+                lang.choose(
+                    format!(
+                        "Uma equipe de {} pessoas não cabe no MEI: {}",
+                        team.unwrap_or_default(),
+                        facts::get("mei.employees").text(lang)
+                    ),
+                    format!(
+                        "A team of {} people does not fit an MEI: {}",
+                        team.unwrap_or_default(),
+                        facts::get("mei.employees").text(lang)
+                    ),
+                ),
+            );
+        }
+    }
+    let funding = plan.and_then(|p| {
+        p.section(Step::Finance).data["fundingSource"].as_str().map(str::trim).map(str::to_owned)
+    });
+    if inputs.startup_costs > 0.0 && plan.is_some() && funding.as_deref().is_none_or(str::is_empty) {
+        warn(
+            "investment_without_funding",
+            lang.choose(
+                format!("O investimento inicial de {} ainda não tem de onde vir: informe a fonte dos recursos (reserva própria, sócio, empréstimo…).", brl(inputs.startup_costs)),
+                format!("The startup investment of {} has no funding source yet: say where the money comes from (savings, a partner, a loan…).", brl(inputs.startup_costs)),
+            ),
+        );
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::finance::{analyse, tests::bakery};
+
+    fn codes(inputs: &Inputs) -> Vec<&'static str> {
+        warnings(None, inputs, &analyse(inputs), Language::PtBr).iter().map(|w| w.code).collect()
+    }
+
+    #[test]
+    fn a_cost_per_sale_above_the_price_is_said_not_accepted() {
+        let wrong = Inputs { average_ticket: 35.0, variable_cost_per_sale: Some(900.0), ..bakery() };
+        let found = warnings(None, &wrong, &analyse(&wrong), Language::PtBr);
+        assert_eq!(found[0].code, "cost_above_price");
+        assert!(
+            found[0].message.contains("900,00") && found[0].message.contains("35,00"),
+            "{}",
+            found[0].message
+        );
+        assert!(codes(&bakery()).is_empty(), "Sebrae's bakery is fine");
+    }
+
+    #[test]
+    fn a_thin_margin_fixed_costs_without_sales_and_a_mei_past_its_ceiling_are_warned() {
+        assert_eq!(codes(&Inputs { variable_cost_per_sale: Some(23.0), ..bakery() }), ["thin_margin"]);
+        assert_eq!(
+            codes(&Inputs { expected_sales_per_month: 0.0, ..bakery() }),
+            ["fixed_costs_without_sales"]
+        );
+        let mei = Inputs { tax: Basis::Mei { activity: None, das: 87.05 }, ..bakery() };
+        assert_eq!(codes(&mei), ["mei_ceiling"], "R$ 25.000 a month is R$ 300.000 a year");
+    }
+}

@@ -1,0 +1,99 @@
+//! Taxes in the plan's numbers and figures worth a second look, through the contract: the DRE's
+//! tax line by regime (the Simples' effective rate, the MEI's DAS), said plainly when not modelled,
+//! and warnings instead of silent acceptance.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::{
+    helpers::{TestApp, TestDatabase, spawn_app},
+    on_both_engines,
+};
+
+const ANA: &str = "+5511987654321";
+
+async fn put(app: &TestApp, token: &str, step: &str, body: Value) {
+    let (status, answer) =
+        app.call(Method::PUT, &format!("/api/business-plan/{step}"), body, Some(token)).await;
+    assert_eq!(status, 200, "{step}: {answer}");
+}
+
+async fn analysis(app: &TestApp, token: &str) -> Value {
+    let (status, body) = app.call(Method::GET, "/api/business-plan", Value::Null, Some(token)).await;
+    assert_eq!(status, 200, "{body}");
+    body["data"]["businessPlan"]["financeAnalysis"].clone()
+}
+
+async fn a_simples_bakery_sees_its_result_after_the_das_of_annex_i(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    app.register(ANA).await;
+    let (token, _) = app.login(ANA).await;
+    // R$ 18.000 fixed, R$ 18 ticket, 35 % variable + 2 % card fees, 2.000 sales a month.
+    let finance = json!({"financeData": {"monthlyFixedCosts": 18000, "averageTicket": 18, "variableCostPercent": 37, "expectedSalesPerMonth": 2000}});
+    put(&app, &token, "finance", finance).await;
+    let untaxed = analysis(&app, &token).await;
+    assert_eq!(untaxed["monthlyResult"], 4_680.0, "{untaxed}");
+    assert_eq!(untaxed["tax"]["modelled"], false);
+    assert!(
+        untaxed["tax"]["explanation"].as_str().unwrap().contains("regime tributário não foi escolhido"),
+        "{untaxed}"
+    );
+
+    put(&app, &token, "legal", json!({"legalData": {"businessType": "ltda", "taxRegime": "simples_nacional", "activity": "commerce"}})).await;
+    let taxed = analysis(&app, &token).await;
+    assert_eq!(taxed["tax"]["annex"], "I", "{taxed}");
+    assert_eq!(taxed["tax"]["rbt12"], 432_000.0);
+    let rate = taxed["tax"]["effectiveRatePercent"].as_f64().unwrap();
+    assert!((rate - 6.2917).abs() < 0.001, "{rate}");
+    assert!((taxed["monthlyTaxes"].as_f64().unwrap() - 2_265.0).abs() < 0.01, "{taxed}");
+    assert!((taxed["monthlyResult"].as_f64().unwrap() - 2_415.0).abs() < 0.01, "{taxed}");
+    assert!(taxed["tax"]["explanation"].as_str().unwrap().contains("LC 123/2006"), "{taxed}");
+    // The forecast of the month's results is after taxes too.
+    let (_, results) = app.call(Method::GET, "/api/results", Value::Null, Some(&token)).await;
+    assert!((results["data"]["plan"]["result"].as_f64().unwrap() - 2_415.0).abs() < 0.01, "{results}");
+    // An activity that is not one is refused, in words.
+    let (status, refused) = app
+        .call(
+            Method::PUT,
+            "/api/business-plan/legal",
+            json!({"legalData": {"activity": "farming"}}),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused["errors"][0]["field"].as_str().unwrap().contains("activity"), "{refused}");
+}
+on_both_engines!(a_simples_bakery_sees_its_result_after_the_das_of_annex_i);
+
+async fn a_mei_pays_its_das_and_implausible_figures_come_back_as_warnings(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    app.register(ANA).await;
+    let (token, _) = app.login(ANA).await;
+    put(
+        &app,
+        &token,
+        "legal",
+        json!({"legalData": {"businessType": "mei", "taxRegime": "simei", "activity": "services"}}),
+    )
+    .await;
+    // A manicure: R$ 35 a client, but R$ 900 typed as the cost of each; a team of four.
+    let finance = json!({"financeData": {"monthlyFixedCosts": 1500, "averageTicket": 35, "variableCostPerSale": 900, "expectedSalesPerMonth": 120, "startupCosts": 5000}});
+    put(&app, &token, "finance", finance).await;
+    put(&app, &token, "hr", json!({"hrData": {"teamSize": 4}})).await;
+    let a = analysis(&app, &token).await;
+    assert_eq!(a["monthlyTaxes"], 86.05, "the services DAS: {a}");
+    assert_eq!(a["tax"]["monthlyFixed"], 86.05);
+    let codes: Vec<&str> =
+        a["warnings"].as_array().unwrap().iter().map(|w| w["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["cost_above_price", "mei_employees", "investment_without_funding"], "{a}");
+    let first = a["warnings"][0]["message"].as_str().unwrap();
+    assert!(first.contains("900,00") && first.contains("35,00"), "{first}");
+
+    // Fixed: the cost is R$ 9; the revenue of R$ 8.400 a month (R$ 100.800 a year) passes the ceiling.
+    put(&app, &token, "finance", json!({"financeData": {"monthlyFixedCosts": 1500, "averageTicket": 35, "variableCostPerSale": 9, "expectedSalesPerMonth": 240, "startupCosts": 5000, "fundingSource": "reserva própria"}})).await;
+    let a = analysis(&app, &token).await;
+    let codes: Vec<&str> =
+        a["warnings"].as_array().unwrap().iter().map(|w| w["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["mei_ceiling", "mei_employees"], "{a}");
+}
+on_both_engines!(a_mei_pays_its_das_and_implausible_figures_come_back_as_warnings);
