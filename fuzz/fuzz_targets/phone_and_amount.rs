@@ -1,7 +1,7 @@
-//! What people type: phone numbers at login and amounts, percentages and counts in the guided
-//! consultant. Any text gives a valid value or a refusal, never a panic; a phone that parses is
-//! E.164 and parses to itself again, and its identity (a Brazilian mobile with its ninth digit) is
-//! the same person and stable.
+//! What people type: phone numbers at login and amounts, percentages, costs per sale, rates per
+//! day or week, days worked and counts in the guided consultant. Any text gives a valid value or a
+//! refusal, never a panic; a phone that parses is E.164 and parses to itself again, and its
+//! identity (a Brazilian mobile with its ninth digit) is the same person and stable.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -25,6 +25,14 @@ fuzz_target!(|text: &str| {
     }
     if let Some(percent) = parse::percent(text) {
         assert!(percent.is_finite(), "{text:?} gave {percent}");
+    }
+    let (reais, percent) = parse::cost_per_sale(text);
+    assert!(reais.is_none_or(f64::is_finite) && percent.is_none_or(|p| (0.0..=100.0).contains(&p)), "{text:?}");
+    if let Some((value, _)) = parse::rate(text) {
+        assert!(value.is_finite(), "{text:?}");
+    }
+    if let Some(days) = parse::days_a_week(text) {
+        assert!((1.0..=7.0).contains(&days), "{text:?} gave {days} days a week");
     }
     let _ = parse::count(text);
     let _ = parse::list(text);

@@ -4,11 +4,11 @@
 //! few commands: menu, progresso, plano, ajuda, pular, English/Português. It is the embedded
 //! default, and what answers whenever the model cannot.
 
-use serde_json::Value as Json;
+use serde_json::{Value as Json, json};
 use sqlx::Row;
 
 use super::{
-    plan_request,
+    answer_checks, parse, plan_request,
     questions::{QUESTIONS, Question},
     replies::Links,
     results_interview, scope,
@@ -111,6 +111,25 @@ impl Guide {
         .bind(now_ms())
         .execute(self.db.pool())
         .await?;
+        Ok(())
+    }
+
+    /// What the interview waits on besides its question (`answer_checks`): `{}` when nothing.
+    async fn draft(&self, user_id: &str) -> Result<Json, AppError> {
+        let draft: Option<Option<String>> =
+            sqlx::query_scalar("select draft from guide_state where user_id = $1")
+                .bind(user_id)
+                .fetch_optional(self.db.pool())
+                .await?;
+        Ok(draft.flatten().and_then(|d| serde_json::from_str(&d).ok()).unwrap_or_else(|| json!({})))
+    }
+
+    async fn set_draft(&self, user_id: &str, draft: Option<Json>) -> Result<(), AppError> {
+        sqlx::query("update guide_state set draft = $2 where user_id = $1")
+            .bind(user_id)
+            .bind(draft.map(|d| d.to_string()))
+            .execute(self.db.pool())
+            .await?;
         Ok(())
     }
 
@@ -275,7 +294,34 @@ impl Guide {
         text: &str,
         lang: Language,
     ) -> Result<String, AppError> {
-        let Some(patch) = question.read(text) else {
+        let waiting = self.draft(&user.id).await?;
+        let patch = match (waiting.get("perDay").and_then(Json::as_f64), waiting.get("confirm")) {
+            // The days worked a week, after sales were given per day.
+            (Some(per_day), _) => match answer_checks::month_from_days(per_day, text) {
+                Some(patch) => Some(patch),
+                None => return Ok(answer_checks::ask_days(per_day, lang)),
+            },
+            // "sim" saves the figure read back; anything else is a new answer.
+            (None, Some(confirmed)) if parse::yes_no(text) == Some(true) => {
+                let confirmed = confirmed.clone();
+                self.set_draft(&user.id, None).await?;
+                return self.save(user, question, confirmed, lang).await;
+            }
+            _ => question.read(text),
+        };
+        self.set_draft(&user.id, None).await?;
+        if let Some(per_day) = patch.as_ref().and_then(|p| p.get("_perDay")).and_then(Json::as_f64) {
+            self.set_draft(&user.id, Some(json!({ "perDay": per_day }))).await?;
+            return Ok(answer_checks::ask_days(per_day, lang));
+        }
+        if let Some(patch) = &patch {
+            let plan = self.plans.get_or_create(&user.id).await?;
+            if let Some(read_back) = answer_checks::surprising(question, patch, &plan, lang) {
+                self.set_draft(&user.id, Some(json!({ "confirm": patch }))).await?;
+                return Ok(read_back);
+            }
+        }
+        let Some(patch) = patch else {
             return Ok(format!(
                 "{} {}",
                 lang.choose(
@@ -285,6 +331,17 @@ impl Guide {
                 question.text(lang)
             ));
         };
+        self.save(user, question, patch, lang).await
+    }
+
+    /// Saves an answer and moves on: the step's next question, or the step's recap and the next.
+    async fn save(
+        &self,
+        user: &User,
+        question: &'static Question,
+        patch: Json,
+        lang: Language,
+    ) -> Result<String, AppError> {
         let update = StepUpdate {
             step: question.step,
             patch: Some(Patch::Merge(patch)),

@@ -2,6 +2,7 @@
 //! free users the free-plan answer with the checkout link, Pro users and admins the consultant
 //! (the offline guide by default).
 
+pub mod answer_checks;
 pub mod engine;
 pub mod finance_tool;
 pub mod guide;

@@ -2,21 +2,32 @@
 //! "1500", "1,5 mil", "10k"), percentages ("30%"), whole counts ("3 pessoas"), lists ("Instagram,
 //! iFood e indicação") and a few yes/no and choice words.
 
-/// An amount in reais, or None when there is no number in the text.
+/// An amount in reais, or None when there is no number in the text. "mil" / "k" / "milhões" scale
+/// only the number they follow ("R$ 18.000 por mês (2 mil pra cada irmã)" is 18.000); an average
+/// said as such wins over the other numbers ("mão R$ 35, pé R$ 40, média R$ 55" is 55).
 pub fn amount(text: &str) -> Option<f64> {
     let lower = text.to_lowercase().replace("r$", " ").replace("reais", " ").replace("real", " ");
-    let multiplier = if lower.contains("milh") {
+    let average = ["em média", "em media", "média", "media", "average"]
+        .iter()
+        .filter_map(|w| lower.find(w).map(|at| at + w.len()))
+        .min()
+        .filter(|at| lower[*at..].chars().any(|c| c.is_ascii_digit()));
+    number_at(&lower[average.unwrap_or(0)..])
+}
+
+/// The first number in `lower` (already lower-case, without "r$"), scaled by the word right after it.
+fn number_at(lower: &str) -> Option<f64> {
+    let start = lower.find(|c: char| c.is_ascii_digit())?;
+    let number: String =
+        lower[start..].chars().take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ',').collect();
+    let after = lower[start + number.len()..].trim_start();
+    let multiplier = if after.starts_with("milh") || after.starts_with("mi ") || after == "mi" {
         1_000_000.0
-    } else if lower.contains("mil") || lower.trim_end().ends_with('k') {
+    } else if after.starts_with("mil") || after.starts_with('k') {
         1_000.0
     } else {
         1.0
     };
-    let number: String = lower
-        .chars()
-        .skip_while(|c| !c.is_ascii_digit())
-        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ',')
-        .collect();
     let number = number.trim_end_matches(['.', ',']);
     if number.is_empty() {
         return None;
@@ -41,6 +52,95 @@ pub fn amount(text: &str) -> Option<f64> {
     let value = (value * multiplier * 100.0).round() / 100.0;
     value.is_finite().then_some(value)
 }
+
+/// A cost per sale said as reais plus a share of the price ("R$ 6 de material, mais 3% da
+/// maquininha"): (reais, percent), either absent.
+pub fn cost_per_sale(text: &str) -> (Option<f64>, Option<f64>) {
+    let lower = text.to_lowercase();
+    let percent_at = lower.find('%').or_else(|| lower.find("por cento"));
+    let Some(percent_at) = percent_at else { return (amount(&lower), None) };
+    // The percentage is the number just before its sign; an amount is another number.
+    let before = &lower[..percent_at];
+    let digits_start = before
+        .rfind(|c: char| !(c.is_ascii_digit() || c == ',' || c == '.' || c == ' '))
+        .map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+    let percent = amount(&before[digits_start..]).filter(|p| (0.0..=100.0).contains(p));
+    let rest = format!("{} {}", &lower[..digits_start], &lower[percent_at + 1..]);
+    let reais = rest.contains(|c: char| c.is_ascii_digit()).then(|| amount(&rest)).flatten();
+    (reais, percent)
+}
+
+/// How often a count is said: "6 clientes por dia" is per day, "30 por semana" per week.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Per {
+    Day,
+    Week,
+    Month,
+}
+
+/// A count with how often it happens ("6 por dia", "30 por semana", "800 por mês"; a plain number
+/// is a month's).
+pub fn rate(text: &str) -> Option<(f64, Per)> {
+    let lower = text.to_lowercase();
+    let value = amount(&lower)?;
+    let per = if ["por dia", "ao dia", "/dia", "diári", "diari", "a day", "per day", "daily"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        Per::Day
+    } else if ["por semana", "na semana", "/semana", "semanal", "a week", "per week", "weekly"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        Per::Week
+    } else {
+        Per::Month
+    };
+    Some((value, per))
+}
+
+/// Days worked a week, when the text says: "de terça a sábado" is 5, "5 dias por semana" is 5,
+/// "todo dia" is 7.
+pub fn days_a_week(text: &str) -> Option<f64> {
+    let lower = text.to_lowercase();
+    const DAYS: [(&str, i32); 14] = [
+        ("segunda", 1),
+        ("terça", 2),
+        ("terca", 2),
+        ("quarta", 3),
+        ("quinta", 4),
+        ("sexta", 5),
+        ("sábado", 6),
+        ("sabado", 6),
+        ("domingo", 7),
+        ("monday", 1),
+        ("tuesday", 2),
+        ("friday", 5),
+        ("saturday", 6),
+        ("sunday", 7),
+    ];
+    let mut named: Vec<(usize, i32)> =
+        DAYS.iter().filter_map(|(w, d)| lower.find(w).map(|at| (at, *d))).collect();
+    named.sort();
+    named.dedup_by_key(|(_, d)| *d);
+    if let [(_, from), (_, to)] = named.as_slice()
+        && (lower.contains(" a ") || lower.contains(" to ") || lower.contains('-'))
+    {
+        return Some(f64::from((to - from).rem_euclid(7) + 1));
+    }
+    if ["todo dia", "todos os dias", "every day"].iter().any(|w| lower.contains(w)) {
+        return Some(7.0);
+    }
+    let at = lower
+        .find("dias por semana")
+        .or_else(|| lower.find("dias na semana"))
+        .or_else(|| lower.find("days a week"))?;
+    amount(lower[..at].rsplit(|c: char| !c.is_ascii_digit()).find(|w| !w.is_empty())?)
+        .filter(|d| (1.0..=7.0).contains(d))
+}
+
+/// Weeks in a month, on average (52 ÷ 12).
+pub const WEEKS_A_MONTH: f64 = 52.0 / 12.0;
 
 /// A percentage when the text says so ("30%", "30 por cento").
 pub fn percent(text: &str) -> Option<f64> {
@@ -121,6 +221,36 @@ mod tests {
         assert_eq!(amount("2 milhões"), Some(2_000_000.0));
         assert_eq!(amount("12.5"), Some(12.5));
         assert_eq!(amount("não sei"), None);
+    }
+
+    /// Sentences a Brazilian accountant typed playing two owners (issue 30).
+    #[test]
+    fn mil_scales_only_its_own_number_and_an_average_wins() {
+        assert_eq!(amount("R$ 18.000 por mês… (2 mil pra cada irmã)"), Some(18_000.0));
+        assert_eq!(amount("uns 2 mil, mais ou menos"), Some(2_000.0));
+        assert_eq!(amount("Mão R$ 35, pé R$ 40, média R$ 55"), Some(55.0));
+        assert_eq!(amount("em média 55 reais"), Some(55.0));
+        assert_eq!(amount("1,2 milhão"), Some(1_200_000.0));
+    }
+
+    #[test]
+    fn a_cost_per_sale_can_be_reais_plus_a_share_of_the_price() {
+        assert_eq!(cost_per_sale("R$ 6 de material, mais 3% da maquininha"), (Some(6.0), Some(3.0)));
+        assert_eq!(cost_per_sale("3% da maquininha e R$ 6 de material"), (Some(6.0), Some(3.0)));
+        assert_eq!(cost_per_sale("uns 35%"), (None, Some(35.0)));
+        assert_eq!(cost_per_sale("R$ 12,50"), (Some(12.5), None));
+    }
+
+    #[test]
+    fn a_rate_per_day_or_week_is_told_apart_from_a_month_s_and_days_worked_are_read() {
+        assert_eq!(rate("6 clientes por dia, de terça a sábado"), Some((6.0, Per::Day)));
+        assert_eq!(rate("uns 30 por semana"), Some((30.0, Per::Week)));
+        assert_eq!(rate("800"), Some((800.0, Per::Month)));
+        assert_eq!(days_a_week("6 clientes por dia, de terça a sábado"), Some(5.0));
+        assert_eq!(days_a_week("de segunda a sexta"), Some(5.0));
+        assert_eq!(days_a_week("trabalho 6 dias por semana"), Some(6.0));
+        assert_eq!(days_a_week("todos os dias"), Some(7.0));
+        assert_eq!(days_a_week("6 clientes por dia"), None);
     }
 
     #[test]

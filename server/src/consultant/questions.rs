@@ -14,6 +14,9 @@ pub enum Answer {
     /// A share of the price ("30%") or an amount per sale.
     CostPerSale,
     Count,
+    /// Sales a month, or a day or a week's turned into a month's (`_perDay` when the days worked
+    /// are still to be asked).
+    SalesPerMonth,
     List,
     Stage,
     BusinessType,
@@ -139,7 +142,7 @@ pub const QUESTIONS: &[Question] = &[
     q!(
         Finance,
         "expectedSalesPerMonth",
-        Count,
+        SalesPerMonth,
         "Quantas vendas você espera fazer por mês?",
         "How many sales do you expect per month?"
     ),
@@ -262,7 +265,12 @@ impl Question {
                 ("cnpj:in_progress", "Estou abrindo", "Being registered"),
                 ("cnpj:none", "Ainda não", "No, not yet"),
             ],
-            Answer::Text | Answer::Money | Answer::CostPerSale | Answer::Count | Answer::List => &[],
+            Answer::Text
+            | Answer::Money
+            | Answer::CostPerSale
+            | Answer::Count
+            | Answer::SalesPerMonth
+            | Answer::List => &[],
         };
         options.iter().map(|(id, pt, en)| Choice::new(*id, lang.choose(*pt, *en))).collect()
     }
@@ -282,12 +290,21 @@ impl Question {
         let value = match self.answer {
             Answer::Text => json!({ self.field: trimmed.chars().take(1000).collect::<String>() }),
             Answer::Money => json!({ self.field: parse::amount(trimmed).filter(|v| *v >= 0.0)? }),
-            Answer::CostPerSale => match parse::percent(trimmed) {
-                Some(p) => json!({ "variableCostPercent": p, "variableCostPerSale": null }),
-                None => {
-                    json!({ "variableCostPerSale": parse::amount(trimmed)?, "variableCostPercent": null })
-                }
+            // Reais, a share of the price, or both ("R$ 6 de material, mais 3% da maquininha").
+            Answer::CostPerSale => match parse::cost_per_sale(trimmed) {
+                (None, None) => return None,
+                (reais, percent) => json!({ "variableCostPerSale": reais, "variableCostPercent": percent }),
             },
+            Answer::SalesPerMonth => {
+                let (value, per) = parse::rate(trimmed)?;
+                let monthly = match (per, parse::days_a_week(trimmed)) {
+                    (parse::Per::Month, _) => value,
+                    (parse::Per::Week, _) => value * parse::WEEKS_A_MONTH,
+                    (parse::Per::Day, Some(days)) => value * days * parse::WEEKS_A_MONTH,
+                    (parse::Per::Day, None) => return Some(json!({ "_perDay": value })),
+                };
+                json!({ self.field: monthly.round().clamp(0.0, 1e7) as i64 })
+            }
             Answer::Count => json!({ self.field: parse::count(trimmed)? }),
             Answer::List => {
                 let items =
@@ -444,6 +461,18 @@ mod tests {
         assert_eq!(question("activity").read("Manicure, só serviços"), Some(json!({"activity": "services"})));
         assert_eq!(question("taxRegime").read("simples"), Some(json!({"taxRegime": "simples_nacional"})));
         assert_eq!(question("cnpjStatus").read("ainda não"), Some(json!({"cnpjStatus": "none"})));
+        assert_eq!(
+            question("variableCostPerSale").read("R$ 6 de material, mais 3% da maquininha"),
+            Some(json!({"variableCostPerSale": 6.0, "variableCostPercent": 3.0}))
+        );
+        let sales = question("expectedSalesPerMonth");
+        assert_eq!(
+            sales.read("6 clientes por dia, de terça a sábado"),
+            Some(json!({"expectedSalesPerMonth": 130}))
+        );
+        assert_eq!(sales.read("uns 30 por semana"), Some(json!({"expectedSalesPerMonth": 130})));
+        assert_eq!(sales.read("6 por dia"), Some(json!({"_perDay": 6.0})), "the days worked are asked");
+        assert_eq!(sales.read("800"), Some(json!({"expectedSalesPerMonth": 800})));
         assert_eq!(question("stage").read("estou planejando"), Some(json!({"stage": "planning"})));
         assert_eq!(question("startupCosts").read("não sei ainda"), None);
     }

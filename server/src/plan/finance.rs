@@ -15,7 +15,7 @@ pub struct Inputs {
     pub working_capital: f64,
     pub monthly_fixed_costs: f64,
     pub average_ticket: f64,
-    /// Per sale in reais; when absent, `variable_cost_percent` of the ticket.
+    /// Per sale in reais, plus `variable_cost_percent` of the ticket (either may be absent).
     pub variable_cost_per_sale: Option<f64>,
     pub variable_cost_percent: Option<f64>,
     pub expected_sales_per_month: f64,
@@ -123,11 +123,10 @@ pub fn scenarios(inputs: &Inputs) -> Vec<Scenario> {
 
 pub fn analyse(inputs: &Inputs) -> Analysis {
     let ticket = inputs.average_ticket.max(0.0);
-    let variable = inputs
-        .variable_cost_per_sale
-        .or_else(|| inputs.variable_cost_percent.map(|p| ticket * p / 100.0))
-        .unwrap_or(0.0)
-        .max(0.0);
+    // Reais a sale, a share of the price, or both (material plus the card machine's fee).
+    let variable = (inputs.variable_cost_per_sale.unwrap_or(0.0)
+        + inputs.variable_cost_percent.map_or(0.0, |p| ticket * p / 100.0))
+    .max(0.0);
     // A sale's margin after the tax on it; a fixed tax is covered like a fixed cost.
     let margin = ticket * (1.0 - inputs.tax.rate()) - variable;
     let ratio = (ticket > 0.0).then(|| margin / ticket);

@@ -278,3 +278,53 @@ async fn an_off_topic_request_is_declined_in_one_sentence_and_the_plan_goes_on(d
     assert!(reply.contains("AI business consultant") && reply.contains("not with other topics"), "{reply}");
 }
 on_both_engines!(an_off_topic_request_is_declined_in_one_sentence_and_the_plan_goes_on);
+
+async fn the_guide_reads_a_surprising_figure_back_and_asks_the_days_worked_before_saving(db: TestDatabase) {
+    let app = app(db).await;
+    let phone = "+5511987654321";
+    app.make_pro(phone, socio::locale::Language::PtBr).await;
+    app.say_all(phone, "Oi").await;
+    for (answer, _) in &PT_SCRIPT[..10] {
+        app.say(phone, answer).await;
+    }
+    app.say(phone, "R$ 50.000").await; // startup costs
+    // "18 milhões" typed for the fixed costs is read back, not saved; the right figure is.
+    let read_back = app.say(phone, "18 milhões").await;
+    assert!(
+        read_back.starts_with("Entendi R$")
+            && read_back.contains("18.000.000,00")
+            && read_back.contains("confere?"),
+        "{read_back}"
+    );
+    let next = app.say(phone, "18 mil").await;
+    assert!(next.contains("valor médio"), "{next}");
+    app.say(phone, "R$ 35").await; // the ticket
+    // A cost above the price is questioned; "sim" keeps it as said.
+    let questioned = app.say(phone, "900").await;
+    assert!(
+        questioned.contains("R$\u{a0}900,00 por venda, mais que o preço de R$\u{a0}35,00"),
+        "{questioned}"
+    );
+    let fixed = app.say(phone, "R$ 6 de material, mais 3% da maquininha").await;
+    assert!(fixed.contains("Quantas vendas"), "{fixed}");
+    // Sales per day: the days worked are asked, and the month's figure saved.
+    let days = app.say(phone, "6 por dia").await;
+    assert!(days.contains("Quantos dias por semana"), "{days}");
+    let done = app.say_all(phone, "de terça a sábado").await;
+    assert!(done.contains("Etapa *Finanças* concluída"), "{done}");
+    let plan = plan_of(&app, phone).await;
+    let finance = &plan["financeData"];
+    assert_eq!(
+        (
+            finance["monthlyFixedCosts"].as_f64(),
+            finance["variableCostPerSale"].as_f64(),
+            finance["variableCostPercent"].as_f64(),
+            finance["expectedSalesPerMonth"].as_i64()
+        ),
+        (Some(18_000.0), Some(6.0), Some(3.0), Some(130)),
+        "{finance}"
+    );
+    // The cost per sale is the material plus the card fee: R$ 6 + 3 % of R$ 35.
+    assert!((plan["financeAnalysis"]["variableCostPerSale"].as_f64().unwrap() - 7.05).abs() < 1e-9, "{plan}");
+}
+on_both_engines!(the_guide_reads_a_surprising_figure_back_and_asks_the_days_worked_before_saving);

@@ -134,7 +134,8 @@ export type FinanceData = Message<"socio.v1.FinanceData"> & {
   averageTicket?: number | undefined;
 
   /**
-   * Either a cost per sale in reais or a share of the price in percent.
+   * A cost per sale in reais, a share of the price in percent, or both (added: material plus
+   * the card fee).
    *
    * @generated from field: optional double variable_cost_per_sale = 4;
    */

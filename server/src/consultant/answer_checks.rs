@@ -1,0 +1,88 @@
+//! The offline guide reads a surprising figure back before saving it ("Entendi R$ 18.000.000,00
+//! por mês — confere?", "R$ 900 por venda, mais que o preço de R$ 35 — é isso mesmo?") and asks the
+//! days worked when sales are given per day. What waits for the person's answer is kept in the
+//! guide's state (`guide_state.draft`): `{"confirm": <patch>}` or `{"perDay": n}`.
+
+use serde_json::{Value as Json, json};
+
+use super::{parse, questions::Question};
+use crate::{
+    locale::Language,
+    plan::{money::format_brl, sections::Step, store::Plan},
+};
+
+/// Figures above these are read back before they are saved (a typo's size, not a rule).
+const LARGE_MONEY: f64 = 1_000_000.0;
+const LARGE_TICKET: f64 = 100_000.0;
+const LARGE_SALES: f64 = 100_000.0;
+
+/// The words that read a surprising answer back, or None when it can be saved as it is.
+pub fn surprising(question: &Question, patch: &Json, plan: &Plan, lang: Language) -> Option<String> {
+    let brl = |v: f64| format_brl(v, lang);
+    let finance = &plan.section(Step::Finance).data;
+    let ticket = finance["averageTicket"].as_f64().filter(|t| *t > 0.0);
+    let read_back = |what: String| {
+        lang.choose(
+            format!("Entendi {what} — confere? Responda *sim* para salvar, ou mande o valor certo."),
+            format!("I read {what} — is that right? Reply *yes* to save it, or send the right figure."),
+        )
+    };
+    match question.field {
+        "variableCostPerSale" => {
+            let per_sale = patch["variableCostPerSale"].as_f64().unwrap_or(0.0);
+            let percent = patch["variableCostPercent"].as_f64().unwrap_or(0.0);
+            let ticket = ticket?;
+            let cost = per_sale + ticket * percent / 100.0;
+            (cost >= ticket).then(|| {
+                lang.choose(
+                    format!("{} por venda, mais que o preço de {} — é isso mesmo? Assim cada venda dá prejuízo. Responda *sim* para salvar, ou mande o custo certo.", brl(cost), brl(ticket)),
+                    format!("{} a sale, more than the price of {} — is that right? Then every sale loses money. Reply *yes* to save it, or send the right cost.", brl(cost), brl(ticket)),
+                )
+            })
+        }
+        "monthlyFixedCosts" | "startupCosts" => {
+            let value = patch[question.field].as_f64()?;
+            (value > LARGE_MONEY).then(|| read_back(brl(value)))
+        }
+        "averageTicket" => {
+            let value = patch[question.field].as_f64()?;
+            (value > LARGE_TICKET).then(|| {
+                read_back(lang.choose(format!("{} por venda", brl(value)), format!("{} a sale", brl(value))))
+            })
+        }
+        "expectedSalesPerMonth" => {
+            let value = patch[question.field].as_f64()?;
+            (value > LARGE_SALES).then(|| {
+                read_back(lang.choose(format!("{value} vendas por mês"), format!("{value} sales a month")))
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Sales said per day: the days worked a week are asked next.
+pub fn ask_days(per_day: f64, lang: Language) -> String {
+    lang.choose(
+        format!("Entendi {per_day} vendas por dia. Quantos dias por semana você trabalha? (ex.: 5, ou \"de terça a sábado\")"),
+        format!("Got it, {per_day} sales a day. How many days a week do you work? (e.g. 5, or \"Tuesday to Saturday\")"),
+    )
+}
+
+/// The days worked a week answering [`ask_days`]: the month's sales patch, or None when unreadable.
+pub fn month_from_days(per_day: f64, text: &str) -> Option<Json> {
+    let days = parse::days_a_week(text)
+        .or_else(|| parse::count(text).map(f64::from).filter(|d| (1.0..=7.0).contains(d)))?;
+    Some(json!({ "expectedSalesPerMonth": (per_day * days * parse::WEEKS_A_MONTH).round() as i64 }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_worked_turn_a_day_s_sales_into_a_month_s() {
+        assert_eq!(month_from_days(6.0, "de terça a sábado"), Some(json!({"expectedSalesPerMonth": 130})));
+        assert_eq!(month_from_days(6.0, "5"), Some(json!({"expectedSalesPerMonth": 130})));
+        assert_eq!(month_from_days(6.0, "muitos"), None);
+    }
+}
