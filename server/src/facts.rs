@@ -183,6 +183,10 @@ impl Fact {
     /// "(valores de março de 2026; fonte: …)": how a tip or an answer cites it.
     pub fn citation(&self, lang: Language) -> String {
         let when = self.date(lang);
+        // A source that already names its date ("Congresso em Foco, 17/03/2026") is not dated twice.
+        if !self.checked && self.source.contains(&when) {
+            return lang.choose(format!("(fonte: {})", self.source), format!("(source: {})", self.source));
+        }
         match (lang, self.checked) {
             (Language::PtBr, false) => format!("(fonte: {}, {when})", self.source),
             (Language::PtBr, true) => format!("(fonte: {}, conferido em {when})", self.source),
@@ -296,6 +300,15 @@ mod tests {
             taxes().mei_das.valid_until,
             taxes().mei_das.fact
         );
+    }
+
+    #[test]
+    fn a_citation_never_prints_its_date_twice() {
+        let limit = get("mei.revenue_limit");
+        assert!(limit.source.contains("17/03/2026"));
+        let cited = limit.citation(Language::PtBr);
+        assert_eq!(cited.matches("17/03/2026").count(), 1, "{cited}");
+        assert!(get("legal.ltda").citation(Language::PtBr).contains("Lei 13.874/2019"));
     }
 
     #[test]

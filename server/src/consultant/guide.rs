@@ -20,7 +20,7 @@ use crate::{
     identity::users::{self, User},
     locale::Language,
     plan::{
-        Plans, document, finance,
+        Plans, document, finance, labels,
         money::format_brl,
         sections::Step,
         store::{Patch, Plan, Source, StepUpdate},
@@ -446,7 +446,9 @@ fn recap(plan: &Plan, step: Step, lang: Language) -> String {
         .filter_map(|q| {
             let value = data.get(q.field)?;
             let shown = match value {
-                Json::String(s) if !s.is_empty() && s != "unspecified" => s.replace('_', " "),
+                Json::String(s) if !s.is_empty() && s != "unspecified" => {
+                    labels::of(q.field, s, lang).map_or_else(|| s.clone(), str::to_owned)
+                }
                 Json::Number(n) => n.to_string(),
                 Json::Array(items) if !items.is_empty() => {
                     items.iter().filter_map(Json::as_str).collect::<Vec<_>>().join(", ")

@@ -8,6 +8,7 @@ use serde_json::Value as Json;
 
 use super::{
     finance::{self, Inputs},
+    labels,
     money::{format_brl, format_number},
     sections::Step,
     store::Plan,
@@ -95,8 +96,9 @@ impl Builder {
     }
 }
 
-fn word(value: &Json) -> String {
-    value.as_str().filter(|s| *s != "unspecified").map(|s| s.replace('_', " ")).unwrap_or_default()
+/// A closed answer in words (`labels`), never its stored code.
+fn word(field: &str, value: &Json, lang: Language) -> String {
+    value.as_str().and_then(|key| labels::of(field, key, lang)).unwrap_or_default().to_owned()
 }
 
 fn date(ms: i64, lang: Language) -> String {
@@ -123,7 +125,7 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>) -
     summary.text("Problema", "Problem", &idea.problem);
     summary.text("Solução", "Solution", &idea.solution);
     summary.text("Diferencial", "Differentiator", &idea.differentiator);
-    summary.text("Estágio", "Stage", &word(&idea_json["stage"]));
+    summary.text("Estágio", "Stage", &word("stage", &idea_json["stage"], lang));
 
     let mut market_section =
         Builder::new(lang, lang.choose("2. Análise de mercado", "2. Market analysis").into());
@@ -152,10 +154,19 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>) -
 
     let mut legal_section =
         Builder::new(lang, lang.choose("5. Aspectos legais e tributários", "5. Legal and tax").into());
-    legal_section.text("Natureza jurídica", "Legal form", &word(&legal_json["businessType"]).to_uppercase());
-    legal_section.text("Regime tributário", "Tax regime", &word(&legal_json["taxRegime"]));
+    legal_section.text(
+        "Natureza jurídica",
+        "Legal form",
+        &word("businessType", &legal_json["businessType"], lang),
+    );
+    legal_section.text("Regime tributário", "Tax regime", &word("taxRegime", &legal_json["taxRegime"], lang));
     legal_section.text("Licenças", "Licences", &legal.licences.join(", "));
-    legal_section.text("Situação do CNPJ", "CNPJ status", &word(&legal_json["cnpjStatus"]));
+    legal_section.text("Atividade", "Activity", &word("activity", &legal_json["activity"], lang));
+    legal_section.text(
+        "Situação do CNPJ",
+        "CNPJ status",
+        &word("cnpjStatus", &legal_json["cnpjStatus"], lang),
+    );
 
     let financial = financial_section(plan, &finance_data, lang);
 

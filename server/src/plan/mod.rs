@@ -7,6 +7,7 @@ pub mod checks;
 pub mod document;
 pub mod events;
 pub mod finance;
+pub mod labels;
 pub mod money;
 pub mod reminders;
 pub mod results;

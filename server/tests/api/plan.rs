@@ -294,8 +294,10 @@ async fn the_complete_plan_is_generated_and_exported_as_markdown_and_a_readable_
     let finance = json!({"financeData": {"startupCosts": 50000, "workingCapital": 10000, "monthlyFixedCosts": 8000,
         "averageTicket": 25, "variableCostPerSale": 10, "expectedSalesPerMonth": 1000}, "completed": true});
     app.call(Method::PUT, "/api/business-plan/finance", finance, Some(&token)).await;
-    let idea = json!({"ideaData": {"businessIdea": "Padaria de fermentação natural em São José"}});
+    let idea = json!({"ideaData": {"businessIdea": "Padaria de fermentação natural em São José", "stage": "running"}});
     app.call(Method::PUT, "/api/business-plan/idea", idea, Some(&token)).await;
+    let legal = json!({"legalData": {"cnpjStatus": "in_progress", "activity": "commerce_and_services"}});
+    assert_eq!(app.call(Method::PUT, "/api/business-plan/legal", legal, Some(&token)).await.0, 200);
     let swot = json!({"marketData": {"strengths": "Pão de fermentação natural", "threats": "Uma rede grande no bairro"}});
     assert_eq!(app.call(Method::PUT, "/api/business-plan/market", swot, Some(&token)).await.0, 200);
 
@@ -328,6 +330,15 @@ async fn the_complete_plan_is_generated_and_exported_as_markdown_and_a_readable_
     );
     assert_eq!(body["data"]["document"]["version"], 1);
     assert!(markdown.contains("## 1. Sumário executivo"));
+    // Closed answers in words, never their stored codes.
+    assert!(markdown.contains("Já está funcionando") && markdown.contains("Em abertura"), "{markdown}");
+    assert!(markdown.contains("Comércio e serviços"), "{markdown}");
+    assert!(!markdown.contains("running") && !markdown.contains("in progress"), "{markdown}");
+    assert!(
+        markdown.contains("| (-) Impostos | R$\u{a0}0,00 |")
+            && markdown.contains("regime tributário não foi escolhido"),
+        "the tax line, said plainly: {markdown}"
+    );
     assert!(markdown.contains("Padaria de fermentação natural em São José"));
     assert!(markdown.contains("R$\u{a0}13.333,33"), "break-even revenue computed: {markdown}");
     assert!(markdown.contains("| 12 | R$\u{a0}7.000,00 | R$\u{a0}24.000,00 |"), "the 12-month projection");
