@@ -8,7 +8,7 @@ use serde_json::{Value as Json, json};
 use sqlx::Row;
 
 use super::{
-    answer_checks, parse, plan_request,
+    answer_checks, asides, parse, plan_request,
     questions::{QUESTIONS, Question},
     replies::Links,
     results_interview, scope,
@@ -114,6 +114,38 @@ impl Guide {
         Ok(())
     }
 
+    /// Changes a saved answer the person corrected ("não, o custo fixo é 18 mil").
+    async fn correct(
+        &self,
+        user: &User,
+        question: &'static Question,
+        value: &str,
+        lang: Language,
+    ) -> Result<String, AppError> {
+        let Some(patch) = question.read(value).filter(|p| p.get("_perDay").is_none()) else {
+            return Ok(lang
+                .choose(
+                    "Não consegui ler o valor novo. Mande, por exemplo: \"corrigir: custo fixo 18 mil\".",
+                    "I couldn't read the new value. Send, for example: \"correct: fixed costs 18k\".",
+                )
+                .to_owned());
+        };
+        let update = StepUpdate {
+            step: question.step,
+            patch: Some(Patch::Merge(patch)),
+            completed: None,
+            field: "data".into(),
+        };
+        match self.plans.update(&user.id, Some(&user.id), Source::WhatsApp, &[update]).await {
+            Ok((plan, _)) => Ok(lang.choose(
+                format!("Corrigido ✅\n{}", recap(&plan, question.step, lang)),
+                format!("Corrected ✅\n{}", recap(&plan, question.step, lang)),
+            )),
+            Err(err @ AppError::InvalidInput(_)) => Ok(err.message(lang)),
+            Err(err) => Err(err),
+        }
+    }
+
     /// What the interview waits on besides its question (`answer_checks`): `{}` when nothing.
     async fn draft(&self, user_id: &str) -> Result<Json, AppError> {
         let draft: Option<Option<String>> =
@@ -213,10 +245,24 @@ impl Guide {
                     None => finished(&self.links, lang),
                 });
             }
-            None => match pending {
-                Some(question) => out.push(self.answer(user, question, text, lang).await?),
-                None => out.push(self.continue_with(&user.id, &plan, None, lang).await?),
-            },
+            None => {
+                if let Some((question, value)) = asides::correction(text) {
+                    out.push(self.correct(user, question, &value, lang).await?);
+                    let plan = self.plans.get_or_create(&user.id).await?;
+                    out.push(self.continue_with(&user.id, &plan, pending, lang).await?);
+                } else if let Some(said) =
+                    asides::is_question(text).then(|| asides::answer(text, &plan, lang)).flatten()
+                {
+                    // A question is answered, and the interview goes on where it was.
+                    out.push(said);
+                    out.push(self.continue_with(&user.id, &plan, pending, lang).await?);
+                } else {
+                    match pending {
+                        Some(question) => out.push(self.answer(user, question, text, lang).await?),
+                        None => out.push(self.continue_with(&user.id, &plan, None, lang).await?),
+                    }
+                }
+            }
         }
         Ok(out.join("\n\n"))
     }

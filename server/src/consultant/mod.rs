@@ -3,6 +3,7 @@
 //! (the offline guide by default).
 
 pub mod answer_checks;
+pub mod asides;
 pub mod engine;
 pub mod finance_tool;
 pub mod guide;

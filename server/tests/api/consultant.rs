@@ -328,3 +328,40 @@ async fn the_guide_reads_a_surprising_figure_back_and_asks_the_days_worked_befor
     assert!((plan["financeAnalysis"]["variableCostPerSale"].as_f64().unwrap() - 7.05).abs() < 1e-9, "{plan}");
 }
 on_both_engines!(the_guide_reads_a_surprising_figure_back_and_asks_the_days_worked_before_saving);
+
+async fn the_guide_answers_questions_from_the_facts_and_takes_corrections_instead_of_saving_them(
+    db: TestDatabase,
+) {
+    let app = app(db).await;
+    let phone = "+5511987654321";
+    app.make_pro(phone, socio::locale::Language::PtBr).await;
+    app.say_all(phone, "Oi").await;
+    // A question before the first answer is answered, not saved as the business idea.
+    let das = app.say(phone, "Antes de tudo, quanto eu pago de DAS por mês?").await;
+    assert!(das.contains("R$ 82,05") && das.contains("qual é a ideia do seu negócio"), "{das}");
+    for (answer, _) in &PT_SCRIPT[..10] {
+        app.say(phone, answer).await;
+    }
+    for answer in ["R$ 50.000", "8 mil", "25", "40%"] {
+        app.say(phone, answer).await;
+    }
+    app.say_all(phone, "1000").await;
+    // A correction changes the saved figure, and the interview goes on.
+    let corrected = app.say(phone, "Não, o custo fixo é 9 mil, não 8. Como corrijo?").await;
+    assert!(corrected.starts_with("Corrigido ✅") && corrected.contains("9000"), "{corrected}");
+    let (token, _) = app.login(phone).await;
+    let plan_now = || async {
+        app.call(reqwest::Method::GET, "/api/business-plan", Value::Null, Some(&token)).await.1["data"]["businessPlan"]
+            .clone()
+    };
+    let plan = plan_now().await;
+    assert_eq!(plan["financeData"]["monthlyFixedCosts"], 9000.0, "{plan}");
+    assert_eq!(plan["marketingData"]["channels"], json!([]), "nothing saved as a marketing channel");
+    let nota = app.say(phone, "Preciso emitir nota fiscal?").await;
+    assert!(nota.contains("NFS-e") && nota.contains("Resolução CGSN 169/2022"), "{nota}");
+    let break_even = app.say(phone, "Qual meu ponto de equilíbrio?").await;
+    assert!(break_even.contains("ponto de equilíbrio é de 600 vendas por mês"), "{break_even}");
+    let plan = plan_now().await;
+    assert_eq!(plan["marketingData"]["channels"], json!([]), "questions are not answers");
+}
+on_both_engines!(the_guide_answers_questions_from_the_facts_and_takes_corrections_instead_of_saving_them);
