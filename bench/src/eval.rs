@@ -1,12 +1,13 @@
-//! `make eval`: the consultant's quality harness. Eight Brazilian personas talk to the consultant
+//! `make eval`: the consultant's quality harness. Twelve Brazilian personas talk to the consultant
 //! through the real pipeline — the `socio` binary, the WhatsApp inbox (dev mode), the reply jobs,
 //! the model's tools — against the model configured in `LLM_BASE_URL` (with `LLM_API_KEY`,
 //! `LLM_MODEL`), or, when none is, against a deterministic stand-in that answers as a model
 //! following the default prompt would (it saves what each persona says, asks the server for every
 //! figure and the facts file for every tax value, and quotes them), so that CI tests the harness
 //! itself. Each persona is scored on: plan fields saved correctly, figures equal to the server's
-//! maths, tax and legal figures quoted with their date, WhatsApp-sized messages, and the person's
-//! language.
+//! maths (after the taxes of the plan's regime), tax and legal figures quoted with their date,
+//! implausible figures questioned (the analysis' warnings raised), nobody called when nobody asked
+//! for a person, WhatsApp-sized messages, and the person's language.
 
 use std::{
     collections::HashMap,
@@ -40,6 +41,10 @@ enum Ask {
     Figure,
     /// A tax or legal value, which must come with its date.
     TaxFact,
+    /// A figure the server questions: the reply must raise the analysis' warning (its code).
+    Warns(&'static str),
+    /// Words that describe the business, not a wish for a person: nobody is called.
+    NoHandoff,
 }
 
 struct Turn {
@@ -64,6 +69,11 @@ macro_rules! save {
 macro_rules! ask {
     ($says:literal, $ask:ident) => {
         Turn { says: $says, ask: Ask::$ask, fields: "" }
+    };
+}
+macro_rules! warns {
+    ($says:literal, $code:literal) => {
+        Turn { says: $says, ask: Ask::Warns($code), fields: "" }
     };
 }
 
@@ -248,6 +258,83 @@ const PERSONAS: &[Persona] = &[
             ask!("What is the MEI revenue limit?", TaxFact),
         ],
     },
+    Persona {
+        name: "Padaria com atendente (Iara, Recife)",
+        phone: "+5581990010009",
+        language: Language::PtBr,
+        turns: &[
+            save!("Tenho uma padaria no Recife", "idea", r#"{"businessIdea": "Padaria no Recife"}"#),
+            save!(
+                "Somos 4 pessoas: eu, um padeiro, um atendente e um entregador",
+                "hr",
+                r#"{"teamSize": 4}"#
+            ),
+            ask!("Queria que o atendente falasse com os clientes pelo WhatsApp", NoHandoff),
+            save!(
+                "Pão a R$ 18 o quilo, custa R$ 7; vendo 2.000 kg por mês; fixos de R$ 18.000",
+                "finance",
+                r#"{"averageTicket": 18, "variableCostPerSale": 7, "expectedSalesPerMonth": 2000, "monthlyFixedCosts": 18000}"#
+            ),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            ask!("Quanto é o DAS do MEI?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "MEI de R$ 120 mil (Júlia, Goiânia)",
+        phone: "+5562990010010",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Sou MEI de comércio, vendo roupas em Goiânia",
+                "legal",
+                r#"{"businessType": "mei", "taxRegime": "simei", "activity": "commerce"}"#
+            ),
+            save!(
+                "Cada peça sai por R$ 100, custa R$ 40, e quero vender 100 por mês; fixos de R$ 2.000",
+                "finance",
+                r#"{"averageTicket": 100, "variableCostPerSale": 40, "expectedSalesPerMonth": 100, "monthlyFixedCosts": 2000}"#
+            ),
+            warns!("Como estão meus números?", "mei_ceiling"),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            ask!("Qual é o limite de faturamento do MEI?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Plano no prejuízo (Kátia, Manaus)",
+        phone: "+5592990010011",
+        language: Language::PtBr,
+        turns: &[
+            save!("Quero vender açaí em Manaus", "idea", r#"{"businessIdea": "Açaí em Manaus"}"#),
+            save!(
+                "O copo sai por R$ 35 e custa R$ 900 para fazer, vendo 300 por mês; fixos de R$ 3.000",
+                "finance",
+                r#"{"averageTicket": 35, "variableCostPerSale": 900, "expectedSalesPerMonth": 300, "monthlyFixedCosts": 3000}"#
+            ),
+            warns!("O que você acha dos meus números?", "cost_above_price"),
+            save!("Errei: o copo custa R$ 9", "finance", r#"{"variableCostPerSale": 9}"#),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            ask!("Quanto pago de DAS como MEI?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Serviço no Simples com Fator R (Léo, Curitiba)",
+        phone: "+5541990010012",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Tenho uma agência de design em Curitiba, uma LTDA no Simples Nacional, só serviços",
+                "legal",
+                r#"{"businessType": "ltda", "taxRegime": "simples_nacional", "activity": "services"}"#
+            ),
+            save!(
+                "Cobro R$ 3.000 por projeto, custa R$ 300, faço 10 por mês; fixos de R$ 12.000 e folha de R$ 9.000",
+                "finance",
+                r#"{"averageTicket": 3000, "variableCostPerSale": 300, "expectedSalesPerMonth": 10, "monthlyFixedCosts": 12000, "monthlyPayroll": 9000}"#
+            ),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            ask!("Como funciona o Fator R no Simples?", TaxFact),
+        ],
+    },
 ];
 
 /// One persona's scores, each a share from 0 to 1 (None: nothing to score).
@@ -256,6 +343,8 @@ struct Score {
     fields: (u32, u32),
     figures: (u32, u32),
     dated: (u32, u32),
+    warned: (u32, u32),
+    no_handoff: (u32, u32),
     sized: (u32, u32),
     language: (u32, u32),
 }
@@ -318,7 +407,9 @@ pub async fn eval(require_perfect: bool) -> anyhow::Result<()> {
     let _ = std::fs::remove_dir_all(&dir);
     print_table(&rows);
     let perfect = rows.iter().all(|(_, s)| {
-        [s.fields, s.figures, s.dated, s.sized, s.language].iter().all(|c| share(*c).is_none_or(|x| x >= 1.0))
+        [s.fields, s.figures, s.dated, s.warned, s.no_handoff, s.sized, s.language]
+            .iter()
+            .all(|c| share(*c).is_none_or(|x| x >= 1.0))
     });
     if require_perfect && !perfect {
         bail!("the harness's own run (scripted model) must score 100% everywhere");
@@ -363,6 +454,22 @@ async fn run_persona(
                 tick(&mut score.figures, said);
             }
             Ask::TaxFact => tick(&mut score.dated, dated(&reply)),
+            Ask::Warns(code) => {
+                let lang = persona.language;
+                let plan = saved_plan_inputs(db, &user.id).await?;
+                let expected = plan.map(|(inputs, _)| {
+                    socio::plan::checks::warnings(None, &inputs, &finance::analyse(&inputs), lang)
+                });
+                let warning = expected.unwrap_or_default().into_iter().find(|w| w.code == code);
+                tick(&mut score.warned, warning.is_some_and(|w| reply.contains(&w.message)));
+            }
+            Ask::NoHandoff => {
+                let called: i64 = sqlx::query_scalar("select count(*) from handoffs where user_id = $1")
+                    .bind(&user.id)
+                    .fetch_one(db.pool())
+                    .await?;
+                tick(&mut score.no_handoff, called == 0);
+            }
         }
     }
     for (section, fields) in expected {
@@ -427,12 +534,25 @@ async fn saved_section(db: &Db, user_id: &str, section: &str) -> anyhow::Result<
     Ok(data.map(|d| serde_json::from_str(&d)).transpose()?.unwrap_or(json!({})))
 }
 
-/// The break-even in sales a month, as the server's maths computes it from what was saved.
-async fn server_break_even(db: &Db, user_id: &str) -> anyhow::Result<Option<u64>> {
+/// The finance inputs as the server computes them from what was saved, with the taxes of the
+/// saved regime and activity.
+async fn saved_plan_inputs(db: &Db, user_id: &str) -> anyhow::Result<Option<(finance::Inputs, Value)>> {
     let saved = saved_section(db, user_id, "finance").await?;
+    let legal = saved_section(db, user_id, "legal").await?;
     let data: pb::FinanceData = proto_json::from_json(saved).map_err(|e| anyhow::anyhow!("{e}"))?;
-    Ok(document::finance_inputs(&data)
-        .and_then(|i| finance::analyse(&i).break_even_sales)
+    Ok(document::finance_inputs(&data).map(|mut inputs| {
+        let revenue = inputs.average_ticket * inputs.expected_sales_per_month;
+        inputs.tax = socio::plan::taxes::basis(&legal, revenue, data.monthly_payroll);
+        (inputs, legal)
+    }))
+}
+
+/// The break-even in sales a month, as the server's maths computes it from what was saved (after
+/// the taxes of the plan's regime).
+async fn server_break_even(db: &Db, user_id: &str) -> anyhow::Result<Option<u64>> {
+    Ok(saved_plan_inputs(db, user_id)
+        .await?
+        .and_then(|(inputs, _)| finance::analyse(&inputs).break_even_sales)
         .map(|s| s.ceil() as u64))
 }
 
@@ -467,14 +587,18 @@ fn speaks(reply: &str, language: Language) -> bool {
 
 fn print_table(rows: &[(&str, Score)]) {
     let cell = |c: (u32, u32)| share(c).map_or("—".to_owned(), |x| format!("{:.0}%", x * 100.0));
-    println!("\n| persona | plan fields | figures = server's | dated facts | WhatsApp-sized | language |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!(
+        "\n| persona | plan fields | figures = server's (after taxes) | dated facts | warnings raised | no false handoff | WhatsApp-sized | language |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (name, s) in rows {
         println!(
-            "| {name} | {} | {} | {} | {} | {} |",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} |",
             cell(s.fields),
             cell(s.figures),
             cell(s.dated),
+            cell(s.warned),
+            cell(s.no_handoff),
             cell(s.sized),
             cell(s.language)
         );
@@ -526,11 +650,26 @@ async fn scripted(State(turns): State<Turns>, Json(body): Json<Value>) -> Json<V
     if last["role"] == "tool" {
         let result: Value =
             serde_json::from_str(last["content"].as_str().unwrap_or("")).unwrap_or(Value::Null);
+        // As the tool's note asks: every warning raised first, in the server's words.
+        let warnings: Vec<&str> = result["warnings"]
+            .as_array()
+            .map(|w| w.iter().filter_map(|w| w["message"].as_str()).collect())
+            .unwrap_or_default();
+        let raised = if warnings.is_empty() { String::new() } else { format!("{}\n", warnings.join("\n")) };
         if let Some(sales) = result["breakEvenSalesPerMonth"].as_f64() {
             let revenue = result["breakEvenRevenuePerMonth"].as_f64().unwrap_or_default();
             return text(language.choose(
-                format!("Seu ponto de equilíbrio é de {sales} vendas por mês, ou R$ {revenue:.2} de faturamento, pelas contas do seu plano."),
-                format!("Your break-even point is {sales} sales a month, or R$ {revenue:.2} in revenue, from your plan's numbers."),
+                format!("{raised}Seu ponto de equilíbrio é de {sales} vendas por mês, ou R$ {revenue:.2} de faturamento, pelas contas do seu plano, já com os impostos."),
+                format!("{raised}Your break-even point is {sales} sales a month, or R$ {revenue:.2} in revenue, from your plan's numbers, taxes included."),
+            ));
+        }
+        if !warnings.is_empty() {
+            return text(format!(
+                "{raised}{}",
+                language.choose(
+                    "Quer corrigir algum desses números?",
+                    "Do you want to correct any of these figures?"
+                )
             ));
         }
         if let Some(fact) = result["facts"].as_array().and_then(|f| f.first()) {
@@ -559,7 +698,16 @@ async fn scripted(State(turns): State<Turns>, Json(body): Json<Value>) -> Json<V
                 let fields: Value = serde_json::from_str(turn.fields).unwrap_or_default();
                 tool("save_plan_section", json!({"section": section, "fields": fields}))
             }
-            Ask::Figure => tool("analyze_finance", json!({})),
+            Ask::Figure | Ask::Warns(_) => tool("analyze_finance", json!({})),
+            // A description of the business: no request_human, a plain answer.
+            Ask::NoHandoff => text(
+                language
+                    .choose(
+                        "Boa ideia: o atendente pode responder os clientes pelo WhatsApp da padaria.",
+                        "Good idea: the attendant can answer customers on the business's WhatsApp.",
+                    )
+                    .into(),
+            ),
             Ask::TaxFact => {
                 let topic = if said.contains("Simples") || said.contains("Fator R") {
                     "simples"
@@ -607,7 +755,7 @@ mod tests {
 
     #[test]
     fn every_persona_is_brazilian_small_business_with_a_figure_and_a_fact_to_check() {
-        assert_eq!(PERSONAS.len(), 8);
+        assert_eq!(PERSONAS.len(), 12);
         for persona in PERSONAS {
             assert!(persona.turns.iter().any(|t| t.ask == Ask::Figure), "{}", persona.name);
             assert!(persona.turns.iter().any(|t| t.ask == Ask::TaxFact), "{}", persona.name);

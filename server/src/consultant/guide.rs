@@ -16,11 +16,10 @@ use super::{
 use crate::{
     db::{Db, now_ms},
     error::AppError,
-    facts,
     identity::users::{self, User},
     locale::Language,
     plan::{
-        Plans, document, finance, labels,
+        Plans, advice, document, finance, labels,
         money::format_brl,
         sections::Step,
         store::{Patch, Plan, Source, StepUpdate},
@@ -514,10 +513,7 @@ fn recap(plan: &Plan, step: Step, lang: Language) -> String {
 
 fn tip(plan: &Plan, step: Step, lang: Language) -> String {
     match step {
-        Step::Idea => lang.choose(
-            "💡 Dica: antes de investir, converse com 10 possíveis clientes e pergunte se pagariam pelo seu produto e quanto.".to_owned(),
-            "💡 Tip: before investing, talk to 10 potential customers and ask whether they would pay for your product, and how much.".to_owned(),
-        ),
+        Step::Idea => advice::idea_tip(plan.section(Step::Idea).data["stage"].as_str().unwrap_or_default(), lang),
         Step::Market => lang.choose(
             "💡 Dica: visite ou siga 3 concorrentes e anote preços, atendimento e avaliações. A sua oportunidade está no que eles fazem mal.".to_owned(),
             "💡 Tip: visit or follow 3 competitors and note prices, service and reviews. Your opportunity is in what they do badly.".to_owned(),
@@ -527,29 +523,18 @@ fn tip(plan: &Plan, step: Step, lang: Language) -> String {
             "💡 Dica: comece com um ou dois canais e faça bem feito; peça avaliações e indicações aos primeiros clientes.".to_owned(),
             "💡 Tip: start with one or two channels and do them well; ask your first customers for reviews and referrals.".to_owned(),
         ),
-        Step::Hr => {
-            let employees = facts::get("mei.employees");
-            format!(
-                "💡 {} {} {}",
-                employees.text(lang),
-                lang.choose("Com mais gente, planeje outra natureza jurídica.", "With more people, plan another legal form."),
-                employees.citation(lang)
-            )
-        }
-        Step::Legal => {
-            let (limit, das, help) = (facts::get("mei.revenue_limit"), facts::get("mei.das_2026"), facts::get("help.sebrae"));
-            format!(
-                "💡 {} {} {}\n{} {}\n{} {}",
-                limit.text(lang),
-                lang.choose("Abertura gratuita em gov.br/mei.", "Registration is free at gov.br/mei."),
-                limit.citation(lang),
-                das.text(lang),
-                das.citation(lang),
-                help.text(lang),
-                help.citation(lang)
-            )
-        }
+        Step::Hr => advice::people_tip(form(plan), lang),
+        Step::Legal => advice::legal_tip(form(plan), lang),
     }
+}
+
+/// The plan's legal form, as the advice needs it.
+fn form(plan: &Plan) -> advice::Form {
+    let legal = &plan.section(Step::Legal).data;
+    advice::Form::of(
+        legal["businessType"].as_str().unwrap_or_default(),
+        legal["taxRegime"].as_str().unwrap_or_default(),
+    )
 }
 
 fn finance_tip(plan: &Plan, lang: Language) -> String {

@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use super::{
+    advice,
     finance::{self, Inputs},
     labels,
     money::{format_brl, format_number},
@@ -189,13 +190,11 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>) -
         ));
     }
     if legal.cnpj_status == pb::CnpjStatus::None as i32 {
-        next.section.notes.push(
-            lang.choose(
-                "Formalize o negócio: escolha a natureza jurídica e abra o CNPJ (como MEI, pelo Portal do Empreendedor).",
-                "Formalise the business: choose the legal form and register a CNPJ (as an MEI, on the Portal do Empreendedor).",
-            )
-            .into(),
+        let form = advice::Form::of(
+            legal_json["businessType"].as_str().unwrap_or_default(),
+            legal_json["taxRegime"].as_str().unwrap_or_default(),
         );
+        next.section.notes.push(advice::formalise_step(form, lang));
     }
     let next = next.section;
 

@@ -2,6 +2,7 @@
 //! progress and status, the change feed that keeps dashboards live, the finance maths and the
 //! complete plan document.
 
+pub mod advice;
 pub mod calendar;
 pub mod checks;
 pub mod document;
