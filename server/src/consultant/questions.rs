@@ -120,6 +120,13 @@ pub const QUESTIONS: &[Question] = &[
     ),
     q!(
         Finance,
+        "workingCapital",
+        Money,
+        "E quanto vai guardar de capital de giro, para pagar as contas nos primeiros meses enquanto as vendas crescem? Ex.: R$ 10.000",
+        "And how much working capital will you keep, to pay the bills in the first months while sales grow? E.g. R$ 10,000"
+    ),
+    q!(
+        Finance,
         "monthlyFixedCosts",
         Money,
         "Quanto serão os custos fixos por mês (aluguel, salários, contas, pró-labore)?",
@@ -145,6 +152,13 @@ pub const QUESTIONS: &[Question] = &[
         SalesPerMonth,
         "Quantas vendas você espera fazer por mês?",
         "How many sales do you expect per month?"
+    ),
+    q!(
+        Finance,
+        "fundingSource",
+        Text,
+        "De onde vem o dinheiro para começar? (ex.: reserva própria, sócio, empréstimo, Pronampe)",
+        "Where does the money to start come from? (e.g. savings, a partner, a loan, Pronampe)"
     ),
     q!(
         Marketing,
@@ -421,7 +435,7 @@ mod tests {
     fn every_step_has_a_few_focused_questions() {
         for step in Step::ALL {
             let n = QUESTIONS.iter().filter(|q| q.step == step).count();
-            assert!((3..=6).contains(&n), "{step:?} has {n}");
+            assert!((3..=7).contains(&n), "{step:?} has {n}");
         }
     }
 

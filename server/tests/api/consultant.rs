@@ -30,11 +30,13 @@ const PT_SCRIPT: &[(&str, &str)] = &[
     ("Campinas, bairro Cambuí", "*forças*"),
     ("Fermentação natural e entrega no mesmo dia", "*ameaçar*"),
     ("Uma rede grande abrir no bairro", "Etapa *Mercado* concluída"),
-    ("R$ 50.000", "custos fixos"),
+    ("R$ 50.000", "capital de giro"),
+    ("R$ 10.000", "custos fixos"),
     ("8 mil", "valor médio"),
     ("25", "Quanto custa cada venda"),
     ("40%", "Quantas vendas"),
-    ("1000", "ponto de equilíbrio é de 534 vendas"),
+    ("1000", "De onde vem o dinheiro"),
+    ("Reserva própria", "ponto de equilíbrio é de 534 vendas"),
     ("Instagram, WhatsApp e iFood", "Como quer que o cliente veja"),
     ("A padaria mais artesanal do bairro", "lançamento"),
     ("Degustação gratuita na primeira semana", "Etapa *Marketing* concluída"),
@@ -89,11 +91,13 @@ const EN_SCRIPT: &[(&str, &str)] = &[
     ("Santos, Gonzaga", "*strengths*"),
     ("Specialty coffee roasted on site", "*threaten*"),
     ("Rising rent near the beach", "Step *Market* complete"),
-    ("R$ 80,000", "fixed costs"),
+    ("R$ 80,000", "working capital"),
+    ("R$ 15,000", "fixed costs"),
     ("12k", "average amount"),
     ("30", "How much does each sale cost"),
     ("R$ 12", "How many sales"),
-    ("900", "break-even point is 667 sales"),
+    ("900", "Where does the money"),
+    ("My savings", "break-even point is 667 sales"),
     ("Instagram and events", "see your brand"),
     ("The cosiest place in town", "launch"),
     ("A reading club on opening week", "Step *Marketing* complete"),
@@ -288,6 +292,7 @@ async fn the_guide_reads_a_surprising_figure_back_and_asks_the_days_worked_befor
         app.say(phone, answer).await;
     }
     app.say(phone, "R$ 50.000").await; // startup costs
+    app.say(phone, "R$ 10.000").await; // working capital
     // "18 milhões" typed for the fixed costs is read back, not saved; the right figure is.
     let read_back = app.say(phone, "18 milhões").await;
     assert!(
@@ -310,7 +315,9 @@ async fn the_guide_reads_a_surprising_figure_back_and_asks_the_days_worked_befor
     // Sales per day: the days worked are asked, and the month's figure saved.
     let days = app.say(phone, "6 por dia").await;
     assert!(days.contains("Quantos dias por semana"), "{days}");
-    let done = app.say_all(phone, "de terça a sábado").await;
+    let funding = app.say(phone, "de terça a sábado").await;
+    assert!(funding.contains("De onde vem o dinheiro"), "{funding}");
+    let done = app.say_all(phone, "Reserva própria").await;
     assert!(done.contains("Etapa *Finanças* concluída"), "{done}");
     let plan = plan_of(&app, phone).await;
     let finance = &plan["financeData"];
@@ -342,10 +349,10 @@ async fn the_guide_answers_questions_from_the_facts_and_takes_corrections_instea
     for (answer, _) in &PT_SCRIPT[..10] {
         app.say(phone, answer).await;
     }
-    for answer in ["R$ 50.000", "8 mil", "25", "40%"] {
+    for answer in ["R$ 50.000", "R$ 10.000", "8 mil", "25", "40%", "1000"] {
         app.say(phone, answer).await;
     }
-    app.say_all(phone, "1000").await;
+    app.say_all(phone, "Reserva própria").await;
     // A correction changes the saved figure, and the interview goes on.
     let corrected = app.say(phone, "Não, o custo fixo é 9 mil, não 8. Como corrijo?").await;
     assert!(corrected.starts_with("Corrigido ✅") && corrected.contains("9000"), "{corrected}");
