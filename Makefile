@@ -76,8 +76,10 @@ test-eval:
 
 ## Tests ----------------------------------------------------------------------------------------
 
-test: check-rust check-proto check-generated check-web test-rust test-web check-bundle test-e2e test-api-fuzz test-eval test-fuzz
-	@echo "make test: all checks passed"
+TEST_STEPS := check-rust check-proto check-generated check-web test-rust test-web check-bundle test-e2e test-api-fuzz test-eval test-fuzz
+# Each step timed, the durations printed at the end (scripts/timed-steps.sh).
+test:
+	@MAKE="$(MAKE)" scripts/timed-steps.sh $(TEST_STEPS)
 
 check-rust:
 	cargo fmt --all --check

@@ -104,7 +104,7 @@ struct Parts {
     engine: Engine,
     stripe: Option<StripeClient>,
     /// The plan's PDF (fonts and template loaded once).
-    renderer: Arc<socio_pdf::Renderer>,
+    renderer: Arc<crate::rendering::Renderer>,
 }
 
 impl Application {
@@ -140,7 +140,7 @@ impl Application {
         let engine = Engine::new(db.clone(), plans.clone(), guide, llm);
         // One Stripe client for the API, the webhook and the cancel jobs.
         let stripe = config.stripe.clone().map(StripeClient::new).transpose()?;
-        let renderer = Arc::new(socio_pdf::Renderer::new());
+        let renderer = Arc::new(crate::rendering::Renderer::new());
         let handlers = Handlers::new()
             .register_in_lane(
                 REPLY_JOB,

@@ -18,6 +18,7 @@ pub const LAYERS: &[&[&str]] = &[
         "facts",
         "locale",
         "proto",
+        "rendering",
         "telemetry",
         "layers",
         "connections",

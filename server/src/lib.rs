@@ -24,5 +24,6 @@ pub mod newsletter;
 pub mod plan;
 pub mod prompts;
 pub mod proto;
+pub mod rendering;
 pub mod telemetry;
 pub mod whatsapp;

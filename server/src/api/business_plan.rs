@@ -44,7 +44,7 @@ const MAX_DRAFT_BYTES: usize = 64 * 1024;
 #[derive(Clone)]
 pub struct BusinessPlanApi {
     plans: Plans,
-    renderer: Arc<socio_pdf::Renderer>,
+    renderer: Arc<crate::rendering::Renderer>,
     engine: Engine,
     sessions: LiveSessions,
 }
@@ -52,7 +52,7 @@ pub struct BusinessPlanApi {
 impl BusinessPlanApi {
     pub fn new(
         plans: Plans,
-        renderer: Arc<socio_pdf::Renderer>,
+        renderer: Arc<crate::rendering::Renderer>,
         engine: Engine,
         sessions: LiveSessions,
     ) -> Self {

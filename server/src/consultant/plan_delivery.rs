@@ -27,7 +27,7 @@ use crate::{
 pub struct PlanDocumentHandler {
     db: Db,
     engine: Engine,
-    renderer: Arc<socio_pdf::Renderer>,
+    renderer: Arc<crate::rendering::Renderer>,
     sender: Arc<dyn WhatsAppSender>,
 }
 
@@ -35,7 +35,7 @@ impl PlanDocumentHandler {
     pub fn new(
         db: Db,
         engine: Engine,
-        renderer: Arc<socio_pdf::Renderer>,
+        renderer: Arc<crate::rendering::Renderer>,
         sender: Arc<dyn WhatsAppSender>,
     ) -> Self {
         Self { db, engine, renderer, sender }
