@@ -168,9 +168,10 @@ impl Basis {
             }
             Basis::NotModelled { regime } => {
                 let name = if *regime == "lucro_real" { "Lucro Real" } else { "Lucro Presumido" };
+                let regimes = facts::get("simples.other_regimes");
                 lang.choose(
-                    format!("{name}: os impostos não entram nestas contas (dependem de ICMS/ISS, créditos e folha); peça a um contador a estimativa do seu caso."),
-                    format!("{name}: taxes are not in these numbers (they depend on ICMS/ISS, credits and payroll); ask an accountant for your case."),
+                    format!("{name}: os impostos não entram nestas contas (dependem de ICMS/ISS, créditos e folha); peça a um contador a estimativa do seu caso. {} {}", regimes.text(lang), regimes.citation(lang)),
+                    format!("{name}: taxes are not in these numbers (they depend on ICMS/ISS, credits and payroll); ask an accountant for your case. {} {}", regimes.text(lang), regimes.citation(lang)),
                 )
             }
         }
