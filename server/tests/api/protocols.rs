@@ -160,18 +160,23 @@ async fn rest_failures_use_the_envelope_with_localised_messages(db: TestDatabase
 }
 on_both_engines!(rest_failures_use_the_envelope_with_localised_messages);
 
-async fn the_root_serves_the_landing_page_any_other_path_the_app_and_assets_are_cached(db: TestDatabase) {
+async fn the_root_serves_the_landing_page_the_app_s_routes_the_app_an_unknown_path_a_404_and_assets_are_cached(
+    db: TestDatabase,
+) {
     let app = spawn_app(db).await;
-    for (path, marker) in [
-        ("/", LANDING_MARKER),
-        ("/?variant=B", LANDING_MARKER),
-        ("/dashboard", APP_MARKER),
-        ("/admin", APP_MARKER),
-        ("/no/such/page", APP_MARKER),
-        ("/privacy", APP_MARKER),
+    for (path, marker, status) in [
+        ("/", LANDING_MARKER, 200),
+        ("/?variant=B", LANDING_MARKER, 200),
+        ("/dashboard", APP_MARKER, 200),
+        ("/admin", APP_MARKER, 200),
+        ("/checkout/sandbox/cs_123", APP_MARKER, 200),
+        // Not one of the app's routes: its 404 page, answered as a 404.
+        ("/no/such/page", APP_MARKER, 404),
+        ("/privacy", APP_MARKER, 404),
+        ("/dashboardx", APP_MARKER, 404),
     ] {
         let response = app.http.get(format!("{}{path}", app.address)).send().await.unwrap();
-        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(response.status(), status, "{path}");
         assert_eq!(response.headers()["cache-control"], "no-cache");
         assert!(response.text().await.unwrap().contains(marker), "{path} renders {marker}");
     }
@@ -200,7 +205,9 @@ async fn the_root_serves_the_landing_page_any_other_path_the_app_and_assets_are_
     assert!(gzipped.headers()["cache-control"].to_str().unwrap().contains("immutable"));
     assert_eq!(gzipped.text().await.unwrap(), "gzipped console.log");
 }
-on_both_engines!(the_root_serves_the_landing_page_any_other_path_the_app_and_assets_are_cached);
+on_both_engines!(
+    the_root_serves_the_landing_page_the_app_s_routes_the_app_an_unknown_path_a_404_and_assets_are_cached
+);
 
 async fn a_missing_asset_is_a_404_that_no_cache_keeps(db: TestDatabase) {
     let app = spawn_app(db).await;
