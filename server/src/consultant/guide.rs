@@ -530,11 +530,7 @@ fn tip(plan: &Plan, step: Step, lang: Language) -> String {
 
 /// The plan's legal form, as the advice needs it.
 fn form(plan: &Plan) -> advice::Form {
-    let legal = &plan.section(Step::Legal).data;
-    advice::Form::of(
-        legal["businessType"].as_str().unwrap_or_default(),
-        legal["taxRegime"].as_str().unwrap_or_default(),
-    )
+    advice::Form::of(&plan.section(Step::Legal).data)
 }
 
 fn finance_tip(plan: &Plan, lang: Language) -> String {

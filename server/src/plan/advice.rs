@@ -16,11 +16,13 @@ pub enum Form {
 }
 
 impl Form {
-    pub fn of(business_type: &str, tax_regime: &str) -> Self {
-        match business_type {
-            "mei" => Form::Mei,
+    /// From the plan's legal step (a MEI by `taxes::is_mei`, the one rule).
+    pub fn of(legal: &serde_json::Value) -> Self {
+        if super::taxes::is_mei(legal) {
+            return Form::Mei;
+        }
+        match legal["businessType"].as_str().unwrap_or_default() {
             "me" | "epp" | "ltda" | "slu" | "sa" => Form::Company,
-            _ if tax_regime == "simei" => Form::Mei,
             _ => Form::Undecided,
         }
     }
@@ -123,7 +125,7 @@ mod tests {
 
     #[test]
     fn an_ltda_is_told_the_company_path_and_to_close_a_mei_first_never_to_open_one() {
-        let form = Form::of("ltda", "simples_nacional");
+        let form = Form::of(&serde_json::json!({"businessType": "ltda", "taxRegime": "simples_nacional"}));
         let tip = legal_tip(form, Language::PtBr);
         assert!(tip.contains("dê baixa no MEI") && tip.contains("Lei 13.874/2019"), "{tip}");
         assert!(!tip.contains("gov.br/mei"), "{tip}");
@@ -139,6 +141,9 @@ mod tests {
     fn a_running_business_is_not_told_to_validate_its_idea() {
         assert!(!idea_tip("running", Language::PtBr).contains("10 possíveis clientes"));
         assert!(idea_tip("idea", Language::PtBr).contains("10 possíveis clientes"));
-        assert!(legal_tip(Form::of("mei", ""), Language::PtBr).contains("gov.br/mei"));
+        assert!(
+            legal_tip(Form::of(&serde_json::json!({"businessType": "mei"})), Language::PtBr)
+                .contains("gov.br/mei")
+        );
     }
 }

@@ -13,6 +13,7 @@ use super::{
     results::{MonthResult, YearMonth},
     sections::Step,
     store::{self, Detail, Plan},
+    taxes,
 };
 use crate::{
     clock::{CivilDate, month_name},
@@ -87,13 +88,11 @@ impl Profile {
     pub fn of(plan: Option<&Plan>, results: &[MonthResult]) -> Self {
         let Some(plan) = plan else { return Self::default() };
         let legal = &plan.section(Step::Legal).data;
-        let (business, regime) = (legal["businessType"].as_str(), legal["taxRegime"].as_str());
-        let mei = business == Some("mei") || regime == Some("simei");
         let new =
             matches!(plan.section(Step::Idea).data["stage"].as_str(), Some("idea" | "planning" | "started"));
         Self {
-            mei,
-            simples: !mei && regime == Some("simples_nacional"),
+            mei: taxes::is_mei(legal),
+            simples: taxes::in_simples(legal),
             opened: new.then(|| results.iter().map(|r| r.month).min()).flatten(),
         }
     }

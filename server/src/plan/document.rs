@@ -190,11 +190,7 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>) -
         ));
     }
     if legal.cnpj_status == pb::CnpjStatus::None as i32 {
-        let form = advice::Form::of(
-            legal_json["businessType"].as_str().unwrap_or_default(),
-            legal_json["taxRegime"].as_str().unwrap_or_default(),
-        );
-        next.section.notes.push(advice::formalise_step(form, lang));
+        next.section.notes.push(advice::formalise_step(advice::Form::of(legal_json), lang));
     }
     let next = next.section;
 

@@ -187,14 +187,25 @@ pub fn simples_rate(annex: Annex, rbt12: f64) -> Option<(f64, f64, f64)> {
     Some((nominal, deduction, effective.max(0.0)))
 }
 
+/// Whether the legal step describes a MEI: the business type `mei` (whose regime is the SIMEI
+/// whatever else was typed) or the regime `simei`. The one rule the taxes, the fiscal calendar and
+/// the advice share.
+pub fn is_mei(legal: &Json) -> bool {
+    legal["businessType"].as_str() == Some("mei") || legal["taxRegime"].as_str() == Some("simei")
+}
+
+/// Whether the legal step describes a Simples Nacional company that is not a MEI.
+pub fn in_simples(legal: &Json) -> bool {
+    !is_mei(legal) && legal["taxRegime"].as_str() == Some("simples_nacional")
+}
+
 /// The plan's tax basis from its legal step (regime, business type, activity) and the finance
 /// step's expected monthly revenue and payroll.
 pub fn basis(legal: &Json, monthly_revenue: f64, monthly_payroll: Option<f64>) -> Basis {
     let regime = legal["taxRegime"].as_str().unwrap_or_default();
-    let business = legal["businessType"].as_str().unwrap_or_default();
     let activity = legal["activity"].as_str().and_then(Activity::parse);
     let table = &facts::taxes().mei_das;
-    if regime == "simei" || (business == "mei" && matches!(regime, "" | "undecided")) {
+    if is_mei(legal) {
         let das = match activity {
             Some(Activity::Commerce) => table.commerce,
             Some(Activity::Industry) => table.industry,
