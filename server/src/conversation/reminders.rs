@@ -1,5 +1,6 @@
-//! The scheduler of the proactive messages people asked for: every minute in the server (and once,
-//! as of any instant, with `socio reminders run --now <RFC 3339>`), it asks `plan::calendar` what
+//! The scheduler of the proactive messages people asked for: ticking every minute in the server and
+//! looking at the people once in each hour, since what is due changes by the hour (and once, as of
+//! any instant, with `socio reminders run --now <RFC 3339>`), it asks `plan::calendar` what
 //! is due for each person who consented and has not said "PARAR", and sends each reminder once per
 //! person, kind and period — the `reminders_sent` key is claimed (`insert … on conflict do
 //! nothing`) in the transaction that stores the message and its send job, so several servers and
@@ -8,8 +9,6 @@
 //! message after their latest check-in marks it answered (the admin's analytics).
 
 use std::time::Duration;
-
-use sqlx::Row;
 
 use super::{delivery, messages};
 use crate::{
@@ -41,7 +40,7 @@ pub async fn run(db: &Db, now: i64) -> Result<Run, AppError> {
     if calendar::quiet(now) {
         return Ok(outcome);
     }
-    for (user_id, prefs) in consenting(db).await? {
+    for (user_id, prefs) in reminders::active(db).await? {
         outcome.considered += 1;
         match run_for(db, &user_id, &prefs, now).await {
             Ok(sent) => outcome.sent += sent,
@@ -53,32 +52,6 @@ pub async fn run(db: &Db, now: i64) -> Result<Run, AppError> {
         tracing::info!(sent = outcome.sent, considered = outcome.considered, "reminders sent");
     }
     Ok(outcome)
-}
-
-/// People who agreed to something and have not said "PARAR", with their choices.
-async fn consenting(db: &Db) -> Result<Vec<(String, Preferences)>, sqlx::Error> {
-    let rows = sqlx::query(
-        "select user_id, monthly_checkin, tax_reminders, checkin_day, checkin_hour, consented_at \
-         from reminder_preferences where stopped_at is null and consented_at is not null \
-         and (monthly_checkin = 1 or tax_reminders = 1) order by user_id",
-    )
-    .fetch_all(db.pool())
-    .await?;
-    rows.iter()
-        .map(|row| {
-            Ok((
-                row.try_get("user_id")?,
-                Preferences {
-                    monthly_checkin: row.try_get::<i32, _>("monthly_checkin")? != 0,
-                    tax_reminders: row.try_get::<i32, _>("tax_reminders")? != 0,
-                    day: row.try_get("checkin_day")?,
-                    hour: row.try_get("checkin_hour")?,
-                    consented_at: row.try_get("consented_at")?,
-                    stopped_at: None,
-                },
-            ))
-        })
-        .collect()
 }
 
 async fn run_for(db: &Db, user_id: &str, prefs: &Preferences, now: i64) -> Result<usize, AppError> {
@@ -203,11 +176,12 @@ pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result
     Ok(())
 }
 
-/// The scheduler: runs `every` (a minute) until `stop` turns true. Several servers may run it at
-/// once.
+/// The scheduler: ticks `every` (a minute) until `stop` turns true, and runs a pass in the first
+/// tick of each hour. Several servers may run it at once.
 pub async fn schedule(db: Db, every: Duration, mut stop: tokio::sync::watch::Receiver<bool>) {
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut last_pass = None;
     loop {
         tokio::select! {
             _ = tick.tick() => {}
@@ -216,8 +190,19 @@ pub async fn schedule(db: Db, every: Duration, mut stop: tokio::sync::watch::Rec
         if *stop.borrow() {
             return;
         }
-        if let Err(error) = run(&db, crate::db::now_ms()).await {
-            tracing::error!(%error, "the reminder scheduler's run failed");
+        // What is due changes by the hour (a person's hour, the quiet hours), so the people are
+        // looked at once in each hour, not at every tick; a failed pass is tried at the next tick.
+        let now = crate::db::now_ms();
+        let hour = now.div_euclid(HOUR_MS);
+        if last_pass == Some(hour) {
+            continue;
+        }
+        match run(&db, now).await {
+            Ok(_) => last_pass = Some(hour),
+            Err(error) => tracing::error!(%error, "the reminder scheduler's run failed"),
         }
     }
 }
+
+/// An hour. São Paulo's offset from UTC is whole hours, so UTC's hours are São Paulo's.
+const HOUR_MS: i64 = 3_600_000;

@@ -3,7 +3,7 @@
 //! Nothing proactive is sent without this consent; "PARAR" stops it all at once and "VOLTAR"
 //! resumes (`conversation::reminder_words`); the dashboard has the same switches.
 
-use sqlx::{AnyConnection, Row};
+use sqlx::{AnyConnection, Row, any::AnyRow};
 
 use crate::{
     db::{Db, now_ms},
@@ -31,15 +31,10 @@ impl Preferences {
     }
 }
 
-pub async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Preferences, sqlx::Error> {
-    let row = sqlx::query(
-        "select monthly_checkin, tax_reminders, checkin_day, checkin_hour, consented_at, stopped_at \
-         from reminder_preferences where user_id = $1",
-    )
-    .bind(user_id)
-    .fetch_optional(conn)
-    .await?;
-    let Some(row) = row else { return Ok(Preferences::default()) };
+const COLUMNS: &str =
+    "user_id, monthly_checkin, tax_reminders, checkin_day, checkin_hour, consented_at, stopped_at";
+
+fn from_row(row: &AnyRow) -> Result<Preferences, sqlx::Error> {
     Ok(Preferences {
         monthly_checkin: row.try_get::<i32, _>("monthly_checkin")? != 0,
         tax_reminders: row.try_get::<i32, _>("tax_reminders")? != 0,
@@ -48,6 +43,23 @@ pub async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Preferences,
         consented_at: row.try_get("consented_at")?,
         stopped_at: row.try_get("stopped_at")?,
     })
+}
+
+pub async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Preferences, sqlx::Error> {
+    let sql = format!("select {COLUMNS} from reminder_preferences where user_id = $1");
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_optional(conn).await?;
+    row.as_ref().map_or(Ok(Preferences::default()), from_row)
+}
+
+/// Everyone who agreed to something and has not said "PARAR", with their choices (the scheduler's
+/// list).
+pub async fn active(db: &Db) -> Result<Vec<(String, Preferences)>, sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS} from reminder_preferences where stopped_at is null and consented_at is not null \
+         and (monthly_checkin = 1 or tax_reminders = 1) order by user_id"
+    );
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(db.pool()).await?;
+    rows.iter().map(|row| Ok((row.try_get("user_id")?, from_row(row)?))).collect()
 }
 
 /// Saves what the person chose (the dashboard, or "sim" on WhatsApp). Turning something on is
