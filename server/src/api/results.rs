@@ -112,8 +112,7 @@ impl ResultsApi {
     async fn list_results(&self, call: Call<ListResults>) -> Answer<ListResults> {
         let user = call.user()?;
         let months = results::list(self.plans.db(), &user.id).await?;
-        let forecast = results::forecast_of(self.plans.db(), &user.id).await?;
-        let ceiling = calendar::ceiling_of(self.plans.db(), &user.id, &months, now_ms()).await?;
+        let (forecast, ceiling) = calendar::outlook(self.plans.db(), &user.id, &months, now_ms()).await?;
         let lang = crate::locale::current();
         Ok(Reply::from(pb::ListResultsResponse {
             ceiling: ceiling.map(|c| pb::CeilingProjection {

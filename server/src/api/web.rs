@@ -88,9 +88,7 @@ impl WebApp {
         response.headers_mut().append(header::VARY, HeaderValue::from_static("accept-encoding"));
         response
     }
-}
 
-impl WebApp {
     /// Whether the path names a file of the build (never outside it).
     fn is_file(&self, path: &str) -> bool {
         let relative = path.trim_start_matches('/');

@@ -354,7 +354,9 @@ impl Guide {
             }
             _ => question.read(text),
         };
-        self.set_draft(&user.id, None).await?;
+        if waiting.as_object().is_some_and(|w| !w.is_empty()) {
+            self.set_draft(&user.id, None).await?; // what waited is answered
+        }
         if let Some(per_day) = patch.as_ref().and_then(|p| p.get("_perDay")).and_then(Json::as_f64) {
             self.set_draft(&user.id, Some(json!({ "perDay": per_day }))).await?;
             return Ok(answer_checks::ask_days(per_day, lang));

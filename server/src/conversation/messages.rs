@@ -295,17 +295,13 @@ async fn insert_once(
     Ok(written.rows_affected() == 1)
 }
 
-/// Our last message to the user (its id), if any.
-pub async fn last_outbound_id(
-    conn: &mut AnyConnection,
-    user_id: &str,
-) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar(
-        "select id from messages where user_id = $1 and direction = 'outbound' order by created_at desc limit 1",
-    )
-    .bind(user_id)
-    .fetch_optional(conn)
-    .await
+/// Our last message to the user, if any.
+pub async fn last_outbound(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Message>, sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS} from messages where user_id = $1 and direction = 'outbound' order by created_at desc limit 1"
+    );
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_optional(conn).await?;
+    row.as_ref().map(from_row).transpose()
 }
 
 /// True when we have ever written to this user.

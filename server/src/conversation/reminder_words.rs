@@ -54,9 +54,7 @@ async fn answer_offer(
         Some(OFFER_YES) => true,
         Some(OFFER_NO) => false,
         _ => match yes_or_no(&message.text) {
-            Some(yes)
-                if messages::last_outbound_id(tx, &user.id).await?.as_deref() == Some(offer_id.as_str()) =>
-            {
+            Some(yes) if messages::last_outbound(tx, &user.id).await?.is_some_and(|m| m.id == offer_id) => {
                 yes
             }
             _ => return Ok(false),

@@ -10,7 +10,7 @@
 use super::{
     money,
     reminders::Preferences,
-    results::{MonthResult, YearMonth},
+    results::{self, Forecast, MonthResult, YearMonth},
     sections::Step,
     store::{self, Detail, Plan},
     taxes,
@@ -210,21 +210,24 @@ pub fn ceiling_projection(
     })
 }
 
-/// The ceiling projection of a MEI's current year (São Paulo) from their plan and recorded months;
-/// None for another business or without a month recorded this year.
-pub async fn ceiling_of(
+/// What the person's plan expects of a month, and a MEI's ceiling projection for the current year
+/// (São Paulo; None for another business or without a month recorded this year), from one read of
+/// the plan (reading never creates one).
+pub async fn outlook(
     db: &Db,
     user_id: &str,
     months: &[MonthResult],
     now: i64,
-) -> Result<Option<CeilingProjection>, sqlx::Error> {
+) -> Result<(Option<Forecast>, Option<CeilingProjection>), sqlx::Error> {
     let mut conn = db.pool().acquire().await?;
     let plan = store::find(&mut conn, user_id, Detail::Sections).await?;
+    let forecast = plan.as_ref().and_then(results::forecast);
     let profile = Profile::of(plan.as_ref(), months);
-    if !profile.mei {
-        return Ok(None);
-    }
-    Ok(ceiling_projection(months, CivilDate::in_sao_paulo(now).year, profile.opened))
+    let ceiling = profile
+        .mei
+        .then(|| ceiling_projection(months, CivilDate::in_sao_paulo(now).year, profile.opened))
+        .flatten();
+    Ok((forecast, ceiling))
 }
 
 /// The tolerance rule, with its source, in the language.

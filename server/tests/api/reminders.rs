@@ -183,7 +183,10 @@ async fn parar_and_meta_s_own_stop_keep_every_reminder_from_going(db: TestDataba
     let user_id: String = sqlx::query_scalar("select id from users").fetch_one(app.db.pool()).await.unwrap();
     socio::plan::reminders::set(&app.db, &user_id, true, true, None, None).await.unwrap();
 
-    // Meta's user_preferences webhook: she stopped the business's marketing messages.
+    // Meta's user_preferences webhook: she stopped the business's marketing messages. The shape of
+    // Meta's "user_preferences webhook reference"
+    // (developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/user_preferences):
+    // `category` marketing_messages, `value` stop or resume, a numeric `timestamp`.
     let stop = json!({"object": "whatsapp_business_account", "entry": [{"id": "102290129340398", "changes": [{"field": "user_preferences", "value": {
         "messaging_product": "whatsapp",
         "metadata": {"display_phone_number": "5511900000000", "phone_number_id": crate::fake_graph::PHONE_NUMBER_ID},
