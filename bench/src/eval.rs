@@ -542,7 +542,7 @@ async fn saved_plan_inputs(db: &Db, user_id: &str) -> anyhow::Result<Option<(fin
     let data: pb::FinanceData = proto_json::from_json(saved).map_err(|e| anyhow::anyhow!("{e}"))?;
     Ok(document::finance_inputs(&data).map(|mut inputs| {
         let revenue = inputs.average_ticket * inputs.expected_sales_per_month;
-        inputs.tax = socio::plan::taxes::basis(&legal, revenue, data.monthly_payroll);
+        inputs.tax = socio::plan::taxes::basis(&legal, revenue, data.monthly_payroll, None);
         (inputs, legal)
     }))
 }

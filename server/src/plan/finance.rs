@@ -209,7 +209,7 @@ pub(crate) mod tests {
             variable_cost_per_sale: None,
             variable_cost_percent: Some(37.0),
             expected_sales_per_month: 2_000.0,
-            tax: crate::plan::taxes::basis(&legal, 36_000.0, None),
+            tax: crate::plan::taxes::basis(&legal, 36_000.0, None, None),
         };
         let a = analyse(&inputs);
         assert!(close(a.month.taxes, 2_265.0), "{}", a.month.taxes);
@@ -308,6 +308,7 @@ pub(crate) mod tests {
                     deduction: 0.0,
                     effective: next(0.3),
                     fator_r: None,
+                    recorded_months: 0,
                 },
             };
             let inputs = Inputs {

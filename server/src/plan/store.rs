@@ -5,7 +5,11 @@
 use serde_json::Value as Json;
 use sqlx::{AnyConnection, Row};
 
-use super::sections::{self, Step};
+use super::{
+    results::YearMonth,
+    sections::{self, Step},
+    taxes::Recorded,
+};
 use crate::{
     db::{Db, get_bool, notify, now_ms},
     error::{AppError, Problem},
@@ -73,6 +77,9 @@ pub struct Plan {
     /// In step order, all six.
     pub sections: Vec<Section>,
     pub document: Option<Document>,
+    /// The revenue recorded in the twelve months before the current one, once a month is (the
+    /// Simples' RBT12 then comes from it).
+    pub recorded: Option<Recorded>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -165,12 +172,21 @@ pub async fn find(
     user_id: &str,
     detail: Detail,
 ) -> Result<Option<Plan>, sqlx::Error> {
-    // The plan and its sections in one round trip (a plan without sections still gives one row).
+    // The plan, its sections and the revenue recorded in the twelve months before this one, in one
+    // round trip (a plan without sections still gives one row).
+    let this_month = YearMonth::current(now_ms());
+    let year_before = (0..12).fold(this_month, |m, _| m.previous());
     let rows = sqlx::query(
-        "select p.id, p.created_at, p.updated_at, s.step, s.data, s.completed, s.updated_at as section_updated_at \
-         from business_plans p left join plan_sections s on s.plan_id = p.id where p.user_id = $1",
+        "select p.id, p.created_at, p.updated_at, s.step, s.data, s.completed, s.updated_at as section_updated_at, \
+         r.revenue_cents, r.months \
+         from business_plans p \
+         cross join (select cast(coalesce(sum(revenue_cents), 0) as bigint) as revenue_cents, count(*) as months \
+           from month_results where user_id = $1 and month >= $2 and month < $3) r \
+         left join plan_sections s on s.plan_id = p.id where p.user_id = $1",
     )
     .bind(user_id)
+    .bind(year_before.key())
+    .bind(this_month.key())
     .fetch_all(&mut *conn)
     .await?;
     let Some(row) = rows.first() else {
@@ -201,6 +217,13 @@ pub async fn find(
         user_id: user_id.to_owned(),
         sections,
         document,
+        recorded: match row.try_get::<i64, _>("months")? {
+            0 => None,
+            months => Some(Recorded {
+                revenue: row.try_get::<i64, _>("revenue_cents")? as f64 / 100.0,
+                months: u32::try_from(months).unwrap_or(12),
+            }),
+        },
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
     }))
@@ -564,6 +587,7 @@ mod tests {
             user_id: "u".into(),
             sections: sections.collect(),
             document: None,
+            recorded: None,
             created_at: 0,
             updated_at: 0,
         }

@@ -1,8 +1,8 @@
 //! Taxes in the plan's numbers, by regime, from the dated tables of `business-facts.json`
 //! (`facts::taxes`; none is written here): a MEI pays the month's DAS for its activity, a fixed
 //! amount; a Simples Nacional company pays the effective rate of its annex on revenue —
-//! `(RBT12 × nominal rate − deduction) ÷ RBT12`, RBT12 being the plan's expected revenue × 12 —
-//! with the Fator R choosing Annex III or V for services; Lucro Presumido and Lucro Real are not
+//! `(RBT12 × nominal rate − deduction) ÷ RBT12`, RBT12 being the plan's expected revenue × 12 until
+//! the person records real months, then the revenue they recorded (`Recorded`) — with the Fator R choosing Annex III or V for services; Lucro Presumido and Lucro Real are not
 //! modelled, and without a regime the numbers leave taxes out: both said plainly, never silence.
 
 use serde_json::Value as Json;
@@ -60,6 +60,27 @@ impl Annex {
     }
 }
 
+/// The revenue a person recorded in the twelve months before the current one (São Paulo): once a
+/// month is recorded, the RBT12 comes from it instead of the plan's expectation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recorded {
+    pub revenue: f64,
+    pub months: u32,
+}
+
+impl Recorded {
+    /// The RBT12 as the Simples' rules count it (Res. CGSN 140/2018 art. 22): the revenue of the
+    /// twelve months before; with fewer months (a business in its first year, or months not
+    /// recorded) their average × 12. None without a month.
+    pub fn rbt12(self) -> Option<f64> {
+        match self.months {
+            0 => None,
+            12.. => Some(self.revenue.max(0.0)),
+            n => Some(self.revenue.max(0.0) / f64::from(n) * 12.0),
+        }
+    }
+}
+
 /// How the plan's taxes are worked out.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Basis {
@@ -68,8 +89,17 @@ pub enum Basis {
     NotChosen,
     /// A MEI: the DAS, a fixed amount a month.
     Mei { activity: Option<Activity>, das: f64 },
-    /// The Simples Nacional: an effective rate on revenue.
-    Simples { annex: Annex, rbt12: f64, nominal: f64, deduction: f64, effective: f64, fator_r: Option<f64> },
+    /// The Simples Nacional: an effective rate on revenue; `recorded_months` is how many recorded
+    /// months the RBT12 came from (0: the plan's expected revenue × 12).
+    Simples {
+        annex: Annex,
+        rbt12: f64,
+        nominal: f64,
+        deduction: f64,
+        effective: f64,
+        fator_r: Option<f64>,
+        recorded_months: u32,
+    },
     /// Lucro Presumido or Real: not modelled.
     NotModelled { regime: &'static str },
 }
@@ -128,7 +158,7 @@ impl Basis {
                     format!("MEI ({assumed}): a fixed DAS of {} a month, even with no revenue {}.", brl(*das), fact.citation(lang)),
                 )
             }
-            Basis::Simples { annex, rbt12, nominal, deduction, effective, fator_r } => {
+            Basis::Simples { annex, rbt12, nominal, deduction, effective, fator_r, recorded_months } => {
                 let simples = &facts::taxes().simples;
                 let percent = |v: f64| {
                     let text = format!("{:.2}", v * 100.0);
@@ -141,9 +171,17 @@ impl Basis {
                     ),
                     None => String::new(),
                 };
+                let revenue = match recorded_months {
+                    0 => lang.choose("a receita de 12 meses prevista no plano", "the plan's expected 12-month revenue").to_owned(),
+                    12.. => lang.choose("a receita registrada dos últimos 12 meses", "the revenue recorded for the last 12 months").to_owned(),
+                    n => lang.choose(
+                        format!("a média dos {n} meses registrados × 12 (Res. CGSN 140/2018 art. 22)"),
+                        format!("the average of the {n} recorded months × 12 (Res. CGSN 140/2018 art. 22)"),
+                    ),
+                };
                 lang.choose(
                     format!(
-                        "Simples Nacional, Anexo {}: alíquota efetiva de {} % = ({} × {} % − {}) ÷ {}, com a receita de 12 meses prevista no plano.{fator} (fonte: {}, {})",
+                        "Simples Nacional, Anexo {}: alíquota efetiva de {} % = ({} × {} % − {}) ÷ {}, com {revenue}.{fator} (fonte: {}, {})",
                         annex.key(),
                         percent(*effective),
                         brl(*rbt12),
@@ -154,7 +192,7 @@ impl Basis {
                         simples.as_of
                     ),
                     format!(
-                        "Simples Nacional, Annex {}: an effective rate of {} % = ({} × {} % − {}) ÷ {}, on the plan's expected 12-month revenue.{fator} (source: {}, {})",
+                        "Simples Nacional, Annex {}: an effective rate of {} % = ({} × {} % − {}) ÷ {}, on {revenue}.{fator} (source: {}, {})",
                         annex.key(),
                         percent(*effective),
                         brl(*rbt12),
@@ -199,9 +237,14 @@ pub fn in_simples(legal: &Json) -> bool {
     !is_mei(legal) && legal["taxRegime"].as_str() == Some("simples_nacional")
 }
 
-/// The plan's tax basis from its legal step (regime, business type, activity) and the finance
-/// step's expected monthly revenue and payroll.
-pub fn basis(legal: &Json, monthly_revenue: f64, monthly_payroll: Option<f64>) -> Basis {
+/// The plan's tax basis from its legal step (regime, business type, activity), the finance step's
+/// expected monthly revenue and payroll, and the revenue recorded in the last twelve months.
+pub fn basis(
+    legal: &Json,
+    monthly_revenue: f64,
+    monthly_payroll: Option<f64>,
+    recorded: Option<Recorded>,
+) -> Basis {
     let regime = legal["taxRegime"].as_str().unwrap_or_default();
     let activity = legal["activity"].as_str().and_then(Activity::parse);
     let table = &facts::taxes().mei_das;
@@ -216,7 +259,8 @@ pub fn basis(legal: &Json, monthly_revenue: f64, monthly_payroll: Option<f64>) -
     }
     match regime {
         "simples_nacional" => {
-            let rbt12 = monthly_revenue.max(0.0) * 12.0;
+            let from_results = recorded.and_then(|r| Some((r.rbt12()?, r.months.min(12))));
+            let (rbt12, recorded_months) = from_results.unwrap_or((monthly_revenue.max(0.0) * 12.0, 0));
             let fator_r = monthly_payroll.filter(|_| rbt12 > 0.0).map(|p| p * 12.0 / rbt12);
             let annex = match activity {
                 Some(Activity::Industry) => Annex::II,
@@ -231,7 +275,7 @@ pub fn basis(legal: &Json, monthly_revenue: f64, monthly_payroll: Option<f64>) -
             };
             match simples_rate(annex, rbt12) {
                 Some((nominal, deduction, effective)) => {
-                    Basis::Simples { annex, rbt12, nominal, deduction, effective, fator_r }
+                    Basis::Simples { annex, rbt12, nominal, deduction, effective, fator_r, recorded_months }
                 }
                 None => Basis::NotModelled { regime: "simples_nacional" },
             }
@@ -244,7 +288,7 @@ pub fn basis(legal: &Json, monthly_revenue: f64, monthly_payroll: Option<f64>) -
 
 /// The basis of a saved plan.
 pub fn of_plan(plan: &Plan, monthly_revenue: f64, monthly_payroll: Option<f64>) -> Basis {
-    basis(&plan.section(Step::Legal).data, monthly_revenue, monthly_payroll)
+    basis(&plan.section(Step::Legal).data, monthly_revenue, monthly_payroll, plan.recorded)
 }
 
 #[cfg(test)]
@@ -259,7 +303,8 @@ mod tests {
 
     #[test]
     fn a_bakery_in_annex_i_at_432_thousand_a_year_pays_6_29_percent() {
-        let b = basis(&json!({"taxRegime": "simples_nacional", "activity": "commerce"}), 36_000.0, None);
+        let b =
+            basis(&json!({"taxRegime": "simples_nacional", "activity": "commerce"}), 36_000.0, None, None);
         let Basis::Simples { annex, rbt12, nominal, deduction, effective, .. } = b else { panic!("{b:?}") };
         assert_eq!((annex, rbt12, nominal, deduction), (Annex::I, 432_000.0, 0.095, 13_860.0));
         assert!(close(effective, 27_180.0 / 432_000.0), "{effective}");
@@ -293,13 +338,13 @@ mod tests {
     #[test]
     fn services_go_to_annex_iii_with_a_fator_r_of_28_percent_or_more_else_to_annex_v() {
         let legal = json!({"taxRegime": "simples_nacional", "activity": "services"});
-        let low = basis(&legal, 20_000.0, Some(2_000.0));
+        let low = basis(&legal, 20_000.0, Some(2_000.0), None);
         assert!(matches!(low, Basis::Simples { annex: Annex::V, .. }), "{low:?}");
-        let high = basis(&legal, 20_000.0, Some(6_000.0));
+        let high = basis(&legal, 20_000.0, Some(6_000.0), None);
         let Basis::Simples { annex, fator_r, .. } = high else { panic!("{high:?}") };
         assert_eq!((annex, fator_r), (Annex::III, Some(0.3)));
         assert!(
-            matches!(basis(&legal, 20_000.0, None), Basis::Simples { annex: Annex::V, .. }),
+            matches!(basis(&legal, 20_000.0, None, None), Basis::Simples { annex: Annex::V, .. }),
             "no payroll: Annex V"
         );
     }
@@ -310,18 +355,19 @@ mod tests {
             &json!({"businessType": "mei", "taxRegime": "simei", "activity": "commerce"}),
             5_000.0,
             None,
+            None,
         );
         assert_eq!(commerce, Basis::Mei { activity: Some(Activity::Commerce), das: 82.05 });
-        let services = basis(&json!({"taxRegime": "simei", "activity": "services"}), 5_000.0, None);
+        let services = basis(&json!({"taxRegime": "simei", "activity": "services"}), 5_000.0, None, None);
         assert_eq!(services.fixed(), 86.05);
-        let unknown = basis(&json!({"businessType": "mei"}), 5_000.0, None);
+        let unknown = basis(&json!({"businessType": "mei"}), 5_000.0, None, None);
         assert_eq!(unknown.fixed(), 87.05, "no activity: the highest DAS, said so");
         assert!(unknown.explain(Language::PtBr).contains("não foi informada"));
-        let presumido = basis(&json!({"taxRegime": "lucro_presumido"}), 50_000.0, None);
+        let presumido = basis(&json!({"taxRegime": "lucro_presumido"}), 50_000.0, None, None);
         assert!(
             !presumido.modelled() && presumido.explain(Language::PtBr).contains("não entram nestas contas")
         );
-        let none = basis(&json!({}), 50_000.0, None);
+        let none = basis(&json!({}), 50_000.0, None, None);
         assert_eq!(none, Basis::NotChosen);
         assert!(none.explain(Language::En).contains("No taxes in the numbers"));
     }

@@ -65,6 +65,38 @@ async fn a_simples_bakery_sees_its_result_after_the_das_of_annex_i(db: TestDatab
 }
 on_both_engines!(a_simples_bakery_sees_its_result_after_the_das_of_annex_i);
 
+async fn once_months_are_recorded_the_simples_rate_comes_from_their_revenue_not_the_plan(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    app.register(ANA).await;
+    let (token, _) = app.login(ANA).await;
+    let finance = json!({"financeData": {"monthlyFixedCosts": 18000, "averageTicket": 18, "variableCostPercent": 37, "expectedSalesPerMonth": 2000}});
+    put(&app, &token, "finance", finance).await;
+    put(&app, &token, "legal", json!({"legalData": {"businessType": "ltda", "taxRegime": "simples_nacional", "activity": "commerce"}})).await;
+    assert_eq!(analysis(&app, &token).await["tax"]["rbt12"], 432_000.0, "the plan's R$ 36.000 × 12");
+
+    // Two real months, far below the plan: R$ 10.000 and R$ 14.000. The RBT12 is their average
+    // × 12 (Res. CGSN 140/2018 art. 22) = R$ 144.000, Annex I's first bracket: 4 %.
+    let last = socio::plan::results::YearMonth::current(socio::db::now_ms()).previous();
+    for (month, revenue) in [(last, 10_000), (last.previous(), 14_000)] {
+        let body = json!({"revenue": revenue, "costs": 9_000, "salesCount": 500});
+        let (status, answer) =
+            app.call(Method::PUT, &format!("/api/results/{}", month.key()), body, Some(&token)).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    let taxed = analysis(&app, &token).await;
+    assert_eq!(taxed["tax"]["rbt12"], 144_000.0, "{taxed}");
+    assert_eq!(taxed["tax"]["effectiveRatePercent"], 4.0, "{taxed}");
+    let words = taxed["tax"]["explanation"].as_str().unwrap();
+    assert!(words.contains("média dos 2 meses registrados"), "{words}");
+    // A month recorded more than a year ago does not count.
+    let old = (0..13).fold(last, |m, _| m.previous());
+    let body = json!({"revenue": 900_000, "costs": 0, "salesCount": 1});
+    let (status, _) = app.call(Method::PUT, &format!("/api/results/{}", old.key()), body, Some(&token)).await;
+    assert_eq!(status, 200);
+    assert_eq!(analysis(&app, &token).await["tax"]["rbt12"], 144_000.0);
+}
+on_both_engines!(once_months_are_recorded_the_simples_rate_comes_from_their_revenue_not_the_plan);
+
 async fn a_mei_pays_its_das_and_implausible_figures_come_back_as_warnings(db: TestDatabase) {
     let app = spawn_app(db).await;
     app.register(ANA).await;
