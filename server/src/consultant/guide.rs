@@ -71,6 +71,11 @@ fn is_empty(value: Option<&Json>) -> bool {
     }
 }
 
+/// Whether an answer's patch leaves the asked field out (it answered another one).
+fn patch_misses(patch: &Json, field: &str) -> bool {
+    patch.as_object().is_some_and(|p| !p.contains_key(field))
+}
+
 fn step_name(step: Step, lang: Language) -> &'static str {
     match step {
         Step::Idea => lang.choose("Ideia de negócio", "Business idea"),
@@ -389,6 +394,7 @@ impl Guide {
         patch: Json,
         lang: Language,
     ) -> Result<String, AppError> {
+        let asked_again = patch_misses(&patch, question.field);
         let update = StepUpdate {
             step: question.step,
             patch: Some(Patch::Merge(patch)),
@@ -402,6 +408,11 @@ impl Guide {
             }
             Err(err) => return Err(err),
         };
+        if asked_again {
+            // The answer filled another field (a size given for the legal form): asked again.
+            self.ask(&user.id, Some(question)).await?;
+            return Ok(format!("{} {}", lang.choose("Anotado! ✅", "Got it! ✅"), question.text(lang)));
+        }
         let more_in_step = QUESTIONS
             .iter()
             .skip_while(|q| !(q.step == question.step && q.field == question.field))

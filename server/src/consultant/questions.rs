@@ -20,6 +20,7 @@ pub enum Answer {
     List,
     Stage,
     BusinessType,
+    CompanySize,
     TaxRegime,
     Activity,
     CnpjStatus,
@@ -206,8 +207,15 @@ pub const QUESTIONS: &[Question] = &[
         Legal,
         "businessType",
         BusinessType,
-        "Como pretende formalizar? (MEI, ME, LTDA, SLU ou ainda não sabe)",
-        "How do you plan to formalise? (MEI, ME, LTDA, SLU or not sure yet)"
+        "Qual vai ser a forma jurídica? (MEI, empresário individual, LTDA, SLU, S.A. ou ainda não sabe; ME e EPP são o porte, que pergunto em seguida)",
+        "Which legal form will it take? (MEI, sole proprietor, LTDA, SLU, S.A. or not sure yet; ME and EPP are the company's size, which I ask next)"
+    ),
+    q!(
+        Legal,
+        "companySize",
+        CompanySize,
+        "E o porte, pelo faturamento do ano: ME (microempresa), EPP (empresa de pequeno porte) ou acima disso? Se não souber, diga \"não sei\".",
+        "And the company's size, by yearly revenue: ME (micro-enterprise), EPP (small company) or above? If unsure, say \"not sure\"."
     ),
     q!(
         Legal,
@@ -256,11 +264,17 @@ impl Question {
             ],
             Answer::BusinessType => &[
                 ("type:mei", "MEI", "MEI"),
-                ("type:me", "ME (microempresa)", "ME (micro-enterprise)"),
-                ("type:epp", "EPP", "EPP"),
+                ("type:ei", "Empresário individual", "Sole proprietor"),
                 ("type:ltda", "LTDA", "LTDA"),
                 ("type:slu", "SLU", "SLU"),
+                ("type:sa", "S.A.", "S.A."),
                 ("type:undecided", "Ainda não sei", "Not sure yet"),
+            ],
+            Answer::CompanySize => &[
+                ("size:me", "ME (microempresa)", "ME (micro-enterprise)"),
+                ("size:epp", "EPP (pequeno porte)", "EPP (small company)"),
+                ("size:other", "Acima de EPP", "Above EPP"),
+                ("size:undecided", "Ainda não sei", "Not sure yet"),
             ],
             Answer::TaxRegime => &[
                 ("regime:simples_nacional", "Simples Nacional", "Simples Nacional"),
@@ -331,11 +345,15 @@ impl Question {
                 json!({ self.field: items })
             }
             Answer::Stage => json!({ self.field: stage(&lower)? }),
-            // A MEI's regime is the SIMEI: the next question is not asked.
+            // A MEI's regime is the SIMEI and its size ME (LC 123/2006 art. 18-E § 3º): those
+            // questions are not asked. A size given for the form is kept as the size, and the form
+            // is asked again.
             Answer::BusinessType => match business_type(&lower)? {
-                "mei" => json!({ self.field: "mei", "taxRegime": "simei" }),
+                "mei" => json!({ self.field: "mei", "taxRegime": "simei", "companySize": "me" }),
+                size @ ("me" | "epp") => json!({ "companySize": size }),
                 other => json!({ self.field: other }),
             },
+            Answer::CompanySize => json!({ self.field: company_size(&lower)? }),
             Answer::TaxRegime => json!({ self.field: tax_regime(&lower)? }),
             Answer::Activity => json!({ self.field: activity(&lower)? }),
             Answer::CnpjStatus => json!({ self.field: cnpj_status(&lower)? }),
@@ -361,6 +379,8 @@ fn business_type(lower: &str) -> Option<&'static str> {
     let has = |w: &str| words.contains(&w);
     if has("mei") {
         Some("mei")
+    } else if has("ei") || lower.contains("individual") || lower.contains("sole") {
+        Some("ei")
     } else if has("ltda") || lower.contains("limitada") {
         Some("ltda")
     } else if has("slu") || lower.contains("unipessoal") {
@@ -375,6 +395,23 @@ fn business_type(lower: &str) -> Option<&'static str> {
         || lower.contains("nao sei")
         || lower.contains("not sure")
         || lower.contains("ainda não")
+    {
+        Some("undecided")
+    } else {
+        None
+    }
+}
+
+fn company_size(lower: &str) -> Option<&'static str> {
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).collect();
+    let has = |w: &str| words.contains(&w);
+    if ["acima", "above", "demais", "maior", "grande", "larger"].iter().any(|w| lower.contains(w)) {
+        Some("other")
+    } else if has("epp") || lower.contains("pequeno porte") || lower.contains("small") {
+        Some("epp")
+    } else if has("me") || has("mei") || lower.contains("micro") {
+        Some("me")
+    } else if ["não sei", "nao sei", "not sure", "ainda não", "ainda nao"].iter().any(|w| lower.contains(w))
     {
         Some("undecided")
     } else {
@@ -452,7 +489,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(closed, 42, "stage, legal form, regime, activity and CNPJ, in two languages");
+        assert_eq!(closed, 50, "stage, legal form, size, regime, activity and CNPJ, in two languages");
     }
 
     #[test]
@@ -468,9 +505,20 @@ mod tests {
         );
         assert_eq!(
             question("businessType").read("Acho que MEI"),
-            Some(json!({"businessType": "mei", "taxRegime": "simei"})),
-            "a MEI's regime is the SIMEI"
+            Some(json!({"businessType": "mei", "taxRegime": "simei", "companySize": "me"})),
+            "a MEI's regime is the SIMEI, its size ME"
         );
+        assert_eq!(
+            question("businessType").read("vai ser uma ME"),
+            Some(json!({"companySize": "me"})),
+            "a size is not a legal form: kept as the size"
+        );
+        assert_eq!(
+            question("businessType").read("empresário individual"),
+            Some(json!({"businessType": "ei"}))
+        );
+        assert_eq!(question("companySize").read("acho que EPP"), Some(json!({"companySize": "epp"})));
+        assert_eq!(question("companySize").read("microempresa"), Some(json!({"companySize": "me"})));
         assert_eq!(question("activity").read("fabrico e vendo bolos"), Some(json!({"activity": "industry"})));
         assert_eq!(question("activity").read("Manicure, só serviços"), Some(json!({"activity": "services"})));
         assert_eq!(question("taxRegime").read("simples"), Some(json!({"taxRegime": "simples_nacional"})));

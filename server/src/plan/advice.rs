@@ -10,7 +10,8 @@ use crate::{facts, locale::Language};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {
     Mei,
-    /// ME, EPP, LTDA, SLU, S.A.: a company registered at the Junta Comercial.
+    /// An empresário individual, LTDA, SLU, S.A. (or ME/EPP saved as a form by older answers): a
+    /// business registered at the Junta Comercial.
     Company,
     Undecided,
 }
@@ -22,7 +23,7 @@ impl Form {
             return Form::Mei;
         }
         match legal["businessType"].as_str().unwrap_or_default() {
-            "me" | "epp" | "ltda" | "slu" | "sa" => Form::Company,
+            "me" | "epp" | "ltda" | "slu" | "sa" | "ei" => Form::Company,
             _ => Form::Undecided,
         }
     }

@@ -160,6 +160,7 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>) -
         "Legal form",
         &word("businessType", &legal_json["businessType"], lang),
     );
+    legal_section.text("Porte", "Company size", &word("companySize", &legal_json["companySize"], lang));
     legal_section.text("Regime tributário", "Tax regime", &word("taxRegime", &legal_json["taxRegime"], lang));
     legal_section.text("Licenças", "Licences", &legal.licences.join(", "));
     legal_section.text("Atividade", "Activity", &word("activity", &legal_json["activity"], lang));

@@ -4,8 +4,8 @@
 
 use crate::locale::Language;
 
-/// The label of a closed field's stored key (`stage`, `businessType`, `taxRegime`, `activity`,
-/// `cnpjStatus`); None for another field or an unknown key.
+/// The label of a closed field's stored key (`stage`, `businessType`, `companySize`, `taxRegime`,
+/// `activity`, `cnpjStatus`); None for another field or an unknown key.
 pub fn of(field: &str, key: &str, lang: Language) -> Option<&'static str> {
     let (pt, en) = match (field, key) {
         ("stage", "idea") => ("Só a ideia", "Just the idea"),
@@ -21,6 +21,11 @@ pub fn of(field: &str, key: &str, lang: Language) -> Option<&'static str> {
         }
         ("businessType", "sa") => ("S.A.", "S.A."),
         ("businessType", "undecided") => ("Ainda não decidido", "Not decided yet"),
+        ("businessType", "ei") => ("Empresário individual", "Sole proprietor (empresário individual)"),
+        ("companySize", "me") => ("ME (microempresa)", "ME (micro-enterprise)"),
+        ("companySize", "epp") => ("EPP (empresa de pequeno porte)", "EPP (small company)"),
+        ("companySize", "other") => ("Acima de EPP", "Above EPP"),
+        ("companySize", "undecided") => ("Ainda não sei", "Not sure yet"),
         ("taxRegime", "simei") => ("SIMEI (MEI)", "SIMEI (MEI)"),
         ("taxRegime", "simples_nacional") => ("Simples Nacional", "Simples Nacional"),
         ("taxRegime", "lucro_presumido") => ("Lucro Presumido", "Lucro Presumido"),
@@ -46,7 +51,8 @@ mod tests {
     fn every_closed_answer_has_words_in_both_languages() {
         for (field, keys) in [
             ("stage", &["idea", "planning", "started", "running"][..]),
-            ("businessType", &["mei", "me", "epp", "ltda", "slu", "sa", "undecided"]),
+            ("businessType", &["mei", "me", "epp", "ltda", "slu", "sa", "undecided", "ei"]),
+            ("companySize", &["me", "epp", "other", "undecided"]),
             ("taxRegime", &["simei", "simples_nacional", "lucro_presumido", "lucro_real", "undecided"]),
             ("activity", &["commerce", "industry", "services", "commerce_and_services"]),
             ("cnpjStatus", &["none", "in_progress", "active"]),

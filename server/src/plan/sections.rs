@@ -223,8 +223,9 @@ pub fn validate_legal(data: &pb::LegalData, prefix: &str) -> Result<(), AppError
     r.closed::<pb::BusinessType>(
         "businessType",
         data.business_type,
-        &["mei", "me", "epp", "ltda", "slu", "sa", "undecided"],
+        &["mei", "ei", "ltda", "slu", "sa", "me", "epp", "undecided"],
     );
+    r.closed::<pb::CompanySize>("companySize", data.company_size, &["me", "epp", "other", "undecided"]);
     r.closed::<pb::TaxRegime>(
         "taxRegime",
         data.tax_regime,

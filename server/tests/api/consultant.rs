@@ -68,6 +68,7 @@ async fn a_pro_user_completes_the_whole_plan_by_chatting_in_portuguese(db: TestD
     assert_eq!(plan["marketingData"]["channels"], json!(["Instagram", "WhatsApp", "iFood"]));
     assert_eq!(plan["hrData"]["teamSize"], 3);
     assert_eq!(plan["legalData"]["businessType"], "mei");
+    assert_eq!(plan["legalData"]["companySize"], "me", "a MEI is a micro-enterprise: not asked");
     assert_eq!(plan["legalData"]["cnpjStatus"], "none");
     let sources: Vec<String> = sqlx::query("select distinct source from plan_changes")
         .fetch_all(app.db.pool())
@@ -104,6 +105,8 @@ const EN_SCRIPT: &[(&str, &str)] = &[
     ("just me", "What roles"),
     ("barista", "partners"),
     ("No partners", "Step *People* complete"),
+    // A size is not a legal form: kept as the size, and the form is asked again (not the size).
+    ("EPP", "Which legal form"),
     ("LTDA", "tax regime"),
     ("Simples Nacional", "What does the business do"),
     ("commerce", "CNPJ"),
@@ -125,6 +128,7 @@ async fn a_pro_user_completes_the_whole_plan_by_chatting_in_english(db: TestData
     assert_eq!(plan["progress"], 100);
     assert_eq!(plan["financeData"]["variableCostPerSale"], 12);
     assert_eq!(plan["legalData"]["businessType"], "ltda");
+    assert_eq!(plan["legalData"]["companySize"], "epp");
     assert_eq!(plan["legalData"]["cnpjStatus"], "active");
     assert_eq!(plan["hrData"]["teamSize"], 1);
 }

@@ -39,6 +39,11 @@ function parse(field: Field, raw: string): JsonValue {
   }
 }
 
+/** The options, with the saved value added when it is no longer offered (an older answer). */
+function withCurrent(options: string[], current: string | undefined): string[] {
+  return current && !options.includes(current) ? [...options, current] : options;
+}
+
 /** One step of the plan as a form that saves itself while the user types. */
 export function SectionCard({ spec, data, completed, children }: { spec: SectionSpec; data: JsonObject; completed: boolean; children?: React.ReactNode }) {
   const { t } = useTranslation("businessPlan");
@@ -119,7 +124,7 @@ export function SectionCard({ spec, data, completed, children }: { spec: Section
               ) : field.kind === "select" ? (
                 <select {...props} value={draft[field.name]} onChange={(e) => change(field.name, e.target.value)}>
                   <option value="">{t("options.choose")}</option>
-                  {field.options?.map((o) => (
+                  {withCurrent(field.options ?? [], draft[field.name]).map((o) => (
                     <option key={o} value={o}>
                       {t(`options.${o}`)}
                     </option>

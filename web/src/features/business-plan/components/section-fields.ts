@@ -92,7 +92,13 @@ export const SECTIONS: SectionSpec[] = [
       {
         name: "businessType",
         kind: "select",
-        options: ["BUSINESS_TYPE_MEI", "BUSINESS_TYPE_ME", "BUSINESS_TYPE_EPP", "BUSINESS_TYPE_LTDA", "BUSINESS_TYPE_SLU", "BUSINESS_TYPE_SA", "BUSINESS_TYPE_UNDECIDED"],
+        // ME and EPP are sizes (companySize); a plan saved with one as its form still shows it.
+        options: ["BUSINESS_TYPE_MEI", "BUSINESS_TYPE_EI", "BUSINESS_TYPE_LTDA", "BUSINESS_TYPE_SLU", "BUSINESS_TYPE_SA", "BUSINESS_TYPE_UNDECIDED"],
+      },
+      {
+        name: "companySize",
+        kind: "select",
+        options: ["COMPANY_SIZE_ME", "COMPANY_SIZE_EPP", "COMPANY_SIZE_OTHER", "COMPANY_SIZE_UNDECIDED"],
       },
       {
         name: "taxRegime",
