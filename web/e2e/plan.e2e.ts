@@ -45,6 +45,20 @@ describe("building the plan in the browser", () => {
     await page.getByRole("button", { name: "Baixar PDF" }).click();
     expect((await download).suggestedFilename()).toBe("plano-de-negocios-v1.pdf");
 
+    // An edit after it: the builder says the version is out of date, and the download is the plan now.
+    await page.getByLabel("Qual é a ideia do negócio?").fill("Café com livraria e sarau em Santos");
+    await page.getByText(/desatualizada: o download gera a versão atual/).waitFor({ timeout: 10_000 });
+    await screenshot(page, "business-plan-stale-1280");
+    const current = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Baixar Markdown" }).click();
+    const file = await current;
+    expect(file.suggestedFilename()).toBe("plano-de-negocios-v2.md");
+    const stream = await file.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString("utf8")).toContain("Café com livraria e sarau em Santos");
+    await page.getByText("Versão 2 do plano completo", { exact: true }).waitFor();
+
     await page.goto(`${baseURL}/dashboard`);
     await page.getByText("17% concluído").waitFor();
     expect(errors).toEqual([]);

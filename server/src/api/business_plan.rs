@@ -165,7 +165,7 @@ pub fn plan_proto(plan: &Plan) -> pb::BusinessPlan {
         marketing_data: section(plan, Step::Marketing),
         hr_data: section(plan, Step::Hr),
         legal_data: section(plan, Step::Legal),
-        document: plan.document.as_ref().map(document_proto),
+        document: plan.document.as_ref().map(|d| document_proto(d, plan)),
         created_at: Some(timestamp(plan.created_at)),
         updated_at: Some(timestamp(plan.updated_at)),
         finance_analysis: section::<pb::FinanceData>(plan, Step::Finance)
@@ -237,11 +237,12 @@ fn finance_proto(plan: &Plan, inputs: &finance::Inputs) -> pb::FinanceAnalysis {
     }
 }
 
-fn document_proto(document: &store::Document) -> pb::PlanDocumentInfo {
+fn document_proto(document: &store::Document, plan: &Plan) -> pb::PlanDocumentInfo {
     pb::PlanDocumentInfo {
         version: document.version,
         generated_at: Some(timestamp(document.generated_at)),
         markdown: document.markdown.clone(),
+        current: plan.current_document().is_some_and(|d| d.version == document.version),
     }
 }
 
@@ -329,7 +330,7 @@ impl BusinessPlanApi {
         let (plan, document) = self.generate(&caller.user, language).await?;
         let reply = pb::GenerateBusinessPlanResponse {
             business_plan: Some(plan_proto(&plan)),
-            document: Some(document_proto(&document)),
+            document: Some(document_proto(&document, &plan)),
         };
         let notice = say("Plano de negócios gerado com sucesso", "Business plan generated successfully");
         Ok(Reply::with_message(reply, notice))
@@ -338,10 +339,19 @@ impl BusinessPlanApi {
     async fn export_business_plan(&self, call: Call<ExportBusinessPlan>) -> Answer<ExportBusinessPlan> {
         let caller = call.caller()?;
         let format = pb::ExportFormat::try_from(call.body().format).unwrap_or(pb::ExportFormat::Unspecified);
+        // Always the plan as it is now: the latest version while nothing changed since, else a new
+        // one (in the language the latest was made in).
         let existing = self.plans.find(&caller.user.id).await?;
-        let document = match existing.and_then(|p| p.document) {
-            Some(document) => document,
-            None => self.generate(&caller.user, caller.user.language).await?.1,
+        let document = match existing.as_ref().and_then(Plan::current_document) {
+            Some(document) => document.clone(),
+            None => {
+                let language = existing
+                    .as_ref()
+                    .and_then(|p| p.document.as_ref())
+                    .and_then(|d| Language::parse(&d.language))
+                    .unwrap_or(caller.user.language);
+                self.generate(&caller.user, language).await?.1
+            }
         };
         let name = format!("plano-de-negocios-v{}", document.version);
         let reply = match format {

@@ -230,10 +230,7 @@ impl Engine {
         language: crate::locale::Language,
     ) -> Result<(Plan, crate::plan::store::Document), AppError> {
         let plan = self.plans.get_or_create(&user.id).await?;
-        if let Some(document) = plan.document.clone()
-            && document.language == language.tag()
-            && document.generated_at >= plan.updated_at
-        {
+        if let Some(document) = plan.current_document().filter(|d| d.language == language.tag()).cloned() {
             return Ok((plan, document));
         }
         let overview = self.overview(&plan, user, language).await;

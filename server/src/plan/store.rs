@@ -89,6 +89,11 @@ impl Plan {
         self.sections.iter().find(|s| s.step == step).expect("a plan has all six sections")
     }
 
+    /// The latest document, when it still says what the plan says now (nothing changed since).
+    pub fn current_document(&self) -> Option<&Document> {
+        self.document.as_ref().filter(|d| d.generated_at >= self.updated_at)
+    }
+
     /// 0 to 100: the share of completed steps.
     pub fn progress(&self) -> i32 {
         let done = self.sections.iter().filter(|s| s.completed).count() as f64;

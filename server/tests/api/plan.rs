@@ -535,3 +535,41 @@ async fn only_the_last_ten_generated_documents_are_kept(db: TestDatabase) {
     assert_eq!(versions, (4..=13).collect::<Vec<_>>());
 }
 on_both_engines!(only_the_last_ten_generated_documents_are_kept);
+
+async fn a_download_after_an_edit_is_the_plan_as_it_is_now(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    let phone = "+5511955550001";
+    app.register(phone).await;
+    let (token, _) = app.login(phone).await;
+    let idea = |text: &str| json!({"ideaData": {"businessIdea": text}});
+    let (status, _) =
+        app.call(Method::PUT, "/api/business-plan/idea", idea("Padaria de bairro"), Some(&token)).await;
+    assert_eq!(status, 200);
+    let (_, made) = app.call(Method::POST, "/api/business-plan/generate", json!({}), Some(&token)).await;
+    assert_eq!(made["data"]["document"]["version"], 1);
+    assert_eq!(made["data"]["document"]["current"], true);
+
+    // An edit after it: the builder is told the version is out of date...
+    let (status, _) = app
+        .call(Method::PUT, "/api/business-plan/idea", idea("Padaria e café de bairro"), Some(&token))
+        .await;
+    assert_eq!(status, 200);
+    let (_, plan) = get(&app, "/api/business-plan", &token).await;
+    assert_eq!(plan["data"]["businessPlan"]["document"]["version"], 1, "{plan}");
+    assert_eq!(plan["data"]["businessPlan"]["document"]["current"], false, "{plan}");
+
+    // ...and the download is a new version with the edit, made once.
+    for _ in 0..2 {
+        let (status, md) = get(&app, "/api/business-plan/export?format=markdown", &token).await;
+        assert_eq!(status, 200);
+        assert_eq!(md["data"]["fileName"], "plano-de-negocios-v2.md");
+        use base64::Engine as _;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(md["data"]["content"].as_str().unwrap())
+            .unwrap();
+        assert!(String::from_utf8(bytes).unwrap().contains("Padaria e café de bairro"));
+    }
+    let (_, plan) = get(&app, "/api/business-plan", &token).await;
+    assert_eq!(plan["data"]["businessPlan"]["document"]["current"], true, "{plan}");
+}
+on_both_engines!(a_download_after_an_edit_is_the_plan_as_it_is_now);

@@ -1,12 +1,18 @@
-// Downloads the complete plan (`GET /api/business-plan/export`) as PDF or Markdown.
+// Downloads the complete plan (`GET /api/business-plan/export`) as PDF or Markdown. The server
+// makes a new version when the plan changed since the latest, so the plan is read again after.
 import { useMutation } from "@connectrpc/connect-query";
+import { useQueryClient } from "@tanstack/react-query";
 
 import { BusinessPlanService, ExportFormat } from "@/gen/socio/v1/business_plan_pb";
 
 import { saveFile } from "./download";
+import { invalidatePlan } from "./query-keys";
 
 export function useDownloadPlan() {
-  const exportPlan = useMutation(BusinessPlanService.method.exportBusinessPlan);
+  const queryClient = useQueryClient();
+  const exportPlan = useMutation(BusinessPlanService.method.exportBusinessPlan, {
+    onSuccess: () => invalidatePlan(queryClient),
+  });
   return {
     isPending: exportPlan.isPending,
     download: async (format: "pdf" | "markdown") => {

@@ -20,6 +20,8 @@ interface Seen {
   months?: { month: string; revenue: number; result: number; revenuePercent: number; resultPercent: number }[];
   generated: number;
   deleted: number;
+  /** The plan changed after the latest version was made. */
+  stale?: boolean;
 }
 
 function api(seen: Seen) {
@@ -50,7 +52,7 @@ function api(seen: Seen) {
       ],
       cashFlow: Array.from({ length: 12 }, (_, i) => ({ month: i + 1, result: 7000, cumulative: -60000 + 7000 * (i + 1) })),
     },
-    document: version ? { version, markdown: "# Plano" } : undefined,
+    document: version ? { version, markdown: "# Plano", current: !seen.stale } : undefined,
   });
   return (router: ConnectRouter) => {
     router.service(AuthService, { getMe: () => ({ user }) });
@@ -74,7 +76,7 @@ function api(seen: Seen) {
       generateBusinessPlan: () => {
         seen.generated += 1;
         version += 1;
-        return { businessPlan: plan(), document: { version, markdown: "# Plano" } };
+        return { businessPlan: plan(), document: { version, markdown: "# Plano", current: !seen.stale } };
       },
       deleteBusinessPlan: () => {
         seen.deleted += 1;
@@ -142,6 +144,16 @@ describe("business plan builder", () => {
     expect(await screen.findByText("Plano de negócios gerado com sucesso")).toBeInTheDocument();
     expect(await screen.findByRole("button", { name: "Baixar PDF" })).toBeInTheDocument();
     expect(seen.generated).toBe(1);
+    expect(screen.getByText("Versão 1 do plano completo")).toBeInTheDocument();
+    expect(screen.queryByText(/desatualizada/)).not.toBeInTheDocument();
+  });
+
+  it("says when the latest version is out of date, and that downloading makes the current one", async () => {
+    storeTokens("t", "r");
+    const seen: Seen = { saves: [], generated: 0, deleted: 0, stale: true };
+    renderApp("/business-plan", { api: api(seen) });
+    await userEvent.click(await screen.findByRole("button", { name: "Gerar plano completo" }));
+    expect(await screen.findByText(/desatualizada: o download gera a versão atual/)).toBeInTheDocument();
   });
 
   it("shows the months recorded on the dashboard beside what the finance step expects", async () => {

@@ -135,7 +135,10 @@ export function BuilderPage() {
             </Button>
             {plan.document && (
               <>
-                <span className="text-sm text-slate-600">{t("documentVersion", { version: plan.document.version })}</span>
+                <span className="text-sm text-slate-600">
+                  {t("documentVersion", { version: plan.document.version })}
+                  {!plan.document.current && <strong className="ml-1 font-medium text-amber-800">· {t("documentStale")}</strong>}
+                </span>
                 <Button variant="secondary" size="sm" onClick={() => void onDownload("pdf")} disabled={download.isPending}>
                   {t("downloadPdf")}
                 </Button>
