@@ -68,8 +68,8 @@ use crate::{
     proto::{
         DESCRIPTOR_SET, descriptor_pool,
         socio::v1::{
-            admin_service_server::AdminServiceServer, auth_service_server::AuthServiceServer,
-            billing_service_server::BillingServiceServer,
+            account_service_server::AccountServiceServer, admin_service_server::AdminServiceServer,
+            auth_service_server::AuthServiceServer, billing_service_server::BillingServiceServer,
             business_plan_service_server::BusinessPlanServiceServer,
             consultant_service_server::ConsultantServiceServer,
             dashboard_service_server::DashboardServiceServer, handoff_service_server::HandoffServiceServer,
@@ -294,6 +294,7 @@ async fn build_router(
     health_reporter.set_serving::<HandoffServiceServer<HandoffApi>>().await;
     health_reporter.set_serving::<LandingServiceServer<LandingApi>>().await;
     health_reporter.set_serving::<ResultsServiceServer<crate::api::results::ResultsApi>>().await;
+    health_reporter.set_serving::<AccountServiceServer<crate::api::account::AccountApi>>().await;
 
     // Reflection describes our services, health and itself, so grpcurl can call any of them.
     let reflection = || {
@@ -327,10 +328,12 @@ async fn build_router(
         )))
         .add_service(ConsultantServiceServer::new(ConsultantApi::new(engine, db.clone())))
         .add_service(ResultsServiceServer::new(crate::api::results::ResultsApi::new(plans.clone())))
+        .add_service(AccountServiceServer::new(crate::api::account::AccountApi::new(exports.clone())))
         .add_service(LandingServiceServer::new(LandingApi::new(
             db.clone(),
             &config.whatsapp.business_number,
             &config.support_email,
+            config.controller.clone(),
         )))
         .add_service(AdminServiceServer::new(AdminApi::new(
             db.clone(),

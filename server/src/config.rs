@@ -164,6 +164,14 @@ pub struct JobsConfig {
     pub reminders_every: Option<Duration>,
 }
 
+/// The legal entity that controls the personal data: its name and, once registered, its CNPJ
+/// (`CONTROLLER_NAME`, `CONTROLLER_CNPJ`; the pages leave the CNPJ out while it is empty).
+#[derive(Clone, Debug)]
+pub struct Controller {
+    pub name: String,
+    pub cnpj: String,
+}
+
 #[derive(Clone, Debug)]
 pub struct Config {
     pub addr: SocketAddr,
@@ -172,8 +180,11 @@ pub struct Config {
     pub database_url: String,
     pub jwt_secret: Secret,
     pub admin_phones: Vec<String>,
-    /// Where people write to us; shown on the landing page.
+    /// Where people write to us; shown on the landing page and, as the data protection officer's
+    /// address, on the legal pages.
     pub support_email: String,
+    /// Who controls the personal data (LGPD art. 5º, VI), as the legal pages name it.
+    pub controller: Controller,
     /// Load balancers whose `X-Forwarded-For` names the client (empty: the header is ignored).
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// `METRICS_TOKEN`: when set, `/metrics` needs `Authorization: Bearer <token>`; production
@@ -288,6 +299,12 @@ impl Config {
                 .map(|list| list.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect())
                 .unwrap_or_default(),
             support_email: var("SUPPORT_EMAIL").unwrap_or_else(|| "suporte@socio.app".into()),
+            controller: Controller {
+                name: var("CONTROLLER_NAME")
+                    .filter(|n| !n.trim().is_empty())
+                    .unwrap_or_else(|| "Sócio".into()),
+                cnpj: var("CONTROLLER_CNPJ").map(|c| c.trim().to_owned()).unwrap_or_default(),
+            },
             trusted_proxies: trusted_proxies(&var)?,
             metrics_token: var("METRICS_TOKEN").filter(|t| !t.trim().is_empty()).map(Secret::new),
             connections: connection_limits(&var)?,

@@ -57,7 +57,7 @@ describe("the app in a real browser against the real server", () => {
     await page.close();
   });
 
-  it("signs up to the newsletter and shows the 404 page for a footer link with no page", async () => {
+  it("signs up to the newsletter and opens the privacy policy from the footer", async () => {
     const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(baseURL);
     // An address the page lets through but the server refuses: the server's own words are shown.
@@ -70,9 +70,11 @@ describe("the app in a real browser against the real server", () => {
     await page.getByRole("checkbox", { name: /Aceito receber e-mails/ }).check();
     await page.getByRole("button", { name: "Quero receber" }).click();
     await page.getByText("Pronto! Você vai receber nossas dicas.").waitFor();
-    await page.getByRole("link", { name: "Carreiras" }).click();
-    await page.getByRole("heading", { name: "Ops! Página não encontrada" }).waitFor();
-    expect(page.url()).toBe(`${baseURL}/careers`);
+    const opened = page.waitForResponse((r) => r.url() === `${baseURL}/privacidade`);
+    await page.getByRole("navigation", { name: "Legal" }).getByRole("link", { name: "Privacidade" }).click();
+    expect((await opened).status()).toBe(200);
+    await page.getByRole("heading", { level: 1, name: "Política de privacidade" }).waitFor();
+    await page.getByText(/Controlador dos dados: Sócio/).waitFor();
     await page.close();
   });
 

@@ -28,11 +28,22 @@ pub struct LandingApi {
     db: Db,
     business_number: String,
     support_email: String,
+    controller: crate::config::Controller,
 }
 
 impl LandingApi {
-    pub fn new(db: Db, business_number: &str, support_email: &str) -> Self {
-        Self { db, business_number: business_number.to_owned(), support_email: support_email.to_owned() }
+    pub fn new(
+        db: Db,
+        business_number: &str,
+        support_email: &str,
+        controller: crate::config::Controller,
+    ) -> Self {
+        Self {
+            db,
+            business_number: business_number.to_owned(),
+            support_email: support_email.to_owned(),
+            controller,
+        }
     }
 }
 
@@ -101,6 +112,8 @@ impl LandingApi {
             whatsapp_number: display_number(&self.business_number),
             whatsapp_url: format!("https://wa.me/{}", self.business_number),
             email: self.support_email.clone(),
+            controller_name: self.controller.name.clone(),
+            controller_cnpj: self.controller.cnpj.clone(),
         }))
     }
 }

@@ -3,6 +3,7 @@
 //! and the web app. Nothing below this layer imports it.
 
 pub mod access;
+pub mod account;
 pub mod admin;
 pub mod auth;
 pub mod billing;

@@ -27,6 +27,12 @@ pub const APP_ROUTES: &[(&str, bool)] = &[
     ("/chat", false),
     ("/admin", false),
     ("/dev/whatsapp", false),
+    ("/privacidade", false),
+    ("/privacy", false),
+    ("/termos", false),
+    ("/terms", false),
+    ("/lgpd", false),
+    ("/gdpr", false),
 ];
 
 /// Whether the router has a page for the path (else it shows its 404).

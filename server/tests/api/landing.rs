@@ -167,12 +167,21 @@ async fn the_newsletter_keeps_an_address_once_with_its_consent_and_refuses_bad_i
 on_both_engines!(the_newsletter_keeps_an_address_once_with_its_consent_and_refuses_bad_input);
 
 async fn the_contact_shows_the_business_whatsapp_and_support_address(db: TestDatabase) {
-    let app = spawn_app_with(db, &[("SUPPORT_EMAIL", "ajuda@socio.app".into())]).await;
+    let app = spawn_app_with(
+        db,
+        &[
+            ("SUPPORT_EMAIL", "ajuda@socio.app".into()),
+            ("CONTROLLER_NAME", "Sócio Consultoria Ltda".into()),
+            ("CONTROLLER_CNPJ", "12.345.678/0001-95".into()),
+        ],
+    )
+    .await;
     let (status, body) = app.call(Method::GET, "/api/contact", Value::Null, None).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
         body["data"],
-        json!({"whatsappNumber": "+55 (11) 90000-0000", "whatsappUrl": "https://wa.me/5511900000000", "email": "ajuda@socio.app"})
+        json!({"whatsappNumber": "+55 (11) 90000-0000", "whatsappUrl": "https://wa.me/5511900000000", "email": "ajuda@socio.app",
+               "controllerName": "Sócio Consultoria Ltda", "controllerCnpj": "12.345.678/0001-95"})
     );
 }
 on_both_engines!(the_contact_shows_the_business_whatsapp_and_support_address);

@@ -1,6 +1,7 @@
 //! Black-box tests through the public protocols, each on SQLite and — when `TEST_DATABASE_URL` is
 //! set — on PostgreSQL.
 
+mod account;
 mod admin;
 mod auth;
 mod billing;

@@ -41,7 +41,7 @@ async fn reflection_lists_exactly_the_contract_s_services_over_v1_and_v1alpha(db
     };
     let names: BTreeSet<String> = list.service.into_iter().map(|s| s.name).collect();
     let mut expected = contract_services();
-    assert_eq!(expected.len(), 10, "the ten services of the contracts: {expected:?}");
+    assert_eq!(expected.len(), 11, "the eleven services of the contracts: {expected:?}");
     expected.extend(["grpc.health.v1.Health".to_owned(), "grpc.reflection.v1.ServerReflection".to_owned()]);
     assert_eq!(names, expected, "reflection lists exactly the contract's services and health");
 
@@ -170,9 +170,11 @@ async fn the_root_serves_the_landing_page_the_app_s_routes_the_app_an_unknown_pa
         ("/dashboard", APP_MARKER, 200),
         ("/admin", APP_MARKER, 200),
         ("/checkout/sandbox/cs_123", APP_MARKER, 200),
+        ("/privacidade", APP_MARKER, 200),
+        ("/gdpr", APP_MARKER, 200),
         // Not one of the app's routes: its 404 page, answered as a 404.
         ("/no/such/page", APP_MARKER, 404),
-        ("/privacy", APP_MARKER, 404),
+        ("/careers", APP_MARKER, 404),
         ("/dashboardx", APP_MARKER, 404),
     ] {
         let response = app.http.get(format!("{}{path}", app.address)).send().await.unwrap();

@@ -12,13 +12,13 @@ describe("routes", () => {
     expect(screen.getByRole("link", { name: "Return to Home" })).toHaveAttribute("href", "/");
   });
 
-  it("shows the 404 page in Portuguese by default, footer pages included", async () => {
-    renderApp("/privacy");
+  it("shows the 404 page in Portuguese by default", async () => {
+    renderApp("/sobre-nos");
     expect(await screen.findByRole("heading", { name: "Ops! Página não encontrada" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Voltar para o início" })).toHaveAttribute("href", "/");
   });
 
-  it.each(["/checkout", "/checkout/+5511987654321", "/login", "/success", "/dashboard", "/business-plan", "/admin"])(
+  it.each(["/checkout", "/checkout/+5511987654321", "/login", "/success", "/dashboard", "/business-plan", "/admin", "/privacidade", "/privacy", "/termos", "/terms", "/lgpd", "/gdpr"])(
     "registers %s as a page of the app, not a 404",
     async (path) => {
       renderApp(path);

@@ -5,6 +5,18 @@
 
 import { type RouteObject, useLocation } from "react-router";
 
+/** A legal page (privacy policy, terms of use, the LGPD rights), loaded on demand. */
+function legal(document: "privacy" | "terms" | "lgpd") {
+  return async () => {
+    const { LegalPage } = await import("@/features/legal/components/legal-page");
+    return {
+      Component: function RoutedLegalPage() {
+        return <LegalPage document={document} />;
+      },
+    };
+  };
+}
+
 const checkout = async () => {
   const { CheckoutPage } = await import("@/features/billing/components/checkout-page");
   return { Component: CheckoutPage };
@@ -89,6 +101,13 @@ const pages: RouteObject[] = [
       },
     ],
   },
+  // The legal pages, at their Portuguese and English addresses.
+  { path: "/privacidade", lazy: legal("privacy") },
+  { path: "/privacy", lazy: legal("privacy") },
+  { path: "/termos", lazy: legal("terms") },
+  { path: "/terms", lazy: legal("terms") },
+  { path: "/lgpd", lazy: legal("lgpd") },
+  { path: "/gdpr", lazy: legal("lgpd") },
   {
     // Development mode's WhatsApp simulator (the server offers its API only in dev mode).
     path: "/dev/whatsapp",

@@ -28,7 +28,28 @@ export function getRefreshToken(): string | null {
   return read(REFRESH_TOKEN_KEY);
 }
 
+/**
+ * Set while the person ends their own session on purpose (deleting the account): the server ends
+ * it before the answer arrives, and what notices that first must not send them to /login.
+ */
+let leaving = false;
+
+/** The person is ending their session on purpose (until `stayInSession` or the next login). */
+export function leaveSession(): void {
+  leaving = true;
+}
+
+/** Leaving did not happen after all (the call failed). */
+export function stayInSession(): void {
+  leaving = false;
+}
+
+export function isLeavingSession(): boolean {
+  return leaving;
+}
+
 export function storeTokens(token: string, refreshToken: string): void {
+  leaving = false;
   window.localStorage.setItem(ACCESS_TOKEN_KEY, token);
   window.localStorage.setItem(REFRESH_TOKEN_KEY, refreshToken);
   notify();

@@ -9,7 +9,7 @@ import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { AuthService } from "@/gen/socio/v1/auth_pb";
 
 import { REQUEST_TIMEOUT_MS } from "./rest";
-import { clearTokens, getAccessToken, getRefreshToken, storeTokens } from "./session";
+import { clearTokens, getAccessToken, getRefreshToken, isLeavingSession, storeTokens } from "./session";
 
 export { REQUEST_TIMEOUT_MS } from "./rest";
 
@@ -51,7 +51,7 @@ export function refreshInterceptor(refresh: () => Promise<string | null>, onExpi
     const token = await shared();
     if (!token) {
       clearTokens();
-      onExpired();
+      if (!isLeavingSession()) onExpired();
     }
     return token;
   }
@@ -74,7 +74,7 @@ export function refreshInterceptor(refresh: () => Promise<string | null>, onExpi
       if (!isUnauthenticated(error) || NO_REFRESH.has(request.method.name) || !getRefreshToken()) {
         if (isUnauthenticated(error) && !NO_REFRESH.has(request.method.name) && getAccessToken()) {
           clearTokens();
-          onExpired();
+          if (!isLeavingSession()) onExpired();
         }
         throw error;
       }

@@ -4,7 +4,7 @@ import { Navigate, Outlet, useNavigate } from "react-router";
 import { toast } from "sonner";
 
 import { Role } from "@/gen/socio/v1/common_pb";
-import { useAccessToken } from "@/lib/session";
+import { isLeavingSession, useAccessToken } from "@/lib/session";
 
 import { useMe } from "../api/use-me";
 
@@ -16,12 +16,15 @@ function Status({ text }: { text: string }) {
   );
 }
 
-/** The layout of every logged-in page: no stored token or a failed current-user check sends to /login. */
+/**
+ * The layout of every logged-in page: no stored token or a failed current-user check sends to
+ * /login — or home, when the person just ended their session on purpose (a deleted account).
+ */
 export function LoggedInLayout() {
   const { t } = useTranslation("auth");
   const token = useAccessToken();
   const me = useMe();
-  if (!token || me.isError) return <Navigate to="/login" replace />;
+  if (!token || me.isError) return <Navigate to={isLeavingSession() ? "/" : "/login"} replace />;
   if (me.isPending) return <Status text={t("guard.loading")} />;
   return <Outlet />;
 }

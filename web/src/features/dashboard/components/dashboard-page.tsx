@@ -15,6 +15,7 @@ import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
 import { formatHandle } from "@/lib/phone";
 import { MonthResults } from "./month-results";
+import { YourData } from "./your-data";
 import { useDownloadPlan } from "@/lib/use-download-plan";
 import { usePlanLiveUpdates } from "@/lib/use-plan-live";
 
@@ -210,6 +211,8 @@ export function DashboardPage() {
               {isPro && <ConsultationCall />}
             </div>
           </Card>
+
+          <YourData />
         </div>
       </div>
     </PageShell>

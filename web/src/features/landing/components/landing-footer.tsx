@@ -109,7 +109,7 @@ export function LandingFooter() {
               {t("footer.cta")}
             </a>
           </div>
-          <div className="grid grid-cols-2 gap-8 sm:grid-cols-4">
+          <div className="grid grid-cols-2 gap-8 sm:grid-cols-3">
             {columns.map((column) => (
               <nav key={column.title} aria-label={column.title}>
                 <h2 className="font-semibold text-white">{column.title}</h2>

@@ -55,10 +55,15 @@ describe("landing page", () => {
     expect(screen.getByRole("figure", { name: "Exemplo de plano de negócios" })).toBeInTheDocument();
     expect(screen.getByRole("table", { name: "Consultoria tradicional x Sócio" })).toHaveTextContent("R$ 300 por hora");
     expect(screen.getByText("O Sócio oferece orientação educacional e não substitui a assessoria jurídica ou contábil formal.")).toBeInTheDocument();
-    for (const column of ["Produto", "Empresa", "Recursos", "Legal"]) {
+    for (const column of ["Produto", "Sócio", "Legal"]) {
       expect(screen.getByRole("navigation", { name: column })).toBeInTheDocument();
     }
-    expect(screen.getByRole("link", { name: "Privacidade" })).toHaveAttribute("href", "/privacy");
+    // Every footer link is a page of the app or an anchor of this one: none leads to a 404.
+    const legal = screen.getByRole("navigation", { name: "Legal" });
+    expect(within(legal).getByRole("link", { name: "Privacidade" })).toHaveAttribute("href", "/privacidade");
+    expect(within(legal).getByRole("link", { name: "Termos de uso" })).toHaveAttribute("href", "/termos");
+    expect(within(legal).getByRole("link", { name: "Cookies" })).toHaveAttribute("href", "/privacidade#cookies");
+    expect(within(legal).getByRole("link", { name: "LGPD: seus direitos" })).toHaveAttribute("href", "/lgpd");
   });
 
   it("opens and closes the phone menu with the page's sections", async () => {

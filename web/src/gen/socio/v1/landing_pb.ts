@@ -11,7 +11,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file socio/v1/landing.proto.
  */
 export const file_socio_v1_landing: GenFile = /*@__PURE__*/
-  fileDesc("ChZzb2Npby92MS9sYW5kaW5nLnByb3RvEghzb2Npby52MSJiChFUcmFja0V2ZW50UmVxdWVzdBIoCgRraW5kGAEgASgOMhouc29jaW8udjEuTGFuZGluZ0V2ZW50S2luZBIPCgd2YXJpYW50GAIgASgJEhIKCnZpc2l0b3JfaWQYAyABKAkiFAoSVHJhY2tFdmVudFJlc3BvbnNlIk4KGlN1YnNjcmliZU5ld3NsZXR0ZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEg8KB2NvbnNlbnQYAiABKAgSEAoIbGFuZ3VhZ2UYAyABKAkiHQobU3Vic2NyaWJlTmV3c2xldHRlclJlc3BvbnNlIhMKEUdldENvbnRhY3RSZXF1ZXN0IlIKEkdldENvbnRhY3RSZXNwb25zZRIXCg93aGF0c2FwcF9udW1iZXIYASABKAkSFAoMd2hhdHNhcHBfdXJsGAIgASgJEg0KBWVtYWlsGAMgASgJKoIBChBMYW5kaW5nRXZlbnRLaW5kEiIKHkxBTkRJTkdfRVZFTlRfS0lORF9VTlNQRUNJRklFRBAAEiMKH0xBTkRJTkdfRVZFTlRfS0lORF9MQU5ESU5HX1ZJRVcQARIlCiFMQU5ESU5HX0VWRU5UX0tJTkRfQ0hFQ0tPVVRfU1RBUlQQAjLaAgoOTGFuZGluZ1NlcnZpY2USaQoKVHJhY2tFdmVudBIbLnNvY2lvLnYxLlRyYWNrRXZlbnRSZXF1ZXN0Ghwuc29jaW8udjEuVHJhY2tFdmVudFJlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvYW5hbHl0aWNzL2V2ZW50cxJ+ChNTdWJzY3JpYmVOZXdzbGV0dGVyEiQuc29jaW8udjEuU3Vic2NyaWJlTmV3c2xldHRlclJlcXVlc3QaJS5zb2Npby52MS5TdWJzY3JpYmVOZXdzbGV0dGVyUmVzcG9uc2UiGoLT5JMCFDoBKiIPL2FwaS9uZXdzbGV0dGVyEl0KCkdldENvbnRhY3QSGy5zb2Npby52MS5HZXRDb250YWN0UmVxdWVzdBocLnNvY2lvLnYxLkdldENvbnRhY3RSZXNwb25zZSIUgtPkkwIOEgwvYXBpL2NvbnRhY3RiBnByb3RvMw", [file_google_api_annotations]);
+  fileDesc("ChZzb2Npby92MS9sYW5kaW5nLnByb3RvEghzb2Npby52MSJiChFUcmFja0V2ZW50UmVxdWVzdBIoCgRraW5kGAEgASgOMhouc29jaW8udjEuTGFuZGluZ0V2ZW50S2luZBIPCgd2YXJpYW50GAIgASgJEhIKCnZpc2l0b3JfaWQYAyABKAkiFAoSVHJhY2tFdmVudFJlc3BvbnNlIk4KGlN1YnNjcmliZU5ld3NsZXR0ZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEg8KB2NvbnNlbnQYAiABKAgSEAoIbGFuZ3VhZ2UYAyABKAkiHQobU3Vic2NyaWJlTmV3c2xldHRlclJlc3BvbnNlIhMKEUdldENvbnRhY3RSZXF1ZXN0IoQBChJHZXRDb250YWN0UmVzcG9uc2USFwoPd2hhdHNhcHBfbnVtYmVyGAEgASgJEhQKDHdoYXRzYXBwX3VybBgCIAEoCRINCgVlbWFpbBgDIAEoCRIXCg9jb250cm9sbGVyX25hbWUYBCABKAkSFwoPY29udHJvbGxlcl9jbnBqGAUgASgJKoIBChBMYW5kaW5nRXZlbnRLaW5kEiIKHkxBTkRJTkdfRVZFTlRfS0lORF9VTlNQRUNJRklFRBAAEiMKH0xBTkRJTkdfRVZFTlRfS0lORF9MQU5ESU5HX1ZJRVcQARIlCiFMQU5ESU5HX0VWRU5UX0tJTkRfQ0hFQ0tPVVRfU1RBUlQQAjLaAgoOTGFuZGluZ1NlcnZpY2USaQoKVHJhY2tFdmVudBIbLnNvY2lvLnYxLlRyYWNrRXZlbnRSZXF1ZXN0Ghwuc29jaW8udjEuVHJhY2tFdmVudFJlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvYW5hbHl0aWNzL2V2ZW50cxJ+ChNTdWJzY3JpYmVOZXdzbGV0dGVyEiQuc29jaW8udjEuU3Vic2NyaWJlTmV3c2xldHRlclJlcXVlc3QaJS5zb2Npby52MS5TdWJzY3JpYmVOZXdzbGV0dGVyUmVzcG9uc2UiGoLT5JMCFDoBKiIPL2FwaS9uZXdzbGV0dGVyEl0KCkdldENvbnRhY3QSGy5zb2Npby52MS5HZXRDb250YWN0UmVxdWVzdBocLnNvY2lvLnYxLkdldENvbnRhY3RSZXNwb25zZSIUgtPkkwIOEgwvYXBpL2NvbnRhY3RiBnByb3RvMw", [file_google_api_annotations]);
 
 /**
  * @generated from message socio.v1.TrackEventRequest
@@ -134,9 +134,25 @@ export type GetContactResponse = Message<"socio.v1.GetContactResponse"> & {
   whatsappUrl: string;
 
   /**
+   * Where people write to us, also the data protection officer's address (LGPD art. 41).
+   *
    * @generated from field: string email = 3;
    */
   email: string;
+
+  /**
+   * Who controls the personal data (LGPD art. 5º, VI), named on the legal pages.
+   *
+   * @generated from field: string controller_name = 4;
+   */
+  controllerName: string;
+
+  /**
+   * Its CNPJ; empty until it is configured.
+   *
+   * @generated from field: string controller_cnpj = 5;
+   */
+  controllerCnpj: string;
 };
 
 /**

@@ -1,0 +1,66 @@
+//! `AccountService`: the signed-in person's rights of LGPD art. 18 without asking anyone — a
+//! complete copy of their data (the admins' export, for themselves) and deleting the account (the
+//! admins' erasure, for themselves), each recorded in the audit log.
+
+use super::{
+    call::{Answer, Call, Reply, rpc_service, say},
+    export::{Exports, LINK_TTL_MS},
+    timestamp,
+};
+use crate::{
+    audit,
+    db::now_ms,
+    erasure,
+    error::{AppError, Problem, Resource},
+    proto::socio::v1::{self as pb, account_service_server::AccountService},
+};
+
+#[derive(Clone)]
+pub struct AccountApi {
+    exports: Exports,
+}
+
+impl AccountApi {
+    pub fn new(exports: Exports) -> Self {
+        Self { exports }
+    }
+}
+
+impl AccountApi {
+    async fn export_my_data(&self, call: Call<ExportMyData>) -> Answer<ExportMyData> {
+        let user = call.user()?;
+        let expires = now_ms() + LINK_TTL_MS;
+        let mut conn = self.exports.db.pool().acquire().await?;
+        audit::record(&mut conn, &user.id, "export_own_data", &user.id, "LGPD export, self-service").await?;
+        Ok(Reply::from(pb::ExportMyDataResponse {
+            download_url: self.exports.link(&user.id, expires),
+            expires_at: Some(timestamp(expires)),
+        }))
+    }
+
+    async fn delete_my_account(&self, call: Call<DeleteMyAccount>) -> Answer<DeleteMyAccount> {
+        let user_id = call.user()?.id.clone();
+        if !call.body().confirm {
+            return Err(AppError::invalid(
+                "confirm",
+                Problem::Format {
+                    pt_br: "a confirmação de que você quer excluir a conta (confirm: true)",
+                    en: "the confirmation that you want to delete the account (confirm: true)",
+                },
+            ));
+        }
+        if !erasure::erase(&self.exports.db, &user_id).await? {
+            return Err(AppError::NotFound(Resource::User));
+        }
+        let mut conn = self.exports.db.pool().acquire().await?;
+        audit::record(&mut conn, &user_id, "delete_own_account", &user_id, "LGPD erasure, self-service")
+            .await?;
+        let notice = say("Sua conta e seus dados foram excluídos", "Your account and your data were deleted");
+        Ok(Reply::with_message(pb::DeleteMyAccountResponse {}, notice))
+    }
+}
+
+rpc_service!(AccountService for AccountApi {
+    export_my_data,
+    delete_my_account,
+});
