@@ -20,7 +20,17 @@ export function errorInfo(error: unknown): { reason: string; metadata: Record<st
 export function fieldViolations(error: unknown): Record<string, string> {
   if (!(error instanceof ConnectError)) return {};
   const [badRequest] = error.findDetails(BadRequestSchema);
-  return Object.fromEntries((badRequest?.fieldViolations ?? []).map((v) => [v.field, v.description]));
+  return Object.fromEntries((badRequest?.fieldViolations ?? []).map((v) => [v.field, besideTheField(v.field, v.description)]));
+}
+
+/**
+ * The server's words as they read next to the field's label: without the field's contract name
+ * it starts with ("month deve ser…" → "Deve ser…").
+ */
+function besideTheField(field: string, description: string): string {
+  if (!description.startsWith(`${field} `)) return description;
+  const rest = description.slice(field.length + 1);
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
 /** Seconds the server asks to wait before trying again (google.rpc.RetryInfo), when it says. */

@@ -65,6 +65,7 @@ describe("checkout", () => {
     const calls: Call[] = [];
     renderApp("/checkout/5511987654321", { api: api(calls) });
     await userEvent.click(await screen.findByRole("button", { name: /Anual/ }));
+    expect(screen.getByText("/ano").closest("p")).toHaveTextContent(/R\$\s899\s\/ano/);
     await userEvent.click(screen.getByRole("button", { name: "Assinar o Pro" }));
     await waitFor(() => expect(go).toHaveBeenCalledWith("http://localhost:8080/checkout/sandbox/s1"));
     expect(calls).toEqual([{ planType: PlanType.PRO, phoneNumber: "+5511987654321", interval: BillingInterval.YEARLY }]);

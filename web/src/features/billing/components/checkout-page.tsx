@@ -98,7 +98,7 @@ export function CheckoutPage() {
                 <p className="mt-1 text-sm text-slate-600">{plan.description}</p>
                 <p className="mt-4 text-4xl font-bold">
                   {formatBRL(interval === BillingInterval.YEARLY && plan.yearlyPrice > 0 ? plan.yearlyPrice : plan.price, language)}
-                  <span className="text-base font-normal text-slate-600"> {interval === BillingInterval.YEARLY && plan.yearlyPrice > 0 ? "" : plan.period}</span>
+                  <span className="text-base font-normal text-slate-600"> {interval === BillingInterval.YEARLY && plan.yearlyPrice > 0 ? t("checkout.perYear") : plan.period}</span>
                 </p>
                 {plan.yearlyPrice > 0 && (
                   <div className="mt-3 flex gap-2 text-sm" role="group">

@@ -33,7 +33,7 @@ function api(seen: Seen) {
     progress: 17,
     steps: [1, 2, 3, 4, 5, 6].map((id) => ({ id, completed: id === 1 })),
     ideaData: { businessIdea: "Padaria" },
-    financeData: { averageTicket: 25, expectedSalesPerMonth: 1000 },
+    financeData: { averageTicket: 19.5, expectedSalesPerMonth: 1000, monthlyFixedCosts: 15000 },
     financeAnalysis: {
       contributionMargin: 15,
       breakEvenSales: 533.3,
@@ -125,6 +125,37 @@ describe("business plan builder", () => {
     expect(await screen.findByText("Salvo")).toBeInTheDocument();
   });
 
+  it("shows saved figures the Brazilian way and reads them typed that way", async () => {
+    storeTokens("t", "r");
+    const seen: Seen = { saves: [], generated: 0, deleted: 0 };
+    renderApp("/business-plan", { api: api(seen) });
+    expect(await screen.findByLabelText("Ticket médio por venda (R$)")).toHaveValue("19,50");
+    expect(screen.getByLabelText("Custos fixos por mês (R$)")).toHaveValue("15.000");
+    const startup = screen.getByLabelText("Investimento inicial (R$)");
+    await userEvent.type(startup, "R$ 1.500,50");
+    await waitFor(() => expect(seen.saves.length).toBe(1), { timeout: 3000 });
+    expect(seen.saves[0]?.data).toMatchObject({ startupCosts: 1500.5, averageTicket: 19.5, monthlyFixedCosts: 15000 });
+    await userEvent.tab();
+    expect(startup).toHaveValue("1.500,50");
+  });
+
+  it("says next to a money field that words are not an amount, and sends nothing", async () => {
+    storeTokens("t", "r");
+    const seen: Seen = { saves: [], generated: 0, deleted: 0 };
+    renderApp("/business-plan", { api: api(seen) });
+    const fixed = await screen.findByLabelText("Custos fixos por mês (R$)");
+    await userEvent.clear(fixed);
+    await userEvent.type(fixed, "muitas");
+    await waitFor(() => expect(fixed).toHaveAttribute("aria-invalid", "true"), { timeout: 3000 });
+    expect(fixed).toHaveAccessibleDescription("Digite um valor em reais, como 1.500 ou 19,50.");
+    expect(seen.saves).toEqual([]);
+    await userEvent.clear(fixed);
+    await userEvent.type(fixed, "18.000");
+    await waitFor(() => expect(seen.saves.length).toBe(1), { timeout: 3000 });
+    expect(fixed).toHaveAttribute("aria-invalid", "false");
+    expect(seen.saves[0]?.data).toMatchObject({ monthlyFixedCosts: 18000 });
+  });
+
   it("shows the server's words under the field it refused", async () => {
     storeTokens("t", "r");
     const refuse = { field: "marketData.industry", description: "marketData.industry deve ter no máximo 80 caracteres" };
@@ -133,7 +164,7 @@ describe("business plan builder", () => {
     const industry = await screen.findByLabelText("Setor");
     await userEvent.type(industry, "Alimentação");
     await waitFor(() => expect(industry).toHaveAttribute("aria-invalid", "true"), { timeout: 3000 });
-    expect(industry).toHaveAccessibleDescription("marketData.industry deve ter no máximo 80 caracteres");
+    expect(industry).toHaveAccessibleDescription("Deve ter no máximo 80 caracteres");
   });
 
   it("generates the complete plan, then offers the downloads", async () => {

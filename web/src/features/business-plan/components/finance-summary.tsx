@@ -50,7 +50,9 @@ function Scenarios({ analysis }: { analysis: FinanceAnalysis }) {
   const locale = language === "pt-BR" ? "pt-BR" : "en-US";
   if (analysis.scenarios.length === 0) return null;
   return (
-    <div className="mt-4 overflow-x-auto">
+    // A table wider than a phone scrolls: the region can be reached and scrolled by keyboard, and says so.
+    <div className="mt-4 overflow-x-auto" tabIndex={0} role="region" aria-label={t("finance.scenarios.title")}>
+      <p className="text-xs text-slate-500 sm:hidden">{t("finance.scrollHint")}</p>
       <table className="w-full text-left text-sm">
         <caption className="text-left font-medium">{t("finance.scenarios.title")}</caption>
         <thead>
@@ -98,7 +100,7 @@ function Actuals() {
           </Link>
         </p>
       ) : (
-        <div className="mt-2 overflow-x-auto">
+        <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label={t("finance.actuals.caption")}>
           <table className="w-full text-left text-sm">
             <caption className="sr-only">{t("finance.actuals.caption")}</caption>
             <thead>

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { ChangeSource } from "@/gen/socio/v1/business_plan_pb";
 import { FormField } from "@/components/ui/form-field";
 import { fieldViolations, serverMessage } from "@/lib/errors";
+import { formatDecimal, parseDecimal } from "@/lib/numbers";
 
 import { useSaveStep } from "../api/plan-queries";
 import type { Field, SectionSpec } from "./section-fields";
@@ -12,22 +13,29 @@ import type { Field, SectionSpec } from "./section-fields";
 const AUTOSAVE_MS = 800;
 const controlClass = "mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none";
 
-function display(field: Field, value: JsonValue | undefined): string {
+function isNumeric(field: Field): field is Field & { kind: "money" | "percent" | "count" } {
+  return field.kind === "money" || field.kind === "percent" || field.kind === "count";
+}
+
+/** A saved value as the field shows it: numbers in the reader's form ("19,50", "15.000"). */
+function display(field: Field, value: JsonValue | undefined, language: string): string {
   if (value === null || value === undefined) return "";
   if (field.kind === "list" && Array.isArray(value)) return value.join(", ");
   if (field.kind === "select" && typeof value === "string" && value.endsWith("_UNSPECIFIED")) return "";
+  if (isNumeric(field) && typeof value === "number") return formatDecimal(value, language, field.kind);
   return String(value);
 }
 
-function parse(field: Field, raw: string): JsonValue {
+/** What a field's text means, or undefined when a number field holds something that is not one. */
+function parse(field: Field, raw: string, language: string): JsonValue | undefined {
   switch (field.kind) {
     case "money":
     case "percent":
     case "count": {
-      const cleaned = raw.replace(/\s/g, "").replace(/\.(?=\d{3}(\D|$))/g, "").replace(",", ".");
-      if (cleaned === "") return null;
-      const n = Number(cleaned);
-      return Number.isFinite(n) ? (field.kind === "count" ? Math.round(n) : n) : raw;
+      if (raw.trim() === "") return null;
+      const n = parseDecimal(raw, language);
+      if (Number.isNaN(n)) return undefined;
+      return field.kind === "count" ? Math.round(n) : n;
     }
     case "list":
       return raw.split(",").map((s) => s.trim()).filter(Boolean);
@@ -46,11 +54,14 @@ function withCurrent(options: string[], current: string | undefined): string[] {
 
 /** One step of the plan as a form that saves itself while the user types. */
 export function SectionCard({ spec, data, completed, children }: { spec: SectionSpec; data: JsonObject; completed: boolean; children?: React.ReactNode }) {
-  const { t } = useTranslation("businessPlan");
+  const { t, i18n } = useTranslation("businessPlan");
+  const language = i18n.language;
   const save = useSaveStep();
   const [draft, setDraft] = useState<Record<string, string>>(() =>
-    Object.fromEntries(spec.fields.map((f) => [f.name, display(f, data[f.name])])),
+    Object.fromEntries(spec.fields.map((f) => [f.name, display(f, data[f.name], language)])),
   );
+  // The fields whose text is not a number, said next to them; nothing is sent while one is.
+  const [typingErrors, setTypingErrors] = useState<Record<string, string>>({});
   const [state, setState] = useState<"idle" | "saving" | "saved" | "error">("idle");
   // The checkbox answers at once; the server's value takes over when it changes.
   const [done, setDone] = useState(completed);
@@ -67,10 +78,20 @@ export function SectionCard({ spec, data, completed, children }: { spec: Section
   useEffect(() => () => window.clearTimeout(pending.current), []);
 
   async function persist(values: Record<string, string>, done?: boolean) {
+    const changed: JsonObject = {};
+    const wrong: Record<string, string> = {};
+    for (const field of spec.fields) {
+      const value = parse(field, values[field.name] ?? "", language);
+      if (value === undefined) wrong[field.name] = t(`notANumber.${field.kind}`);
+      else changed[field.name] = value;
+    }
+    setTypingErrors(wrong);
+    if (Object.keys(wrong).length > 0) {
+      setState("idle");
+      return;
+    }
     setState("saving");
     try {
-      const changed: JsonObject = {};
-      for (const field of spec.fields) changed[field.name] = parse(field, values[field.name] ?? "");
       await save.mutateAsync({ step: spec.step, data: changed, completed: done, source: ChangeSource.BUILDER });
       setFieldErrors({});
       setState("saved");
@@ -86,6 +107,13 @@ export function SectionCard({ spec, data, completed, children }: { spec: Section
     setDraft(next);
     window.clearTimeout(pending.current);
     pending.current = window.setTimeout(() => void persist(next), AUTOSAVE_MS);
+  }
+
+  /** Leaving a number field shows what was typed in the reader's form ("15000" → "15.000"). */
+  function tidy(field: Field) {
+    if (!isNumeric(field)) return;
+    const value = parse(field, draft[field.name] ?? "", language);
+    if (typeof value === "number") setDraft((current) => ({ ...current, [field.name]: formatDecimal(value, language, field.kind) }));
   }
 
   const id = (name: string) => `${spec.key}-${name}`;
@@ -114,7 +142,7 @@ export function SectionCard({ spec, data, completed, children }: { spec: Section
             key={field.name}
             id={id(field.name)}
             label={t(`fields.${field.name}`)}
-            error={fieldErrors[field.name]}
+            error={typingErrors[field.name] ?? fieldErrors[field.name]}
             controlClassName={controlClass}
             className={field.kind === "textarea" ? "sm:col-span-2" : undefined}
           >
@@ -137,6 +165,7 @@ export function SectionCard({ spec, data, completed, children }: { spec: Section
                   maxLength={field.max ?? 400}
                   value={draft[field.name]}
                   onChange={(e) => change(field.name, e.target.value)}
+                  onBlur={() => tidy(field)}
                 />
               )
             }

@@ -89,7 +89,7 @@ describe("month's results on the dashboard", () => {
     await userEvent.clear(month);
     await userEvent.type(month, "2099-01");
     await userEvent.click(within(card).getByRole("button", { name: "Salvar resultados" }));
-    expect(await within(card).findByText("month deve ser um mês que já começou")).toBeInTheDocument();
+    expect(await within(card).findByText("Deve ser um mês que já começou")).toBeInTheDocument();
     expect(month).toHaveAttribute("aria-invalid", "true");
   });
 });
