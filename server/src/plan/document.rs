@@ -34,6 +34,9 @@ pub struct Table {
     pub title: String,
     pub columns: Vec<String>,
     pub rows: Vec<Vec<String>>,
+    /// Sentences, not figures (the SWOT): a narrow label column and a wide one for the text, both
+    /// aligned left. Figures are aligned right under a wide first column.
+    pub prose: bool,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -260,6 +263,7 @@ fn swot(b: &mut Builder, market: &pb::MarketData, lang: Language) {
                 vec![(*name).to_owned(), text]
             })
             .collect(),
+        prose: true,
     });
 }
 
@@ -318,6 +322,7 @@ fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> Doc
                 vec![lang.choose("(-) Custos fixos", "(-) Fixed costs").into(), brl(a.month.fixed_costs)],
                 vec![lang.choose("(=) Resultado", "(=) Result").into(), brl(a.month.result)],
             ],
+            prose: false,
         });
         b.section.notes.push(inputs.tax.explain(lang));
         let none = lang.choose("não alcançado", "not reached").to_owned();
@@ -363,6 +368,7 @@ fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> Doc
                         .unwrap_or_else(|| none.clone()),
                 ],
             ],
+            prose: false,
         });
         b.section.tables.push(Table {
             title: lang
@@ -399,6 +405,7 @@ fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> Doc
                     ]
                 })
                 .collect(),
+            prose: false,
         });
         b.section.tables.push(Table {
             title: lang.choose("Projeção de caixa — 12 meses", "Cash-flow projection — 12 months").into(),
@@ -412,6 +419,7 @@ fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> Doc
                 .iter()
                 .map(|m| vec![m.month.to_string(), brl(m.result), brl(m.cumulative)])
                 .collect(),
+            prose: false,
         });
     } else if !b.section.items.is_empty() {
         b.section.notes.push(

@@ -573,3 +573,73 @@ async fn a_download_after_an_edit_is_the_plan_as_it_is_now(db: TestDatabase) {
     assert_eq!(plan["data"]["businessPlan"]["document"]["current"], true, "{plan}");
 }
 on_both_engines!(a_download_after_an_edit_is_the_plan_as_it_is_now);
+
+/// The words of a PDF with their boxes (`pdftotext -bbox`): (word, xMin, yMin, xMax).
+fn pdf_words(pdf: &[u8]) -> Vec<(String, f64, f64, f64)> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("plan.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    let output = std::process::Command::new("pdftotext")
+        .args(["-bbox"])
+        .arg(&path)
+        .arg("-")
+        .output()
+        .expect("pdftotext (apt-get install poppler-utils) reads the PDF");
+    assert!(output.status.success());
+    let html = String::from_utf8(output.stdout).unwrap();
+    let number = |tag: &str, name: &str| -> f64 {
+        let at = tag.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+        tag[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    html.split("<word ")
+        .skip(1)
+        .map(|chunk| {
+            let (tag, rest) = chunk.split_once('>').unwrap();
+            let word = rest.split("</word>").next().unwrap().to_owned();
+            (word, number(tag, "xMin"), number(tag, "yMin"), number(tag, "xMax"))
+        })
+        .collect()
+}
+
+async fn the_pdf_s_swot_table_reads_label_then_text_wrapped_from_the_left(db: TestDatabase) {
+    let (app, token) = logged_in(db).await;
+    let strengths = "Fermentação natural de quarenta e oito horas, farinha orgânica de moinho local, forno a lenha, receitas de família e um atendimento que chama cada cliente pelo nome, coisa que nenhuma rede da cidade faz";
+    let market = json!({"marketData": {"industry": "Padaria", "strengths": strengths, "weaknesses": "Capital de giro curto", "opportunities": "Bairro sem padaria artesanal", "threats": "Rede grande a duas quadras"}});
+    let (status, _) = app.call(Method::PUT, "/api/business-plan/market", market, Some(&token)).await;
+    assert_eq!(status, 200);
+    let (status, pdf) = get(&app, "/api/business-plan/export?format=pdf", &token).await;
+    assert_eq!(status, 200);
+    use base64::Engine as _;
+    let bytes =
+        base64::engine::general_purpose::STANDARD.decode(pdf["data"]["content"].as_str().unwrap()).unwrap();
+    let words = pdf_words(&bytes);
+    let find =
+        |w: &str| words.iter().find(|(word, ..)| word == w).unwrap_or_else(|| panic!("{w} in the PDF"));
+    let (_, _, label_y, label_x_max) = find("Forças").clone();
+    let (_, _, next_y, _) = find("Fraquezas").clone();
+    // The strengths cell: every word on the label's row and below it, until the next row's label.
+    let cell: Vec<_> = words
+        .iter()
+        .filter(|(word, _, y, _)| *y >= label_y - 1.0 && *y < next_y - 1.0 && word != "Forças")
+        .collect();
+    assert!(
+        cell.iter().any(|(w, ..)| w == "Fermentação") && cell.iter().any(|(w, ..)| w == "faz"),
+        "{cell:?}"
+    );
+    let mut lines: std::collections::BTreeMap<i64, f64> = Default::default();
+    for (_, x, y, _) in &cell {
+        let left = lines.entry(y.round() as i64).or_insert(f64::MAX);
+        *left = left.min(*x);
+    }
+    assert!(lines.len() >= 2, "the long text wraps inside its column: {lines:?}");
+    let starts: Vec<f64> = lines.values().copied().collect();
+    assert!(
+        starts[0] > label_x_max,
+        "the text starts after the label, never over it: {starts:?} vs {label_x_max}"
+    );
+    assert!(
+        starts.iter().all(|x| (x - starts[0]).abs() < 1.0),
+        "every line of the text starts at the same left edge: {starts:?}"
+    );
+}
+on_both_engines!(the_pdf_s_swot_table_reads_label_then_text_wrapped_from_the_left);
