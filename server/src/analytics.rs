@@ -197,6 +197,8 @@ pub struct DailyCount {
 pub struct Report {
     /// A then B, always both.
     pub funnel: Vec<FunnelRow>,
+    /// Pro checkouts paid that did not start on the landing page (a link sent on WhatsApp).
+    pub pro_conversions_elsewhere: i64,
     /// Every day of the window, oldest first, zeros included.
     pub messages_per_day: Vec<DailyCount>,
     pub failed_sends_per_day: Vec<DailyCount>,
@@ -247,14 +249,17 @@ pub async fn report_at(db: &Db, days: i64, now: i64, rates: &MessageRates) -> Re
     }
     let paid = sqlx::query(
         "select landing_variant, count(*) as n from checkout_sessions \
-         where status = 'paid' and completed_at >= $1 and landing_variant is not null group by landing_variant",
+         where status = 'paid' and plan_type = 'pro' and completed_at >= $1 group by landing_variant",
     )
     .bind(since)
     .fetch_all(db.pool())
     .await?;
+    let mut pro_conversions_elsewhere = 0;
     for row in paid {
-        if let Some(variant) = Variant::named(&row.try_get::<String, _>("landing_variant")?) {
-            funnel.get_mut(&variant).expect("both variants").pro_conversions += row.try_get::<i64, _>("n")?;
+        let n = row.try_get::<i64, _>("n")?;
+        match row.try_get::<Option<String>, _>("landing_variant")?.as_deref().and_then(Variant::named) {
+            Some(variant) => funnel.get_mut(&variant).expect("both variants").pro_conversions += n,
+            None => pro_conversions_elsewhere += n,
         }
     }
 
@@ -275,6 +280,7 @@ pub async fn report_at(db: &Db, days: i64, now: i64, rates: &MessageRates) -> Re
     let reminders = reminders(db, since).await?;
     Ok(Report {
         funnel,
+        pro_conversions_elsewhere,
         messages_per_day: series(&messages),
         failed_sends_per_day: series(&failed),
         billing,

@@ -228,6 +228,7 @@ impl AdminApi {
         };
         Ok(Reply::from(pb::GetAnalyticsResponse {
             funnel: report.funnel.into_iter().map(funnel_row_proto).collect(),
+            pro_conversions_elsewhere: report.pro_conversions_elsewhere as i32,
             messages_per_day: daily(report.messages_per_day),
             failed_sends_per_day: daily(report.failed_sends_per_day),
             billable_messages_per_day: report.billing.days.iter().map(billable_day_proto).collect(),

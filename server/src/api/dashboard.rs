@@ -12,7 +12,7 @@ use super::{
 use crate::{
     consultant::replies,
     conversation::{
-        handoff::{self, Reason},
+        handoff,
         messages::{self, Author, Message},
     },
     db::now_ms,
@@ -176,22 +176,34 @@ impl DashboardApi {
                 Problem::TooLong { max: handoff::MAX_NOTE_CHARS },
             ));
         }
-        let queued = async {
+        let asked = async {
             let mut tx = self.plans.db().begin().await?;
-            let queued = handoff::request(&mut tx, &caller.user.id, Reason::Call, times, now_ms()).await?;
-            tx.commit().await.map(|()| queued)
+            let asked = handoff::request_call(&mut tx, &caller.user.id, times, now_ms()).await?;
+            tx.commit().await.map(|()| asked)
         }
         .await?;
-        let message = if queued {
-            say(
-                "Pedido enviado! Uma pessoa da nossa equipe vai falar com você pelo WhatsApp para combinar a ligação.",
-                "Request sent! A person from our team will reach you on WhatsApp to arrange the call.",
-            )
-        } else {
-            say(
-                "Você já tem um pedido com a nossa equipe: em breve uma pessoa fala com você pelo WhatsApp.",
-                "You already have a request with our team: a person will reach you on WhatsApp soon.",
-            )
+        let (queued, message) = match asked {
+            handoff::CallRequest::Added => (
+                true,
+                say(
+                    "Pedido enviado! Uma pessoa da nossa equipe vai falar com você pelo WhatsApp para combinar a ligação.",
+                    "Request sent! A person from our team will reach you on WhatsApp to arrange the call.",
+                ),
+            ),
+            handoff::CallRequest::Joined => (
+                true,
+                say(
+                    "Anotamos os horários no pedido que você já fez: uma pessoa da nossa equipe vai falar com você pelo WhatsApp para combinar a ligação.",
+                    "We added the times to the request you had made: a person from our team will reach you on WhatsApp to arrange the call.",
+                ),
+            ),
+            handoff::CallRequest::Already => (
+                false,
+                say(
+                    "Você já tem um pedido de ligação com a nossa equipe: em breve uma pessoa fala com você pelo WhatsApp.",
+                    "You already have a call request with our team: a person will reach you on WhatsApp soon.",
+                ),
+            ),
         };
         Ok(Reply::with_message(pb::RequestConsultationCallResponse { queued }, message))
     }

@@ -126,6 +126,48 @@ pub async fn request(
     Ok(added)
 }
 
+/// What asking for a consultation call came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallRequest {
+    /// A new request in the queue.
+    Added,
+    /// The person was already waiting for a person (their words on WhatsApp): that request is a
+    /// call now, with the times, and keeps what they had said.
+    Joined,
+    /// A call was asked already: one at a time.
+    Already,
+}
+
+/// Asks for a consultation call with the preferred times: a new request, or the waiting one
+/// (asked on WhatsApp) becomes a call with the times — in one statement, so two at once cannot
+/// both add, and the times are never lost.
+pub async fn request_call(
+    tx: &mut Tx,
+    user_id: &str,
+    times: &str,
+    now: i64,
+) -> Result<CallRequest, sqlx::Error> {
+    let note: String = times.trim().chars().take(MAX_NOTE_CHARS).collect();
+    let row = sqlx::query(
+        "insert into handoffs (user_id, status, reason, note, requested_at, updated_at) \
+         values ($1, 'waiting', 'call', $2, $3, $3) \
+         on conflict (user_id) do update set reason = 'call', \
+           note = excluded.note || case when handoffs.note = '' then '' else ' — ' || handoffs.note end, \
+           updated_at = excluded.updated_at \
+         where handoffs.reason <> 'call' \
+         returning requested_at",
+    )
+    .bind(user_id)
+    .bind(&note)
+    .bind(now)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let Some(row) = row else { return Ok(CallRequest::Already) };
+    updates::changed(tx, user_id).await?;
+    let requested_at: i64 = row.try_get("requested_at")?;
+    Ok(if requested_at == now { CallRequest::Added } else { CallRequest::Joined })
+}
+
 /// What taking a conversation came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Take {

@@ -277,6 +277,30 @@ async fn pro_users_ask_for_a_consultation_call_from_the_dashboard_into_the_same_
 }
 on_both_engines!(pro_users_ask_for_a_consultation_call_from_the_dashboard_into_the_same_queue);
 
+async fn a_call_asked_while_already_waiting_for_a_person_keeps_its_times(db: TestDatabase) {
+    let (app, admin) = app_with(db, vec![]).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    app.say(ANA, "Oi, quero falar com um humano, por favor").await;
+    assert_eq!(queue(&app, &admin).await["handoffs"][0]["reason"], "asked");
+    let (token, _) = app.login(ANA).await;
+    let (status, body) = app
+        .call(
+            Method::POST,
+            "/api/dashboard/consultation-call",
+            json!({"preferredTimes": "Sexta às 10h"}),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["queued"], true, "not refused as a duplicate: {body}");
+    assert!(body["message"].as_str().unwrap().contains("Anotamos os horários"), "{body}");
+    let handoffs = queue(&app, &admin).await["handoffs"].clone();
+    assert_eq!(handoffs.as_array().unwrap().len(), 1, "still one request: {handoffs}");
+    assert_eq!(handoffs[0]["reason"], "call");
+    assert_eq!(handoffs[0]["note"], "Sexta às 10h — Oi, quero falar com um humano, por favor");
+}
+on_both_engines!(a_call_asked_while_already_waiting_for_a_person_keeps_its_times);
+
 async fn only_admins_reach_the_handoff_calls(db: TestDatabase) {
     let (app, _) = app_with(db, vec![]).await;
     let ana = app.make_pro(ANA, socio::locale::Language::PtBr).await;

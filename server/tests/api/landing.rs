@@ -69,6 +69,20 @@ async fn the_funnel_counts_each_visitor_once_a_day_by_variant_and_attributes_pai
         )
         .await;
     assert_eq!(status, 200);
+    // Bruno pays from the link the consultant sent him on WhatsApp: no landing page, counted apart.
+    let bruno = "+5521998765432";
+    let inbound = json!({"from": bruno, "name": "Bruno", "text": "Oi"}).to_string();
+    assert_eq!(app.rest_send(Method::POST, "/api/dev/whatsapp/inbound", &inbound).await.0, 200);
+    let (_, body) = app
+        .call(
+            Method::POST,
+            "/api/subscriptions/checkout",
+            json!({"planType": "pro", "phoneNumber": bruno}),
+            None,
+        )
+        .await;
+    let session = body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    assert_eq!(app.complete_sandbox(&session, true).await.0, 200);
 
     let (token, _) = app.login(ADMIN).await;
     let (status, body) =
@@ -82,6 +96,7 @@ async fn the_funnel_counts_each_visitor_once_a_day_by_variant_and_attributes_pai
             {"variant": "B", "landingViews": 2, "checkoutStarts": 2, "proConversions": 1},
         ])
     );
+    assert_eq!(data["proConversionsElsewhere"], 1, "a Pro sign-up through WhatsApp is counted too");
     let days = data["messagesPerDay"].as_array().unwrap();
     assert_eq!(days.len(), 7, "every day of the window, zeros included");
     assert!(days[..6].iter().all(|d| d["count"] == 0), "{days:?}");

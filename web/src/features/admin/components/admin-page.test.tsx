@@ -113,6 +113,7 @@ function api(b: Backend) {
           { variant: "A", landingViews: 200, checkoutStarts: 20, proConversions: 5 },
           { variant: "B", landingViews: 100, checkoutStarts: 30, proConversions: 9 },
         ],
+        proConversionsElsewhere: 4,
         messagesPerDay: [{ day: "2026-11-20", count: 12 }, { day: "2026-11-21", count: 30 }],
         failedSendsPerDay: [{ day: "2026-11-20", count: 0 }, { day: "2026-11-21", count: 1 }],
         reminders: { checkinsSent: 14, checkinsAnswered: 9, remindersSent: 20, stopped: 2 },
@@ -298,6 +299,7 @@ describe("admin panel", () => {
     expect(rowB).toHaveTextContent("100");
     expect(rowB).toHaveTextContent("30 (30,0%)");
     expect(rowB).toHaveTextContent("9,0%");
+    expect(within(funnel).getByText(/E 4 assinaturas Pro de fora da landing page/)).toBeInTheDocument();
     expect(screen.getByText("42 no período")).toBeInTheDocument();
     expect(screen.getByText("131047: Re-engagement message")).toBeInTheDocument();
     const reminders = screen.getByRole("region", { name: "Lembretes e check-ins" });

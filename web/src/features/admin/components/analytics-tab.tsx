@@ -78,6 +78,7 @@ export function AnalyticsTab() {
                 </tbody>
               </table>
             </TableScroll>
+            <p className="mt-3 text-sm text-slate-700">{t("analytics.proElsewhere", { count: data.proConversionsElsewhere })}</p>
           </Card>
           <Card title={t("analytics.costs.title")}>
             <dl className="grid gap-4 sm:grid-cols-3">
