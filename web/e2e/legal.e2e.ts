@@ -44,7 +44,7 @@ describe("the person's data and the legal pages", () => {
 
     // Deleting asks first; cancelling keeps everything.
     await card.getByRole("button", { name: "Excluir minha conta" }).click();
-    const dialog = page.getByRole("dialog", { name: "Excluir a sua conta?" });
+    const dialog = page.getByRole("alertdialog", { name: "Excluir a sua conta?" });
     await dialog.waitFor();
     expect(await accessibilityProblems(page)).toEqual([]);
     await screenshot(page, "delete-account-375");

@@ -47,6 +47,10 @@ describe("the app in a real browser against the real server", () => {
     await page.mouse.wheel(0, 600);
     await sticky.waitFor();
     await screenshot(page, "landing-375-scrolled");
+    // At the very bottom, the footer's last line is above the bar, not under it.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    const rights = page.getByText(/Todos os direitos reservados/);
+    await expect.poll(async () => (await rights.boundingBox())!.y + (await rights.boundingBox())!.height).toBeLessThanOrEqual((await sticky.boundingBox())!.y);
     await page.evaluate(() => window.scrollTo(0, 0));
     await sticky.waitFor({ state: "detached" });
     await page.getByRole("button", { name: /Mudar idioma para English/ }).first().click();

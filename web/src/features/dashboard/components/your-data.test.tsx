@@ -1,7 +1,7 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { AccountService } from "@/gen/socio/v1/account_pb";
 import { AuthService } from "@/gen/socio/v1/auth_pb";
@@ -37,15 +37,6 @@ function api(seen: { exports: number; deletes: boolean[] }) {
 }
 
 describe("your data on the dashboard", () => {
-  beforeAll(() => {
-    // jsdom has no modal dialogs: opening and closing are the `open` attribute, as in browsers.
-    HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-      this.open = true;
-    };
-    HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-      this.open = false;
-    };
-  });
   afterEach(() => vi.unstubAllGlobals());
 
   it("downloads a complete copy through a signed link", async () => {
@@ -67,12 +58,12 @@ describe("your data on the dashboard", () => {
     renderApp("/dashboard", { api: api(seen) });
     const card = await screen.findByRole("region", { name: "Seus dados" });
     await userEvent.click(within(card).getByRole("button", { name: "Excluir minha conta" }));
-    const dialog = screen.getByRole("dialog", { name: "Excluir a sua conta?" });
+    const dialog = screen.getByRole("alertdialog", { name: "Excluir a sua conta?" });
     await userEvent.click(within(dialog).getByRole("button", { name: "Cancelar" }));
     expect(seen.deletes).toEqual([]);
 
     await userEvent.click(within(card).getByRole("button", { name: "Excluir minha conta" }));
-    await userEvent.click(within(screen.getByRole("dialog", { name: "Excluir a sua conta?" })).getByRole("button", { name: "Sim, excluir tudo" }));
+    await userEvent.click(within(screen.getByRole("alertdialog", { name: "Excluir a sua conta?" })).getByRole("button", { name: "Sim, excluir tudo" }));
     await waitFor(() => expect(seen.deletes).toEqual([true]));
     await waitFor(() => expect(getAccessToken()).toBeNull());
   });

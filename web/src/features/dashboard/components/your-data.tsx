@@ -1,12 +1,13 @@
 import { useMutation } from "@connectrpc/connect-query";
 import { useQueryClient } from "@tanstack/react-query";
-import { useRef } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { toast } from "sonner";
 
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { AccountService } from "@/gen/socio/v1/account_pb";
 import { serverMessage } from "@/lib/errors";
 import { legalPath } from "@/lib/legal-paths";
@@ -19,7 +20,7 @@ export function YourData() {
   const queryClient = useQueryClient();
   const exportData = useMutation(AccountService.method.exportMyData);
   const deleteAccount = useMutation(AccountService.method.deleteMyAccount);
-  const confirmRef = useRef<HTMLDialogElement>(null);
+  const [confirming, setConfirming] = useState(false);
 
   async function onExport() {
     try {
@@ -40,7 +41,6 @@ export function YourData() {
       toast.error(serverMessage(error, t("yourData.deleteFailed")));
       return;
     }
-    confirmRef.current?.close();
     toast.success(t("yourData.deleted"));
     await navigate("/", { replace: true });
     clearTokens();
@@ -59,24 +59,19 @@ export function YourData() {
         <Button variant="secondary" onClick={() => void onExport()} disabled={exportData.isPending}>
           {exportData.isPending ? t("yourData.exporting") : t("yourData.export")}
         </Button>
-        <Button variant="ghost" className="text-red-700" onClick={() => confirmRef.current?.showModal()}>
+        <Button variant="ghost" className="text-red-700" onClick={() => setConfirming(true)} disabled={deleteAccount.isPending}>
           {t("yourData.delete")}
         </Button>
       </div>
-      <dialog ref={confirmRef} className="m-auto max-w-md rounded-2xl p-6 backdrop:bg-slate-900/50" aria-labelledby="delete-account-question">
-        <h2 id="delete-account-question" className="text-lg font-semibold">
-          {t("yourData.confirmTitle")}
-        </h2>
-        <p className="mt-2 text-sm text-slate-700">{t("yourData.confirmText")}</p>
-        <div className="mt-6 flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => confirmRef.current?.close()}>
-            {t("yourData.cancel")}
-          </Button>
-          <Button className="bg-red-700 hover:bg-red-800" onClick={() => void onDelete()} disabled={deleteAccount.isPending}>
-            {t("yourData.confirmDelete")}
-          </Button>
-        </div>
-      </dialog>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={t("yourData.confirmTitle")}
+        description={t("yourData.confirmText")}
+        cancelLabel={t("yourData.cancel")}
+        confirmLabel={t("yourData.confirmDelete")}
+        onConfirm={() => void onDelete()}
+      />
     </Card>
   );
 }
