@@ -100,7 +100,12 @@ describe("business plan builder", () => {
     }
     expect(screen.getByText("534 vendas/mês")).toBeInTheDocument();
     expect(screen.getAllByText(/R\$\s7\.000,00/)).toHaveLength(2); // the month's result, and the realistic scenario
-    expect(screen.getByRole("img", { name: "Saldo acumulado em 12 meses" })).toBeInTheDocument();
+    const chart = screen.getByRole("img", { name: "Saldo acumulado em 12 meses" });
+    // Its scale and months are on it, and a sentence says what it shows.
+    expect(within(chart).getByText("R$ 53 mil", { selector: "text", normalizer: (s) => s.replace(/\s/g, " ") })).toBeInTheDocument();
+    expect(within(chart).getByText("-R$ 53 mil", { selector: "text", normalizer: (s) => s.replace(/\s/g, " ") })).toBeInTheDocument();
+    expect(within(chart).getByText("12", { selector: "text" })).toBeInTheDocument();
+    expect(chart.closest("figure")).toHaveTextContent(/Saldo no mês 12: R\$\s24\.000; positivo a partir do mês 9\./);
     // The taxes between revenue and costs, how they were worked out, and what to check.
     expect(screen.getByText("Impostos por mês").nextElementSibling).toHaveTextContent(/R\$\s1\.573,00/);
     expect(screen.getByText("Alíquota efetiva").nextElementSibling).toHaveTextContent("6,3 %");

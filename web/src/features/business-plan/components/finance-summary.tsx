@@ -7,31 +7,58 @@ import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
 import { useResults } from "@/lib/use-results";
 
-/** The 12-month cumulative balance as bars around zero (SVG, no chart library). */
+/** The 12-month cumulative balance as bars around zero (SVG, no chart library), with its scale,
+ * the months under the bars and a sentence saying what it shows. */
 function CashFlowChart({ analysis }: { analysis: FinanceAnalysis }) {
   const { t, i18n } = useTranslation("businessPlan");
   const language = currentLanguage(i18n);
+  const compact = new Intl.NumberFormat(language === "pt-BR" ? "pt-BR" : "en-US", { style: "currency", currency: "BRL", notation: "compact", maximumSignificantDigits: 3 });
   const values = analysis.cashFlow.map((m) => m.cumulative);
   const max = Math.max(1, ...values.map(Math.abs));
-  const width = 360;
-  const height = 140;
-  const zero = height / 2;
-  const bar = width / values.length;
+  const left = 64;
+  const width = 420;
+  const plotHeight = 140;
+  const height = plotHeight + 18;
+  const zero = plotHeight / 2;
+  const bar = (width - left) / Math.max(1, values.length);
+  const last = analysis.cashFlow.at(-1);
+  const positiveFrom = analysis.cashFlow.find((m) => m.cumulative >= 0)?.month;
+  const label = (y: number, value: number) => (
+    <text x={left - 6} y={y} textAnchor="end" fontSize={10} fill="#475569">
+      {compact.format(value)}
+    </text>
+  );
   return (
     <figure className="mt-4">
       <figcaption className="text-sm font-medium">{t("finance.chartTitle")}</figcaption>
       <svg viewBox={`0 0 ${width} ${height}`} className="mt-2 w-full" role="img" aria-label={t("finance.chartTitle")}>
-        <line x1={0} x2={width} y1={zero} y2={zero} stroke="#cbd5e1" />
+        {label(10, max)}
+        {label(zero + 3, 0)}
+        {label(plotHeight - 2, -max)}
+        <line x1={left} x2={width} y1={zero} y2={zero} stroke="#cbd5e1" />
         {analysis.cashFlow.map((m, i) => {
           const h = (Math.abs(m.cumulative) / max) * (zero - 4);
           const y = m.cumulative >= 0 ? zero - h : zero;
           return (
-            <rect key={m.month} x={i * bar + 3} y={y} width={bar - 6} height={Math.max(1, h)} rx={2} fill={m.cumulative >= 0 ? "#059669" : "#f87171"}>
-              <title>{`${t("finance.month", { month: m.month })}: ${formatBRL(m.cumulative, language)}`}</title>
-            </rect>
+            <g key={m.month}>
+              <rect x={left + i * bar + 3} y={y} width={bar - 6} height={Math.max(1, h)} rx={2} fill={m.cumulative >= 0 ? "#059669" : "#f87171"}>
+                <title>{`${t("finance.month", { month: m.month })}: ${formatBRL(m.cumulative, language)}`}</title>
+              </rect>
+              <text x={left + i * bar + bar / 2} y={height - 3} textAnchor="middle" fontSize={10} fill="#475569">
+                {m.month}
+              </text>
+            </g>
           );
         })}
       </svg>
+      {last && (
+        <p className="mt-1 text-xs text-slate-600">
+          {t("finance.chartAxis")}{" "}
+          {positiveFrom === undefined
+            ? t("finance.chartNeverPositive", { balance: formatBRL(last.cumulative, language) })
+            : t("finance.chartSummary", { balance: formatBRL(last.cumulative, language), month: positiveFrom })}
+        </p>
+      )}
     </figure>
   );
 }
