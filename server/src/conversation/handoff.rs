@@ -152,7 +152,7 @@ pub async fn request_call(
         "insert into handoffs (user_id, status, reason, note, requested_at, updated_at) \
          values ($1, 'waiting', 'call', $2, $3, $3) \
          on conflict (user_id) do update set reason = 'call', \
-           note = excluded.note || case when handoffs.note = '' then '' else ' — ' || handoffs.note end, \
+           note = substr(excluded.note || case when handoffs.note = '' then '' else ' — ' || handoffs.note end, 1, cast($4 as integer)), \
            updated_at = excluded.updated_at \
          where handoffs.reason <> 'call' \
          returning requested_at",
@@ -160,6 +160,7 @@ pub async fn request_call(
     .bind(user_id)
     .bind(&note)
     .bind(now)
+    .bind(MAX_NOTE_CHARS as i64)
     .fetch_optional(&mut **tx)
     .await?;
     let Some(row) = row else { return Ok(CallRequest::Already) };

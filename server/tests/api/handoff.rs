@@ -301,6 +301,27 @@ async fn a_call_asked_while_already_waiting_for_a_person_keeps_its_times(db: Tes
 }
 on_both_engines!(a_call_asked_while_already_waiting_for_a_person_keeps_its_times);
 
+async fn two_call_requests_at_once_make_one_request(db: TestDatabase) {
+    let (app, admin) = app_with(db, vec![]).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let (token, _) = app.login(ANA).await;
+    let ask = |times: &'static str| {
+        app.call(
+            Method::POST,
+            "/api/dashboard/consultation-call",
+            json!({"preferredTimes": times}),
+            Some(&token),
+        )
+    };
+    let (first, second) = tokio::join!(ask("Segunda de manhã"), ask("Quarta à tarde"));
+    assert_eq!((first.0, second.0), (200, 200), "{first:?} {second:?}");
+    let mut queued = [first.1["data"]["queued"].clone(), second.1["data"]["queued"].clone()];
+    queued.sort_by_key(|q| q == &json!(true));
+    assert_eq!(queued, [json!(false), json!(true)], "one added, one told it is already there");
+    assert_eq!(queue(&app, &admin).await["handoffs"].as_array().unwrap().len(), 1);
+}
+on_both_engines!(two_call_requests_at_once_make_one_request);
+
 async fn only_admins_reach_the_handoff_calls(db: TestDatabase) {
     let (app, _) = app_with(db, vec![]).await;
     let ana = app.make_pro(ANA, socio::locale::Language::PtBr).await;

@@ -9,6 +9,7 @@ import { formatMonth } from "@/lib/dates";
 import { fieldViolations, serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
+import { parseDecimal } from "@/lib/numbers";
 
 import { useRecordMonthResults, useResults } from "../api/use-results";
 import { ReminderSwitches } from "./reminder-switches";
@@ -20,15 +21,9 @@ function lastMonth(): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}`;
 }
 
-/**
- * An amount as people write reais: "21.000" and "1.234,50" (dots group thousands, a comma is the
- * decimal point), or "1234.50"; NaN when it is not a number.
- */
+/** An amount as people write reais ("21.000", "1.234,50", "1234.50"); NaN when it is not one. */
 export function parseReais(text: string): number {
-  const clean = text.replace(/[R$\s]/g, "");
-  const thousands = /^\d{1,3}(\.\d{3})+$/.test(clean);
-  const normalised = clean.includes(",") || thousands ? clean.replace(/\./g, "").replace(",", ".") : clean;
-  return /^\d+(\.\d+)?$/.test(normalised) ? Number(normalised) : Number.NaN;
+  return parseDecimal(text, "pt-BR");
 }
 
 const inputClass = "mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 aria-[invalid=true]:border-red-600";
