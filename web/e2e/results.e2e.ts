@@ -13,11 +13,11 @@ describe("the month's real numbers against the plan", () => {
     const post = (path: string, body: object) =>
       fetch(`${baseURL}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const started = ((await (await post("/api/auth/whatsapp-login", { language: "pt-BR" })).json()) as { data: { loginId: string; text: string } }).data;
-    const dora = { from: "+5511955554444", name: "Dora Alves" };
+    const dora = { from: "+5511955557777", name: "Dora Alves" };
     await post("/api/dev/whatsapp/inbound", { ...dora, text: started.text });
     let yes: { id: string; title: string } | undefined;
     for (let i = 0; i < 50 && !yes; i++) {
-      const outbox = (await (await fetch(`${baseURL}/api/dev/whatsapp/outbox?phone=%2B5511955554444`)).json()) as {
+      const outbox = (await (await fetch(`${baseURL}/api/dev/whatsapp/outbox?phone=%2B5511955557777`)).json()) as {
         data: { messages: { choices?: { id: string; title: string }[] }[] };
       };
       yes = outbox.data.messages.find((m) => (m.choices ?? []).length === 2)?.choices?.[0];
