@@ -14,9 +14,10 @@ use crate::{
     analytics::Variant,
     billing::{
         cancellation,
+        checkout::{self, CheckoutSession},
         plans::{self, Offer, PlanId},
         stripe::StripeClient,
-        subscriptions::{self, CheckoutSession, Interval, ProviderIds, Subscription},
+        subscriptions::{self, Interval, ProviderIds, Subscription},
     },
     config::PaymentsProvider,
     db::{
@@ -138,7 +139,7 @@ impl BillingApi {
             PaymentsProvider::Stripe => "stripe",
         };
         // Asking again (a reload, a second click, a script) reopens the checkout still open.
-        match subscriptions::open_session(&self.db, &user.id, interval, provider).await? {
+        match checkout::open_session(&self.db, &user.id, interval, provider).await? {
             Some((session, _)) if self.provider == PaymentsProvider::Sandbox => {
                 return Ok(format!("{}/checkout/sandbox/{}", self.public_url, session.id));
             }
@@ -148,7 +149,7 @@ impl BillingApi {
         match self.provider {
             PaymentsProvider::Sandbox => {
                 let session =
-                    subscriptions::create_session(&self.db, &user.id, interval, "sandbox", variant).await?;
+                    checkout::create_session(&self.db, &user.id, interval, "sandbox", variant).await?;
                 Ok(format!("{}/checkout/sandbox/{}", self.public_url, session.id))
             }
             PaymentsProvider::Stripe => {
@@ -157,10 +158,10 @@ impl BillingApi {
                     .as_ref()
                     .ok_or_else(|| AppError::Unavailable("Stripe is not configured".into()))?;
                 let session =
-                    subscriptions::create_session(&self.db, &user.id, interval, "stripe", variant).await?;
+                    checkout::create_session(&self.db, &user.id, interval, "stripe", variant).await?;
                 let cancel_url = self.checkout_page(user);
                 let created = stripe.create_checkout(&session, &self.success_url(user), &cancel_url).await?;
-                subscriptions::set_provider_session(&self.db, &session.id, &created.id, &created.url).await?;
+                checkout::set_provider_session(&self.db, &session.id, &created.id, &created.url).await?;
                 Ok(created.url)
             }
         }
@@ -321,7 +322,7 @@ impl BillingApi {
         let body = call.body();
         let (session, user) = self.sandbox_session(&body.session_id).await?;
         let completed =
-            subscriptions::complete_session(&self.db, &session.id, body.pay, &ProviderIds::default()).await?;
+            checkout::complete_session(&self.db, &session.id, body.pay, &ProviderIds::default()).await?;
         let redirect_url = match (&user, completed.status == "paid") {
             (Some(user), true) => self.success_url(user),
             (Some(user), false) => self.checkout_page(user),
@@ -353,7 +354,7 @@ impl BillingApi {
         if self.provider != PaymentsProvider::Sandbox || uuid::Uuid::parse_str(id).is_err() {
             return Err(AppError::NotFound(Resource::CheckoutSession));
         }
-        let session = subscriptions::find_session(&self.db, id)
+        let session = checkout::find_session(&self.db, id)
             .await?
             .ok_or(AppError::NotFound(Resource::CheckoutSession))?;
         let mut conn = self.db.pool().acquire().await?;

@@ -1,6 +1,7 @@
 //! Billing: what the plans are and cost, checkout and the subscription's life.
 
 pub mod cancellation;
+pub mod checkout;
 pub mod expiry;
 pub mod plans;
 pub mod stripe;

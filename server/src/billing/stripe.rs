@@ -27,7 +27,7 @@ use hmac::{Hmac, Mac};
 use serde_json::Value as Json;
 use sha2::Sha256;
 
-use super::subscriptions::{CheckoutSession, Interval};
+use super::{checkout::CheckoutSession, subscriptions::Interval};
 use crate::{config::StripeConfig, error::AppError};
 
 const TOLERANCE_S: i64 = 300;

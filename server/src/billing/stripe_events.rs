@@ -8,6 +8,7 @@
 use serde_json::Value as Json;
 
 use super::{
+    checkout,
     stripe::{PaidSession, StripeClient, StripeError},
     subscriptions::{self, ProviderIds},
 };
@@ -109,11 +110,11 @@ pub async fn handle(
                     subscription: session.subscription.clone(),
                     payment: session.payment.clone(),
                 };
-                subscriptions::complete_session(db, &session.ours, true, &ids).await?;
+                checkout::complete_session(db, &session.ours, true, &ids).await?;
             }
         }
         StripeEvent::SessionFailed { ours } => {
-            subscriptions::complete_session(db, ours, false, &ProviderIds::default()).await?;
+            checkout::complete_session(db, ours, false, &ProviderIds::default()).await?;
         }
         StripeEvent::InvoicePaid { subscription, period_end } => {
             subscriptions::renewed(db, subscription, *period_end).await?

@@ -38,7 +38,7 @@ impl Interval {
             Interval::Yearly => "yearly",
         }
     }
-    fn parse(key: &str) -> Self {
+    pub(super) fn parse(key: &str) -> Self {
         if key == "yearly" { Interval::Yearly } else { Interval::Monthly }
     }
     pub fn amount_cents(self) -> i64 {
@@ -47,24 +47,12 @@ impl Interval {
             Interval::Yearly => PRO_YEARLY_CENTS,
         }
     }
-    fn period_ms(self) -> i64 {
+    pub(super) fn period_ms(self) -> i64 {
         match self {
             Interval::Monthly => 30 * DAY_MS,
             Interval::Yearly => 365 * DAY_MS,
         }
     }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckoutSession {
-    pub id: String,
-    pub user_id: Option<String>,
-    pub interval: Interval,
-    pub provider: String,
-    pub amount_cents: i64,
-    pub currency: String,
-    /// open | paid | canceled
-    pub status: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,18 +74,6 @@ impl Subscription {
         self.status == "active"
             && self.first_paid_at.is_some_and(|paid| now - paid <= GUARANTEE_DAYS * DAY_MS)
     }
-}
-
-fn session_from(row: &AnyRow) -> Result<CheckoutSession, sqlx::Error> {
-    Ok(CheckoutSession {
-        id: row.try_get("id")?,
-        user_id: row.try_get("user_id")?,
-        interval: Interval::parse(&row.try_get::<String, _>("billing_interval")?),
-        provider: row.try_get("provider")?,
-        amount_cents: row.try_get("amount_cents")?,
-        currency: row.try_get("currency")?,
-        status: row.try_get("status")?,
-    })
 }
 
 fn subscription_from(row: &AnyRow) -> Result<Subscription, sqlx::Error> {
@@ -150,92 +126,6 @@ pub async fn history(conn: &mut AnyConnection, user_id: &str) -> Result<Vec<Reco
     .collect()
 }
 
-/// Opens a checkout session; `landing_variant` ("A" or "B") attributes a payment to the landing
-/// page's variant for the admin's funnel.
-pub async fn create_session(
-    db: &Db,
-    user_id: &str,
-    interval: Interval,
-    provider: &str,
-    landing_variant: Option<&str>,
-) -> Result<CheckoutSession, sqlx::Error> {
-    let session = CheckoutSession {
-        id: uuid::Uuid::new_v4().to_string(),
-        user_id: Some(user_id.to_owned()),
-        interval,
-        provider: provider.to_owned(),
-        amount_cents: interval.amount_cents(),
-        currency: "BRL".into(),
-        status: "open".into(),
-    };
-    sqlx::query(
-        "insert into checkout_sessions (id, user_id, plan_type, billing_interval, provider, amount_cents, currency, status, created_at, landing_variant) \
-         values ($1, $2, 'pro', $3, $4, $5, 'BRL', 'open', $6, $7)",
-    )
-    .bind(&session.id)
-    .bind(user_id)
-    .bind(interval.key())
-    .bind(provider)
-    .bind(session.amount_cents)
-    .bind(now_ms())
-    .bind(landing_variant)
-    .execute(db.pool())
-    .await?;
-    Ok(session)
-}
-
-/// Remembers the provider's id of a checkout session and the address the person pays at.
-pub async fn set_provider_session(
-    db: &Db,
-    id: &str,
-    provider_session_id: &str,
-    checkout_url: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("update checkout_sessions set provider_session_id = $1, checkout_url = $2 where id = $3")
-        .bind(provider_session_id)
-        .bind(checkout_url)
-        .bind(id)
-        .execute(db.pool())
-        .await?;
-    Ok(())
-}
-
-/// How long an open checkout is offered again rather than a new one created (Stripe's own
-/// sessions stay payable for 24 hours).
-pub const REOPEN_WITHIN_MS: i64 = 60 * 60 * 1000;
-
-/// The user's newest checkout still open for this plan and provider, started less than
-/// [`REOPEN_WITHIN_MS`] ago, with its provider address when it has one.
-pub async fn open_session(
-    db: &Db,
-    user_id: &str,
-    interval: Interval,
-    provider: &str,
-) -> Result<Option<(CheckoutSession, Option<String>)>, sqlx::Error> {
-    let row = sqlx::query(
-        "select id, user_id, billing_interval, provider, amount_cents, currency, status, checkout_url \
-         from checkout_sessions where user_id = $1 and status = 'open' and billing_interval = $2 \
-         and provider = $3 and created_at > $4 order by created_at desc limit 1",
-    )
-    .bind(user_id)
-    .bind(interval.key())
-    .bind(provider)
-    .bind(now_ms() - REOPEN_WITHIN_MS)
-    .fetch_optional(db.pool())
-    .await?;
-    row.map(|r| Ok((session_from(&r)?, r.try_get("checkout_url")?))).transpose()
-}
-
-pub async fn find_session(db: &Db, id: &str) -> Result<Option<CheckoutSession>, sqlx::Error> {
-    let row = sqlx::query(
-        "select id, user_id, billing_interval, provider, amount_cents, currency, status from checkout_sessions where id = $1",
-    )
-    .bind(id)
-    .fetch_optional(db.pool())
-    .await?;
-    row.as_ref().map(session_from).transpose()
-}
-
 /// The user's current subscription: the newest one that is not canceled, else the newest.
 pub async fn current(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Subscription>, sqlx::Error> {
     let row = sqlx::query(
@@ -246,80 +136,6 @@ pub async fn current(conn: &mut AnyConnection, user_id: &str) -> Result<Option<S
     .fetch_optional(conn)
     .await?;
     row.as_ref().map(subscription_from).transpose()
-}
-
-/// Completes a checkout the way a provider's webhook does: paid activates Pro, not paid closes it.
-/// A session completes once; a second completion changes nothing.
-pub async fn complete_session(
-    db: &Db,
-    session_id: &str,
-    paid: bool,
-    provider: &ProviderIds,
-) -> Result<CheckoutSession, AppError> {
-    let mut tx = db.begin().await?;
-    let now = now_ms();
-    let closed = sqlx::query(
-        "update checkout_sessions set status = $1, completed_at = $2 where id = $3 and status = 'open'",
-    )
-    .bind(if paid { "paid" } else { "canceled" })
-    .bind(now)
-    .bind(session_id)
-    .execute(&mut *tx)
-    .await?
-    .rows_affected()
-        == 1;
-    let row = sqlx::query("select id, user_id, billing_interval, provider, amount_cents, currency, status from checkout_sessions where id = $1")
-        .bind(session_id)
-        .fetch_optional(&mut *tx)
-        .await?
-        .ok_or(AppError::NotFound(Resource::CheckoutSession))?;
-    let session = session_from(&row)?;
-    if closed
-        && paid
-        && let Some(user_id) = &session.user_id
-    {
-        // A new period replaces whatever was running (monthly → yearly); a replaced Stripe
-        // subscription ends at Stripe with the period already paid, never charging again.
-        stop_running(&mut tx, user_id, now, "period_end").await?;
-        sqlx::query(
-            "insert into subscriptions (id, user_id, plan_type, billing_interval, provider, provider_customer_id, \
-             provider_subscription_id, provider_payment_id, status, current_period_end, cancel_at_period_end, first_paid_at, \
-             amount_cents, source, created_at, updated_at) \
-             values ($1, $2, 'pro', $3, $4, $5, $6, $7, 'active', $8, $9, $10, $11, 'checkout', $10, $10)",
-        )
-        .bind(uuid::Uuid::new_v4().to_string())
-        .bind(user_id)
-        .bind(session.interval.key())
-        .bind(&session.provider)
-        .bind(provider.customer.as_deref())
-        .bind(provider.subscription.as_deref())
-        .bind(provider.payment.as_deref())
-        .bind(now + session.interval.period_ms())
-        .bind(false)
-        .bind(now)
-        .bind(session.amount_cents)
-        .execute(&mut *tx)
-        .await?;
-        users::set_tier(&mut tx, user_id, Tier::Pro).await?;
-        welcome_to_pro(&mut tx, user_id, now).await?;
-        tracing::info!(user = %user_id, "a checkout was paid: the user is Pro");
-    }
-    tx.commit().await?;
-    Ok(CheckoutSession {
-        status: if closed { (if paid { "paid" } else { "canceled" }).into() } else { session.status.clone() },
-        ..session
-    })
-}
-
-async fn welcome_to_pro(conn: &mut Tx, user_id: &str, now: i64) -> Result<(), sqlx::Error> {
-    let Some(user) = users::find_by_id(conn, user_id).await? else { return Ok(()) };
-    let name = user.first_name().map(|n| format!(", {n}")).unwrap_or_default();
-    let text = user.language.choose(
-        format!("🎉 Bem-vindo ao Sócio Pro{name}! A partir de agora sou o seu consultor aqui no WhatsApp. Vamos começar o seu plano de negócios? Responda *Oi*."),
-        format!("🎉 Welcome to Sócio Pro{name}! From now on I'm your consultant here on WhatsApp. Shall we start your business plan? Reply *Hi*."),
-    );
-    jobs::enqueue(conn, notices::notice_job(user_id, &text, now)).await?;
-    Ok(())
 }
 
 /// The provider's ids of one of our subscriptions.
@@ -404,7 +220,12 @@ pub async fn cancel(
 
 /// Ends every running subscription of the user here now, and has the provider end its recurring
 /// ones (`when`: "now", or "period_end" to let a paid period run out without charging again).
-async fn stop_running(conn: &mut Tx, user_id: &str, now: i64, when: &str) -> Result<(), sqlx::Error> {
+pub(super) async fn stop_running(
+    conn: &mut Tx,
+    user_id: &str,
+    now: i64,
+    when: &str,
+) -> Result<(), sqlx::Error> {
     let recurring = sqlx::query(
         "select provider_subscription_id from subscriptions where user_id = $1 and status <> 'canceled' \
          and provider = 'stripe' and provider_subscription_id is not null",
