@@ -32,7 +32,15 @@ describe("the whole journey", () => {
     await screenshot(page, "sandbox-1280");
     await page.getByRole("button", { name: "Pagar (teste)" }).click();
 
-    // 3. Log in with the code from the outbox.
+    // 3. The page after paying says what was paid, before any login.
+    await page.waitForURL(/\/success\?session=/);
+    await page.getByRole("heading", { name: "Bem-vindo ao Sócio Pro! 🎉" }).waitFor();
+    await page.getByText("Pagamento confirmado").waitFor();
+    await page.getByText("R$ 100,00").waitFor();
+    await screenshot(page, "success-paid-1280");
+
+    // 4. Log in with the code from the outbox.
+    await page.getByRole("link", { name: "Entrar no painel" }).click();
     await page.waitForURL(/\/login\?phoneNumber=/);
     await page.getByLabel("Código de verificação").fill((await latestInOutbox(baseURL, phone, "login_code")).replace(/\D/g, "").slice(0, 6));
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
@@ -46,7 +54,7 @@ describe("the whole journey", () => {
     await screenshot(page, "success-1280");
     expect(await latestInOutbox(baseURL, phone, "text")).toContain("Bem-vindo ao Sócio Pro");
 
-    // 4. Fill a section of the plan and complete it; the dashboard moves.
+    // 5. Fill a section of the plan and complete it; the dashboard moves.
     await page.getByRole("link", { name: "Ir para o painel" }).click();
     await page.getByRole("link", { name: "Continuar o plano" }).first().click();
     await page.getByRole("heading", { name: "Construtor do plano de negócios" }).waitFor();
@@ -56,7 +64,7 @@ describe("the whole journey", () => {
     await page.goto(`${baseURL}/dashboard`);
     await page.getByText("17% concluído").waitFor();
 
-    // 5. Chat on the web: the WhatsApp conversation is there, and the consultant answers.
+    // 6. Chat on the web: the WhatsApp conversation is there, and the consultant answers.
     await page.getByRole("link", { name: "Conversar no navegador" }).click();
     await page.waitForURL(`${baseURL}/chat`);
     await page.getByRole("listitem").filter({ hasText: /^Você · .*Oi$/ }).waitFor();
@@ -67,7 +75,7 @@ describe("the whole journey", () => {
     expect(await page.getByLabel("Sua mensagem").inputValue()).toBe("");
     await screenshot(page, "chat-1280");
 
-    // 6. Generate the complete plan and download it, as PDF and as Markdown.
+    // 7. Generate the complete plan and download it, as PDF and as Markdown.
     await page.goto(`${baseURL}/business-plan`);
     await page.getByRole("button", { name: "Gerar plano completo" }).click();
     await page.getByText("Plano de negócios gerado com sucesso").waitFor();

@@ -25,6 +25,7 @@ pub const PUBLIC: &[&str] = &[
     "/socio.v1.AuthService/StartWhatsAppLogin",
     "/socio.v1.AuthService/GetWhatsAppLogin",
     "/socio.v1.BillingService/ListPlans",
+    "/socio.v1.BillingService/GetCheckoutResult",
     "/socio.v1.BillingService/GetSandboxCheckout",
     "/socio.v1.BillingService/CompleteSandboxCheckout",
     "/socio.v1.LandingService/",

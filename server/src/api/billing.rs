@@ -69,14 +69,21 @@ impl BillingApi {
         }
     }
 
-    fn success_url(&self, user: &User) -> String {
-        match &user.phone {
-            Some(phone) => {
-                let encoded =
-                    percent_encoding::utf8_percent_encode(phone.e164(), percent_encoding::NON_ALPHANUMERIC);
-                format!("{}/success?phoneNumber={encoded}", self.public_url)
-            }
-            None => format!("{}/success", self.public_url),
+    /// The page after checking out: with a paid checkout's session, it shows what was paid.
+    fn success_url(&self, user: &User, session: Option<&str>) -> String {
+        let encode = |value: &str| {
+            percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC).to_string()
+        };
+        let mut query = Vec::new();
+        if let Some(session) = session {
+            query.push(format!("session={session}")); // our UUID: nothing to escape
+        }
+        if let Some(phone) = &user.phone {
+            query.push(format!("phoneNumber={}", encode(phone.e164())));
+        }
+        match query.is_empty() {
+            true => format!("{}/success", self.public_url),
+            false => format!("{}/success?{}", self.public_url, query.join("&")),
         }
     }
 
@@ -160,7 +167,9 @@ impl BillingApi {
                 let session =
                     checkout::create_session(&self.db, &user.id, interval, "stripe", variant).await?;
                 let cancel_url = self.checkout_page(user);
-                let created = stripe.create_checkout(&session, &self.success_url(user), &cancel_url).await?;
+                let created = stripe
+                    .create_checkout(&session, &self.success_url(user, Some(&session.id)), &cancel_url)
+                    .await?;
                 checkout::set_provider_session(&self.db, &session.id, &created.id, &created.url).await?;
                 Ok(created.url)
             }
@@ -219,7 +228,7 @@ impl BillingApi {
         let reply = match PlanType::try_from(body.plan_type).unwrap_or(PlanType::Unspecified) {
             PlanType::Free => pb::CreateCheckoutResponse {
                 checkout_url: String::new(),
-                redirect_url: self.success_url(&user),
+                redirect_url: self.success_url(&user, None),
             },
             PlanType::Pro => pb::CreateCheckoutResponse {
                 checkout_url: self
@@ -301,6 +310,28 @@ impl BillingApi {
         }))
     }
 
+    async fn get_checkout_result(&self, call: Call<GetCheckoutResult>) -> Answer<GetCheckoutResult> {
+        let id = call.body().session_id.trim();
+        let outcome = match uuid::Uuid::parse_str(id) {
+            Ok(_) => checkout::outcome(&self.db, id).await?,
+            Err(_) => None,
+        };
+        let outcome = outcome.ok_or(AppError::NotFound(Resource::CheckoutSession))?;
+        let session = &outcome.session;
+        Ok(Reply::from(pb::GetCheckoutResultResponse {
+            session_id: session.id.clone(),
+            plan_type: PlanType::Pro as i32,
+            interval: interval_proto(session.interval),
+            amount: session.amount_cents as f64 / 100.0,
+            currency: session.currency.clone(),
+            state: session.status.clone(),
+            paid_at: outcome.paid_at.map(timestamp),
+            receipt_url: outcome.receipt_url.clone().unwrap_or_default(),
+            whatsapp_url: format!("https://wa.me/{}", self.business_number),
+            provider: session.provider.clone(),
+        }))
+    }
+
     async fn get_sandbox_checkout(&self, call: Call<GetSandboxCheckout>) -> Answer<GetSandboxCheckout> {
         let (session, user) = self.sandbox_session(&call.body().session_id).await?;
         let phone = user.as_ref().map(User::handle).unwrap_or_default();
@@ -324,7 +355,7 @@ impl BillingApi {
         let completed =
             checkout::complete_session(&self.db, &session.id, body.pay, &ProviderIds::default()).await?;
         let redirect_url = match (&user, completed.status == "paid") {
-            (Some(user), true) => self.success_url(user),
+            (Some(user), true) => self.success_url(user, Some(&session.id)),
             (Some(user), false) => self.checkout_page(user),
             (None, _) => format!("{}/checkout", self.public_url),
         };
@@ -343,6 +374,7 @@ rpc_service!(BillingService for BillingApi {
     get_subscription_status,
     cancel_subscription,
     upgrade_subscription,
+    get_checkout_result,
     get_sandbox_checkout,
     complete_sandbox_checkout,
     list_plans,

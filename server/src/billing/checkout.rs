@@ -123,6 +123,29 @@ pub async fn find_session(db: &Db, id: &str) -> Result<Option<CheckoutSession>, 
     row.as_ref().map(session_from).transpose()
 }
 
+/// What became of a checkout: the session, when it was paid, the provider's receipt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub session: CheckoutSession,
+    pub paid_at: Option<i64>,
+    pub receipt_url: Option<String>,
+}
+
+/// The outcome of a checkout session, for the page a person lands on after paying.
+pub async fn outcome(db: &Db, id: &str) -> Result<Option<Outcome>, sqlx::Error> {
+    let row = sqlx::query(
+        "select id, user_id, billing_interval, provider, amount_cents, currency, status, completed_at, receipt_url \
+         from checkout_sessions where id = $1",
+    )
+    .bind(id)
+    .fetch_optional(db.pool())
+    .await?;
+    let Some(row) = row else { return Ok(None) };
+    let session = session_from(&row)?;
+    let paid_at = if session.status == "paid" { row.try_get("completed_at")? } else { None };
+    Ok(Some(Outcome { session, paid_at, receipt_url: row.try_get("receipt_url")? }))
+}
+
 /// Completes a checkout the way a provider's webhook does: paid activates Pro, not paid closes it.
 /// A session completes once; a second completion changes nothing.
 pub async fn complete_session(
@@ -134,10 +157,11 @@ pub async fn complete_session(
     let mut tx = db.begin().await?;
     let now = now_ms();
     let closed = sqlx::query(
-        "update checkout_sessions set status = $1, completed_at = $2 where id = $3 and status = 'open'",
+        "update checkout_sessions set status = $1, completed_at = $2, receipt_url = $3 where id = $4 and status = 'open'",
     )
     .bind(if paid { "paid" } else { "canceled" })
     .bind(now)
+    .bind(provider.receipt.as_deref())
     .bind(session_id)
     .execute(&mut *tx)
     .await?

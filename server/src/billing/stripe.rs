@@ -172,10 +172,13 @@ impl StripeClient {
     }
 
     /// The session as Stripe has it now (webhook payloads are re-fetched before acting), with its
-    /// subscription and that subscription's first invoice expanded.
+    /// subscription and that subscription's first invoice expanded (payment mode: its payment and
+    /// that payment's charge, for the receipt).
     pub async fn checkout_session(&self, id: &str) -> Result<PaidSession, StripeError> {
         let id = Self::checked_id(id)?;
-        let path = format!("/v1/checkout/sessions/{id}?expand[]=subscription.latest_invoice");
+        let path = format!(
+            "/v1/checkout/sessions/{id}?expand[]=subscription.latest_invoice&expand[]=payment_intent.latest_charge"
+        );
         let body = self.call(reqwest::Method::GET, &path, &[], None).await?;
         Ok(PaidSession::read(&body))
     }
@@ -238,10 +241,22 @@ pub struct PaidSession {
     pub subscription: Option<String>,
     /// The payment to refund within the guarantee.
     pub payment: Option<String>,
+    /// Where the person sees the receipt: the first invoice's hosted page in subscription mode
+    /// (`hosted_invoice_url`, null until the invoice is finalised,
+    /// <https://docs.stripe.com/api/invoices/object#invoice_object-hosted_invoice_url>), the charge's
+    /// `receipt_url` in payment mode ("the URL to view the receipt for this charge … kept up-to-date
+    /// … including any refunds", <https://docs.stripe.com/api/charges/object#charge_object-receipt_url>,
+    /// reached as `payment_intent.latest_charge`). Only an `https` address is kept: it becomes a link.
+    pub receipt: Option<String>,
 }
 
 impl PaidSession {
     pub fn read(session: &Json) -> Self {
+        let receipt = session["subscription"]["latest_invoice"]["hosted_invoice_url"]
+            .as_str()
+            .or_else(|| session["payment_intent"]["latest_charge"]["receipt_url"].as_str())
+            .filter(|url| url.starts_with("https://") && !url.contains(char::is_whitespace))
+            .map(str::to_owned);
         let payment = id_of(&session["payment_intent"])
             .or_else(|| id_of(&session["subscription"]["latest_invoice"]["payment_intent"]));
         Self {
@@ -251,6 +266,7 @@ impl PaidSession {
             customer: id_of(&session["customer"]),
             subscription: id_of(&session["subscription"]),
             payment,
+            receipt,
         }
     }
 }
@@ -308,6 +324,25 @@ mod tests {
         let unexpanded = serde_json::json!({"id": "cs_3", "payment_status": "unpaid", "payment_intent": null, "subscription": "sub_3"});
         let read = PaidSession::read(&unexpanded);
         assert_eq!((read.paid, read.subscription.as_deref(), read.payment), (false, Some("sub_3"), None));
+    }
+
+    #[test]
+    fn the_receipt_is_the_first_invoice_s_page_or_the_charge_s_receipt_and_only_an_https_address() {
+        let monthly = serde_json::json!({"id": "cs_1", "payment_intent": null, "subscription": {"id": "sub_1",
+            "latest_invoice": {"id": "in_1", "hosted_invoice_url": "https://invoice.stripe.com/i/acct/in_1"}}});
+        assert_eq!(
+            PaidSession::read(&monthly).receipt.as_deref(),
+            Some("https://invoice.stripe.com/i/acct/in_1")
+        );
+        let yearly = serde_json::json!({"id": "cs_2", "subscription": null, "payment_intent": {"id": "pi_2",
+            "latest_charge": {"id": "ch_2", "receipt_url": "https://pay.stripe.com/receipts/payment/ch_2"}}});
+        let read = PaidSession::read(&yearly);
+        assert_eq!(read.receipt.as_deref(), Some("https://pay.stripe.com/receipts/payment/ch_2"));
+        assert_eq!(read.payment.as_deref(), Some("pi_2"), "an expanded payment is still its id");
+        let draft = serde_json::json!({"id": "cs_3", "subscription": {"id": "sub_3", "latest_invoice": {"id": "in_3", "hosted_invoice_url": null}}});
+        assert_eq!(PaidSession::read(&draft).receipt, None, "not finalised yet");
+        let odd = serde_json::json!({"id": "cs_4", "payment_intent": {"id": "pi_4", "latest_charge": {"receipt_url": "javascript:alert(1)"}}});
+        assert_eq!(PaidSession::read(&odd).receipt, None);
     }
 
     #[test]

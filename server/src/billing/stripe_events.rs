@@ -109,6 +109,7 @@ pub async fn handle(
                     customer: session.customer.clone(),
                     subscription: session.subscription.clone(),
                     payment: session.payment.clone(),
+                    receipt: session.receipt.clone(),
                 };
                 checkout::complete_session(db, &session.ours, true, &ids).await?;
             }

@@ -146,6 +146,9 @@ pub struct ProviderIds {
     pub subscription: Option<String>,
     /// The payment a guarantee refund gives back.
     pub payment: Option<String>,
+    /// The provider's receipt of the first payment (an `https` address), kept with the checkout
+    /// for the page after paying; not kept with the subscription.
+    pub receipt: Option<String>,
 }
 
 pub async fn provider_ids(db: &Db, subscription_id: &str) -> Result<ProviderIds, sqlx::Error> {
@@ -160,6 +163,7 @@ pub async fn provider_ids(db: &Db, subscription_id: &str) -> Result<ProviderIds,
         customer: row.try_get("provider_customer_id")?,
         subscription: row.try_get("provider_subscription_id")?,
         payment: row.try_get("provider_payment_id")?,
+        receipt: None,
     })
 }
 

@@ -40,9 +40,26 @@ async fn pay(app: &TestApp, interval: &str) -> String {
     let session = url.rsplit('/').next().unwrap().to_owned();
     let (status, body) = app.complete_sandbox(&session, true).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["data"]["redirectUrl"], "http://localhost:8080/success?phoneNumber=%2B5511987654321");
+    assert_eq!(
+        body["data"]["redirectUrl"],
+        format!("http://localhost:8080/success?session={session}&phoneNumber=%2B5511987654321")
+    );
     session
 }
+
+async fn the_page_after_paying_in_the_sandbox_reads_the_payment_without_a_login(db: TestDatabase) {
+    let app = app(db).await;
+    let session = pay(&app, "yearly").await;
+    let (status, body) = app
+        .call(reqwest::Method::GET, &format!("/api/subscriptions/checkout/{session}"), Value::Null, None)
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["state"], "paid");
+    assert_eq!(body["data"]["provider"], "sandbox");
+    assert_eq!(body["data"]["amount"], 899.0);
+    assert_eq!(body["data"]["receiptUrl"], "", "the sandbox gives no provider receipt");
+}
+on_both_engines!(the_page_after_paying_in_the_sandbox_reads_the_payment_without_a_login);
 
 async fn a_registered_number_takes_pro_in_the_sandbox_and_is_welcomed_on_whatsapp(db: TestDatabase) {
     let app = app(db).await;

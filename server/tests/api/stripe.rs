@@ -32,6 +32,10 @@ const SECRET: &str = "whsec_test_secret";
 ///   <https://docs.stripe.com/api/invoices/object?api-version=2024-06-20#invoice_object-payment_intent>);
 ///   in `payment` mode it has a `payment_intent` and `subscription: null`;
 /// - `expand[]` replaces an id with its object (<https://docs.stripe.com/api/expanding_objects>);
+/// - receipts: a finalised invoice has a `hosted_invoice_url`
+///   (<https://docs.stripe.com/api/invoices/object#invoice_object-hosted_invoice_url>); a payment
+///   intent names its `latest_charge` (<https://docs.stripe.com/api/payment_intents/object#payment_intent_object-latest_charge>),
+///   whose `receipt_url` shows the receipt (<https://docs.stripe.com/api/charges/object#charge_object-receipt_url>);
 /// - `DELETE /v1/subscriptions/{id}` cancels now, `POST /v1/subscriptions/{id}` with
 ///   `cancel_at_period_end=true` at the period's end (<https://docs.stripe.com/api/subscriptions/cancel>,
 ///   <https://docs.stripe.com/api/subscriptions/update>);
@@ -47,6 +51,8 @@ struct Inner {
     sessions: HashMap<String, Value>,
     subscriptions: HashMap<String, Value>,
     invoices: HashMap<String, Value>,
+    payment_intents: HashMap<String, Value>,
+    charges: HashMap<String, Value>,
     refunds: Vec<String>,
     /// Answers already given, by idempotency key.
     replays: HashMap<String, (u16, Value)>,
@@ -66,8 +72,11 @@ impl Inner {
         let mut value = value.clone();
         let (head, rest) = path.split_once('.').unwrap_or((path, ""));
         if let Some(id) = value[head].as_str() {
-            let object =
-                self.subscriptions.get(id).or_else(|| self.invoices.get(id)).cloned().unwrap_or(Value::Null);
+            let object = [&self.subscriptions, &self.invoices, &self.payment_intents, &self.charges]
+                .iter()
+                .find_map(|objects| objects.get(id))
+                .cloned()
+                .unwrap_or(Value::Null);
             value[head] = if rest.is_empty() { object } else { self.expanded(&object, rest) };
         }
         value
@@ -154,7 +163,8 @@ async fn create(
         inner.invoices.insert(
             invoice.clone(),
             json!({"id": invoice, "object": "invoice", "subscription": sub, "status": "paid",
-                   "billing_reason": "subscription_create", "payment_intent": format!("pi_invoice_{n}")}),
+                   "billing_reason": "subscription_create", "payment_intent": format!("pi_invoice_{n}"),
+                   "hosted_invoice_url": format!("https://invoice.stripe.com/i/acct_test/{invoice}")}),
         );
         inner.subscriptions.insert(
             sub.clone(),
@@ -163,7 +173,17 @@ async fn create(
         );
         (json!(sub), Value::Null)
     } else {
-        (Value::Null, json!(format!("pi_{n}")))
+        let (payment, charge) = (format!("pi_{n}"), format!("ch_{n}"));
+        inner.charges.insert(
+            charge.clone(),
+            json!({"id": charge, "object": "charge", "paid": true, "payment_intent": payment,
+                   "receipt_url": format!("https://pay.stripe.com/receipts/payment/{charge}")}),
+        );
+        inner.payment_intents.insert(
+            payment.clone(),
+            json!({"id": payment, "object": "payment_intent", "status": "succeeded", "latest_charge": charge}),
+        );
+        (Value::Null, json!(payment))
     };
     inner.sessions.insert(
         id.clone(),
@@ -396,7 +416,11 @@ async fn checkout_sessions_carry_the_plan_the_payment_methods_and_our_ids(db: Te
     assert_eq!(field(1, "mode"), ["payment"]);
     assert_eq!(field(1, "line_items[0][price]"), ["price_yearly"]);
     assert_eq!(field(1, "payment_method_types[2]"), ["pix"]);
-    assert_eq!(field(0, "success_url"), ["http://localhost:8080/success?phoneNumber=%2B5511987654321"]);
+    assert_eq!(
+        field(0, "success_url"),
+        [format!("http://localhost:8080/success?session={}&phoneNumber=%2B5511987654321", created[0].1)],
+        "the page after paying knows which checkout it was"
+    );
     assert_eq!(field(0, "cancel_url"), ["http://localhost:8080/checkout/5511987654321"]);
     assert_eq!(
         field(0, "subscription_data[metadata][checkout_session_id]"),
@@ -440,6 +464,59 @@ async fn a_signed_completed_checkout_makes_the_user_pro_once_and_bad_or_stale_si
     assert_eq!(app.count("select count(*) as n from subscriptions").await, 1, "and changes nothing");
 }
 on_both_engines!(a_signed_completed_checkout_makes_the_user_pro_once_and_bad_or_stale_signatures_are_refused);
+
+/// Our checkout session behind Stripe's (its `client_reference_id`).
+fn ours(stripe: &FakeStripe, cs: &str) -> String {
+    let inner = stripe.inner.lock().unwrap();
+    inner.sessions[cs]["client_reference_id"].as_str().unwrap().to_owned()
+}
+
+async fn result(app: &TestApp, session: &str) -> (u16, Value) {
+    app.call(reqwest::Method::GET, &format!("/api/subscriptions/checkout/{session}"), Value::Null, None).await
+}
+
+async fn the_page_after_paying_shows_the_payment_and_stripe_s_receipt_once_stripe_confirms_it(
+    db: TestDatabase,
+) {
+    let stripe = FakeStripe::start().await;
+    let app = app(db, &stripe).await;
+    let monthly = checkout(&app, "monthly").await;
+    let session = ours(&stripe, &monthly);
+    let (status, before) = result(&app, &session).await;
+    assert_eq!(status, 200, "{before}");
+    assert_eq!(before["data"]["state"], "open", "back from Stripe before its event: not paid yet");
+    assert_eq!(before["data"]["receiptUrl"], "");
+    assert_eq!(before["data"]["amount"], 100.0);
+    deliver(&app, &completed(&monthly, "evt_1"), 0).await;
+    let (_, paid) = result(&app, &session).await;
+    assert_eq!(paid["data"]["state"], "paid", "{paid}");
+    assert_eq!(paid["data"]["interval"], "monthly");
+    assert_eq!(
+        paid["data"]["receiptUrl"], "https://invoice.stripe.com/i/acct_test/in_1",
+        "the first invoice's page"
+    );
+    assert!(paid["data"]["paidAt"].as_str().is_some_and(|t| t.starts_with("20")), "{paid}");
+    assert!(paid["data"]["whatsappUrl"].as_str().unwrap().starts_with("https://wa.me/"));
+    assert!(
+        paid.to_string().find("Ana").is_none() && paid.to_string().find("98765").is_none(),
+        "it names no person"
+    );
+
+    let yearly = checkout(&app, "yearly").await;
+    deliver(&app, &completed(&yearly, "evt_2"), 0).await;
+    let (_, paid) = result(&app, &ours(&stripe, &yearly)).await;
+    assert_eq!(
+        paid["data"]["receiptUrl"], "https://pay.stripe.com/receipts/payment/ch_2",
+        "the charge's receipt"
+    );
+    assert_eq!(paid["data"]["amount"], 899.0);
+
+    for unknown in [uuid::Uuid::new_v4().to_string(), "not-a-session".into(), monthly.clone()] {
+        let (status, body) = result(&app, &unknown).await;
+        assert_eq!(status, 404, "{unknown}: {body}");
+    }
+}
+on_both_engines!(the_page_after_paying_shows_the_payment_and_stripe_s_receipt_once_stripe_confirms_it);
 
 async fn a_failed_renewal_is_past_due_and_the_user_is_told_on_whatsapp(db: TestDatabase) {
     let stripe = FakeStripe::start().await;
