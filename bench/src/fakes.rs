@@ -65,6 +65,7 @@ impl Fakes {
     pub fn config(&self) -> Vec<(&'static str, String)> {
         vec![
             ("WHATSAPP_MODE", "cloud".into()),
+            ("WHATSAPP_BUSINESS_NUMBER", "5511900000000".into()),
             ("WHATSAPP_GRAPH_URL", self.graph_url.clone()),
             ("WHATSAPP_PHONE_NUMBER_ID", PHONE_NUMBER_ID.into()),
             ("WHATSAPP_ACCESS_TOKEN", "bench-access-token".into()),

@@ -331,7 +331,7 @@ async fn build_router(
         .add_service(AccountServiceServer::new(crate::api::account::AccountApi::new(exports.clone())))
         .add_service(LandingServiceServer::new(LandingApi::new(
             db.clone(),
-            &config.whatsapp.business_number,
+            config.whatsapp.business_number_set.then_some(config.whatsapp.business_number.as_str()),
             &config.support_email,
             config.controller.clone(),
         )))

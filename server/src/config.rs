@@ -71,7 +71,11 @@ impl fmt::Debug for Secret {
 #[derive(Clone, Debug)]
 pub struct WhatsAppConfig {
     pub mode: WhatsAppMode,
+    /// The number every wa.me link points to. Required in cloud mode; in dev mode, unset, a
+    /// placeholder keeps the links well formed and `business_number_set` is false, so nothing
+    /// shows it to people as a real number.
     pub business_number: String,
+    pub business_number_set: bool,
     pub graph_url: String,
     pub phone_number_id: Option<String>,
     pub access_token: Option<Secret>,
@@ -505,7 +509,9 @@ fn whatsapp_config(var: &dyn Fn(&str) -> Option<String>) -> Result<WhatsAppConfi
         WhatsAppMode::Cloud => required(var, key, "WHATSAPP_MODE=cloud").map(Some),
         WhatsAppMode::Dev => Ok(var(key)),
     };
-    let business_number: String = var("WHATSAPP_BUSINESS_NUMBER")
+    let configured_number = cloud_required("WHATSAPP_BUSINESS_NUMBER")?;
+    let business_number_set = configured_number.is_some();
+    let business_number: String = configured_number
         .unwrap_or_else(|| "5511900000000".into())
         .chars()
         .filter(char::is_ascii_digit)
@@ -516,6 +522,7 @@ fn whatsapp_config(var: &dyn Fn(&str) -> Option<String>) -> Result<WhatsAppConfi
     Ok(WhatsAppConfig {
         mode,
         business_number,
+        business_number_set,
         graph_url: var("WHATSAPP_GRAPH_URL")
             .unwrap_or_else(|| "https://graph.facebook.com/v23.0".into())
             .trim_end_matches('/')
@@ -611,8 +618,9 @@ mod tests {
         Config::from_source(&map)
     }
 
-    const CLOUD: [(&str, &str); 5] = [
+    const CLOUD: [(&str, &str); 6] = [
         ("WHATSAPP_MODE", "cloud"),
+        ("WHATSAPP_BUSINESS_NUMBER", "+55 11 3456-7890"),
         ("WHATSAPP_PHONE_NUMBER_ID", "123"),
         ("WHATSAPP_ACCESS_TOKEN", "token"),
         ("WHATSAPP_APP_SECRET", "0123456789abcdef0123456789abcdef"),
@@ -723,6 +731,9 @@ mod tests {
     #[test]
     fn cloud_mode_requires_its_credentials() {
         let err = config(&[("WHATSAPP_MODE", "cloud")]).unwrap_err();
+        assert!(err.0.contains("WHATSAPP_BUSINESS_NUMBER"), "every wa.me link needs the real number: {err}");
+        let err =
+            config(&[("WHATSAPP_MODE", "cloud"), ("WHATSAPP_BUSINESS_NUMBER", "551134567890")]).unwrap_err();
         assert!(err.0.contains("WHATSAPP_PHONE_NUMBER_ID"), "{err}");
     }
 

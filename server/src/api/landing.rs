@@ -26,7 +26,8 @@ const SIGNUPS_PER_ADDRESS: Limit = Limit { max: 10, window: Duration::from_secs(
 #[derive(Clone)]
 pub struct LandingApi {
     db: Db,
-    business_number: String,
+    /// The business's WhatsApp number, when one is configured.
+    business_number: Option<String>,
     support_email: String,
     controller: crate::config::Controller,
 }
@@ -34,13 +35,13 @@ pub struct LandingApi {
 impl LandingApi {
     pub fn new(
         db: Db,
-        business_number: &str,
+        business_number: Option<&str>,
         support_email: &str,
         controller: crate::config::Controller,
     ) -> Self {
         Self {
             db,
-            business_number: business_number.to_owned(),
+            business_number: business_number.map(str::to_owned),
             support_email: support_email.to_owned(),
             controller,
         }
@@ -109,8 +110,13 @@ impl LandingApi {
 
     async fn get_contact(&self, _call: Call<GetContact>) -> Answer<GetContact> {
         Ok(Reply::from(pb::GetContactResponse {
-            whatsapp_number: display_number(&self.business_number),
-            whatsapp_url: format!("https://wa.me/{}", self.business_number),
+            // No number configured (dev mode): none is shown, rather than a placeholder.
+            whatsapp_number: self.business_number.as_deref().map(display_number).unwrap_or_default(),
+            whatsapp_url: self
+                .business_number
+                .as_ref()
+                .map(|n| format!("https://wa.me/{n}"))
+                .unwrap_or_default(),
             email: self.support_email.clone(),
             controller_name: self.controller.name.clone(),
             controller_cnpj: self.controller.cnpj.clone(),

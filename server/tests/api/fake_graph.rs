@@ -201,6 +201,7 @@ impl FakeGraph {
     pub fn cloud_config(&self) -> Vec<(&'static str, String)> {
         vec![
             ("WHATSAPP_MODE", "cloud".into()),
+            ("WHATSAPP_BUSINESS_NUMBER", "5511900000000".into()),
             ("WHATSAPP_GRAPH_URL", self.url.clone()),
             ("WHATSAPP_PHONE_NUMBER_ID", PHONE_NUMBER_ID.into()),
             ("WHATSAPP_ACCESS_TOKEN", ACCESS_TOKEN.into()),

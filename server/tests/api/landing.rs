@@ -7,7 +7,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::{
-    helpers::{TestApp, TestDatabase, spawn_app_with},
+    helpers::{TestApp, TestDatabase, spawn_app, spawn_app_with},
     on_both_engines,
 };
 
@@ -188,6 +188,7 @@ async fn the_contact_shows_the_business_whatsapp_and_support_address(db: TestDat
             ("SUPPORT_EMAIL", "ajuda@socio.app".into()),
             ("CONTROLLER_NAME", "Sócio Consultoria Ltda".into()),
             ("CONTROLLER_CNPJ", "12.345.678/0001-95".into()),
+            ("WHATSAPP_BUSINESS_NUMBER", "+55 11 3456-7890".into()),
         ],
     )
     .await;
@@ -195,11 +196,23 @@ async fn the_contact_shows_the_business_whatsapp_and_support_address(db: TestDat
     assert_eq!(status, 200, "{body}");
     assert_eq!(
         body["data"],
-        json!({"whatsappNumber": "+55 (11) 90000-0000", "whatsappUrl": "https://wa.me/5511900000000", "email": "ajuda@socio.app",
+        json!({"whatsappNumber": "+55 (11) 3456-7890", "whatsappUrl": "https://wa.me/551134567890", "email": "ajuda@socio.app",
                "controllerName": "Sócio Consultoria Ltda", "controllerCnpj": "12.345.678/0001-95"})
     );
 }
 on_both_engines!(the_contact_shows_the_business_whatsapp_and_support_address);
+
+async fn without_a_configured_number_the_contact_shows_none_rather_than_a_placeholder(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    let (status, body) = app.call(Method::GET, "/api/contact", Value::Null, None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        (&body["data"]["whatsappNumber"], &body["data"]["whatsappUrl"]),
+        (&json!(""), &json!("")),
+        "{body}"
+    );
+}
+on_both_engines!(without_a_configured_number_the_contact_shows_none_rather_than_a_placeholder);
 
 /// Ten newsletter sign-ups from one client address, then the eleventh, then one from another.
 async fn signups_from(app: &TestApp, client: &str, count: usize) -> Vec<u16> {

@@ -24,6 +24,13 @@ function server(extra: Record<string, RestHandler> = {}) {
 }
 
 describe("landing page", () => {
+  it("shows no WhatsApp number in the header when none is configured, only the support address", async () => {
+    server({ "GET /api/contact": () => ({ data: { whatsappNumber: "", whatsappUrl: "", email: "suporte@socio.app" } }) });
+    renderLanding();
+    expect(await screen.findByRole("link", { name: "suporte@socio.app" })).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: /^WhatsApp/ })).not.toBeInTheDocument();
+  });
+
   it("tells the whole story in order, each section at its anchor, with the Pro prices from the API", async () => {
     const requests = server();
     const { container } = renderLanding();
