@@ -83,7 +83,7 @@ export function UsersTab() {
               onChange={(e) => setTyped(e.target.value)}
               placeholder={t("users.search")}
               maxLength={100}
-              className="h-11 w-full rounded-xl border border-slate-300 pr-3 pl-9 focus:border-brand-600 focus:outline-none"
+              className="h-11 w-full rounded-xl border border-slate-300 pr-3 pl-9 focus:border-brand-600"
             />
           </span>
         </label>

@@ -10,7 +10,7 @@ export function BenefitsPanel() {
     { icon: CalendarClock, text: t("benefits.anytime") },
   ];
   return (
-    <aside className="hidden rounded-3xl bg-brand-800 p-10 text-white lg:block">
+    <aside className="surface-dark hidden rounded-3xl bg-brand-800 p-10 text-white lg:block">
       <h2 className="text-2xl font-bold">{t("benefits.title")}</h2>
       <ul className="mt-8 space-y-5">
         {items.map(({ icon: Icon, text }) => (

@@ -34,7 +34,7 @@ function useCountdown(): [number, (seconds: number) => void] {
 }
 
 const inputClass =
-  "mt-1 block w-full rounded-xl border border-slate-300 px-4 py-3 text-lg focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30";
+  "mt-1 block w-full rounded-xl border border-slate-300 px-4 py-3 text-lg focus:border-brand-600";
 
 /** `/login`: first "Entrar pelo WhatsApp" (send us a message, confirm it there), then the code
  * to a typed number (phone, then the code sent over WhatsApp). `?phoneNumber=` jumps to the code

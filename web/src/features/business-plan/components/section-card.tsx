@@ -11,7 +11,7 @@ import { useSaveStep } from "../api/plan-queries";
 import type { Field, SectionSpec } from "./section-fields";
 
 const AUTOSAVE_MS = 800;
-const controlClass = "mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none";
+const controlClass = "mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600";
 
 function isNumeric(field: Field): field is Field & { kind: "money" | "percent" | "count" } {
   return field.kind === "money" || field.kind === "percent" || field.kind === "count";

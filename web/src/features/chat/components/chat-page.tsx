@@ -138,7 +138,7 @@ export function ChatPage() {
                 rows={2}
                 maxLength={MAX_CHARS}
                 placeholder={t("placeholder")}
-                className="w-full resize-none rounded-2xl border border-slate-300 px-4 py-3 focus:border-brand-600 focus:outline-none"
+                className="w-full resize-none rounded-2xl border border-slate-300 px-4 py-3 focus:border-brand-600"
               />
             </label>
             <Button type="submit" disabled={sending || !text.trim()} aria-label={t("send")}>

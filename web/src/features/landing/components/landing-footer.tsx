@@ -91,7 +91,7 @@ export function LandingFooter() {
   return (
     // On phones the sticky call to action covers the bottom of the page: room for it, so the last
     // lines of the footer can be read above it.
-    <footer className="bg-slate-900 pb-20 text-slate-300 md:pb-0">
+    <footer className="surface-dark bg-slate-900 pb-20 text-slate-300 md:pb-0">
       <div className="mx-auto max-w-6xl px-4 py-14">
         <div className="grid gap-10 lg:grid-cols-[1.2fr_2fr]">
           <div className="space-y-5">

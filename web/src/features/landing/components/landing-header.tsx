@@ -24,7 +24,7 @@ export function LandingHeader() {
 
   return (
     <>
-      <div className="bg-brand-700 text-sm text-white">
+      <div className="surface-dark bg-brand-700 text-sm text-white">
         <div className="mx-auto flex h-10 max-w-6xl items-center justify-between gap-4 px-4">
           <p className="flex min-w-0 items-center gap-4">
             <span className="sr-only">{t("topBar.contact")}</span>

@@ -67,7 +67,7 @@ function LandingStory({ search }: { search: string }) {
         <PricingSection />
         <Results />
         <Guarantee />
-        <section aria-labelledby="closing-title" className="bg-brand-700 py-20 text-center text-white">
+        <section aria-labelledby="closing-title" className="surface-dark bg-brand-700 py-20 text-center text-white">
           <div className="mx-auto max-w-3xl px-4">
             <h2 id="closing-title" className="text-3xl font-bold sm:text-4xl">
               {t("closing.title")}

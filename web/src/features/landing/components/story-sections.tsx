@@ -140,7 +140,7 @@ export function Demo() {
             ))}
           </ol>
         </div>
-        <figure aria-label={t("demo.preview")} className="rounded-2xl bg-slate-900 p-6 text-white shadow-lg">
+        <figure aria-label={t("demo.preview")} className="surface-dark rounded-2xl bg-slate-900 p-6 text-white shadow-lg">
           <figcaption className="text-sm text-slate-300">{t("demo.preview")}</figcaption>
           <div aria-hidden="true" className="mt-4 grid grid-cols-3 gap-3">
             {[100, 100, 67, 33, 0, 0].map((done, i) => (

@@ -172,7 +172,7 @@ export function SimulatorPage() {
           aria-label={t("title")}
           className="flex h-[640px] flex-col overflow-hidden rounded-[2rem] border-8 border-slate-900 bg-[#efeae2] shadow-xl"
         >
-          <header className="flex items-center gap-3 bg-brand-800 px-4 py-3 text-white">
+          <header className="surface-dark flex items-center gap-3 bg-brand-800 px-4 py-3 text-white">
             <span aria-hidden="true" className="grid h-9 w-9 place-items-center rounded-full bg-white font-bold text-brand-700">
               S
             </span>
