@@ -326,6 +326,8 @@ fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> Doc
         });
         b.section.notes.push(inputs.tax.explain(lang));
         let none = lang.choose("não alcançado", "not reached").to_owned();
+        let nothing_invested =
+            lang.choose("sem investimento a recuperar", "nothing invested to recover").to_owned();
         b.section.tables.push(Table {
             title: lang.choose("Indicadores", "Indicators").into(),
             columns: vec![item, lang.choose("Valor", "Value").into()],
@@ -346,9 +348,13 @@ fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> Doc
                 ],
                 vec![
                     lang.choose("Prazo de retorno do investimento", "Payback period").into(),
-                    a.payback_months
-                        .map(|m| format!("{} {}", format_number(m, 1, lang), lang.choose("meses", "months")))
-                        .unwrap_or_else(|| none.clone()),
+                    match a.payback_months {
+                        Some(m) => {
+                            format!("{} {}", format_number(m, 1, lang), lang.choose("meses", "months"))
+                        }
+                        None if a.total_investment <= 0.0 => nothing_invested.clone(),
+                        None => none.clone(),
+                    },
                 ],
                 vec![
                     lang.choose("Lucratividade (resultado ÷ receita)", "Profitability (result ÷ revenue)")
@@ -363,9 +369,11 @@ fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> Doc
                         "Return (result ÷ investment, a month)",
                     )
                     .into(),
-                    a.return_percent_per_month
-                        .map(|p| format!("{} %", format_number(p, 1, lang)))
-                        .unwrap_or_else(|| none.clone()),
+                    match a.return_percent_per_month {
+                        Some(p) => format!("{} %", format_number(p, 1, lang)),
+                        None if a.total_investment <= 0.0 => nothing_invested.clone(),
+                        None => none.clone(),
+                    },
                 ],
             ],
             prose: false,
@@ -397,11 +405,13 @@ fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> Doc
                         format_number(s.sales_per_month, 0, lang),
                         brl(s.month.revenue),
                         brl(s.month.result),
-                        s.payback_months
-                            .map(|m| {
+                        match s.payback_months {
+                            Some(m) => {
                                 format!("{} {}", format_number(m, 1, lang), lang.choose("meses", "months"))
-                            })
-                            .unwrap_or_else(|| none.clone()),
+                            }
+                            None if a.total_investment <= 0.0 => "—".into(), // nothing to recover
+                            None => none.clone(),
+                        },
                     ]
                 })
                 .collect(),

@@ -148,7 +148,9 @@ pub fn analyse(inputs: &Inputs) -> Analysis {
         result: contribution - fixed,
     };
     let total_investment = inputs.startup_costs.max(0.0) + inputs.working_capital.max(0.0);
-    let payback_months = (month.result > 0.0).then(|| total_investment / month.result);
+    // Nothing invested is nothing to recover: no "0 months".
+    let payback_months =
+        (month.result > 0.0 && total_investment > 0.0).then(|| total_investment / month.result);
     let profitability_percent = (revenue > 0.0).then(|| month.result * 100.0 / revenue);
     let return_percent_per_month = (total_investment > 0.0).then(|| month.result * 100.0 / total_investment);
     let cash_flow = (1..=12u32)
@@ -274,6 +276,18 @@ pub(crate) mod tests {
         let a =
             analyse(&Inputs { variable_cost_per_sale: None, variable_cost_percent: Some(40.0), ..bakery() });
         assert_eq!(a.variable_cost_per_sale, 10.0);
+    }
+
+    #[test]
+    fn with_nothing_invested_there_is_no_payback_rather_than_zero_months() {
+        let a = analyse(&Inputs { startup_costs: 0.0, working_capital: 0.0, ..bakery() });
+        assert!(a.month.result > 0.0);
+        assert_eq!((a.total_investment, a.payback_months), (0.0, None));
+        assert!(
+            scenarios(&Inputs { startup_costs: 0.0, working_capital: 0.0, ..bakery() })
+                .iter()
+                .all(|s| s.payback_months.is_none())
+        );
     }
 
     #[test]

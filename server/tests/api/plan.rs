@@ -289,6 +289,25 @@ async fn a_user_only_ever_sees_their_own_plan(db: TestDatabase) {
 }
 on_both_engines!(a_user_only_ever_sees_their_own_plan);
 
+async fn a_plan_with_nothing_invested_has_nothing_to_recover_not_zero_months(db: TestDatabase) {
+    let (app, token) = logged_in(db).await;
+    let finance = json!({"financeData": {"monthlyFixedCosts": 8000, "averageTicket": 25, "variableCostPerSale": 10,
+        "expectedSalesPerMonth": 1000}, "completed": true});
+    assert_eq!(app.call(Method::PUT, "/api/business-plan/finance", finance, Some(&token)).await.0, 200);
+    let (status, body) = app.call(Method::POST, "/api/business-plan/generate", json!({}), Some(&token)).await;
+    assert_eq!(status, 200, "{body}");
+    let analysis = &body["data"]["businessPlan"]["financeAnalysis"];
+    assert_eq!(analysis["monthlyResult"], json!(7000));
+    assert!(analysis.get("paybackMonths").is_none_or(Value::is_null), "{analysis}");
+    let markdown = body["data"]["document"]["markdown"].as_str().unwrap();
+    assert!(
+        markdown.contains("| Prazo de retorno do investimento | sem investimento a recuperar |"),
+        "{markdown}"
+    );
+    assert!(!markdown.contains("0,0 meses") && !markdown.contains("não alcançado"), "{markdown}");
+}
+on_both_engines!(a_plan_with_nothing_invested_has_nothing_to_recover_not_zero_months);
+
 async fn the_complete_plan_is_generated_and_exported_as_markdown_and_a_readable_pdf(db: TestDatabase) {
     let (app, token) = logged_in(db).await;
     let finance = json!({"financeData": {"startupCosts": 50000, "workingCapital": 10000, "monthlyFixedCosts": 8000,

@@ -22,6 +22,8 @@ interface Seen {
   deleted: number;
   /** The plan changed after the latest version was made. */
   stale?: boolean;
+  /** Nothing invested (no startup costs, no working capital), and a break-even in the thousands. */
+  nothingInvested?: boolean;
 }
 
 function api(seen: Seen) {
@@ -36,17 +38,18 @@ function api(seen: Seen) {
     financeData: { averageTicket: 19.5, expectedSalesPerMonth: 1000, monthlyFixedCosts: 15000 },
     financeAnalysis: {
       contributionMargin: 15,
-      breakEvenSales: 533.3,
+      breakEvenSales: seen.nothingInvested ? 1179.2 : 533.3,
       breakEvenRevenue: 13333.33,
       monthlyResult: 7000,
-      paybackMonths: 8.6,
+      totalInvestment: seen.nothingInvested ? 0 : 60000,
+      paybackMonths: seen.nothingInvested ? undefined : 8.6,
       profitabilityPercent: 28,
-      returnPercentPerMonth: 11.67,
+      returnPercentPerMonth: seen.nothingInvested ? undefined : 11.67,
       monthlyTaxes: 1573,
       tax: { regime: "simples_nacional", annex: "I", effectiveRatePercent: 6.29, modelled: true, explanation: "Simples Nacional, Anexo I: alíquota efetiva de 6,29 %." },
       warnings: [{ code: "investment_without_funding", message: "O investimento inicial de R$ 60.000,00 ainda não tem de onde vir." }],
       scenarios: [
-        { kind: ScenarioKind.PESSIMISTIC, salesPerMonth: 800, monthlyRevenue: 20000, monthlyResult: 4000, paybackMonths: 15 },
+        { kind: ScenarioKind.PESSIMISTIC, salesPerMonth: 800, monthlyRevenue: 20000, monthlyResult: 4000, paybackMonths: seen.nothingInvested ? undefined : 15 },
         { kind: ScenarioKind.REALISTIC, salesPerMonth: 1000, monthlyRevenue: 25000, monthlyResult: 7000, paybackMonths: 8.6 },
         { kind: ScenarioKind.OPTIMISTIC, salesPerMonth: 1200, monthlyRevenue: 30000, monthlyResult: 10000, paybackMonths: 6 },
       ],
@@ -116,6 +119,17 @@ describe("business plan builder", () => {
     const scenarios = screen.getByRole("table", { name: "Cenários: vendas 20% abaixo, como esperado e 20% acima" });
     const pessimistic = within(scenarios).getByRole("row", { name: /Pessimista/ });
     expect(pessimistic).toHaveTextContent(/800.*R\$\s4\.000,00.*15 meses/);
+  });
+
+  it("says there is nothing to recover when nothing was invested, not '0 meses' or 'não alcançado', and reads thousands", async () => {
+    storeTokens("t", "r");
+    renderApp("/business-plan", { api: api({ saves: [], generated: 0, deleted: 0, nothingInvested: true }) });
+    expect(await screen.findByText("1.180 vendas/mês")).toBeInTheDocument();
+    expect(screen.getByText("Retorno do investimento", { selector: "dt" }).nextElementSibling).toHaveTextContent("sem investimento a recuperar");
+    expect(screen.getByText("Rentabilidade (ao mês)").nextElementSibling).toHaveTextContent("sem investimento a recuperar");
+    const scenarios = screen.getByRole("table", { name: "Cenários: vendas 20% abaixo, como esperado e 20% acima" });
+    expect(within(scenarios).getByRole("row", { name: /Pessimista/ })).toHaveTextContent("sem investimento a recuperar");
+    expect(screen.queryByText(/não alcançado|0 meses/)).not.toBeInTheDocument();
   });
 
   it("saves what the user types as a builder change", async () => {

@@ -1,3 +1,4 @@
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
@@ -63,6 +64,14 @@ function CashFlowChart({ analysis }: { analysis: FinanceAnalysis }) {
   );
 }
 
+/** The payback period as read: months, "not reached" while the month loses money, or nothing to
+ * recover when nothing was invested (never "0 months"). */
+function payback(t: TFunction<"businessPlan">, months: number | undefined, investment: number, locale: string): string {
+  if (investment <= 0) return t("finance.nothingInvested");
+  if (months === undefined) return t("finance.notReached");
+  return t("finance.paybackValue", { months: months.toLocaleString(locale, { maximumFractionDigits: 1 }) });
+}
+
 const SCENARIO_KEYS: Record<ScenarioKind, string> = {
   [ScenarioKind.UNSPECIFIED]: "realistic",
   [ScenarioKind.PESSIMISTIC]: "pessimistic",
@@ -97,7 +106,7 @@ function Scenarios({ analysis }: { analysis: FinanceAnalysis }) {
               <td className="py-1 pr-3">{Math.round(s.salesPerMonth).toLocaleString(locale)}</td>
               <td className="py-1 pr-3">{formatBRL(s.monthlyResult, language, { cents: true })}</td>
               <td className="py-1">
-                {s.paybackMonths === undefined ? t("finance.notReached") : t("finance.paybackValue", { months: s.paybackMonths.toLocaleString(locale, { maximumFractionDigits: 1 }) })}
+                {payback(t, s.paybackMonths, analysis.totalInvestment, locale)}
               </td>
             </tr>
           ))}
@@ -179,18 +188,18 @@ export function FinanceSummary({ analysis }: { analysis?: FinanceAnalysis }) {
     [t("finance.contributionMargin"), brl(analysis.contributionMargin)],
     [
       t("finance.breakEvenSales"),
-      analysis.breakEvenSales === undefined ? t("finance.notReached") : t("finance.breakEvenSalesValue", { count: Math.ceil(analysis.breakEvenSales) }),
+      analysis.breakEvenSales === undefined
+        ? t("finance.notReached")
+        : t("finance.breakEvenSalesValue", { count: Math.ceil(analysis.breakEvenSales), value: Math.ceil(analysis.breakEvenSales).toLocaleString(language === "pt-BR" ? "pt-BR" : "en-US") }),
     ],
     [t("finance.breakEvenRevenue"), analysis.breakEvenRevenue === undefined ? t("finance.notReached") : brl(analysis.breakEvenRevenue)],
     [t("finance.monthlyResult"), brl(analysis.monthlyResult)],
     [
       t("finance.payback"),
-      analysis.paybackMonths === undefined
-        ? t("finance.notReached")
-        : t("finance.paybackValue", { months: analysis.paybackMonths.toLocaleString(language === "pt-BR" ? "pt-BR" : "en-US", { maximumFractionDigits: 1 }) }),
+      payback(t, analysis.paybackMonths, analysis.totalInvestment, language === "pt-BR" ? "pt-BR" : "en-US"),
     ],
     [t("finance.profitability"), percent(analysis.profitabilityPercent)],
-    [t("finance.return"), percent(analysis.returnPercentPerMonth)],
+    [t("finance.return"), analysis.totalInvestment > 0 ? percent(analysis.returnPercentPerMonth) : t("finance.nothingInvested")],
   ];
   return (
     <div className="mt-5 rounded-xl bg-brand-50 p-4">

@@ -477,7 +477,7 @@ export type FinanceAnalysis = Message<"socio.v1.FinanceAnalysis"> & {
   totalInvestment: number;
 
   /**
-   * Unset while the month's result is not positive.
+   * Unset while the month's result is not positive, and when nothing was invested (nothing to recover).
    *
    * @generated from field: optional double payback_months = 12;
    */
