@@ -13,7 +13,8 @@ use crate::{
     consultant::replies,
     conversation::{
         handoff,
-        messages::{self, Author, Message},
+        messages::{self, Activity, Author},
+        overview::{self, Recent},
     },
     db::now_ms,
     error::{AppError, Precondition, Problem},
@@ -29,6 +30,8 @@ use crate::{
 
 const RECENT_MESSAGES: i64 = 5;
 const PREVIEW_CHARS: usize = 140;
+/// The recorded months the dashboard charts against the plan.
+const MONTHS_SHOWN: i64 = 12;
 
 #[derive(Clone)]
 pub struct DashboardApi {
@@ -40,15 +43,14 @@ impl DashboardApi {
     pub fn new(plans: Plans, business_number: &str) -> Self {
         Self { plans, whatsapp_url: format!("https://wa.me/{business_number}") }
     }
+}
 
-    async fn stats(&self, user_id: &str, plan: &Plan) -> Result<pb::DashboardStats, AppError> {
-        let activity = messages::activity(self.plans.db(), user_id, now_ms()).await?;
-        Ok(pb::DashboardStats {
-            messages_this_week: activity.messages_this_week as i32,
-            days_active: activity.days_active as i32,
-            plan_completion: plan.progress(),
-            total_messages: activity.total_messages as i32,
-        })
+fn stats(activity: &Activity, plan: &Plan) -> pb::DashboardStats {
+    pb::DashboardStats {
+        messages_this_week: activity.messages_this_week as i32,
+        days_active: activity.days_active as i32,
+        plan_completion: plan.progress(),
+        total_messages: activity.total_messages as i32,
     }
 }
 
@@ -69,7 +71,7 @@ fn analyses(plan: &Plan) -> pb::PlanAnalyses {
     }
 }
 
-fn preview(message: &Message) -> pb::MessagePreview {
+fn preview(message: &Recent) -> pb::MessagePreview {
     let mut text: String = message.content.chars().take(PREVIEW_CHARS).collect();
     if message.content.chars().count() > PREVIEW_CHARS {
         text.push('…');
@@ -92,21 +94,31 @@ impl DashboardApi {
     async fn get_dashboard(&self, call: Call<GetDashboard>) -> Answer<GetDashboard> {
         let caller = call.caller()?;
         let user_id = &caller.user.id;
-        let plan = self.plans.outline(user_id).await?;
-        let recent = messages::latest(self.plans.db(), user_id, RECENT_MESSAGES, 0).await?;
-        let stats = self.stats(user_id, &plan).await?;
-        let months = results::list(self.plans.db(), user_id).await?;
+        let db = self.plans.db();
+        // One round trip in the common case; the parts alone on a first visit (no plan yet).
+        let read = overview::read(db, user_id, now_ms(), RECENT_MESSAGES, PREVIEW_CHARS as i64, MONTHS_SHOWN)
+            .await?;
+        let (plan, recent, activity, months) = match read {
+            Some(o) => (o.plan, o.recent, o.activity, o.months),
+            None => {
+                let plan = self.plans.outline(user_id).await?;
+                let recent = messages::latest(db, user_id, RECENT_MESSAGES, 0).await?;
+                let activity = messages::activity(db, user_id, now_ms()).await?;
+                let months = results::list(db, user_id).await?;
+                (plan, recent.into_iter().map(Recent::from).collect(), activity, months)
+            }
+        };
         let forecast = results::forecast(&plan);
         Ok(Reply::from(pb::GetDashboardResponse {
             results: months
                 .iter()
-                .take(12)
+                .take(MONTHS_SHOWN as usize)
                 .map(|m| super::results::month_proto(m, forecast.as_ref()))
                 .collect(),
             user: Some(user_proto(&caller.user)),
             business_plan: Some(dashboard_plan(&plan)),
             recent_messages: recent.iter().map(preview).collect(),
-            stats: Some(stats),
+            stats: Some(stats(&activity, &plan)),
             whatsapp_url: self.whatsapp_url.clone(),
         }))
     }
@@ -149,13 +161,14 @@ impl DashboardApi {
         let page = Page::parse(call.body().page, call.body().limit, DEFAULT_LIMIT)?;
         let (found, total) =
             messages::page(self.plans.db(), &caller.user.id, page.limit, page.offset()).await?;
-        Ok(page.reply(found.iter().map(preview), total))
+        Ok(page.reply(found.into_iter().map(Recent::from).map(|m| preview(&m)), total))
     }
 
     async fn get_dashboard_stats(&self, call: Call<GetDashboardStats>) -> Answer<GetDashboardStats> {
         let user_id = &call.user()?.id;
-        let stats = self.stats(user_id, &self.plans.outline(user_id).await?).await?;
-        Ok(Reply::from(pb::GetDashboardStatsResponse { stats: Some(stats) }))
+        let plan = self.plans.outline(user_id).await?;
+        let activity = messages::activity(self.plans.db(), user_id, now_ms()).await?;
+        Ok(Reply::from(pb::GetDashboardStatsResponse { stats: Some(stats(&activity, &plan)) }))
     }
 
     async fn request_consultation_call(

@@ -23,7 +23,7 @@ pub enum Author {
 }
 
 impl Author {
-    fn parse(value: &str) -> Self {
+    pub(crate) fn parse(value: &str) -> Self {
         if value == "assistant" { Author::Assistant } else { Author::User }
     }
 }

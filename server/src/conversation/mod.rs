@@ -2,7 +2,7 @@
 //! status), the inbox that takes WhatsApp deliveries in (a number change moves the person's account),
 //! the delivery of our replies, logging in by sending a message, a human consultant stepping in (handoff), the summary of what was
 //! said before the model's window, and the announcements that keep admin views of a conversation
-//! live.
+//! live; a person's overview (the dashboard's read) in one round trip.
 
 pub mod delivery;
 pub mod handoff;
@@ -11,6 +11,7 @@ pub mod message_login;
 pub mod messages;
 pub mod notices;
 pub mod number_change;
+pub mod overview;
 pub mod reminder_words;
 pub mod reminders;
 pub mod split;

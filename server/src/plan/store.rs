@@ -3,7 +3,7 @@
 //! auto-saved drafts. Every change to a section is applied and recorded in one transaction.
 
 use serde_json::Value as Json;
-use sqlx::{AnyConnection, Row};
+use sqlx::{AnyConnection, Row, any::AnyRow};
 
 use super::{
     results::YearMonth,
@@ -179,8 +179,7 @@ pub async fn find(
 ) -> Result<Option<Plan>, sqlx::Error> {
     // The plan, its sections and the revenue recorded in the twelve months before this one, in one
     // round trip (a plan without sections still gives one row).
-    let this_month = YearMonth::current(now_ms());
-    let year_before = (0..12).fold(this_month, |m, _| m.previous());
+    let (year_before, this_month) = recorded_window(now_ms());
     let rows = sqlx::query(
         "select p.id, p.created_at, p.updated_at, s.step, s.data, s.completed, s.updated_at as section_updated_at, \
          r.revenue_cents, r.months \
@@ -190,10 +189,32 @@ pub async fn find(
          left join plan_sections s on s.plan_id = p.id where p.user_id = $1",
     )
     .bind(user_id)
-    .bind(year_before.key())
-    .bind(this_month.key())
+    .bind(year_before)
+    .bind(this_month)
     .fetch_all(&mut *conn)
     .await?;
+    let Some(mut plan) = from_rows(&rows, user_id)? else {
+        return Ok(None);
+    };
+    if detail == Detail::WithDocument {
+        plan.document = latest_document(conn, &plan.id).await?;
+    }
+    Ok(Some(plan))
+}
+
+/// The months whose revenue counts as the plan's recorded RBT12: from the month twelve before this
+/// one (`YYYY-MM`, included) to this one (excluded).
+pub fn recorded_window(now: i64) -> (String, String) {
+    let this_month = YearMonth::current(now);
+    let year_before = (0..12).fold(this_month, |m, _| m.previous());
+    (year_before.key(), this_month.key())
+}
+
+/// A plan from the rows of a query joining `business_plans p` (`id`, `created_at`, `updated_at`),
+/// its `plan_sections s` (`step`, `data`, `completed`, `section_updated_at`; one row a section, or
+/// one row of nulls) and the recorded months (`revenue_cents`, `months`); without its document.
+/// None without a row.
+pub fn from_rows(rows: &[AnyRow], user_id: &str) -> Result<Option<Plan>, sqlx::Error> {
     let Some(row) = rows.first() else {
         return Ok(None);
     };
@@ -213,15 +234,11 @@ pub async fn find(
             None => Section { step, data: Json::Object(Default::default()), completed: false, updated_at: 0 },
         });
     }
-    let document = match detail {
-        Detail::Sections => None,
-        Detail::WithDocument => latest_document(conn, &id).await?,
-    };
     Ok(Some(Plan {
         id,
         user_id: user_id.to_owned(),
         sections,
-        document,
+        document: None,
         recorded: match row.try_get::<i64, _>("months")? {
             0 => None,
             months => Some(Recorded {

@@ -362,6 +362,7 @@ const PUBLIC_METHODS: &[&str] = &[
     "socio.v1.AuthService/Logout",
     "socio.v1.BillingService/ListPlans",
     "socio.v1.BillingService/CreateCheckout",
+    "socio.v1.BillingService/GetCheckoutResult",
     "socio.v1.BillingService/GetSandboxCheckout",
     "socio.v1.BillingService/CompleteSandboxCheckout",
     "socio.v1.LandingService/TrackEvent",

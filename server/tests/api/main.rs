@@ -24,6 +24,7 @@ mod llm;
 mod memory;
 mod message_login;
 mod numbers;
+mod overview;
 mod plan;
 mod plan_document;
 mod protocols;

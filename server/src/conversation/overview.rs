@@ -1,0 +1,175 @@
+//! A person's overview — what the dashboard shows — in one round trip: their plan with its
+//! sections and the revenue recorded in the twelve months before this one, their latest messages,
+//! their activity figures and their recorded months. One statement per engine: the database builds
+//! the messages and months as JSON beside the plan's rows (one per section), so a dashboard costs
+//! one query instead of four (issue 31; the same answers as reading each part alone, which the
+//! first visit, before the plan exists, still does).
+
+use serde::Deserialize;
+use sqlx::Row;
+
+use super::messages::{self, Activity, Author};
+use crate::{
+    clock::{self, CivilDate},
+    db::{Db, Engine},
+    plan::{
+        results::{MonthResult, YearMonth},
+        store::{self, Plan},
+    },
+    whatsapp::payload::MessageKind,
+};
+
+/// One of the latest messages, as a preview shows it: `content` is cut after `preview_chars` + 1
+/// characters, so a caller knows whether there was more.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recent {
+    pub id: String,
+    pub author: Author,
+    pub kind: MessageKind,
+    pub content: String,
+    pub created_at: i64,
+}
+
+impl From<messages::Message> for Recent {
+    fn from(message: messages::Message) -> Self {
+        Self {
+            id: message.id,
+            author: message.author,
+            kind: message.kind,
+            content: message.content,
+            created_at: message.created_at,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Overview {
+    pub plan: Plan,
+    /// Newest first.
+    pub recent: Vec<Recent>,
+    pub activity: Activity,
+    /// Newest first.
+    pub months: Vec<MonthResult>,
+}
+
+#[derive(Deserialize)]
+struct RecentRow {
+    id: String,
+    author: String,
+    kind: String,
+    content: Option<String>,
+    created_at: i64,
+}
+
+#[derive(Deserialize)]
+struct MonthRow {
+    month: String,
+    revenue_cents: i64,
+    costs_cents: i64,
+    sales_count: i64,
+    recorded_at: i64,
+}
+
+/// The JSON each engine builds for the latest messages and the months (SQLite's `json_object`,
+/// PostgreSQL's `json_build_object`); each array's order is restored in Rust.
+fn statement(engine: Engine) -> String {
+    let (object, array) = match engine {
+        Engine::Sqlite => ("json_object", "json_group_array"),
+        Engine::Postgres => ("json_build_object", "json_agg"),
+    };
+    let text = match engine {
+        Engine::Sqlite => "",
+        Engine::Postgres => "::text",
+    };
+    format!(
+        "select p.id, p.created_at, p.updated_at, s.step, s.data, s.completed, s.updated_at as section_updated_at, \
+           r.revenue_cents, r.months, a.week, a.total, a.days, m.recent, y.months_json \
+         from business_plans p \
+         cross join (select cast(coalesce(sum(revenue_cents), 0) as bigint) as revenue_cents, count(*) as months \
+           from month_results where user_id = $1 and month >= $2 and month < $3) r \
+         cross join (select \
+             (select count(*) from messages where user_id = $1 and created_at >= $4) as week, \
+             (select count(*) from messages where user_id = $1) as total, \
+             (select count(distinct (created_at + $6) / $7) from messages where user_id = $1 and created_at >= $5) as days) a \
+         cross join (select coalesce({array}({object}('id', id, 'author', author, 'kind', kind, 'content', content, \
+             'created_at', created_at)){text}, '[]') as recent \
+           from (select id, author, kind, substr(content, 1, cast($8 as integer)) as content, created_at from messages \
+             where user_id = $1 order by created_at desc, id desc limit $9) x) m \
+         cross join (select coalesce({array}({object}('month', month, 'revenue_cents', revenue_cents, \
+             'costs_cents', costs_cents, 'sales_count', sales_count, 'recorded_at', recorded_at)){text}, '[]') as months_json \
+           from (select month, revenue_cents, costs_cents, sales_count, recorded_at from month_results \
+             where user_id = $1 order by month desc limit $10) z) y \
+         left join plan_sections s on s.plan_id = p.id \
+         where p.user_id = $1"
+    )
+}
+
+/// The overview as of `now`: `recent` messages (their text cut after `preview_chars` + 1
+/// characters) and `months` recorded months at most. None when the person has no plan yet (the
+/// caller creates it and reads the parts alone), or in the rare window where São Paulo's offset
+/// changed within the last 30 days (the days are then counted one by one, in Rust).
+pub async fn read(
+    db: &Db,
+    user_id: &str,
+    now: i64,
+    recent: i64,
+    preview_chars: i64,
+    months: i64,
+) -> Result<Option<Overview>, sqlx::Error> {
+    let today = CivilDate::in_sao_paulo(now);
+    let week_starts = today.plus_days(-6).starts_at();
+    let month_starts = today.plus_days(-29).starts_at();
+    let Some(offset) = clock::steady_offset_ms(month_starts, now) else { return Ok(None) };
+    let (year_before, this_month) = store::recorded_window(now);
+    let rows = sqlx::query(sqlx::AssertSqlSafe(statement(db.engine())))
+        .bind(user_id)
+        .bind(year_before)
+        .bind(this_month)
+        .bind(week_starts)
+        .bind(month_starts)
+        .bind(offset)
+        .bind(clock::DAY_MS)
+        .bind(preview_chars + 1)
+        .bind(recent)
+        .bind(months)
+        .fetch_all(db.pool())
+        .await?;
+    let Some(plan) = store::from_rows(&rows, user_id)? else { return Ok(None) };
+    let row = &rows[0];
+    let activity = Activity {
+        messages_this_week: row.try_get("week")?,
+        days_active: row.try_get("days")?,
+        total_messages: row.try_get("total")?,
+    };
+    let decode = |e: serde_json::Error| sqlx::Error::Decode(Box::new(e));
+    let mut latest: Vec<Recent> =
+        serde_json::from_str::<Vec<RecentRow>>(&row.try_get::<String, _>("recent")?)
+            .map_err(decode)?
+            .into_iter()
+            .map(|m| Recent {
+                id: m.id,
+                author: messages::Author::parse(&m.author),
+                kind: MessageKind::from_stored(&m.kind),
+                content: m.content.unwrap_or_default(),
+                created_at: m.created_at,
+            })
+            .collect();
+    latest.sort_by(|a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
+    let mut recorded: Vec<MonthResult> =
+        serde_json::from_str::<Vec<MonthRow>>(&row.try_get::<String, _>("months_json")?)
+            .map_err(decode)?
+            .into_iter()
+            .filter_map(|m| {
+                let (year, month) = m.month.split_once('-')?;
+                Some(MonthResult {
+                    month: YearMonth { year: year.parse().ok()?, month: month.parse().ok()? },
+                    revenue: m.revenue_cents as f64 / 100.0,
+                    costs: m.costs_cents as f64 / 100.0,
+                    sales_count: m.sales_count,
+                    recorded_at: m.recorded_at,
+                })
+            })
+            .collect();
+    recorded.sort_by_key(|m| std::cmp::Reverse(m.month.key()));
+    Ok(Some(Overview { plan, recent: latest, activity, months: recorded }))
+}
