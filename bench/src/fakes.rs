@@ -21,8 +21,11 @@ pub const APP_SECRET: &str = "bench-app-secret";
 /// What the fakes saw, by WhatsApp number (digits).
 #[derive(Default)]
 pub struct Seen {
-    /// Text messages sent to a number: when each arrived.
+    /// Text messages sent to a number: when each arrived. (A message with buttons — `"type":
+    /// "interactive"`, such as the once-only offer of monthly check-ins after a reply — is not a
+    /// reply: counted in `interactive`.)
     pub sent: HashMap<String, Vec<Instant>>,
+    pub interactive: usize,
     /// Login codes sent to a number, newest last.
     pub codes: HashMap<String, Vec<String>>,
     /// LLM calls: (arrived, answered) per number the conversation is with.
@@ -103,6 +106,8 @@ async fn graph_send(
     seen.graph_requests += 1;
     if let Some(code) = body["template"]["components"][0]["parameters"][0]["text"].as_str() {
         seen.codes.entry(to.clone()).or_default().push(code.to_owned());
+    } else if body["type"] == "interactive" {
+        seen.interactive += 1;
     } else {
         seen.sent.entry(to.clone()).or_default().push(arrived);
     }
