@@ -1,8 +1,8 @@
 //! A person's overview — what the dashboard shows — in one round trip: their plan with its
 //! sections and the revenue recorded in the twelve months before this one, their latest messages,
-//! their activity figures and their recorded months. One statement per engine: the database builds
-//! the messages and months as JSON beside the plan's rows (one per section), so a dashboard costs
-//! one query instead of four (issue 31; the same answers as reading each part alone, which the
+//! their activity figures and their recorded months. One statement per engine, one row: the
+//! database builds the sections, the messages and the months as JSON beside the plan's values, so
+//! a dashboard costs one query instead of four (issue 31; the same answers as reading each part alone, which the
 //! first visit, before the plan exists, still does).
 
 use serde::Deserialize;
@@ -14,7 +14,7 @@ use crate::{
     db::{Db, Engine},
     plan::{
         results::{MonthResult, YearMonth},
-        store::{self, Plan},
+        store::{self, Plan, StoredSection},
     },
     whatsapp::payload::MessageKind,
 };
@@ -53,6 +53,14 @@ pub struct Overview {
 }
 
 #[derive(Deserialize)]
+struct SectionRow {
+    step: String,
+    data: String,
+    completed: serde_json::Value,
+    updated_at: i64,
+}
+
+#[derive(Deserialize)]
 struct RecentRow {
     id: String,
     author: String,
@@ -82,7 +90,9 @@ fn statement(engine: Engine) -> String {
         Engine::Postgres => "::text",
     };
     format!(
-        "select p.id, p.created_at, p.updated_at, s.step, s.data, s.completed, s.updated_at as section_updated_at, \
+        "select p.id, p.created_at, p.updated_at, \
+           (select coalesce({array}({object}('step', step, 'data', data, 'completed', completed, \
+              'updated_at', updated_at)){text}, '[]') from plan_sections where plan_id = p.id) as sections, \
            r.revenue_cents, r.months, a.week, a.total, a.days, m.recent, y.months_json \
          from business_plans p \
          cross join (select cast(coalesce(sum(revenue_cents), 0) as bigint) as revenue_cents, count(*) as months \
@@ -99,7 +109,6 @@ fn statement(engine: Engine) -> String {
              'costs_cents', costs_cents, 'sales_count', sales_count, 'recorded_at', recorded_at)){text}, '[]') as months_json \
            from (select month, revenue_cents, costs_cents, sales_count, recorded_at from month_results \
              where user_id = $1 order by month desc limit $10) z) y \
-         left join plan_sections s on s.plan_id = p.id \
          where p.user_id = $1"
     )
 }
@@ -121,7 +130,7 @@ pub async fn read(
     let month_starts = today.plus_days(-29).starts_at();
     let Some(offset) = clock::steady_offset_ms(month_starts, now) else { return Ok(None) };
     let (year_before, this_month) = store::recorded_window(now);
-    let rows = sqlx::query(sqlx::AssertSqlSafe(statement(db.engine())))
+    let row = sqlx::query(sqlx::AssertSqlSafe(statement(db.engine())))
         .bind(user_id)
         .bind(year_before)
         .bind(this_month)
@@ -132,16 +141,32 @@ pub async fn read(
         .bind(preview_chars + 1)
         .bind(recent)
         .bind(months)
-        .fetch_all(db.pool())
+        .fetch_optional(db.pool())
         .await?;
-    let Some(plan) = store::from_rows(&rows, user_id)? else { return Ok(None) };
-    let row = &rows[0];
+    let Some(row) = row else { return Ok(None) };
+    let decode = |e: serde_json::Error| sqlx::Error::Decode(Box::new(e));
+    let stored: Vec<SectionRow> =
+        serde_json::from_str(&row.try_get::<String, _>("sections")?).map_err(decode)?;
+    let stored: Vec<StoredSection> = stored
+        .into_iter()
+        .map(|s| StoredSection {
+            step: s.step,
+            data: s.data,
+            // An integer on SQLite, a boolean on PostgreSQL.
+            completed: s.completed.as_bool().unwrap_or(s.completed.as_i64() == Some(1)),
+            updated_at: s.updated_at,
+        })
+        .collect();
+    let plan = store::from_parts(
+        (row.try_get("id")?, user_id, row.try_get("created_at")?, row.try_get("updated_at")?),
+        &stored,
+        (row.try_get("revenue_cents")?, row.try_get("months")?),
+    );
     let activity = Activity {
         messages_this_week: row.try_get("week")?,
         days_active: row.try_get("days")?,
         total_messages: row.try_get("total")?,
     };
-    let decode = |e: serde_json::Error| sqlx::Error::Decode(Box::new(e));
     let mut latest: Vec<Recent> =
         serde_json::from_str::<Vec<RecentRow>>(&row.try_get::<String, _>("recent")?)
             .map_err(decode)?

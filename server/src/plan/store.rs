@@ -218,37 +218,63 @@ pub fn from_rows(rows: &[AnyRow], user_id: &str) -> Result<Option<Plan>, sqlx::E
     let Some(row) = rows.first() else {
         return Ok(None);
     };
-    let id: String = row.try_get("id")?;
-    let mut sections = Vec::with_capacity(6);
-    for step in Step::ALL {
-        let found = rows
-            .iter()
-            .find(|r| r.try_get::<Option<String>, _>("step").ok().flatten().as_deref() == Some(step.key()));
-        sections.push(match found {
-            Some(r) => Section {
+    let mut stored = Vec::with_capacity(rows.len());
+    for r in rows {
+        if let Some(step) = r.try_get::<Option<String>, _>("step")? {
+            stored.push(StoredSection {
                 step,
-                data: parse_json(&r.try_get::<String, _>("data")?),
+                data: r.try_get("data")?,
                 completed: get_bool(r, "completed")?.unwrap_or(false),
                 updated_at: r.try_get("section_updated_at")?,
-            },
-            None => Section { step, data: Json::Object(Default::default()), completed: false, updated_at: 0 },
-        });
+            });
+        }
     }
-    Ok(Some(Plan {
+    let plan = (row.try_get("id")?, user_id, row.try_get("created_at")?, row.try_get("updated_at")?);
+    let recorded = (row.try_get("revenue_cents")?, row.try_get("months")?);
+    Ok(Some(from_parts(plan, &stored, recorded)))
+}
+
+/// A section as a read gives it: its step's key, its data as stored (JSON text), whether it is
+/// done and when it changed.
+pub struct StoredSection {
+    pub step: String,
+    pub data: String,
+    pub completed: bool,
+    pub updated_at: i64,
+}
+
+/// A plan from its row's values and its stored sections (any order, any subset: a missing step is
+/// empty and not done), without its document. `recorded`: the revenue in cents and the number of
+/// months recorded in the twelve before this one.
+pub fn from_parts(
+    (id, user_id, created_at, updated_at): (String, &str, i64, i64),
+    stored: &[StoredSection],
+    (revenue_cents, months): (i64, i64),
+) -> Plan {
+    let sections = Step::ALL
+        .iter()
+        .map(|&step| match stored.iter().find(|s| s.step == step.key()) {
+            Some(s) => {
+                Section { step, data: parse_json(&s.data), completed: s.completed, updated_at: s.updated_at }
+            }
+            None => Section { step, data: Json::Object(Default::default()), completed: false, updated_at: 0 },
+        })
+        .collect();
+    Plan {
         id,
         user_id: user_id.to_owned(),
         sections,
         document: None,
-        recorded: match row.try_get::<i64, _>("months")? {
+        recorded: match months {
             0 => None,
             months => Some(Recorded {
-                revenue: row.try_get::<i64, _>("revenue_cents")? as f64 / 100.0,
+                revenue: revenue_cents as f64 / 100.0,
                 months: u32::try_from(months).unwrap_or(12),
             }),
         },
-        created_at: row.try_get("created_at")?,
-        updated_at: row.try_get("updated_at")?,
-    }))
+        created_at,
+        updated_at,
+    }
 }
 
 /// The latest generated document of a plan, if one was generated.
