@@ -55,6 +55,8 @@ export default async function setup(project: TestProject) {
       JWT_SECRET: "e2e-secret-that-is-long-enough-0123456789",
       RUST_LOG: "warn",
       WHATSAPP_BATCH_WINDOW_MS: "300",
+      // The product's number, as a deployment configures it (unset, the site shows none).
+      WHATSAPP_BUSINESS_NUMBER: "5511900000000",
       ADMIN_PHONES: "+5531999990000,+5531999990001,+5531999990002,+5531999990003,+5531999990004,+5531999990005",
     },
     stdio: ["ignore", "inherit", "inherit"],
