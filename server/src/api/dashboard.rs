@@ -96,14 +96,15 @@ impl DashboardApi {
         let user_id = &caller.user.id;
         let db = self.plans.db();
         // One round trip in the common case; the parts alone on a first visit (no plan yet).
-        let read = overview::read(db, user_id, now_ms(), RECENT_MESSAGES, PREVIEW_CHARS as i64, MONTHS_SHOWN)
-            .await?;
+        let now = now_ms();
+        let read =
+            overview::read(db, user_id, now, RECENT_MESSAGES, PREVIEW_CHARS as i64, MONTHS_SHOWN).await?;
         let (plan, recent, activity, months) = match read {
             Some(o) => (o.plan, o.recent, o.activity, o.months),
             None => {
                 let plan = self.plans.outline(user_id).await?;
                 let recent = messages::latest(db, user_id, RECENT_MESSAGES, 0).await?;
-                let activity = messages::activity(db, user_id, now_ms()).await?;
+                let activity = messages::activity(db, user_id, now).await?;
                 let months = results::list(db, user_id).await?;
                 (plan, recent.into_iter().map(Recent::from).collect(), activity, months)
             }

@@ -182,15 +182,16 @@ export function FinanceSummary({ analysis }: { analysis?: FinanceAnalysis }) {
   const brl = (v: number) => formatBRL(v, language, { cents: true });
   const percent = (v: number | undefined) =>
     v === undefined ? t("finance.notReached") : `${v.toLocaleString(language === "pt-BR" ? "pt-BR" : "en-US", { maximumFractionDigits: 1 })} %`;
+  const breakEvenSales = analysis.breakEvenSales === undefined ? undefined : Math.ceil(analysis.breakEvenSales);
   const rows: [string, string][] = [
     [t("finance.taxes"), brl(analysis.monthlyTaxes)],
     ...(analysis.tax?.effectiveRatePercent ? [[t("finance.taxRate"), percent(analysis.tax.effectiveRatePercent)] as [string, string]] : []),
     [t("finance.contributionMargin"), brl(analysis.contributionMargin)],
     [
       t("finance.breakEvenSales"),
-      analysis.breakEvenSales === undefined
+      breakEvenSales === undefined
         ? t("finance.notReached")
-        : t("finance.breakEvenSalesValue", { count: Math.ceil(analysis.breakEvenSales), value: Math.ceil(analysis.breakEvenSales).toLocaleString(language === "pt-BR" ? "pt-BR" : "en-US") }),
+        : t("finance.breakEvenSalesValue", { count: breakEvenSales, value: breakEvenSales.toLocaleString(language === "pt-BR" ? "pt-BR" : "en-US") }),
     ],
     [t("finance.breakEvenRevenue"), analysis.breakEvenRevenue === undefined ? t("finance.notReached") : brl(analysis.breakEvenRevenue)],
     [t("finance.monthlyResult"), brl(analysis.monthlyResult)],
