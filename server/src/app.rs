@@ -37,7 +37,7 @@ use crate::{
         cancellation::ProviderCancelHandler,
         expiry::ExpiryHandler,
         stripe::StripeClient,
-        subscriptions::{EXPIRY_JOB, PROVIDER_CANCEL_JOB},
+        subscriptions::{ExpiryJob, ProviderCancelJob},
     },
     config::{Config, RunMode, WhatsAppMode},
     connections,
@@ -47,18 +47,18 @@ use crate::{
         llm::{LlmClient, Transcriber},
         memory::SummaryHandler,
         plan_delivery::PlanDocumentHandler,
-        plan_request::PLAN_DOCUMENT_JOB,
+        plan_request::PlanDocumentJob,
         replies::Links,
         worker::ReplyHandler,
     },
     conversation::{
-        delivery::{NoticeHandler, SEND_JOB, SendHandler},
-        inbox::{Inbox, REPLY_JOB},
-        summaries::SUMMARY_JOB,
+        delivery::{NoticeHandler, SendHandler, SendJob},
+        inbox::{Inbox, ReplyJob},
+        summaries::SummaryJob,
     },
     db::{
         Db,
-        jobs::{self, Backoff, Batching, Handlers, WorkerOptions},
+        jobs::{self, Backoff, Batching, Handlers, JobPayload, WorkerOptions},
     },
     identity::{
         caller::Authenticator, codes::CodeHasher, login::Login, phone::PhoneNumber, roles,
@@ -80,7 +80,7 @@ use crate::{
     whatsapp::{
         cloud::CloudSender,
         media::MediaClient,
-        notices::NOTICE_JOB,
+        notices::NoticeJob,
         outbox::DevOutbox,
         sender::{Measured, WhatsAppSender},
     },
@@ -143,17 +143,17 @@ impl Application {
         let renderer = Arc::new(crate::rendering::Renderer::new());
         let handlers = Handlers::new()
             .register_in_lane(
-                REPLY_JOB,
+                ReplyJob::KIND,
                 Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine.clone(), voice, sender.clone())),
                 config.jobs.model_calls,
             )
             .register_in_lane(
-                SEND_JOB,
+                SendJob::KIND,
                 Arc::new(SendHandler::new(db.clone(), sender.clone())),
                 config.jobs.sends,
             )
             .register(
-                PLAN_DOCUMENT_JOB,
+                PlanDocumentJob::KIND,
                 Arc::new(PlanDocumentHandler::new(
                     db.clone(),
                     engine.clone(),
@@ -161,10 +161,10 @@ impl Application {
                     sender.clone(),
                 )),
             )
-            .register(SUMMARY_JOB, Arc::new(SummaryHandler::new(db.clone(), engine.clone())))
-            .register(NOTICE_JOB, Arc::new(NoticeHandler::new(db.clone())))
-            .register(EXPIRY_JOB, Arc::new(ExpiryHandler::new(db.clone())))
-            .register(PROVIDER_CANCEL_JOB, Arc::new(ProviderCancelHandler::new(stripe.clone())));
+            .register(SummaryJob::KIND, Arc::new(SummaryHandler::new(db.clone(), engine.clone())))
+            .register(NoticeJob::KIND, Arc::new(NoticeHandler::new(db.clone())))
+            .register(ExpiryJob::KIND, Arc::new(ExpiryHandler::new(db.clone())))
+            .register(ProviderCancelJob::KIND, Arc::new(ProviderCancelHandler::new(stripe.clone())));
         let worker_options = WorkerOptions {
             workers: config.jobs.workers,
             backoff: Backoff { base: config.jobs.retry_base, ..Backoff::default() },

@@ -9,7 +9,7 @@ use futures::future::BoxFuture;
 
 use super::{
     stripe::{StripeClient, StripeError},
-    subscriptions::{self, Ending, Subscription},
+    subscriptions::{self, CancelWhen, Ending, ProviderCancelJob, Subscription},
 };
 use crate::{
     db::{
@@ -67,7 +67,7 @@ pub async fn cancel(
     Ok((after, ending == Ending::Refunded))
 }
 
-/// The job (`subscriptions::PROVIDER_CANCEL_JOB`) that ends a subscription at Stripe when it
+/// The job (`subscriptions::ProviderCancelJob`) that ends a subscription at Stripe when it
 /// stopped here without the person asking Stripe (replaced by a newer plan, an admin's Free,
 /// erasure).
 pub struct ProviderCancelHandler {
@@ -83,17 +83,16 @@ impl ProviderCancelHandler {
 impl JobHandler for ProviderCancelHandler {
     fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
         Box::pin(async move {
-            let subscription = job.payload["subscription"]
-                .as_str()
-                .ok_or_else(|| JobError::Permanent("no subscription".into()))?;
+            let ProviderCancelJob { subscription, when } = job.payload_as()?;
+            let subscription = subscription.as_str();
             let stripe = self.stripe.as_ref().ok_or_else(|| {
                 JobError::Permanent(format!(
                     "Stripe is not configured: {subscription} was not cancelled there"
                 ))
             })?;
-            let done = match job.payload["when"].as_str() {
-                Some("period_end") => stripe.cancel_at_period_end(subscription).await,
-                _ => stripe.cancel_now(subscription).await,
+            let done = match when {
+                CancelWhen::PeriodEnd => stripe.cancel_at_period_end(subscription).await,
+                CancelWhen::Now => stripe.cancel_now(subscription).await,
             };
             done.map_err(|err| match err {
                 StripeError::Unavailable(why) => JobError::Retryable(why),

@@ -5,7 +5,7 @@
 
 use sqlx::{Row, any::AnyRow};
 
-use super::subscriptions::{Interval, ProviderIds, stop_running};
+use super::subscriptions::{CancelWhen, Interval, ProviderIds, stop_running};
 use crate::{
     db::{Db, Tx, jobs, now_ms},
     error::{AppError, Resource},
@@ -179,7 +179,7 @@ pub async fn complete_session(
     {
         // A new period replaces whatever was running (monthly → yearly); a replaced Stripe
         // subscription ends at Stripe with the period already paid, never charging again.
-        stop_running(&mut tx, user_id, now, "period_end").await?;
+        stop_running(&mut tx, user_id, now, CancelWhen::PeriodEnd).await?;
         sqlx::query(
             "insert into subscriptions (id, user_id, plan_type, billing_interval, provider, provider_customer_id, \
              provider_subscription_id, provider_payment_id, status, current_period_end, cancel_at_period_end, first_paid_at, \

@@ -2,7 +2,7 @@
 
 use futures::future::BoxFuture;
 
-use super::subscriptions;
+use super::subscriptions::{self, ExpiryJob};
 use crate::db::{
     Db,
     jobs::{Job, JobError, JobHandler},
@@ -21,10 +21,8 @@ impl ExpiryHandler {
 impl JobHandler for ExpiryHandler {
     fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
         Box::pin(async move {
-            let id = job.payload["subscriptionId"]
-                .as_str()
-                .ok_or_else(|| JobError::Permanent("no subscriptionId".into()))?;
-            subscriptions::expire(&self.db, id).await?;
+            let ExpiryJob { subscription_id } = job.payload_as()?;
+            subscriptions::expire(&self.db, &subscription_id).await?;
             Ok(())
         })
     }

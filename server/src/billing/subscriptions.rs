@@ -13,7 +13,7 @@ use crate::{
     clock::DAY_MS,
     db::{
         Db, Tx, get_bool,
-        jobs::{self, NewJob},
+        jobs::{self, JobPayload},
         now_ms,
     },
     error::{AppError, Resource},
@@ -21,9 +21,39 @@ use crate::{
     whatsapp::notices,
 };
 
-pub const EXPIRY_JOB: &str = "subscription_expiry";
-/// Cancels a subscription at the payment provider (`{"subscription": "sub_…", "when": "now" | "period_end"}`).
-pub const PROVIDER_CANCEL_JOB: &str = "provider_cancel";
+/// The job that ends a subscription here when its paid period is over.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExpiryJob {
+    pub subscription_id: String,
+}
+
+impl JobPayload for ExpiryJob {
+    const KIND: &'static str = "subscription_expiry";
+}
+
+/// The job that cancels a subscription at the payment provider.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderCancelJob {
+    /// The provider's id (`sub_…`).
+    pub subscription: String,
+    pub when: CancelWhen,
+}
+
+impl JobPayload for ProviderCancelJob {
+    const KIND: &'static str = "provider_cancel";
+}
+
+/// When the provider stops a recurring subscription.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CancelWhen {
+    /// At once.
+    Now,
+    /// When the paid period runs out, without charging again.
+    PeriodEnd,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Interval {
@@ -210,7 +240,8 @@ pub async fn cancel(
             if !provider_ends_it {
                 jobs::enqueue(
                     &mut tx,
-                    NewJob::new(EXPIRY_JOB, serde_json::json!({"subscriptionId": subscription_id}))
+                    ExpiryJob { subscription_id: subscription_id.to_owned() }
+                        .job()
                         .run_at(ends.unwrap_or(now)),
                 )
                 .await?;
@@ -223,12 +254,12 @@ pub async fn cancel(
 }
 
 /// Ends every running subscription of the user here now, and has the provider end its recurring
-/// ones (`when`: "now", or "period_end" to let a paid period run out without charging again).
+/// ones (at once, or when the paid period runs out).
 pub(super) async fn stop_running(
     conn: &mut Tx,
     user_id: &str,
     now: i64,
-    when: &str,
+    when: CancelWhen,
 ) -> Result<(), sqlx::Error> {
     let recurring = sqlx::query(
         "select provider_subscription_id from subscriptions where user_id = $1 and status <> 'canceled' \
@@ -239,9 +270,9 @@ pub(super) async fn stop_running(
     .await?;
     for row in recurring {
         let subscription: String = row.try_get("provider_subscription_id")?;
-        let job =
-            NewJob::new(PROVIDER_CANCEL_JOB, serde_json::json!({"subscription": subscription, "when": when}))
-                .dedupe_key(format!("provider_cancel:{subscription}"));
+        let job = ProviderCancelJob { subscription: subscription.clone(), when }
+            .job()
+            .dedupe_key(format!("provider_cancel:{subscription}"));
         jobs::enqueue(conn, job).await?;
     }
     sqlx::query("update subscriptions set status = 'canceled', updated_at = $1 where user_id = $2 and status <> 'canceled'")
@@ -275,7 +306,7 @@ pub async fn override_tier(conn: &mut Tx, user_id: &str, tier: Tier) -> Result<(
             .execute(&mut **conn)
             .await?;
         }
-        Tier::Free => stop_running(conn, user_id, now, "now").await?,
+        Tier::Free => stop_running(conn, user_id, now, CancelWhen::Now).await?,
     }
     Ok(())
 }
@@ -304,7 +335,7 @@ pub async fn hand_over(conn: &mut AnyConnection, from: &str, into: &str) -> Resu
 /// LGPD erasure, billing's part: running subscriptions end (at the provider too), and the billing
 /// records the law keeps stay without the person.
 pub async fn erase_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
-    stop_running(tx, user_id, now_ms(), "now").await?;
+    stop_running(tx, user_id, now_ms(), CancelWhen::Now).await?;
     for sql in [
         "update subscriptions set user_id = null where user_id = $1",
         "update checkout_sessions set user_id = null where user_id = $1",

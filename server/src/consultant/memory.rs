@@ -7,7 +7,7 @@ use futures::future::BoxFuture;
 
 use super::engine::Engine;
 use crate::{
-    conversation::summaries,
+    conversation::summaries::{self, SummaryJob},
     db::{
         Db,
         jobs::{Job, JobError, JobHandler},
@@ -27,8 +27,8 @@ impl SummaryHandler {
     }
 
     async fn update(&self, job: &Job) -> Result<(), JobError> {
-        let user_id =
-            job.payload["userId"].as_str().ok_or_else(|| JobError::Permanent("no userId".into()))?;
+        let SummaryJob { user_id } = job.payload_as()?;
+        let user_id = user_id.as_str();
         let mut conn = self.db.pool().acquire().await?;
         let Some(user) = users::find_by_id(&mut conn, user_id).await? else { return Ok(()) };
         let previous = summaries::get(&mut conn, user_id).await?;

@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 
-use super::engine::Engine;
+use super::{engine::Engine, plan_request::PlanDocumentJob};
 use crate::{
-    conversation::{delivery, inbox::REPLY_JOB, messages, updates},
+    conversation::{delivery, inbox::ReplyJob, messages, updates},
     db::{
         Db,
-        jobs::{self, Job, JobError, JobHandler},
+        jobs::{self, Job, JobError, JobHandler, JobPayload},
         now_ms,
     },
     identity::users,
@@ -42,10 +42,9 @@ impl PlanDocumentHandler {
     }
 
     async fn deliver(&self, job: &Job) -> Result<(), JobError> {
-        let user_id =
-            job.payload["userId"].as_str().ok_or_else(|| JobError::Permanent("no userId".into()))?;
+        let payload: PlanDocumentJob = job.payload_as()?;
         let mut conn = self.db.pool().acquire().await?;
-        let Some(user) = users::find_by_id(&mut conn, user_id).await? else {
+        let Some(user) = users::find_by_id(&mut conn, &payload.user_id).await? else {
             return Ok(()); // erased meanwhile
         };
         drop(conn);
@@ -53,10 +52,10 @@ impl PlanDocumentHandler {
             tracing::info!(user = %user.id, "the plan was not sent: outside WhatsApp's 24-hour window");
             return Ok(());
         }
-        let language = job.payload["language"].as_str().and_then(Language::parse).unwrap_or(user.language);
+        let language = payload.language.as_deref().and_then(Language::parse).unwrap_or(user.language);
         let id = format!("plan-{}", job.id);
         // The reply that asked for it (and says it is coming) is written, then sent, first.
-        if jobs::running_for(&self.db, REPLY_JOB, &user.id).await?
+        if jobs::running_for(&self.db, ReplyJob::KIND, &user.id).await?
             || messages::outbound_pending(&self.db, &user.id, &id).await?
         {
             return Err(JobError::Retryable("waiting for the reply before the plan".into()));
@@ -91,7 +90,7 @@ impl PlanDocumentHandler {
         let file = Document { file_name, mime_type: "application/pdf".into(), bytes: pdf.into() };
         let to = user.whatsapp_address().unwrap_or_default().to_owned();
         let outgoing = Outgoing::Document { to, file, caption };
-        delivery::hand_over(&self.db, self.sender.as_ref(), &message, &outgoing, job).await
+        delivery::hand_over(&self.db, self.sender.as_ref(), &message, &outgoing, job, None).await
     }
 }
 

@@ -2,23 +2,34 @@
 //! command or the model's `send_plan_document` tool enqueue a `plan_document` job
 //! (`plan_delivery` composes and sends it) and answer that it is on its way.
 
-use serde_json::json;
-
 use crate::{
     db::{
         Tx,
-        jobs::{self, NewJob},
+        jobs::{self, JobPayload},
         now_ms,
     },
     locale::Language,
 };
 
-pub const PLAN_DOCUMENT_JOB: &str = "plan_document";
+/// The job that composes the person's plan and sends it on WhatsApp.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanDocumentJob {
+    pub user_id: String,
+    /// The language tag the plan is written in; the person's own when absent or unknown.
+    #[serde(default)]
+    pub language: Option<String>,
+}
+
+impl JobPayload for PlanDocumentJob {
+    const KIND: &'static str = "plan_document";
+}
 
 /// Asks for the plan to be sent to the person, in `language`, in this transaction. A person's
 /// plans go one at a time, after the reply that says it is coming.
 pub async fn request(tx: &mut Tx, user_id: &str, language: Language) -> Result<(), sqlx::Error> {
-    let job = NewJob::new(PLAN_DOCUMENT_JOB, json!({ "userId": user_id, "language": language.tag() }))
+    let job = PlanDocumentJob { user_id: user_id.to_owned(), language: Some(language.tag().to_owned()) }
+        .job()
         .subject(user_id)
         .run_at(now_ms() + 500);
     jobs::enqueue(tx, job).await.map(|_| ())

@@ -21,6 +21,7 @@ use crate::{
     conversation::{
         delivery,
         handoff::{self, Reason},
+        inbox::ReplyJob,
         messages, reminders, split, summaries, updates,
     },
     db::{
@@ -97,8 +98,8 @@ impl ReplyHandler {
     }
 
     async fn reply(&self, job: &Job) -> Result<(), JobError> {
-        let user_id =
-            job.payload["userId"].as_str().ok_or_else(|| JobError::Permanent("no userId".into()))?;
+        let ReplyJob { user_id } = job.payload_as()?;
+        let user_id = user_id.as_str();
         let mut tx = self.db.begin().await?;
         let claimed = messages::claim_unanswered(&mut tx, user_id, &job.id).await?;
         let user = users::find_by_id(&mut tx, user_id).await?;
@@ -161,10 +162,9 @@ impl ReplyHandler {
             // The taps go with the last part, the one that asks.
             let offered = if n + 1 == parts.len() { choices.as_slice() } else { &[] };
             let id = messages::insert_outbound(&mut tx, &user.id, part, offered, now + n as i64).await?;
-            let mut send = delivery::send_job(&id, &user.id).run_at(now + n as i64);
-            if n == 0 {
-                send.payload["answersAt"] = answers.into(); // for the reply-time metric
-            }
+            // The first part answers the person's latest message: its send measures the reply time.
+            let answers_at = (n == 0).then_some(answers);
+            let send = delivery::answering_job(&id, &user.id, answers_at).run_at(now + n as i64);
             jobs::enqueue(&mut tx, send).await?;
         }
         if plan_asked {

@@ -11,10 +11,11 @@ use futures::future::BoxFuture;
 use sqlx::AnyConnection;
 
 use super::messages;
+use crate::whatsapp::notices::NoticeJob;
 use crate::{
     db::{
         Db, Tx,
-        jobs::{self, Job, JobError, JobHandler, NewJob},
+        jobs::{self, Job, JobError, JobHandler, JobPayload, NewJob},
         now_ms,
     },
     identity::users,
@@ -26,7 +27,19 @@ use crate::{
     },
 };
 
-pub const SEND_JOB: &str = "send";
+/// The job that sends one stored outbound message.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SendJob {
+    pub message_id: String,
+    /// When the person's message this answers arrived (Unix ms), for the reply-time metric.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answers_at: Option<i64>,
+}
+
+impl JobPayload for SendJob {
+    const KIND: &'static str = "send";
+}
 
 /// WhatsApp's customer-service window: free text only within 24 hours of the user's last message.
 pub const SERVICE_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
@@ -34,7 +47,14 @@ pub const SERVICE_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
 /// The send job of an outbound message to a user (enqueue it in the transaction that stores the
 /// message). One person's messages go out one at a time, in the order they were enqueued.
 pub fn send_job(message_id: &str, user_id: &str) -> NewJob {
-    NewJob::new(SEND_JOB, serde_json::json!({ "messageId": message_id }))
+    answering_job(message_id, user_id, None)
+}
+
+/// The send job of the first message of a reply, which answers what the person wrote at
+/// `answers_at` (Unix ms; measured as the reply time once it is sent).
+pub fn answering_job(message_id: &str, user_id: &str, answers_at: Option<i64>) -> NewJob {
+    SendJob { message_id: message_id.to_owned(), answers_at }
+        .job()
         .dedupe_key(format!("send:{message_id}"))
         .subject(user_id)
 }
@@ -67,8 +87,8 @@ impl SendHandler {
     }
 
     async fn deliver(&self, job: &Job) -> Result<(), JobError> {
-        let id =
-            job.payload["messageId"].as_str().ok_or_else(|| JobError::Permanent("no messageId".into()))?;
+        let payload: SendJob = job.payload_as()?;
+        let id = payload.message_id.as_str();
         let Some(message) = messages::get(&self.db, id).await? else {
             return Ok(()); // erased with its user
         };
@@ -109,7 +129,7 @@ impl SendHandler {
             // Sending or sent already: `hand_over` below says what becomes of it.
             (false, false, None) => Outgoing::Text { to, body: message.content.clone() },
         };
-        hand_over(&self.db, self.sender.as_ref(), &message, &outgoing, job).await
+        hand_over(&self.db, self.sender.as_ref(), &message, &outgoing, job, payload.answers_at).await
     }
 }
 
@@ -127,13 +147,15 @@ pub async fn window_open_in(conn: &mut AnyConnection, user_id: &str, now: i64) -
 
 /// Hands one of our stored messages to WhatsApp, once: a message found still `sending` was
 /// interrupted mid-request (Meta may have it) and is failed visibly instead of sent again; one
-/// past `queued` was sent before. Retryable failures requeue it for the job's next attempt.
+/// past `queued` was sent before. Retryable failures requeue it for the job's next attempt. When
+/// it answers a person's message (`answers_at`, Unix ms), the reply time is measured once sent.
 pub async fn hand_over(
     db: &Db,
     sender: &dyn WhatsAppSender,
     message: &messages::Message,
     outgoing: &Outgoing,
     job: &Job,
+    answers_at: Option<i64>,
 ) -> Result<(), JobError> {
     let id = message.id.as_str();
     if message.status == "sending" {
@@ -151,7 +173,7 @@ pub async fn hand_over(
     match sender.send(outgoing).await {
         Ok(sent) => {
             messages::record_sent(db, id, &sent.wa_message_id).await?;
-            if let Some(answers_at) = job.payload["answersAt"].as_i64() {
+            if let Some(answers_at) = answers_at {
                 let waited = (now_ms() - answers_at).max(0) as u64;
                 metrics::reply_time(std::time::Duration::from_millis(waited));
             }
@@ -188,11 +210,9 @@ impl NoticeHandler {
     }
 
     async fn keep_and_send(&self, job: &Job) -> Result<(), JobError> {
-        let (Some(user_id), Some(text)) = (job.payload["userId"].as_str(), job.payload["text"].as_str())
-        else {
-            return Err(JobError::Permanent("a notice needs userId and text".into()));
-        };
-        let at = job.payload["at"].as_i64().unwrap_or_else(now_ms);
+        let notice: NoticeJob = job.payload_as()?;
+        let (user_id, text) = (notice.user_id.as_str(), notice.text.as_str());
+        let at = notice.at.unwrap_or_else(now_ms);
         let mut tx = self.db.begin().await?;
         if users::find_by_id(&mut tx, user_id).await?.is_none() {
             return Ok(()); // erased meanwhile
@@ -209,5 +229,49 @@ impl NoticeHandler {
 impl JobHandler for NoticeHandler {
     fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
         Box::pin(self.keep_and_send(job))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn job(kind: &str, payload: serde_json::Value) -> Job {
+        Job {
+            id: "j1".into(),
+            kind: kind.into(),
+            payload,
+            attempt: 1,
+            max_attempts: 8,
+            lock: "l".into(),
+            created_at: 0,
+            subject: None,
+        }
+    }
+
+    #[test]
+    fn a_send_job_is_stored_with_the_keys_jobs_queued_before_the_types_have() {
+        let first = answering_job("m1", "u1", Some(5));
+        assert_eq!(first.kind, "send");
+        assert_eq!(first.payload, json!({ "messageId": "m1", "answersAt": 5 }));
+        assert_eq!(first.dedupe_key.as_deref(), Some("send:m1"));
+        assert_eq!(send_job("m2", "u1").payload, json!({ "messageId": "m2" }));
+        let queued = job("send", json!({ "messageId": "m1", "answersAt": 5 }));
+        let read: SendJob = queued.payload_as().unwrap();
+        assert_eq!((read.message_id.as_str(), read.answers_at), ("m1", Some(5)));
+    }
+
+    #[test]
+    fn a_job_of_another_kind_or_without_its_fields_fails_for_good() {
+        let reply = job("reply", json!({ "userId": "u1" }));
+        assert!(matches!(reply.payload_as::<SendJob>(), Err(JobError::Permanent(_))));
+        let empty = job("send", json!({ "id": "m1" }));
+        let Err(JobError::Permanent(why)) = empty.payload_as::<SendJob>() else { panic!("read") };
+        assert!(why.contains("messageId"), "{why}");
+        let notice = job("notice", json!({ "userId": "u1", "text": "Olá" }));
+        let read: NoticeJob = notice.payload_as().unwrap();
+        assert_eq!(read.at, None, "a notice without its time is written when it runs");
     }
 }

@@ -12,7 +12,7 @@
 use crate::{
     db::{
         Db, Tx,
-        jobs::{self, Batching, NewJob},
+        jobs::{self, Batching, JobPayload, NewJob},
         now_ms,
     },
     identity::{
@@ -29,8 +29,16 @@ use super::{
     reminder_words, reminders, updates,
 };
 
-/// The job kind that answers a user.
-pub const REPLY_JOB: &str = "reply";
+/// The job that answers a person: everything they wrote by the time it runs.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplyJob {
+    pub user_id: String,
+}
+
+impl JobPayload for ReplyJob {
+    const KIND: &'static str = "reply";
+}
 
 /// What a delivery changed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50,7 +58,7 @@ pub struct Inbox {
 
 /// The reply job of a person: one waits per person, answering everything they wrote by then.
 fn reply_job(user_id: &str) -> NewJob {
-    NewJob::new(REPLY_JOB, serde_json::json!({ "userId": user_id })).subject(user_id)
+    ReplyJob { user_id: user_id.to_owned() }.job().subject(user_id)
 }
 
 impl Inbox {

@@ -3,17 +3,24 @@
 //! once enough messages have slid out of the window. The summary goes into the model's context
 //! and the admin's user detail; erasure removes it.
 
-use serde_json::json;
 use sqlx::{AnyConnection, Row};
 
 use super::messages::{self, Message};
 use crate::db::{
     Tx,
-    jobs::{self, NewJob},
+    jobs::{self, JobPayload},
 };
 
-/// The job kind that brings a person's summary up to date.
-pub const SUMMARY_JOB: &str = "conversation_summary";
+/// The job that brings a person's summary up to date.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryJob {
+    pub user_id: String,
+}
+
+impl JobPayload for SummaryJob {
+    const KIND: &'static str = "conversation_summary";
+}
 /// Messages the model sees as they were (the rest is summarised).
 pub const WINDOW: i64 = 30;
 /// A summary is brought up to date once this many messages have left the window since.
@@ -59,7 +66,8 @@ pub async fn schedule_if_due(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Err
         .await?
         .try_get("n")?;
     if since >= WINDOW + EVERY {
-        let job = NewJob::new(SUMMARY_JOB, json!({ "userId": user_id }))
+        let job = SummaryJob { user_id: user_id.to_owned() }
+            .job()
             .subject(user_id)
             .dedupe_key(format!("summary:{user_id}:{covers_until}"));
         jobs::enqueue(tx, job).await?;

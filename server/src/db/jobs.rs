@@ -63,6 +63,21 @@ impl NewJob {
     }
 }
 
+/// A job kind's payload: the kind's name and its fields in one type, so that the code enqueueing
+/// a job and the handler running it cannot disagree on a key (a renamed field fails to compile,
+/// not at run time). Stored as JSON with camelCase keys.
+pub trait JobPayload: serde::Serialize + serde::de::DeserializeOwned {
+    /// The job kind, as stored and as the handlers are registered.
+    const KIND: &'static str;
+
+    /// The job to enqueue with this payload (the builder's other settings at their defaults).
+    fn job(&self) -> NewJob {
+        // A payload is plain strings and numbers: serialising it cannot fail.
+        let payload = serde_json::to_value(self).unwrap_or_default();
+        NewJob::new(Self::KIND, payload)
+    }
+}
+
 /// A claimed job.
 #[derive(Clone, Debug)]
 pub struct Job {
@@ -79,6 +94,18 @@ pub struct Job {
     pub created_at: i64,
     /// Whom it acts for, if anyone.
     pub subject: Option<String>,
+}
+
+impl Job {
+    /// The job's payload as its kind's type. A job of another kind, or one whose payload does not
+    /// read, fails for good: running it again would fail the same way.
+    pub fn payload_as<P: JobPayload>(&self) -> Result<P, JobError> {
+        if self.kind != P::KIND {
+            return Err(JobError::Permanent(format!("a {} job given to the {} handler", self.kind, P::KIND)));
+        }
+        P::deserialize(&self.payload)
+            .map_err(|err| JobError::Permanent(format!("a {} job's payload: {err}", P::KIND)))
+    }
 }
 
 /// How a job run failed.

@@ -3,14 +3,24 @@
 //! keeps the notice in the person's conversation and sends it like any reply (the approved notice
 //! template outside the 24-hour window).
 
-use serde_json::json;
+use crate::db::jobs::{JobPayload, NewJob};
 
-use crate::db::jobs::NewJob;
+/// The job the conversation handles: a notice for a person, written at `at` (Unix ms; when it
+/// runs, if absent).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NoticeJob {
+    pub user_id: String,
+    pub text: String,
+    #[serde(default)]
+    pub at: Option<i64>,
+}
 
-/// The job kind the conversation handles.
-pub const NOTICE_JOB: &str = "notice";
+impl JobPayload for NoticeJob {
+    const KIND: &'static str = "notice";
+}
 
 /// A notice for a user, written at `at` (Unix ms).
 pub fn notice_job(user_id: &str, text: &str, at: i64) -> NewJob {
-    NewJob::new(NOTICE_JOB, json!({ "userId": user_id, "text": text, "at": at }))
+    NoticeJob { user_id: user_id.to_owned(), text: text.to_owned(), at: Some(at) }.job()
 }
