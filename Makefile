@@ -71,7 +71,7 @@ eval:
 
 # The harness itself, against the scripted stand-in, which must score 100% (part of make test).
 test-eval:
-	cargo build --locked --quiet -p socio -p socio-bench
+	$(LINTED) cargo build --locked --quiet -p socio -p socio-bench
 	env -u LLM_BASE_URL $(TARGET_DIR)/debug/socio-bench eval --require-perfect true
 
 ## Tests ----------------------------------------------------------------------------------------
@@ -81,9 +81,17 @@ TEST_STEPS := check-rust check-proto check-generated check-web test-rust test-we
 test:
 	@MAKE="$(MAKE)" scripts/timed-steps.sh $(TEST_STEPS)
 
+# Clippy runs inside the test build, as `cargo clippy` itself runs it (clippy-driver as the
+# workspace's rustc wrapper, its arguments in CLIPPY_ARGS), so that make test compiles the
+# dependencies once: a separate `cargo clippy` checks every dependency again, ~8 of a fresh CI
+# run's minutes. Every target (`--all-targets`) is linted, warnings denied; the test steps share
+# the wrapper, so they reuse what this step built.
+CLIPPY_DRIVER := $(shell rustup which clippy-driver 2>/dev/null || command -v clippy-driver)
+LINTED := RUSTC_WORKSPACE_WRAPPER="$(CLIPPY_DRIVER)" CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings
 check-rust:
 	cargo fmt --all --check
-	cargo clippy --locked --all-targets -- -D warnings
+	@[ -x "$(CLIPPY_DRIVER)" ] || { echo "clippy is missing: rustup component add clippy"; exit 1; }
+	$(LINTED) cargo test --locked --all-targets --no-run
 
 check-proto: setup
 	$(BUF) lint
@@ -104,7 +112,7 @@ check-web: generate
 test-rust:
 	@if [ -n "$${CI:-}" ] && [ -z "$${TEST_DATABASE_URL:-}" ]; then echo "CI runs every test on PostgreSQL too: set TEST_DATABASE_URL"; exit 1; fi
 	@if [ -n "$${TEST_DATABASE_URL:-}" ]; then echo "Rust tests on SQLite and PostgreSQL"; else echo "Rust tests on SQLite (TEST_DATABASE_URL unset: PostgreSQL cases ignored)"; fi
-	cargo test --locked
+	$(LINTED) cargo test --locked
 
 test-web: generate
 	$(WEBX)vitest run
@@ -116,31 +124,42 @@ check-bundle: web
 	node web/scripts/bundle-budget.mjs web/dist 120
 
 test-e2e: web
-	cargo test --locked --no-run --quiet
+	$(LINTED) cargo test --locked --no-run --quiet
 	cd web && SOCIO_BIN="$(abspath $(TARGET_DIR))/debug/socio" ./node_modules/.bin/vitest run --config vitest.e2e.config.ts
 
 # Schemathesis against /api/openapi.json on a real server: no server error (5xx) allowed.
 test-api-fuzz:
-	cargo build --locked --quiet
+	$(LINTED) cargo build --locked --quiet
 	scripts/api-fuzz.sh "$(abspath $(TARGET_DIR))/debug/socio"
 
 clean:
 	rm -rf web/dist web/node_modules/.installed web/src/gen/.generated
 	cargo clean
 
-# cargo-fuzz (libFuzzer, nightly): every target for FUZZ_SECONDS from the seeds in fuzz/corpus (new
-# inputs go to a scratch folder, not the repository); a crash or a panic fails, leaving its input
-# in fuzz/artifacts. cargo-fuzz is installed from crates.io when missing.
+# The fuzz targets (libFuzzer through libfuzzer-sys), each run for FUZZ_SECONDS from the seeds in
+# fuzz/corpus (new inputs go to a scratch folder, not the repository); a crash or a panic fails,
+# leaving its input in fuzz/artifacts. Built as `cargo fuzz` builds them (the same coverage
+# instrumentation, `--cfg fuzzing`, debug assertions) but with the stable toolchain, without
+# installing cargo-fuzz, unoptimised and in many codegen units instead of cargo-fuzz's default
+# release with one unit per crate (that alone was ~10 minutes of a fresh CI run on two cores), and
+# in the main target dir: the build scripts and proc macros (sqlx's, prost's) are the main build's.
+# A smoke run of 20 s needs coverage feedback, not speed. `cargo +nightly fuzz run <target>` still
+# works for a long run.
 FUZZ_SECONDS ?= 20
 FUZZ_TARGETS := webhook_payload phone_and_amount rest_request
+FUZZ_TRIPLE := $(shell rustc -vV | sed -n 's/^host: //p')
+FUZZ_RUSTFLAGS := -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+  -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+  -Cllvm-args=-sanitizer-coverage-trace-compares -Cllvm-args=-sanitizer-coverage-stack-depth \
+  --cfg fuzzing -Clink-dead-code -Cdebug-assertions
 test-fuzz:
-	@rustup toolchain list | grep -q '^nightly' || { echo "test-fuzz needs the nightly toolchain (rustup)"; exit 1; }
-	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
-	cd fuzz && cargo +nightly fuzz build --sanitizer none --target-dir $(abspath $(TARGET_DIR))/fuzz
+	RUSTFLAGS="$(FUZZ_RUSTFLAGS)" cargo build --locked --quiet --manifest-path fuzz/Cargo.toml \
+	  --target $(FUZZ_TRIPLE) --target-dir $(abspath $(TARGET_DIR)) --bins
 	@for target in $(FUZZ_TARGETS); do \
-	  scratch=$$(mktemp -d); \
+	  scratch=$$(mktemp -d); mkdir -p fuzz/artifacts/$$target; \
 	  echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \
-	  (cd fuzz && cargo +nightly fuzz run --sanitizer none --target-dir $(abspath $(TARGET_DIR))/fuzz $$target \
-	    "$$scratch" corpus/$$target -- -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 2>&1 | tail -n 12); \
-	  rm -rf "$$scratch"; \
+	  if $(abspath $(TARGET_DIR))/$(FUZZ_TRIPLE)/debug/$$target -artifact_prefix=fuzz/artifacts/$$target/ \
+	      -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 "$$scratch" fuzz/corpus/$$target 2>&1 | tail -n 12; \
+	  then rm -rf "$$scratch"; \
+	  else rm -rf "$$scratch"; echo "fuzz target $$target failed: its input is in fuzz/artifacts/$$target"; exit 1; fi; \
 	done
