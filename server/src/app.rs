@@ -260,7 +260,6 @@ async fn build_router(
     job_kinds: Vec<&'static str>,
     parts: Parts,
 ) -> anyhow::Result<axum::Router> {
-    let Parts { sender, plans, engine, stripe, renderer } = parts;
     let keys = TokenKeys::new(&config.jwt_secret);
     let sessions = crate::identity::live::LiveSessions::start(db.clone())
         .await
@@ -270,6 +269,71 @@ async fn build_router(
         .await
         .context("cannot listen for conversation changes on the database")?;
     let auth = Authenticator::new(sessions, keys.clone());
+    let exports = Exports::new(db.clone(), parts.plans.clone(), &config.jwt_secret, &config.public_url);
+    let callbacks = callbacks(config, db, parts.stripe.clone());
+    let grpc = with_health_and_reflection(contracts(config, db, &auth, keys, &exports, parts)).await?;
+
+    let table = RouteTable::from_pool(descriptor_pool(), "socio.v1")?;
+    let openapi = bytes::Bytes::from(serde_json::to_vec(&openapi::document(&table))?);
+    // Every service behind the one edge (authentication and the request's language), which REST
+    // reaches in process and gRPC-Web through its translation.
+    let services = grpc.into_axum_router().layer(EdgeLayer::new(auth));
+    let rest = Rest::new(table, services.clone());
+    let web = WebApp::new(&config.web_dir);
+    let export_routes = axum::Router::new()
+        .route("/api/admin/exports/{user_id}", get(crate::api::export::download))
+        .with_state(exports);
+    let ready_db = db.clone();
+
+    // gRPC-Web is layered on the gRPC routes only: tonic-web refuses every other HTTP/1 request.
+    let router = services
+        .layer(tonic_web::GrpcWebLayer::new())
+        .layer(axum::middleware::from_fn(crate::api::edge::tag_protocol))
+        .route("/healthz", get(health::healthz))
+        .route(
+            "/api/openapi.json",
+            get(move || {
+                let body = openapi.clone();
+                async move { ([(http::header::CONTENT_TYPE, "application/json")], body) }
+            }),
+        )
+        .route("/readyz", get(move || health::readyz(axum::extract::State(ready_db.clone()))))
+        .route(
+            "/metrics",
+            get(health::metrics).with_state(health::MetricsAccess {
+                db: db.clone(),
+                kinds: Arc::from(job_kinds),
+                token: config.metrics_token.clone(),
+                open: !config.is_production(),
+            }),
+        )
+        .merge(callbacks)
+        .merge(export_routes)
+        .fallback(move |request: Request| {
+            let rest = rest.clone();
+            let web = web.clone();
+            async move {
+                let path = request.uri().path();
+                if path == "/api" || path.starts_with("/api/") {
+                    rest.handle(request).await
+                } else {
+                    web.serve(request).await
+                }
+            }
+        });
+    Ok(with_edge(router, config))
+}
+
+/// The contracts' services, each with what it needs.
+fn contracts(
+    config: &Config,
+    db: &Db,
+    auth: &Authenticator,
+    keys: TokenKeys,
+    exports: &Exports,
+    parts: Parts,
+) -> Routes {
+    let Parts { sender, plans, engine, stripe, renderer } = parts;
     let message_logins = crate::identity::message_login::MessageLogins::new(
         db.clone(),
         keys.clone(),
@@ -282,32 +346,7 @@ async fn build_router(
         keys,
         &config.whatsapp.business_number,
     );
-
-    let (health_reporter, health_service) = tonic_health::server::health_reporter();
-    health_reporter.set_serving::<AuthServiceServer<AuthApi>>().await;
-    health_reporter.set_serving::<BusinessPlanServiceServer<BusinessPlanApi>>().await;
-    health_reporter.set_serving::<DashboardServiceServer<DashboardApi>>().await;
-    health_reporter.set_serving::<BillingServiceServer<BillingApi>>().await;
-    health_reporter.set_serving::<ConsultantServiceServer<ConsultantApi>>().await;
-    health_reporter.set_serving::<AdminServiceServer<AdminApi>>().await;
-    health_reporter.set_serving::<SystemPromptServiceServer<SystemPromptApi>>().await;
-    health_reporter.set_serving::<HandoffServiceServer<HandoffApi>>().await;
-    health_reporter.set_serving::<LandingServiceServer<LandingApi>>().await;
-    health_reporter.set_serving::<ResultsServiceServer<crate::api::results::ResultsApi>>().await;
-    health_reporter.set_serving::<AccountServiceServer<crate::api::account::AccountApi>>().await;
-
-    // Reflection describes our services, health and itself, so grpcurl can call any of them.
-    let reflection = || {
-        tonic_reflection::server::Builder::configure()
-            .register_encoded_file_descriptor_set(DESCRIPTOR_SET)
-            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-            .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
-    };
-    let reflection_v1 = reflection().build_v1()?;
-    let reflection_v1alpha = reflection().build_v1alpha()?;
-
-    let exports = Exports::new(db.clone(), plans.clone(), &config.jwt_secret, &config.public_url);
-    let grpc = Routes::new(AuthServiceServer::new(AuthApi::new(login, message_logins)))
+    Routes::new(AuthServiceServer::new(AuthApi::new(login, message_logins)))
         .add_service(BusinessPlanServiceServer::new(BusinessPlanApi::new(
             plans.clone(),
             renderer,
@@ -343,20 +382,38 @@ async fn build_router(
         )))
         .add_service(SystemPromptServiceServer::new(SystemPromptApi::new(db.clone())))
         .add_service(HandoffServiceServer::new(HandoffApi::new(db.clone(), auth.sessions().clone())))
-        .add_service(health_service)
-        .add_service(reflection_v1)
-        .add_service(reflection_v1alpha);
+}
 
-    let table = RouteTable::from_pool(descriptor_pool(), "socio.v1")?;
-    let openapi = bytes::Bytes::from(serde_json::to_vec(&openapi::document(&table))?);
-    // Every service behind the one edge (authentication and the request's language), which REST
-    // reaches in process and gRPC-Web through its translation.
-    let services = grpc.into_axum_router().layer(EdgeLayer::new(auth));
-    let rest = Rest::new(table, services.clone());
-    let web = WebApp::new(&config.web_dir);
-    let export_routes = axum::Router::new()
-        .route("/api/admin/exports/{user_id}", get(crate::api::export::download))
-        .with_state(exports.clone());
+/// gRPC health (every contract reported serving) and reflection, which describes our services,
+/// health and itself, so grpcurl can call any of them.
+async fn with_health_and_reflection(routes: Routes) -> anyhow::Result<Routes> {
+    let (health_reporter, health_service) = tonic_health::server::health_reporter();
+    health_reporter.set_serving::<AuthServiceServer<AuthApi>>().await;
+    health_reporter.set_serving::<BusinessPlanServiceServer<BusinessPlanApi>>().await;
+    health_reporter.set_serving::<DashboardServiceServer<DashboardApi>>().await;
+    health_reporter.set_serving::<BillingServiceServer<BillingApi>>().await;
+    health_reporter.set_serving::<ConsultantServiceServer<ConsultantApi>>().await;
+    health_reporter.set_serving::<AdminServiceServer<AdminApi>>().await;
+    health_reporter.set_serving::<SystemPromptServiceServer<SystemPromptApi>>().await;
+    health_reporter.set_serving::<HandoffServiceServer<HandoffApi>>().await;
+    health_reporter.set_serving::<LandingServiceServer<LandingApi>>().await;
+    health_reporter.set_serving::<ResultsServiceServer<crate::api::results::ResultsApi>>().await;
+    health_reporter.set_serving::<AccountServiceServer<crate::api::account::AccountApi>>().await;
+
+    let reflection = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
+    };
+    let reflection_v1 = reflection().build_v1()?;
+    let reflection_v1alpha = reflection().build_v1alpha()?;
+    Ok(routes.add_service(health_service).add_service(reflection_v1).add_service(reflection_v1alpha))
+}
+
+/// What providers call (WhatsApp's webhook; Stripe's when configured) and, in dev mode only
+/// (which production refuses), the simulated WhatsApp.
+fn callbacks(config: &Config, db: &Db, stripe: Option<StripeClient>) -> axum::Router {
     let payments = match &stripe {
         Some(stripe) => axum::Router::new()
             .route("/api/webhooks/stripe", axum::routing::post(webhooks::stripe))
@@ -367,7 +424,6 @@ async fn build_router(
             }),
         None => axum::Router::new(),
     };
-    let ready_db = db.clone();
     let inbox = Inbox::new(
         db.clone(),
         Batching { window: config.whatsapp.batch_window, cap: config.whatsapp.batch_max },
@@ -379,7 +435,6 @@ async fn build_router(
             app_secret: config.whatsapp.app_secret.clone(),
             verify_token: config.whatsapp.verify_token.clone(),
         });
-    // The dev endpoints exist only in dev mode (which production refuses).
     let dev = match config.whatsapp.mode {
         WhatsAppMode::Dev => axum::Router::new()
             .route("/api/dev/whatsapp/outbox", get(dev::outbox))
@@ -388,45 +443,13 @@ async fn build_router(
             .with_state(DevWhatsApp { db: db.clone(), inbox }),
         WhatsAppMode::Cloud => axum::Router::new(),
     };
+    whatsapp.merge(payments).merge(dev)
+}
 
-    // gRPC-Web is layered on the gRPC routes only: tonic-web refuses every other HTTP/1 request.
-    let router = services
-        .layer(tonic_web::GrpcWebLayer::new())
-        .layer(axum::middleware::from_fn(crate::api::edge::tag_protocol))
-        .route("/healthz", get(health::healthz))
-        .route(
-            "/api/openapi.json",
-            get(move || {
-                let body = openapi.clone();
-                async move { ([(http::header::CONTENT_TYPE, "application/json")], body) }
-            }),
-        )
-        .route("/readyz", get(move || health::readyz(axum::extract::State(ready_db.clone()))))
-        .route(
-            "/metrics",
-            get(health::metrics).with_state(health::MetricsAccess {
-                db: db.clone(),
-                kinds: Arc::from(job_kinds),
-                token: config.metrics_token.clone(),
-                open: !config.is_production(),
-            }),
-        )
-        .merge(whatsapp)
-        .merge(payments)
-        .merge(export_routes)
-        .merge(dev)
-        .fallback(move |request: Request| {
-            let rest = rest.clone();
-            let web = web.clone();
-            async move {
-                let path = request.uri().path();
-                if path == "/api" || path.starts_with("/api/") {
-                    rest.handle(request).await
-                } else {
-                    web.serve(request).await
-                }
-            }
-        })
+/// The layers every request passes: CORS, the security headers, the client's address from the
+/// trusted proxies, and a trace span (the path only: query strings may carry signed links).
+fn with_edge(router: axum::Router, config: &Config) -> axum::Router {
+    router
         .layer(cors(config))
         .layer(axum::middleware::from_fn({
             let https = config.serves_https();
@@ -441,8 +464,7 @@ async fn build_router(
         .layer(TraceLayer::new_for_http().make_span_with(|request: &Request| {
             // The path only: query strings may carry signed links.
             tracing::info_span!("request", method = %request.method(), path = %request.uri().path())
-        }));
-    Ok(router)
+        }))
 }
 
 /// The browser may call from `PUBLIC_URL` (and from Vite's dev server in development), and must

@@ -1,0 +1,213 @@
+//! The workers: one dispatcher per lane claims its kinds while the lane has a free slot and runs
+//! each job as a task under its handler, renewing the job's lease meanwhile and recording the
+//! outcome.
+
+use std::{collections::HashMap, sync::Arc, time::Duration};
+
+use futures::future::BoxFuture;
+use tokio::{
+    sync::{OwnedSemaphorePermit, Semaphore, watch},
+    task::JoinSet,
+};
+
+use super::{
+    Backoff, Job, JobError,
+    queue::{CLAIM_AT_ONCE, DEFAULT_LEASE, Queue},
+};
+use crate::db::{Db, now_ms};
+
+/// Runs one kind of job.
+pub trait JobHandler: Send + Sync + 'static {
+    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>>;
+}
+
+/// The handlers of every job kind, by lane: `register` puts a kind in the shared lane (as many at
+/// once as `WorkerOptions::workers`), `register_in_lane` gives a kind a lane of its own.
+#[derive(Clone, Default)]
+pub struct Handlers {
+    handlers: HashMap<&'static str, Arc<dyn JobHandler>>,
+    /// Kinds with a lane of their own, and how many of them run at once.
+    own_lanes: Vec<(&'static str, usize)>,
+}
+
+impl Handlers {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn register(mut self, kind: &'static str, handler: Arc<dyn JobHandler>) -> Self {
+        self.handlers.insert(kind, handler);
+        self
+    }
+    /// A kind whose jobs wait on something slow (a model): up to `capacity` run at once, and they
+    /// never take a place in the shared lane.
+    pub fn register_in_lane(
+        mut self,
+        kind: &'static str,
+        handler: Arc<dyn JobHandler>,
+        capacity: usize,
+    ) -> Self {
+        self.own_lanes.push((kind, capacity.max(1)));
+        self.register(kind, handler)
+    }
+    /// Every kind with a handler, in order.
+    pub fn kinds(&self) -> Vec<&'static str> {
+        let mut kinds: Vec<_> = self.handlers.keys().copied().collect();
+        kinds.sort_unstable();
+        kinds
+    }
+
+    /// The lanes: the kinds each claims and how many of its jobs run at once.
+    fn lanes(&self, shared_capacity: usize) -> Vec<(Vec<&'static str>, usize)> {
+        let own = |kind: &&'static str| self.own_lanes.iter().any(|(k, _)| k == kind);
+        let mut shared: Vec<_> = self.handlers.keys().copied().filter(|k| !own(k)).collect();
+        shared.sort_unstable();
+        let mut lanes: Vec<_> =
+            self.own_lanes.iter().map(|(kind, capacity)| (vec![*kind], *capacity)).collect();
+        if !shared.is_empty() {
+            lanes.push((shared, shared_capacity.max(1)));
+        }
+        lanes
+    }
+}
+
+/// How the lanes poll.
+#[derive(Clone, Copy, Debug)]
+pub struct WorkerOptions {
+    /// How many jobs of the shared lane run at once.
+    pub workers: usize,
+    /// Sleep between empty polls.
+    pub idle_poll: Duration,
+    pub lease: Duration,
+    pub backoff: Backoff,
+}
+
+impl Default for WorkerOptions {
+    fn default() -> Self {
+        Self {
+            workers: 4,
+            idle_poll: Duration::from_millis(200),
+            lease: DEFAULT_LEASE,
+            backoff: Backoff::default(),
+        }
+    }
+}
+
+/// Starts one dispatcher per lane. They stop claiming once `shutdown` turns true and let the jobs
+/// they started finish; await the returned set to wait for them.
+pub fn spawn_workers(
+    db: &Db,
+    handlers: Handlers,
+    options: WorkerOptions,
+    shutdown: watch::Receiver<bool>,
+) -> JoinSet<()> {
+    let mut set = JoinSet::new();
+    let process = uuid::Uuid::new_v4().simple().to_string();
+    for (n, (kinds, capacity)) in handlers.lanes(options.workers).into_iter().enumerate() {
+        let queue = Queue::new(db.clone(), format!("{}-{n}", &process[..12]))
+            .with_lease(options.lease)
+            .with_backoff(options.backoff);
+        let lane = Lane { queue, kinds, slots: Arc::new(Semaphore::new(capacity)) };
+        set.spawn(lane.dispatch(handlers.clone(), options.idle_poll, shutdown.clone()));
+    }
+    set
+}
+
+/// Claims a lane's kinds while it has a free slot, and runs each job as a task of its own.
+struct Lane {
+    queue: Queue,
+    kinds: Vec<&'static str>,
+    slots: Arc<Semaphore>,
+}
+
+impl Lane {
+    async fn dispatch(self, handlers: Handlers, idle_poll: Duration, mut shutdown: watch::Receiver<bool>) {
+        let db = self.queue.db.clone();
+        let mut running = JoinSet::new();
+        while !*shutdown.borrow() {
+            let slot = tokio::select! {
+                slot = self.slots.clone().acquire_owned() => slot.expect("the lane's slots are never closed"),
+                _ = shutdown.changed() => break,
+            };
+            while running.try_join_next().is_some() {}
+            // The other free slots too: one statement claims for all of them.
+            let mut slots = vec![slot];
+            while slots.len() < CLAIM_AT_ONCE {
+                match self.slots.clone().try_acquire_owned() {
+                    Ok(slot) => slots.push(slot),
+                    Err(_) => break,
+                }
+            }
+            // Listen before looking, so that a job committed while we look still wakes us.
+            let added = db.jobs_signal().notified();
+            tokio::pin!(added);
+            added.as_mut().enable();
+            match self.queue.claim_many(&self.kinds, slots.len()).await {
+                Ok(jobs) if !jobs.is_empty() => {
+                    for (job, slot) in jobs.into_iter().zip(slots) {
+                        running.spawn(run_one(self.queue.clone(), handlers.clone(), job, slot));
+                    }
+                }
+                Ok(_) => {
+                    drop(slots);
+                    // A job due but not claimed waits for its subject's running job, whose end
+                    // wakes this lane (or, in another process, the next poll does).
+                    let nap = match self.queue.next_due(&self.kinds).await {
+                        Ok(Some(at)) if at > now_ms() => {
+                            Duration::from_millis((at - now_ms()) as u64).min(idle_poll)
+                        }
+                        _ => idle_poll,
+                    };
+                    tokio::select! {
+                        _ = tokio::time::sleep(nap) => {}
+                        _ = &mut added => {}
+                        _ = shutdown.changed() => {}
+                    }
+                }
+                Err(err) => {
+                    drop(slots);
+                    tracing::warn!(error = %err, "job queue unavailable; retrying");
+                    tokio::select! {
+                        _ = tokio::time::sleep(idle_poll * 5) => {}
+                        _ = shutdown.changed() => {}
+                    }
+                }
+            }
+        }
+        while running.join_next().await.is_some() {}
+    }
+}
+
+/// Runs one claimed job, renewing its lease meanwhile, and records the outcome; the lane's slot
+/// is free again when it ends.
+async fn run_one(queue: Queue, handlers: Handlers, job: Job, _slot: OwnedSemaphorePermit) {
+    let Some(handler) = handlers.handlers.get(job.kind.as_str()) else {
+        return;
+    };
+    // The lease is renewed at a third of its length while the job runs, so that a slow job is
+    // never taken over while its runner lives.
+    let renewing = async {
+        loop {
+            tokio::time::sleep(queue.lease / 3).await;
+            if let Err(err) = queue.renew(&job).await {
+                tracing::warn!(job = %job.id, error = %err, "could not renew a job's lease");
+            }
+        }
+    };
+    let outcome = tokio::select! {
+        outcome = handler.run(&job) => outcome,
+        _ = renewing => unreachable!("the renewal loop never ends"),
+    };
+    let stored = match &outcome {
+        Ok(()) => queue.complete(&job).await.map(|_| ()),
+        Err(err) => {
+            tracing::warn!(job = %job.id, kind = %job.kind, attempt = job.attempt, error = %err, "job failed");
+            queue.fail(&job, err).await
+        }
+    };
+    if let Err(err) = stored {
+        tracing::error!(job = %job.id, error = %err, "could not record a job's outcome; its lease will expire");
+    }
+    if job.subject.is_some() {
+        queue.db.jobs_added(); // the subject's next job may run now
+    }
+}

@@ -1,0 +1,246 @@
+//! The queue's statements: claiming due jobs under a lease and a lock token (`FOR UPDATE SKIP
+//! LOCKED` on PostgreSQL, one atomic `UPDATE … RETURNING` on SQLite), renewing, completing and
+//! failing them with backoff, and reading the queue's depth for the metrics.
+
+use std::time::Duration;
+
+use sqlx::Row;
+
+use super::{Backoff, Job, JobError, JobState};
+use crate::db::{Db, Engine, now_ms};
+
+/// The most jobs one claim statement takes.
+pub(super) const CLAIM_AT_ONCE: usize = 32;
+
+/// How long a claimed job stays its worker's without a renewal, unless configured otherwise.
+pub(super) const DEFAULT_LEASE: Duration = Duration::from_secs(30);
+
+/// The queue's operations for one worker identity.
+#[derive(Clone, Debug)]
+pub struct Queue {
+    pub(super) db: Db,
+    worker_id: String,
+    pub(super) lease: Duration,
+    backoff: Backoff,
+}
+
+impl Queue {
+    pub fn new(db: Db, worker_id: impl Into<String>) -> Self {
+        Self { db, worker_id: worker_id.into(), lease: DEFAULT_LEASE, backoff: Backoff::default() }
+    }
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
+    }
+    pub fn with_backoff(mut self, backoff: Backoff) -> Self {
+        self.backoff = backoff;
+        self
+    }
+
+    /// Claims the next due job of one of `kinds`: a queued job whose time has come, or a running one
+    /// whose lease has run out. A job with a subject waits while another job of its kind and
+    /// subject runs (with a live lease) or was queued before it.
+    pub async fn claim(&self, kinds: &[&str]) -> Result<Option<Job>, sqlx::Error> {
+        Ok(self.claim_many(kinds, 1).await?.pop())
+    }
+
+    /// Claims up to `count` due jobs at once (one statement), at most one per subject and kind.
+    pub async fn claim_many(&self, kinds: &[&str], count: usize) -> Result<Vec<Job>, sqlx::Error> {
+        if kinds.is_empty() || count == 0 {
+            return Ok(Vec::new());
+        }
+        let now = now_ms();
+        let kind_params: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 4)).collect();
+        let lock = match self.db.engine() {
+            Engine::Postgres => " for update of j skip locked",
+            Engine::Sqlite => "",
+        };
+        let sql = format!(
+            "update jobs set status = 'running', attempts = attempts + 1, locked_by = $1, \
+             locked_until = $2, updated_at = $3 \
+             where id in (select j.id from jobs j \
+                 where j.kind in ({kinds}) and ((j.status = 'queued' and j.run_at <= $3) \
+                     or (j.status = 'running' and j.locked_until < $3)) \
+                 and (j.subject is null or not exists (select 1 from jobs o \
+                     where o.subject = j.subject and o.kind = j.kind and o.id <> j.id and \
+                     ((o.status = 'running' and o.locked_until >= $3) \
+                      or (o.status = 'queued' and (o.run_at < j.run_at \
+                          or (o.run_at = j.run_at and o.created_at < j.created_at)))))) \
+                 order by j.run_at, j.created_at limit {count}{lock}) \
+             returning id, kind, payload, attempts, max_attempts, created_at, subject",
+            kinds = kind_params.join(", "),
+        );
+        let token = format!("{}-{}", self.worker_id, &uuid::Uuid::new_v4().simple().to_string()[..12]);
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(&token)
+            .bind(now + self.lease.as_millis() as i64)
+            .bind(now);
+        for kind in kinds {
+            query = query.bind(*kind);
+        }
+        let rows = query.fetch_all(self.db.pool()).await?;
+        let mut jobs = rows
+            .iter()
+            .map(|row| {
+                let payload: String = row.try_get("payload")?;
+                Ok(Job {
+                    id: row.try_get("id")?,
+                    kind: row.try_get("kind")?,
+                    payload: serde_json::from_str(&payload).unwrap_or(serde_json::Value::Null),
+                    attempt: row.try_get("attempts")?,
+                    max_attempts: row.try_get("max_attempts")?,
+                    lock: token.clone(),
+                    created_at: row.try_get("created_at")?,
+                    subject: row.try_get("subject")?,
+                })
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        jobs.sort_by_key(|j| j.created_at);
+        Ok(jobs)
+    }
+
+    /// When the earliest queued job of `kinds` is due (Unix ms), so that an idle worker wakes for
+    /// it (a reply waiting out its batch window) rather than at its next poll.
+    pub async fn next_due(&self, kinds: &[&str]) -> Result<Option<i64>, sqlx::Error> {
+        if kinds.is_empty() {
+            return Ok(None);
+        }
+        let kind_params: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 1)).collect();
+        let sql = format!(
+            "select min(run_at) as due from jobs where status = 'queued' and kind in ({})",
+            kind_params.join(", ")
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for kind in kinds {
+            query = query.bind(*kind);
+        }
+        query.fetch_one(self.db.pool()).await?.try_get("due")
+    }
+
+    /// Renews this worker's lease on a job it is still running.
+    pub async fn renew(&self, job: &Job) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "update jobs set locked_until = $1 where id = $2 and locked_by = $3 and status = 'running'",
+        )
+        .bind(now_ms() + self.lease.as_millis() as i64)
+        .bind(&job.id)
+        .bind(&job.lock)
+        .execute(self.db.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// Marks a claimed job done. False when this worker no longer held it (its lease ran out and
+    /// another worker took it over).
+    pub async fn complete(&self, job: &Job) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "update jobs set status = 'done', locked_by = null, locked_until = null, updated_at = $1 \
+             where id = $2 and locked_by = $3 and status = 'running'",
+        )
+        .bind(now_ms())
+        .bind(&job.id)
+        .bind(&job.lock)
+        .execute(self.db.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Records a failed run: schedules a retry with backoff, or ends the job `failed` when the error
+    /// is permanent or the attempts are spent.
+    pub async fn fail(&self, job: &Job, error: &JobError) -> Result<(), sqlx::Error> {
+        let now = now_ms();
+        let give_up = matches!(error, JobError::Permanent(_)) || job.attempt >= job.max_attempts;
+        let (status, run_at) = if give_up {
+            ("failed", now)
+        } else {
+            ("queued", now + self.backoff.delay(job.attempt).as_millis() as i64)
+        };
+        let mut message = error.to_string();
+        message.truncate(2000);
+        sqlx::query(
+            "update jobs set status = $1, run_at = $2, last_error = $3, locked_by = null, \
+             locked_until = null, updated_at = $4 where id = $5 and locked_by = $6",
+        )
+        .bind(status)
+        .bind(run_at)
+        .bind(message)
+        .bind(now)
+        .bind(&job.id)
+        .bind(&job.lock)
+        .execute(self.db.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// A job's stored state.
+    pub async fn state(&self, id: &str) -> Result<Option<JobState>, sqlx::Error> {
+        let row = sqlx::query("select status, attempts, last_error from jobs where id = $1")
+            .bind(id)
+            .fetch_optional(self.db.pool())
+            .await?;
+        row.map(|row| {
+            Ok(JobState {
+                status: row.try_get("status")?,
+                attempts: row.try_get("attempts")?,
+                last_error: row.try_get("last_error")?,
+            })
+        })
+        .transpose()
+    }
+}
+
+/// Whether a job of `kind` for `subject` is running now (under a live lease): a job of another
+/// kind that must come after it waits while this holds.
+pub async fn running_for(db: &Db, kind: &str, subject: &str) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query(
+        "select 1 from jobs where kind = $1 and subject = $2 and status = 'running' and locked_until >= $3 limit 1",
+    )
+    .bind(kind)
+    .bind(subject)
+    .bind(now_ms())
+    .fetch_optional(db.pool())
+    .await?;
+    Ok(row.is_some())
+}
+
+/// The queue of one kind now: due and running jobs, and how late the oldest due one is (ms).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Depth {
+    pub kind: String,
+    pub due: i64,
+    pub running: i64,
+    pub oldest_due_ms: i64,
+}
+
+/// The queue of each of `kinds`, for the metrics (a kind with nothing waiting reads zero).
+pub async fn depth(db: &Db, kinds: &[&str]) -> Result<Vec<Depth>, sqlx::Error> {
+    let now = now_ms();
+    let rows = sqlx::query(
+        "select kind, \
+             sum(case when status = 'queued' and run_at <= $1 then 1 else 0 end) as due, \
+             sum(case when status = 'running' then 1 else 0 end) as running, \
+             min(case when status = 'queued' and run_at <= $1 then run_at end) as oldest \
+         from jobs where status in ('queued', 'running') group by kind",
+    )
+    .bind(now)
+    .fetch_all(db.pool())
+    .await?;
+    let mut found = rows
+        .iter()
+        .map(|row| {
+            let oldest: Option<i64> = row.try_get("oldest")?;
+            Ok(Depth {
+                kind: row.try_get("kind")?,
+                due: row.try_get("due")?,
+                running: row.try_get("running")?,
+                oldest_due_ms: oldest.map(|at| (now - at).max(0)).unwrap_or(0),
+            })
+        })
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    for kind in kinds {
+        if !found.iter().any(|d| d.kind == *kind) {
+            found.push(Depth { kind: (*kind).to_owned(), due: 0, running: 0, oldest_due_ms: 0 });
+        }
+    }
+    Ok(found)
+}
