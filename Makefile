@@ -46,7 +46,7 @@ web: web/dist/index.html
 ## Run and build --------------------------------------------------------------------------------
 
 build: web
-	cargo build --release --locked
+	cargo build --release --locked --features socio/jemalloc
 
 run: build
 	@echo "Serving Sócio on $${SOCIO_ADDR:-127.0.0.1:8080} (Ctrl-C to stop)"
@@ -58,7 +58,7 @@ run: build
 # (BENCH_POSTGRES_URL, else TEST_DATABASE_URL, else the local server), drives the release binary and
 # prints the table; the figures go to target/bench/results.json.
 bench:
-	cargo build --release --locked -p socio -p socio-bench
+	cargo build --release --locked -p socio -p socio-bench --features socio/jemalloc
 	$(TARGET_DIR)/release/socio-bench run $(BENCH_ARGS)
 
 ## Eval -----------------------------------------------------------------------------------------
@@ -69,9 +69,10 @@ eval:
 	cargo build --locked -p socio -p socio-bench
 	$(TARGET_DIR)/debug/socio-bench eval
 
-# The harness itself, against the scripted stand-in, which must score 100% (part of make test).
+# The harness itself, against the scripted stand-in, which must score 100% (part of make test). The
+# binaries are check-rust's (see BUILD_ALL).
 test-eval:
-	$(LINTED) cargo build --locked --quiet -p socio -p socio-bench
+	$(BUILD_ALL)
 	env -u LLM_BASE_URL $(TARGET_DIR)/debug/socio-bench eval --require-perfect true
 
 ## Tests ----------------------------------------------------------------------------------------
@@ -86,12 +87,17 @@ test:
 # dependencies once: a separate `cargo clippy` checks every dependency again, ~8 of a fresh CI
 # run's minutes. Every target (`--all-targets`) is linted, warnings denied; the test steps share
 # the wrapper, so they reuse what this step built.
+# One build for every step: `cargo build --all-targets` builds the binaries with the features the
+# tests unify (dev-dependencies included), so the binaries the browser tests, the API fuzzing and
+# the eval run are the ones this build made. A plain `cargo build` resolves other features (no
+# dev-dependencies) and compiled tokio and most crates above it a second time (~100 s of a fresh run).
+BUILD_ALL = $(LINTED) cargo build --locked --all-targets --quiet
 CLIPPY_DRIVER := $(shell rustup which clippy-driver 2>/dev/null || command -v clippy-driver)
 LINTED := RUSTC_WORKSPACE_WRAPPER="$(CLIPPY_DRIVER)" CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings
 check-rust:
 	cargo fmt --all --check
 	@[ -x "$(CLIPPY_DRIVER)" ] || { echo "clippy is missing: rustup component add clippy"; exit 1; }
-	$(LINTED) cargo test --locked --all-targets --no-run
+	$(LINTED) cargo build --locked --all-targets
 
 check-proto: setup
 	$(BUF) lint
@@ -124,12 +130,12 @@ check-bundle: web
 	node web/scripts/bundle-budget.mjs web/dist 120
 
 test-e2e: web
-	$(LINTED) cargo test --locked --no-run --quiet
+	$(BUILD_ALL)
 	cd web && SOCIO_BIN="$(abspath $(TARGET_DIR))/debug/socio" ./node_modules/.bin/vitest run --config vitest.e2e.config.ts
 
 # Schemathesis against /api/openapi.json on a real server: no server error (5xx) allowed.
 test-api-fuzz:
-	$(LINTED) cargo build --locked --quiet
+	$(BUILD_ALL)
 	scripts/api-fuzz.sh "$(abspath $(TARGET_DIR))/debug/socio"
 
 clean:

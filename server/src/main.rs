@@ -14,7 +14,9 @@ use socio::{
 /// jemalloc rather than glibc's malloc: the server allocates for every call (headers, JSON,
 /// protobuf, the REST transcoder's in-process gRPC round), and malloc/free were about 16 % of a
 /// signed-in call's CPU (perf; README, "Performance"). (mimalloc was as fast but its per-thread
-/// pages cost 30 MiB more at rest with the SQLite and blocking threads.)
+/// pages cost 30 MiB more at rest with the SQLite and blocking threads.) The `jemalloc` feature, which
+/// `make build` and `make bench` turn on; debug builds and tests keep the system allocator.
+#[cfg(feature = "jemalloc")]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
