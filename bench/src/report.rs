@@ -239,7 +239,7 @@ impl Report {
             .map(|t| json!({"target": t.what, "measured": t.measured, "met": t.met}))
             .collect();
         let document = json!({
-            "measuredAt": socio::db::now_ms(),
+            "measuredAt": socio::clock::Clock::system().now_ms(),
             "machine": {"cores": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)},
             "concurrency": self.concurrency,
             "secondsPerScenario": self.duration.as_secs(),

@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use socio::db::{Db, now_ms};
+use socio::db::Db;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Size {
@@ -37,7 +37,7 @@ fn counter(to: usize) -> String {
 
 pub async fn seed(db: &Db, size: Size) -> anyhow::Result<Duration> {
     let started = Instant::now();
-    let now = now_ms();
+    let now = db.now_ms();
     let per_user = (size.messages / size.users.max(1)).max(1);
     let statements = [
         format!(

@@ -11,7 +11,7 @@ use sqlx::Row;
 use crate::{
     clock::{self, CivilDate},
     config::MessageRates,
-    db::{Db, now_ms},
+    db::Db,
 };
 
 pub mod costs {
@@ -163,7 +163,7 @@ pub async fn record(
     variant: Variant,
     visitor: &VisitorId,
 ) -> Result<(), sqlx::Error> {
-    let now = now_ms();
+    let now = db.now_ms();
     sqlx::query(
         "insert into landing_events (kind, variant, visitor_id, day, created_at) values ($1, $2, $3, $4, $5) \
          on conflict (kind, visitor_id, day) do nothing",
@@ -218,7 +218,7 @@ pub struct Reminders {
 
 /// The last `days` days in São Paulo (today included).
 pub async fn report(db: &Db, days: i64, rates: &MessageRates) -> Result<Report, sqlx::Error> {
-    report_at(db, days, now_ms(), rates).await
+    report_at(db, days, db.now_ms(), rates).await
 }
 
 /// The report as it reads at `now` (Unix ms).

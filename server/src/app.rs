@@ -120,7 +120,7 @@ impl Application {
     pub async fn build_on(config: Config, listener: TcpListener) -> anyhow::Result<Self> {
         let port = listener.local_addr()?.port();
         crate::telemetry::metrics::handle(); // the recorder, before anything is measured
-        let db = Db::connect(&config.database_url).await?;
+        let db = Db::connect(&config.database_url).await?.with_clock(config.clock.clone());
         db.migrate().await?;
         grant_admin_phones(&db, &config.admin_phones).await?;
         crate::prompts::seed_default(&db).await?;
@@ -130,7 +130,11 @@ impl Application {
             WhatsAppMode::Dev => Arc::new(DevOutbox::new(db.clone())),
             WhatsAppMode::Cloud => Arc::new(CloudSender::new(&config.whatsapp)?),
         }));
-        let links = Links::new(&config.public_url, crate::identity::links::LinkKeys::new(&config.jwt_secret));
+        let links = Links::new(
+            &config.public_url,
+            crate::identity::links::LinkKeys::new(&config.jwt_secret),
+            db.clock().clone(),
+        );
         let events = PlanEvents::default();
         events.start_relay(db.clone()).await.context("cannot listen for plan changes on the database")?;
         let plans = Plans::new(db.clone(), events);
@@ -260,7 +264,7 @@ async fn build_router(
     job_kinds: Vec<&'static str>,
     parts: Parts,
 ) -> anyhow::Result<axum::Router> {
-    let keys = TokenKeys::new(&config.jwt_secret);
+    let keys = TokenKeys::new(&config.jwt_secret, db.clock().clone());
     let sessions = crate::identity::live::LiveSessions::start(db.clone())
         .await
         .context("cannot listen for session changes on the database")?;

@@ -2,7 +2,7 @@
 
 use sqlx::{AnyConnection, Row};
 
-use crate::db::{Db, now_ms};
+use crate::db::Db;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AuditEvent {
@@ -20,6 +20,7 @@ pub async fn record(
     action: &str,
     target_id: &str,
     detail: &str,
+    now: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query("insert into audit_events (id, actor_id, action, target_id, detail, created_at) values ($1, $2, $3, $4, $5, $6)")
         .bind(uuid::Uuid::new_v4().to_string())
@@ -27,7 +28,7 @@ pub async fn record(
         .bind(action)
         .bind(target_id)
         .bind(detail)
-        .bind(now_ms())
+        .bind(now)
         .execute(conn)
         .await?;
     tracing::info!(target: "security", event = "admin_action", actor = %actor_id, action, target = %target_id);

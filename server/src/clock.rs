@@ -1,9 +1,13 @@
 //! The product's clock: every day boundary it shows or counts is a day in São Paulo
 //! (`America/Sao_Paulo`), read from the IANA time-zone database that `jiff` bundles (so a machine
 //! without /usr/share/zoneinfo, or with an old one, still gets Brazil's rules: UTC−3, with summer
-//! time until 2019). Also the one place the civil-date arithmetic lives.
+//! time until 2019). Also the one place the civil-date arithmetic lives, and the one place that
+//! reads the time: [`Clock`], which the application hands to everything that needs "now".
 
-use std::sync::OnceLock;
+use std::sync::{
+    Arc, OnceLock,
+    atomic::{AtomicI64, Ordering},
+};
 
 use jiff::{Timestamp, civil, tz::TimeZone};
 
@@ -36,6 +40,61 @@ pub fn steady_offset_ms(from: i64, to: i64) -> Option<i64> {
     let changes =
         zone().following(timestamp(from)).next().is_some_and(|t| t.timestamp().as_millisecond() <= to);
     (!changes && offset_ms(to) == offset).then_some(offset)
+}
+
+/// "Now", as the product reads it. One clock per application, handed down (inside [`crate::db::Db`]
+/// and the services holding it) to everything that reads the time; nothing else reads the machine's
+/// clock. [`Clock::system`] is the machine's time. [`Clock::adjustable`] is the machine's time moved
+/// by an amount a test sets ([`Clock::advance`], [`Clock::set`]): it keeps running, so timers,
+/// leases and batch windows still fall due, while a test jumps to another day without waiting or
+/// rewriting rows. Cloning shares the clock.
+#[derive(Clone, Debug, Default)]
+pub struct Clock {
+    shift_ms: Option<Arc<AtomicI64>>,
+}
+
+impl Clock {
+    /// The machine's time.
+    pub fn system() -> Self {
+        Self::default()
+    }
+
+    /// The machine's time until a test moves it.
+    pub fn adjustable() -> Self {
+        Self { shift_ms: Some(Arc::new(AtomicI64::new(0))) }
+    }
+
+    /// Milliseconds since the Unix epoch: the storage format of every time.
+    pub fn now_ms(&self) -> i64 {
+        let machine = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or_default();
+        machine.saturating_add(self.shift_ms.as_ref().map_or(0, |shift| shift.load(Ordering::Acquire)))
+    }
+
+    /// The day it is in São Paulo.
+    pub fn today(&self) -> CivilDate {
+        CivilDate::in_sao_paulo(self.now_ms())
+    }
+
+    /// Moves an adjustable clock forward (or back, with a negative amount) by `ms`.
+    ///
+    /// # Panics
+    /// On the system clock, which nothing may move.
+    pub fn advance(&self, ms: i64) {
+        self.shift_ms.as_ref().expect("only an adjustable clock moves").fetch_add(ms, Ordering::AcqRel);
+    }
+
+    /// Moves an adjustable clock to the instant `at_ms`, from where it keeps running.
+    ///
+    /// # Panics
+    /// On the system clock, which nothing may move.
+    pub fn set(&self, at_ms: i64) {
+        let shift = self.shift_ms.as_ref().expect("only an adjustable clock moves");
+        let machine = Clock::system().now_ms();
+        shift.store(at_ms.saturating_sub(machine), Ordering::Release);
+    }
 }
 
 /// A month's name (1 to 12) in the language: "março" / "March"; None for another number.
@@ -152,6 +211,27 @@ impl CivilDate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_adjustable_clock_jumps_where_a_test_sets_it_and_keeps_running() {
+        let clock = Clock::adjustable();
+        let shared = clock.clone();
+        let at = CivilDate { year: 2026, month: 3, day: 10 }.starts_at() + 9 * 3_600_000;
+        clock.set(at);
+        let now = shared.now_ms();
+        assert!((at..at + 1_000).contains(&now), "{now} is not just after {at}");
+        assert_eq!(shared.today().iso(), "2026-03-10");
+        clock.advance(DAY_MS);
+        assert_eq!(shared.today().iso(), "2026-03-11");
+        let system = Clock::system().now_ms();
+        assert!((Clock::adjustable().now_ms() - system).abs() < 1_000, "an unmoved clock is the machine's");
+    }
+
+    #[test]
+    #[should_panic(expected = "only an adjustable clock moves")]
+    fn the_system_clock_cannot_be_moved() {
+        Clock::system().advance(DAY_MS);
+    }
 
     #[test]
     fn days_since_the_epoch_read_as_calendar_dates() {

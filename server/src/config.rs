@@ -203,6 +203,9 @@ pub struct Config {
     pub payments: PaymentsProvider,
     pub stripe: Option<StripeConfig>,
     pub jobs: JobsConfig,
+    /// "Now" for the whole application: the machine's time (no variable sets it; tests give the
+    /// application an adjustable clock and move it).
+    pub clock: crate::clock::Clock,
 }
 
 /// A configuration that cannot run; the message names the variable to fix.
@@ -294,6 +297,7 @@ impl Config {
         };
 
         let config = Config {
+            clock: crate::clock::Clock::system(),
             addr,
             mode,
             public_url,

@@ -289,13 +289,13 @@ struct Activity {
 
 static EPOCH: std::sync::LazyLock<Instant> = std::sync::LazyLock::new(Instant::now);
 
-fn now_ms() -> u64 {
+fn monotonic_ms() -> u64 {
     EPOCH.elapsed().as_millis() as u64
 }
 
 impl Activity {
     fn new() -> Self {
-        Self { in_flight: AtomicUsize::new(0), quiet_since: AtomicU64::new(now_ms()) }
+        Self { in_flight: AtomicUsize::new(0), quiet_since: AtomicU64::new(monotonic_ms()) }
     }
 
     /// How long nothing has been in flight; None while something is.
@@ -303,7 +303,7 @@ impl Activity {
         if self.in_flight.load(Ordering::Acquire) > 0 {
             return None;
         }
-        Some(Duration::from_millis(now_ms().saturating_sub(self.quiet_since.load(Ordering::Acquire))))
+        Some(Duration::from_millis(monotonic_ms().saturating_sub(self.quiet_since.load(Ordering::Acquire))))
     }
 }
 
@@ -319,7 +319,7 @@ impl Busy {
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        self.0.quiet_since.store(now_ms(), Ordering::Release);
+        self.0.quiet_since.store(monotonic_ms(), Ordering::Release);
         self.0.in_flight.fetch_sub(1, Ordering::AcqRel);
     }
 }

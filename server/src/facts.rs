@@ -293,7 +293,7 @@ mod tests {
     /// (the new minimum wage, so the new DAS) cannot be forgotten.
     #[test]
     fn the_mei_das_is_still_valid_today() {
-        let today = crate::clock::CivilDate::in_sao_paulo(crate::db::now_ms()).iso();
+        let today = crate::clock::Clock::system().today().iso();
         assert!(
             today.as_str() <= taxes().mei_das.valid_until.as_str(),
             "the MEI's DAS table ran out on {}: update taxes.meiDas and the fact {} with this year's values",

@@ -103,7 +103,7 @@ async fn run_reminders(now: Option<&str>) -> anyhow::Result<()> {
                 )
             })?
             .as_millisecond(),
-        None => socio::db::now_ms(),
+        None => socio::clock::Clock::system().now_ms(),
     };
     let config = Config::from_env()?;
     let db = Db::connect(&config.database_url).await?;

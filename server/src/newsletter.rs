@@ -1,7 +1,7 @@
 //! The landing page's newsletter: an e-mail address given with consent (LGPD keeps the consent's
 //! time), stored once however many times it is given.
 
-use crate::db::{Db, now_ms};
+use crate::db::Db;
 use crate::locale::Language;
 
 /// An e-mail address as people type it, checked for the shape every address has: one `@`, a local
@@ -33,7 +33,7 @@ impl Email {
 
 /// Stores the address; giving it again keeps the first consent.
 pub async fn subscribe(db: &Db, email: &Email, language: Language) -> Result<(), sqlx::Error> {
-    let now = now_ms();
+    let now = db.now_ms();
     sqlx::query(
         "insert into newsletter_subscribers (email, language, consented_at, created_at) values ($1, $2, $3, $3) \
          on conflict (email) do nothing",

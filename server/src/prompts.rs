@@ -5,7 +5,7 @@
 use sqlx::Row;
 
 use crate::{
-    db::{Db, now_ms},
+    db::Db,
     error::{AppError, FieldViolation, Precondition, Problem, Resource},
 };
 
@@ -52,7 +52,7 @@ const SEEDED_TITLE: &str = "Consultor Sócio (padrão)";
 /// admin has edited (still version 1) up to date with the code's, so a database from an earlier
 /// release gets the new instructions (the model's tools, say) while an admin's own words stay.
 pub async fn seed_default(db: &Db) -> Result<(), sqlx::Error> {
-    let now = now_ms();
+    let now = db.now_ms();
     let count: i64 =
         sqlx::query("select count(*) as n from system_prompts").fetch_one(db.pool()).await?.try_get("n")?;
     if count == 0 {
@@ -186,7 +186,7 @@ async fn make_active(conn: &mut sqlx::AnyConnection, id: &str, now: i64) -> Resu
 
 pub async fn create(db: &Db, draft: &Draft) -> Result<Prompt, AppError> {
     let mut tx = db.begin().await?;
-    let now = now_ms();
+    let now = db.now_ms();
     let id = uuid::Uuid::new_v4().to_string();
     sqlx::query(
         "insert into system_prompts (id, name, title, description, content, is_active, version, created_at, updated_at) \
@@ -211,7 +211,7 @@ pub async fn create(db: &Db, draft: &Draft) -> Result<Prompt, AppError> {
 /// Replaces the fields and raises the version. The active prompt stays active (exactly one is).
 pub async fn update(db: &Db, id: &str, draft: &Draft) -> Result<Prompt, AppError> {
     let mut tx = db.begin().await?;
-    let now = now_ms();
+    let now = db.now_ms();
     let changed = sqlx::query(
         "update system_prompts set name = $1, title = $2, description = $3, content = $4, version = version + 1, updated_at = $5 where id = $6",
     )
@@ -240,7 +240,7 @@ pub async fn activate(db: &Db, id: &str) -> Result<Prompt, AppError> {
     get(db, id).await?;
     for attempt in 0..5 {
         let mut tx = db.begin().await?;
-        match make_active(&mut tx, id, now_ms()).await {
+        match make_active(&mut tx, id, db.now_ms()).await {
             Ok(()) => {
                 tx.commit().await?;
                 break;

@@ -8,9 +8,7 @@ use super::{
     timestamp,
 };
 use crate::{
-    audit,
-    db::now_ms,
-    erasure,
+    audit, erasure,
     error::{AppError, Problem, Resource},
     proto::socio::v1::{self as pb, account_service_server::AccountService},
 };
@@ -29,9 +27,11 @@ impl AccountApi {
 impl AccountApi {
     async fn export_my_data(&self, call: Call<ExportMyData>) -> Answer<ExportMyData> {
         let user = call.user()?;
-        let expires = now_ms() + LINK_TTL_MS;
+        let now = self.exports.db.now_ms();
+        let expires = now + LINK_TTL_MS;
         let mut conn = self.exports.db.pool().acquire().await?;
-        audit::record(&mut conn, &user.id, "export_own_data", &user.id, "LGPD export, self-service").await?;
+        audit::record(&mut conn, &user.id, "export_own_data", &user.id, "LGPD export, self-service", now)
+            .await?;
         Ok(Reply::from(pb::ExportMyDataResponse {
             download_url: self.exports.link(&user.id, expires),
             expires_at: Some(timestamp(expires)),
@@ -53,8 +53,15 @@ impl AccountApi {
             return Err(AppError::NotFound(Resource::User));
         }
         let mut conn = self.exports.db.pool().acquire().await?;
-        audit::record(&mut conn, &user_id, "delete_own_account", &user_id, "LGPD erasure, self-service")
-            .await?;
+        audit::record(
+            &mut conn,
+            &user_id,
+            "delete_own_account",
+            &user_id,
+            "LGPD erasure, self-service",
+            self.exports.db.now_ms(),
+        )
+        .await?;
         let notice = say("Sua conta e seus dados foram excluídos", "Your account and your data were deleted");
         Ok(Reply::with_message(pb::DeleteMyAccountResponse {}, notice))
     }

@@ -16,7 +16,7 @@ use crate::{
     clock::CivilDate,
     config::MessageRates,
     conversation::{messages, summaries},
-    db::{Db, now_ms},
+    db::Db,
     erasure,
     error::{AppError, Problem, Resource},
     identity::{
@@ -163,6 +163,7 @@ impl AdminApi {
                 &format!("set_subscription_{}", tier.as_str()),
                 &body.id,
                 "",
+                self.db.now_ms(),
             )
             .await?;
             Ok::<(), sqlx::Error>(())
@@ -184,7 +185,8 @@ impl AdminApi {
             return Err(AppError::NotFound(Resource::User));
         }
         let mut conn = self.db.pool().acquire().await?;
-        audit::record(&mut conn, &actor.user.id, "delete_user", &id, "LGPD erasure").await?;
+        audit::record(&mut conn, &actor.user.id, "delete_user", &id, "LGPD erasure", self.db.now_ms())
+            .await?;
         let notice = say("Usuário excluído com sucesso", "User deleted successfully");
         Ok(Reply::with_message(pb::DeleteUserResponse {}, notice))
     }
@@ -199,9 +201,9 @@ impl AdminApi {
         let actor = call.caller()?;
         let id = call.body().id.clone();
         self.found(&id).await?;
-        let expires = now_ms() + LINK_TTL_MS;
+        let expires = self.db.now_ms() + LINK_TTL_MS;
         let mut conn = self.db.pool().acquire().await?;
-        audit::record(&mut conn, &actor.user.id, "export_user", &id, "LGPD export").await?;
+        audit::record(&mut conn, &actor.user.id, "export_user", &id, "LGPD export", self.db.now_ms()).await?;
         Ok(Reply::from(pb::ExportUserDataResponse {
             download_url: self.exports.link(&id, expires),
             expires_at: Some(timestamp(expires)),

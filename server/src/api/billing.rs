@@ -21,7 +21,7 @@ use crate::{
     },
     config::PaymentsProvider,
     db::{
-        Db, now_ms,
+        Db,
         rate_limit::{self, Limit},
     },
     error::{AppError, Problem, Resource},
@@ -89,7 +89,7 @@ impl BillingApi {
 
     /// The checkout page again, for this person: by number, or by a fresh opaque link.
     fn checkout_page(&self, user: &User) -> String {
-        self.links.checkout_url(&self.public_url, user, now_ms())
+        self.links.checkout_url(&self.public_url, user, self.db.now_ms())
     }
 
     /// Whom a checkout is for: the number in the request, the person a checkout link names, or
@@ -122,8 +122,10 @@ impl BillingApi {
                 pt_br: "um link de pagamento válido (cada link vale 7 dias: peça outro no WhatsApp)",
                 en: "a valid checkout link (each lasts 7 days: ask for another on WhatsApp)",
             };
-            let user_id =
-                self.links.verify(&body.link, now_ms()).ok_or_else(|| AppError::invalid("link", expired))?;
+            let user_id = self
+                .links
+                .verify(&body.link, self.db.now_ms())
+                .ok_or_else(|| AppError::invalid("link", expired))?;
             let mut conn = self.db.pool().acquire().await?;
             return users::find_by_id(&mut conn, &user_id).await?.ok_or(AppError::NotFound(Resource::User));
         }
@@ -189,7 +191,7 @@ fn interval_proto(interval: Interval) -> i32 {
     value as i32
 }
 
-fn subscription_proto(subscription: &Subscription) -> pb::Subscription {
+fn subscription_proto(subscription: &Subscription, now: i64) -> pb::Subscription {
     pb::Subscription {
         plan_type: PlanType::Pro as i32,
         interval: interval_proto(subscription.interval),
@@ -202,7 +204,7 @@ fn subscription_proto(subscription: &Subscription) -> pb::Subscription {
         current_period_end: subscription.current_period_end.map(timestamp),
         cancel_at_period_end: subscription.cancel_at_period_end,
         started_at: subscription.first_paid_at.map(timestamp),
-        refundable: subscription.refundable(now_ms()),
+        refundable: subscription.refundable(now),
     }
 }
 
@@ -252,7 +254,7 @@ impl BillingApi {
         let subscription = subscriptions::current(&mut conn, &caller.user.id).await?;
         Ok(Reply::from(pb::GetSubscriptionStatusResponse {
             subscription_status: tier_proto(caller.user.tier),
-            subscription: subscription.as_ref().map(subscription_proto),
+            subscription: subscription.as_ref().map(|s| subscription_proto(s, self.db.now_ms())),
         }))
     }
 
@@ -276,7 +278,7 @@ impl BillingApi {
         };
         let reply = pb::CancelSubscriptionResponse {
             subscription_status: tier_proto(tier),
-            subscription: Some(subscription_proto(&subscription)),
+            subscription: Some(subscription_proto(&subscription, self.db.now_ms())),
             refunded,
         };
         Ok(Reply::with_message(reply, message))
@@ -299,14 +301,14 @@ impl BillingApi {
             return Ok(Reply::from(pb::UpgradeSubscriptionResponse {
                 checkout_url: String::new(),
                 redirect_url: format!("{}/dashboard", self.public_url),
-                subscription: Some(subscription_proto(subscription)),
+                subscription: Some(subscription_proto(subscription, self.db.now_ms())),
             }));
         }
         let checkout_url = self.pro_checkout(&caller.user, wanted, None).await?;
         Ok(Reply::from(pb::UpgradeSubscriptionResponse {
             checkout_url,
             redirect_url: String::new(),
-            subscription: current.as_ref().map(subscription_proto),
+            subscription: current.as_ref().map(|s| subscription_proto(s, self.db.now_ms())),
         }))
     }
 

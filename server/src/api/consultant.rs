@@ -14,7 +14,7 @@ use crate::{
     consultant::{engine::Engine, replies},
     conversation::messages::{self, Author, Message},
     db::{
-        Db, now_ms,
+        Db,
         rate_limit::{self, Limit},
     },
     error::{AppError, Precondition, Problem},
@@ -84,7 +84,7 @@ impl ConsultantApi {
         for (window, limit) in CHAT_LIMITS {
             rate_limit::per_key(&self.db, &format!("chat:user:{}:{window}", user.id), limit).await?;
         }
-        let now = now_ms();
+        let now = self.db.now_ms();
         let asked = messages::insert_web_message(&self.db, &user.id, Author::User, &text, now).await?;
         let mut conn = self.db.pool().acquire().await?;
         users::touch(&mut conn, &user.id, now).await?;
@@ -110,7 +110,7 @@ impl ConsultantApi {
                 let answer = engine.reply_streaming(&user, &text, Some(&deltas)).await;
                 drop(deltas);
                 let answer = answer?;
-                let at = now_ms().max(now + 1);
+                let at = db.now_ms().max(now + 1);
                 let answered =
                     messages::insert_web_message(&db, &user.id, Author::Assistant, &answer, at).await?;
                 Ok::<_, AppError>((answer, answered))

@@ -16,7 +16,6 @@ use crate::{
         messages::{self, Activity, Author},
         overview::{self, Recent},
     },
-    db::now_ms,
     error::{AppError, Precondition, Problem},
     plan::{
         Plans, results, sections,
@@ -96,7 +95,7 @@ impl DashboardApi {
         let user_id = &caller.user.id;
         let db = self.plans.db();
         // One round trip in the common case; the parts alone on a first visit (no plan yet).
-        let now = now_ms();
+        let now = db.now_ms();
         let read =
             overview::read(db, user_id, now, RECENT_MESSAGES, PREVIEW_CHARS as i64, MONTHS_SHOWN).await?;
         let (plan, recent, activity, months) = match read {
@@ -168,7 +167,7 @@ impl DashboardApi {
     async fn get_dashboard_stats(&self, call: Call<GetDashboardStats>) -> Answer<GetDashboardStats> {
         let user_id = &call.user()?.id;
         let plan = self.plans.outline(user_id).await?;
-        let activity = messages::activity(self.plans.db(), user_id, now_ms()).await?;
+        let activity = messages::activity(self.plans.db(), user_id, self.plans.db().now_ms()).await?;
         Ok(Reply::from(pb::GetDashboardStatsResponse { stats: Some(stats(&activity, &plan)) }))
     }
 
@@ -192,7 +191,8 @@ impl DashboardApi {
         }
         let asked = async {
             let mut tx = self.plans.db().begin().await?;
-            let asked = handoff::request_call(&mut tx, &caller.user.id, times, now_ms()).await?;
+            let asked =
+                handoff::request_call(&mut tx, &caller.user.id, times, self.plans.db().now_ms()).await?;
             tx.commit().await.map(|()| asked)
         }
         .await?;

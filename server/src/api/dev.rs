@@ -16,7 +16,7 @@ use serde_json::json;
 use super::{rest::envelope, timestamp};
 use crate::{
     conversation::inbox::Inbox,
-    db::{Db, now_ms},
+    db::Db,
     error::{AppError, Problem},
     identity::{contact::clean_username, phone::PhoneNumber},
     locale::Language,
@@ -145,7 +145,7 @@ pub async fn inbound(
     let received = async {
         let Json(message) =
             body.ok_or_else(|| AppError::MalformedBody("expected {\"from\", \"name\", \"text\"}".into()))?;
-        let inbound = simulated(&message)?;
+        let inbound = simulated(&message, dev.db.now_ms())?;
         dev.inbox.receive(&inbound).await?;
         Ok(json!({ "messageId": inbound.messages[0].wa_message_id }))
     };
@@ -153,7 +153,7 @@ pub async fn inbound(
 }
 
 /// The message as Meta would have delivered it.
-fn simulated(message: &SimulatedMessage) -> Result<Inbound, AppError> {
+fn simulated(message: &SimulatedMessage, now: i64) -> Result<Inbound, AppError> {
     // As from Meta's webhook: NUL characters, which a text column cannot hold, are dropped on both
     // engines (`payload::parse` does the same).
     let without_nul = |text: &str| text.replace('\0', "");
@@ -187,7 +187,6 @@ fn simulated(message: &SimulatedMessage) -> Result<Inbound, AppError> {
     if message.name.chars().count() > MAX_NAME_CHARS {
         return Err(AppError::invalid("name", Problem::TooLong { max: MAX_NAME_CHARS }));
     }
-    let now = now_ms();
     let wa_message_id = format!("wamid.dev.{}", uuid::Uuid::new_v4().simple());
     let (kind, raw) = match &message.choice {
         Some(id) => {
@@ -208,7 +207,7 @@ fn simulated(message: &SimulatedMessage) -> Result<Inbound, AppError> {
             wa_message_id,
             from,
             profile_name: message.name.trim().to_owned(),
-            timestamp_ms: now,
+            timestamp_ms: Some(now),
             kind,
             text: text.to_owned(),
             choice_id: message.choice.clone(),

@@ -18,7 +18,7 @@ use crate::{
     billing::subscriptions,
     config::Secret,
     conversation::messages::{self, Author},
-    db::{Db, now_ms},
+    db::Db,
     identity::users,
     locale::Language,
     plan::{Plans, document},
@@ -101,12 +101,12 @@ impl Exports {
         let months = crate::plan::results::list(&self.db, user_id).await?;
         let forecast = plan.as_ref().and_then(crate::plan::results::forecast);
         Ok(Some(json!({
-            "exportedAt": timestamp(now_ms()).to_string(),
+            "exportedAt": timestamp(self.db.now_ms()).to_string(),
             "monthResults": crate::plan::results::as_json(&months, forecast.as_ref()),
             "user": to_json(&super::user_proto(&user)),
             "subscriptions": subscriptions,
             "businessPlan": plan.as_ref().map(|p| to_json(&plan_proto(p))),
-            "businessPlanMarkdown": plan.as_ref().map(|p| document::to_markdown(&document::model(p, &user, user.language, None))),
+            "businessPlanMarkdown": plan.as_ref().map(|p| document::to_markdown(&document::model(p, &user, user.language, None, self.db.now_ms()))),
             "messages": conversation,
         })))
     }
@@ -131,7 +131,7 @@ pub async fn download(
         tracing::warn!(target: "security", event = "export_link_refused", "an export link with a bad signature");
         return (StatusCode::FORBIDDEN, lang.choose("Link inválido.", "Invalid link.")).into_response();
     }
-    if link.expires < now_ms() {
+    if link.expires < exports.db.now_ms() {
         return (
             StatusCode::GONE,
             lang.choose("Este link expirou. Gere uma nova exportação.", "This link has expired."),

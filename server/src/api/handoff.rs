@@ -19,7 +19,7 @@ use crate::{
         handoff::{self, Handoff, Reason, Refusal, Status, Take},
         messages, updates,
     },
-    db::{Db, now_ms},
+    db::Db,
     error::{AppError, Precondition, Problem, Resource},
     identity::{
         live::LiveSessions,
@@ -94,14 +94,14 @@ async fn snapshot(db: &Db, person: &User) -> Result<pb::WatchConversationRespons
     let handoff = handoff::get(&mut conn, &person.id).await?;
     Ok(pb::WatchConversationResponse {
         messages: latest.iter().map(admin_chat_message).collect(),
-        handoff: Some(handoff.map_or_else(|| no_handoff(person), |h| handoff_proto(&h, now_ms()))),
+        handoff: Some(handoff.map_or_else(|| no_handoff(person), |h| handoff_proto(&h, db.now_ms()))),
     })
 }
 
 impl HandoffApi {
     async fn list_handoffs(&self, _call: Call<ListHandoffs>) -> Answer<ListHandoffs> {
         let all = handoff::list(&self.db).await?;
-        let now = now_ms();
+        let now = self.db.now_ms();
         let waiting = all.iter().filter(|h| h.status == Status::Waiting).count() as i32;
         Ok(Reply::from(pb::ListHandoffsResponse {
             handoffs: all.iter().map(|h| handoff_proto(h, now)).collect(),
@@ -115,11 +115,12 @@ impl HandoffApi {
         let person = self.person(&call.body().id).await?;
         let taken = async {
             let mut tx = self.db.begin().await?;
-            match handoff::take(&mut tx, &person.id, &admin, now_ms()).await? {
+            match handoff::take(&mut tx, &person.id, &admin, self.db.now_ms()).await? {
                 Take::TakenBy(by) => return Err(AppError::ConversationTaken { by }),
                 Take::Taken => {}
             }
-            audit::record(&mut tx, &admin.id, "take_over_conversation", &person.id, "").await?;
+            audit::record(&mut tx, &admin.id, "take_over_conversation", &person.id, "", self.db.now_ms())
+                .await?;
             let taken = handoff::get(&mut tx, &person.id).await?.ok_or(AppError::NotFound(Resource::User))?;
             tx.commit().await?;
             Ok(taken)
@@ -131,7 +132,7 @@ impl HandoffApi {
             "You took the conversation over: Sócio will not answer until you give it back.",
         );
         Ok(Reply::with_message(
-            pb::TakeOverConversationResponse { handoff: Some(handoff_proto(&taken, now_ms())) },
+            pb::TakeOverConversationResponse { handoff: Some(handoff_proto(&taken, self.db.now_ms())) },
             notice,
         ))
     }
@@ -142,7 +143,8 @@ impl HandoffApi {
         async {
             let mut tx = self.db.begin().await?;
             if handoff::give_back(&mut tx, &person.id).await? {
-                audit::record(&mut tx, &admin.id, "give_back_conversation", &person.id, "").await?;
+                audit::record(&mut tx, &admin.id, "give_back_conversation", &person.id, "", self.db.now_ms())
+                    .await?;
             }
             tx.commit().await
         }
@@ -167,14 +169,15 @@ impl HandoffApi {
         let person = self.person(&body.id).await?;
         let sent = async {
             let mut tx = self.db.begin().await?;
-            let id = match handoff::write_as_person(&mut tx, &person, &admin, text, now_ms()).await? {
+            let id = match handoff::write_as_person(&mut tx, &person, &admin, text, self.db.now_ms()).await? {
                 Ok(id) => id,
                 Err(Refusal::OutsideWindow) => {
                     return Err(AppError::FailedPrecondition(Precondition::OutsideServiceWindow));
                 }
                 Err(Refusal::TakenBy(by)) => return Err(AppError::ConversationTaken { by }),
             };
-            audit::record(&mut tx, &admin.id, "send_consultant_message", &person.id, &id).await?;
+            audit::record(&mut tx, &admin.id, "send_consultant_message", &person.id, &id, self.db.now_ms())
+                .await?;
             tx.commit().await?; // wakes the workers for the send
             messages::get(&self.db, &id).await?.ok_or(AppError::NotFound(Resource::User))
         }

@@ -7,7 +7,6 @@ use super::{
     timestamp,
 };
 use crate::{
-    db::now_ms,
     plan::{
         Plans, calendar,
         reminders::{self, Preferences},
@@ -91,7 +90,7 @@ impl ResultsApi {
     async fn record_month_results(&self, call: Call<RecordMonthResults>) -> Answer<RecordMonthResults> {
         let user = call.user()?;
         let body = call.body();
-        let month = YearMonth::parse("month", &body.month, now_ms())?;
+        let month = YearMonth::parse("month", &body.month, self.plans.db().now_ms())?;
         let recorded = results::record(
             self.plans.db(),
             &user.id,
@@ -112,7 +111,8 @@ impl ResultsApi {
     async fn list_results(&self, call: Call<ListResults>) -> Answer<ListResults> {
         let user = call.user()?;
         let months = results::list(self.plans.db(), &user.id).await?;
-        let (forecast, ceiling) = calendar::outlook(self.plans.db(), &user.id, &months, now_ms()).await?;
+        let (forecast, ceiling) =
+            calendar::outlook(self.plans.db(), &user.id, &months, self.plans.db().now_ms()).await?;
         let lang = crate::locale::current();
         Ok(Reply::from(pb::ListResultsResponse {
             ceiling: ceiling.map(|c| pb::CeilingProjection {

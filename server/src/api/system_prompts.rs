@@ -27,7 +27,7 @@ impl SystemPromptApi {
     async fn audit<M: Method>(&self, call: &Call<M>, action: &str, target: &str) -> Result<(), AppError> {
         let actor = call.caller()?;
         let mut conn = self.db.pool().acquire().await?;
-        Ok(audit::record(&mut conn, &actor.user.id, action, target, "").await?)
+        Ok(audit::record(&mut conn, &actor.user.id, action, target, "", self.db.now_ms()).await?)
     }
 }
 

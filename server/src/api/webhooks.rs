@@ -98,7 +98,7 @@ pub async fn stripe(State(hook): State<StripeWebhook>, headers: HeaderMap, body:
         subscriptions,
     };
     let header = headers.get("stripe-signature").and_then(|v| v.to_str().ok());
-    if !verify_signature(hook.stripe.webhook_secret(), &body, header, crate::db::now_ms() / 1000) {
+    if !verify_signature(hook.stripe.webhook_secret(), &body, header, hook.db.now_ms() / 1000) {
         tracing::warn!(target: "security", event = "stripe_signature_refused", "refused a Stripe webhook with a bad, stale or missing signature");
         return (StatusCode::BAD_REQUEST, "invalid signature").into_response();
     }

@@ -15,7 +15,6 @@ use crate::{
     db::{
         Db,
         jobs::{Job, JobError, JobHandler},
-        now_ms,
     },
     error::{AppError, Resource},
 };
@@ -32,7 +31,7 @@ pub async fn cancel(
         .filter(|s| s.status != "canceled")
         .ok_or(AppError::NotFound(Resource::Subscription))?;
     drop(conn);
-    let refund = running.refundable(now_ms());
+    let refund = running.refundable(db.now_ms());
     let ending = match running.provider.as_str() {
         "stripe" => {
             let stripe =

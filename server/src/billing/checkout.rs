@@ -7,7 +7,7 @@ use sqlx::{Row, any::AnyRow};
 
 use super::subscriptions::{CancelWhen, Interval, ProviderIds, stop_running};
 use crate::{
-    db::{Db, Tx, jobs, now_ms},
+    db::{Db, Tx, jobs},
     error::{AppError, Resource},
     identity::users::{self, Tier},
     whatsapp::notices,
@@ -64,7 +64,7 @@ pub async fn create_session(
     .bind(interval.key())
     .bind(provider)
     .bind(session.amount_cents)
-    .bind(now_ms())
+    .bind(db.now_ms())
     .bind(landing_variant)
     .execute(db.pool())
     .await?;
@@ -107,7 +107,7 @@ pub async fn open_session(
     .bind(user_id)
     .bind(interval.key())
     .bind(provider)
-    .bind(now_ms() - REOPEN_WITHIN_MS)
+    .bind(db.now_ms() - REOPEN_WITHIN_MS)
     .fetch_optional(db.pool())
     .await?;
     row.map(|r| Ok((session_from(&r)?, r.try_get("checkout_url")?))).transpose()
@@ -155,7 +155,7 @@ pub async fn complete_session(
     provider: &ProviderIds,
 ) -> Result<CheckoutSession, AppError> {
     let mut tx = db.begin().await?;
-    let now = now_ms();
+    let now = db.now_ms();
     let closed = sqlx::query(
         "update checkout_sessions set status = $1, completed_at = $2, receipt_url = $3 where id = $4 and status = 'open'",
     )

@@ -14,7 +14,6 @@ use crate::{
     db::{
         Db, Tx, get_bool,
         jobs::{self, JobPayload},
-        now_ms,
     },
     error::{AppError, Resource},
     identity::users::{self, Tier},
@@ -215,7 +214,7 @@ pub async fn cancel(
     ending: Ending,
 ) -> Result<Subscription, AppError> {
     let mut tx = db.begin().await?;
-    let now = now_ms();
+    let now = db.now_ms();
     match ending {
         Ending::Refunded => {
             sqlx::query("update subscriptions set status = 'canceled', current_period_end = $1, updated_at = $1 where id = $2")
@@ -286,7 +285,7 @@ pub(super) async fn stop_running(
 /// An admin's Pro or Free, recorded as an override apart from paid subscriptions. Free stops every
 /// paid subscription too, at the provider as well: nobody is charged for a plan they no longer have.
 pub async fn override_tier(conn: &mut Tx, user_id: &str, tier: Tier) -> Result<(), sqlx::Error> {
-    let now = now_ms();
+    let now = conn.now_ms();
     users::set_tier(conn, user_id, tier).await?;
     match tier {
         Tier::Pro => {
@@ -335,7 +334,7 @@ pub async fn hand_over(conn: &mut AnyConnection, from: &str, into: &str) -> Resu
 /// LGPD erasure, billing's part: running subscriptions end (at the provider too), and the billing
 /// records the law keeps stay without the person.
 pub async fn erase_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
-    stop_running(tx, user_id, now_ms(), CancelWhen::Now).await?;
+    stop_running(tx, user_id, tx.now_ms(), CancelWhen::Now).await?;
     for sql in [
         "update subscriptions set user_id = null where user_id = $1",
         "update checkout_sessions set user_id = null where user_id = $1",
@@ -348,7 +347,7 @@ pub async fn erase_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
 /// Ends a subscription whose paid period is over after a cancellation (the expiry job).
 pub async fn expire(db: &Db, subscription_id: &str) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
-    let now = now_ms();
+    let now = db.now_ms();
     let update = sqlx::query(
         "update subscriptions set status = 'canceled', updated_at = $1 where id = $2 and status <> 'canceled' \
          and cancel_at_period_end = $3 and current_period_end <= $1 returning user_id",
@@ -382,7 +381,7 @@ pub async fn record_event(db: &Db, provider: &str, event_id: &str, kind: &str) -
     .bind(provider)
     .bind(event_id)
     .bind(kind)
-    .bind(now_ms())
+    .bind(db.now_ms())
     .execute(db.pool())
     .await?;
     Ok(())
@@ -395,7 +394,7 @@ pub async fn payment_failed(
     fix_url: &str,
 ) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
-    let now = now_ms();
+    let now = db.now_ms();
     let update = sqlx::query(
         "update subscriptions set status = 'past_due', updated_at = $1 where provider_subscription_id = $2 \
          and status = 'active' returning user_id",
@@ -425,7 +424,7 @@ pub async fn renewed(
     period_end: Option<i64>,
 ) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
-    let now = now_ms();
+    let now = db.now_ms();
     let update = sqlx::query(
         "update subscriptions set status = 'active', current_period_end = $1, updated_at = $2 \
          where provider_subscription_id = $3 and status in ('active', 'past_due') returning user_id",
@@ -447,7 +446,7 @@ pub async fn ended_by_provider(db: &Db, provider_subscription_id: &str) -> Resul
         "update subscriptions set status = 'canceled', updated_at = $1 where provider_subscription_id = $2 \
          and status <> 'canceled' returning user_id",
     )
-    .bind(now_ms())
+    .bind(db.now_ms())
     .bind(provider_subscription_id);
     let user_id = changed_user(&mut tx, update).await?;
     if let Some(user_id) = user_id {

@@ -18,7 +18,7 @@ use crate::{
         messages::{self, Author, Message},
         summaries,
     },
-    db::{Db, now_ms},
+    db::Db,
     error::AppError,
     facts,
     identity::users::{Tier, User},
@@ -450,7 +450,7 @@ impl Engine {
     async fn request_human(&self, user: &User, reason: &str) -> String {
         let queued = async {
             let mut tx = self.db.begin().await?;
-            handoff::request(&mut tx, &user.id, handoff::Reason::Asked, reason, now_ms()).await?;
+            handoff::request(&mut tx, &user.id, handoff::Reason::Asked, reason, self.db.now_ms()).await?;
             tx.commit().await
         };
         match queued.await {
@@ -466,11 +466,11 @@ impl Engine {
     /// them; the answer is the month against the plan (or the field that is wrong).
     async fn record_month_results(&self, user: &User, args: &Json) -> String {
         let month = match args["month"].as_str() {
-            Some(text) => match YearMonth::parse("month", text, now_ms()) {
+            Some(text) => match YearMonth::parse("month", text, self.db.now_ms()) {
                 Ok(month) => month,
                 Err(err) => return format!("error: {}", err.message(user.language)),
             },
-            None => YearMonth::current(now_ms()).previous(),
+            None => YearMonth::current(self.db.now_ms()).previous(),
         };
         let number = |key: &str| args[key].as_f64();
         let (Some(revenue), Some(costs)) = (number("revenue"), number("costs")) else {

@@ -14,7 +14,7 @@ use super::{
     results_interview, scope,
 };
 use crate::{
-    db::{Db, now_ms},
+    db::Db,
     error::AppError,
     identity::users::{self, User},
     locale::Language,
@@ -112,7 +112,7 @@ impl Guide {
         .bind(user_id)
         .bind(step)
         .bind(field)
-        .bind(now_ms())
+        .bind(self.db.now_ms())
         .execute(self.db.pool())
         .await?;
         Ok(())

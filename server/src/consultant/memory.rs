@@ -11,7 +11,6 @@ use crate::{
     db::{
         Db,
         jobs::{Job, JobError, JobHandler},
-        now_ms,
     },
     identity::users,
 };
@@ -48,7 +47,7 @@ impl SummaryHandler {
             ),
         };
         let mut conn = self.db.pool().acquire().await?;
-        summaries::store(&mut conn, user_id, &text, covers_until, source, now_ms()).await?;
+        summaries::store(&mut conn, user_id, &text, covers_until, source, self.db.now_ms()).await?;
         Ok(())
     }
 }

@@ -17,7 +17,6 @@ use crate::{
     db::{
         Db,
         jobs::{self, Job, JobError, JobHandler, JobPayload},
-        now_ms,
     },
     identity::users,
     locale::Language,
@@ -82,7 +81,7 @@ impl PlanDocumentHandler {
             ),
         );
         let mut tx = self.db.begin().await?;
-        messages::insert_document(&mut tx, &id, &user.id, &caption, now_ms()).await?;
+        messages::insert_document(&mut tx, &id, &user.id, &caption, self.db.now_ms()).await?;
         updates::changed(&mut tx, &user.id).await?;
         tx.commit().await?;
         let message =

@@ -6,7 +6,6 @@ use crate::{
     db::{
         Tx,
         jobs::{self, JobPayload},
-        now_ms,
     },
     locale::Language,
 };
@@ -31,7 +30,7 @@ pub async fn request(tx: &mut Tx, user_id: &str, language: Language) -> Result<(
     let job = PlanDocumentJob { user_id: user_id.to_owned(), language: Some(language.tag().to_owned()) }
         .job()
         .subject(user_id)
-        .run_at(now_ms() + 500);
+        .run_at(tx.now_ms() + 500);
     jobs::enqueue(tx, job).await.map(|_| ())
 }
 

@@ -3,8 +3,8 @@
 //! with silence.
 
 use crate::{
+    clock::Clock,
     conversation::messages::Message,
-    db::now_ms,
     identity::{
         links::LinkKeys,
         users::{Role, Tier, User},
@@ -18,17 +18,19 @@ use crate::{
 pub struct Links {
     public_url: String,
     keys: LinkKeys,
+    /// For the opaque links' week of validity.
+    clock: Clock,
 }
 
 impl Links {
-    pub fn new(public_url: &str, keys: LinkKeys) -> Self {
-        Self { public_url: public_url.trim_end_matches('/').to_owned(), keys }
+    pub fn new(public_url: &str, keys: LinkKeys, clock: Clock) -> Self {
+        Self { public_url: public_url.trim_end_matches('/').to_owned(), keys, clock }
     }
 
     /// The checkout page for this user: it carries the number they proved they own, or — for
     /// someone WhatsApp shows without a number — an opaque link valid for a week.
     pub fn checkout(&self, user: &User) -> String {
-        self.keys.checkout_url(&self.public_url, user, now_ms())
+        self.keys.checkout_url(&self.public_url, user, self.clock.now_ms())
     }
 
     pub fn dashboard(&self) -> String {
@@ -204,12 +206,12 @@ mod tests {
 
     #[test]
     fn someone_without_a_visible_number_gets_an_opaque_checkout_link() {
-        let links = Links::new("https://socio.app", test_keys());
+        let links = Links::new("https://socio.app", test_keys(), Clock::system());
         let bia =
             User { phone: None, username: Some("@bia.doces".into()), ..user(Tier::Free, Language::PtBr) };
         let link = links.checkout(&bia);
         let token = link.strip_prefix("https://socio.app/checkout?link=").expect(&link);
-        assert_eq!(test_keys().verify(token, now_ms()).as_deref(), Some("u1"));
+        assert_eq!(test_keys().verify(token, Clock::system().now_ms()).as_deref(), Some("u1"));
         assert!(!link.contains("bia"));
     }
 
@@ -232,7 +234,7 @@ mod tests {
 
     #[test]
     fn a_new_user_is_welcomed_by_name_with_their_checkout_link() {
-        let links = Links::new("https://socio.app/", test_keys());
+        let links = Links::new("https://socio.app/", test_keys(), Clock::system());
         let text =
             compose(&user(Tier::Free, Language::PtBr), true, &[message(MessageKind::Text)], &links, None);
         assert!(text.starts_with("Olá, Ana! 👋 Eu sou o Sócio"), "{text}");
@@ -241,7 +243,7 @@ mod tests {
 
     #[test]
     fn a_free_user_hears_the_consultant_is_pro_only_in_their_language() {
-        let links = Links::new("http://localhost:8080", test_keys());
+        let links = Links::new("http://localhost:8080", test_keys(), Clock::system());
         let text =
             compose(&user(Tier::Free, Language::En), false, &[message(MessageKind::Text)], &links, None);
         assert!(text.contains("part of the Pro plan"), "{text}");
@@ -250,7 +252,7 @@ mod tests {
 
     #[test]
     fn voice_notes_and_files_get_a_friendly_note_once_each() {
-        let links = Links::new("http://x", test_keys());
+        let links = Links::new("http://x", test_keys(), Clock::system());
         let messages =
             [message(MessageKind::Audio), message(MessageKind::Image), message(MessageKind::Audio)];
         let text = compose(&user(Tier::Free, Language::PtBr), false, &messages, &links, None);

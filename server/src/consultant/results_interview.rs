@@ -9,7 +9,7 @@ use sqlx::Row;
 use super::parse;
 use crate::{
     conversation::messages,
-    db::{Db, now_ms},
+    db::Db,
     error::AppError,
     identity::users::User,
     locale::Language,
@@ -62,7 +62,7 @@ async fn wait_for(db: &Db, user_id: &str, field: &str, draft: &Json) -> Result<(
     .bind(STEP)
     .bind(field)
     .bind(draft.to_string())
-    .bind(now_ms())
+    .bind(db.now_ms())
     .execute(db.pool())
     .await?;
     Ok(())
@@ -98,7 +98,7 @@ fn question(field: &str, month: &str, lang: Language) -> String {
 /// Starts the interview for last month; `first_answer` (what answered a check-in) is taken as the
 /// revenue when it reads as an amount.
 pub async fn start(db: &Db, user: &User, first_answer: Option<&str>) -> Result<String, AppError> {
-    let month = YearMonth::current(now_ms()).previous();
+    let month = YearMonth::current(db.now_ms()).previous();
     let draft = json!({"month": month.key()});
     wait_for(db, &user.id, "revenue", &draft).await?;
     match first_answer {
@@ -118,8 +118,8 @@ pub async fn answer(
     let lang = user.language;
     let month = draft["month"]
         .as_str()
-        .and_then(|m| YearMonth::parse("month", m, now_ms()).ok())
-        .unwrap_or_else(|| YearMonth::current(now_ms()).previous());
+        .and_then(|m| YearMonth::parse("month", m, db.now_ms()).ok())
+        .unwrap_or_else(|| YearMonth::current(db.now_ms()).previous());
     let value = match field {
         "sales" => parse::count(text).map(f64::from),
         _ => parse::amount(text),

@@ -27,7 +27,6 @@ use crate::{
     db::{
         Db,
         jobs::{self, Job, JobError, JobHandler},
-        now_ms,
     },
     identity::users::{self, User},
     whatsapp::{media::MediaClient, payload::MessageKind, sender::WhatsAppSender, typing},
@@ -101,13 +100,13 @@ impl ReplyHandler {
         let ReplyJob { user_id } = job.payload_as()?;
         let user_id = user_id.as_str();
         let mut tx = self.db.begin().await?;
-        let claimed = messages::claim_unanswered(&mut tx, user_id, &job.id).await?;
+        let claimed = messages::claim_unanswered(&mut tx, user_id, &job.id, self.db.now_ms()).await?;
         let user = users::find_by_id(&mut tx, user_id).await?;
         let first_contact = !messages::has_replied(&mut tx, user_id).await?;
         let taken = handoff::is_taken(&mut tx, user_id).await?;
         if taken {
             // A person is answering them: what they wrote is the admin's to answer.
-            messages::mark_answered(&mut tx, &job.id).await?;
+            messages::mark_answered(&mut tx, &job.id, self.db.now_ms()).await?;
         }
         tx.commit().await?;
         let Some(user) = user else { return Ok(()) };
@@ -126,7 +125,7 @@ impl ReplyHandler {
         } else if !self.engine.has_model() && handoff::asks_for_a_person(&asked) {
             // The offline guide's rule; a model decides through its request_human tool.
             let mut tx = self.db.begin().await?;
-            handoff::request(&mut tx, &user.id, Reason::Asked, &asked, now_ms()).await?;
+            handoff::request(&mut tx, &user.id, Reason::Asked, &asked, self.db.now_ms()).await?;
             tx.commit().await?;
             tracing::info!(user = %user.id, "a person asked for a human consultant: queued for the admins");
             let text = replies::a_person_will_answer(&user);
@@ -148,14 +147,14 @@ impl ReplyHandler {
         };
 
         let mut tx = self.db.begin().await?;
-        if messages::mark_answered(&mut tx, &job.id).await? == 0 {
+        if messages::mark_answered(&mut tx, &job.id, self.db.now_ms()).await? == 0 {
             // A person took the conversation over meanwhile (or a retry answered): dropped unsent.
             return Ok(());
         }
         updates::changed(&mut tx, &user.id).await?;
         summaries::schedule_if_due(&mut tx, &user.id).await?;
         // A long answer goes as several messages, in order (the person's sends run one at a time).
-        let now = now_ms();
+        let now = self.db.now_ms();
         let answers = claimed.iter().map(|m| m.created_at).max().unwrap_or(now);
         let parts = split::into_messages(&text, split::MAX_CHARS);
         for (n, part) in parts.iter().enumerate() {

@@ -16,7 +16,6 @@ use crate::{
     db::{
         Db, Tx,
         jobs::{self, Job, JobError, JobHandler, JobPayload, NewJob},
-        now_ms,
     },
     identity::users,
     telemetry::metrics,
@@ -70,7 +69,8 @@ pub async fn answer_at_once(
     choices: &[Choice],
     at: i64,
 ) -> Result<(), sqlx::Error> {
-    messages::mark_handled(tx, inbound_id).await?;
+    let now = tx.now_ms();
+    messages::mark_handled(tx, inbound_id, now).await?;
     let id = messages::insert_outbound(tx, user_id, reply, choices, at + 1).await?;
     jobs::enqueue(tx, send_job(&id, user_id)).await?;
     Ok(())
@@ -136,7 +136,7 @@ impl SendHandler {
 /// Whether the person wrote to us within WhatsApp's 24-hour customer-service window.
 pub async fn window_open(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
     let mut conn = db.pool().acquire().await?;
-    window_open_in(&mut conn, user_id, now_ms()).await
+    window_open_in(&mut conn, user_id, db.now_ms()).await
 }
 
 /// [`window_open`] at `now`, on a connection (in a transaction).
@@ -174,7 +174,7 @@ pub async fn hand_over(
         Ok(sent) => {
             messages::record_sent(db, id, &sent.wa_message_id).await?;
             if let Some(answers_at) = answers_at {
-                let waited = (now_ms() - answers_at).max(0) as u64;
+                let waited = (db.now_ms() - answers_at).max(0) as u64;
                 metrics::reply_time(std::time::Duration::from_millis(waited));
             }
             Ok(())
@@ -212,7 +212,7 @@ impl NoticeHandler {
     async fn keep_and_send(&self, job: &Job) -> Result<(), JobError> {
         let notice: NoticeJob = job.payload_as()?;
         let (user_id, text) = (notice.user_id.as_str(), notice.text.as_str());
-        let at = notice.at.unwrap_or_else(now_ms);
+        let at = notice.at.unwrap_or_else(|| self.db.now_ms());
         let mut tx = self.db.begin().await?;
         if users::find_by_id(&mut tx, user_id).await?.is_none() {
             return Ok(()); // erased meanwhile

@@ -200,7 +200,7 @@ pub async fn take(tx: &mut Tx, user_id: &str, admin: &User, now: i64) -> Result<
         let holder = get(tx, user_id).await?.map(|h| h.taken_by_name).unwrap_or_default();
         return Ok(Take::TakenBy(holder));
     }
-    messages::settle_in_progress(tx, user_id).await?;
+    messages::settle_in_progress(tx, user_id, now).await?;
     updates::changed(tx, user_id).await?;
     Ok(Take::Taken)
 }

@@ -13,7 +13,6 @@ use crate::{
     db::{
         Db, Tx,
         jobs::{self, Batching, JobPayload, NewJob},
-        now_ms,
     },
     identity::{
         contact::Contact,
@@ -73,7 +72,7 @@ impl Inbox {
     pub async fn receive(&self, inbound: &Inbound) -> Result<Receipt, sqlx::Error> {
         let mut receipt = Receipt::default();
         let mut tx = self.db.begin().await?;
-        let received_at = now_ms();
+        let received_at = self.db.now_ms();
         for (n, message) in inbound.messages.iter().enumerate() {
             let Some(contact) = Contact::from_sender(&message.from) else {
                 tracing::warn!(
@@ -95,7 +94,8 @@ impl Inbox {
             if created {
                 tracing::info!(user = %user.id, contact = %contact.masked(), "new user from WhatsApp");
             }
-            let Some(stored_id) = messages::insert_inbound(&mut tx, &user.id, message, at).await? else {
+            let now = tx.now_ms();
+            let Some(stored_id) = messages::insert_inbound(&mut tx, &user.id, message, at, now).await? else {
                 receipt.duplicates += 1;
                 continue;
             };
@@ -115,7 +115,8 @@ impl Inbox {
             jobs::enqueue_batched(&mut tx, reply_job(&user.id), at, self.batching).await?;
         }
         for status in &inbound.statuses {
-            if messages::apply_status(&mut tx, status).await? {
+            let now = tx.now_ms();
+            if messages::apply_status(&mut tx, status, now).await? {
                 receipt.statuses += 1;
             }
         }
@@ -124,9 +125,11 @@ impl Inbox {
             let Some(contact) = Contact::from_sender(&change.from) else { continue };
             let Some(user) = users::find_by_contact(&mut tx, &contact).await? else { continue };
             let changed = if change.stop {
-                crate::plan::reminders::stop(&mut tx, &user.id, change.timestamp_ms).await?
+                crate::plan::reminders::stop(&mut tx, &user.id, change.timestamp_ms.unwrap_or(received_at))
+                    .await?
             } else {
-                crate::plan::reminders::resume(&mut tx, &user.id, change.timestamp_ms).await?
+                crate::plan::reminders::resume(&mut tx, &user.id, change.timestamp_ms.unwrap_or(received_at))
+                    .await?
             };
             tracing::info!(user = %user.id, stop = change.stop, changed, "WhatsApp's marketing preference");
         }

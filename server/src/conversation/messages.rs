@@ -7,7 +7,7 @@ use sqlx::{AnyConnection, Row, any::AnyRow};
 
 use crate::{
     clock::{self, CivilDate},
-    db::{Db, now_ms},
+    db::Db,
     whatsapp::{
         choices::Choice,
         payload::{DeliveryStatus, InboundMessage, MessageKind, StatusUpdate},
@@ -78,6 +78,7 @@ pub async fn insert_inbound(
     user_id: &str,
     message: &InboundMessage,
     received_at: i64,
+    now: i64,
 ) -> Result<Option<String>, sqlx::Error> {
     let id = uuid::Uuid::new_v4().to_string();
     let inserted = sqlx::query(
@@ -93,7 +94,7 @@ pub async fn insert_inbound(
     .bind(message.raw.to_string())
     .bind(message.media_id.as_deref())
     .bind(received_at)
-    .bind(now_ms())
+    .bind(now)
     .fetch_optional(conn)
     .await?;
     Ok(inserted.map(|_| id))
@@ -105,13 +106,14 @@ pub async fn claim_unanswered(
     conn: &mut AnyConnection,
     user_id: &str,
     job_id: &str,
+    now: i64,
 ) -> Result<Vec<Message>, sqlx::Error> {
     sqlx::query(
         "update messages set status = 'processing', reply_job = $1, updated_at = $2 \
          where user_id = $3 and direction = 'inbound' and status = 'received'",
     )
     .bind(job_id)
-    .bind(now_ms())
+    .bind(now)
     .bind(user_id)
     .execute(&mut *conn)
     .await?;
@@ -124,11 +126,11 @@ pub async fn claim_unanswered(
 }
 
 /// Marks what a reply job took as answered. The count tells whether they were still its own.
-pub async fn mark_answered(conn: &mut AnyConnection, job_id: &str) -> Result<u64, sqlx::Error> {
+pub async fn mark_answered(conn: &mut AnyConnection, job_id: &str, now: i64) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
         "update messages set status = 'answered', updated_at = $1 where reply_job = $2 and status = 'processing'",
     )
-    .bind(now_ms())
+    .bind(now)
     .bind(job_id)
     .execute(conn)
     .await?;
@@ -137,9 +139,9 @@ pub async fn mark_answered(conn: &mut AnyConnection, job_id: &str) -> Result<u64
 
 /// A message that something other than a reply answered (a login by message): no reply job takes
 /// it.
-pub async fn mark_handled(conn: &mut AnyConnection, id: &str) -> Result<(), sqlx::Error> {
+pub async fn mark_handled(conn: &mut AnyConnection, id: &str, now: i64) -> Result<(), sqlx::Error> {
     sqlx::query("update messages set status = 'answered', updated_at = $1 where id = $2")
-        .bind(now_ms())
+        .bind(now)
         .bind(id)
         .execute(conn)
         .await?;
@@ -148,12 +150,16 @@ pub async fn mark_handled(conn: &mut AnyConnection, id: &str) -> Result<(), sqlx
 
 /// A person took the conversation over: what a reply job is composing an answer to is theirs to
 /// answer now, so the job finds nothing of its own left and drops its answer.
-pub async fn settle_in_progress(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+pub async fn settle_in_progress(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "update messages set status = 'answered', updated_at = $1 \
          where user_id = $2 and direction = 'inbound' and status = 'processing'",
     )
-    .bind(now_ms())
+    .bind(now)
     .bind(user_id)
     .execute(conn)
     .await?;
@@ -350,7 +356,7 @@ pub async fn mark_sending(db: &Db, id: &str) -> Result<bool, sqlx::Error> {
     let taken = sqlx::query(
         "update messages set status = 'sending', updated_at = $1 where id = $2 and status = 'queued'",
     )
-    .bind(now_ms())
+    .bind(db.now_ms())
     .bind(id)
     .execute(db.pool())
     .await?;
@@ -362,7 +368,7 @@ pub async fn requeue(db: &Db, id: &str) -> Result<(), sqlx::Error> {
     sqlx::query(
         "update messages set status = 'queued', updated_at = $1 where id = $2 and status = 'sending'",
     )
-    .bind(now_ms())
+    .bind(db.now_ms())
     .bind(id)
     .execute(db.pool())
     .await?;
@@ -376,7 +382,7 @@ pub async fn record_sent(db: &Db, id: &str, wa_message_id: &str) -> Result<(), s
          where id = $3 and status in ('queued', 'sending')",
     )
     .bind(wa_message_id)
-    .bind(now_ms())
+    .bind(db.now_ms())
     .bind(id)
     .execute(db.pool())
     .await?;
@@ -387,7 +393,7 @@ pub async fn record_sent(db: &Db, id: &str, wa_message_id: &str) -> Result<(), s
 pub async fn record_failed(db: &Db, id: &str, reason: &str) -> Result<(), sqlx::Error> {
     sqlx::query("update messages set status = 'failed', error = $1, updated_at = $2 where id = $3 and direction = 'outbound'")
         .bind(reason.chars().take(1000).collect::<String>())
-        .bind(now_ms())
+        .bind(db.now_ms())
         .bind(id)
         .execute(db.pool())
         .await?;
@@ -396,7 +402,11 @@ pub async fn record_failed(db: &Db, id: &str, reason: &str) -> Result<(), sqlx::
 
 /// Applies a delivery status to our message; statuses never move it backwards, and never reply.
 /// What Meta says it billed the message as is kept whatever the order statuses arrive in.
-pub async fn apply_status(conn: &mut AnyConnection, update: &StatusUpdate) -> Result<bool, sqlx::Error> {
+pub async fn apply_status(
+    conn: &mut AnyConnection,
+    update: &StatusUpdate,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
     let priced = match &update.pricing {
         Some(pricing) => {
             sqlx::query(
@@ -414,10 +424,14 @@ pub async fn apply_status(conn: &mut AnyConnection, update: &StatusUpdate) -> Re
         }
         None => false,
     };
-    Ok(advance_status(conn, update).await? || priced)
+    Ok(advance_status(conn, update, now).await? || priced)
 }
 
-async fn advance_status(conn: &mut AnyConnection, update: &StatusUpdate) -> Result<bool, sqlx::Error> {
+async fn advance_status(
+    conn: &mut AnyConnection,
+    update: &StatusUpdate,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
     let earlier: &[&str] = match update.status {
         DeliveryStatus::Sent => &["queued"],
         DeliveryStatus::Delivered => &["queued", "sent"],
@@ -433,7 +447,7 @@ async fn advance_status(conn: &mut AnyConnection, update: &StatusUpdate) -> Resu
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(update.status.as_str())
         .bind(update.error.as_deref())
-        .bind(now_ms())
+        .bind(now)
         .bind(&update.wa_message_id);
     for status in earlier {
         query = query.bind(*status);
@@ -655,7 +669,7 @@ pub async fn media_id(db: &Db, id: &str) -> Result<Option<String>, sqlx::Error> 
 pub async fn set_content(db: &Db, id: &str, content: &str) -> Result<(), sqlx::Error> {
     sqlx::query("update messages set content = $1, updated_at = $2 where id = $3")
         .bind(content)
-        .bind(now_ms())
+        .bind(db.now_ms())
         .bind(id)
         .execute(db.pool())
         .await?;

@@ -60,7 +60,7 @@ async fn run_for(db: &Db, user_id: &str, prefs: &Preferences, now: i64) -> Resul
     if user.whatsapp_address().is_none() {
         return Ok(0);
     }
-    let plan = store::find(&mut conn, user_id, Detail::Sections).await?;
+    let plan = store::find(&mut conn, user_id, Detail::Sections, now).await?;
     drop(conn);
     let months = results::list(db, user_id).await?;
     let profile = Profile::of(plan.as_ref(), &months);
@@ -107,7 +107,8 @@ async fn send_once(
         return Ok(false);
     }
     // The conversation shows it when it was written (an operator may run an earlier instant).
-    messages::insert_proactive(tx, &id, user_id, text, filled, crate::db::now_ms()).await?;
+    let written = tx.now_ms();
+    messages::insert_proactive(tx, &id, user_id, text, filled, written).await?;
     jobs::enqueue(tx, delivery::send_job(&id, user_id)).await?;
     Ok(true)
 }
@@ -116,7 +117,7 @@ async fn send_once(
 /// tap, after its reply (`reminder_words` takes the answer). Nothing is sent without that "sim"
 /// (or the dashboard's switches).
 pub async fn offer_once_finance_is_done(tx: &mut Tx, user: &User, at: i64) -> Result<(), sqlx::Error> {
-    let Some(plan) = store::find(tx, &user.id, Detail::Sections).await? else { return Ok(()) };
+    let Some(plan) = store::find(tx, &user.id, Detail::Sections, at).await? else { return Ok(()) };
     if !plan.section(Step::Finance).completed {
         return Ok(());
     }
@@ -192,7 +193,7 @@ pub async fn schedule(db: Db, every: Duration, mut stop: tokio::sync::watch::Rec
         }
         // What is due changes by the hour (a person's hour, the quiet hours), so the people are
         // looked at once in each hour, not at every tick; a failed pass is tried at the next tick.
-        let now = crate::db::now_ms();
+        let now = db.now_ms();
         let hour = now.div_euclid(HOUR_MS);
         if last_pass == Some(hour) {
             continue;

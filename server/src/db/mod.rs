@@ -21,6 +21,8 @@ use sqlx::{
     any::{AnyConnectOptions, AnyPoolOptions},
 };
 
+use crate::clock::Clock;
+
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
 
@@ -43,6 +45,8 @@ pub struct Db {
     notices: tokio::sync::broadcast::Sender<Notice>,
     /// This process's per-key mutexes (`key_lock`).
     local_locks: key_lock::LocalLocks,
+    /// "Now" for everything that reaches the database through this pool.
+    clock: Clock,
 }
 
 /// A committed change that this process's caches and open streams may need to hear of, named by
@@ -91,7 +95,31 @@ impl Db {
             .await
             .with_context(|| format!("cannot open the database ({})", redact(&url)))?;
         let notices = tokio::sync::broadcast::channel(4096).0;
-        Ok(Db { pool, engine, url, jobs_added: Arc::default(), notices, local_locks: Arc::default() })
+        Ok(Db {
+            pool,
+            engine,
+            url,
+            jobs_added: Arc::default(),
+            notices,
+            local_locks: Arc::default(),
+            clock: Clock::system(),
+        })
+    }
+
+    /// The same pool reading the time from `clock` (the application's, which tests move).
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The application's clock.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// Milliseconds since the Unix epoch, by the application's clock.
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
     }
 
     /// Brings the schema up to date; safe to run on every start and from several processes.
@@ -119,6 +147,7 @@ impl Db {
             enqueued: false,
             notices: self.notices.clone(),
             announced: Vec::new(),
+            clock: self.clock.clone(),
         })
     }
 
@@ -186,14 +215,6 @@ impl Db {
     }
 }
 
-/// Milliseconds since the Unix epoch: the storage format of every time.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or_default()
-}
-
 /// `sqlite://data/socio.db` → the same address with `mode=rwc`, after creating `data/`.
 fn sqlite_url(url: &str) -> anyhow::Result<String> {
     let path = url
@@ -251,9 +272,15 @@ pub struct Tx {
     enqueued: bool,
     notices: tokio::sync::broadcast::Sender<Notice>,
     announced: Vec<Notice>,
+    clock: Clock,
 }
 
 impl Tx {
+    /// Milliseconds since the Unix epoch, by the application's clock.
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
     pub async fn commit(self) -> Result<(), sqlx::Error> {
         self.inner.commit().await?;
         if self.enqueued {

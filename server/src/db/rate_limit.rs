@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use sqlx::Row;
 
-use super::{Db, now_ms};
+use super::Db;
 use crate::error::AppError;
 
 /// At most `max` hits per `window` for one key.
@@ -23,7 +23,7 @@ pub struct Exceeded {
 
 /// Counts one hit of `key`; Err when it goes over the limit.
 pub async fn hit(db: &Db, key: &str, limit: Limit) -> Result<Result<(), Exceeded>, sqlx::Error> {
-    let now = now_ms();
+    let now = db.now_ms();
     let window_ms = limit.window.as_millis().max(1) as i64;
     let window_start = now - now.rem_euclid(window_ms);
     let count: i64 = sqlx::query(

@@ -12,11 +12,7 @@ use sha2::Sha256;
 use sqlx::{AnyConnection, Row};
 
 use super::phone::PhoneNumber;
-use crate::{
-    config::Secret,
-    db::{Db, now_ms},
-    error::AppError,
-};
+use crate::{config::Secret, db::Db, error::AppError};
 
 pub const CODE_TTL: Duration = Duration::from_secs(10 * 60);
 pub const RESEND_AFTER: Duration = Duration::from_secs(60);
@@ -146,7 +142,7 @@ pub async fn discard(db: &Db, id: &str) -> Result<(), sqlx::Error> {
 
 /// Uses the number's current code. Wrong, dead or missing codes count as failures of the number.
 pub async fn redeem(db: &Db, hasher: &CodeHasher, phone: &PhoneNumber, code: &str) -> Result<(), AppError> {
-    let now = now_ms();
+    let now = db.now_ms();
     let mut tx = db.begin().await?;
     hold_number(&mut tx, phone, now).await?;
     let current = sqlx::query(

@@ -9,7 +9,7 @@ use super::{
     search::{fold, search_key},
     users::{Role, Tier},
 };
-use crate::db::{Db, Tx, now_ms};
+use crate::db::{Db, Tx};
 
 /// What a search looks for: a number typed in any form ("(31) 98765-4321") as its digits, anything
 /// else folded.
@@ -137,7 +137,7 @@ pub async fn stats(db: &Db) -> Result<Stats, sqlx::Error> {
          (select count(*) from business_plans) as plans, \
          (select count(*) from (select plan_id from plan_sections where completed = $2 group by plan_id having count(*) = 6) done) as completed",
     )
-    .bind(now_ms() - 30 * crate::clock::DAY_MS)
+    .bind(db.now_ms() - 30 * crate::clock::DAY_MS)
     .bind(true)
     .fetch_one(db.pool())
     .await?;

@@ -16,7 +16,7 @@ use super::{
     changes::{self, Change},
     users::{self, User},
 };
-use crate::db::{Db, Notice, now_ms};
+use crate::db::{Db, Notice};
 
 /// How long an entry is trusted without a notice.
 pub const FRESH_FOR: Duration = Duration::from_secs(30);
@@ -95,7 +95,7 @@ impl LiveSessions {
             if let Some(entry) = state.entries.get(session_id)
                 && entry.read_at.elapsed() < FRESH_FOR
                 && entry.live.user.id == user_id
-                && entry.live.session_ends_at > now_ms()
+                && entry.live.session_ends_at > self.db.now_ms()
             {
                 return Ok(Some(entry.live.clone()));
             }
@@ -123,7 +123,7 @@ impl LiveSessions {
 
     async fn read(&self, user_id: &str, session_id: &str) -> Result<Option<Live>, sqlx::Error> {
         let mut conn = self.db.pool().acquire().await?;
-        Ok(users::find_session_user(&mut conn, user_id, session_id, now_ms())
+        Ok(users::find_session_user(&mut conn, user_id, session_id, self.db.now_ms())
             .await?
             .map(|(user, session_ends_at)| Live { user, session_ends_at }))
     }
@@ -151,7 +151,8 @@ impl LiveSessions {
         session_id: &str,
         token_expires_at: i64,
     ) {
-        let expiry = tokio::time::sleep(Duration::from_millis((token_expires_at - now_ms()).max(0) as u64));
+        let expiry =
+            tokio::time::sleep(Duration::from_millis((token_expires_at - self.db.now_ms()).max(0) as u64));
         tokio::pin!(expiry);
         loop {
             let check = tokio::select! {

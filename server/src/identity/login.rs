@@ -12,7 +12,7 @@ use super::{
 };
 use crate::{
     db::{
-        Db, now_ms,
+        Db,
         rate_limit::{self, Limit},
     },
     error::{AppError, Problem},
@@ -73,7 +73,7 @@ impl Login {
     ) -> Result<CodeSent, AppError> {
         let phone = PhoneNumber::parse_field("phoneNumber", phone)?;
         rate_limit::per_address(&self.db, "send_code", address, SEND_PER_ADDRESS).await?;
-        let now = now_ms();
+        let now = self.db.now_ms();
         let mut tx = self.db.begin().await?;
         let Some(user) = users::find_by_phone(&mut tx, &phone).await? else {
             tracing::info!(target: "security", event = "code_refused_unregistered", phone = %phone.masked());
@@ -124,7 +124,7 @@ impl Login {
         }
         let mut conn = self.db.pool().acquire().await?;
         let user = users::find_by_phone(&mut conn, &phone).await?.ok_or(AppError::InvalidCode)?;
-        users::record_login(&mut conn, &user.id).await?;
+        users::record_login(&mut conn, &user.id, self.db.now_ms()).await?;
         drop(conn);
         let pair = sessions::start(&self.db, &self.keys, &user).await?;
         tracing::info!(target: "security", event = "login", user = %user.id, phone = %phone.masked());

@@ -27,7 +27,7 @@ use super::{
 };
 use crate::{
     db::{
-        Db, now_ms,
+        Db,
         rate_limit::{self, Limit},
     },
     error::{AppError, Problem},
@@ -76,7 +76,7 @@ impl MessageLogins {
 
     pub async fn start(&self, lang: Language, address: Option<&str>) -> Result<Started, AppError> {
         rate_limit::per_address(&self.db, "message_login", address, START_PER_ADDRESS).await?;
-        let now = now_ms();
+        let now = self.db.now_ms();
         let login_id = random_login_id();
         let expires_at = now + LOGIN_TTL_MS;
         let mut conn = self.db.pool().acquire().await?;
@@ -123,7 +123,7 @@ impl MessageLogins {
         if login_id.len() > 100 {
             return Err(AppError::invalid("loginId", Problem::TooLong { max: 100 }));
         }
-        let now = now_ms();
+        let now = self.db.now_ms();
         let id = hash(login_id);
         // The hand-over is one conditional update: of two requests, one gets the tokens.
         let claimed = sqlx::query(
@@ -138,7 +138,7 @@ impl MessageLogins {
             let user_id: String = row.try_get("user_id")?;
             let mut conn = self.db.pool().acquire().await?;
             let user = users::find_by_id(&mut conn, &user_id).await?.ok_or(AppError::Unauthenticated)?;
-            users::record_login(&mut conn, &user.id).await?;
+            users::record_login(&mut conn, &user.id, self.db.now_ms()).await?;
             drop(conn);
             let pair = sessions::start(&self.db, &self.keys, &user).await?;
             tracing::info!(target: "security", event = "login", user = %user.id, how = "message");

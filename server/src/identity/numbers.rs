@@ -3,10 +3,8 @@
 //! one stop working, an account absorbed into it goes, and a pair that cannot be merged is listed
 //! for an admin.
 
-use sqlx::AnyConnection;
-
 use super::{changes, contact::Bsuid, phone::PhoneNumber, search::search_key, users::User};
-use crate::db::{Tx, now_ms};
+use crate::db::Tx;
 
 /// The account answers to `new_phone`; a code sent to the old number no longer logs anyone in.
 pub async fn change_number(conn: &mut Tx, user: &User, new_phone: &PhoneNumber) -> Result<(), sqlx::Error> {
@@ -16,7 +14,7 @@ pub async fn change_number(conn: &mut Tx, user: &User, new_phone: &PhoneNumber) 
     .bind(new_phone.e164())
     .bind(new_phone.identity().e164())
     .bind(search_key(&user.name, Some(new_phone), user.username.as_deref()))
-    .bind(now_ms())
+    .bind(conn.now_ms())
     .bind(&user.id)
     .execute(&mut **conn)
     .await?;
@@ -36,7 +34,7 @@ pub async fn change_number(conn: &mut Tx, user: &User, new_phone: &PhoneNumber) 
 pub async fn change_bsuid(conn: &mut Tx, user_id: &str, bsuid: &Bsuid) -> Result<(), sqlx::Error> {
     sqlx::query("update users set bsuid = $1, updated_at = $2 where id = $3")
         .bind(bsuid.as_str())
-        .bind(now_ms())
+        .bind(conn.now_ms())
         .bind(user_id)
         .execute(&mut **conn)
         .await?;
@@ -46,7 +44,7 @@ pub async fn change_bsuid(conn: &mut Tx, user_id: &str, bsuid: &Bsuid) -> Result
 /// `user` moved to a number (or BSUID: `key`) that `other` holds with more than a conversation: an
 /// admin decides.
 pub async fn record_conflict(
-    conn: &mut AnyConnection,
+    conn: &mut Tx,
     user_id: &str,
     other_user_id: &str,
     key: &str,
@@ -58,8 +56,8 @@ pub async fn record_conflict(
     .bind(user_id)
     .bind(other_user_id)
     .bind(key)
-    .bind(now_ms())
-    .execute(conn)
+    .bind(conn.now_ms())
+    .execute(&mut **conn)
     .await?;
     Ok(())
 }

@@ -8,16 +8,13 @@ use super::{
     sessions,
     users::{self, Role, Spelling, User},
 };
-use crate::{
-    db::{Tx, now_ms},
-    locale::Language,
-};
+use crate::{db::Tx, locale::Language};
 
 /// Grants or removes the admin role. A role change ends the user's sessions.
 pub async fn set_role(conn: &mut Tx, user_id: &str, role: Role) -> Result<bool, sqlx::Error> {
     let changed = sqlx::query("update users set role = $1, updated_at = $2 where id = $3 and role <> $1")
         .bind(role.as_str())
-        .bind(now_ms())
+        .bind(conn.now_ms())
         .bind(user_id)
         .execute(&mut **conn)
         .await?

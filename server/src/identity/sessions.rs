@@ -17,8 +17,9 @@ use super::{
     users::{self, Role, User},
 };
 use crate::{
+    clock::Clock,
     config::Secret,
-    db::{Db, Tx, now_ms},
+    db::{Db, Tx},
     error::AppError,
 };
 
@@ -55,25 +56,30 @@ pub struct TokenKeys {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
+    /// Issue and expiry times are read from the application's clock (not the token library's
+    /// own reading of the machine's), so that they agree with every other time the server keeps.
+    clock: Clock,
 }
 
 impl TokenKeys {
-    pub fn new(secret: &Secret) -> Self {
+    pub fn new(secret: &Secret, clock: Clock) -> Self {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.algorithms = vec![Algorithm::HS256];
         validation.set_issuer(&[ISSUER]);
         validation.set_audience(&[AUDIENCE]);
         validation.set_required_spec_claims(&["exp", "iat", "iss", "aud", "sub"]);
         validation.leeway = 5;
+        validation.validate_exp = false; // checked against our clock in `plausible_times`
         Self {
             encoding: EncodingKey::from_secret(secret.expose().as_bytes()),
             decoding: DecodingKey::from_secret(secret.expose().as_bytes()),
             validation,
+            clock,
         }
     }
 
     pub fn issue(&self, user: &User, session_id: &str) -> Result<String, AppError> {
-        let now = now_ms() / 1000;
+        let now = self.clock.now_ms() / 1000;
         let claims = Claims {
             sub: user.id.clone(),
             role: user.role.as_str().into(),
@@ -93,7 +99,7 @@ impl TokenKeys {
     pub fn verify(&self, token: &str) -> Option<AccessClaims> {
         let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation).ok()?;
         let (iat, exp) = (data.claims.iat, data.claims.exp);
-        if !plausible_times(iat, exp, now_ms() / 1000, self.validation.leeway as i64) {
+        if !plausible_times(iat, exp, self.clock.now_ms() / 1000, self.validation.leeway as i64) {
             return None;
         }
         let role = match data.claims.role.as_str() {
@@ -119,7 +125,10 @@ fn plausible_times(iat: i64, exp: i64, now: i64, leeway: i64) -> bool {
     let Some(lifetime) = exp.checked_sub(iat) else { return false };
     let latest_issue = now.saturating_add(leeway);
     let latest_end = now.saturating_add(ttl).saturating_add(leeway);
-    (0..=ttl).contains(&lifetime) && iat <= latest_issue && exp <= latest_end
+    (0..=ttl).contains(&lifetime)
+        && iat <= latest_issue
+        && exp <= latest_end
+        && exp.saturating_add(leeway) >= now
 }
 
 /// A fresh pair.
@@ -144,6 +153,7 @@ async fn insert_refresh(
     user_id: &str,
     family_id: &str,
     expires_at: i64,
+    now: i64,
 ) -> Result<String, sqlx::Error> {
     let token = new_refresh_token();
     sqlx::query(
@@ -155,7 +165,7 @@ async fn insert_refresh(
     .bind(user_id)
     .bind(hash(&token))
     .bind(expires_at)
-    .bind(now_ms())
+    .bind(now)
     .execute(conn)
     .await?;
     Ok(token)
@@ -165,8 +175,9 @@ async fn insert_refresh(
 pub async fn start(db: &Db, keys: &TokenKeys, user: &User) -> Result<TokenPair, AppError> {
     let family_id = uuid::Uuid::new_v4().to_string();
     let mut conn = db.pool().acquire().await?;
+    let now = db.now_ms();
     let refresh =
-        insert_refresh(&mut conn, &user.id, &family_id, now_ms() + REFRESH_TTL.as_millis() as i64).await?;
+        insert_refresh(&mut conn, &user.id, &family_id, now + REFRESH_TTL.as_millis() as i64, now).await?;
     Ok(TokenPair { access: keys.issue(user, &family_id)?, refresh })
 }
 
@@ -185,12 +196,12 @@ pub async fn rotate(db: &Db, keys: &TokenKeys, refresh: &str) -> Result<TokenPai
     let used_at: Option<i64> = row.try_get("used_at")?;
     let revoked_at: Option<i64> = row.try_get("revoked_at")?;
     let expires_at: i64 = row.try_get("expires_at")?;
-    if revoked_at.is_some() || expires_at < now_ms() {
+    if revoked_at.is_some() || expires_at < db.now_ms() {
         return Err(AppError::Unauthenticated);
     }
     let claimed = used_at.is_none()
         && sqlx::query("update refresh_tokens set used_at = $1 where id = $2 and used_at is null")
-            .bind(now_ms())
+            .bind(db.now_ms())
             .bind(&id)
             .execute(&mut *tx)
             .await?
@@ -205,7 +216,7 @@ pub async fn rotate(db: &Db, keys: &TokenKeys, refresh: &str) -> Result<TokenPai
     let Some(user) = users::find_by_id(&mut tx, &user_id).await? else {
         return Err(AppError::Unauthenticated);
     };
-    let refresh = insert_refresh(&mut tx, &user.id, &family_id, expires_at).await?;
+    let refresh = insert_refresh(&mut tx, &user.id, &family_id, expires_at, db.now_ms()).await?;
     tx.commit().await?;
     Ok(TokenPair { access: keys.issue(&user, &family_id)?, refresh })
 }
@@ -221,7 +232,7 @@ pub async fn family_of(db: &Db, refresh: &str) -> Result<Option<String>, sqlx::E
 
 pub async fn revoke_family(db: &Db, family_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("update refresh_tokens set revoked_at = $1 where family_id = $2 and revoked_at is null")
-        .bind(now_ms())
+        .bind(db.now_ms())
         .bind(family_id)
         .execute(db.pool())
         .await?;
@@ -231,7 +242,7 @@ pub async fn revoke_family(db: &Db, family_id: &str) -> Result<(), sqlx::Error> 
 /// Ends every session of a user (role change, erasure).
 pub async fn revoke_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("update refresh_tokens set revoked_at = $1 where user_id = $2 and revoked_at is null")
-        .bind(now_ms())
+        .bind(tx.now_ms())
         .bind(user_id)
         .execute(&mut **tx)
         .await?;
@@ -244,7 +255,7 @@ mod tests {
     use crate::{identity::phone::PhoneNumber, locale::Language};
 
     fn keys() -> TokenKeys {
-        TokenKeys::new(&Secret::new("k".repeat(40)))
+        TokenKeys::new(&Secret::new("k".repeat(40)), Clock::system())
     }
 
     fn admin() -> User {
@@ -272,7 +283,7 @@ mod tests {
     }
 
     fn claims(exp_offset: i64, aud: &str) -> serde_json::Value {
-        let now = now_ms() / 1000;
+        let now = Clock::system().now_ms() / 1000;
         serde_json::json!({"sub": "u-1", "role": "admin", "sid": "s", "iss": "socio", "aud": aud, "iat": now, "exp": now + exp_offset})
     }
 
@@ -289,7 +300,7 @@ mod tests {
             (claims.user_id.as_str(), claims.role, claims.session_id.as_str()),
             ("u-1", Role::Admin, "family-1")
         );
-        let lifetime = claims.expires_at - now_ms();
+        let lifetime = claims.expires_at - Clock::system().now_ms();
         assert!(lifetime > 890_000 && lifetime <= 900_000, "{lifetime}");
     }
 
@@ -297,7 +308,7 @@ mod tests {
     fn a_token_claiming_a_longer_life_than_fifteen_minutes_or_a_future_issue_is_refused() {
         let key = "k".repeat(40).into_bytes();
         let header = r#"{"alg":"HS256","typ":"JWT"}"#;
-        let now = now_ms() / 1000;
+        let now = Clock::system().now_ms() / 1000;
         assert!(keys().verify(&forge(header, with(now, now + 900), &key)).is_some());
         assert!(keys().verify(&forge(header, with(now, now + 901), &key)).is_none(), "sixteen minutes");
         assert!(keys().verify(&forge(header, with(now, now + 365 * 86_400), &key)).is_none(), "a year");
@@ -310,7 +321,7 @@ mod tests {
     fn tokens_with_extreme_times_are_refused_without_overflowing() {
         let key = "k".repeat(40).into_bytes();
         let header = r#"{"alg":"HS256","typ":"JWT"}"#;
-        let now = now_ms() / 1000;
+        let now = Clock::system().now_ms() / 1000;
         for (iat, exp) in [
             (i64::MIN, i64::MAX),
             (i64::MIN, now + 60),

@@ -9,10 +9,7 @@ use super::{
     contact::{Bsuid, Contact},
     phone::PhoneNumber,
 };
-use crate::{
-    db::{Tx, now_ms},
-    locale::Language,
-};
+use crate::{db::Tx, locale::Language};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tier {
@@ -184,7 +181,7 @@ async fn insert(
     name: &str,
     language: Language,
 ) -> Result<bool, sqlx::Error> {
-    let now = now_ms();
+    let now = conn.now_ms();
     // No conflict target: a concurrent first contact can collide on phone_number, phone_key or
     // bsuid (all unique), and each means "already registered".
     let created = sqlx::query(
@@ -238,7 +235,7 @@ async fn learn(
     .bind(bsuid.as_ref().map(Bsuid::as_str))
     .bind(username.as_deref())
     .bind(super::search::search_key(&name, phone.as_ref(), username.as_deref()))
-    .bind(now_ms())
+    .bind(conn.now_ms())
     .bind(&user.id)
     .execute(&mut **conn)
     .await?;
@@ -325,7 +322,7 @@ pub async fn touch(conn: &mut AnyConnection, user_id: &str, at: i64) -> Result<(
 pub async fn set_tier(tx: &mut Tx, user_id: &str, tier: Tier) -> Result<bool, sqlx::Error> {
     let done = sqlx::query("update users set subscription_status = $1, updated_at = $2 where id = $3")
         .bind(tier.as_str())
-        .bind(now_ms())
+        .bind(tx.now_ms())
         .bind(user_id)
         .execute(&mut **tx)
         .await?;
@@ -337,15 +334,14 @@ pub async fn set_tier(tx: &mut Tx, user_id: &str, tier: Tier) -> Result<bool, sq
 pub async fn set_language(tx: &mut Tx, user_id: &str, language: Language) -> Result<(), sqlx::Error> {
     sqlx::query("update users set language = $1, updated_at = $2 where id = $3")
         .bind(language.tag())
-        .bind(now_ms())
+        .bind(tx.now_ms())
         .bind(user_id)
         .execute(&mut **tx)
         .await?;
     changes::user_changed(tx, user_id).await
 }
 
-pub async fn record_login(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
-    let now = now_ms();
+pub async fn record_login(conn: &mut AnyConnection, user_id: &str, now: i64) -> Result<(), sqlx::Error> {
     sqlx::query("update users set last_login_at = $1, updated_at = $1 where id = $2")
         .bind(now)
         .bind(user_id)

@@ -220,7 +220,7 @@ pub async fn outlook(
     now: i64,
 ) -> Result<(Option<Forecast>, Option<CeilingProjection>), sqlx::Error> {
     let mut conn = db.pool().acquire().await?;
-    let plan = store::find(&mut conn, user_id, Detail::Sections).await?;
+    let plan = store::find(&mut conn, user_id, Detail::Sections, now).await?;
     let forecast = plan.as_ref().and_then(results::forecast);
     let profile = Profile::of(plan.as_ref(), months);
     let ceiling = profile

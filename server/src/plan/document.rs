@@ -17,7 +17,6 @@ use super::{
 };
 use crate::{
     clock::CivilDate,
-    db::now_ms,
     identity::users::User,
     locale::Language,
     proto::{json, socio::v1 as pb},
@@ -111,7 +110,7 @@ fn date(ms: i64, lang: Language) -> String {
 }
 
 /// The document's content, in `lang`, with the consultant's overview when there is one.
-pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>) -> DocModel {
+pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>, now: i64) -> DocModel {
     let idea: pb::IdeaData = parse(&plan.section(Step::Idea).data);
     let market: pb::MarketData = parse(&plan.section(Step::Market).data);
     let finance_data: pb::FinanceData = parse(&plan.section(Step::Finance).data);
@@ -202,7 +201,7 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>) -
         lang: lang.choose("pt", "en").into(),
         title: lang.choose("Plano de negócios", "Business plan").into(),
         subtitle: if idea.business_idea.trim().is_empty() { user.name.clone() } else { idea.business_idea.trim().chars().take(120).collect() },
-        generated_on: format!("{} {}", lang.choose("Gerado em", "Generated on"), date(now_ms(), lang)),
+        generated_on: format!("{} {}", lang.choose("Gerado em", "Generated on"), date(now, lang)),
         page_label: lang.choose("Página", "Page").into(),
         of_label: lang.choose("de", "of").into(),
         disclaimer: lang

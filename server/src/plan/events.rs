@@ -87,7 +87,9 @@ impl PlanEvents {
             return Ok(()); // the plan was deleted meanwhile
         };
         let mut conn = db.pool().acquire().await?;
-        let Some(plan) = store::find(&mut conn, user_id, Detail::Sections).await? else { return Ok(()) };
+        let Some(plan) = store::find(&mut conn, user_id, Detail::Sections, db.now_ms()).await? else {
+            return Ok(());
+        };
         self.publish(PlanEvent {
             user_id: user_id.to_owned(),
             change,

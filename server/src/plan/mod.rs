@@ -49,18 +49,18 @@ impl Plans {
 
     pub async fn find(&self, user_id: &str) -> Result<Option<Plan>, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        Ok(store::find(&mut conn, user_id, Detail::WithDocument).await?)
+        Ok(store::find(&mut conn, user_id, Detail::WithDocument, self.db.now_ms()).await?)
     }
 
     pub async fn get_or_create(&self, user_id: &str) -> Result<Plan, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        store::get_or_create(&mut conn, user_id, Detail::WithDocument).await
+        store::get_or_create(&mut conn, user_id, Detail::WithDocument, self.db.now_ms()).await
     }
 
     /// The plan without its generated document (`document` is None): what a dashboard shows.
     pub async fn outline(&self, user_id: &str) -> Result<Plan, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        store::get_or_create(&mut conn, user_id, Detail::Sections).await
+        store::get_or_create(&mut conn, user_id, Detail::Sections, self.db.now_ms()).await
     }
 
     /// Applies updates atomically, then tells whoever watches this user's plan.
@@ -98,7 +98,7 @@ impl Plans {
         overview: Option<&str>,
     ) -> Result<(Plan, store::Document), AppError> {
         let plan = self.get_or_create(&user.id).await?;
-        let model = document::model(&plan, user, language, overview);
+        let model = document::model(&plan, user, language, overview, self.db.now_ms());
         let markdown = document::to_markdown(&model);
         let model = serde_json::to_value(&model).map_err(|e| AppError::Internal(e.into()))?;
         let stored = store::store_document(&self.db, &plan.id, language.tag(), &markdown, &model).await?;

@@ -6,7 +6,7 @@
 use sqlx::{AnyConnection, Row, any::AnyRow};
 
 use crate::{
-    db::{Db, now_ms},
+    db::Db,
     error::{AppError, Problem},
 };
 
@@ -79,7 +79,7 @@ pub async fn set(
         // Never between 20:00 and 08:00.
         return Err(AppError::invalid("hour", Problem::OutOfRange { min: 8, max: 19 }));
     }
-    let now = now_ms();
+    let now = db.now_ms();
     let consenting = monthly_checkin || tax_reminders;
     sqlx::query(
         "insert into reminder_preferences (user_id, monthly_checkin, tax_reminders, checkin_day, checkin_hour, consented_at, stopped_at, updated_at) \

@@ -15,7 +15,7 @@ use super::{
 };
 use crate::{
     clock::CivilDate,
-    db::{Db, now_ms},
+    db::Db,
     error::{AppError, Problem},
     locale::Language,
     proto::{json as proto_json, socio::v1 as pb},
@@ -156,7 +156,7 @@ pub async fn record(
     if !(0..=10_000_000).contains(&sales_count) {
         return Err(AppError::invalid("salesCount", Problem::OutOfRange { min: 0, max: 10_000_000 }));
     }
-    let now = now_ms();
+    let now = db.now_ms();
     sqlx::query(
         "insert into month_results (user_id, month, revenue_cents, costs_cents, sales_count, source, recorded_at) \
          values ($1, $2, $3, $4, $5, $6, $7) on conflict (user_id, month) do update set \
@@ -221,7 +221,7 @@ pub fn forecast(plan: &Plan) -> Option<Forecast> {
 /// never creates a plan).
 pub async fn forecast_of(db: &Db, user_id: &str) -> Result<Option<Forecast>, sqlx::Error> {
     let mut conn = db.pool().acquire().await?;
-    let plan = store::find(&mut conn, user_id, Detail::Sections).await?;
+    let plan = store::find(&mut conn, user_id, Detail::Sections, db.now_ms()).await?;
     Ok(plan.as_ref().and_then(forecast))
 }
 

@@ -11,7 +11,7 @@ use super::{
     taxes::Recorded,
 };
 use crate::{
-    db::{Db, get_bool, notify, now_ms},
+    db::{Db, get_bool, notify},
     error::{AppError, Problem},
 };
 
@@ -176,10 +176,11 @@ pub async fn find(
     conn: &mut AnyConnection,
     user_id: &str,
     detail: Detail,
+    now: i64,
 ) -> Result<Option<Plan>, sqlx::Error> {
     // The plan, its sections and the revenue recorded in the twelve months before this one, in one
     // round trip (a plan without sections still gives one row).
-    let (year_before, this_month) = recorded_window(now_ms());
+    let (year_before, this_month) = recorded_window(now);
     let rows = sqlx::query(
         "select p.id, p.created_at, p.updated_at, s.step, s.data, s.completed, s.updated_at as section_updated_at, \
          r.revenue_cents, r.months \
@@ -303,12 +304,12 @@ pub async fn get_or_create(
     conn: &mut AnyConnection,
     user_id: &str,
     detail: Detail,
+    now: i64,
 ) -> Result<Plan, AppError> {
     // Nearly always there: a read, so that dashboards never queue for SQLite's one writer.
-    if let Some(plan) = find(conn, user_id, detail).await? {
+    if let Some(plan) = find(conn, user_id, detail, now).await? {
         return Ok(plan);
     }
-    let now = now_ms();
     let id = uuid::Uuid::new_v4().to_string();
     let created = sqlx::query(
         "insert into business_plans (id, user_id, created_at, updated_at) values ($1, $2, $3, $3) \
@@ -333,7 +334,7 @@ pub async fn get_or_create(
                 .await?;
         }
     }
-    find(conn, user_id, detail)
+    find(conn, user_id, detail, now)
         .await?
         .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a plan vanished while being read")))
 }
@@ -350,8 +351,8 @@ pub async fn apply(
     updates: &[StepUpdate],
 ) -> Result<(Plan, Vec<Change>), AppError> {
     let mut tx = db.begin().await?;
-    let mut plan = get_or_create(&mut tx, user_id, Detail::Sections).await?;
-    let now = now_ms();
+    let mut plan = get_or_create(&mut tx, user_id, Detail::Sections, db.now_ms()).await?;
+    let now = db.now_ms();
     let mut changes = Vec::with_capacity(updates.len());
     for update in updates {
         let current = plan.section(update.step).clone();
@@ -426,7 +427,7 @@ pub async fn apply(
         .await?;
     tx.commit().await?;
     let mut conn = db.pool().acquire().await?;
-    let plan = find(&mut conn, user_id, Detail::WithDocument)
+    let plan = find(&mut conn, user_id, Detail::WithDocument, db.now_ms())
         .await?
         .ok_or_else(|| AppError::Internal(anyhow::anyhow!("plan gone")))?;
     Ok((plan, changes))
@@ -501,8 +502,8 @@ pub async fn save_draft(db: &Db, user_id: &str, context: &str, data: &Json) -> R
     // One writer of a person's drafts at a time (across servers), so the count below holds.
     let _one_at_a_time = db.lock_key(&format!("drafts:{user_id}")).await?;
     let mut tx = db.begin().await?;
-    let plan = get_or_create(&mut tx, user_id, Detail::Sections).await?;
-    let now = now_ms();
+    let plan = get_or_create(&mut tx, user_id, Detail::Sections, db.now_ms()).await?;
+    let now = db.now_ms();
     let row = sqlx::query(
         "select count(*) as n, sum(case when context = $2 then 1 else 0 end) as mine from plan_drafts where plan_id = $1",
     )
@@ -560,7 +561,7 @@ pub async fn store_document(
             .fetch_one(&mut *tx)
             .await?
             .try_get::<i64, _>("v")? as i32;
-    let now = now_ms();
+    let now = db.now_ms();
     sqlx::query(
         "insert into plan_documents (id, plan_id, version, language, markdown, model, generated_at) \
          values ($1, $2, $3, $4, $5, $6, $7)",

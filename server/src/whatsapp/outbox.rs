@@ -6,7 +6,7 @@ use futures::future::BoxFuture;
 use sqlx::Row;
 
 use super::sender::{Document, Outgoing, SendError, Sent, WhatsAppSender};
-use crate::db::{Db, now_ms};
+use crate::db::Db;
 
 pub struct DevOutbox {
     db: Db,
@@ -96,7 +96,7 @@ impl DevOutbox {
         .bind(kept.body)
         .bind(kept.kind)
         .bind(kept.wa_message_id)
-        .bind(now_ms())
+        .bind(self.db.now_ms())
         .bind(kept.file.map(|f| f.file_name.clone()))
         .bind(kept.file.map(|f| f.bytes.to_vec()))
         .bind(kept.choices)
@@ -125,7 +125,7 @@ pub async fn typing(db: &Db, to: &str) -> Result<bool, sqlx::Error> {
     Ok(match latest {
         Some(row) => {
             row.try_get::<String, _>("kind")? == "typing"
-                && now_ms() - row.try_get::<i64, _>("created_at")? < TYPING_SHOWN_MS
+                && db.now_ms() - row.try_get::<i64, _>("created_at")? < TYPING_SHOWN_MS
         }
         None => false,
     })

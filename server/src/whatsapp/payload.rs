@@ -121,8 +121,8 @@ pub struct InboundMessage {
     pub from: Sender,
     /// Their WhatsApp profile name, when the delivery carries it.
     pub profile_name: String,
-    /// Unix milliseconds.
-    pub timestamp_ms: i64,
+    /// Unix milliseconds; None when Meta's timestamp is missing or unreadable.
+    pub timestamp_ms: Option<i64>,
     pub kind: MessageKind,
     /// The words in it: text body, caption, tapped button, location name.
     pub text: String,
@@ -190,7 +190,8 @@ pub struct StatusUpdate {
     pub status: DeliveryStatus,
     /// The phone's digits, or the BSUID when we sent to one.
     pub recipient: String,
-    pub timestamp_ms: i64,
+    /// Unix milliseconds; None when Meta's timestamp is missing or unreadable.
+    pub timestamp_ms: Option<i64>,
     /// Meta's reason, for failures: "131047 Re-engagement message: …".
     pub error: Option<String>,
     pub pricing: Option<Pricing>,
@@ -207,7 +208,8 @@ pub struct PreferenceChange {
     pub from: Sender,
     /// True for `stop`, false for `resume`.
     pub stop: bool,
-    pub timestamp_ms: i64,
+    /// Unix milliseconds; None when Meta's timestamp is missing or unreadable.
+    pub timestamp_ms: Option<i64>,
 }
 
 /// Everything one webhook delivery carries.
@@ -315,8 +317,8 @@ fn text_at<'a>(value: &'a Value, path: &[&str]) -> &'a str {
     path.iter().try_fold(value, |v, key| v.get(key)).and_then(Value::as_str).unwrap_or_default()
 }
 
-fn seconds_to_ms(timestamp: &str) -> i64 {
-    timestamp.parse::<i64>().map(|s| s.saturating_mul(1000)).unwrap_or_else(|_| crate::db::now_ms())
+fn seconds_to_ms(timestamp: &str) -> Option<i64> {
+    timestamp.parse::<i64>().ok().map(|s| s.saturating_mul(1000))
 }
 
 /// A phone's digits as WhatsApp writes them (`wa_id`), or nothing.
@@ -468,7 +470,7 @@ fn preference(raw: &Value) -> Option<PreferenceChange> {
         stop,
         // A number in the reference's example, a string in the messages field: either is read.
         timestamp_ms: match &raw["timestamp"] {
-            Value::Number(n) => n.as_i64().map_or_else(crate::db::now_ms, |s| s.saturating_mul(1000)),
+            Value::Number(n) => n.as_i64().map(|s| s.saturating_mul(1000)),
             other => seconds_to_ms(other.as_str().unwrap_or_default()),
         },
     })
@@ -536,7 +538,7 @@ mod tests {
         assert_eq!(message.profile_name, "Ana Lima");
         assert_eq!(message.kind, MessageKind::Text);
         assert_eq!(message.text, "Oi! Quero abrir uma padaria.");
-        assert_eq!(message.timestamp_ms, 1_795_253_580_000);
+        assert_eq!(message.timestamp_ms, Some(1_795_253_580_000));
         assert!(message.wa_message_id.starts_with("wamid."));
     }
 

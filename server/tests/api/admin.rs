@@ -303,7 +303,7 @@ async fn an_export_link_serves_that_user_s_data_in_its_window_only(db: TestDatab
         &socio::config::Secret::new("test-secret-that-is-long-enough-0123456789"),
         &app.address,
     );
-    let expired = exports.link(&id, socio::db::now_ms() - 1);
+    let expired = exports.link(&id, app.db.now_ms() - 1);
     assert_eq!(app.http.get(&expired).send().await.unwrap().status(), 410, "not after its window");
     let (_, audit) = app.call(Method::GET, "/api/admin/audit", Value::Null, Some(&token)).await;
     assert_eq!(audit["data"]["events"][0]["action"], "export_user");
@@ -319,7 +319,7 @@ async fn the_figures_count_users_activity_messages_and_plans_from_known_data(db:
     };
     let before = figures().await;
     let day = 86_400_000_i64;
-    let now = socio::db::now_ms();
+    let now = app.db.now_ms();
     let ana = add_user(&app, "+5511900000001", "Ana", Tier::Pro).await;
     let bia = add_user(&app, "+5511900000002", "Bia", Tier::Free).await;
     let caio = add_user(&app, "+5511900000003", "Caio", Tier::Free).await;

@@ -3,6 +3,7 @@
 //! subscription's status, and cancelling inside and outside the 7-day guarantee.
 
 use serde_json::{Value, json};
+use socio::clock::DAY_MS;
 
 use crate::{
     helpers::{TestApp, TestDatabase, eventually, spawn_app_with},
@@ -144,24 +145,17 @@ async fn cancelling_within_seven_days_refunds_and_later_ends_with_the_period(db:
     assert_eq!(tier(&app).await, "free", "free at once");
 
     pay(&app, "monthly").await;
-    sqlx::query("update subscriptions set first_paid_at = first_paid_at - 864000000 where status = 'active'")
-        .execute(app.db.pool())
-        .await
-        .unwrap();
+    // Ten days later: past the seven days of regret (a new sign-in, the first token has lapsed).
+    app.db.clock().advance(10 * DAY_MS);
+    let (token, _) = app.login(ANA).await;
     let (_, body) =
         app.call(reqwest::Method::POST, "/api/subscriptions/cancel", json!({}), Some(&token)).await;
     assert_eq!(body["data"]["refunded"], false);
     assert_eq!(body["data"]["subscription"]["cancelAtPeriodEnd"], true);
     assert_eq!(tier(&app).await, "pro", "Pro until the paid period ends");
 
-    sqlx::query("update subscriptions set current_period_end = 1 where status = 'active'")
-        .execute(app.db.pool())
-        .await
-        .unwrap();
-    sqlx::query("update jobs set run_at = 1 where kind = 'subscription_expiry'")
-        .execute(app.db.pool())
-        .await
-        .unwrap();
+    // A month on, the paid period is over: its expiry job falls due.
+    app.db.clock().advance(31 * DAY_MS);
     eventually("the period ends", || async { tier(&app).await == "free" }).await;
 }
 on_both_engines!(cancelling_within_seven_days_refunds_and_later_ends_with_the_period);
@@ -172,10 +166,8 @@ async fn a_pro_welcome_outside_the_24_hour_window_goes_as_the_notice_template(db
     let body = crate::helpers::fixture("whatsapp/inbound-text.json");
     assert_eq!(app.post_whatsapp_webhook(&body, Some(crate::fake_graph::APP_SECRET)).await, 200);
     graph.wait_for_requests(1).await;
-    sqlx::query("update messages set created_at = created_at - 172800000 where direction = 'inbound'")
-        .execute(app.db.pool())
-        .await
-        .unwrap();
+    // Two days later: WhatsApp's 24-hour customer-service window has closed.
+    app.db.clock().advance(2 * DAY_MS);
     pay(&app, "monthly").await;
     let requests = graph.wait_for_requests(2).await;
     let notice = &requests[1].body;

@@ -199,12 +199,9 @@ async fn a_message_outside_whatsapps_24_hour_window_is_refused_with_a_clear_mess
     let (status, body) = send_as_person(&app, &admin, &ana, "Oi, Ana!").await;
     assert_eq!((status, body["error"].as_str()), (409, Some("FAILED_PRECONDITION")), "never wrote: {body}");
     app.say(ANA, "Oi").await;
-    let day_ago = socio::db::now_ms() - 25 * 60 * 60 * 1000;
-    sqlx::query("update messages set created_at = $1 where direction = 'inbound'")
-        .bind(day_ago)
-        .execute(app.db.pool())
-        .await
-        .unwrap();
+    // A day and an hour later (the admin signs in again: the first token has lapsed).
+    app.db.clock().advance(25 * 60 * 60 * 1000);
+    let (admin, _) = app.login(ADMIN).await;
     let outbound = app.count("select count(*) as n from messages where direction = 'outbound'").await;
     let (status, body) = send_as_person(&app, &admin, &ana, "Oi, Ana!").await;
     assert_eq!(status, 409, "{body}");

@@ -187,7 +187,9 @@ pub async fn spawn_app_with(database: TestDatabase, extra: &[(&str, String)]) ->
     for (k, v) in extra {
         vars.insert(k.to_string(), v.clone());
     }
-    let config = Config::from_source(&vars).expect("test configuration");
+    let mut config = Config::from_source(&vars).expect("test configuration");
+    // A clock the test can move (`app.db.clock().advance(…)`), instead of waiting or rewriting rows.
+    config.clock = socio::clock::Clock::adjustable();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let app = Application::build_on(config, listener).await.expect("the app builds");
     let port = app.port();
@@ -332,7 +334,7 @@ pub async fn drain_jobs(db: &Db) {
     let busy = || async {
         let sql = format!(
             "select count(*) as n from jobs where status in ('queued', 'running') and run_at <= {}",
-            socio::db::now_ms() + 5_000
+            db.now_ms() + 5_000
         );
         count(db, &sql).await
     };

@@ -189,7 +189,7 @@ on_both_engines!(a_dedupe_key_enqueues_once_and_a_rolled_back_job_never_exists);
 
 async fn a_job_scheduled_for_later_waits_for_its_time(test_db: TestDatabase) {
     let db = open(&test_db).await;
-    let later = socio::db::now_ms() + 60_000;
+    let later = db.now_ms() + 60_000;
     jobs::enqueue_now(&db, NewJob::new("notice", serde_json::json!({})).run_at(later)).await.unwrap();
     assert!(Queue::new(db.clone(), "w").claim(&["notice"]).await.unwrap().is_none());
 }
@@ -224,7 +224,7 @@ on_both_engines!(a_job_committed_in_this_process_wakes_idle_workers_at_once);
 
 async fn an_idle_worker_wakes_when_a_scheduled_job_falls_due(test_db: TestDatabase) {
     let db = open(&test_db).await;
-    let soon = socio::db::now_ms() + 300;
+    let soon = db.now_ms() + 300;
     jobs::enqueue_now(&db, NewJob::new("work", serde_json::json!({})).run_at(soon)).await.unwrap();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let (stop, workers) = sleepy_workers(&db, &seen);
@@ -308,7 +308,7 @@ async fn one_subject_s_jobs_run_one_at_a_time_in_the_order_they_were_enqueued(te
     let db = open(&test_db).await;
     let overlap = Arc::new(Overlap { hold: Duration::from_millis(30), ..Overlap::default() });
     let handlers = Handlers::new().register_in_lane("send", Arc::new(Overlapping(overlap.clone())), 16);
-    let now = socio::db::now_ms();
+    let now = db.now_ms();
     for n in 0..8 {
         for person in ["ana", "bruno"] {
             let job = NewJob::new("send", serde_json::json!({ "n": n })).subject(person).run_at(now + n);
@@ -371,7 +371,7 @@ on_both_engines!(a_batched_job_moves_with_each_request_and_waits_no_longer_than_
 async fn concurrent_messages_of_one_person_leave_exactly_one_waiting_reply(test_db: TestDatabase) {
     let db = open(&test_db).await;
     let batching = jobs::Batching { window: Duration::from_secs(4), cap: Duration::from_secs(15) };
-    let at = socio::db::now_ms();
+    let at = db.now_ms();
     let enqueues = (0..20).map(|n| {
         let db = db.clone();
         async move {

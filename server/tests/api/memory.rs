@@ -18,7 +18,7 @@ const ADMIN: &str = "+5531999990000";
 
 /// `n` earlier exchanges, an hour ago and before, as if Ana had talked for a while.
 async fn earlier_conversation(app: &TestApp, user_id: &str, n: i64) {
-    let start = socio::db::now_ms() - 3_600_000 - n * 2_000;
+    let start = app.db.now_ms() - 3_600_000 - n * 2_000;
     for i in 0..n {
         for (direction, author, content, status) in [
             ("inbound", "user", format!("Pergunta antiga {i} sobre a padaria de Campinas"), "answered"),

@@ -156,7 +156,7 @@ async fn a_text_that_matches_no_login_or_comes_too_late_logs_nobody_in_and_is_an
     .await;
 
     let (login_id, text, _) = start(&app).await;
-    sqlx::query("update message_logins set expires_at = 1").execute(app.db.pool()).await.unwrap();
+    app.db.clock().advance(socio::identity::message_login::LOGIN_TTL_MS + 1);
     send(&app, ANA, &text, None).await;
     eventually("the late text gets the same answer", || async {
         outbox(&app, ANA)

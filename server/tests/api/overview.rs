@@ -6,7 +6,6 @@ use reqwest::Method;
 use serde_json::json;
 use socio::{
     conversation::{messages, overview},
-    db::now_ms,
     plan::{results, store},
 };
 
@@ -36,10 +35,10 @@ async fn the_overview_read_in_one_statement_is_what_its_parts_read_alone_say(db:
     app.drain_jobs().await;
     let user_id = app.user_column(ANA, "id").await;
 
-    let now = now_ms();
+    let now = app.db.now_ms();
     let read = overview::read(&app.db, &user_id, now, 5, 140, 12).await.unwrap().expect("the plan exists");
     let mut conn = app.db.pool().acquire().await.unwrap();
-    let plan = store::find(&mut conn, &user_id, store::Detail::Sections).await.unwrap().unwrap();
+    let plan = store::find(&mut conn, &user_id, store::Detail::Sections, now).await.unwrap().unwrap();
     drop(conn);
     assert_eq!(read.plan, plan, "the plan, its sections and its recorded RBT12");
     assert_eq!(read.activity, messages::activity(&app.db, &user_id, now).await.unwrap());
@@ -74,10 +73,10 @@ async fn someone_without_a_plan_has_no_overview_yet_and_the_dashboard_creates_it
     let app = spawn_app(db).await;
     app.register(ANA).await;
     let user_id = app.user_column(ANA, "id").await;
-    assert!(overview::read(&app.db, &user_id, now_ms(), 5, 140, 12).await.unwrap().is_none());
+    assert!(overview::read(&app.db, &user_id, app.db.now_ms(), 5, 140, 12).await.unwrap().is_none());
     let (token, _) = app.login(ANA).await;
     let (status, body) = app.call(Method::GET, "/api/dashboard", serde_json::Value::Null, Some(&token)).await;
     assert_eq!(status, 200, "{body}");
-    assert!(overview::read(&app.db, &user_id, now_ms(), 5, 140, 12).await.unwrap().is_some());
+    assert!(overview::read(&app.db, &user_id, app.db.now_ms(), 5, 140, 12).await.unwrap().is_some());
 }
 on_both_engines!(someone_without_a_plan_has_no_overview_yet_and_the_dashboard_creates_it);

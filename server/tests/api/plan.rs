@@ -447,7 +447,7 @@ on_both_engines!(auto_save_keeps_a_draft_without_touching_the_sections);
 async fn the_dashboard_counts_real_messages(db: TestDatabase) {
     let (app, token) = logged_in(db).await;
     let user_id = app.user_column(ANA, "id").await;
-    let now = socio::db::now_ms();
+    let now = app.db.now_ms();
     let day = 86_400_000;
     for (n, (ago, author)) in
         [(0, "user"), (1000, "assistant"), (8 * day, "user"), (40 * day, "assistant")].iter().enumerate()
@@ -497,7 +497,7 @@ async fn a_dashboard_read_leaves_the_generated_document_behind_and_a_plan_read_b
     let (app, _) = logged_in(db).await;
     let user_id = app.user_column(ANA, "id").await;
     let mut conn = app.db.pool().acquire().await.unwrap();
-    let plan = store::get_or_create(&mut conn, &user_id, Detail::Sections).await.unwrap();
+    let plan = store::get_or_create(&mut conn, &user_id, Detail::Sections, app.db.now_ms()).await.unwrap();
     store::store_document(
         &app.db,
         &plan.id,
@@ -508,9 +508,10 @@ async fn a_dashboard_read_leaves_the_generated_document_behind_and_a_plan_read_b
     .await
     .unwrap();
 
-    let full = store::find(&mut conn, &user_id, Detail::WithDocument).await.unwrap().unwrap();
+    let full =
+        store::find(&mut conn, &user_id, Detail::WithDocument, app.db.now_ms()).await.unwrap().unwrap();
     assert_eq!(full.document.as_ref().map(|d| d.markdown.as_str()), Some("# Plano da confeitaria"));
-    let outline = store::get_or_create(&mut conn, &user_id, Detail::Sections).await.unwrap();
+    let outline = store::get_or_create(&mut conn, &user_id, Detail::Sections, app.db.now_ms()).await.unwrap();
     assert_eq!(outline.document, None, "the dashboard does not carry the document's Markdown and model");
     assert_eq!((outline.id, outline.sections), (full.id, full.sections), "the same plan otherwise");
 }

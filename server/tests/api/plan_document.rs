@@ -61,11 +61,8 @@ async fn outside_the_24_hour_window_the_plan_is_not_attempted(db: TestDatabase) 
     let ana = app.make_pro(&format!("+{ANA}"), Language::PtBr).await;
     write(&app, "wamid.plan.2", "Oi").await;
     app.drain_jobs().await;
-    sqlx::query("update messages set created_at = $1 where direction = 'inbound'")
-        .bind(socio::db::now_ms() - 25 * 60 * 60 * 1000)
-        .execute(app.db.pool())
-        .await
-        .unwrap();
+    // A day and an hour later: WhatsApp's 24-hour customer-service window has closed.
+    app.db.clock().advance(25 * 60 * 60 * 1000);
     let mut tx = app.db.begin().await.unwrap();
     socio::consultant::plan_request::request(&mut tx, &ana, Language::PtBr).await.unwrap();
     tx.commit().await.unwrap();

@@ -203,10 +203,8 @@ async fn parar_and_meta_s_own_stop_keep_every_reminder_from_going(db: TestDataba
     // "resume" lifts it: the check-in goes, outside the window as the approved template.
     let resume = stop.to_string().replace("\"stop\"", "\"resume\"");
     assert_eq!(app.post_whatsapp_webhook(resume.as_bytes(), Some(APP_SECRET)).await, 200);
-    sqlx::query("update messages set created_at = created_at - 172800000 where direction = 'inbound'")
-        .execute(app.db.pool())
-        .await
-        .unwrap();
+    // Two days later: WhatsApp's 24-hour customer-service window has closed.
+    app.db.clock().advance(2 * socio::clock::DAY_MS);
     assert_eq!(run(&app, "2026-11-03T09:00:00-03:00").await, 1);
     let requests = graph.wait_for_requests(2).await;
     let template = &requests[1].body;
@@ -345,7 +343,7 @@ async fn the_guide_records_a_month_in_a_short_interview_started_by_resultados_or
     // The check-in's answer starts it too, taking the first figure as the revenue.
     sqlx::query("delete from month_results").execute(app.db.pool()).await.unwrap();
     agree(&app, &token, true, false).await;
-    let at = socio::plan::results::YearMonth::current(socio::db::now_ms());
+    let at = socio::plan::results::YearMonth::current(app.db.now_ms());
     let first_business_day =
         socio::plan::calendar::checkin_day(at.year, at.month, &Default::default(), socio::facts::calendar());
     let nine = socio::clock::CivilDate::starts_at(first_business_day) + 9 * 3_600_000;

@@ -147,7 +147,7 @@ async fn a_reply_interrupted_mid_send_is_failed_visibly_and_never_sent_twice(db:
         use sqlx::Row;
         sqlx::query("select id from users").fetch_one(app.db.pool()).await.unwrap().get("id")
     };
-    let now = socio::db::now_ms();
+    let now = app.db.now_ms();
     sqlx::query(
         "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
          values ('m-in-flight', $1, 'outbound', 'assistant', 'text', 'Resposta pela metade', 'sending', $2, $2)",

@@ -340,7 +340,7 @@ async fn checkout(app: &TestApp, interval: &str) -> String {
 
 async fn deliver(app: &TestApp, event: &Value, age_s: i64) -> u16 {
     let body = event.to_string();
-    let t = socio::db::now_ms() / 1000 - age_s;
+    let t = app.db.now_ms() / 1000 - age_s;
     app.http
         .post(format!("{}/api/webhooks/stripe", app.address))
         .header("stripe-signature", sign(SECRET, body.as_bytes(), t))
@@ -446,10 +446,7 @@ async fn a_signed_completed_checkout_makes_the_user_pro_once_and_bad_or_stale_si
     let forged = app
         .http
         .post(format!("{}/api/webhooks/stripe", app.address))
-        .header(
-            "stripe-signature",
-            sign("whsec_wrong", event.to_string().as_bytes(), socio::db::now_ms() / 1000),
-        )
+        .header("stripe-signature", sign("whsec_wrong", event.to_string().as_bytes(), app.db.now_ms() / 1000))
         .body(event.to_string())
         .send()
         .await
@@ -591,7 +588,7 @@ async fn cancelling_after_the_guarantee_ends_at_the_period_s_end_and_stripe_says
     let stripe = FakeStripe::start().await;
     let app = app(db, &stripe).await;
     let token = paid_monthly(&app).await;
-    let ten_days_ago = socio::db::now_ms() - 10 * 86_400_000;
+    let ten_days_ago = app.db.now_ms() - 10 * 86_400_000;
     sqlx::query(sqlx::AssertSqlSafe(format!("update subscriptions set first_paid_at = {ten_days_ago}")))
         .execute(app.db.pool())
         .await
@@ -671,7 +668,7 @@ async fn the_first_invoice_paid_before_the_checkout_completed_does_no_harm(db: T
     let app = app(db, &stripe).await;
     let cs = checkout(&app, "monthly").await;
     // Stripe's documented order is not guaranteed: the first invoice's event comes first.
-    let period_end = socio::db::now_ms() / 1000 + 31 * 86_400;
+    let period_end = app.db.now_ms() / 1000 + 31 * 86_400;
     let early = json!({"id": "evt_0", "type": "invoice.paid", "data": {"object": {"id": "in_1", "object": "invoice",
         "subscription": "sub_1", "billing_reason": "subscription_create", "payment_intent": "pi_invoice_1",
         "lines": {"data": [{"period": {"end": period_end}}]}}}});

@@ -466,23 +466,26 @@ on_both_engines!(unsigned_deliveries_are_accepted_in_dev_mode_without_a_secret);
 async fn a_text_outside_the_24_hour_window_is_not_sent_and_says_why(db: TestDatabase) {
     use socio::{
         conversation::{delivery, messages},
-        db::{jobs, now_ms},
+        db::jobs,
     };
     let (app, graph) = cloud_app(db).await;
     app.post_whatsapp_webhook(&fixture("whatsapp/inbound-text.json"), Some(APP_SECRET)).await;
     eventually("the welcome is sent", || outbound_status_is(&app, "sent")).await;
-    sqlx::query("update messages set created_at = created_at - 172800000 where direction = 'inbound'")
-        .execute(app.db.pool())
-        .await
-        .unwrap();
+    // Two days later: WhatsApp's 24-hour customer-service window has closed.
+    app.db.clock().advance(2 * socio::clock::DAY_MS);
     let user_id: String =
         sqlx::query("select id from users").fetch_one(app.db.pool()).await.unwrap().get("id");
 
     let mut tx = app.db.begin().await.unwrap();
-    let id =
-        messages::insert_outbound(&mut tx, &user_id, "Lembrete: seu plano está esperando", &[], now_ms())
-            .await
-            .unwrap();
+    let id = messages::insert_outbound(
+        &mut tx,
+        &user_id,
+        "Lembrete: seu plano está esperando",
+        &[],
+        app.db.now_ms(),
+    )
+    .await
+    .unwrap();
     jobs::enqueue(&mut tx, delivery::send_job(&id, &user_id)).await.unwrap();
     tx.commit().await.unwrap();
 

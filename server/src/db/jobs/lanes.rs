@@ -14,7 +14,7 @@ use super::{
     Backoff, Job, JobError,
     queue::{CLAIM_AT_ONCE, DEFAULT_LEASE, Queue},
 };
-use crate::db::{Db, now_ms};
+use crate::db::Db;
 
 /// Runs one kind of job.
 pub trait JobHandler: Send + Sync + 'static {
@@ -152,8 +152,8 @@ impl Lane {
                     // A job due but not claimed waits for its subject's running job, whose end
                     // wakes this lane (or, in another process, the next poll does).
                     let nap = match self.queue.next_due(&self.kinds).await {
-                        Ok(Some(at)) if at > now_ms() => {
-                            Duration::from_millis((at - now_ms()) as u64).min(idle_poll)
+                        Ok(Some(at)) if at > db.now_ms() => {
+                            Duration::from_millis((at - db.now_ms()) as u64).min(idle_poll)
                         }
                         _ => idle_poll,
                     };

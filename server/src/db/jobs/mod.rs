@@ -27,7 +27,7 @@ pub use self::{
     lanes::{Handlers, JobHandler, WorkerOptions, spawn_workers},
     queue::{Depth, Queue, depth, running_for},
 };
-use super::{Db, Tx, now_ms};
+use super::{Db, Tx};
 
 /// A job to enqueue.
 #[derive(Clone, Debug)]
@@ -140,24 +140,24 @@ pub struct JobState {
 /// the transaction commits. Returns the job's id, or None when a job with the same dedupe key
 /// already exists.
 pub async fn enqueue(tx: &mut Tx, job: NewJob) -> Result<Option<String>, sqlx::Error> {
-    let id = insert(&mut **tx, job).await?;
+    let now = tx.now_ms();
+    let id = insert(&mut **tx, job, now).await?;
     tx.job_enqueued();
     Ok(id)
 }
 
 /// Enqueues a job on its own (no surrounding transaction) and wakes the workers at once.
 pub async fn enqueue_now(db: &Db, job: NewJob) -> Result<Option<String>, sqlx::Error> {
-    let id = insert(db.pool(), job).await?;
+    let id = insert(db.pool(), job, db.now_ms()).await?;
     db.jobs_added();
     Ok(id)
 }
 
-async fn insert<'e, E>(executor: E, job: NewJob) -> Result<Option<String>, sqlx::Error>
+async fn insert<'e, E>(executor: E, job: NewJob, now: i64) -> Result<Option<String>, sqlx::Error>
 where
     E: Executor<'e, Database = Any>,
 {
     let id = uuid::Uuid::new_v4().to_string();
-    let now = now_ms();
     let row = sqlx::query(
         "insert into jobs (id, kind, payload, dedupe_key, subject, status, attempts, max_attempts, run_at, created_at, updated_at) \
          values ($1, $2, $3, $4, $5, 'queued', 0, $6, $7, $8, $8) \

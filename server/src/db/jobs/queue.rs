@@ -7,7 +7,7 @@ use std::time::Duration;
 use sqlx::Row;
 
 use super::{Backoff, Job, JobError, JobState};
-use crate::db::{Db, Engine, now_ms};
+use crate::db::{Db, Engine};
 
 /// The most jobs one claim statement takes.
 pub(super) const CLAIM_AT_ONCE: usize = 32;
@@ -49,7 +49,7 @@ impl Queue {
         if kinds.is_empty() || count == 0 {
             return Ok(Vec::new());
         }
-        let now = now_ms();
+        let now = self.db.now_ms();
         let kind_params: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 4)).collect();
         let lock = match self.db.engine() {
             Engine::Postgres => " for update of j skip locked",
@@ -122,7 +122,7 @@ impl Queue {
         sqlx::query(
             "update jobs set locked_until = $1 where id = $2 and locked_by = $3 and status = 'running'",
         )
-        .bind(now_ms() + self.lease.as_millis() as i64)
+        .bind(self.db.now_ms() + self.lease.as_millis() as i64)
         .bind(&job.id)
         .bind(&job.lock)
         .execute(self.db.pool())
@@ -137,7 +137,7 @@ impl Queue {
             "update jobs set status = 'done', locked_by = null, locked_until = null, updated_at = $1 \
              where id = $2 and locked_by = $3 and status = 'running'",
         )
-        .bind(now_ms())
+        .bind(self.db.now_ms())
         .bind(&job.id)
         .bind(&job.lock)
         .execute(self.db.pool())
@@ -148,7 +148,7 @@ impl Queue {
     /// Records a failed run: schedules a retry with backoff, or ends the job `failed` when the error
     /// is permanent or the attempts are spent.
     pub async fn fail(&self, job: &Job, error: &JobError) -> Result<(), sqlx::Error> {
-        let now = now_ms();
+        let now = self.db.now_ms();
         let give_up = matches!(error, JobError::Permanent(_)) || job.attempt >= job.max_attempts;
         let (status, run_at) = if give_up {
             ("failed", now)
@@ -197,7 +197,7 @@ pub async fn running_for(db: &Db, kind: &str, subject: &str) -> Result<bool, sql
     )
     .bind(kind)
     .bind(subject)
-    .bind(now_ms())
+    .bind(db.now_ms())
     .fetch_optional(db.pool())
     .await?;
     Ok(row.is_some())
@@ -214,7 +214,7 @@ pub struct Depth {
 
 /// The queue of each of `kinds`, for the metrics (a kind with nothing waiting reads zero).
 pub async fn depth(db: &Db, kinds: &[&str]) -> Result<Vec<Depth>, sqlx::Error> {
-    let now = now_ms();
+    let now = db.now_ms();
     let rows = sqlx::query(
         "select kind, \
              sum(case when status = 'queued' and run_at <= $1 then 1 else 0 end) as due, \
