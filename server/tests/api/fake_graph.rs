@@ -47,7 +47,6 @@
 use std::{
     collections::VecDeque,
     sync::{Arc, Mutex},
-    time::Duration,
 };
 
 use axum::{
@@ -159,14 +158,9 @@ impl FakeGraph {
 
     /// Waits until at least `n` requests arrived; returns them.
     pub async fn wait_for_requests(&self, n: usize) -> Vec<Recorded> {
-        for _ in 0..1000 {
-            let requests = self.requests();
-            if requests.len() >= n {
-                return requests;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        panic!("the Graph API got {} requests, expected {n}", self.requests().len());
+        let what = format!("the Graph API gets {n} requests");
+        crate::helpers::eventually(&what, || async { self.requests().len() >= n }).await;
+        self.requests()
     }
 
     /// The status webhook Meta sends for the `n`th message it accepted (from 1), with what it was

@@ -205,13 +205,8 @@ pub async fn spawn_app_with(database: TestDatabase, extra: &[(&str, String)]) ->
 }
 
 async fn wait_until_serving(http: &reqwest::Client, address: &str) {
-    for _ in 0..100 {
-        if http.get(format!("{address}/healthz")).send().await.is_ok() {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    panic!("the app did not start serving");
+    eventually("the app serves", || async { http.get(format!("{address}/healthz")).send().await.is_ok() })
+        .await;
 }
 
 impl TestApp {
@@ -341,7 +336,8 @@ pub async fn drain_jobs(db: &Db) {
     eventually("the job queue drains", || async { busy().await == 0 }).await;
 }
 
-/// Polls `check` until it holds, for up to ten seconds.
+/// Polls `check` until it holds, for up to ten seconds. The tests' one polling loop: what a test
+/// waits for (a job, a request to a fake, a row) it names here, and only this sleeps between looks.
 pub async fn eventually<F, Fut>(what: &str, mut check: F)
 where
     F: FnMut() -> Fut,

@@ -70,13 +70,8 @@ async fn count_with_status(db: &Db, status: &str) -> i64 {
 }
 
 async fn wait_for(db: &Db, status: &str, count: i64) {
-    for _ in 0..1000 {
-        if count_with_status(db, status).await >= count {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("never reached {count} jobs {status}");
+    let what = format!("{count} jobs {status}");
+    crate::helpers::eventually(&what, || async { count_with_status(db, status).await >= count }).await;
 }
 
 async fn a_job_survives_a_restart(test_db: TestDatabase) {
