@@ -151,10 +151,9 @@ impl Lane {
                     drop(slots);
                     // A job due but not claimed waits for its subject's running job, whose end
                     // wakes this lane (or, in another process, the next poll does).
+                    let now = db.now_ms();
                     let nap = match self.queue.next_due(&self.kinds).await {
-                        Ok(Some(at)) if at > db.now_ms() => {
-                            Duration::from_millis((at - db.now_ms()) as u64).min(idle_poll)
-                        }
+                        Ok(Some(at)) if at > now => Duration::from_millis((at - now) as u64).min(idle_poll),
                         _ => idle_poll,
                     };
                     tokio::select! {
