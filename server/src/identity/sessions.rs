@@ -118,8 +118,9 @@ impl TokenKeys {
 
 /// Whether a token's times are ones we could have written, with checked arithmetic (a signed token
 /// with `iat = i64::MIN` and `exp = i64::MAX` must not wrap into a short life): issued no later
-/// than now (with the leeway), living no longer than [`ACCESS_TTL`], and ending no further than
-/// that from now.
+/// than now (with the leeway), living no longer than [`ACCESS_TTL`], ending no further than that
+/// from now, and not ended yet (with the leeway; the application's clock decides, not the token
+/// library's reading of the machine's).
 fn plausible_times(iat: i64, exp: i64, now: i64, leeway: i64) -> bool {
     let ttl = ACCESS_TTL.as_secs() as i64;
     let Some(lifetime) = exp.checked_sub(iat) else { return false };
@@ -354,6 +355,17 @@ mod tests {
         let token =
             forge(r#"{"alg":"HS512","typ":"JWT"}"#, claims(600, AUDIENCE), &"k".repeat(40).into_bytes());
         assert!(keys().verify(&token).is_none());
+    }
+
+    #[test]
+    fn a_token_is_refused_once_the_application_s_clock_passes_its_fifteen_minutes() {
+        let clock = Clock::adjustable();
+        let keys = TokenKeys::new(&Secret::new("k".repeat(40)), clock.clone());
+        let token = keys.issue(&admin(), "family-1").unwrap();
+        clock.advance(14 * 60_000);
+        assert!(keys.verify(&token).is_some(), "fourteen minutes on");
+        clock.advance(2 * 60_000);
+        assert!(keys.verify(&token).is_none(), "sixteen minutes on");
     }
 
     #[test]
