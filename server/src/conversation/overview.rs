@@ -5,6 +5,8 @@
 //! a dashboard costs one query instead of four (issue 31; the same answers as reading each part alone, which the
 //! first visit, before the plan exists, still does).
 
+use std::sync::LazyLock;
+
 use serde::Deserialize;
 use sqlx::Row;
 
@@ -130,7 +132,13 @@ pub async fn read(
     let month_starts = today.plus_days(-29).starts_at();
     let Some(offset) = clock::steady_offset_ms(month_starts, now) else { return Ok(None) };
     let (year_before, this_month) = store::recorded_window(now);
-    let row = sqlx::query(sqlx::AssertSqlSafe(statement(db.engine())))
+    static SQLITE: LazyLock<String> = LazyLock::new(|| statement(Engine::Sqlite));
+    static POSTGRES: LazyLock<String> = LazyLock::new(|| statement(Engine::Postgres));
+    let text: &'static str = match db.engine() {
+        Engine::Sqlite => &SQLITE,
+        Engine::Postgres => &POSTGRES,
+    };
+    let row = sqlx::query(sqlx::AssertSqlSafe(text))
         .bind(user_id)
         .bind(year_before)
         .bind(this_month)
@@ -143,7 +151,11 @@ pub async fn read(
         .bind(months)
         .fetch_optional(db.pool())
         .await?;
-    let Some(row) = row else { return Ok(None) };
+    row.map(|row| from_row(&row, user_id)).transpose()
+}
+
+/// The overview from the statement's one row: the sections, messages and months arrive as JSON.
+fn from_row(row: &sqlx::any::AnyRow, user_id: &str) -> Result<Overview, sqlx::Error> {
     let decode = |e: serde_json::Error| sqlx::Error::Decode(Box::new(e));
     let stored: Vec<SectionRow> =
         serde_json::from_str(&row.try_get::<String, _>("sections")?).map_err(decode)?;
@@ -196,5 +208,5 @@ pub async fn read(
             })
             .collect();
     recorded.sort_by_key(|m| std::cmp::Reverse(m.month.key()));
-    Ok(Some(Overview { plan, recent: latest, activity, months: recorded }))
+    Ok(Overview { plan, recent: latest, activity, months: recorded })
 }

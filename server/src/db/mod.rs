@@ -17,11 +17,14 @@ use std::{
 
 use anyhow::Context;
 use sqlx::{
-    AnyPool, Executor,
+    AnyPool, Connection, Executor,
     any::{AnyConnectOptions, AnyPoolOptions},
 };
 
 use crate::clock::Clock;
+
+/// How long a pooled connection may sit idle before it is checked on the way out of the pool.
+const IDLE_BEFORE_PING: Duration = Duration::from_secs(1);
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
@@ -72,10 +75,27 @@ impl Db {
             AnyConnectOptions::from_str(&url).context("DATABASE_URL is not a valid database address")?;
         // A call waits at most two seconds for a connection: when the database is away, callers
         // get a quick 503 (and a balancer's /readyz probe a quick answer), not a hung request.
-        let pool_options =
-            AnyPoolOptions::new().acquire_timeout(Duration::from_secs(2)).max_connections(match engine {
+        // sqlx pings a connection when it goes back to the pool and, by default, again when it is
+        // taken out: two round trips (a network one on PostgreSQL, a hand-off to the connection's
+        // thread on SQLite) around every statement. The one on release stays (it is sqlx's own and
+        // catches a connection a cancelled call left mid-way); the one on acquire only for a
+        // connection that sat idle long enough for the server to have gone away meanwhile, as
+        // sqlx's documentation suggests (`PoolOptions::before_acquire`). Issue 31: a dashboard is
+        // one statement, and was three round trips.
+        let pool_options = AnyPoolOptions::new()
+            .acquire_timeout(Duration::from_secs(2))
+            .max_connections(match engine {
                 Engine::Sqlite => 8,
                 Engine::Postgres => 16,
+            })
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| {
+                Box::pin(async move {
+                    if meta.idle_for >= IDLE_BEFORE_PING {
+                        conn.ping().await?;
+                    }
+                    Ok(true)
+                })
             });
         let pool_options = match engine {
             Engine::Sqlite => pool_options.after_connect(|conn, _meta| {
