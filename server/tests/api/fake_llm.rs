@@ -183,6 +183,11 @@ impl FakeLlm {
     }
 
     /// The most calls that were ever in flight at once.
+    /// How many requests are being answered now (a slow answer counts until it is sent).
+    pub fn in_flight(&self) -> usize {
+        self.inner.lock().unwrap().in_flight
+    }
+
     pub fn peak_in_flight(&self) -> usize {
         self.inner.lock().unwrap().peak_in_flight
     }

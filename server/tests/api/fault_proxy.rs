@@ -60,12 +60,8 @@ impl FaultProxy {
 
     /// Listens again on the same address.
     pub async fn come_back(&self) {
-        let listener = loop {
-            match TcpListener::bind(self.address).await {
-                Ok(listener) => break listener,
-                Err(_) => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
-            }
-        };
+        // Tokio sets SO_REUSEADDR: the address is free again once the old listener is gone.
+        let listener = TcpListener::bind(self.address).await.expect("the proxy's address is free again");
         self.serve(listener);
     }
 }

@@ -160,7 +160,7 @@ async fn an_answer_the_model_is_composing_is_dropped_when_an_admin_takes_over(db
     write(&app, ANA, "Como eu calculo o preço do meu pão?").await;
     eventually("the model is asked", || async { !llm.requests().is_empty() }).await;
     assert_eq!(take(&app, &admin, &ana).await.0, 200);
-    tokio::time::sleep(Duration::from_millis(1600)).await; // the model answers meanwhile
+    eventually("the model answers meanwhile", || async { llm.in_flight() == 0 }).await;
     app.drain_jobs().await;
     assert_eq!(app.texts_to(ANA).await, Vec::<String>::new(), "the composed answer was dropped, not sent");
     let stored = app.count("select count(*) as n from messages where direction = 'outbound'").await;

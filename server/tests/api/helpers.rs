@@ -338,18 +338,26 @@ pub async fn drain_jobs(db: &Db) {
 
 /// Polls `check` until it holds, for up to ten seconds. The tests' one polling loop: what a test
 /// waits for (a job, a request to a fake, a row) it names here, and only this sleeps between looks.
-pub async fn eventually<F, Fut>(what: &str, mut check: F)
+pub async fn eventually<F, Fut>(what: &str, check: F)
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = bool>,
 {
-    for _ in 0..1000 {
-        if check().await {
-            return;
-        }
+    eventually_within(what, std::time::Duration::from_secs(10), check).await
+}
+
+/// Polls `check` until it holds, for up to `limit`.
+pub async fn eventually_within<F, Fut>(what: &str, limit: std::time::Duration, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = std::time::Instant::now() + limit;
+    while !check().await {
+        assert!(std::time::Instant::now() < deadline, "never happened: {what}");
+        // The one sleep of a test that waits for something to happen: between two looks.
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
-    panic!("never happened: {what}");
 }
 
 /// The body of a shared fixture (copied under tests/fixtures).

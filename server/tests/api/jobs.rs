@@ -8,9 +8,12 @@ use std::{
 };
 
 use futures::future::BoxFuture;
-use socio::db::{
-    Db,
-    jobs::{self, Backoff, Handlers, Job, JobError, JobHandler, NewJob, Queue, WorkerOptions},
+use socio::{
+    clock::Clock,
+    db::{
+        Db,
+        jobs::{self, Backoff, Handlers, Job, JobError, JobHandler, NewJob, Queue, WorkerOptions},
+    },
 };
 use sqlx::Row;
 use tokio::sync::watch;
@@ -33,7 +36,8 @@ impl JobHandler for Recorder {
     fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
         Box::pin(async move {
             self.seen.lock().unwrap().push(job.id.clone());
-            tokio::time::sleep(Duration::from_millis(2)).await;
+            // Lets the other workers run meanwhile, as a job that waits on the network would.
+            tokio::task::yield_now().await;
             match self.fail {
                 Some(fail) => Err(fail(job)),
                 None => Ok(()),
@@ -153,14 +157,14 @@ async fn a_permanent_error_fails_the_job_without_retrying(test_db: TestDatabase)
 on_both_engines!(a_permanent_error_fails_the_job_without_retrying);
 
 async fn a_job_whose_worker_died_is_claimed_again_after_its_lease(test_db: TestDatabase) {
-    let db = open(&test_db).await;
+    let db = open(&test_db).await.with_clock(Clock::adjustable());
     let id = jobs::enqueue_now(&db, NewJob::new("reply", serde_json::json!({}))).await.unwrap().unwrap();
     let dead = Queue::new(db.clone(), "dead-worker").with_lease(Duration::from_millis(50));
     let alive = Queue::new(db.clone(), "live-worker");
     let claimed = dead.claim(&["reply"]).await.unwrap().unwrap();
     assert!(alive.claim(&["reply"]).await.unwrap().is_none(), "leased to the first worker");
 
-    tokio::time::sleep(Duration::from_millis(80)).await;
+    db.clock().advance(80);
     let again = alive.claim(&["reply"]).await.unwrap().expect("the lease ran out");
     assert_eq!((again.id.as_str(), again.attempt), (id.as_str(), 2));
     assert!(!dead.complete(&claimed).await.unwrap(), "the dead worker no longer owns it");

@@ -307,7 +307,7 @@ async fn once_the_finance_step_is_done_the_consultant_offers_the_check_ins_once_
 
     // Offered once: the next answers carry no offer, and a later "sim" is the consultant's.
     app.say(ANA, "E o ponto de equilíbrio?").await;
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    app.drain_jobs().await;
     assert_eq!(received_containing(&app, offer).await.len(), 1);
 }
 on_both_engines!(once_the_finance_step_is_done_the_consultant_offers_the_check_ins_once_and_sim_is_consent);

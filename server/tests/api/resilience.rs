@@ -16,7 +16,7 @@ use crate::{
     crash::start,
     fake_graph::FakeGraph,
     fault_proxy::FaultProxy,
-    helpers::{TestDatabase, count, eventually, fixture, spawn_app_with},
+    helpers::{TestDatabase, count, eventually, eventually_within, fixture, spawn_app_with},
     on_both_engines, on_postgres,
 };
 
@@ -76,11 +76,10 @@ async fn a_server_killed_under_webhook_load_loses_no_acknowledged_message_and_se
             count(&store, &format!("select count(*) as n from messages where wa_message_id = '{id}'")).await;
         assert_eq!(stored, 1, "acknowledged message {id} is stored once");
     }
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while count(&store, "select count(*) as n from jobs where status in ('queued', 'running')").await > 0 {
-        assert!(Instant::now() < deadline, "the queue resumed and drained after the restart");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    eventually_within("the queue resumes and drains after the restart", Duration::from_secs(30), || async {
+        count(&store, "select count(*) as n from jobs where status in ('queued', 'running')").await == 0
+    })
+    .await;
     let sent =
         count(&store, "select count(*) as n from messages where direction = 'outbound' and status = 'sent'")
             .await;
@@ -205,14 +204,19 @@ async fn requests_fail_fast_with_503_while_postgresql_is_down_and_recover_by_the
             }
         });
     }
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    let served = || answers.lock().unwrap().iter().filter(|(_, status, _)| *status == 200).count();
+    eventually("the clients are served before the outage", || async { served() >= 8 }).await;
     proxy.go_down();
     let down_at = Instant::now();
     tokio::time::sleep(Duration::from_secs(4)).await;
     let ready = app.http.get(format!("{}/readyz", app.address)).send().await.unwrap().status().as_u16();
     proxy.come_back().await;
     let back_at = Instant::now();
-    tokio::time::sleep(Duration::from_secs(4)).await;
+    // Answered more than two seconds after it came back: a few of them, all of them 200 (below).
+    let recovered =
+        || answers.lock().unwrap().iter().filter(|(at, ..)| *at > back_at + Duration::from_secs(2)).count();
+    eventually("calls are answered two seconds after the database came back", || async { recovered() >= 8 })
+        .await;
     running.store(false, Ordering::Relaxed);
     while clients.join_next().await.is_some() {}
 
