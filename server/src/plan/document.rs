@@ -9,8 +9,8 @@ use serde_json::Value as Json;
 use super::{
     advice,
     finance::{self, Inputs},
-    labels,
-    money::{format_brl, format_number},
+    finance_tables, labels,
+    money::format_brl,
     sections::Step,
     store::Plan,
     taxes,
@@ -112,14 +112,34 @@ fn date(ms: i64, lang: Language) -> String {
 /// The document's content, in `lang`, with the consultant's overview when there is one.
 pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>, now: i64) -> DocModel {
     let idea: pb::IdeaData = parse(&plan.section(Step::Idea).data);
-    let market: pb::MarketData = parse(&plan.section(Step::Market).data);
     let finance_data: pb::FinanceData = parse(&plan.section(Step::Finance).data);
-    let marketing: pb::MarketingData = parse(&plan.section(Step::Marketing).data);
-    let hr: pb::HrData = parse(&plan.section(Step::Hr).data);
-    let legal_json = &plan.section(Step::Legal).data;
-    let legal: pb::LegalData = parse(legal_json);
-    let idea_json = &plan.section(Step::Idea).data;
+    DocModel {
+        lang: lang.choose("pt", "en").into(),
+        title: lang.choose("Plano de negócios", "Business plan").into(),
+        subtitle: if idea.business_idea.trim().is_empty() { user.name.clone() } else { idea.business_idea.trim().chars().take(120).collect() },
+        generated_on: format!("{} {}", lang.choose("Gerado em", "Generated on"), date(now, lang)),
+        page_label: lang.choose("Página", "Page").into(),
+        of_label: lang.choose("de", "of").into(),
+        disclaimer: lang
+            .choose(
+                "Este plano é uma orientação educacional e não substitui a assessoria jurídica ou contábil formal.",
+                "This plan is educational guidance and does not replace formal legal or accounting advice.",
+            )
+            .into(),
+        sections: vec![
+            summary_section(plan, &idea, overview, lang),
+            market_section(plan, lang),
+            marketing_section(plan, lang),
+            people_section(plan, lang),
+            legal_section(plan, lang),
+            financial_section(plan, &finance_data, lang),
+            next_steps(plan, lang),
+        ],
+    }
+}
 
+fn summary_section(plan: &Plan, idea: &pb::IdeaData, overview: Option<&str>, lang: Language) -> DocSection {
+    let idea_json = &plan.section(Step::Idea).data;
     let mut summary = Builder::new(lang, lang.choose("1. Sumário executivo", "1. Executive summary").into());
     if let Some(overview) = overview {
         summary.text("Visão geral", "Overview", overview);
@@ -129,7 +149,11 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>, n
     summary.text("Solução", "Solution", &idea.solution);
     summary.text("Diferencial", "Differentiator", &idea.differentiator);
     summary.text("Estágio", "Stage", &word("stage", &idea_json["stage"], lang));
+    summary.done()
+}
 
+fn market_section(plan: &Plan, lang: Language) -> DocSection {
+    let market: pb::MarketData = parse(&plan.section(Step::Market).data);
     let mut market_section =
         Builder::new(lang, lang.choose("2. Análise de mercado", "2. Market analysis").into());
     market_section.text("Setor", "Industry", &market.industry);
@@ -138,14 +162,22 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>, n
     market_section.text("Concorrentes", "Competitors", &market.competitors);
     market_section.text("Localização", "Location", &market.location);
     swot(&mut market_section, &market, lang);
+    market_section.done()
+}
 
+fn marketing_section(plan: &Plan, lang: Language) -> DocSection {
+    let marketing: pb::MarketingData = parse(&plan.section(Step::Marketing).data);
     let mut marketing_section =
         Builder::new(lang, lang.choose("3. Plano de marketing", "3. Marketing plan").into());
     marketing_section.text("Canais", "Channels", &marketing.channels.join(", "));
     marketing_section.text("Posicionamento", "Positioning", &marketing.positioning);
     marketing_section.text("Estratégia de preço", "Pricing strategy", &marketing.pricing_strategy);
     marketing_section.text("Plano de lançamento", "Launch plan", &marketing.launch_plan);
+    marketing_section.done()
+}
 
+fn people_section(plan: &Plan, lang: Language) -> DocSection {
+    let hr: pb::HrData = parse(&plan.section(Step::Hr).data);
     let mut people =
         Builder::new(lang, lang.choose("4. Plano operacional e pessoas", "4. Operations and people").into());
     if let Some(size) = hr.team_size {
@@ -154,7 +186,12 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>, n
     people.text("Funções", "Roles", &hr.roles.join(", "));
     people.text("Plano de contratação", "Hiring plan", &hr.hiring_plan);
     people.text("Sócios", "Partners", &hr.partners);
+    people.done()
+}
 
+fn legal_section(plan: &Plan, lang: Language) -> DocSection {
+    let legal_json = &plan.section(Step::Legal).data;
+    let legal: pb::LegalData = parse(legal_json);
     let mut legal_section =
         Builder::new(lang, lang.choose("5. Aspectos legais e tributários", "5. Legal and tax").into());
     legal_section.text(
@@ -171,9 +208,13 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>, n
         "CNPJ status",
         &word("cnpjStatus", &legal_json["cnpjStatus"], lang),
     );
+    legal_section.done()
+}
 
-    let financial = financial_section(plan, &finance_data, lang);
-
+/// What is left to do: the steps not completed, and opening the company while it has no CNPJ.
+fn next_steps(plan: &Plan, lang: Language) -> DocSection {
+    let legal_json = &plan.section(Step::Legal).data;
+    let legal: pb::LegalData = parse(legal_json);
     let mut next = Builder::new(lang, lang.choose("7. Próximos passos", "7. Next steps").into());
     let pending: Vec<&str> =
         plan.sections.iter().filter(|s| !s.completed).map(|s| step_name(s.step, lang)).collect();
@@ -195,31 +236,7 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>, n
     if legal.cnpj_status == pb::CnpjStatus::None as i32 {
         next.section.notes.push(advice::formalise_step(advice::Form::of(legal_json), lang));
     }
-    let next = next.section;
-
-    DocModel {
-        lang: lang.choose("pt", "en").into(),
-        title: lang.choose("Plano de negócios", "Business plan").into(),
-        subtitle: if idea.business_idea.trim().is_empty() { user.name.clone() } else { idea.business_idea.trim().chars().take(120).collect() },
-        generated_on: format!("{} {}", lang.choose("Gerado em", "Generated on"), date(now, lang)),
-        page_label: lang.choose("Página", "Page").into(),
-        of_label: lang.choose("de", "of").into(),
-        disclaimer: lang
-            .choose(
-                "Este plano é uma orientação educacional e não substitui a assessoria jurídica ou contábil formal.",
-                "This plan is educational guidance and does not replace formal legal or accounting advice.",
-            )
-            .into(),
-        sections: vec![
-            summary.done(),
-            market_section.done(),
-            marketing_section.done(),
-            people.done(),
-            legal_section.done(),
-            financial,
-            next,
-        ],
-    }
+    next.section
 }
 
 fn step_name(step: Step, lang: Language) -> &'static str {
@@ -299,137 +316,9 @@ fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> Doc
     b.text("Ticket médio", "Average ticket", &opt(data.average_ticket));
     b.text("Fonte de recursos", "Funding source", &data.funding_source);
     if let Some(inputs) = plan_inputs(plan, data) {
-        let a = finance::analyse(&inputs);
-        let (item, value) = (
-            lang.choose("Item", "Item").to_owned(),
-            lang.choose("Valor mensal", "Monthly amount").to_owned(),
-        );
-        b.section.tables.push(Table {
-            title: lang.choose("Demonstrativo de resultado (mensal)", "Income statement (monthly)").into(),
-            columns: vec![item.clone(), value],
-            rows: vec![
-                vec![lang.choose("Receita bruta", "Gross revenue").into(), brl(a.month.revenue)],
-                vec![lang.choose("(-) Impostos", "(-) Taxes").into(), brl(a.month.taxes)],
-                vec![
-                    lang.choose("(-) Custos variáveis", "(-) Variable costs").into(),
-                    brl(a.month.variable_costs),
-                ],
-                vec![
-                    lang.choose("(=) Margem de contribuição", "(=) Contribution margin").into(),
-                    brl(a.month.contribution),
-                ],
-                vec![lang.choose("(-) Custos fixos", "(-) Fixed costs").into(), brl(a.month.fixed_costs)],
-                vec![lang.choose("(=) Resultado", "(=) Result").into(), brl(a.month.result)],
-            ],
-            prose: false,
-        });
+        let analysis = finance::analyse(&inputs);
         b.section.notes.push(inputs.tax.explain(lang));
-        let none = lang.choose("não alcançado", "not reached").to_owned();
-        let nothing_invested =
-            lang.choose("sem investimento a recuperar", "nothing invested to recover").to_owned();
-        b.section.tables.push(Table {
-            title: lang.choose("Indicadores", "Indicators").into(),
-            columns: vec![item, lang.choose("Valor", "Value").into()],
-            rows: vec![
-                vec![
-                    lang.choose("Margem de contribuição por venda", "Contribution margin per sale").into(),
-                    brl(a.contribution_margin),
-                ],
-                vec![
-                    lang.choose("Ponto de equilíbrio (vendas/mês)", "Break-even (sales/month)").into(),
-                    a.break_even_sales
-                        .map(|v| format_number(v.ceil(), 0, lang))
-                        .unwrap_or_else(|| none.clone()),
-                ],
-                vec![
-                    lang.choose("Ponto de equilíbrio (faturamento/mês)", "Break-even (revenue/month)").into(),
-                    a.break_even_revenue.map(brl).unwrap_or_else(|| none.clone()),
-                ],
-                vec![
-                    lang.choose("Prazo de retorno do investimento", "Payback period").into(),
-                    match a.payback_months {
-                        Some(m) => {
-                            format!("{} {}", format_number(m, 1, lang), lang.choose("meses", "months"))
-                        }
-                        None if a.total_investment <= 0.0 => nothing_invested.clone(),
-                        None => none.clone(),
-                    },
-                ],
-                vec![
-                    lang.choose("Lucratividade (resultado ÷ receita)", "Profitability (result ÷ revenue)")
-                        .into(),
-                    a.profitability_percent
-                        .map(|p| format!("{} %", format_number(p, 1, lang)))
-                        .unwrap_or_else(|| none.clone()),
-                ],
-                vec![
-                    lang.choose(
-                        "Rentabilidade (resultado ÷ investimento, ao mês)",
-                        "Return (result ÷ investment, a month)",
-                    )
-                    .into(),
-                    match a.return_percent_per_month {
-                        Some(p) => format!("{} %", format_number(p, 1, lang)),
-                        None if a.total_investment <= 0.0 => nothing_invested.clone(),
-                        None => none.clone(),
-                    },
-                ],
-            ],
-            prose: false,
-        });
-        b.section.tables.push(Table {
-            title: lang
-                .choose(
-                    "Cenários (vendas 20% abaixo, como esperado e 20% acima)",
-                    "Scenarios (sales 20% below, as expected and 20% above)",
-                )
-                .into(),
-            columns: vec![
-                lang.choose("Cenário", "Scenario").into(),
-                lang.choose("Vendas/mês", "Sales/month").into(),
-                lang.choose("Receita", "Revenue").into(),
-                lang.choose("Resultado", "Result").into(),
-                lang.choose("Retorno", "Payback").into(),
-            ],
-            rows: finance::scenarios(&inputs)
-                .iter()
-                .map(|s| {
-                    vec![
-                        match s.kind {
-                            finance::ScenarioKind::Pessimistic => lang.choose("Pessimista", "Pessimistic"),
-                            finance::ScenarioKind::Realistic => lang.choose("Realista", "Realistic"),
-                            finance::ScenarioKind::Optimistic => lang.choose("Otimista", "Optimistic"),
-                        }
-                        .into(),
-                        format_number(s.sales_per_month, 0, lang),
-                        brl(s.month.revenue),
-                        brl(s.month.result),
-                        match s.payback_months {
-                            Some(m) => {
-                                format!("{} {}", format_number(m, 1, lang), lang.choose("meses", "months"))
-                            }
-                            None if a.total_investment <= 0.0 => "—".into(), // nothing to recover
-                            None => none.clone(),
-                        },
-                    ]
-                })
-                .collect(),
-            prose: false,
-        });
-        b.section.tables.push(Table {
-            title: lang.choose("Projeção de caixa — 12 meses", "Cash-flow projection — 12 months").into(),
-            columns: vec![
-                lang.choose("Mês", "Month").into(),
-                lang.choose("Resultado", "Result").into(),
-                lang.choose("Saldo acumulado", "Cumulative balance").into(),
-            ],
-            rows: a
-                .cash_flow
-                .iter()
-                .map(|m| vec![m.month.to_string(), brl(m.result), brl(m.cumulative)])
-                .collect(),
-            prose: false,
-        });
+        b.section.tables.extend(finance_tables::tables(&inputs, &analysis, lang));
     } else if !b.section.items.is_empty() {
         b.section.notes.push(
             lang.choose(

@@ -8,6 +8,7 @@ pub mod checks;
 pub mod document;
 pub mod events;
 pub mod finance;
+pub mod finance_tables;
 pub mod labels;
 pub mod money;
 pub mod reminders;
