@@ -1,0 +1,182 @@
+//! The configuration's rules: embedded defaults that run everything locally, and what production
+//! refuses, each refusal naming its variable.
+
+use std::time::Duration;
+
+use super::*;
+
+fn config(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+    let mut map: HashMap<String, String> =
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    map.entry("JWT_SECRET".into()).or_insert_with(|| "x".repeat(40));
+    Config::from_source(&map)
+}
+
+const CLOUD: [(&str, &str); 6] = [
+    ("WHATSAPP_MODE", "cloud"),
+    ("WHATSAPP_BUSINESS_NUMBER", "+55 11 3456-7890"),
+    ("WHATSAPP_PHONE_NUMBER_ID", "123"),
+    ("WHATSAPP_ACCESS_TOKEN", "token"),
+    ("WHATSAPP_APP_SECRET", "0123456789abcdef0123456789abcdef"),
+    ("WHATSAPP_VERIFY_TOKEN", "a-verify-token"),
+];
+const STRIPE: [(&str, &str); 5] = [
+    ("PAYMENTS_PROVIDER", "stripe"),
+    ("STRIPE_SECRET_KEY", "sk_live_x"),
+    ("STRIPE_WEBHOOK_SECRET", "whsec_0123456789abcdef0123456789abcdef"),
+    ("STRIPE_PRICE_PRO_MONTHLY", "price_m"),
+    ("STRIPE_PRICE_PRO_YEARLY", "price_y"),
+];
+
+/// A production configuration that starts, with `changes` applied.
+fn production(changes: &[(&'static str, &'static str)]) -> Result<Config, ConfigError> {
+    let mut pairs: HashMap<&str, &str> = [
+        ("SOCIO_ENV", "production"),
+        ("PUBLIC_URL", "https://socio.app"),
+        ("SOCIO_ADDR", "0.0.0.0:8080"),
+        ("JWT_SECRET", "a-production-secret-of-forty-bytes-012345"),
+    ]
+    .into_iter()
+    .chain(CLOUD)
+    .chain(STRIPE)
+    .collect();
+    pairs.extend(changes.iter().copied());
+    config(&pairs.into_iter().collect::<Vec<_>>())
+}
+
+#[test]
+fn production_refuses_settings_an_attacker_could_use() {
+    let refused = |changes: &[(&'static str, &'static str)], names: &str| {
+        let err = production(changes).unwrap_err();
+        assert!(err.0.contains(names), "{changes:?}: {err}");
+    };
+    refused(&[("TRUSTED_PROXIES", "0.0.0.0/0")], "TRUSTED_PROXIES");
+    refused(&[("TRUSTED_PROXIES", "10.0.0.0/8, ::/0")], "TRUSTED_PROXIES");
+    refused(&[("WHATSAPP_GRAPH_URL", "http://graph.facebook.com/v23.0")], "WHATSAPP_GRAPH_URL");
+    refused(&[("STRIPE_API_URL", "http://api.stripe.com")], "STRIPE_API_URL");
+    refused(&[("LLM_BASE_URL", "http://llm.example.com/v1")], "LLM_BASE_URL");
+    refused(&[("JWT_SECRET", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")], "JWT_SECRET");
+    refused(&[("JWT_SECRET", "12341234123412341234123412341234")], "JWT_SECRET");
+    let without_verify_token = {
+        let mut pairs: Vec<(&str, &str)> = vec![
+            ("SOCIO_ENV", "production"),
+            ("PUBLIC_URL", "https://socio.app"),
+            ("SOCIO_ADDR", "0.0.0.0:8080"),
+            ("JWT_SECRET", "a-production-secret-of-forty-bytes-012345"),
+        ];
+        pairs.extend(CLOUD.iter().filter(|(k, _)| *k != "WHATSAPP_VERIFY_TOKEN"));
+        pairs.extend(STRIPE);
+        config(&pairs).unwrap_err()
+    };
+    assert!(without_verify_token.0.contains("WHATSAPP_VERIFY_TOKEN"), "{without_verify_token}");
+    // What a real deployment uses still starts.
+    let ok = production(&[
+        ("TRUSTED_PROXIES", "10.0.0.0/8"),
+        ("LLM_BASE_URL", "http://127.0.0.1:11434/v1"),
+        ("PUBLIC_URL", "HTTPS://Socio.App"),
+    ])
+    .unwrap();
+    assert!(ok.serves_https(), "an upper-case scheme is still https");
+}
+
+#[test]
+fn embedded_defaults_run_everything_locally() {
+    let c = config(&[]).unwrap();
+    assert_eq!(c.addr.to_string(), "127.0.0.1:8080");
+    assert_eq!(c.database_url, "sqlite://data/socio.db");
+    assert_eq!(c.whatsapp.mode, WhatsAppMode::Dev);
+    assert_eq!(c.payments, PaymentsProvider::Sandbox);
+    assert!(c.llm.is_none());
+    assert_eq!(c.whatsapp.batch_window, Duration::from_secs(4));
+}
+
+#[test]
+fn trusted_proxies_are_addresses_or_networks_and_anything_else_is_refused_by_name() {
+    let c = config(&[("TRUSTED_PROXIES", "10.0.0.0/8, 127.0.0.1")]).unwrap();
+    assert_eq!(c.trusted_proxies.len(), 2);
+    assert!(config(&[]).unwrap().trusted_proxies.is_empty());
+    let err = config(&[("TRUSTED_PROXIES", "10.0.0.0/8, balancer")]).unwrap_err();
+    assert!(err.0.contains("TRUSTED_PROXIES") && err.0.contains("balancer"), "{err}");
+}
+
+#[test]
+fn production_refuses_whatsapp_dev_mode_naming_the_variable() {
+    let err = config(&[("SOCIO_ENV", "production")]).unwrap_err();
+    assert!(err.0.contains("WHATSAPP_MODE"), "{err}");
+}
+
+#[test]
+fn production_refuses_sandbox_payments_naming_the_variable() {
+    let mut pairs = vec![("SOCIO_ENV", "production")];
+    pairs.extend(CLOUD);
+    let err = config(&pairs).unwrap_err();
+    assert!(err.0.contains("PAYMENTS_PROVIDER"), "{err}");
+}
+
+#[test]
+fn production_refuses_a_missing_or_short_jwt_secret() {
+    let map: HashMap<String, String> =
+        [("SOCIO_ENV", "production")].iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    assert!(Config::from_source(&map).unwrap_err().0.contains("JWT_SECRET"));
+    let err = config(&[("SOCIO_ENV", "production"), ("JWT_SECRET", "short")]).unwrap_err();
+    assert!(err.0.contains("JWT_SECRET"), "{err}");
+}
+
+#[test]
+fn cloud_mode_requires_its_credentials() {
+    let err = config(&[("WHATSAPP_MODE", "cloud")]).unwrap_err();
+    assert!(err.0.contains("WHATSAPP_BUSINESS_NUMBER"), "every wa.me link needs the real number: {err}");
+    let err =
+        config(&[("WHATSAPP_MODE", "cloud"), ("WHATSAPP_BUSINESS_NUMBER", "551134567890")]).unwrap_err();
+    assert!(err.0.contains("WHATSAPP_PHONE_NUMBER_ID"), "{err}");
+}
+
+#[test]
+fn production_starts_with_real_providers_and_a_strong_secret() {
+    assert!(production(&[]).unwrap().is_production());
+}
+
+#[test]
+fn production_refuses_an_http_or_local_public_url_naming_the_variable() {
+    for url in [
+        "http://socio.app",
+        "https://localhost:8080",
+        "https://127.0.0.1",
+        "https://app.localhost",
+        "https://[::1]",
+    ] {
+        let err = production(&[("PUBLIC_URL", url)]).unwrap_err();
+        assert!(err.0.contains("PUBLIC_URL"), "{url}: {err}");
+    }
+}
+
+#[test]
+fn production_refuses_short_webhook_secrets_naming_the_variable() {
+    let err = production(&[("WHATSAPP_APP_SECRET", "secret")]).unwrap_err();
+    assert!(err.0.contains("WHATSAPP_APP_SECRET"), "{err}");
+    let err = production(&[("STRIPE_WEBHOOK_SECRET", "whsec_short")]).unwrap_err();
+    assert!(err.0.contains("STRIPE_WEBHOOK_SECRET"), "{err}");
+    let err = production(&[("JWT_SECRET", "thirty-one-bytes-is-not-enough")]).unwrap_err();
+    assert!(err.0.contains("JWT_SECRET"), "{err}");
+}
+
+#[test]
+fn the_dev_simulator_listens_on_loopback_only_in_any_environment() {
+    let err = config(&[("SOCIO_ADDR", "0.0.0.0:8080")]).unwrap_err();
+    assert!(err.0.contains("WHATSAPP_MODE") && err.0.contains("SOCIO_ADDR"), "{err}");
+    assert!(config(&[("SOCIO_ADDR", "[::1]:8080")]).is_ok());
+    let mut cloud = vec![("SOCIO_ADDR", "0.0.0.0:8080")];
+    cloud.extend(CLOUD);
+    assert!(config(&cloud).is_ok(), "the Cloud API may listen anywhere");
+}
+
+#[test]
+fn secrets_never_show_in_debug_output() {
+    let c = config(&[("JWT_SECRET", "a-very-long-secret-that-must-not-leak-0123")]).unwrap();
+    assert!(!format!("{c:?}").contains("must-not-leak"));
+}
+
+#[test]
+fn unknown_database_scheme_is_refused() {
+    assert!(config(&[("DATABASE_URL", "mysql://x")]).unwrap_err().0.contains("DATABASE_URL"));
+}
