@@ -1,0 +1,185 @@
+//! What people send: a WhatsApp message stored once however often Meta delivers it, claimed by
+//! the reply job that answers it (`received` → `processing` → `answered`), a web chat's message,
+//! a voice note's transcription.
+
+use sqlx::AnyConnection;
+
+use crate::{
+    db::Db,
+    whatsapp::payload::{InboundMessage, MessageKind},
+};
+
+use super::{Author, COLUMNS, Message, from_row};
+
+/// Stores a message a user sent, at the time we received it (WhatsApp's own timestamp, in whole
+/// seconds, stays in the raw JSON). None when it was stored before (a repeated delivery).
+pub async fn insert_inbound(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    message: &InboundMessage,
+    received_at: i64,
+    now: i64,
+) -> Result<Option<String>, sqlx::Error> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let inserted = sqlx::query(
+        "insert into messages (id, user_id, direction, author, kind, content, wa_message_id, status, raw, media_id, created_at, updated_at) \
+         values ($1, $2, 'inbound', 'user', $3, $4, $5, 'received', $6, $7, $8, $9) \
+         on conflict (wa_message_id) do nothing returning id",
+    )
+    .bind(&id)
+    .bind(user_id)
+    .bind(message.kind.as_str())
+    .bind(&message.text)
+    .bind(&message.wa_message_id)
+    .bind(message.raw.to_string())
+    .bind(message.media_id.as_deref())
+    .bind(received_at)
+    .bind(now)
+    .fetch_optional(conn)
+    .await?;
+    Ok(inserted.map(|_| id))
+}
+
+/// Takes the user's unanswered messages for a reply job: those still `received`, and those this
+/// same job took before a crash. Oldest first.
+pub async fn claim_unanswered(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    job_id: &str,
+    now: i64,
+) -> Result<Vec<Message>, sqlx::Error> {
+    sqlx::query(
+        "update messages set status = 'processing', reply_job = $1, updated_at = $2 \
+         where user_id = $3 and direction = 'inbound' and status = 'received'",
+    )
+    .bind(job_id)
+    .bind(now)
+    .bind(user_id)
+    .execute(&mut *conn)
+    .await?;
+    let sql = format!(
+        "select {COLUMNS} from messages where user_id = $1 and direction = 'inbound' and status = 'processing' \
+         and reply_job = $2 order by created_at, id"
+    );
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).bind(job_id).fetch_all(conn).await?;
+    rows.iter().map(from_row).collect()
+}
+
+/// Marks what a reply job took as answered. The count tells whether they were still its own.
+pub async fn mark_answered(conn: &mut AnyConnection, job_id: &str, now: i64) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "update messages set status = 'answered', updated_at = $1 where reply_job = $2 and status = 'processing'",
+    )
+    .bind(now)
+    .bind(job_id)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// A message that something other than a reply answered (a login by message): no reply job takes
+/// it.
+pub async fn mark_handled(conn: &mut AnyConnection, id: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("update messages set status = 'answered', updated_at = $1 where id = $2")
+        .bind(now)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// A person took the conversation over: what a reply job is composing an answer to is theirs to
+/// answer now, so the job finds nothing of its own left and drops its answer.
+pub async fn settle_in_progress(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update messages set status = 'answered', updated_at = $1 \
+         where user_id = $2 and direction = 'inbound' and status = 'processing'",
+    )
+    .bind(now)
+    .bind(user_id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Stores a message an admin wrote as the consultant, queued for sending.
+pub async fn insert_by_person(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    admin_id: &str,
+    admin_name: &str,
+    content: &str,
+    created_at: i64,
+) -> Result<String, sqlx::Error> {
+    let id = uuid::Uuid::new_v4().to_string();
+    sqlx::query(
+        "insert into messages (id, user_id, direction, author, kind, content, status, sent_by, sent_by_name, created_at, updated_at) \
+         values ($1, $2, 'outbound', 'assistant', 'text', $3, 'queued', $4, $5, $6, $6)",
+    )
+    .bind(&id)
+    .bind(user_id)
+    .bind(content)
+    .bind(admin_id)
+    .bind(admin_name)
+    .bind(created_at)
+    .execute(conn)
+    .await?;
+    Ok(id)
+}
+
+/// Stores a message the user wrote on the web chat (answered in the same request).
+pub async fn insert_web_message(
+    db: &Db,
+    user_id: &str,
+    author: Author,
+    content: &str,
+    at: i64,
+) -> Result<Message, sqlx::Error> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let (direction, author_key, status) = match author {
+        Author::User => ("inbound", "user", "answered"),
+        Author::Assistant => ("outbound", "assistant", "web"),
+    };
+    sqlx::query(
+        "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
+         values ($1, $2, $3, $4, 'text', $5, $6, $7, $7)",
+    )
+    .bind(&id)
+    .bind(user_id)
+    .bind(direction)
+    .bind(author_key)
+    .bind(content)
+    .bind(status)
+    .bind(at)
+    .execute(db.pool())
+    .await?;
+    Ok(Message {
+        id,
+        user_id: user_id.to_owned(),
+        author,
+        kind: MessageKind::Text,
+        content: content.to_owned(),
+        status: status.to_owned(),
+        error: None,
+        wa_message_id: None,
+        created_at: at,
+        sent_by_name: None,
+        choices: Vec::new(),
+        template: None,
+    })
+}
+
+/// Keeps what a voice note said (its transcription) as the message's words.
+pub async fn set_content(db: &Db, id: &str, content: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("update messages set content = $1, updated_at = $2 where id = $3")
+        .bind(content)
+        .bind(db.now_ms())
+        .bind(id)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,237 @@
+//! The message store. Inbound messages are unique on WhatsApp's id, so a delivery Meta repeats —
+//! even concurrently — is stored once. Inbound status: `received` → `processing` (a reply job took
+//! it) → `answered`. Outbound status: `queued` → `sent` → `delivered` → `read`, or `failed` with
+//! the reason; it only ever moves forward.
+//!
+//! Here: the message's shape and the reads of a conversation. What people send (`inbound`), what
+//! Sócio sends (`outbound`), a send's progress (`sending`) and the dashboard's activity figures
+//! (`activity`) have modules of their own; callers name them all as `messages::…`.
+
+mod activity;
+mod inbound;
+mod outbound;
+mod sending;
+
+pub use activity::*;
+pub use inbound::*;
+pub use outbound::*;
+pub use sending::*;
+use sqlx::{AnyConnection, Row, any::AnyRow};
+
+use crate::{
+    db::Db,
+    whatsapp::{choices::Choice, payload::MessageKind, templates::Filled},
+};
+
+/// Who wrote a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Author {
+    User,
+    Assistant,
+}
+
+impl Author {
+    pub(crate) fn parse(value: &str) -> Self {
+        if value == "assistant" { Author::Assistant } else { Author::User }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    pub id: String,
+    pub user_id: String,
+    pub author: Author,
+    pub kind: MessageKind,
+    pub content: String,
+    pub status: String,
+    pub error: Option<String>,
+    pub wa_message_id: Option<String>,
+    pub created_at: i64,
+    /// When an admin wrote it as the consultant: their name (for admins' eyes only).
+    pub sent_by_name: Option<String>,
+    /// Answers offered to tap with a closed question of ours.
+    pub choices: Vec<Choice>,
+    /// A proactive message's template (check-in, reminder), which it goes as outside the window.
+    pub template: Option<Filled>,
+}
+
+pub(super) const COLUMNS: &str = "id, user_id, author, kind, content, status, error, wa_message_id, created_at, sent_by_name, choices, template";
+
+pub(super) fn from_row(row: &AnyRow) -> Result<Message, sqlx::Error> {
+    Ok(Message {
+        id: row.try_get("id")?,
+        user_id: row.try_get("user_id")?,
+        author: Author::parse(&row.try_get::<String, _>("author")?),
+        kind: MessageKind::from_stored(&row.try_get::<String, _>("kind")?),
+        content: row.try_get("content")?,
+        status: row.try_get("status")?,
+        error: row.try_get("error")?,
+        wa_message_id: row.try_get("wa_message_id")?,
+        created_at: row.try_get("created_at")?,
+        sent_by_name: row.try_get("sent_by_name")?,
+        choices: row
+            .try_get::<Option<String>, _>("choices")?
+            .and_then(|json| serde_json::from_str(&json).ok())
+            .unwrap_or_default(),
+        template: row
+            .try_get::<Option<String>, _>("template")?
+            .and_then(|json| serde_json::from_str(&json).ok()),
+    })
+}
+
+/// Our last message to the user, if any.
+pub async fn last_outbound(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Message>, sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS} from messages where user_id = $1 and direction = 'outbound' order by created_at desc limit 1"
+    );
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_optional(conn).await?;
+    row.as_ref().map(from_row).transpose()
+}
+
+/// True when we have ever written to this user.
+pub async fn has_replied(conn: &mut AnyConnection, user_id: &str) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query("select 1 from messages where user_id = $1 and direction = 'outbound' limit 1")
+        .bind(user_id)
+        .fetch_optional(conn)
+        .await?;
+    Ok(row.is_some())
+}
+
+/// When the user last wrote to us: WhatsApp's 24-hour customer-service window runs from there.
+pub async fn last_inbound_at(conn: &mut AnyConnection, user_id: &str) -> Result<Option<i64>, sqlx::Error> {
+    let row = sqlx::query(
+        "select max(created_at) as at from messages where user_id = $1 and direction = 'inbound'",
+    )
+    .bind(user_id)
+    .fetch_one(conn)
+    .await?;
+    row.try_get("at")
+}
+
+pub async fn get(db: &Db, id: &str) -> Result<Option<Message>, sqlx::Error> {
+    let sql = format!("select {COLUMNS} from messages where id = $1");
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(db.pool()).await?;
+    row.as_ref().map(from_row).transpose()
+}
+
+/// A user's whole conversation, oldest first.
+pub async fn conversation(db: &Db, user_id: &str) -> Result<Vec<Message>, sqlx::Error> {
+    let sql = format!("select {COLUMNS} from messages where user_id = $1 order by created_at, id");
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_all(db.pool()).await?;
+    rows.iter().map(from_row).collect()
+}
+
+/// The user's messages after `after` (ms) that are older than their latest `keep_latest`, oldest
+/// first, at most `limit` (what a conversation summary folds in).
+pub async fn before_latest(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    after: i64,
+    keep_latest: i64,
+    limit: i64,
+) -> Result<Vec<Message>, sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS} from messages where user_id = $1 and created_at > $2 and id not in \
+         (select id from messages where user_id = $1 order by created_at desc, id desc limit $3) \
+         order by created_at, id limit $4"
+    );
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(user_id)
+        .bind(after)
+        .bind(keep_latest)
+        .bind(limit)
+        .fetch_all(conn)
+        .await?;
+    rows.iter().map(from_row).collect()
+}
+
+/// A page of the user's conversation, newest first, and how many messages there are in all.
+pub async fn page(
+    db: &Db,
+    user_id: &str,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Message>, i64), sqlx::Error> {
+    let found = latest(db, user_id, limit, offset).await?;
+    let total: i64 = sqlx::query("select count(*) as n from messages where user_id = $1")
+        .bind(user_id)
+        .fetch_one(db.pool())
+        .await?
+        .try_get("n")?;
+    Ok((found, total))
+}
+
+/// The user's messages, newest first, without counting them all (the dashboard's preview).
+pub async fn latest(db: &Db, user_id: &str, limit: i64, offset: i64) -> Result<Vec<Message>, sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS} from messages where user_id = $1 order by created_at desc, id desc limit $2 offset $3"
+    );
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(user_id)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(db.pool())
+        .await?;
+    rows.iter().map(from_row).collect()
+}
+
+/// The WhatsApp media id of a message (voice notes, images), if any.
+pub async fn media_id(db: &Db, id: &str) -> Result<Option<String>, sqlx::Error> {
+    let row =
+        sqlx::query("select media_id from messages where id = $1").bind(id).fetch_optional(db.pool()).await?;
+    Ok(row.map(|r| r.try_get::<Option<String>, _>("media_id")).transpose()?.flatten())
+}
+
+/// A user's messages between two times (Unix ms, inclusive), oldest first, and the count.
+pub async fn history(
+    db: &Db,
+    user_id: &str,
+    from: i64,
+    to: i64,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Message>, i64), sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS} from messages where user_id = $1 and created_at >= $2 and created_at <= $3 \
+         order by created_at, id limit $4 offset $5"
+    );
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(user_id)
+        .bind(from)
+        .bind(to)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(db.pool())
+        .await?;
+    let total: i64 = sqlx::query(
+        "select count(*) as n from messages where user_id = $1 and created_at >= $2 and created_at <= $3",
+    )
+    .bind(user_id)
+    .bind(from)
+    .bind(to)
+    .fetch_one(db.pool())
+    .await?
+    .try_get("n")?;
+    Ok((rows.iter().map(from_row).collect::<Result<_, _>>()?, total))
+}
+
+/// A number change absorbed `from` into `into`: its conversation is `into`'s.
+pub async fn hand_over(conn: &mut AnyConnection, from: &str, into: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("update messages set user_id = $2 where user_id = $1")
+        .bind(from)
+        .bind(into)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// LGPD erasure, the messages' part: every message to and from the person, and their name on
+/// what they wrote to others as an admin.
+pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from messages where user_id = $1").bind(user_id).execute(&mut *conn).await?;
+    sqlx::query("update messages set sent_by = null, sent_by_name = null where sent_by = $1")
+        .bind(user_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
