@@ -1,7 +1,19 @@
 //! Plans in the database: one per user, six sections (data in the contracts' JSON shape, and
 //! whether the step is complete), a change feed with an ordered cursor, generated documents and
 //! auto-saved drafts. Every change to a section is applied and recorded in one transaction.
+//!
+//! Here: the plan's shape and reading it. Changing it (`changes`), its documents (`documents`)
+//! and the builder's drafts (`drafts`) have modules of their own.
 
+mod changes;
+mod documents;
+mod drafts;
+#[cfg(test)]
+mod tests;
+
+pub use changes::{CHANGES_CHANNEL, CHANGES_KEPT, apply, changes_since, latest_cursor};
+pub use documents::{DOCUMENTS_KEPT, store_document};
+pub use drafts::{MAX_DRAFT_CONTEXTS, save_draft};
 use serde_json::Value as Json;
 use sqlx::{AnyConnection, Row, any::AnyRow};
 
@@ -11,8 +23,8 @@ use super::{
     taxes::Recorded,
 };
 use crate::{
-    db::{Db, get_bool, notify},
-    error::{AppError, Problem},
+    db::{Db, get_bool},
+    error::AppError,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,7 +170,7 @@ pub struct StepUpdate {
     pub field: String,
 }
 
-fn parse_json(text: &str) -> Json {
+pub(super) fn parse_json(text: &str) -> Json {
     serde_json::from_str(text).unwrap_or(Json::Object(Default::default()))
 }
 
@@ -279,7 +291,10 @@ pub fn from_parts(
 }
 
 /// The latest generated document of a plan, if one was generated.
-async fn latest_document(conn: &mut AnyConnection, plan_id: &str) -> Result<Option<Document>, sqlx::Error> {
+pub(super) async fn latest_document(
+    conn: &mut AnyConnection,
+    plan_id: &str,
+) -> Result<Option<Document>, sqlx::Error> {
     sqlx::query(
         "select version, language, markdown, model, generated_at from plan_documents where plan_id = $1 \
          order by version desc limit 1",
@@ -339,143 +354,6 @@ pub async fn get_or_create(
         .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a plan vanished while being read")))
 }
 
-/// Where plan changes are announced to every server process (PostgreSQL): "<user id> <cursor>".
-pub const CHANGES_CHANNEL: &str = "socio_plan_changes";
-
-/// Applies the updates atomically (all or none) and records each in the change feed.
-pub async fn apply(
-    db: &Db,
-    user_id: &str,
-    actor_id: Option<&str>,
-    source: Source,
-    updates: &[StepUpdate],
-) -> Result<(Plan, Vec<Change>), AppError> {
-    let mut tx = db.begin().await?;
-    let mut plan = get_or_create(&mut tx, user_id, Detail::Sections, db.now_ms()).await?;
-    let now = db.now_ms();
-    let mut changes = Vec::with_capacity(updates.len());
-    for update in updates {
-        let current = plan.section(update.step).clone();
-        let (data, changed) = match &update.patch {
-            None => (current.data.clone(), Json::Object(Default::default())),
-            Some(Patch::Replace(new)) => {
-                let data = sections::validate(update.step, new.clone(), &update.field)?;
-                (data.clone(), data)
-            }
-            Some(Patch::Merge(fields)) => {
-                let data =
-                    sections::validate(update.step, sections::merge(&current.data, fields), &update.field)?;
-                let keys: Vec<&String> = fields.as_object().map(|o| o.keys().collect()).unwrap_or_default();
-                let changed = keys
-                    .iter()
-                    .filter_map(|k| data.get(k.as_str()).map(|v| ((*k).clone(), v.clone())))
-                    .collect();
-                (data, Json::Object(changed))
-            }
-        };
-        let completed = update.completed.unwrap_or(current.completed);
-        sqlx::query("update plan_sections set data = $1, completed = $2, updated_at = $3 where plan_id = $4 and step = $5")
-            .bind(data.to_string())
-            .bind(completed)
-            .bind(now)
-            .bind(&plan.id)
-            .bind(update.step.key())
-            .execute(&mut *tx)
-            .await?;
-        let cursor: i64 = sqlx::query(
-            "insert into plan_changes (plan_id, step, data, completed, source, actor_id, created_at) \
-             values ($1, $2, $3, $4, $5, $6, $7) returning seq",
-        )
-        .bind(&plan.id)
-        .bind(update.step.key())
-        .bind(changed.to_string())
-        .bind(update.completed)
-        .bind(source.key())
-        .bind(actor_id)
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await?
-        .try_get("seq")?;
-        // The feed keeps the plan's latest changes only (`CHANGES_KEPT`).
-        sqlx::query(
-            "delete from plan_changes where plan_id = $1 and seq < (select min(seq) from \
-             (select seq from plan_changes where plan_id = $1 order by seq desc limit $2) kept)",
-        )
-        .bind(&plan.id)
-        .bind(CHANGES_KEPT)
-        .execute(&mut *tx)
-        .await?;
-        // Other server processes learn of the change when this commits.
-        notify::notify(db, &mut tx, CHANGES_CHANNEL, &format!("{user_id} {cursor}")).await?;
-        let section = plan.sections.iter_mut().find(|s| s.step == update.step).expect("six sections");
-        section.data = data;
-        section.completed = completed;
-        changes.push(Change {
-            cursor,
-            step: update.step,
-            data: changed,
-            completed: update.completed,
-            source,
-            actor_id: actor_id.map(str::to_owned),
-            created_at: now,
-        });
-    }
-    sqlx::query("update business_plans set updated_at = $1 where id = $2")
-        .bind(now)
-        .bind(&plan.id)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
-    let mut conn = db.pool().acquire().await?;
-    let plan = find(&mut conn, user_id, Detail::WithDocument, db.now_ms())
-        .await?
-        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("plan gone")))?;
-    Ok((plan, changes))
-}
-
-/// The user's changes after `since`, oldest first, at most `limit`.
-pub async fn changes_since(
-    db: &Db,
-    user_id: &str,
-    since: i64,
-    limit: i64,
-) -> Result<Vec<Change>, sqlx::Error> {
-    let rows = sqlx::query(
-        "select c.seq, c.step, c.data, c.completed, c.source, c.actor_id, c.created_at from plan_changes c \
-         join business_plans p on p.id = c.plan_id where p.user_id = $1 and c.seq > $2 order by c.seq limit $3",
-    )
-    .bind(user_id)
-    .bind(since)
-    .bind(limit)
-    .fetch_all(db.pool())
-    .await?;
-    rows.iter()
-        .filter_map(|r| {
-            let step = Step::parse(&r.try_get::<String, _>("step").ok()?)?;
-            Some(Ok(Change {
-                cursor: r.try_get("seq").ok()?,
-                step,
-                data: parse_json(&r.try_get::<String, _>("data").ok()?),
-                completed: get_bool(r, "completed").ok()?,
-                source: Source::parse(&r.try_get::<String, _>("source").ok()?),
-                actor_id: r.try_get("actor_id").ok()?,
-                created_at: r.try_get("created_at").ok()?,
-            }))
-        })
-        .collect()
-}
-
-/// The newest cursor of the user's feed (0 when there is none).
-pub async fn latest_cursor(db: &Db, user_id: &str) -> Result<i64, sqlx::Error> {
-    let row = sqlx::query(
-        "select max(c.seq) as seq from plan_changes c join business_plans p on p.id = c.plan_id where p.user_id = $1",
-    )
-    .bind(user_id)
-    .fetch_one(db.pool())
-    .await?;
-    Ok(row.try_get::<Option<i64>, _>("seq")?.unwrap_or(0))
-}
-
 /// Deletes the plan and everything of it. False when there was none.
 pub async fn delete(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
     let mut tx = db.begin().await?;
@@ -495,99 +373,6 @@ pub async fn delete(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
     sqlx::query("delete from business_plans where id = $1").bind(&id).execute(&mut *tx).await?;
     tx.commit().await?;
     Ok(true)
-}
-
-/// Keeps what the user is typing, per context, without touching the sections.
-pub async fn save_draft(db: &Db, user_id: &str, context: &str, data: &Json) -> Result<i64, AppError> {
-    // One writer of a person's drafts at a time (across servers), so the count below holds.
-    let _one_at_a_time = db.lock_key(&format!("drafts:{user_id}")).await?;
-    let mut tx = db.begin().await?;
-    let plan = get_or_create(&mut tx, user_id, Detail::Sections, db.now_ms()).await?;
-    let now = db.now_ms();
-    let row = sqlx::query(
-        "select count(*) as n, sum(case when context = $2 then 1 else 0 end) as mine from plan_drafts where plan_id = $1",
-    )
-    .bind(&plan.id)
-    .bind(context)
-    .fetch_one(&mut *tx)
-    .await?;
-    let (contexts, exists): (i64, Option<i64>) = (row.try_get("n")?, row.try_get("mine")?);
-    if exists.unwrap_or(0) == 0 && contexts >= MAX_DRAFT_CONTEXTS {
-        return Err(AppError::invalid(
-            "context",
-            Problem::Format {
-                pt_br: "um dos seus rascunhos: cada pessoa guarda no máximo 10 (reaproveite um contexto)",
-                en: "one of your drafts: each person keeps at most 10 (reuse a context)",
-            },
-        ));
-    }
-    sqlx::query(
-        "insert into plan_drafts (plan_id, context, data, saved_at) values ($1, $2, $3, $4) \
-         on conflict (plan_id, context) do update set data = excluded.data, saved_at = excluded.saved_at",
-    )
-    .bind(&plan.id)
-    .bind(context)
-    .bind(data.to_string())
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(now)
-}
-
-/// Drafts a person keeps: one per context, at most this many contexts (64 KB each).
-pub const MAX_DRAFT_CONTEXTS: i64 = 10;
-
-/// Changes the feed keeps per plan: older ones are compacted away (the plan itself holds their
-/// result; a client whose cursor is older reads the plan again).
-pub const CHANGES_KEPT: i64 = 500;
-
-/// Generated documents kept per plan: the newest ones.
-pub const DOCUMENTS_KEPT: i32 = 10;
-
-/// Stores a newly generated document as the next version, forgetting those older than the last
-/// [`DOCUMENTS_KEPT`].
-pub async fn store_document(
-    db: &Db,
-    plan_id: &str,
-    language: &str,
-    markdown: &str,
-    model: &Json,
-) -> Result<Document, sqlx::Error> {
-    let mut tx = db.begin().await?;
-    let version: i32 =
-        sqlx::query("select coalesce(max(version), 0) + 1 as v from plan_documents where plan_id = $1")
-            .bind(plan_id)
-            .fetch_one(&mut *tx)
-            .await?
-            .try_get::<i64, _>("v")? as i32;
-    let now = db.now_ms();
-    sqlx::query(
-        "insert into plan_documents (id, plan_id, version, language, markdown, model, generated_at) \
-         values ($1, $2, $3, $4, $5, $6, $7)",
-    )
-    .bind(uuid::Uuid::new_v4().to_string())
-    .bind(plan_id)
-    .bind(version)
-    .bind(language)
-    .bind(markdown)
-    .bind(model.to_string())
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query("delete from plan_documents where plan_id = $1 and version <= $2")
-        .bind(plan_id)
-        .bind(version - DOCUMENTS_KEPT)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
-    Ok(Document {
-        version,
-        language: language.to_owned(),
-        markdown: markdown.to_owned(),
-        model: model.clone(),
-        generated_at: now,
-    })
 }
 
 /// Whether the user has a plan (a number change never merges such an account away).
@@ -611,60 +396,4 @@ pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result
         sqlx::query(sql).bind(user_id).execute(&mut *conn).await?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-    use crate::{
-        plan::document,
-        proto::{json::from_json, socio::v1 as pb},
-    };
-
-    fn plan_with(market: Json, finance: Json) -> Plan {
-        let data = |step| match step {
-            Step::Market => market.clone(),
-            Step::Finance => finance.clone(),
-            _ => json!({}),
-        };
-        let sections =
-            Step::ALL.iter().map(|&step| Section { step, data: data(step), completed: false, updated_at: 0 });
-        Plan {
-            id: "p".into(),
-            user_id: "u".into(),
-            sections: sections.collect(),
-            document: None,
-            recorded: None,
-            created_at: 0,
-            updated_at: 0,
-        }
-    }
-
-    #[test]
-    fn only_written_swot_quadrants_count() {
-        let market = json!({"strengths": "Pão artesanal", "weaknesses": "  ", "threats": "Rede grande", "industry": "x"});
-        assert_eq!(plan_with(market, json!({})).swot_quadrants_filled(), 2);
-        assert_eq!(plan_with(json!({}), json!({})).swot_quadrants_filled(), 0);
-    }
-
-    #[test]
-    fn scenarios_are_ready_exactly_when_the_finance_maths_can_run() {
-        for finance in [
-            json!({}),
-            json!({"averageTicket": 25}),
-            json!({"averageTicket": null, "expectedSalesPerMonth": 800}),
-            json!({"averageTicket": 25, "expectedSalesPerMonth": 800}),
-            json!({"averageTicket": 25.5, "expectedSalesPerMonth": 1, "monthlyFixedCosts": null}),
-        ] {
-            let inputs =
-                from_json::<pb::FinanceData>(finance.clone()).ok().and_then(|d| document::finance_inputs(&d));
-            assert_eq!(
-                plan_with(json!({}), finance.clone()).scenarios_ready(),
-                inputs.is_some(),
-                "{finance}"
-            );
-        }
-    }
 }

@@ -1,0 +1,51 @@
+//! A plan's figures: the SWOT quadrants written and whether the scenarios can be computed.
+
+use serde_json::json;
+
+use super::*;
+use crate::{
+    plan::document,
+    proto::{json::from_json, socio::v1 as pb},
+};
+
+fn plan_with(market: Json, finance: Json) -> Plan {
+    let data = |step| match step {
+        Step::Market => market.clone(),
+        Step::Finance => finance.clone(),
+        _ => json!({}),
+    };
+    let sections =
+        Step::ALL.iter().map(|&step| Section { step, data: data(step), completed: false, updated_at: 0 });
+    Plan {
+        id: "p".into(),
+        user_id: "u".into(),
+        sections: sections.collect(),
+        document: None,
+        recorded: None,
+        created_at: 0,
+        updated_at: 0,
+    }
+}
+
+#[test]
+fn only_written_swot_quadrants_count() {
+    let market =
+        json!({"strengths": "Pão artesanal", "weaknesses": "  ", "threats": "Rede grande", "industry": "x"});
+    assert_eq!(plan_with(market, json!({})).swot_quadrants_filled(), 2);
+    assert_eq!(plan_with(json!({}), json!({})).swot_quadrants_filled(), 0);
+}
+
+#[test]
+fn scenarios_are_ready_exactly_when_the_finance_maths_can_run() {
+    for finance in [
+        json!({}),
+        json!({"averageTicket": 25}),
+        json!({"averageTicket": null, "expectedSalesPerMonth": 800}),
+        json!({"averageTicket": 25, "expectedSalesPerMonth": 800}),
+        json!({"averageTicket": 25.5, "expectedSalesPerMonth": 1, "monthlyFixedCosts": null}),
+    ] {
+        let inputs =
+            from_json::<pb::FinanceData>(finance.clone()).ok().and_then(|d| document::finance_inputs(&d));
+        assert_eq!(plan_with(json!({}), finance.clone()).scenarios_ready(), inputs.is_some(), "{finance}");
+    }
+}
