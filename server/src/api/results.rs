@@ -8,7 +8,7 @@ use super::{
 };
 use crate::{
     plan::{
-        Plans, calendar,
+        Plans, calendar, ceiling,
         reminders::{self, Preferences},
         results::{self, Forecast, MonthResult, YearMonth},
         store::Source,
@@ -122,7 +122,7 @@ impl ResultsApi {
                 revenue_so_far: c.revenue_so_far,
                 projected_revenue: c.projected,
                 crossing_month: c.crossing.map(|m| m.key()).unwrap_or_default(),
-                rule: calendar::tolerance_rule(lang),
+                rule: ceiling::tolerance_rule(lang),
             }),
             results: months.iter().map(|m| month_proto(m, forecast.as_ref())).collect(),
             plan: forecast.as_ref().map(forecast_proto),

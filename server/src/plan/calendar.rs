@@ -8,7 +8,7 @@
 //! and period.
 
 use super::{
-    money,
+    ceiling::{CeilingProjection, ceiling_projection, ceiling_warning},
     reminders::Preferences,
     results::{self, Forecast, MonthResult, YearMonth},
     sections::Step,
@@ -159,57 +159,6 @@ pub fn checkin_day(year: i64, month: i64, prefs: &Preferences, calendar: &Calend
     }
 }
 
-/// The ceiling at the pace of the year's recorded months.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CeilingProjection {
-    pub year: i64,
-    /// The year's limit in reais (proportional to the months of activity in the opening year).
-    pub limit: f64,
-    /// The limit plus the tolerance (up to it, the MEI stays until 31 December).
-    pub tolerance_limit: f64,
-    /// What the recorded months of the year add up to.
-    pub revenue_so_far: f64,
-    /// The recorded months plus the average of them for every month of activity not recorded.
-    pub projected: f64,
-    /// The month the pace would take the year's revenue over the limit; None when it would not.
-    pub crossing: Option<YearMonth>,
-}
-
-/// The year's revenue at the pace of its recorded months against the MEI's ceiling; None without
-/// a recorded month in `year`.
-pub fn ceiling_projection(
-    results: &[MonthResult],
-    year: i64,
-    opened: Option<YearMonth>,
-) -> Option<CeilingProjection> {
-    let ceiling = &facts::calendar().ceiling;
-    let months: Vec<&MonthResult> = results.iter().filter(|r| r.month.year == year).collect();
-    if months.is_empty() {
-        return None;
-    }
-    let first = opened.filter(|o| o.year == year).map_or(1, |o| o.month);
-    let active = 13 - first;
-    let limit = if first > 1 { ceiling.per_month_in_opening_year * active as f64 } else { ceiling.yearly };
-    let revenue_so_far: f64 = months.iter().map(|r| r.revenue).sum();
-    let pace = revenue_so_far / months.len() as f64;
-    let (mut running, mut crossing) = (0.0, None);
-    for month in first..=12 {
-        running += months.iter().find(|r| r.month.month == month).map_or(pace, |r| r.revenue);
-        if crossing.is_none() && running > limit + 0.005 {
-            crossing = Some(YearMonth { year, month });
-        }
-    }
-    let projected = (running * 100.0).round() / 100.0;
-    Some(CeilingProjection {
-        year,
-        limit,
-        tolerance_limit: limit * (1.0 + ceiling.tolerance),
-        revenue_so_far,
-        projected,
-        crossing,
-    })
-}
-
 /// What the person's plan expects of a month, and a MEI's ceiling projection for the current year
 /// (São Paulo; None for another business or without a month recorded this year), from one read of
 /// the plan (reading never creates one).
@@ -230,12 +179,6 @@ pub async fn outlook(
     Ok((forecast, ceiling))
 }
 
-/// The tolerance rule, with its source, in the language.
-pub fn tolerance_rule(lang: Language) -> String {
-    let fact = facts::get(&facts::calendar().ceiling.tolerance_fact);
-    format!("{} {}", fact.text(lang), fact.citation(lang))
-}
-
 /// What is due for a person at `now`, in their language: nothing in the quiet hours, nothing they
 /// did not ask for. `results` are their recorded months (any order). The caller sends each once.
 pub fn due(
@@ -254,120 +197,118 @@ pub fn due(
     if hour_in_sao_paulo(now) < hour {
         return Vec::new();
     }
-    let this_month = YearMonth { year: today.year, month: today.month };
-    let last_month = this_month.previous();
-    let date = |d: CivilDate| lang.choose(d.brazilian(), d.iso());
-    let month = |m: YearMonth| month_name(m.month, lang).unwrap_or_default().to_owned();
+    let last_month = YearMonth { year: today.year, month: today.month }.previous();
     let mut due = Vec::new();
-
     let recorded_last_month = results.iter().any(|r| r.month == last_month);
     if prefs.monthly_checkin
         && !recorded_last_month
         && today == checkin_day(today.year, today.month, prefs, calendar)
     {
-        due.push(Due { kind: Kind::Checkin, period: last_month.key(), detail: month(last_month) });
+        let detail = month_name(last_month.month, lang).unwrap_or_default().to_owned();
+        due.push(Due { kind: Kind::Checkin, period: last_month.key(), detail });
     }
-    if !prefs.tax_reminders {
-        return due;
+    if prefs.tax_reminders {
+        due.extend(fiscal_deadlines(today, profile, results, lang, calendar));
     }
+    due
+}
+
+/// The fiscal calendar's reminders due `today` for a business of this `profile`: the MEI's DAS
+/// (monthly), the DASN-SIMEI or a Simples company's DEFIS (yearly), and the MEI's ceiling.
+fn fiscal_deadlines(
+    today: CivilDate,
+    profile: &Profile,
+    results: &[MonthResult],
+    lang: Language,
+    calendar: &Calendar,
+) -> Vec<Due> {
+    let this_month = YearMonth { year: today.year, month: today.month };
     let on = |day: i64| today == business_day_from(day_of(today.year, today.month, day), calendar);
-    if profile.mei && on(calendar.das.remind_day) {
-        let due_on = business_day_from(day_of(today.year, today.month, calendar.das.due_day), calendar);
-        due.push(Due {
-            kind: Kind::Das,
-            period: this_month.key(),
-            detail: lang.choose(
-                format!(
-                    "o DAS do MEI de {} vence em {}. Pague pelo app MEI ou no Portal do Simples Nacional (PGMEI), mesmo sem faturamento no mês.",
-                    month(last_month),
-                    date(due_on)
-                ),
-                format!(
-                    "the MEI's DAS for {} is due on {}. Pay it in the MEI app or on the Simples Nacional portal (PGMEI), even with no revenue in the month.",
-                    month(last_month),
-                    date(due_on)
-                ),
-            ),
-        });
-    }
     let yearly = |deadline: &facts::YearlyDeadline| {
         (today.month == deadline.due_month && on(deadline.remind_day))
             .then(|| business_day_from(day_of(today.year, deadline.due_month, deadline.due_day), calendar))
     };
+    let mut due = Vec::new();
+    if profile.mei && on(calendar.das.remind_day) {
+        let due_on = business_day_from(day_of(today.year, today.month, calendar.das.due_day), calendar);
+        let detail = das_notice(this_month.previous(), due_on, lang);
+        due.push(Due { kind: Kind::Das, period: this_month.key(), detail });
+    }
     if profile.mei
         && let Some(due_on) = yearly(&calendar.dasn)
     {
-        due.push(Due {
-            kind: Kind::Dasn,
-            period: today.year.to_string(),
-            detail: lang.choose(
-                format!(
-                    "a declaração anual do MEI (DASN-SIMEI) sobre {} vence em {}. Entregue no Portal do Empreendedor, mesmo sem faturamento.",
-                    today.year - 1,
-                    date(due_on)
-                ),
-                format!(
-                    "the MEI's yearly declaration (DASN-SIMEI) for {} is due on {}. File it on the Portal do Empreendedor, even with no revenue.",
-                    today.year - 1,
-                    date(due_on)
-                ),
-            ),
-        });
+        let detail = dasn_notice(today.year - 1, due_on, lang);
+        due.push(Due { kind: Kind::Dasn, period: today.year.to_string(), detail });
     }
     if profile.simples
         && !profile.mei
         && let Some(due_on) = yearly(&calendar.defis)
     {
-        due.push(Due {
-            kind: Kind::Defis,
-            period: today.year.to_string(),
-            detail: lang.choose(
-                format!(
-                    "a DEFIS do Simples Nacional sobre {} vence em {}. Combine a entrega com o seu contador.",
-                    today.year - 1,
-                    date(due_on)
-                ),
-                format!(
-                    "the Simples Nacional DEFIS for {} is due on {}. Arrange it with your accountant.",
-                    today.year - 1,
-                    date(due_on)
-                ),
-            ),
-        });
+        let detail = defis_notice(today.year - 1, due_on, lang);
+        due.push(Due { kind: Kind::Defis, period: today.year.to_string(), detail });
     }
     if profile.mei
         && let Some(projection) = ceiling_projection(results, today.year, profile.opened)
         && let Some(crossing) = projection.crossing
     {
-        due.push(Due {
-            kind: Kind::Ceiling,
-            period: today.year.to_string(),
-            detail: ceiling_warning(&projection, crossing, lang),
-        });
+        let detail = ceiling_warning(&projection, crossing, lang);
+        due.push(Due { kind: Kind::Ceiling, period: today.year.to_string(), detail });
     }
     due
 }
 
-/// The ceiling warning: the pace, the month it would cross the limit, and the tolerance rule.
-pub fn ceiling_warning(projection: &CeilingProjection, crossing: YearMonth, lang: Language) -> String {
-    let brl = |v: f64| money::format_brl(v, lang);
-    let tolerance = facts::get(&facts::calendar().ceiling.tolerance_fact);
+fn in_words(date: CivilDate, lang: Language) -> String {
+    lang.choose(date.brazilian(), date.iso())
+}
+
+fn month_words(month: YearMonth, lang: Language) -> &'static str {
+    month_name(month.month, lang).unwrap_or_default()
+}
+
+/// The MEI's monthly DAS for `month`, due on `due_on`.
+fn das_notice(month: YearMonth, due_on: CivilDate, lang: Language) -> String {
     lang.choose(
         format!(
-            "no ritmo dos meses registrados, seu faturamento de {} chega a {}, acima do limite do MEI de {} — o limite seria ultrapassado em {}. {} Vale conversar com um contador sobre virar ME no Simples Nacional.",
-            projection.year,
-            brl(projection.projected),
-            brl(projection.limit),
-            crossing.name(lang),
-            tolerance.text(lang)
+            "o DAS do MEI de {} vence em {}. Pague pelo app MEI ou no Portal do Simples Nacional (PGMEI), mesmo sem faturamento no mês.",
+            month_words(month, lang),
+            in_words(due_on, lang)
         ),
         format!(
-            "at the pace of the months you recorded, your {} revenue reaches {}, over the MEI limit of {} — it would cross it in {}. {} It is worth talking to an accountant about becoming an ME in the Simples Nacional.",
-            projection.year,
-            brl(projection.projected),
-            brl(projection.limit),
-            crossing.name(lang),
-            tolerance.text(lang)
+            "the MEI's DAS for {} is due on {}. Pay it in the MEI app or on the Simples Nacional portal (PGMEI), even with no revenue in the month.",
+            month_words(month, lang),
+            in_words(due_on, lang)
+        ),
+    )
+}
+
+/// The MEI's yearly declaration about `year`, due on `due_on`.
+fn dasn_notice(year: i64, due_on: CivilDate, lang: Language) -> String {
+    lang.choose(
+        format!(
+            "a declaração anual do MEI (DASN-SIMEI) sobre {} vence em {}. Entregue no Portal do Empreendedor, mesmo sem faturamento.",
+            year,
+            in_words(due_on, lang)
+        ),
+        format!(
+            "the MEI's yearly declaration (DASN-SIMEI) for {} is due on {}. File it on the Portal do Empreendedor, even with no revenue.",
+            year,
+            in_words(due_on, lang)
+        ),
+    )
+}
+
+/// A Simples Nacional company's DEFIS about `year`, due on `due_on`.
+fn defis_notice(year: i64, due_on: CivilDate, lang: Language) -> String {
+    lang.choose(
+        format!(
+            "a DEFIS do Simples Nacional sobre {} vence em {}. Combine a entrega com o seu contador.",
+            year,
+            in_words(due_on, lang)
+        ),
+        format!(
+            "the Simples Nacional DEFIS for {} is due on {}. Arrange it with your accountant.",
+            year,
+            in_words(due_on, lang)
         ),
     )
 }

@@ -4,6 +4,7 @@
 
 pub mod advice;
 pub mod calendar;
+pub mod ceiling;
 pub mod checks;
 pub mod document;
 pub mod events;

@@ -1,0 +1,91 @@
+//! The MEI's yearly revenue ceiling: the year's revenue at the pace of its recorded months against
+//! the limit (proportional in the opening year), the warning Sócio sends when the pace would cross
+//! it, and the tolerance rule with its source — every figure from the dated facts
+//! (`facts::calendar`).
+
+use super::{
+    money,
+    results::{MonthResult, YearMonth},
+};
+use crate::{facts, locale::Language};
+
+/// The ceiling at the pace of the year's recorded months.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CeilingProjection {
+    pub year: i64,
+    /// The year's limit in reais (proportional to the months of activity in the opening year).
+    pub limit: f64,
+    /// The limit plus the tolerance (up to it, the MEI stays until 31 December).
+    pub tolerance_limit: f64,
+    /// What the recorded months of the year add up to.
+    pub revenue_so_far: f64,
+    /// The recorded months plus the average of them for every month of activity not recorded.
+    pub projected: f64,
+    /// The month the pace would take the year's revenue over the limit; None when it would not.
+    pub crossing: Option<YearMonth>,
+}
+
+/// The year's revenue at the pace of its recorded months against the MEI's ceiling; None without
+/// a recorded month in `year`.
+pub fn ceiling_projection(
+    results: &[MonthResult],
+    year: i64,
+    opened: Option<YearMonth>,
+) -> Option<CeilingProjection> {
+    let ceiling = &facts::calendar().ceiling;
+    let months: Vec<&MonthResult> = results.iter().filter(|r| r.month.year == year).collect();
+    if months.is_empty() {
+        return None;
+    }
+    let first = opened.filter(|o| o.year == year).map_or(1, |o| o.month);
+    let active = 13 - first;
+    let limit = if first > 1 { ceiling.per_month_in_opening_year * active as f64 } else { ceiling.yearly };
+    let revenue_so_far: f64 = months.iter().map(|r| r.revenue).sum();
+    let pace = revenue_so_far / months.len() as f64;
+    let (mut running, mut crossing) = (0.0, None);
+    for month in first..=12 {
+        running += months.iter().find(|r| r.month.month == month).map_or(pace, |r| r.revenue);
+        if crossing.is_none() && running > limit + 0.005 {
+            crossing = Some(YearMonth { year, month });
+        }
+    }
+    let projected = (running * 100.0).round() / 100.0;
+    Some(CeilingProjection {
+        year,
+        limit,
+        tolerance_limit: limit * (1.0 + ceiling.tolerance),
+        revenue_so_far,
+        projected,
+        crossing,
+    })
+}
+
+/// The tolerance rule, with its source, in the language.
+pub fn tolerance_rule(lang: Language) -> String {
+    let fact = facts::get(&facts::calendar().ceiling.tolerance_fact);
+    format!("{} {}", fact.text(lang), fact.citation(lang))
+}
+
+/// The ceiling warning: the pace, the month it would cross the limit, and the tolerance rule.
+pub fn ceiling_warning(projection: &CeilingProjection, crossing: YearMonth, lang: Language) -> String {
+    let brl = |v: f64| money::format_brl(v, lang);
+    let tolerance = facts::get(&facts::calendar().ceiling.tolerance_fact);
+    lang.choose(
+        format!(
+            "no ritmo dos meses registrados, seu faturamento de {} chega a {}, acima do limite do MEI de {} — o limite seria ultrapassado em {}. {} Vale conversar com um contador sobre virar ME no Simples Nacional.",
+            projection.year,
+            brl(projection.projected),
+            brl(projection.limit),
+            crossing.name(lang),
+            tolerance.text(lang)
+        ),
+        format!(
+            "at the pace of the months you recorded, your {} revenue reaches {}, over the MEI limit of {} — it would cross it in {}. {} It is worth talking to an accountant about becoming an ME in the Simples Nacional.",
+            projection.year,
+            brl(projection.projected),
+            brl(projection.limit),
+            crossing.name(lang),
+            tolerance.text(lang)
+        ),
+    )
+}
