@@ -181,24 +181,7 @@ impl AppError {
                 format!("{} já existe.", resource_name(*resource, lang)),
                 format!("{} already exists.", resource_name(*resource, lang)),
             ),
-            AppError::FailedPrecondition(Precondition::ActivePromptCannotBeDeleted) => lang
-                .choose(
-                    "O prompt ativo não pode ser excluído. Ative outro prompt primeiro.",
-                    "The active prompt cannot be deleted. Activate another prompt first.",
-                )
-                .into(),
-            AppError::FailedPrecondition(Precondition::ConsultantIsPro) => lang
-                .choose(
-                    "O consultor de IA é exclusivo do plano Pro. Assine o Pro para conversar com ele.",
-                    "The AI consultant is part of the Pro plan. Get Pro to talk to it.",
-                )
-                .into(),
-            AppError::FailedPrecondition(Precondition::OutsideServiceWindow) => lang
-                .choose(
-                    "Esta pessoa não escreve há mais de 24 horas, e o WhatsApp só permite responder dentro de 24 horas da última mensagem dela. A mensagem não foi enviada.",
-                    "This person has not written for over 24 hours, and WhatsApp only allows replies within 24 hours of their last message. The message was not sent.",
-                )
-                .into(),
+            AppError::FailedPrecondition(precondition) => precondition_text(*precondition, lang).into(),
             AppError::ConversationTaken { by } => lang.choose(
                 format!("Esta conversa já está sendo atendida por {by}."),
                 format!("{by} is already answering this conversation."),
@@ -213,23 +196,14 @@ impl AppError {
                     "Number not registered. Send Sócio a message on WhatsApp to get started.",
                 )
                 .into(),
-            AppError::CodeAlreadySent { retry_after_secs } => lang.choose(
-                format!("Enviamos um código há pouco e ele continua valendo: confira o WhatsApp. Você pode pedir outro em {retry_after_secs} segundos."),
-                format!("We sent you a code moments ago and it is still valid: check WhatsApp. You can ask for another in {retry_after_secs} seconds."),
-            ),
+            AppError::CodeAlreadySent { retry_after_secs } => code_already_sent_text(*retry_after_secs, lang),
             AppError::InvalidCode => lang
                 .choose(
                     "Código inválido ou expirado. Confira o código e tente novamente.",
                     "Invalid or expired code. Please check your code and try again.",
                 )
                 .into(),
-            AppError::NumberLocked { retry_after_secs } => {
-                let minutes = retry_after_secs.div_ceil(60);
-                lang.choose(
-                    format!("Muitas tentativas com códigos errados. Tente novamente em {minutes} minutos."),
-                    format!("Too many wrong codes. Try again in {minutes} minutes."),
-                )
-            }
+            AppError::NumberLocked { retry_after_secs } => number_locked_text(*retry_after_secs, lang),
             AppError::TooManyStreams { max } => lang.choose(
                 format!("Você já acompanha o plano em {max} telas abertas. Feche uma delas para abrir outra."),
                 format!("You are already following the plan in {max} open screens. Close one to open another."),
@@ -352,6 +326,41 @@ impl From<sqlx::Error> for AppError {
             other => AppError::Internal(anyhow::Error::new(other).context("database")),
         }
     }
+}
+
+/// Why a call cannot go ahead in the state things are in.
+fn precondition_text(precondition: Precondition, lang: Language) -> &'static str {
+    match precondition {
+        Precondition::ActivePromptCannotBeDeleted => lang.choose(
+            "O prompt ativo não pode ser excluído. Ative outro prompt primeiro.",
+            "The active prompt cannot be deleted. Activate another prompt first.",
+        ),
+        Precondition::ConsultantIsPro => lang.choose(
+            "O consultor de IA é exclusivo do plano Pro. Assine o Pro para conversar com ele.",
+            "The AI consultant is part of the Pro plan. Get Pro to talk to it.",
+        ),
+        Precondition::OutsideServiceWindow => lang.choose(
+            "Esta pessoa não escreve há mais de 24 horas, e o WhatsApp só permite responder dentro de 24 horas da última mensagem dela. A mensagem não foi enviada.",
+            "This person has not written for over 24 hours, and WhatsApp only allows replies within 24 hours of their last message. The message was not sent.",
+        ),
+    }
+}
+
+/// A login code was sent moments ago: it still holds, and another may be asked for later.
+fn code_already_sent_text(retry_after_secs: u64, lang: Language) -> String {
+    lang.choose(
+        format!("Enviamos um código há pouco e ele continua valendo: confira o WhatsApp. Você pode pedir outro em {retry_after_secs} segundos."),
+        format!("We sent you a code moments ago and it is still valid: check WhatsApp. You can ask for another in {retry_after_secs} seconds."),
+    )
+}
+
+/// Too many wrong codes: the number is locked for a while, said in minutes.
+fn number_locked_text(retry_after_secs: u64, lang: Language) -> String {
+    let minutes = retry_after_secs.div_ceil(60);
+    lang.choose(
+        format!("Muitas tentativas com códigos errados. Tente novamente em {minutes} minutos."),
+        format!("Too many wrong codes. Try again in {minutes} minutes."),
+    )
 }
 
 fn violation_text(v: &FieldViolation, lang: Language) -> String {
