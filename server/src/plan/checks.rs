@@ -24,9 +24,21 @@ pub struct Warning {
 
 /// The warnings of a plan's figures (`plan` gives the team and the funding source when known).
 pub fn warnings(plan: Option<&Plan>, inputs: &Inputs, a: &Analysis, lang: Language) -> Vec<Warning> {
-    let brl = |v: f64| format_brl(v, lang);
     let mut found = Vec::new();
-    let mut warn = |code: &'static str, message: String| found.push(Warning { code, message });
+    found.extend(margin(inputs, a, lang));
+    found.extend(fixed_costs_without_sales(inputs, lang));
+    if matches!(inputs.tax, Basis::Mei { .. }) {
+        found.extend(mei_limits(plan, a, lang));
+    }
+    found.extend(investment_without_funding(plan, inputs, lang));
+    found
+}
+
+/// A price that does not cover each sale's cost, or leaves a thin margin.
+fn margin(inputs: &Inputs, a: &Analysis, lang: Language) -> Option<Warning> {
+    let brl = |v: f64| format_brl(v, lang);
+    let mut found = None;
+    let mut warn = |code: &'static str, message: String| found = Some(Warning { code, message });
     let ticket = inputs.average_ticket;
     if ticket > 0.0 && a.variable_cost_per_sale >= ticket {
         warn(
@@ -45,6 +57,13 @@ pub fn warnings(plan: Option<&Plan>, inputs: &Inputs, a: &Analysis, lang: Langua
             ),
         );
     }
+    found
+}
+
+fn fixed_costs_without_sales(inputs: &Inputs, lang: Language) -> Option<Warning> {
+    let brl = |v: f64| format_brl(v, lang);
+    let mut found = None;
+    let mut warn = |code: &'static str, message: String| found = Some(Warning { code, message });
     if inputs.monthly_fixed_costs > 0.0 && inputs.expected_sales_per_month <= 0.0 {
         warn(
             "fixed_costs_without_sales",
@@ -60,47 +79,62 @@ pub fn warnings(plan: Option<&Plan>, inputs: &Inputs, a: &Analysis, lang: Langua
             ),
         );
     }
-    if matches!(inputs.tax, Basis::Mei { .. }) {
-        let ceiling = &facts::calendar().ceiling;
-        let year = a.month.revenue * 12.0;
-        if year > ceiling.yearly {
-            warn(
-                "mei_ceiling",
-                lang.choose(
-                    format!(
-                        "No ritmo previsto o faturamento do ano é {}, acima do limite do MEI de {}. {}",
-                        brl(year),
-                        brl(ceiling.yearly),
-                        facts::get(&ceiling.tolerance_fact).text(lang)
-                    ),
-                    format!(
-                        "At the expected pace the year's revenue is {}, over the MEI limit of {}. {}",
-                        brl(year),
-                        brl(ceiling.yearly),
-                        facts::get(&ceiling.tolerance_fact).text(lang)
-                    ),
+    found
+}
+
+/// What an MEI cannot be: over the yearly ceiling at the expected pace, or more than its one employee.
+fn mei_limits(plan: Option<&Plan>, a: &Analysis, lang: Language) -> Vec<Warning> {
+    let brl = |v: f64| format_brl(v, lang);
+    let mut found = Vec::new();
+    let mut warn = |code: &'static str, message: String| found.push(Warning { code, message });
+    let ceiling = &facts::calendar().ceiling;
+    let year = a.month.revenue * 12.0;
+    if year > ceiling.yearly {
+        warn(
+            "mei_ceiling",
+            lang.choose(
+                format!(
+                    "No ritmo previsto o faturamento do ano é {}, acima do limite do MEI de {}. {}",
+                    brl(year),
+                    brl(ceiling.yearly),
+                    facts::get(&ceiling.tolerance_fact).text(lang)
                 ),
-            );
-        }
-        let team = plan.and_then(|p| p.section(Step::Hr).data["teamSize"].as_i64());
-        if team.is_some_and(|t| t > 2) {
-            warn(
-                "mei_employees",
-                lang.choose(
-                    format!(
-                        "Uma equipe de {} pessoas não cabe no MEI: {}",
-                        team.unwrap_or_default(),
-                        facts::get("mei.employees").text(lang)
-                    ),
-                    format!(
-                        "A team of {} people does not fit an MEI: {}",
-                        team.unwrap_or_default(),
-                        facts::get("mei.employees").text(lang)
-                    ),
+                format!(
+                    "At the expected pace the year's revenue is {}, over the MEI limit of {}. {}",
+                    brl(year),
+                    brl(ceiling.yearly),
+                    facts::get(&ceiling.tolerance_fact).text(lang)
                 ),
-            );
-        }
+            ),
+        );
     }
+    let team = plan.and_then(|p| p.section(Step::Hr).data["teamSize"].as_i64());
+    if team.is_some_and(|t| t > 2) {
+        warn(
+            "mei_employees",
+            lang.choose(
+                format!(
+                    "Uma equipe de {} pessoas não cabe no MEI: {}",
+                    team.unwrap_or_default(),
+                    facts::get("mei.employees").text(lang)
+                ),
+                format!(
+                    "A team of {} people does not fit an MEI: {}",
+                    team.unwrap_or_default(),
+                    facts::get("mei.employees").text(lang)
+                ),
+            ),
+        );
+    }
+
+    found
+}
+
+/// A startup investment with no source of money named in the plan.
+fn investment_without_funding(plan: Option<&Plan>, inputs: &Inputs, lang: Language) -> Option<Warning> {
+    let brl = |v: f64| format_brl(v, lang);
+    let mut found = None;
+    let mut warn = |code: &'static str, message: String| found = Some(Warning { code, message });
     let funding = plan.and_then(|p| {
         p.section(Step::Finance).data["fundingSource"].as_str().map(str::trim).map(str::to_owned)
     });
