@@ -293,49 +293,78 @@ pub async fn write_as_person(
 pub fn asks_for_a_person(text: &str) -> bool {
     let text = fold(text);
     let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    const PEOPLE: &[&str] = &[
-        "humano",
-        "humana",
-        "pessoa",
-        "alguem",
-        "atendente",
-        "consultor",
-        "consultora",
-        "especialista",
-        "human",
-        "person",
-        "someone",
-        "somebody",
-        "agent",
-        "representative",
-    ];
-    const ARTICLES: &[&str] =
-        &["um", "uma", "o", "a", "algum", "alguma", "de", "the", "an", "some", "real", "actual"];
-    // "falar com (um) humano", "me passa pra (uma) pessoa", "talk to (a) human", "connect me to (an) agent".
-    const ASKS: &[&[&str]] = &[
-        &["falar", "com"],
-        &["conversar", "com"],
-        &["passa", "para"],
-        &["passa", "pra"],
-        &["passe", "para"],
-        &["passe", "pra"],
-        &["transfere", "para"],
-        &["transfere", "pra"],
-        &["transfira", "para"],
-        &["encaminha", "para"],
-        &["encaminhe", "para"],
-        &["chama"],
-        &["chame"],
-        &["talk", "to"],
-        &["talk", "with"],
-        &["speak", "to"],
-        &["speak", "with"],
-        &["chat", "with"],
-        &["connect", "me", "to"],
-        &["connect", "me", "with"],
-        &["transfer", "me", "to"],
-        &["put", "me", "through", "to"],
-    ];
+    // The whole message is the noun: "humano?", "atendente!", "human".
+    let alone = matches!(words.as_slice(), [w] | ["um" | "uma" | "a" | "an", w] if PEOPLE.contains(w));
+    asks_to_talk_to_one(&words)
+        || wants_one(&words)
+        || anyone_there(&text)
+        || alone
+        || WISHES.iter().any(|w| text.contains(w))
+}
+
+const PEOPLE: &[&str] = &[
+    "humano",
+    "humana",
+    "pessoa",
+    "alguem",
+    "atendente",
+    "consultor",
+    "consultora",
+    "especialista",
+    "human",
+    "person",
+    "someone",
+    "somebody",
+    "agent",
+    "representative",
+];
+const ARTICLES: &[&str] =
+    &["um", "uma", "o", "a", "algum", "alguma", "de", "the", "an", "some", "real", "actual"];
+// "falar com (um) humano", "me passa pra (uma) pessoa", "talk to (a) human", "connect me to (an) agent".
+const ASKS: &[&[&str]] = &[
+    &["falar", "com"],
+    &["conversar", "com"],
+    &["passa", "para"],
+    &["passa", "pra"],
+    &["passe", "para"],
+    &["passe", "pra"],
+    &["transfere", "para"],
+    &["transfere", "pra"],
+    &["transfira", "para"],
+    &["encaminha", "para"],
+    &["encaminhe", "para"],
+    &["chama"],
+    &["chame"],
+    &["talk", "to"],
+    &["talk", "with"],
+    &["speak", "to"],
+    &["speak", "with"],
+    &["chat", "with"],
+    &["connect", "me", "to"],
+    &["connect", "me", "with"],
+    &["transfer", "me", "to"],
+    &["put", "me", "through", "to"],
+];
+// The wish is the writer's: the request opens the message, or a first-person or polite word
+// comes just before it ("quero falar com…", "can I speak to…"), not "o cliente fala com…".
+const MINE: &[&str] = &[
+    "quero", "queria", "gostaria", "preciso", "posso", "poderia", "podia", "me", "favor", "i", "can",
+    "could", "let", "want", "need", "please", "like",
+];
+// Said as such: "atendimento humano", "pessoa de verdade", "real person", "live agent".
+const WISHES: &[&str] = &[
+    "atendimento humano",
+    "pessoa de verdade",
+    "humano de verdade",
+    "pessoa real",
+    "real person",
+    "human agent",
+    "live agent",
+    "a human please",
+];
+
+/// "quero falar com um humano", "can I speak to a person": a request to talk to one, the writer's.
+fn asks_to_talk_to_one(words: &[&str]) -> bool {
     let person_after = |from: usize| {
         words[from.min(words.len())..]
             .iter()
@@ -344,45 +373,34 @@ pub fn asks_for_a_person(text: &str) -> bool {
             .take(1)
             .any(|w| PEOPLE.contains(w))
     };
-    // The wish is the writer's: the request opens the message, or a first-person or polite word
-    // comes just before it ("quero falar com…", "can I speak to…"), not "o cliente fala com…".
-    const MINE: &[&str] = &[
-        "quero", "queria", "gostaria", "preciso", "posso", "poderia", "podia", "me", "favor", "i", "can",
-        "could", "let", "want", "need", "please", "like",
-    ];
     let mine = |i: usize| i == 0 || words[i.saturating_sub(3)..i].iter().any(|w| MINE.contains(w));
-    let asked = (0..words.len()).any(|i| {
-        mine(i) && ASKS.iter().any(|ask| words[i..].starts_with(ask) && person_after(i + ask.len()))
-    });
-    // A short request for one: "quero um atendente", "atendente, por favor", "need a human".
+    (0..words.len())
+        .any(|i| mine(i) && ASKS.iter().any(|ask| words[i..].starts_with(ask) && person_after(i + ask.len())))
+}
+
+/// A short request for one: "quero um atendente", "atendente, por favor", "need a human".
+fn wants_one(words: &[&str]) -> bool {
     let polite = |w: &&str| matches!(*w, "por" | "favor" | "please" | "pfv" | "pf");
     let short: Vec<&str> = words.iter().copied().filter(|w| !polite(w)).collect();
-    let wants = short.len() <= 4
+    short.len() <= 4
         && short.iter().any(|w| PEOPLE.contains(w))
         && (short.len() < words.len()
-            || short.iter().any(|w| matches!(*w, "quero" | "queria" | "preciso" | "want" | "need")));
-    // "tem alguém aí?", "is anyone there?", "anybody there?"
-    let anyone_there = text.contains("tem alguem ai")
-        || text.contains("alguem ai")
-        || text.contains("tem algum humano")
-        || text.contains("is anyone there")
-        || text.contains("anybody there")
-        || text.contains("is there a human")
-        || text.contains("is there a person");
-    // Said as such: "atendimento humano", "pessoa de verdade", "real person", "live agent".
-    const WISHES: &[&str] = &[
-        "atendimento humano",
-        "pessoa de verdade",
-        "humano de verdade",
-        "pessoa real",
-        "real person",
-        "human agent",
-        "live agent",
-        "a human please",
-    ];
-    // The whole message is the noun: "humano?", "atendente!", "human".
-    let alone = matches!(words.as_slice(), [w] | ["um" | "uma" | "a" | "an", w] if PEOPLE.contains(w));
-    asked || wants || anyone_there || alone || WISHES.iter().any(|w| text.contains(w))
+            || short.iter().any(|w| matches!(*w, "quero" | "queria" | "preciso" | "want" | "need")))
+}
+
+/// "tem alguém aí?", "is anyone there?", "anybody there?"
+fn anyone_there(text: &str) -> bool {
+    [
+        "tem alguem ai",
+        "alguem ai",
+        "tem algum humano",
+        "is anyone there",
+        "anybody there",
+        "is there a human",
+        "is there a person",
+    ]
+    .iter()
+    .any(|phrase| text.contains(phrase))
 }
 
 /// LGPD erasure, the handoff's part.
