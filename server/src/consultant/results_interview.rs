@@ -15,7 +15,7 @@ use crate::{
     locale::Language,
     plan::{
         money::format_brl,
-        results::{self, YearMonth},
+        results::{self, Forecast, MonthResult, Variance, YearMonth},
         store::Source,
     },
     whatsapp::templates::Template,
@@ -160,8 +160,17 @@ pub async fn answer(
             Err(err) => return Err(err),
         };
     leave(db, &user.id).await?;
+    let mut reply = recorded_text(&recorded, lang);
+    if let Some(forecast) = results::forecast_of(db, &user.id).await? {
+        reply.push_str(&against_plan_text(&forecast, &results::variance(&recorded, &forecast), lang));
+    }
+    Ok(reply)
+}
+
+/// The month as recorded: revenue, costs, result and sales.
+fn recorded_text(recorded: &MonthResult, lang: Language) -> String {
     let brl = |v: f64| format_brl(v, lang);
-    let mut reply = lang.choose(
+    lang.choose(
         format!(
             "✅ {} registrado: faturamento de {}, custos de {} e resultado de {} ({} vendas).",
             recorded.month.name(lang),
@@ -178,32 +187,33 @@ pub async fn answer(
             brl(recorded.result()),
             recorded.sales_count
         ),
-    );
-    if let Some(forecast) = results::forecast_of(db, &user.id).await? {
-        let v = results::variance(&recorded, &forecast);
-        let percent = |p: Option<f64>| p.map(|p| format!(" ({p:+.1}%)")).unwrap_or_default();
-        reply.push_str(&lang.choose(
-            format!(
-                " O plano previa {} de faturamento e {} de resultado por mês: diferença de {}{} no faturamento e {}{} no resultado.",
-                brl(forecast.revenue),
-                brl(forecast.result),
-                brl(v.revenue),
-                percent(v.revenue_percent),
-                brl(v.result),
-                percent(v.result_percent)
-            ),
-            format!(
-                " The plan expected {} of revenue and {} of result a month: a difference of {}{} in revenue and {}{} in result.",
-                brl(forecast.revenue),
-                brl(forecast.result),
-                brl(v.revenue),
-                percent(v.revenue_percent),
-                brl(v.result),
-                percent(v.result_percent)
-            ),
-        ));
-    }
-    Ok(reply)
+    )
+}
+
+/// How the month compares with what the plan expected of it.
+fn against_plan_text(forecast: &Forecast, v: &Variance, lang: Language) -> String {
+    let brl = |v: f64| format_brl(v, lang);
+    let percent = |p: Option<f64>| p.map(|p| format!(" ({p:+.1}%)")).unwrap_or_default();
+    lang.choose(
+        format!(
+            " O plano previa {} de faturamento e {} de resultado por mês: diferença de {}{} no faturamento e {}{} no resultado.",
+            brl(forecast.revenue),
+            brl(forecast.result),
+            brl(v.revenue),
+            percent(v.revenue_percent),
+            brl(v.result),
+            percent(v.result_percent)
+        ),
+        format!(
+            " The plan expected {} of revenue and {} of result a month: a difference of {}{} in revenue and {}{} in result.",
+            brl(forecast.revenue),
+            brl(forecast.result),
+            brl(v.revenue),
+            percent(v.revenue_percent),
+            brl(v.result),
+            percent(v.result_percent)
+        ),
+    )
 }
 
 #[cfg(test)]
