@@ -224,19 +224,7 @@ impl Guide {
                 format!("Seu plano: {}\nSeu painel: {}", self.links.builder(), self.links.dashboard()),
                 format!("Your plan: {}\nYour dashboard: {}", self.links.builder(), self.links.dashboard()),
             )),
-            Some(Command::SendPlan) => {
-                let mut tx = self.db.begin().await?;
-                plan_request::request(&mut tx, &user.id, lang).await?;
-                tx.commit().await?; // wakes the workers for the plan
-                out.push(format!(
-                    "{}\n{}",
-                    plan_request::on_its_way(lang),
-                    lang.choose(
-                        format!("Para editar: {}", self.links.builder()),
-                        format!("To edit it: {}", self.links.builder())
-                    )
-                ));
-            }
+            Some(Command::SendPlan) => out.push(self.send_plan(&user.id, lang).await?),
             Some(Command::Skip) => {
                 let next = Self::next_question(&plan, pending);
                 self.ask(&user.id, next).await?;
@@ -249,26 +237,54 @@ impl Guide {
                     None => finished(&self.links, lang),
                 });
             }
-            None => {
-                if let Some((question, value)) = asides::correction(text) {
-                    out.push(self.correct(user, question, &value, lang).await?);
-                    let plan = self.plans.get_or_create(&user.id).await?;
-                    out.push(self.continue_with(&user.id, &plan, pending, lang).await?);
-                } else if let Some(said) =
-                    asides::is_question(text).then(|| asides::answer(text, &plan, lang)).flatten()
-                {
-                    // A question is answered, and the interview goes on where it was.
-                    out.push(said);
-                    out.push(self.continue_with(&user.id, &plan, pending, lang).await?);
-                } else {
-                    match pending {
-                        Some(question) => out.push(self.answer(user, question, text, lang).await?),
-                        None => out.push(self.continue_with(&user.id, &plan, None, lang).await?),
-                    }
-                }
-            }
+            None => out.extend(self.converse(user, text, &plan, pending, lang).await?),
         }
         Ok(out.join("\n\n"))
+    }
+
+    /// Plain words in the interview: a correction of an earlier answer, a question of theirs (both
+    /// then back to where it was), or the answer to the question it waits on.
+    async fn converse(
+        &self,
+        user: &User,
+        text: &str,
+        plan: &Plan,
+        pending: Option<&'static Question>,
+        lang: Language,
+    ) -> Result<Vec<String>, AppError> {
+        let mut out = Vec::new();
+        if let Some((question, value)) = asides::correction(text) {
+            out.push(self.correct(user, question, &value, lang).await?);
+            let plan = self.plans.get_or_create(&user.id).await?;
+            out.push(self.continue_with(&user.id, &plan, pending, lang).await?);
+        } else if let Some(said) =
+            asides::is_question(text).then(|| asides::answer(text, plan, lang)).flatten()
+        {
+            // A question is answered, and the interview goes on where it was.
+            out.push(said);
+            out.push(self.continue_with(&user.id, plan, pending, lang).await?);
+        } else {
+            match pending {
+                Some(question) => out.push(self.answer(user, question, text, lang).await?),
+                None => out.push(self.continue_with(&user.id, plan, None, lang).await?),
+            }
+        }
+        Ok(out)
+    }
+
+    /// "mande o plano": the document is queued (the workers send it), with the builder's link.
+    async fn send_plan(&self, user_id: &str, lang: Language) -> Result<String, AppError> {
+        let mut tx = self.db.begin().await?;
+        plan_request::request(&mut tx, user_id, lang).await?;
+        tx.commit().await?; // wakes the workers for the plan
+        Ok(format!(
+            "{}\n{}",
+            plan_request::on_its_way(lang),
+            lang.choose(
+                format!("Para editar: {}", self.links.builder()),
+                format!("To edit it: {}", self.links.builder())
+            )
+        ))
     }
 
     /// The month's results interview (`results_interview`), when the text starts it, answers a
