@@ -1,0 +1,157 @@
+//! What the guide says besides its questions: the menu and help, the plan's progress, the recap of
+//! a finished step with a practical tip (the finance step's from the plan's own figures), the
+//! closing words.
+
+use serde_json::Value as Json;
+
+use crate::{
+    consultant::{questions::QUESTIONS, replies::Links},
+    locale::Language,
+    plan::{advice, document, finance, labels, money::format_brl, sections::Step, store::Plan},
+    proto::{json, socio::v1 as pb},
+};
+
+pub(super) fn step_name(step: Step, lang: Language) -> &'static str {
+    match step {
+        Step::Idea => lang.choose("Ideia de negócio", "Business idea"),
+        Step::Market => lang.choose("Mercado", "Market"),
+        Step::Finance => lang.choose("Finanças", "Finance"),
+        Step::Marketing => "Marketing",
+        Step::Hr => lang.choose("Pessoas", "People"),
+        Step::Legal => lang.choose("Jurídico e impostos", "Legal and tax"),
+    }
+}
+
+pub(super) fn menu(lang: Language) -> String {
+    lang.choose(
+        "📋 *Menu*\n• *progresso* — como está o seu plano\n• *plano* — o plano completo em PDF, aqui no WhatsApp\n• *resultados* — registrar o faturamento e os custos do mês passado\n• *painel* — links do plano e do painel\n• *pular* — pular a pergunta atual\n• *ajuda* — como funciono\n• *English* — switch to English",
+        "📋 *Menu*\n• *progress* — how your plan is going\n• *plan* — the complete plan as a PDF, right here\n• *results* — record last month's revenue and costs\n• *dashboard* — links to your plan and dashboard\n• *skip* — skip the current question\n• *help* — how I work\n• *Português* — mudar para português",
+    )
+    .into()
+}
+
+pub(super) fn help(lang: Language) -> String {
+    lang.choose(
+        "Eu faço perguntas sobre cada etapa do seu plano (ideia, mercado, finanças, marketing, pessoas e jurídico) e guardo as respostas no seu plano, que você vê no painel. Responda do seu jeito; valores podem ser como \"R$ 1.500\" ou \"1,5 mil\". Diga *menu* para ver os comandos. Lembrando: minha orientação é educacional e não substitui um contador ou advogado.",
+        "I ask about each step of your plan (idea, market, finance, marketing, people and legal) and save your answers into your plan, which you see on your dashboard. Answer in your own words; amounts can be like \"R$ 1,500\" or \"1.5k\". Say *menu* for the commands. Remember: my guidance is educational and does not replace an accountant or a lawyer.",
+    )
+    .into()
+}
+
+pub(super) fn progress(plan: &Plan, lang: Language) -> String {
+    let lines: Vec<String> = plan
+        .sections
+        .iter()
+        .map(|s| format!("{} {}", if s.completed { "✅" } else { "⬜" }, step_name(s.step, lang)))
+        .collect();
+    format!(
+        "{} {}%\n{}",
+        lang.choose("Seu plano está em", "Your plan is at"),
+        plan.progress(),
+        lines.join("\n")
+    )
+}
+
+pub(super) fn finished(links: &Links, lang: Language) -> String {
+    lang.choose(
+        format!(
+            "🎉 Parabéns! Todas as etapas do seu plano estão concluídas. Gere o plano completo em PDF no site: {}\n\nQuer revisar algo? Diga *progresso* ou *menu*.",
+            links.builder()
+        ),
+        format!(
+            "🎉 Congratulations! Every step of your plan is complete. Generate the complete plan as a PDF on the website: {}\n\nWant to review something? Say *progress* or *menu*.",
+            links.builder()
+        ),
+    )
+}
+
+pub(super) fn recap(plan: &Plan, step: Step, lang: Language) -> String {
+    let data = &plan.section(step).data;
+    let lines: Vec<String> = QUESTIONS
+        .iter()
+        .filter(|q| q.step == step)
+        .filter_map(|q| {
+            let value = data.get(q.field)?;
+            let shown = match value {
+                Json::String(s) if !s.is_empty() && s != "unspecified" => {
+                    labels::of(q.field, s, lang).map_or_else(|| s.clone(), str::to_owned)
+                }
+                Json::Number(n) => n.to_string(),
+                Json::Array(items) if !items.is_empty() => {
+                    items.iter().filter_map(Json::as_str).collect::<Vec<_>>().join(", ")
+                }
+                _ => return None,
+            };
+            let label = q.text(lang).split(['?', '(']).next().unwrap_or(q.field).trim().to_owned();
+            Some(format!("• {label}: {shown}"))
+        })
+        .collect();
+    if lines.is_empty() {
+        String::new()
+    } else {
+        format!("{}\n{}", lang.choose("Resumo:", "Summary:"), lines.join("\n"))
+    }
+}
+
+pub(super) fn tip(plan: &Plan, step: Step, lang: Language) -> String {
+    match step {
+        Step::Idea => advice::idea_tip(plan.section(Step::Idea).data["stage"].as_str().unwrap_or_default(), lang),
+        Step::Market => lang.choose(
+            "💡 Dica: visite ou siga 3 concorrentes e anote preços, atendimento e avaliações. A sua oportunidade está no que eles fazem mal.".to_owned(),
+            "💡 Tip: visit or follow 3 competitors and note prices, service and reviews. Your opportunity is in what they do badly.".to_owned(),
+        ),
+        Step::Finance => finance_tip(plan, lang),
+        Step::Marketing => lang.choose(
+            "💡 Dica: comece com um ou dois canais e faça bem feito; peça avaliações e indicações aos primeiros clientes.".to_owned(),
+            "💡 Tip: start with one or two channels and do them well; ask your first customers for reviews and referrals.".to_owned(),
+        ),
+        Step::Hr => advice::people_tip(form(plan), lang),
+        Step::Legal => advice::legal_tip(form(plan), lang),
+    }
+}
+
+/// The plan's legal form, as the advice needs it.
+pub(super) fn form(plan: &Plan) -> advice::Form {
+    advice::Form::of(&plan.section(Step::Legal).data)
+}
+
+pub(super) fn finance_tip(plan: &Plan, lang: Language) -> String {
+    let data: Option<pb::FinanceData> = json::from_json(plan.section(Step::Finance).data.clone()).ok();
+    let Some(a) = data.as_ref().and_then(|d| document::plan_inputs(plan, d)).map(|i| finance::analyse(&i))
+    else {
+        return lang
+            .choose(
+                "💡 Dica: mantenha uma reserva de pelo menos 3 meses de custos fixos.",
+                "💡 Tip: keep a reserve of at least 3 months of fixed costs.",
+            )
+            .into();
+    };
+    let brl = |v: f64| format_brl(v, lang);
+    let break_even = match (a.break_even_sales, a.break_even_revenue) {
+        (Some(sales), Some(revenue)) => lang.choose(
+            format!(
+                "Seu ponto de equilíbrio é de {} vendas por mês ({} de faturamento).",
+                sales.ceil(),
+                brl(revenue)
+            ),
+            format!("Your break-even point is {} sales a month ({} in revenue).", sales.ceil(), brl(revenue)),
+        ),
+        _ => lang
+            .choose(
+                "Atenção: o custo de cada venda é maior que o preço — assim não há ponto de equilíbrio.",
+                "Careful: each sale costs more than its price — there is no break-even point.",
+            )
+            .into(),
+    };
+    let result = lang.choose(
+        format!("Com as vendas que você espera, o resultado mensal estimado é {}.", brl(a.month.result)),
+        format!("With the sales you expect, the estimated monthly result is {}.", brl(a.month.result)),
+    );
+    format!(
+        "📊 {break_even} {result}\n💡 {}",
+        lang.choose(
+            "Dica: mantenha uma reserva de pelo menos 3 meses de custos fixos.",
+            "Tip: keep a reserve of at least 3 months of fixed costs."
+        )
+    )
+}
