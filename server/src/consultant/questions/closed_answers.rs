@@ -1,0 +1,103 @@
+//! Closed answers written in words: the stage, legal form, size, tax regime, activity and CNPJ
+//! status a person types (in Portuguese or English, with or without accents) read as the field's
+//! code.
+
+use crate::consultant::parse;
+
+pub(super) fn stage(lower: &str) -> Option<&'static str> {
+    [
+        (["funcionando", "running", "já vendo", "ja vendo"], "running"),
+        (["começando", "comecando", "starting", "abrindo"], "started"),
+        (["planejando", "planning", "planejamento", "plano"], "planning"),
+        (["ideia", "idea", "só", "just"], "idea"),
+    ]
+    .iter()
+    .find(|(words, _)| words.iter().any(|w| lower.contains(w)))
+    .map(|(_, stage)| *stage)
+}
+
+pub(super) fn business_type(lower: &str) -> Option<&'static str> {
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).collect();
+    let has = |w: &str| words.contains(&w);
+    if has("mei") {
+        Some("mei")
+    } else if has("ei") || lower.contains("individual") || lower.contains("sole") {
+        Some("ei")
+    } else if has("ltda") || lower.contains("limitada") {
+        Some("ltda")
+    } else if has("slu") || lower.contains("unipessoal") {
+        Some("slu")
+    } else if has("epp") {
+        Some("epp")
+    } else if has("me") || lower.contains("microempresa") {
+        Some("me")
+    } else if has("sa") || lower.contains("s.a") {
+        Some("sa")
+    } else if lower.contains("não sei")
+        || lower.contains("nao sei")
+        || lower.contains("not sure")
+        || lower.contains("ainda não")
+    {
+        Some("undecided")
+    } else {
+        None
+    }
+}
+
+pub(super) fn company_size(lower: &str) -> Option<&'static str> {
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).collect();
+    let has = |w: &str| words.contains(&w);
+    if ["acima", "above", "demais", "maior", "grande", "larger"].iter().any(|w| lower.contains(w)) {
+        Some("other")
+    } else if has("epp") || lower.contains("pequeno porte") || lower.contains("small") {
+        Some("epp")
+    } else if has("me") || has("mei") || lower.contains("micro") {
+        Some("me")
+    } else if ["não sei", "nao sei", "not sure", "ainda não", "ainda nao"].iter().any(|w| lower.contains(w))
+    {
+        Some("undecided")
+    } else {
+        None
+    }
+}
+
+pub(super) fn tax_regime(lower: &str) -> Option<&'static str> {
+    if lower.contains("simples") {
+        Some("simples_nacional")
+    } else if lower.contains("presumido") {
+        Some("lucro_presumido")
+    } else if lower.contains("real") {
+        Some("lucro_real")
+    } else if lower.contains("simei") || lower.split(|c: char| !c.is_alphanumeric()).any(|w| w == "mei") {
+        Some("simei")
+    } else if ["não sei", "nao sei", "not sure", "ainda não", "ainda nao"].iter().any(|w| lower.contains(w))
+    {
+        Some("undecided")
+    } else {
+        None
+    }
+}
+
+pub(super) fn activity(lower: &str) -> Option<&'static str> {
+    let commerce = ["comércio", "comercio", "commerce", "revend", "loja", "resale", "vend"]
+        .iter()
+        .any(|w| lower.contains(w));
+    let services = ["servi", "atendimento"].iter().any(|w| lower.contains(w));
+    let industry =
+        ["indústria", "industria", "industry", "fabric", "produz", "makes"].iter().any(|w| lower.contains(w));
+    match (commerce, services, industry) {
+        (true, true, _) => Some("commerce_and_services"),
+        (_, true, false) => Some("services"),
+        (_, _, true) => Some("industry"),
+        (true, false, false) => Some("commerce"),
+        _ => None,
+    }
+}
+
+pub(super) fn cnpj_status(lower: &str) -> Option<&'static str> {
+    if lower.contains("abrindo") || lower.contains("being") || lower.contains("processo") {
+        Some("in_progress")
+    } else {
+        parse::yes_no(lower).map(|yes| if yes { "active" } else { "none" })
+    }
+}

@@ -1,0 +1,76 @@
+//! The interview's questions: a few per step, every tap read back as its answer, answers read
+//! into field values.
+
+use super::*;
+
+fn question(field: &str) -> &'static Question {
+    QUESTIONS.iter().find(|q| q.field == field).unwrap()
+}
+
+#[test]
+fn every_step_has_a_few_focused_questions() {
+    for step in Step::ALL {
+        let n = QUESTIONS.iter().filter(|q| q.step == step).count();
+        assert!((3..=7).contains(&n), "{step:?} has {n}");
+    }
+}
+
+#[test]
+fn every_tap_reads_back_as_its_answer_in_both_languages() {
+    let mut closed = 0;
+    for question in QUESTIONS {
+        for lang in [Language::PtBr, Language::En] {
+            for choice in question.choices(lang) {
+                let expected = choice.id.split_once(':').unwrap().1;
+                let read = question.read(&choice.title).unwrap();
+                assert_eq!(read[question.field], json!(expected), "{}", choice.title);
+                closed += 1;
+            }
+        }
+    }
+    assert_eq!(closed, 50, "stage, legal form, size, regime, activity and CNPJ, in two languages");
+}
+
+#[test]
+fn answers_become_field_values() {
+    assert_eq!(question("startupCosts").read("uns R$ 20.000"), Some(json!({"startupCosts": 20000.0})));
+    assert_eq!(
+        question("variableCostPerSale").read("30%"),
+        Some(json!({"variableCostPercent": 30.0, "variableCostPerSale": null}))
+    );
+    assert_eq!(
+        question("channels").read("Instagram e iFood"),
+        Some(json!({"channels": ["Instagram", "iFood"]}))
+    );
+    assert_eq!(
+        question("businessType").read("Acho que MEI"),
+        Some(json!({"businessType": "mei", "taxRegime": "simei", "companySize": "me"})),
+        "a MEI's regime is the SIMEI, its size ME"
+    );
+    assert_eq!(
+        question("businessType").read("vai ser uma ME"),
+        Some(json!({"companySize": "me"})),
+        "a size is not a legal form: kept as the size"
+    );
+    assert_eq!(question("businessType").read("empresário individual"), Some(json!({"businessType": "ei"})));
+    assert_eq!(question("companySize").read("acho que EPP"), Some(json!({"companySize": "epp"})));
+    assert_eq!(question("companySize").read("microempresa"), Some(json!({"companySize": "me"})));
+    assert_eq!(question("activity").read("fabrico e vendo bolos"), Some(json!({"activity": "industry"})));
+    assert_eq!(question("activity").read("Manicure, só serviços"), Some(json!({"activity": "services"})));
+    assert_eq!(question("taxRegime").read("simples"), Some(json!({"taxRegime": "simples_nacional"})));
+    assert_eq!(question("cnpjStatus").read("ainda não"), Some(json!({"cnpjStatus": "none"})));
+    assert_eq!(
+        question("variableCostPerSale").read("R$ 6 de material, mais 3% da maquininha"),
+        Some(json!({"variableCostPerSale": 6.0, "variableCostPercent": 3.0}))
+    );
+    let sales = question("expectedSalesPerMonth");
+    assert_eq!(
+        sales.read("6 clientes por dia, de terça a sábado"),
+        Some(json!({"expectedSalesPerMonth": 130}))
+    );
+    assert_eq!(sales.read("uns 30 por semana"), Some(json!({"expectedSalesPerMonth": 130})));
+    assert_eq!(sales.read("6 por dia"), Some(json!({"_perDay": 6.0})), "the days worked are asked");
+    assert_eq!(sales.read("800"), Some(json!({"expectedSalesPerMonth": 800})));
+    assert_eq!(question("stage").read("estou planejando"), Some(json!({"stage": "planning"})));
+    assert_eq!(question("startupCosts").read("não sei ainda"), None);
+}
