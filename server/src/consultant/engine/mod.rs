@@ -4,32 +4,27 @@
 //! model, letting it save plan fields, complete steps and read the plan through tools validated
 //! exactly like the plan API. Without a model, or when it cannot answer, the offline guide does.
 
+#[cfg(test)]
+mod tests;
+mod tools;
+
 use serde_json::{Value as Json, json};
 
 use super::{
-    finance_tool,
     guide::Guide,
-    llm::{Completion, Deltas, LlmClient, ToolCall},
-    plan_request,
+    llm::{Completion, Deltas, LlmClient},
 };
 use crate::{
     conversation::{
-        handoff,
         messages::{self, Author, Message},
         summaries,
     },
     db::Db,
     error::AppError,
-    facts,
     identity::users::{Tier, User},
-    plan::{
-        Plans,
-        results::{self, YearMonth},
-        sections::Step,
-        store::{Patch, Plan, Source, StepUpdate},
-    },
+    plan::{Plans, store::Plan},
     prompts,
-    whatsapp::choices::{Choice, MAX_ROWS},
+    whatsapp::choices::Choice,
 };
 
 /// The latest messages the model sees as they were; what came before is in the summary.
@@ -63,74 +58,6 @@ pub struct Engine {
 pub struct Answer {
     pub text: String,
     pub choices: Vec<Choice>,
-}
-
-/// The model's `offer_choices`: two to ten short answers shown under its next message.
-fn offer_choices(call: &ToolCall, choices: &mut Vec<Choice>) -> String {
-    let args: Json = serde_json::from_str(&call.arguments).unwrap_or_default();
-    let options: Vec<String> = args["options"]
-        .as_array()
-        .map(|o| o.iter().filter_map(Json::as_str).map(|s| s.trim().to_owned()).collect())
-        .unwrap_or_default();
-    if !(2..=MAX_ROWS).contains(&options.len())
-        || options.iter().any(|o| o.is_empty() || o.chars().count() > 24)
-    {
-        return "error: give 2 to 10 options of at most 24 characters each".into();
-    }
-    *choices = options
-        .iter()
-        .enumerate()
-        .map(|(i, title)| Choice::new(format!("option:{}", i + 1), title))
-        .collect();
-    "ok: they will be shown as buttons (or a list) under your message; ask the question in your text".into()
-}
-
-fn tools() -> Json {
-    let section =
-        json!({"type": "string", "enum": ["idea", "market", "finance", "marketing", "hr", "legal"]});
-    json!([
-        {"type": "function", "function": {
-            "name": "save_plan_section",
-            "description": "Saves fields of one section of the user's business plan. Field names: idea {businessIdea, problem, solution, differentiator, stage: idea|planning|started|running}; market {industry, targetCustomer, marketSize, competitors, location, strengths, weaknesses, opportunities, threats (the SWOT analysis)}; finance {startupCosts, monthlyFixedCosts, averageTicket, variableCostPerSale, variableCostPercent, expectedSalesPerMonth, workingCapital, fundingSource} (amounts in reais as numbers); marketing {channels: [string], positioning, pricingStrategy, launchPlan}; hr {teamSize, roles: [string], hiringPlan, partners}; legal {businessType (the legal form): mei|ei|ltda|slu|sa|undecided, companySize (porte, by yearly revenue; a MEI is me): me|epp|other|undecided, taxRegime: simei|simples_nacional|lucro_presumido|lucro_real|undecided, licences: [string], cnpjStatus: none|in_progress|active}.",
-            "parameters": {"type": "object", "properties": {"section": section, "fields": {"type": "object"}, "completed": {"type": "boolean"}}, "required": ["section", "fields"]}
-        }},
-        {"type": "function", "function": {
-            "name": "record_month_results",
-            "description": "Records a month's real results as the person tells them (\"fechei outubro com 21 mil e gastei 15\"): month as YYYY-MM (last month when they do not say), revenue and costs in reais as numbers, salesCount. Answers the month against the plan's forecast with the variance; repeat those numbers as they are.",
-            "parameters": {"type": "object", "properties": {"month": {"type": "string"}, "revenue": {"type": "number"}, "costs": {"type": "number"}, "salesCount": {"type": "number"}}, "required": ["revenue", "costs"]}
-        }},
-        {"type": "function", "function": {
-            "name": "set_step_completed",
-            "description": "Marks one step of the plan complete (or not).",
-            "parameters": {"type": "object", "properties": {"section": section, "completed": {"type": "boolean"}}, "required": ["section", "completed"]}
-        }},
-        {"type": "function", "function": {
-            "name": "read_plan",
-            "description": "Reads the user's whole business plan as it is saved now.",
-            "parameters": {"type": "object", "properties": {}}
-        }},
-        finance_tool::definition(),
-        {"type": "function", "function": {
-            "name": "lookup_business_facts",
-            "description": "Dated, sourced facts about Brazilian small business: MEI (revenue limit, DAS, who may be one, employees, yearly declaration, how to open), Simples Nacional (ME/EPP sizes, annexes and rates, effective rate, Fator R, other regimes), legal forms (MEI, EI, SLU, LTDA), licences, where to get free help (Sebrae), payments (Pix, card machines) and the tax reform. Use it before quoting any tax, legal or monetary fact, and quote the date it gives.",
-            "parameters": {"type": "object", "properties": {"topic": {"type": "string", "enum": facts::topics()}}, "required": ["topic"]}
-        }},
-        {"type": "function", "function": {
-            "name": "offer_choices",
-            "description": "Shows the user tappable answers (WhatsApp buttons, or a list beyond three) under your message, for a closed question: the business's stage, its legal form, its tax regime, yes or no. The tap comes back as the option's words.",
-            "parameters": {"type": "object", "properties": {"options": {"type": "array", "items": {"type": "string", "maxLength": 24}, "minItems": 2, "maxItems": 10}}, "required": ["options"]}
-        }},
-        {"type": "function", "function": {
-            "name": "send_plan_document",
-            "description": "Sends the user their complete business plan as a PDF document here on WhatsApp (generated from what is saved now). Use it when they ask for their plan, the PDF or the document; then tell them it is on its way.",
-            "parameters": {"type": "object", "properties": {}}
-        }},
-        {"type": "function", "function": {
-            "name": "request_human",
-            "description": "Calls a person from the Sócio team into this conversation: when the user asks to talk to a human, or needs what only a person can give (a complaint, a refund, a formal accounting or legal opinion). Then tell the user that a person will answer them here.",
-            "parameters": {"type": "object", "properties": {"reason": {"type": "string", "description": "what the user needs, in a few words"}}, "required": ["reason"]}
-        }}
-    ])
 }
 
 /// Who reads a plan summary: the model (a closed answer in words with the code its tools take) or
@@ -407,7 +334,7 @@ impl Engine {
         deltas: Option<&Deltas>,
     ) -> anyhow::Result<Answer> {
         let mut conversation = self.context(user).await?;
-        let tools = tools();
+        let tools = tools::definitions();
         let mut choices = Vec::new();
         for _ in 0..MAX_TOOL_ROUNDS {
             match llm.complete_streaming(&conversation, &tools, deltas).await? {
@@ -417,7 +344,7 @@ impl Engine {
                     conversation.push(message);
                     for call in calls {
                         let result = if call.name == "offer_choices" {
-                            offer_choices(&call, &mut choices)
+                            tools::offer_choices(&call, &mut choices)
                         } else {
                             self.run_tool(user, &call).await
                         };
@@ -428,165 +355,5 @@ impl Engine {
             }
         }
         anyhow::bail!("the model kept calling tools without answering")
-    }
-
-    /// The model's `send_plan_document`: the plan's PDF is on its way to WhatsApp.
-    async fn send_plan_document(&self, user: &User) -> String {
-        let requested = async {
-            let mut tx = self.db.begin().await?;
-            plan_request::request(&mut tx, &user.id, user.language).await?;
-            tx.commit().await
-        };
-        match requested.await {
-            Ok(()) => {
-                "done: the PDF of the complete plan will arrive in this chat in a moment; tell the user so."
-                    .into()
-            }
-            Err(err) => format!("error: could not send the plan: {err}"),
-        }
-    }
-
-    /// The model's `request_human`: the person joins the admins' queue.
-    async fn request_human(&self, user: &User, reason: &str) -> String {
-        let queued = async {
-            let mut tx = self.db.begin().await?;
-            handoff::request(&mut tx, &user.id, handoff::Reason::Asked, reason, self.db.now_ms()).await?;
-            tx.commit().await
-        };
-        match queued.await {
-            Ok(()) => {
-                "done: a person from the team will answer the user in this conversation; tell them so.".into()
-            }
-            Err(err) => format!("error: could not call a person: {err}"),
-        }
-    }
-
-    /// Runs one tool call; what goes wrong is told to the model, and nothing invalid is written.
-    /// The model's `record_month_results`: a month's revenue, costs and sales as the person said
-    /// them; the answer is the month against the plan (or the field that is wrong).
-    async fn record_month_results(&self, user: &User, args: &Json) -> String {
-        let month = match args["month"].as_str() {
-            Some(text) => match YearMonth::parse("month", text, self.db.now_ms()) {
-                Ok(month) => month,
-                Err(err) => return format!("error: {}", err.message(user.language)),
-            },
-            None => YearMonth::current(self.db.now_ms()).previous(),
-        };
-        let number = |key: &str| args[key].as_f64();
-        let (Some(revenue), Some(costs)) = (number("revenue"), number("costs")) else {
-            return "error: revenue and costs (reais, numbers) are required; ask for what is missing".into();
-        };
-        let sales = args["salesCount"].as_f64().map(|s| s.round() as i64).unwrap_or(0);
-        match results::record(self.plans.db(), &user.id, month, revenue, costs, sales, Source::WhatsApp).await
-        {
-            Ok(recorded) => {
-                let forecast = results::forecast_of(self.plans.db(), &user.id).await.ok().flatten();
-                format!("saved: {}", results::as_json(&[recorded], forecast.as_ref()))
-            }
-            Err(err) => format!("error: not saved: {}", err.message(user.language)),
-        }
-    }
-
-    async fn run_tool(&self, user: &User, call: &ToolCall) -> String {
-        let Ok(args) = serde_json::from_str::<Json>(&call.arguments) else {
-            return "error: the arguments are not valid JSON".into();
-        };
-        let step = args["section"].as_str().and_then(Step::parse);
-        let update = match (call.name.as_str(), step) {
-            (finance_tool::NAME, _) => {
-                let Ok(plan) = self.plans.get_or_create(&user.id).await else {
-                    return "error: the plan cannot be read now".into();
-                };
-                let analysis = finance_tool::run(&plan, &args);
-                // The months they recorded, against the plan, so "why did my profit fall?" is
-                // answered with the server's numbers.
-                return match results::list(self.plans.db(), &user.id).await {
-                    Ok(months) if !months.is_empty() => format!(
-                        "{analysis}\nRecorded months against the plan (newest first): {}",
-                        results::as_json(&months, results::forecast(&plan).as_ref())
-                    ),
-                    Ok(_) | Err(_) => analysis,
-                };
-            }
-            ("record_month_results", _) => return self.record_month_results(user, &args).await,
-            ("lookup_business_facts", _) => {
-                return facts::lookup(args["topic"].as_str().unwrap_or_default(), user.language).to_string();
-            }
-            ("send_plan_document", _) => return self.send_plan_document(user).await,
-            ("request_human", _) => {
-                return self.request_human(user, args["reason"].as_str().unwrap_or("")).await;
-            }
-            ("read_plan", _) => {
-                return match self.plans.get_or_create(&user.id).await {
-                    Ok(plan) => plan_summary(&plan, Reader::Model(user.language)),
-                    Err(err) => format!("error: {err}"),
-                };
-            }
-            ("save_plan_section", Some(step)) if args["fields"].is_object() => StepUpdate {
-                step,
-                patch: Some(Patch::Merge(args["fields"].clone())),
-                completed: args["completed"].as_bool(),
-                field: "fields".into(),
-            },
-            ("set_step_completed", Some(step)) => match args["completed"].as_bool() {
-                Some(completed) => {
-                    StepUpdate { step, patch: None, completed: Some(completed), field: "fields".into() }
-                }
-                None => return "error: completed must be true or false".into(),
-            },
-            (_, None) => {
-                return "error: section must be one of idea, market, finance, marketing, hr, legal".into();
-            }
-            _ => return format!("error: unknown tool or arguments for {}", call.name),
-        };
-        match self.plans.update(&user.id, Some(&user.id), Source::WhatsApp, &[update]).await {
-            Ok((plan, _)) => format!("saved. Plan progress {}%.", plan.progress()),
-            Err(err) => format!("error: not saved: {}", err.message(user.language)),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-    use crate::{
-        locale::Language,
-        plan::{sections::Step, store::Section},
-    };
-
-    #[test]
-    fn a_person_reads_closed_answers_in_words_and_the_model_gets_the_code_beside_them() {
-        let sections = Step::ALL
-            .iter()
-            .map(|&step| Section {
-                step,
-                data: match step {
-                    Step::Idea => json!({"stage": "running", "businessIdea": "Padaria"}),
-                    Step::Legal => json!({"cnpjStatus": "none"}),
-                    _ => json!({}),
-                },
-                completed: false,
-                updated_at: 0,
-            })
-            .collect();
-        let plan = Plan {
-            id: "p".into(),
-            user_id: "u".into(),
-            sections,
-            document: None,
-            recorded: None,
-            created_at: 0,
-            updated_at: 0,
-        };
-        let person = plan_summary(&plan, Reader::Person(Language::PtBr));
-        assert!(
-            person.contains("\"Já está funcionando\"") && person.contains("\"Ainda não tem\""),
-            "{person}"
-        );
-        assert!(!person.contains("running") && !person.contains("\"none\""), "{person}");
-        let model = plan_summary(&plan, Reader::Model(Language::En));
-        assert!(model.contains("\"Already running\" (running)"), "{model}");
     }
 }
