@@ -10,8 +10,16 @@
 //! and the breaker does not count it. A 429 for an exhausted quota (`insufficient_quota`) does not
 //! pass with waiting: it is a failure like any other.
 
+mod pacing;
+#[cfg(test)]
+mod tests;
+mod transcribe;
+
+pub use pacing::{Breaker, Throttle};
+pub use transcribe::Transcriber;
+
 use std::{
-    sync::{Arc, Mutex},
+    sync::Arc,
     time::{Duration, Instant},
 };
 
@@ -52,87 +60,6 @@ pub enum LlmError {
     BreakerOpen,
     #[error("the model did not answer: {0}")]
     Failed(String),
-}
-
-#[derive(Default)]
-struct BreakerState {
-    failures: u32,
-    open_until: Option<Instant>,
-}
-
-/// Opens after repeated failures; lets calls through again after the cooldown, and closes on the
-/// first success.
-#[derive(Clone)]
-pub struct Breaker {
-    state: Arc<Mutex<BreakerState>>,
-    cooldown: Duration,
-}
-
-impl Default for Breaker {
-    fn default() -> Self {
-        Self::with_cooldown(BREAKER_COOLDOWN)
-    }
-}
-
-impl Breaker {
-    pub fn with_cooldown(cooldown: Duration) -> Self {
-        Self { state: Arc::default(), cooldown }
-    }
-
-    pub fn allows(&self) -> bool {
-        let state = self.state.lock().expect("breaker lock");
-        state.open_until.is_none_or(|until| Instant::now() >= until)
-    }
-    fn success(&self) {
-        *self.state.lock().expect("breaker lock") = BreakerState::default();
-    }
-    fn failure(&self) {
-        let mut state = self.state.lock().expect("breaker lock");
-        state.failures += 1;
-        if state.failures >= BREAKER_THRESHOLD {
-            state.open_until = Some(Instant::now() + self.cooldown);
-            tracing::warn!(
-                "the model failed {} times in a row; using the offline guide for a while",
-                state.failures
-            );
-        }
-    }
-    pub fn is_open(&self) -> bool {
-        !self.allows()
-    }
-}
-
-/// The provider's "slow down", shared by every call of the process.
-#[derive(Clone, Default)]
-pub struct Throttle {
-    state: Arc<Mutex<(Option<Instant>, u32)>>,
-}
-
-impl Throttle {
-    /// Until when calls wait, if they do.
-    pub fn resting_until(&self) -> Option<Instant> {
-        self.state.lock().expect("throttle lock").0.filter(|until| *until > Instant::now())
-    }
-
-    /// A 429: calls wait `retry_after` (or a pause that doubles with each 429 in a row).
-    fn slow_down(&self, retry_after: Option<Duration>) -> Duration {
-        let mut state = self.state.lock().expect("throttle lock");
-        state.1 += 1;
-        let pause = retry_after.unwrap_or_else(|| {
-            FIRST_SLOW_DOWN.saturating_mul(2u32.saturating_pow(state.1 - 1)).min(MAX_SLOW_DOWN)
-        });
-        let until = Instant::now() + pause;
-        state.0 = Some(state.0.map_or(until, |current| current.max(until)));
-        tracing::warn!(
-            pause_ms = pause.as_millis() as u64,
-            "the model asked us to slow down (429): every call waits"
-        );
-        pause
-    }
-
-    fn answered(&self) {
-        self.state.lock().expect("throttle lock").1 = 0;
-    }
 }
 
 /// What one request came to, when it was not an answer.
@@ -413,97 +340,4 @@ fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
     header("retry-after")
         .and_then(|v| v.parse::<f64>().ok())
         .map(|secs| Duration::from_secs_f64(secs.clamp(0.0, 600.0)))
-}
-
-/// Speech to text over the OpenAI-compatible `/audio/transcriptions` endpoint.
-#[derive(Clone)]
-pub struct Transcriber {
-    http: reqwest::Client,
-    base_url: String,
-    api_key: Option<crate::config::Secret>,
-    model: String,
-}
-
-impl Transcriber {
-    /// Only when a transcription model is configured.
-    pub fn new(config: &LlmConfig) -> Option<Self> {
-        let model = config.transcribe_model.clone()?;
-        let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(5))
-            .timeout(config.timeout)
-            .build()
-            .ok()?;
-        Some(Self { http, base_url: config.base_url.clone(), api_key: config.api_key.clone(), model })
-    }
-
-    pub async fn transcribe(&self, audio: Vec<u8>, mime_type: &str) -> anyhow::Result<String> {
-        let extension = if mime_type.contains("mpeg") {
-            "mp3"
-        } else if mime_type.contains("mp4") {
-            "m4a"
-        } else {
-            "ogg"
-        };
-        let part = reqwest::multipart::Part::bytes(audio)
-            .file_name(format!("voice.{extension}"))
-            .mime_str(mime_type.split(';').next().unwrap_or("audio/ogg").trim())?;
-        let form = reqwest::multipart::Form::new().text("model", self.model.clone()).part("file", part);
-        let mut request = self.http.post(format!("{}/audio/transcriptions", self.base_url)).multipart(form);
-        if let Some(key) = &self.api_key {
-            request = request.bearer_auth(key.expose());
-        }
-        let answer: Json = request.send().await?.error_for_status()?.json().await?;
-        let text = answer["text"].as_str().map(str::trim).unwrap_or_default().to_owned();
-        anyhow::ensure!(!text.is_empty(), "an empty transcription");
-        Ok(text.chars().take(4000).collect())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_429_s_pause_is_its_retry_after_or_doubles_from_one_second() {
-        let throttle = Throttle::default();
-        assert_eq!(throttle.slow_down(None), Duration::from_secs(1));
-        assert_eq!(throttle.slow_down(None), Duration::from_secs(2));
-        assert_eq!(throttle.slow_down(Some(Duration::from_millis(300))), Duration::from_millis(300));
-        assert!(throttle.resting_until().is_some(), "the longest pause still holds");
-        throttle.answered();
-        assert_eq!(throttle.slow_down(None), Duration::from_secs(1), "an answer starts over");
-        for _ in 0..10 {
-            throttle.slow_down(None);
-        }
-        assert_eq!(throttle.slow_down(None), MAX_SLOW_DOWN);
-    }
-
-    #[test]
-    fn retry_after_is_read_in_seconds_or_milliseconds() {
-        let mut headers = reqwest::header::HeaderMap::new();
-        assert_eq!(retry_after(&headers), None);
-        headers.insert("retry-after", "1.5".parse().unwrap());
-        assert_eq!(retry_after(&headers), Some(Duration::from_millis(1500)));
-        headers.insert("retry-after-ms", "250".parse().unwrap());
-        assert_eq!(retry_after(&headers), Some(Duration::from_millis(250)));
-        headers.clear();
-        headers.insert("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT".parse().unwrap());
-        assert_eq!(retry_after(&headers), None, "a date is not understood: the doubling pause applies");
-    }
-
-    #[test]
-    fn the_breaker_opens_after_five_failures_and_closes_after_the_cooldown_and_a_success() {
-        let breaker = Breaker::with_cooldown(Duration::from_millis(30));
-        for _ in 0..4 {
-            breaker.failure();
-        }
-        assert!(breaker.allows(), "four failures keep it closed");
-        breaker.failure();
-        assert!(breaker.is_open());
-        std::thread::sleep(Duration::from_millis(40));
-        assert!(breaker.allows(), "half-open after the cooldown");
-        breaker.success();
-        breaker.failure();
-        assert!(breaker.allows(), "a success closed it: one failure is not enough to open again");
-    }
 }
