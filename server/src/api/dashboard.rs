@@ -12,9 +12,9 @@ use super::{
 use crate::{
     consultant::replies,
     conversation::{
-        handoff,
-        messages::{self, Activity, Author},
-        overview::{self, Recent},
+        handoff::{self, Handoffs},
+        messages::{Activity, Author},
+        overview::{Overview, Overviews, Recent},
     },
     error::{AppError, Precondition, Problem},
     plan::{
@@ -35,12 +35,19 @@ const MONTHS_SHOWN: i64 = 12;
 #[derive(Clone)]
 pub struct DashboardApi {
     plans: Plans,
+    overviews: Overviews,
+    handoffs: Handoffs,
     whatsapp_url: String,
 }
 
 impl DashboardApi {
-    pub fn new(plans: Plans, business_number: &str) -> Self {
-        Self { plans, whatsapp_url: format!("https://wa.me/{business_number}") }
+    pub fn new(plans: Plans, handoffs: Handoffs, business_number: &str) -> Self {
+        Self {
+            overviews: Overviews::new(plans.clone()),
+            plans,
+            handoffs,
+            whatsapp_url: format!("https://wa.me/{business_number}"),
+        }
     }
 }
 
@@ -92,22 +99,9 @@ fn preview(message: &Recent) -> pb::MessagePreview {
 impl DashboardApi {
     async fn get_dashboard(&self, call: Call<GetDashboard>) -> Answer<GetDashboard> {
         let caller = call.caller()?;
-        let user_id = &caller.user.id;
-        let db = self.plans.db();
-        // One round trip in the common case; the parts alone on a first visit (no plan yet).
-        let now = db.now_ms();
-        let read =
-            overview::read(db, user_id, now, RECENT_MESSAGES, PREVIEW_CHARS as i64, MONTHS_SHOWN).await?;
-        let (plan, recent, activity, months) = match read {
-            Some(o) => (o.plan, o.recent, o.activity, o.months),
-            None => {
-                let plan = self.plans.outline(user_id).await?;
-                let recent = messages::latest(db, user_id, RECENT_MESSAGES, 0).await?;
-                let activity = messages::activity(db, user_id, now).await?;
-                let months = results::list(db, user_id).await?;
-                (plan, recent.into_iter().map(Recent::from).collect(), activity, months)
-            }
-        };
+        let overview =
+            self.overviews.of(&caller.user.id, RECENT_MESSAGES, PREVIEW_CHARS as i64, MONTHS_SHOWN).await?;
+        let Overview { plan, recent, activity, months } = overview;
         let forecast = results::forecast(&plan);
         Ok(Reply::from(pb::GetDashboardResponse {
             results: months
@@ -159,15 +153,12 @@ impl DashboardApi {
     ) -> Answer<ListDashboardMessages> {
         let caller = call.caller()?;
         let page = Page::parse(call.body().page, call.body().limit, DEFAULT_LIMIT)?;
-        let (found, total) =
-            messages::page(self.plans.db(), &caller.user.id, page.limit, page.offset()).await?;
-        Ok(page.reply(found.into_iter().map(Recent::from).map(|m| preview(&m)), total))
+        let (found, total) = self.overviews.messages(&caller.user.id, page.limit, page.offset()).await?;
+        Ok(page.reply(found.iter().map(preview), total))
     }
 
     async fn get_dashboard_stats(&self, call: Call<GetDashboardStats>) -> Answer<GetDashboardStats> {
-        let user_id = &call.user()?.id;
-        let plan = self.plans.outline(user_id).await?;
-        let activity = messages::activity(self.plans.db(), user_id, self.plans.db().now_ms()).await?;
+        let (plan, activity) = self.overviews.stats(&call.user()?.id).await?;
         Ok(Reply::from(pb::GetDashboardStatsResponse { stats: Some(stats(&activity, &plan)) }))
     }
 
@@ -189,13 +180,7 @@ impl DashboardApi {
                 Problem::TooLong { max: handoff::MAX_NOTE_CHARS },
             ));
         }
-        let asked = async {
-            let mut tx = self.plans.db().begin().await?;
-            let asked =
-                handoff::request_call(&mut tx, &caller.user.id, times, self.plans.db().now_ms()).await?;
-            tx.commit().await.map(|()| asked)
-        }
-        .await?;
+        let asked = self.handoffs.request_call(&caller.user.id, times).await?;
         let (queued, message) = match asked {
             handoff::CallRequest::Added => (
                 true,

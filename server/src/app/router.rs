@@ -34,7 +34,7 @@ use crate::{
     },
     billing::stripe::StripeClient,
     config::{Config, RunMode, WhatsAppMode},
-    conversation::inbox::Inbox,
+    conversation::{handoff::Handoffs, inbox::Inbox},
     db::{Db, jobs::Batching},
     identity::{caller::Authenticator, codes::CodeHasher, login::Login, sessions::TokenKeys},
     proto::{
@@ -155,6 +155,7 @@ fn contracts(
         )))
         .add_service(DashboardServiceServer::new(DashboardApi::new(
             plans.clone(),
+            Handoffs::new(db.clone()),
             &config.whatsapp.business_number,
         )))
         .add_service(BillingServiceServer::new(BillingApi::new(

@@ -14,8 +14,10 @@ use super::messages::{self, Activity, Author};
 use crate::{
     clock::{self, CivilDate},
     db::{Db, Engine},
+    error::AppError,
     plan::{
-        results::{MonthResult, YearMonth},
+        Plans,
+        results::{self, MonthResult, YearMonth},
         store::{self, Plan, StoredSection},
     },
     whatsapp::payload::MessageKind,
@@ -52,6 +54,59 @@ pub struct Overview {
     pub activity: Activity,
     /// Newest first.
     pub months: Vec<MonthResult>,
+}
+
+/// The dashboard's reads as a service: a person's overview, their messages page by page, their
+/// activity figures and progress. It owns its reads; the adapter holds no database.
+#[derive(Clone)]
+pub struct Overviews {
+    plans: Plans,
+}
+
+impl Overviews {
+    pub fn new(plans: Plans) -> Self {
+        Self { plans }
+    }
+
+    /// A person's overview now, with `recent` messages (cut after `preview_chars` + 1 characters)
+    /// and `months` recorded months: one round trip in the common case; on a first visit (no plan
+    /// yet) the plan is created and the parts are read alone.
+    pub async fn of(
+        &self,
+        user_id: &str,
+        recent: i64,
+        preview_chars: i64,
+        months: i64,
+    ) -> Result<Overview, AppError> {
+        let db = self.plans.db();
+        let now = db.now_ms();
+        if let Some(overview) = read(db, user_id, now, recent, preview_chars, months).await? {
+            return Ok(overview);
+        }
+        let plan = self.plans.outline(user_id).await?;
+        let latest = messages::latest(db, user_id, recent, 0).await?;
+        let activity = messages::activity(db, user_id, now).await?;
+        let months = results::list(db, user_id).await?;
+        Ok(Overview { plan, recent: latest.into_iter().map(Recent::from).collect(), activity, months })
+    }
+
+    /// A page of the person's messages, newest first, and how many there are.
+    pub async fn messages(
+        &self,
+        user_id: &str,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<Recent>, i64), AppError> {
+        let (found, total) = messages::page(self.plans.db(), user_id, limit, offset).await?;
+        Ok((found.into_iter().map(Recent::from).collect(), total))
+    }
+
+    /// The person's plan (its outline) and activity figures now.
+    pub async fn stats(&self, user_id: &str) -> Result<(Plan, Activity), AppError> {
+        let plan = self.plans.outline(user_id).await?;
+        let activity = messages::activity(self.plans.db(), user_id, self.plans.db().now_ms()).await?;
+        Ok((plan, activity))
+    }
 }
 
 #[derive(Deserialize)]
