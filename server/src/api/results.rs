@@ -8,9 +8,9 @@ use super::{
 };
 use crate::{
     plan::{
-        Plans, calendar, ceiling,
-        reminders::{self, Preferences},
-        results::{self, Forecast, MonthResult, YearMonth},
+        ceiling,
+        reminders::{Preferences, Reminders},
+        results::{self, Forecast, MonthResult, Outlook, Results},
         store::Source,
     },
     proto::socio::v1::{self as pb, results_service_server::ResultsService},
@@ -18,12 +18,13 @@ use crate::{
 
 #[derive(Clone)]
 pub struct ResultsApi {
-    plans: Plans,
+    results: Results,
+    reminders: Reminders,
 }
 
 impl ResultsApi {
-    pub fn new(plans: Plans) -> Self {
-        Self { plans }
+    pub fn new(results: Results, reminders: Reminders) -> Self {
+        Self { results, reminders }
     }
 }
 
@@ -66,23 +67,17 @@ fn reminders_proto(p: &Preferences) -> pb::Reminders {
 impl ResultsApi {
     async fn get_reminders(&self, call: Call<GetReminders>) -> Answer<GetReminders> {
         let user = call.user()?;
-        let mut conn = self.plans.db().pool().acquire().await?;
-        let preferences = reminders::get(&mut conn, &user.id).await?;
+        let preferences = self.reminders.of(&user.id).await?;
         Ok(Reply::from(pb::GetRemindersResponse { reminders: Some(reminders_proto(&preferences)) }))
     }
 
     async fn update_reminders(&self, call: Call<UpdateReminders>) -> Answer<UpdateReminders> {
         let user = call.user()?;
         let body = call.body();
-        let saved = reminders::set(
-            self.plans.db(),
-            &user.id,
-            body.monthly_checkin,
-            body.tax_reminders,
-            body.day,
-            body.hour,
-        )
-        .await?;
+        let saved = self
+            .reminders
+            .choose(&user.id, body.monthly_checkin, body.tax_reminders, body.day, body.hour)
+            .await?;
         let reply = pb::UpdateRemindersResponse { reminders: Some(reminders_proto(&saved)) };
         Ok(Reply::with_message(reply, say("Lembretes atualizados", "Reminders updated")))
     }
@@ -90,19 +85,9 @@ impl ResultsApi {
     async fn record_month_results(&self, call: Call<RecordMonthResults>) -> Answer<RecordMonthResults> {
         let user = call.user()?;
         let body = call.body();
-        let month = YearMonth::parse("month", &body.month, self.plans.db().now_ms())?;
-        let recorded = results::record(
-            self.plans.db(),
-            &user.id,
-            month,
-            body.revenue,
-            body.costs,
-            i64::from(body.sales_count),
-            Source::Dashboard,
-        )
-        .await?;
-        let plan = self.plans.get_or_create(&user.id).await?;
-        let forecast = results::forecast(&plan);
+        let figures = (body.revenue, body.costs, i64::from(body.sales_count));
+        let (recorded, forecast) =
+            self.results.record(&user.id, &body.month, figures, Source::Dashboard).await?;
         let reply =
             pb::RecordMonthResultsResponse { result: Some(month_proto(&recorded, forecast.as_ref())) };
         Ok(Reply::with_message(reply, say("Resultados do mês salvos", "Month's results saved")))
@@ -110,9 +95,7 @@ impl ResultsApi {
 
     async fn list_results(&self, call: Call<ListResults>) -> Answer<ListResults> {
         let user = call.user()?;
-        let months = results::list(self.plans.db(), &user.id).await?;
-        let (forecast, ceiling) =
-            calendar::outlook(self.plans.db(), &user.id, &months, self.plans.db().now_ms()).await?;
+        let Outlook { months, forecast, ceiling } = self.results.outlook(&user.id).await?;
         let lang = crate::locale::current();
         Ok(Reply::from(pb::ListResultsResponse {
             ceiling: ceiling.map(|c| pb::CeilingProjection {

@@ -167,7 +167,10 @@ fn contracts(
             crate::identity::links::LinkKeys::new(&config.jwt_secret),
         )))
         .add_service(ConsultantServiceServer::new(ConsultantApi::new(engine, db.clone())))
-        .add_service(ResultsServiceServer::new(crate::api::results::ResultsApi::new(plans.clone())))
+        .add_service(ResultsServiceServer::new(crate::api::results::ResultsApi::new(
+            crate::plan::results::Results::new(plans.clone()),
+            crate::plan::reminders::Reminders::new(db.clone()),
+        )))
         .add_service(AccountServiceServer::new(crate::api::account::AccountApi::new(exports.clone())))
         .add_service(LandingServiceServer::new(LandingApi::new(
             db.clone(),

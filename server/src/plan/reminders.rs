@@ -197,3 +197,33 @@ pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), s
     sqlx::query("delete from reminder_preferences where user_id = $1").bind(user_id).execute(conn).await?;
     Ok(())
 }
+
+/// A person's choice of proactive messages as a service (read, and changed with its consent).
+#[derive(Clone)]
+pub struct Reminders {
+    db: Db,
+}
+
+impl Reminders {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// What the person chose (nothing yet: all off).
+    pub async fn of(&self, user_id: &str) -> Result<Preferences, AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        Ok(get(&mut conn, user_id).await?)
+    }
+
+    /// Changes the choices (`set`): the check-in's day 1–28 and hour 8–19 when given.
+    pub async fn choose(
+        &self,
+        user_id: &str,
+        monthly_checkin: bool,
+        tax_reminders: bool,
+        day: Option<i32>,
+        hour: Option<i32>,
+    ) -> Result<Preferences, AppError> {
+        set(&self.db, user_id, monthly_checkin, tax_reminders, day, hour).await
+    }
+}

@@ -316,6 +316,53 @@ pub fn as_json(results: &[MonthResult], forecast: Option<&Forecast>) -> Json {
     Json::Array(months)
 }
 
+/// A person's months as a service: recording one (by the dashboard or the model) and reading them
+/// against the plan with a MEI's ceiling outlook. It owns its reads and writes; adapters hold no
+/// database.
+#[derive(Clone)]
+pub struct Results {
+    plans: super::Plans,
+}
+
+/// The recorded months (newest first) with what the plan expects of a month and, for a MEI, the
+/// ceiling at the year's pace.
+pub struct Outlook {
+    pub months: Vec<MonthResult>,
+    pub forecast: Option<Forecast>,
+    pub ceiling: Option<super::ceiling::CeilingProjection>,
+}
+
+impl Results {
+    pub fn new(plans: super::Plans) -> Self {
+        Self { plans }
+    }
+
+    /// Records `month` (`YYYY-MM`, not in the future) as the person gives it; the month and what
+    /// the plan expects of one.
+    pub async fn record(
+        &self,
+        user_id: &str,
+        month: &str,
+        figures: (f64, f64, i64),
+        source: Source,
+    ) -> Result<(MonthResult, Option<Forecast>), AppError> {
+        let db = self.plans.db();
+        let month = YearMonth::parse("month", month, db.now_ms())?;
+        let (revenue, costs, sales) = figures;
+        let recorded = record(db, user_id, month, revenue, costs, sales, source).await?;
+        let plan = self.plans.get_or_create(user_id).await?;
+        Ok((recorded, forecast(&plan)))
+    }
+
+    /// The person's months against the plan now.
+    pub async fn outlook(&self, user_id: &str) -> Result<Outlook, AppError> {
+        let db = self.plans.db();
+        let months = list(db, user_id).await?;
+        let (forecast, ceiling) = super::calendar::outlook(db, user_id, &months, db.now_ms()).await?;
+        Ok(Outlook { months, forecast, ceiling })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
