@@ -5,6 +5,7 @@
 use sqlx::Row;
 
 use crate::{
+    audit,
     db::Db,
     error::{AppError, FieldViolation, Precondition, Problem, Resource},
 };
@@ -184,7 +185,7 @@ async fn make_active(conn: &mut sqlx::AnyConnection, id: &str, now: i64) -> Resu
     Ok(())
 }
 
-pub async fn create(db: &Db, draft: &Draft) -> Result<Prompt, AppError> {
+async fn create(db: &Db, actor_id: &str, draft: &Draft) -> Result<Prompt, AppError> {
     let mut tx = db.begin().await?;
     let now = db.now_ms();
     let id = uuid::Uuid::new_v4().to_string();
@@ -204,12 +205,13 @@ pub async fn create(db: &Db, draft: &Draft) -> Result<Prompt, AppError> {
     if draft.activate {
         make_active(&mut tx, &id, now).await?;
     }
+    audit::record(&mut tx, actor_id, "create_system_prompt", &id, "", now).await?;
     tx.commit().await?;
     get(db, &id).await
 }
 
 /// Replaces the fields and raises the version. The active prompt stays active (exactly one is).
-pub async fn update(db: &Db, id: &str, draft: &Draft) -> Result<Prompt, AppError> {
+async fn update(db: &Db, actor_id: &str, id: &str, draft: &Draft) -> Result<Prompt, AppError> {
     let mut tx = db.begin().await?;
     let now = db.now_ms();
     let changed = sqlx::query(
@@ -230,18 +232,21 @@ pub async fn update(db: &Db, id: &str, draft: &Draft) -> Result<Prompt, AppError
     if draft.activate {
         make_active(&mut tx, id, now).await?;
     }
+    audit::record(&mut tx, actor_id, "update_system_prompt", id, "", now).await?;
     tx.commit().await?;
     get(db, id).await
 }
 
 /// Makes this prompt the only active one, atomically. Concurrent activations are serialised by
 /// the unique index on the active prompt: the loser tries again.
-pub async fn activate(db: &Db, id: &str) -> Result<Prompt, AppError> {
+async fn activate(db: &Db, actor_id: &str, id: &str) -> Result<Prompt, AppError> {
     get(db, id).await?;
     for attempt in 0..5 {
         let mut tx = db.begin().await?;
-        match make_active(&mut tx, id, db.now_ms()).await {
+        let now = db.now_ms();
+        match make_active(&mut tx, id, now).await {
             Ok(()) => {
+                audit::record(&mut tx, actor_id, "activate_system_prompt", id, "", now).await?;
                 tx.commit().await?;
                 break;
             }
@@ -256,15 +261,56 @@ pub async fn activate(db: &Db, id: &str) -> Result<Prompt, AppError> {
 }
 
 /// Refused for the active prompt.
-pub async fn delete(db: &Db, id: &str) -> Result<(), AppError> {
+async fn delete(db: &Db, actor_id: &str, id: &str) -> Result<(), AppError> {
     let prompt = get(db, id).await?;
     if prompt.is_active {
         return Err(AppError::FailedPrecondition(Precondition::ActivePromptCannotBeDeleted));
     }
+    let mut tx = db.begin().await?;
     sqlx::query("delete from system_prompts where id = $1 and is_active = $2")
         .bind(id)
         .bind(false)
-        .execute(db.pool())
+        .execute(&mut *tx)
         .await?;
+    let now = tx.now_ms();
+    audit::record(&mut tx, actor_id, "delete_system_prompt", id, "", now).await?;
+    tx.commit().await?;
     Ok(())
+}
+
+/// The system prompts as a service for the admins: every change is committed with its audit
+/// record, in one transaction, so neither is ever kept without the other.
+#[derive(Clone)]
+pub struct Prompts {
+    db: Db,
+}
+
+impl Prompts {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    pub async fn list(&self) -> Result<Vec<Prompt>, AppError> {
+        Ok(list(&self.db).await?)
+    }
+
+    pub async fn get(&self, id: &str) -> Result<Prompt, AppError> {
+        get(&self.db, id).await
+    }
+
+    pub async fn create(&self, actor_id: &str, draft: &Draft) -> Result<Prompt, AppError> {
+        create(&self.db, actor_id, draft).await
+    }
+
+    pub async fn update(&self, actor_id: &str, id: &str, draft: &Draft) -> Result<Prompt, AppError> {
+        update(&self.db, actor_id, id, draft).await
+    }
+
+    pub async fn activate(&self, actor_id: &str, id: &str) -> Result<Prompt, AppError> {
+        activate(&self.db, actor_id, id).await
+    }
+
+    pub async fn delete(&self, actor_id: &str, id: &str) -> Result<(), AppError> {
+        delete(&self.db, actor_id, id).await
+    }
 }

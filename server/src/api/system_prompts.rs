@@ -1,33 +1,25 @@
 //! `SystemPromptService`: the consultant's system prompts — list, read, create, update (the version
 //! goes up by one), activate (exactly one active, switched atomically), delete (never the active
-//! one). Admins only (`access::ADMIN`); every change is audited.
+//! one). Admins only (`access::ADMIN`); every change is committed with its audit record
+//! (`prompts::Prompts`).
 
 use super::{
-    call::{Answer, Call, Method, Reply, rpc_service, say},
+    call::{Answer, Call, Reply, rpc_service, say},
     timestamp,
 };
 use crate::{
-    audit,
-    db::Db,
-    error::AppError,
-    prompts::{self, Draft, Prompt},
+    prompts::{Draft, Prompt, Prompts},
     proto::socio::v1::{self as pb, system_prompt_service_server::SystemPromptService},
 };
 
 #[derive(Clone)]
 pub struct SystemPromptApi {
-    db: Db,
+    prompts: Prompts,
 }
 
 impl SystemPromptApi {
-    pub fn new(db: Db) -> Self {
-        Self { db }
-    }
-
-    async fn audit<M: Method>(&self, call: &Call<M>, action: &str, target: &str) -> Result<(), AppError> {
-        let actor = call.caller()?;
-        let mut conn = self.db.pool().acquire().await?;
-        Ok(audit::record(&mut conn, &actor.user.id, action, target, "", self.db.now_ms()).await?)
+    pub fn new(prompts: Prompts) -> Self {
+        Self { prompts }
     }
 }
 
@@ -47,22 +39,21 @@ fn prompt_proto(p: Prompt) -> pb::SystemPrompt {
 
 impl SystemPromptApi {
     async fn list_system_prompts(&self, _call: Call<ListSystemPrompts>) -> Answer<ListSystemPrompts> {
-        let found = prompts::list(&self.db).await?;
+        let found = self.prompts.list().await?;
         Ok(Reply::from(pb::ListSystemPromptsResponse {
             prompts: found.into_iter().map(prompt_proto).collect(),
         }))
     }
 
     async fn get_system_prompt(&self, call: Call<GetSystemPrompt>) -> Answer<GetSystemPrompt> {
-        let prompt = prompts::get(&self.db, &call.body().id).await?;
+        let prompt = self.prompts.get(&call.body().id).await?;
         Ok(Reply::from(pb::GetSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }))
     }
 
     async fn create_system_prompt(&self, call: Call<CreateSystemPrompt>) -> Answer<CreateSystemPrompt> {
         let b = call.body();
         let draft = Draft::parse(&b.name, &b.title, b.description.as_deref(), &b.content, b.is_active)?;
-        let prompt = prompts::create(&self.db, &draft).await?;
-        self.audit(&call, "create_system_prompt", &prompt.id).await?;
+        let prompt = self.prompts.create(&call.caller()?.user.id, &draft).await?;
         let notice = say("Prompt do sistema criado com sucesso", "System prompt created successfully");
         Ok(Reply::with_message(pb::CreateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, notice))
     }
@@ -70,15 +61,13 @@ impl SystemPromptApi {
     async fn update_system_prompt(&self, call: Call<UpdateSystemPrompt>) -> Answer<UpdateSystemPrompt> {
         let b = call.body();
         let draft = Draft::parse(&b.name, &b.title, b.description.as_deref(), &b.content, b.is_active)?;
-        let prompt = prompts::update(&self.db, &b.id, &draft).await?;
-        self.audit(&call, "update_system_prompt", &prompt.id).await?;
+        let prompt = self.prompts.update(&call.caller()?.user.id, &b.id, &draft).await?;
         let notice = say("Prompt do sistema atualizado com sucesso", "System prompt updated successfully");
         Ok(Reply::with_message(pb::UpdateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, notice))
     }
 
     async fn activate_system_prompt(&self, call: Call<ActivateSystemPrompt>) -> Answer<ActivateSystemPrompt> {
-        let prompt = prompts::activate(&self.db, &call.body().id).await?;
-        self.audit(&call, "activate_system_prompt", &prompt.id).await?;
+        let prompt = self.prompts.activate(&call.caller()?.user.id, &call.body().id).await?;
         let notice = say("Prompt do sistema ativado com sucesso", "System prompt activated successfully");
         Ok(Reply::with_message(
             pb::ActivateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) },
@@ -87,9 +76,7 @@ impl SystemPromptApi {
     }
 
     async fn delete_system_prompt(&self, call: Call<DeleteSystemPrompt>) -> Answer<DeleteSystemPrompt> {
-        let id = call.body().id.clone();
-        prompts::delete(&self.db, &id).await?;
-        self.audit(&call, "delete_system_prompt", &id).await?;
+        self.prompts.delete(&call.caller()?.user.id, &call.body().id).await?;
         let notice = say("Prompt do sistema excluído com sucesso", "System prompt deleted successfully");
         Ok(Reply::with_message(pb::DeleteSystemPromptResponse {}, notice))
     }

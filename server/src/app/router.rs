@@ -184,7 +184,9 @@ fn contracts(
             exports.clone(),
             config.whatsapp.rates,
         )))
-        .add_service(SystemPromptServiceServer::new(SystemPromptApi::new(db.clone())))
+        .add_service(SystemPromptServiceServer::new(SystemPromptApi::new(crate::prompts::Prompts::new(
+            db.clone(),
+        ))))
         .add_service(HandoffServiceServer::new(HandoffApi::new(db.clone(), auth.sessions().clone())))
 }
 
