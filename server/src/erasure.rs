@@ -4,10 +4,11 @@
 //! identity (sessions end) and the dev outbox. It sits above the domains it asks.
 
 use crate::{
+    audit,
     billing::subscriptions,
     consultant::guide,
     conversation::{handoff, messages, notices, summaries},
-    db::Db,
+    db::{Db, Tx},
     identity::directory,
     plan::store,
     whatsapp::outbox,
@@ -16,20 +17,46 @@ use crate::{
 /// Erases the user; false when there was no such user.
 pub async fn erase(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
     let mut tx = db.begin().await?;
-    subscriptions::erase_user(&mut tx, user_id).await?;
-    store::erase_user(&mut tx, user_id).await?;
-    crate::plan::results::erase_user(&mut tx, user_id).await?;
-    crate::plan::reminders::erase_user(&mut tx, user_id).await?;
-    crate::conversation::reminders::erase_user(&mut tx, user_id).await?;
-    guide::erase_user(&mut tx, user_id).await?;
-    messages::erase_user(&mut tx, user_id).await?;
-    handoff::erase_user(&mut tx, user_id).await?;
-    summaries::erase_user(&mut tx, user_id).await?;
-    notices::erase_user(&mut tx, user_id).await?;
-    let Some(phones) = directory::erase(&mut tx, user_id).await? else {
+    if !erase_in(&mut tx, user_id).await? {
         return Ok(false); // nothing is committed
-    };
-    outbox::erase_to(&mut tx, &phones).await?;
+    }
     tx.commit().await?;
+    Ok(true)
+}
+
+/// Who asked for an erasure, as the audit log records it.
+pub struct Request<'a> {
+    pub actor_id: &'a str,
+    pub action: &'a str,
+    pub detail: &'a str,
+}
+
+/// Erases the user and records who asked in the audit log, in one transaction: the erasure is never
+/// kept without its record, nor the record without it. False when there was no such user.
+pub async fn erase_recorded(db: &Db, user_id: &str, by: &Request<'_>) -> Result<bool, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    if !erase_in(&mut tx, user_id).await? {
+        return Ok(false); // nothing is committed
+    }
+    let now = tx.now_ms();
+    audit::record(&mut tx, by.actor_id, by.action, user_id, by.detail, now).await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Each domain erases its own rows in `tx`; false when there was no such user.
+async fn erase_in(tx: &mut Tx, user_id: &str) -> Result<bool, sqlx::Error> {
+    subscriptions::erase_user(tx, user_id).await?;
+    store::erase_user(tx, user_id).await?;
+    crate::plan::results::erase_user(tx, user_id).await?;
+    crate::plan::reminders::erase_user(tx, user_id).await?;
+    crate::conversation::reminders::erase_user(tx, user_id).await?;
+    guide::erase_user(tx, user_id).await?;
+    messages::erase_user(tx, user_id).await?;
+    handoff::erase_user(tx, user_id).await?;
+    summaries::erase_user(tx, user_id).await?;
+    notices::erase_user(tx, user_id).await?;
+    let Some(phones) = directory::erase(tx, user_id).await? else { return Ok(false) };
+    outbox::erase_to(tx, &phones).await?;
     Ok(true)
 }

@@ -49,19 +49,14 @@ impl AccountApi {
                 },
             ));
         }
-        if !erasure::erase(&self.exports.db, &user_id).await? {
+        let by = erasure::Request {
+            actor_id: &user_id,
+            action: "delete_own_account",
+            detail: "LGPD erasure, self-service",
+        };
+        if !erasure::erase_recorded(&self.exports.db, &user_id, &by).await? {
             return Err(AppError::NotFound(Resource::User));
         }
-        let mut conn = self.exports.db.pool().acquire().await?;
-        audit::record(
-            &mut conn,
-            &user_id,
-            "delete_own_account",
-            &user_id,
-            "LGPD erasure, self-service",
-            self.exports.db.now_ms(),
-        )
-        .await?;
         let notice = say("Sua conta e seus dados foram excluídos", "Your account and your data were deleted");
         Ok(Reply::with_message(pb::DeleteMyAccountResponse {}, notice))
     }

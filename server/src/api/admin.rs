@@ -181,12 +181,10 @@ impl AdminApi {
     async fn delete_user(&self, call: Call<DeleteUser>) -> Answer<DeleteUser> {
         let actor = call.caller()?;
         let id = call.body().id.clone();
-        if !erasure::erase(&self.db, &id).await? {
+        let by = erasure::Request { actor_id: &actor.user.id, action: "delete_user", detail: "LGPD erasure" };
+        if !erasure::erase_recorded(&self.db, &id, &by).await? {
             return Err(AppError::NotFound(Resource::User));
         }
-        let mut conn = self.db.pool().acquire().await?;
-        audit::record(&mut conn, &actor.user.id, "delete_user", &id, "LGPD erasure", self.db.now_ms())
-            .await?;
         let notice = say("Usuário excluído com sucesso", "User deleted successfully");
         Ok(Reply::with_message(pb::DeleteUserResponse {}, notice))
     }
