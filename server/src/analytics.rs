@@ -4,15 +4,46 @@
 //! count one visitor once a day per kind; the visitor is a random id the browser keeps, nothing
 //! personal.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, time::Duration};
 
 use sqlx::Row;
 
 use crate::{
     clock::{self, CivilDate},
     config::MessageRates,
-    db::Db,
+    db::{
+        Db,
+        rate_limit::{self, Limit},
+    },
+    error::AppError,
 };
+
+/// A page load sends one or two events; this leaves room for a busy shared address.
+const EVENTS_PER_ADDRESS: Limit = Limit { max: 120, window: Duration::from_secs(60) };
+
+/// The landing page's funnel as a service: its events counted, within their address's limit.
+#[derive(Clone)]
+pub struct Funnel {
+    db: Db,
+}
+
+impl Funnel {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// Counts the visitor's event (`record`), from `address` (`RateLimited` past its limit).
+    pub async fn track(
+        &self,
+        kind: EventKind,
+        variant: Variant,
+        visitor: &VisitorId,
+        address: Option<&str>,
+    ) -> Result<(), AppError> {
+        rate_limit::per_address(&self.db, "track", address, EVENTS_PER_ADDRESS).await?;
+        Ok(record(&self.db, kind, variant, visitor).await?)
+    }
+}
 
 pub mod costs {
     //! What WhatsApp costs: the messages Meta reported as billable (`statuses[].pricing`), per São

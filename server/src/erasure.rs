@@ -24,7 +24,7 @@ pub async fn erase(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
     Ok(true)
 }
 
-/// Who asked for an erasure, as the audit log records it.
+/// Who asked for a right over a person's data (an erasure, a copy), as the audit log records it.
 pub struct Request<'a> {
     pub actor_id: &'a str,
     pub action: &'a str,

@@ -5,7 +5,7 @@
 pub const LAYERS: &[&[&str]] = &[
     &["app"],
     &["api"],
-    &["erasure"],
+    &["erasure", "privacy", "administration"],
     &["consultant"],
     &["conversation"],
     &["identity", "plan", "billing", "prompts", "analytics", "newsletter", "audit"],

@@ -3,6 +3,7 @@
 //! `consultant` → `conversation` → `identity` / `billing` → `whatsapp` / `db` / `config` /
 //! `error` / `locale`.
 
+pub mod administration;
 pub mod analytics;
 pub mod api;
 pub mod app;
@@ -22,6 +23,7 @@ pub mod layers;
 pub mod locale;
 pub mod newsletter;
 pub mod plan;
+pub mod privacy;
 pub mod prompts;
 pub mod proto;
 pub mod rendering;

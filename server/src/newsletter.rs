@@ -1,8 +1,43 @@
 //! The landing page's newsletter: an e-mail address given with consent (LGPD keeps the consent's
 //! time), stored once however many times it is given.
 
-use crate::db::Db;
-use crate::locale::Language;
+use std::time::Duration;
+
+use crate::{
+    db::{
+        Db,
+        rate_limit::{self, Limit},
+    },
+    error::AppError,
+    locale::Language,
+};
+
+/// Sign-ups from one client address.
+const SIGNUPS_PER_ADDRESS: Limit = Limit { max: 10, window: Duration::from_secs(3600) };
+
+/// The newsletter as a service: a sign-up from the landing page, within its address's limit.
+#[derive(Clone)]
+pub struct Newsletter {
+    db: Db,
+}
+
+impl Newsletter {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// Stores the address with the consent given now, from `address` (`RateLimited` past its
+    /// limit, nothing stored).
+    pub async fn subscribe(
+        &self,
+        email: &Email,
+        language: Language,
+        address: Option<&str>,
+    ) -> Result<(), AppError> {
+        rate_limit::per_address(&self.db, "newsletter", address, SIGNUPS_PER_ADDRESS).await?;
+        Ok(subscribe(&self.db, email, language).await?)
+    }
+}
 
 /// An e-mail address as people type it, checked for the shape every address has: one `@`, a local
 /// part, a domain with a dot, no spaces, at most 254 characters. Kept in lower case.

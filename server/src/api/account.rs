@@ -8,8 +8,8 @@ use super::{
     timestamp,
 };
 use crate::{
-    audit, erasure,
     error::{AppError, Problem, Resource},
+    privacy,
     proto::socio::v1::{self as pb, account_service_server::AccountService},
 };
 
@@ -27,11 +27,12 @@ impl AccountApi {
 impl AccountApi {
     async fn export_my_data(&self, call: Call<ExportMyData>) -> Answer<ExportMyData> {
         let user = call.user()?;
-        let now = self.exports.db.now_ms();
-        let expires = now + LINK_TTL_MS;
-        let mut conn = self.exports.db.pool().acquire().await?;
-        audit::record(&mut conn, &user.id, "export_own_data", &user.id, "LGPD export, self-service", now)
-            .await?;
+        let by = privacy::Request {
+            actor_id: &user.id,
+            action: "export_own_data",
+            detail: "LGPD export, self-service",
+        };
+        let expires = self.exports.privacy.record_export(&user.id, &by).await? + LINK_TTL_MS;
         Ok(Reply::from(pb::ExportMyDataResponse {
             download_url: self.exports.link(&user.id, expires),
             expires_at: Some(timestamp(expires)),
@@ -49,12 +50,12 @@ impl AccountApi {
                 },
             ));
         }
-        let by = erasure::Request {
+        let by = privacy::Request {
             actor_id: &user_id,
             action: "delete_own_account",
             detail: "LGPD erasure, self-service",
         };
-        if !erasure::erase_recorded(&self.exports.db, &user_id, &by).await? {
+        if !self.exports.privacy.erase(&user_id, &by).await? {
             return Err(AppError::NotFound(Resource::User));
         }
         let notice = say("Sua conta e seus dados foram excluídos", "Your account and your data were deleted");

@@ -2,42 +2,40 @@
 //! the audit trail, failed sends and analytics. The edge lets only admins in (`access::ADMIN`).
 
 use super::{
-    business_plan::plan_proto,
     call::{Answer, Call, Reply, rpc_service, say},
-    consultant::admin_chat_message,
     enum_field,
     export::{Exports, LINK_TTL_MS},
     paging::{DEFAULT_LIMIT, Page},
+    protos::{chat::admin_chat_message, months::month_proto, plan::plan_proto},
     timestamp,
 };
 use crate::{
+    administration::Administration,
     analytics, audit,
-    billing::subscriptions,
     clock::CivilDate,
     config::MessageRates,
-    conversation::{messages, summaries},
-    db::Db,
-    erasure,
+    conversation::messages,
     error::{AppError, Problem, Resource},
     identity::{
-        directory::{self, Listed},
+        directory::Listed,
         users::{Role, Tier},
     },
     plan::Plans,
+    privacy,
     proto::socio::v1::{self as pb, admin_service_server::AdminService},
 };
 
 #[derive(Clone)]
 pub struct AdminApi {
-    db: Db,
+    admin: Administration,
     plans: Plans,
     exports: Exports,
     rates: MessageRates,
 }
 
 impl AdminApi {
-    pub fn new(db: Db, plans: Plans, exports: Exports, rates: MessageRates) -> Self {
-        Self { db, plans, exports, rates }
+    pub fn new(admin: Administration, plans: Plans, exports: Exports, rates: MessageRates) -> Self {
+        Self { admin, plans, exports, rates }
     }
 }
 
@@ -72,12 +70,6 @@ fn admin_user(user: &Listed) -> pb::AdminUser {
 }
 
 impl AdminApi {
-    async fn found(&self, id: &str) -> Result<Listed, AppError> {
-        directory::get(&self.db, id).await?.ok_or(AppError::NotFound(Resource::User))
-    }
-}
-
-impl AdminApi {
     async fn list_users(&self, call: Call<ListUsers>) -> Answer<ListUsers> {
         let body = call.body();
         if body.search.chars().count() > 100 {
@@ -91,20 +83,16 @@ impl AdminApi {
             pb::SubscriptionFilter::All | pb::SubscriptionFilter::Unspecified => None,
         };
         let page = Page::parse(body.page, body.limit, DEFAULT_LIMIT)?;
-        let (found, total) = directory::list(&self.db, tier, &body.search, page.limit, page.offset()).await?;
+        let (found, total) = self.admin.users(tier, &body.search, page.limit, page.offset()).await?;
         Ok(page.reply(found.iter().map(admin_user), total))
     }
 
     async fn get_user(&self, call: Call<GetUser>) -> Answer<GetUser> {
-        let user = self.found(&call.body().id).await?;
-        let mut conn = self.db.pool().acquire().await?;
-        let summary = summaries::get(&mut conn, &user.id).await?;
-        drop(conn);
-        let months = crate::plan::results::list(&self.db, &user.id).await?;
-        let forecast = crate::plan::results::forecast_of(&self.db, &user.id).await?;
+        let found = self.admin.detail(&call.body().id).await?;
+        let (summary, forecast) = (found.summary, found.forecast);
         Ok(Reply::from(pb::GetUserResponse {
-            results: months.iter().map(|m| super::results::month_proto(m, forecast.as_ref())).collect(),
-            user: Some(admin_user(&user)),
+            results: found.months.iter().map(|m| month_proto(m, forecast.as_ref())).collect(),
+            user: Some(admin_user(&found.user)),
             conversation_summary: summary.as_ref().map(|s| s.text.clone()).unwrap_or_default(),
             summary_updated_at: summary.map(|s| timestamp(s.updated_at)),
         }))
@@ -112,20 +100,18 @@ impl AdminApi {
 
     async fn get_chat_history(&self, call: Call<GetChatHistory>) -> Answer<GetChatHistory> {
         let body = call.body();
-        self.found(&body.id).await?;
         // The browser sends each day as that date's UTC midnight; it means the day in São Paulo,
         // and an end date is the whole of that day.
         let day = |t: &prost_types::Timestamp| CivilDate::utc(t.seconds.saturating_mul(1000));
         let from = body.start_date.as_ref().map(|t| day(t).starts_at()).unwrap_or(0);
         let to = body.end_date.as_ref().map(|t| day(t).ends_at()).unwrap_or(i64::MAX);
         let page = Page::parse(body.page, body.limit, 50)?;
-        let (found, total) =
-            messages::history(&self.db, &body.id, from, to, page.limit, page.offset()).await?;
+        let (found, total) = self.admin.history(&body.id, (from, to), page.limit, page.offset()).await?;
         Ok(page.reply(found.iter().map(admin_chat_message), total))
     }
 
     async fn get_admin_stats(&self, _call: Call<GetAdminStats>) -> Answer<GetAdminStats> {
-        let s = directory::stats(&self.db).await?;
+        let s = self.admin.stats().await?;
         let average = if s.total_users == 0 {
             0.0
         } else {
@@ -153,24 +139,7 @@ impl AdminApi {
                 pb::SubscriptionStatus::Free => Some(Tier::Free),
                 pb::SubscriptionStatus::Unspecified => None,
             })?;
-        self.found(&body.id).await?;
-        let mut tx = self.db.begin().await?;
-        let run = async {
-            subscriptions::override_tier(&mut tx, &body.id, tier).await?;
-            audit::record(
-                &mut tx,
-                &actor.user.id,
-                &format!("set_subscription_{}", tier.as_str()),
-                &body.id,
-                "",
-                self.db.now_ms(),
-            )
-            .await?;
-            Ok::<(), sqlx::Error>(())
-        };
-        run.await?;
-        tx.commit().await?;
-        let user = self.found(&body.id).await?;
+        let user = self.admin.override_tier(&actor.user.id, &body.id, tier).await?;
         let message = match tier {
             Tier::Pro => say("Usuário atualizado para Pro", "User updated to Pro"),
             Tier::Free => say("Usuário atualizado para Free", "User updated to Free"),
@@ -181,8 +150,8 @@ impl AdminApi {
     async fn delete_user(&self, call: Call<DeleteUser>) -> Answer<DeleteUser> {
         let actor = call.caller()?;
         let id = call.body().id.clone();
-        let by = erasure::Request { actor_id: &actor.user.id, action: "delete_user", detail: "LGPD erasure" };
-        if !erasure::erase_recorded(&self.db, &id, &by).await? {
+        let by = privacy::Request { actor_id: &actor.user.id, action: "delete_user", detail: "LGPD erasure" };
+        if !self.exports.privacy.erase(&id, &by).await? {
             return Err(AppError::NotFound(Resource::User));
         }
         let notice = say("Usuário excluído com sucesso", "User deleted successfully");
@@ -190,7 +159,7 @@ impl AdminApi {
     }
 
     async fn get_user_business_plan(&self, call: Call<GetUserBusinessPlan>) -> Answer<GetUserBusinessPlan> {
-        self.found(&call.body().id).await?;
+        self.admin.user(&call.body().id).await?;
         let plan = self.plans.find(&call.body().id).await?;
         Ok(Reply::from(pb::GetUserBusinessPlanResponse { business_plan: plan.as_ref().map(plan_proto) }))
     }
@@ -198,10 +167,9 @@ impl AdminApi {
     async fn export_user_data(&self, call: Call<ExportUserData>) -> Answer<ExportUserData> {
         let actor = call.caller()?;
         let id = call.body().id.clone();
-        self.found(&id).await?;
-        let expires = self.db.now_ms() + LINK_TTL_MS;
-        let mut conn = self.db.pool().acquire().await?;
-        audit::record(&mut conn, &actor.user.id, "export_user", &id, "LGPD export", self.db.now_ms()).await?;
+        self.admin.user(&id).await?;
+        let by = privacy::Request { actor_id: &actor.user.id, action: "export_user", detail: "LGPD export" };
+        let expires = self.exports.privacy.record_export(&id, &by).await? + LINK_TTL_MS;
         Ok(Reply::from(pb::ExportUserDataResponse {
             download_url: self.exports.link(&id, expires),
             expires_at: Some(timestamp(expires)),
@@ -210,7 +178,7 @@ impl AdminApi {
 
     async fn list_audit_events(&self, call: Call<ListAuditEvents>) -> Answer<ListAuditEvents> {
         let page = Page::parse(call.body().page, call.body().limit, DEFAULT_LIMIT)?;
-        let (events, total) = audit::list(&self.db, page.limit, page.offset()).await?;
+        let (events, total) = self.admin.audit_events(page.limit, page.offset()).await?;
         Ok(page.reply(events.into_iter().map(audit_event_proto), total))
     }
 
@@ -222,7 +190,7 @@ impl AdminApi {
                 return Err(AppError::invalid("days", Problem::OutOfRange { min: 1, max: 90 }));
             }
         };
-        let report = analytics::report(&self.db, i64::from(days), &self.rates).await?;
+        let report = self.admin.analytics(i64::from(days), &self.rates).await?;
         let daily = |counts: Vec<analytics::DailyCount>| {
             counts.into_iter().map(|c| pb::DailyCount { day: c.day, count: c.count as i32 }).collect()
         };
@@ -252,7 +220,7 @@ impl AdminApi {
 
     async fn list_failed_messages(&self, call: Call<ListFailedMessages>) -> Answer<ListFailedMessages> {
         let page = Page::parse(call.body().page, call.body().limit, DEFAULT_LIMIT)?;
-        let (sends, total) = messages::failed_sends(&self.db, page.limit, page.offset()).await?;
+        let (sends, total) = self.admin.failed_sends(page.limit, page.offset()).await?;
         Ok(page.reply(sends.into_iter().map(failed_message_proto), total))
     }
 }

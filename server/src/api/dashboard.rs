@@ -4,9 +4,9 @@
 use serde_json::Value as Json;
 
 use super::{
-    business_plan::{status_proto, step_states},
     call::{Answer, Call, Reply, rpc_service, say},
     paging::{DEFAULT_LIMIT, Page},
+    protos::plan::{status_proto, step_states},
     timestamp, user_proto,
 };
 use crate::{
@@ -107,7 +107,7 @@ impl DashboardApi {
             results: months
                 .iter()
                 .take(MONTHS_SHOWN as usize)
-                .map(|m| super::results::month_proto(m, forecast.as_ref()))
+                .map(|m| super::protos::months::month_proto(m, forecast.as_ref()))
                 .collect(),
             user: Some(user_proto(&caller.user)),
             business_plan: Some(dashboard_plan(&plan)),

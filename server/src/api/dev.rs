@@ -16,12 +16,11 @@ use serde_json::json;
 use super::{rest::envelope, timestamp};
 use crate::{
     conversation::inbox::Inbox,
-    db::Db,
     error::{AppError, Problem},
     identity::{contact::clean_username, phone::PhoneNumber},
     locale::Language,
     whatsapp::{
-        outbox,
+        outbox::DevOutbox,
         payload::{self, Inbound, InboundMessage, MessageKind, Sender},
     },
 };
@@ -37,7 +36,7 @@ const MAX_NAME_CHARS: usize = 120;
 
 #[derive(Clone)]
 pub struct DevWhatsApp {
-    pub db: Db,
+    pub outbox: DevOutbox,
     pub inbox: Inbox,
 }
 
@@ -70,7 +69,7 @@ pub async fn outbox(
 ) -> Response {
     let delivered = async {
         let address = outbox_address(&query.phone, &query.user_id)?;
-        let delivered = outbox::delivered_to(&dev.db, &address).await?;
+        let delivered = dev.outbox.delivered_to(&address).await?;
         let messages: Vec<_> = delivered
             .into_iter()
             .map(|m| {
@@ -81,7 +80,7 @@ pub async fn outbox(
                        "document": file, "choices": m.choices})
             })
             .collect();
-        let typing = outbox::typing(&dev.db, &address).await?;
+        let typing = dev.outbox.typing(&address).await?;
         Ok(json!({ "messages": messages, "typing": typing }))
     };
     envelope::answer(language(&headers), delivered.await)
@@ -95,7 +94,7 @@ pub async fn outbox_file(
     axum::extract::Path(seq): axum::extract::Path<i64>,
 ) -> Response {
     use axum::response::IntoResponse;
-    match outbox::file(&dev.db, seq).await {
+    match dev.outbox.file(seq).await {
         Ok(Some((name, bytes))) => {
             let disposition = format!("attachment; filename=\"{}\"", name.replace(['"', '\\'], ""));
             let mime = if name.ends_with(".pdf") { "application/pdf" } else { "application/octet-stream" };
@@ -145,7 +144,7 @@ pub async fn inbound(
     let received = async {
         let Json(message) =
             body.ok_or_else(|| AppError::MalformedBody("expected {\"from\", \"name\", \"text\"}".into()))?;
-        let inbound = simulated(&message, dev.db.now_ms())?;
+        let inbound = simulated(&message, dev.outbox.now_ms())?;
         dev.inbox.receive(&inbound).await?;
         Ok(json!({ "messageId": inbound.messages[0].wa_message_id }))
     };

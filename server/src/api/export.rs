@@ -13,15 +13,14 @@ use serde::Deserialize;
 use serde_json::{Value as Json, json};
 use sha2::Sha256;
 
-use super::{business_plan::plan_proto, timestamp};
+use super::{protos::plan::plan_proto, timestamp};
 use crate::{
-    billing::subscriptions,
     config::Secret,
-    conversation::messages::{self, Author},
+    conversation::messages::Author,
     db::Db,
-    identity::users,
     locale::Language,
     plan::{Plans, document},
+    privacy::{Collected, Privacy},
     proto::json::to_json,
 };
 
@@ -29,17 +28,18 @@ pub const LINK_TTL_MS: i64 = 15 * 60 * 1000;
 
 #[derive(Clone)]
 pub struct Exports {
-    pub db: Db,
-    pub plans: Plans,
+    pub privacy: Privacy,
     key: Vec<u8>,
     public_url: String,
 }
 
 impl Exports {
+    /// The exports of the people in `db`, their links signed with a key derived from `secret`.
     pub fn new(db: Db, plans: Plans, secret: &Secret, public_url: &str) -> Self {
+        let privacy = Privacy::new(db, plans);
         let mut mac = Hmac::<Sha256>::new_from_slice(secret.expose().as_bytes()).expect("any key length");
         mac.update(b"socio data exports");
-        Self { db, plans, key: mac.finalize().into_bytes().to_vec(), public_url: public_url.to_owned() }
+        Self { privacy, key: mac.finalize().into_bytes().to_vec(), public_url: public_url.to_owned() }
     }
 
     fn signature(&self, user_id: &str, expires: i64) -> String {
@@ -64,52 +64,52 @@ impl Exports {
         mac.verify_slice(&given).is_ok()
     }
 
-    async fn collect(&self, user_id: &str) -> anyhow::Result<Option<Json>> {
-        let mut conn = self.db.pool().acquire().await?;
-        let Some(user) = users::find_by_id(&mut conn, user_id).await? else { return Ok(None) };
-        let subscriptions: Vec<Json> = subscriptions::history(&mut conn, user_id)
-            .await?
-            .iter()
-            .map(|s| {
-                json!({
-                    "plan": s.plan_type,
-                    "interval": s.interval,
-                    "provider": s.provider,
-                    "status": s.status,
-                    "amountCents": s.amount_cents,
-                    "source": s.source,
-                    "createdAt": timestamp(s.created_at).to_string(),
-                })
-            })
-            .collect();
-        drop(conn);
-        let plan = self.plans.find(user_id).await.map_err(|e| anyhow::anyhow!("{e}"))?;
-        let conversation: Vec<Json> = messages::conversation(&self.db, user_id)
-            .await?
-            .iter()
-            .map(|m| {
-                json!({
-                    "id": m.id,
-                    "type": if m.author == Author::User { "user" } else { "assistant" },
-                    "kind": m.kind.as_str(),
-                    "content": m.content,
-                    "status": m.status,
-                    "timestamp": timestamp(m.created_at).to_string(),
-                })
-            })
-            .collect();
-        let months = crate::plan::results::list(&self.db, user_id).await?;
-        let forecast = plan.as_ref().and_then(crate::plan::results::forecast);
-        Ok(Some(json!({
-            "exportedAt": timestamp(self.db.now_ms()).to_string(),
-            "monthResults": crate::plan::results::as_json(&months, forecast.as_ref()),
-            "user": to_json(&super::user_proto(&user)),
-            "subscriptions": subscriptions,
-            "businessPlan": plan.as_ref().map(|p| to_json(&plan_proto(p))),
-            "businessPlanMarkdown": plan.as_ref().map(|p| document::to_markdown(&document::model(p, &user, user.language, None, self.db.now_ms()))),
-            "messages": conversation,
-        })))
+    /// The person's data as the export's JSON; None when there is no such person.
+    async fn collect(&self, user_id: &str) -> Result<Option<Json>, crate::error::AppError> {
+        Ok(self.privacy.collect(user_id).await?.map(|data| export_json(&data)))
     }
+}
+
+/// The machine-readable copy: profile, subscriptions, plan (JSON and Markdown), months, messages.
+fn export_json(data: &Collected) -> Json {
+    let Collected { user, subscriptions, plan, messages, months, forecast, at } = data;
+    let subscriptions: Vec<Json> = subscriptions
+        .iter()
+        .map(|s| {
+            json!({
+                "plan": s.plan_type,
+                "interval": s.interval,
+                "provider": s.provider,
+                "status": s.status,
+                "amountCents": s.amount_cents,
+                "source": s.source,
+                "createdAt": timestamp(s.created_at).to_string(),
+            })
+        })
+        .collect();
+    let conversation: Vec<Json> = messages
+        .iter()
+        .map(|m| {
+            json!({
+                "id": m.id,
+                "type": if m.author == Author::User { "user" } else { "assistant" },
+                "kind": m.kind.as_str(),
+                "content": m.content,
+                "status": m.status,
+                "timestamp": timestamp(m.created_at).to_string(),
+            })
+        })
+        .collect();
+    let markdown = |p| document::to_markdown(&document::model(p, user, user.language, None, *at));
+    json!({
+        "exportedAt": timestamp(*at).to_string(),
+        "monthResults": crate::plan::results::as_json(months, forecast.as_ref()),
+        "user": to_json(&super::user_proto(user)),
+        "subscriptions": subscriptions,
+        "businessPlan": plan.as_ref().map(|p| to_json(&plan_proto(p))),
+        "businessPlanMarkdown": plan.as_ref().map(markdown),
+        "messages": conversation,
+    })
 }
 
 #[derive(Deserialize)]
@@ -131,7 +131,7 @@ pub async fn download(
         tracing::warn!(target: "security", event = "export_link_refused", "an export link with a bad signature");
         return (StatusCode::FORBIDDEN, lang.choose("Link inválido.", "Invalid link.")).into_response();
     }
-    if link.expires < exports.db.now_ms() {
+    if link.expires < exports.privacy.now_ms() {
         return (
             StatusCode::GONE,
             lang.choose("Este link expirou. Gere uma nova exportação.", "This link has expired."),

@@ -10,21 +10,16 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::{
     call::{Answer, Call, Reply, rpc_service, say},
-    consultant::admin_chat_message,
+    protos::chat::admin_chat_message,
     timestamp,
 };
 use crate::{
-    audit,
     conversation::{
-        handoff::{self, Handoff, Reason, Refusal, Status, Take},
-        messages, updates,
+        desk::{Desk, View},
+        handoff::{Handoff, Reason, Status},
     },
-    db::Db,
-    error::{AppError, Precondition, Problem, Resource},
-    identity::{
-        live::LiveSessions,
-        users::{self, User},
-    },
+    error::{AppError, Problem},
+    identity::{live::LiveSessions, users::User},
     proto::socio::v1::{self as pb, handoff_service_server::HandoffService},
 };
 
@@ -36,18 +31,13 @@ const VIEW_REFRESH: Duration = Duration::from_secs(2);
 
 #[derive(Clone)]
 pub struct HandoffApi {
-    db: Db,
+    desk: Desk,
     sessions: LiveSessions,
 }
 
 impl HandoffApi {
-    pub fn new(db: Db, sessions: LiveSessions) -> Self {
-        Self { db, sessions }
-    }
-
-    async fn person(&self, id: &str) -> Result<User, AppError> {
-        let mut conn = self.db.pool().acquire().await?;
-        users::find_by_id(&mut conn, id).await?.ok_or(AppError::NotFound(Resource::User))
+    pub fn new(desk: Desk, sessions: LiveSessions) -> Self {
+        Self { desk, sessions }
     }
 }
 
@@ -87,21 +77,17 @@ fn no_handoff(person: &User) -> pb::Handoff {
 }
 
 /// The person's latest messages (oldest first) and handoff, as a live view shows them.
-async fn snapshot(db: &Db, person: &User) -> Result<pb::WatchConversationResponse, AppError> {
-    let mut latest = messages::latest(db, &person.id, VIEW_MESSAGES, 0).await?;
-    latest.reverse();
-    let mut conn = db.pool().acquire().await?;
-    let handoff = handoff::get(&mut conn, &person.id).await?;
+async fn snapshot(desk: &Desk, person: &User) -> Result<pb::WatchConversationResponse, AppError> {
+    let View { messages, handoff, at } = desk.view(person, VIEW_MESSAGES).await?;
     Ok(pb::WatchConversationResponse {
-        messages: latest.iter().map(admin_chat_message).collect(),
-        handoff: Some(handoff.map_or_else(|| no_handoff(person), |h| handoff_proto(&h, db.now_ms()))),
+        messages: messages.iter().map(admin_chat_message).collect(),
+        handoff: Some(handoff.map_or_else(|| no_handoff(person), |h| handoff_proto(&h, at))),
     })
 }
 
 impl HandoffApi {
     async fn list_handoffs(&self, _call: Call<ListHandoffs>) -> Answer<ListHandoffs> {
-        let all = handoff::list(&self.db).await?;
-        let now = self.db.now_ms();
+        let (all, now) = self.desk.queue().await?;
         let waiting = all.iter().filter(|h| h.status == Status::Waiting).count() as i32;
         Ok(Reply::from(pb::ListHandoffsResponse {
             handoffs: all.iter().map(|h| handoff_proto(h, now)).collect(),
@@ -112,43 +98,23 @@ impl HandoffApi {
 
     async fn take_over_conversation(&self, call: Call<TakeOverConversation>) -> Answer<TakeOverConversation> {
         let admin = call.caller()?.user.clone();
-        let person = self.person(&call.body().id).await?;
-        let taken = async {
-            let mut tx = self.db.begin().await?;
-            match handoff::take(&mut tx, &person.id, &admin, self.db.now_ms()).await? {
-                Take::TakenBy(by) => return Err(AppError::ConversationTaken { by }),
-                Take::Taken => {}
-            }
-            audit::record(&mut tx, &admin.id, "take_over_conversation", &person.id, "", self.db.now_ms())
-                .await?;
-            let taken = handoff::get(&mut tx, &person.id).await?.ok_or(AppError::NotFound(Resource::User))?;
-            tx.commit().await?;
-            Ok(taken)
-        }
-        .await?;
+        let person = self.desk.person(&call.body().id).await?;
+        let taken = self.desk.take_over(&admin, &person).await?;
         tracing::info!(target: "security", event = "conversation_taken", admin = %admin.id, user = %person.id, "an admin took a conversation over");
         let notice = say(
             "Você assumiu a conversa: o Sócio não responde até você devolvê-la.",
             "You took the conversation over: Sócio will not answer until you give it back.",
         );
         Ok(Reply::with_message(
-            pb::TakeOverConversationResponse { handoff: Some(handoff_proto(&taken, self.db.now_ms())) },
+            pb::TakeOverConversationResponse { handoff: Some(handoff_proto(&taken, self.desk.now_ms())) },
             notice,
         ))
     }
 
     async fn give_back_conversation(&self, call: Call<GiveBackConversation>) -> Answer<GiveBackConversation> {
         let admin = call.caller()?.user.clone();
-        let person = self.person(&call.body().id).await?;
-        async {
-            let mut tx = self.db.begin().await?;
-            if handoff::give_back(&mut tx, &person.id).await? {
-                audit::record(&mut tx, &admin.id, "give_back_conversation", &person.id, "", self.db.now_ms())
-                    .await?;
-            }
-            tx.commit().await
-        }
-        .await?;
+        let person = self.desk.person(&call.body().id).await?;
+        self.desk.give_back(&admin, &person).await?;
         let notice = say("Conversa devolvida ao Sócio.", "Conversation given back to Sócio.");
         Ok(Reply::with_message(pb::GiveBackConversationResponse {}, notice))
     }
@@ -166,22 +132,8 @@ impl HandoffApi {
         if text.chars().count() > MAX_TEXT_CHARS {
             return Err(AppError::invalid("text", Problem::TooLong { max: MAX_TEXT_CHARS }));
         }
-        let person = self.person(&body.id).await?;
-        let sent = async {
-            let mut tx = self.db.begin().await?;
-            let id = match handoff::write_as_person(&mut tx, &person, &admin, text, self.db.now_ms()).await? {
-                Ok(id) => id,
-                Err(Refusal::OutsideWindow) => {
-                    return Err(AppError::FailedPrecondition(Precondition::OutsideServiceWindow));
-                }
-                Err(Refusal::TakenBy(by)) => return Err(AppError::ConversationTaken { by }),
-            };
-            audit::record(&mut tx, &admin.id, "send_consultant_message", &person.id, &id, self.db.now_ms())
-                .await?;
-            tx.commit().await?; // wakes the workers for the send
-            messages::get(&self.db, &id).await?.ok_or(AppError::NotFound(Resource::User))
-        }
-        .await?;
+        let person = self.desk.person(&body.id).await?;
+        let sent = self.desk.write(&admin, &person, text).await?;
         let notice = say("Mensagem enviada pelo WhatsApp.", "Message sent on WhatsApp.");
         Ok(Reply::with_message(
             pb::SendConsultantMessageResponse { message: Some(admin_chat_message(&sent)) },
@@ -191,31 +143,31 @@ impl HandoffApi {
 
     async fn watch_conversation(&self, call: Call<WatchConversation>) -> Answer<WatchConversation> {
         let caller = call.caller()?.clone();
-        let person = self.person(&call.body().id).await?;
+        let person = self.desk.person(&call.body().id).await?;
         // Hear changes before the first read, so nothing falls between the two.
-        let notices = self.db.notices();
-        let first = snapshot(&self.db, &person).await?;
-        let db = self.db.clone();
+        let notices = self.desk.changes();
+        let first = snapshot(&self.desk, &person).await?;
+        let desk = self.desk.clone();
         let changes = futures::stream::unfold(
-            (db, person, notices, first.clone()),
-            move |(db, person, mut notices, mut shown)| async move {
+            (desk, person, notices, first.clone()),
+            move |(desk, person, mut notices, mut shown)| async move {
                 loop {
                     let refresh = tokio::time::sleep(VIEW_REFRESH);
                     tokio::select! {
                         () = refresh => {}
                         heard = notices.recv() => match heard {
-                            Ok(notice) if !updates::concerns(&notice, &person.id) => continue,
+                            Ok(notice) if !Desk::concerns(&notice, &person.id) => continue,
                             Ok(_) | Err(RecvError::Lagged(_)) => {}
                             Err(RecvError::Closed) => return None,
                         },
                     }
-                    match snapshot(&db, &person).await {
+                    match snapshot(&desk, &person).await {
                         Ok(now) if now == shown => {}
                         Ok(now) => {
                             shown = now.clone();
-                            return Some((Ok(now), (db, person, notices, shown)));
+                            return Some((Ok(now), (desk, person, notices, shown)));
                         }
-                        Err(error) => return Some((Err(error.into()), (db, person, notices, shown))),
+                        Err(error) => return Some((Err(error.into()), (desk, person, notices, shown))),
                     }
                 }
             },

@@ -4,8 +4,6 @@
 //! `Authorization: Bearer <METRICS_TOKEN>` when a token is set, and not served at all in
 //! production without one.
 
-use std::sync::Arc;
-
 use axum::{
     extract::State,
     http::{HeaderMap, StatusCode},
@@ -14,16 +12,15 @@ use axum::{
 
 use crate::{
     config::Secret,
-    db::{Db, jobs},
-    telemetry::metrics::{self, QueueDepth},
+    telemetry::{health::Health, metrics},
 };
 
 pub async fn healthz() -> impl IntoResponse {
     (StatusCode::OK, "ok")
 }
 
-pub async fn readyz(State(db): State<Db>) -> impl IntoResponse {
-    if db.is_ready().await {
+pub async fn readyz(State(health): State<Health>) -> impl IntoResponse {
+    if health.ready().await {
         (StatusCode::OK, "ready")
     } else {
         (StatusCode::SERVICE_UNAVAILABLE, "database unreachable")
@@ -33,8 +30,7 @@ pub async fn readyz(State(db): State<Db>) -> impl IntoResponse {
 /// Who may scrape `/metrics`.
 #[derive(Clone)]
 pub struct MetricsAccess {
-    pub db: Db,
-    pub kinds: Arc<[&'static str]>,
+    pub health: Health,
     /// Scrapes must carry it as a bearer token.
     pub token: Option<Secret>,
     /// Served without a token (development).
@@ -63,22 +59,7 @@ pub async fn metrics(State(access): State<MetricsAccess>, headers: HeaderMap) ->
         None if !access.open => return (StatusCode::NOT_FOUND, "not found").into_response(),
         None => {}
     }
-    let (db, kinds) = (access.db, access.kinds);
-    let queue = match jobs::depth(&db, &kinds).await {
-        Ok(depths) => depths
-            .into_iter()
-            .map(|d| QueueDepth {
-                kind: d.kind,
-                due: d.due,
-                running: d.running,
-                oldest_due: std::time::Duration::from_millis(d.oldest_due_ms as u64),
-            })
-            .collect(),
-        Err(err) => {
-            tracing::warn!(error = %err, "the job queue could not be read for the metrics");
-            Vec::new()
-        }
-    };
+    let queue = access.health.queue().await;
     ([(http::header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], metrics::render(&queue))
         .into_response()
 }

@@ -1,31 +1,23 @@
 //! `LandingService`: what the public landing page calls — landing views and checkout starts by
 //! variant for the admin's funnel, newsletter sign-ups with consent, and how to reach us.
-//! Rate-limited per client address, in the database so every server process shares the limit.
-
-use std::time::Duration;
+//! Rate-limited per client address (by the services), in the database so every server process
+//! shares the limit.
 
 use super::{
-    call::{Answer, Call, Method, Reply, rpc_service, say},
+    call::{Answer, Call, Reply, rpc_service, say},
     enum_field,
 };
 use crate::{
-    analytics::{self, EventKind, Variant, VisitorId},
-    db::{
-        Db,
-        rate_limit::{self, Limit},
-    },
+    analytics::{EventKind, Funnel, Variant, VisitorId},
     error::{AppError, FieldViolation, Problem},
-    newsletter::{self, Email},
+    newsletter::{Email, Newsletter},
     proto::socio::v1::{self as pb, landing_service_server::LandingService},
 };
 
-/// A page load sends one or two events; this leaves room for a busy shared address.
-const EVENTS_PER_ADDRESS: Limit = Limit { max: 120, window: Duration::from_secs(60) };
-const SIGNUPS_PER_ADDRESS: Limit = Limit { max: 10, window: Duration::from_secs(3600) };
-
 #[derive(Clone)]
 pub struct LandingApi {
-    db: Db,
+    funnel: Funnel,
+    newsletter: Newsletter,
     /// The business's WhatsApp number, when one is configured.
     business_number: Option<String>,
     support_email: String,
@@ -34,22 +26,19 @@ pub struct LandingApi {
 
 impl LandingApi {
     pub fn new(
-        db: Db,
+        (funnel, newsletter): (Funnel, Newsletter),
         business_number: Option<&str>,
         support_email: &str,
         controller: crate::config::Controller,
     ) -> Self {
         Self {
-            db,
+            funnel,
+            newsletter,
             business_number: business_number.map(str::to_owned),
             support_email: support_email.to_owned(),
             controller,
         }
     }
-}
-
-async fn limit<M: Method>(db: &Db, call: &Call<M>, action: &str, limit: Limit) -> Result<(), AppError> {
-    rate_limit::per_address(db, action, call.client_address().as_deref(), limit).await
 }
 
 /// "5511900000000" → "+55 (11) 90000-0000"; other numbers with a "+" in front.
@@ -78,8 +67,8 @@ impl LandingApi {
                 },
             )
         })?;
-        limit(&self.db, &call, "track", EVENTS_PER_ADDRESS).await?;
-        analytics::record(&self.db, kind, Variant::parse(&body.variant), &visitor).await?;
+        let address = call.client_address();
+        self.funnel.track(kind, Variant::parse(&body.variant), &visitor, address.as_deref()).await?;
         Ok(Reply::from(pb::TrackEventResponse {}))
     }
 
@@ -102,8 +91,7 @@ impl LandingApi {
         let Some(email) = email.filter(|_| violations.is_empty()) else {
             return Err(AppError::InvalidInput(violations));
         };
-        limit(&self.db, &call, "newsletter", SIGNUPS_PER_ADDRESS).await?;
-        newsletter::subscribe(&self.db, &email, lang).await?;
+        self.newsletter.subscribe(&email, lang, call.client_address().as_deref()).await?;
         let notice = say("Pronto! Você vai receber nossas dicas.", "Done! You will get our tips.");
         Ok(Reply::with_message(pb::SubscribeNewsletterResponse {}, notice))
     }

@@ -20,6 +20,7 @@ pub mod health;
 pub mod in_language;
 pub mod landing;
 pub mod paging;
+pub mod protos;
 pub mod rest;
 pub mod results;
 pub mod security_headers;

@@ -4,13 +4,14 @@
 
 use super::{
     call::{Answer, Call, Reply, rpc_service, say},
+    protos::months::{forecast_proto, month_proto},
     timestamp,
 };
 use crate::{
     plan::{
         ceiling,
         reminders::{Preferences, Reminders},
-        results::{self, Forecast, MonthResult, Outlook, Results},
+        results::{self, Outlook, Results},
         store::Source,
     },
     proto::socio::v1::{self as pb, results_service_server::ResultsService},
@@ -25,31 +26,6 @@ pub struct ResultsApi {
 impl ResultsApi {
     pub fn new(results: Results, reminders: Reminders) -> Self {
         Self { results, reminders }
-    }
-}
-
-fn forecast_proto(f: &Forecast) -> pb::MonthForecast {
-    pb::MonthForecast { revenue: f.revenue, costs: f.costs, result: f.result }
-}
-
-pub fn month_proto(r: &MonthResult, forecast: Option<&Forecast>) -> pb::MonthResult {
-    pb::MonthResult {
-        month: r.month.key(),
-        revenue: r.revenue,
-        costs: r.costs,
-        sales_count: r.sales_count as i32,
-        result: r.result(),
-        plan: forecast.map(forecast_proto),
-        variance: forecast.map(|f| {
-            let v = results::variance(r, f);
-            pb::MonthVariance {
-                revenue: v.revenue,
-                revenue_percent: v.revenue_percent,
-                result: v.result,
-                result_percent: v.result_percent,
-            }
-        }),
-        recorded_at: Some(timestamp(r.recorded_at)),
     }
 }
 

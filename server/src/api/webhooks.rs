@@ -16,6 +16,7 @@ use axum::{
 };
 
 use crate::{
+    billing::stripe_events::{Delivery, StripeWebhooks},
     config::Secret,
     conversation::inbox::Inbox,
     whatsapp::{payload, signature},
@@ -82,48 +83,24 @@ pub async fn receive(State(hook): State<WhatsAppWebhook>, headers: HeaderMap, bo
     }
 }
 
-/// Stripe's webhook: signed deliveries, each event handled once, objects re-fetched before acting.
-#[derive(Clone)]
-pub struct StripeWebhook {
-    pub db: crate::db::Db,
-    pub stripe: crate::billing::stripe::StripeClient,
-    pub public_url: String,
-}
-
-/// `POST /api/webhooks/stripe`
-pub async fn stripe(State(hook): State<StripeWebhook>, headers: HeaderMap, body: Bytes) -> Response {
-    use crate::billing::{
-        stripe::verify_signature,
-        stripe_events::{self, StripeEvent},
-        subscriptions,
-    };
+/// `POST /api/webhooks/stripe`: signed deliveries, each event handled once, objects re-fetched
+/// before acting (`billing::stripe_events::StripeWebhooks`).
+pub async fn stripe(State(hook): State<StripeWebhooks>, headers: HeaderMap, body: Bytes) -> Response {
     let header = headers.get("stripe-signature").and_then(|v| v.to_str().ok());
-    if !verify_signature(hook.stripe.webhook_secret(), &body, header, hook.db.now_ms() / 1000) {
-        tracing::warn!(target: "security", event = "stripe_signature_refused", "refused a Stripe webhook with a bad, stale or missing signature");
-        return (StatusCode::BAD_REQUEST, "invalid signature").into_response();
-    }
-    let Ok(event) = serde_json::from_slice::<serde_json::Value>(&body) else {
-        return (StatusCode::BAD_REQUEST, "malformed payload").into_response();
-    };
-    let (id, kind) = (event["id"].as_str().unwrap_or_default(), event["type"].as_str().unwrap_or_default());
-    match subscriptions::seen_event(&hook.db, "stripe", id).await {
-        Ok(true) => return (StatusCode::OK, "already handled").into_response(),
-        Ok(false) => {}
-        Err(err) => {
+    match hook.deliver(&body, header).await {
+        Delivery::BadSignature => {
+            tracing::warn!(target: "security", event = "stripe_signature_refused", "refused a Stripe webhook with a bad, stale or missing signature");
+            (StatusCode::BAD_REQUEST, "invalid signature").into_response()
+        }
+        Delivery::Malformed => (StatusCode::BAD_REQUEST, "malformed payload").into_response(),
+        Delivery::AlreadyHandled => (StatusCode::OK, "already handled").into_response(),
+        Delivery::Handled => (StatusCode::OK, "ok").into_response(),
+        Delivery::Unavailable(err) => {
             tracing::error!(error = %err, "billing events unavailable");
-            return (StatusCode::SERVICE_UNAVAILABLE, "try again").into_response();
+            (StatusCode::SERVICE_UNAVAILABLE, "try again").into_response()
         }
-    }
-    let fix_payment_url = format!("{}/dashboard", hook.public_url);
-    match stripe_events::handle(&hook.db, &hook.stripe, &StripeEvent::parse(&event), &fix_payment_url).await {
-        Ok(()) => {
-            if let Err(err) = subscriptions::record_event(&hook.db, "stripe", id, kind).await {
-                tracing::warn!(error = %err, "a handled Stripe event could not be recorded");
-            }
-            (StatusCode::OK, "ok").into_response()
-        }
-        Err(err) => {
-            tracing::error!(error = %err, kind, "a Stripe event could not be handled; Stripe will retry");
+        Delivery::Failed { kind, error } => {
+            tracing::error!(error = %error, kind, "a Stripe event could not be handled; Stripe will retry");
             (StatusCode::INTERNAL_SERVER_ERROR, "try again").into_response()
         }
     }

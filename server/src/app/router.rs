@@ -30,9 +30,9 @@ use crate::{
         rest::{Rest, openapi, routes::RouteTable},
         system_prompts::SystemPromptApi,
         web::WebApp,
-        webhooks::{self, StripeWebhook, WhatsAppWebhook},
+        webhooks::{self, WhatsAppWebhook},
     },
-    billing::stripe::StripeClient,
+    billing::{stripe::StripeClient, stripe_events::StripeWebhooks},
     config::{Config, RunMode, WhatsAppMode},
     conversation::{handoff::Handoffs, inbox::Inbox},
     db::{Db, jobs::Batching},
@@ -83,7 +83,8 @@ pub(super) async fn build_router(
     let export_routes = axum::Router::new()
         .route("/api/admin/exports/{user_id}", get(crate::api::export::download))
         .with_state(exports);
-    let ready_db = db.clone();
+    let probe = crate::telemetry::health::Health::new(db.clone(), job_kinds);
+    let ready = probe.clone();
 
     // gRPC-Web is layered on the gRPC routes only: tonic-web refuses every other HTTP/1 request.
     let router = services
@@ -97,12 +98,11 @@ pub(super) async fn build_router(
                 async move { ([(http::header::CONTENT_TYPE, "application/json")], body) }
             }),
         )
-        .route("/readyz", get(move || health::readyz(axum::extract::State(ready_db.clone()))))
+        .route("/readyz", get(move || health::readyz(axum::extract::State(ready.clone()))))
         .route(
             "/metrics",
             get(health::metrics).with_state(health::MetricsAccess {
-                db: db.clone(),
-                kinds: Arc::from(job_kinds),
+                health: probe,
                 token: config.metrics_token.clone(),
                 open: !config.is_production(),
             }),
@@ -159,27 +159,31 @@ fn contracts(
             &config.whatsapp.business_number,
         )))
         .add_service(BillingServiceServer::new(BillingApi::new(
-            db.clone(),
-            config.payments,
-            &config.public_url,
+            crate::billing::payments::Payments::new(
+                db.clone(),
+                config.payments,
+                &config.public_url,
+                stripe.clone(),
+                crate::identity::links::LinkKeys::new(&config.jwt_secret),
+            ),
             &config.whatsapp.business_number,
-            stripe.clone(),
-            crate::identity::links::LinkKeys::new(&config.jwt_secret),
         )))
-        .add_service(ConsultantServiceServer::new(ConsultantApi::new(engine, db.clone())))
+        .add_service(ConsultantServiceServer::new(ConsultantApi::new(
+            crate::consultant::web_chat::WebChat::new(engine, db.clone()),
+        )))
         .add_service(ResultsServiceServer::new(crate::api::results::ResultsApi::new(
             crate::plan::results::Results::new(plans.clone()),
             crate::plan::reminders::Reminders::new(db.clone()),
         )))
         .add_service(AccountServiceServer::new(crate::api::account::AccountApi::new(exports.clone())))
         .add_service(LandingServiceServer::new(LandingApi::new(
-            db.clone(),
+            (crate::analytics::Funnel::new(db.clone()), crate::newsletter::Newsletter::new(db.clone())),
             config.whatsapp.business_number_set.then_some(config.whatsapp.business_number.as_str()),
             &config.support_email,
             config.controller.clone(),
         )))
         .add_service(AdminServiceServer::new(AdminApi::new(
-            db.clone(),
+            crate::administration::Administration::new(db.clone()),
             plans.clone(),
             exports.clone(),
             config.whatsapp.rates,
@@ -187,7 +191,10 @@ fn contracts(
         .add_service(SystemPromptServiceServer::new(SystemPromptApi::new(crate::prompts::Prompts::new(
             db.clone(),
         ))))
-        .add_service(HandoffServiceServer::new(HandoffApi::new(db.clone(), auth.sessions().clone())))
+        .add_service(HandoffServiceServer::new(HandoffApi::new(
+            crate::conversation::desk::Desk::new(db.clone()),
+            auth.sessions().clone(),
+        )))
 }
 
 /// gRPC health (every contract reported serving) and reflection, which describes our services,
@@ -223,11 +230,7 @@ fn callbacks(config: &Config, db: &Db, stripe: Option<StripeClient>) -> axum::Ro
     let payments = match &stripe {
         Some(stripe) => axum::Router::new()
             .route("/api/webhooks/stripe", axum::routing::post(webhooks::stripe))
-            .with_state(StripeWebhook {
-                db: db.clone(),
-                stripe: stripe.clone(),
-                public_url: config.public_url.clone(),
-            }),
+            .with_state(StripeWebhooks::new(db.clone(), stripe.clone(), &config.public_url)),
         None => axum::Router::new(),
     };
     let inbox = Inbox::new(
@@ -246,7 +249,7 @@ fn callbacks(config: &Config, db: &Db, stripe: Option<StripeClient>) -> axum::Ro
             .route("/api/dev/whatsapp/outbox", get(dev::outbox))
             .route("/api/dev/whatsapp/outbox/files/{seq}", get(dev::outbox_file))
             .route("/api/dev/whatsapp/inbound", axum::routing::post(dev::inbound))
-            .with_state(DevWhatsApp { db: db.clone(), inbox }),
+            .with_state(DevWhatsApp { outbox: crate::whatsapp::outbox::DevOutbox::new(db.clone()), inbox }),
         WhatsAppMode::Cloud => axum::Router::new(),
     };
     whatsapp.merge(payments).merge(dev)

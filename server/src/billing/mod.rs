@@ -3,6 +3,7 @@
 pub mod cancellation;
 pub mod checkout;
 pub mod expiry;
+pub mod payments;
 pub mod plans;
 pub mod stripe;
 pub mod stripe_events;

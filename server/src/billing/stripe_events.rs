@@ -179,3 +179,61 @@ mod tests {
         assert_eq!(StripeEvent::parse(&json!({"type": "some.future.event"})), StripeEvent::Ignored);
     }
 }
+
+/// What came of one delivery of Stripe's webhook.
+#[derive(Debug)]
+pub enum Delivery {
+    /// The signature is missing, stale or not Stripe's: refused, nothing read.
+    BadSignature,
+    /// Signed, but not an event.
+    Malformed,
+    /// Handled before: acknowledged, nothing done again.
+    AlreadyHandled,
+    /// Handled now (and recorded, so a repeat changes nothing).
+    Handled,
+    /// Whether it was handled could not be read; Stripe retries.
+    Unavailable(sqlx::Error),
+    /// Could not be handled now; Stripe retries.
+    Failed { kind: String, error: HandlingError },
+}
+
+/// Stripe's webhook as a service: a signed delivery handled once, its objects re-fetched before
+/// acting. The webhook adapter holds no database.
+#[derive(Clone)]
+pub struct StripeWebhooks {
+    db: Db,
+    stripe: StripeClient,
+    /// Where a person whose renewal failed is sent.
+    fix_payment_url: String,
+}
+
+impl StripeWebhooks {
+    pub fn new(db: Db, stripe: StripeClient, public_url: &str) -> Self {
+        Self { db, stripe, fix_payment_url: format!("{public_url}/dashboard") }
+    }
+
+    /// Checks the delivery's `Stripe-Signature` against its body, then handles its event once.
+    pub async fn deliver(&self, body: &[u8], signature: Option<&str>) -> Delivery {
+        let now_secs = self.db.now_ms() / 1000;
+        if !super::stripe::verify_signature(self.stripe.webhook_secret(), body, signature, now_secs) {
+            return Delivery::BadSignature;
+        }
+        let Ok(event) = serde_json::from_slice::<Json>(body) else { return Delivery::Malformed };
+        let (id, kind) =
+            (event["id"].as_str().unwrap_or_default(), event["type"].as_str().unwrap_or_default());
+        match subscriptions::seen_event(&self.db, "stripe", id).await {
+            Ok(true) => return Delivery::AlreadyHandled,
+            Ok(false) => {}
+            Err(err) => return Delivery::Unavailable(err),
+        }
+        if let Err(error) =
+            handle(&self.db, &self.stripe, &StripeEvent::parse(&event), &self.fix_payment_url).await
+        {
+            return Delivery::Failed { kind: kind.to_owned(), error };
+        }
+        if let Err(err) = subscriptions::record_event(&self.db, "stripe", id, kind).await {
+            tracing::warn!(error = %err, "a handled Stripe event could not be recorded");
+        }
+        Delivery::Handled
+    }
+}

@@ -17,4 +17,5 @@ pub mod replies;
 pub mod results_interview;
 pub mod scope;
 pub mod stream;
+pub mod web_chat;
 pub mod worker;

@@ -23,7 +23,10 @@ use self::{
     store::{Change, Detail, Plan, Source, StepUpdate},
 };
 use crate::{
-    db::{Db, notify},
+    db::{
+        Db, notify,
+        rate_limit::{self, Limit},
+    },
     error::AppError,
     identity::users::User,
     locale::Language,
@@ -47,6 +50,36 @@ impl Plans {
 
     pub fn db(&self) -> &Db {
         &self.db
+    }
+
+    /// Counts one more write under `key` (a person's kind of write); `RateLimited` past `limit`.
+    pub async fn limited(&self, key: &str, limit: Limit) -> Result<(), AppError> {
+        rate_limit::per_key(&self.db, key, limit).await
+    }
+
+    /// The cursor of the person's latest change (0 with none).
+    pub async fn latest_cursor(&self, user_id: &str) -> Result<i64, AppError> {
+        Ok(store::latest_cursor(&self.db, user_id).await?)
+    }
+
+    /// The person's changes after `since`, oldest first, at most `limit`.
+    pub async fn changes_since(
+        &self,
+        user_id: &str,
+        since: i64,
+        limit: i64,
+    ) -> Result<Vec<Change>, AppError> {
+        Ok(store::changes_since(&self.db, user_id, since, limit).await?)
+    }
+
+    /// Keeps the builder's unsaved edits under `context`; when they were saved.
+    pub async fn save_draft(
+        &self,
+        user_id: &str,
+        context: &str,
+        data: &serde_json::Value,
+    ) -> Result<i64, AppError> {
+        store::save_draft(&self.db, user_id, context, data).await
     }
 
     pub async fn find(&self, user_id: &str) -> Result<Option<Plan>, AppError> {

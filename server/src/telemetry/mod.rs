@@ -1,7 +1,8 @@
 //! Logging: human-readable lines filtered by `RUST_LOG` (default `info`). Tests send logs to a
 //! sink unless `TEST_LOG=1`. Nothing here ever logs a header, body or query string. Metrics live
-//! in [`metrics`].
+//! in [`metrics`], what the health endpoints read in [`health`].
 
+pub mod health;
 pub mod metrics;
 
 use tracing_subscriber::EnvFilter;

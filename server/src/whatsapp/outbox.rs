@@ -8,6 +8,8 @@ use sqlx::Row;
 use super::sender::{Document, Outgoing, SendError, Sent, WhatsAppSender};
 use crate::db::Db;
 
+/// The dev outbox as a service: the sender that writes to it, and what the simulator reads of it.
+#[derive(Clone)]
 pub struct DevOutbox {
     db: Db,
 }
@@ -15,6 +17,25 @@ pub struct DevOutbox {
 impl DevOutbox {
     pub fn new(db: Db) -> Self {
         Self { db }
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.db.now_ms()
+    }
+
+    /// What was sent to `to` (`delivered_to`).
+    pub async fn delivered_to(&self, to: &str) -> Result<Vec<Delivered>, sqlx::Error> {
+        delivered_to(&self.db, to).await
+    }
+
+    /// Whether `to` sees us typing (`typing`).
+    pub async fn typing(&self, to: &str) -> Result<bool, sqlx::Error> {
+        typing(&self.db, to).await
+    }
+
+    /// A file sent, by its place in the outbox (`file`).
+    pub async fn file(&self, seq: i64) -> Result<Option<(String, Vec<u8>)>, sqlx::Error> {
+        file(&self.db, seq).await
     }
 }
 

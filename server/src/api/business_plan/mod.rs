@@ -15,7 +15,7 @@ use super::{
 };
 use crate::{
     consultant::engine::Engine,
-    db::rate_limit::{self, Limit},
+    db::rate_limit::Limit,
     error::{AppError, Problem},
     identity::live::LiveSessions,
     locale::Language,
@@ -31,8 +31,8 @@ use crate::{
     },
 };
 
-pub use protos::{change_proto, plan_proto, status_proto, step_states};
-use protos::{document_proto, source_from_proto};
+use super::protos::plan::{document_proto, plan_proto, status_proto, step_states};
+use protos::{change_proto, source_from_proto};
 
 const MAX_BATCH: usize = 20;
 /// Writes per person through the real-time sync calls (a 429 with the seconds to wait beyond):
@@ -71,7 +71,7 @@ impl BusinessPlanApi {
         language: Language,
     ) -> Result<(Plan, store::Document), AppError> {
         let key = format!("generate_plan:user:{}", user.id);
-        rate_limit::per_key(self.plans.db(), &key, GENERATIONS_PER_USER).await?;
+        self.plans.limited(&key, GENERATIONS_PER_USER).await?;
         self.engine.document(user, language).await
     }
 
@@ -232,8 +232,7 @@ impl BusinessPlanApi {
 
     async fn sync_update(&self, call: Call<SyncUpdate>) -> Answer<SyncUpdate> {
         let caller = call.caller()?;
-        rate_limit::per_key(self.plans.db(), &format!("sync_update:{}", caller.user.id), SYNC_UPDATES)
-            .await?;
+        self.plans.limited(&format!("sync_update:{}", caller.user.id), SYNC_UPDATES).await?;
         let (update, source) = sync_update(call.body(), "")?;
         let (plan, changes) =
             self.plans.update(&caller.user.id, Some(&caller.user.id), source, &[update]).await?;
@@ -246,7 +245,7 @@ impl BusinessPlanApi {
     async fn sync_progress(&self, call: Call<SyncProgress>) -> Answer<SyncProgress> {
         let caller = call.caller()?;
         let plan = self.plans.get_or_create(&caller.user.id).await?;
-        let latest = store::latest_cursor(self.plans.db(), &caller.user.id).await?;
+        let latest = self.plans.latest_cursor(&caller.user.id).await?;
         Ok(Reply::from(pb::SyncProgressResponse {
             progress: plan.progress(),
             status: status_proto(plan.status()) as i32,
@@ -257,7 +256,7 @@ impl BusinessPlanApi {
 
     async fn auto_save(&self, call: Call<AutoSave>) -> Answer<AutoSave> {
         let caller = call.caller()?;
-        rate_limit::per_key(self.plans.db(), &format!("auto_save:{}", caller.user.id), AUTO_SAVES).await?;
+        self.plans.limited(&format!("auto_save:{}", caller.user.id), AUTO_SAVES).await?;
         let body = call.body();
         let context = if body.context.trim().is_empty() { "general" } else { body.context.trim() };
         if context.chars().count() > 64 {
@@ -267,7 +266,7 @@ impl BusinessPlanApi {
         if data.to_string().len() > MAX_DRAFT_BYTES {
             return Err(AppError::invalid("data", Problem::TooLong { max: MAX_DRAFT_BYTES }));
         }
-        let saved_at = store::save_draft(self.plans.db(), &caller.user.id, context, &data).await?;
+        let saved_at = self.plans.save_draft(&caller.user.id, context, &data).await?;
         Ok(Reply::from(pb::AutoSaveResponse { saved_at: Some(timestamp(saved_at)) }))
     }
 
@@ -279,8 +278,7 @@ impl BusinessPlanApi {
         if !(1..=100).contains(&limit) {
             return Err(AppError::invalid("limit", Problem::OutOfRange { min: 1, max: 100 }));
         }
-        let mut changes =
-            store::changes_since(self.plans.db(), &caller.user.id, since, i64::from(limit) + 1).await?;
+        let mut changes = self.plans.changes_since(&caller.user.id, since, i64::from(limit) + 1).await?;
         let has_more = changes.len() > limit as usize;
         changes.truncate(limit as usize);
         let next = changes.last().map(|c| c.cursor).unwrap_or(since);
@@ -293,8 +291,7 @@ impl BusinessPlanApi {
 
     async fn batch_updates(&self, call: Call<BatchUpdates>) -> Answer<BatchUpdates> {
         let caller = call.caller()?;
-        rate_limit::per_key(self.plans.db(), &format!("batch_updates:{}", caller.user.id), BATCH_UPDATES)
-            .await?;
+        self.plans.limited(&format!("batch_updates:{}", caller.user.id), BATCH_UPDATES).await?;
         let body = call.body();
         if body.updates.is_empty() || body.updates.len() > MAX_BATCH {
             return Err(AppError::invalid("updates", Problem::OutOfRange { min: 1, max: MAX_BATCH as i64 }));
@@ -330,7 +327,7 @@ impl BusinessPlanApi {
         let replay = if call.body().since.trim().is_empty() {
             Vec::new()
         } else {
-            store::changes_since(self.plans.db(), user_id, since, 500).await?
+            self.plans.changes_since(user_id, since, 500).await?
         };
         let mut last = replay.last().map(|c| c.cursor).unwrap_or(since);
         let (progress, status) = (plan.progress(), status_proto(plan.status()) as i32);

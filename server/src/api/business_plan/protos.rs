@@ -1,139 +1,12 @@
-//! The plan as the contracts show it: its sections, status and steps, the finance analysis with
-//! its warnings and taxes, its document, and a change of the feed with its source. The dashboard,
-//! the admin's view of a user and the export show the same plan, so their adapters take its
-//! mappers from here.
+//! The builder's own mappers: a change of the feed with its source, and
+//! the source a client may name. Only this adapter returns them; the plan itself is mapped in
+//! `api::protos::plan`.
 
 use crate::{
     api::timestamp,
-    plan::{
-        checks, document, finance,
-        sections::Step,
-        store::{self, Change, Plan, Source},
-        taxes,
-    },
-    proto::{
-        json::{self, json_to_struct},
-        socio::v1 as pb,
-    },
+    plan::store::{Change, Source},
+    proto::{json::json_to_struct, socio::v1 as pb},
 };
-
-pub fn status_proto(status: store::Status) -> pb::PlanStatus {
-    match status {
-        store::Status::Draft => pb::PlanStatus::Draft,
-        store::Status::InProgress => pb::PlanStatus::InProgress,
-        store::Status::Completed => pb::PlanStatus::Completed,
-    }
-}
-
-pub fn step_states(plan: &Plan) -> Vec<pb::PlanStepState> {
-    plan.sections
-        .iter()
-        .map(|s| pb::PlanStepState {
-            id: s.step.proto() as i32,
-            completed: s.completed,
-            icon: s.step.icon().into(),
-            updated_at: Some(timestamp(s.updated_at)),
-        })
-        .collect()
-}
-
-pub(super) fn section<M: prost::Message + prost::Name + Default>(plan: &Plan, step: Step) -> Option<M> {
-    json::from_json(plan.section(step).data.clone()).ok()
-}
-
-pub fn plan_proto(plan: &Plan) -> pb::BusinessPlan {
-    pb::BusinessPlan {
-        id: plan.id.clone(),
-        user_id: plan.user_id.clone(),
-        status: status_proto(plan.status()) as i32,
-        progress: plan.progress(),
-        steps: step_states(plan),
-        idea_data: section(plan, Step::Idea),
-        market_data: section(plan, Step::Market),
-        finance_data: section(plan, Step::Finance),
-        marketing_data: section(plan, Step::Marketing),
-        hr_data: section(plan, Step::Hr),
-        legal_data: section(plan, Step::Legal),
-        document: plan.document.as_ref().map(|d| document_proto(d, plan)),
-        created_at: Some(timestamp(plan.created_at)),
-        updated_at: Some(timestamp(plan.updated_at)),
-        finance_analysis: section::<pb::FinanceData>(plan, Step::Finance)
-            .as_ref()
-            .and_then(|data| document::plan_inputs(plan, data))
-            .map(|inputs| finance_proto(plan, &inputs)),
-    }
-}
-
-pub(super) fn finance_proto(plan: &Plan, inputs: &finance::Inputs) -> pb::FinanceAnalysis {
-    let a = &finance::analyse(inputs);
-    let scenarios = finance::scenarios(inputs);
-    let lang = crate::locale::current();
-    pb::FinanceAnalysis {
-        monthly_taxes: a.month.taxes,
-        tax: Some(pb::TaxBasis {
-            regime: inputs.tax.regime().into(),
-            annex: match inputs.tax {
-                taxes::Basis::Simples { annex, .. } => annex.key().into(),
-                _ => String::new(),
-            },
-            effective_rate_percent: inputs.tax.rate() * 100.0,
-            rbt12: match inputs.tax {
-                taxes::Basis::Simples { rbt12, .. } => rbt12,
-                _ => 0.0,
-            },
-            monthly_fixed: inputs.tax.fixed(),
-            explanation: inputs.tax.explain(lang),
-            modelled: inputs.tax.modelled(),
-        }),
-        warnings: checks::warnings(Some(plan), inputs, a, lang)
-            .into_iter()
-            .map(|w| pb::FinanceWarning { code: w.code.into(), message: w.message })
-            .collect(),
-        profitability_percent: a.profitability_percent,
-        return_percent_per_month: a.return_percent_per_month,
-        scenarios: scenarios
-            .iter()
-            .map(|s| pb::FinanceScenario {
-                kind: match s.kind {
-                    finance::ScenarioKind::Pessimistic => pb::ScenarioKind::Pessimistic,
-                    finance::ScenarioKind::Realistic => pb::ScenarioKind::Realistic,
-                    finance::ScenarioKind::Optimistic => pb::ScenarioKind::Optimistic,
-                } as i32,
-                sales_per_month: s.sales_per_month,
-                monthly_revenue: s.month.revenue,
-                monthly_result: s.month.result,
-                payback_months: s.payback_months,
-                profitability_percent: s.profitability_percent,
-            })
-            .collect(),
-        variable_cost_per_sale: a.variable_cost_per_sale,
-        contribution_margin: a.contribution_margin,
-        contribution_ratio: a.contribution_ratio,
-        break_even_sales: a.break_even_sales,
-        break_even_revenue: a.break_even_revenue,
-        monthly_revenue: a.month.revenue,
-        monthly_variable_costs: a.month.variable_costs,
-        monthly_contribution: a.month.contribution,
-        monthly_fixed_costs: a.month.fixed_costs,
-        monthly_result: a.month.result,
-        total_investment: a.total_investment,
-        payback_months: a.payback_months,
-        cash_flow: a
-            .cash_flow
-            .iter()
-            .map(|m| pb::CashFlowMonth { month: m.month as i32, result: m.result, cumulative: m.cumulative })
-            .collect(),
-    }
-}
-
-pub(super) fn document_proto(document: &store::Document, plan: &Plan) -> pb::PlanDocumentInfo {
-    pb::PlanDocumentInfo {
-        version: document.version,
-        generated_at: Some(timestamp(document.generated_at)),
-        markdown: document.markdown.clone(),
-        current: plan.current_document().is_some_and(|d| d.version == document.version),
-    }
-}
 
 pub(super) fn source_proto(source: Source) -> pb::ChangeSource {
     match source {
@@ -162,7 +35,7 @@ pub(super) fn source_from_proto(value: i32) -> Source {
     }
 }
 
-pub fn change_proto(change: &Change) -> pb::PlanChange {
+pub(super) fn change_proto(change: &Change) -> pb::PlanChange {
     pb::PlanChange {
         cursor: change.cursor.to_string(),
         step: change.step.proto() as i32,

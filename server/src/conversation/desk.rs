@@ -1,0 +1,114 @@
+//! The team's desk as a service: the queue of people waiting for a person, taking a conversation
+//! over, answering as a person on WhatsApp, giving it back, and what a live view of a conversation
+//! shows. Every change is committed with its audit record in one transaction; the handoff adapter
+//! holds no database.
+
+use tokio::sync::broadcast;
+
+use super::{
+    handoff::{self, Handoff, Refusal, Take},
+    messages::{self, Message},
+    updates,
+};
+use crate::{
+    audit,
+    db::{Db, Notice},
+    error::{AppError, Precondition, Resource},
+    identity::users::{self, User},
+};
+
+/// A conversation as a live view shows it: its latest messages (oldest first) and its handoff,
+/// read at `at` (Unix ms).
+pub struct View {
+    pub messages: Vec<Message>,
+    pub handoff: Option<Handoff>,
+    pub at: i64,
+}
+
+#[derive(Clone)]
+pub struct Desk {
+    db: Db,
+}
+
+impl Desk {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.db.now_ms()
+    }
+
+    /// The person, or `NotFound`.
+    pub async fn person(&self, id: &str) -> Result<User, AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        users::find_by_id(&mut conn, id).await?.ok_or(AppError::NotFound(Resource::User))
+    }
+
+    /// Every open handoff, the longest waiting first, and when they were read.
+    pub async fn queue(&self) -> Result<(Vec<Handoff>, i64), AppError> {
+        Ok((handoff::list(&self.db).await?, self.db.now_ms()))
+    }
+
+    /// The admin takes the person's conversation over (audited); the handoff as it stands now.
+    /// `ConversationTaken` when another admin holds it.
+    pub async fn take_over(&self, admin: &User, person: &User) -> Result<Handoff, AppError> {
+        let mut tx = self.db.begin().await?;
+        let now = self.db.now_ms();
+        if let Take::TakenBy(by) = handoff::take(&mut tx, &person.id, admin, now).await? {
+            return Err(AppError::ConversationTaken { by });
+        }
+        audit::record(&mut tx, &admin.id, "take_over_conversation", &person.id, "", now).await?;
+        let taken = handoff::get(&mut tx, &person.id).await?.ok_or(AppError::NotFound(Resource::User))?;
+        tx.commit().await?;
+        Ok(taken)
+    }
+
+    /// Gives the conversation back to Sócio (audited when there was a handoff to end).
+    pub async fn give_back(&self, admin: &User, person: &User) -> Result<(), AppError> {
+        let mut tx = self.db.begin().await?;
+        if handoff::give_back(&mut tx, &person.id).await? {
+            audit::record(&mut tx, &admin.id, "give_back_conversation", &person.id, "", self.db.now_ms())
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The admin's words to the person on WhatsApp, queued for sending (audited); the message as
+    /// stored. Refused outside the service window or while another admin holds the conversation.
+    pub async fn write(&self, admin: &User, person: &User, text: &str) -> Result<Message, AppError> {
+        let mut tx = self.db.begin().await?;
+        let now = self.db.now_ms();
+        let id = match handoff::write_as_person(&mut tx, person, admin, text, now).await? {
+            Ok(id) => id,
+            Err(Refusal::OutsideWindow) => {
+                return Err(AppError::FailedPrecondition(Precondition::OutsideServiceWindow));
+            }
+            Err(Refusal::TakenBy(by)) => return Err(AppError::ConversationTaken { by }),
+        };
+        audit::record(&mut tx, &admin.id, "send_consultant_message", &person.id, &id, now).await?;
+        tx.commit().await?; // wakes the workers for the send
+        messages::get(&self.db, &id).await?.ok_or(AppError::NotFound(Resource::User))
+    }
+
+    /// The database's announcements, heard from now on (subscribe before the first `view`, so
+    /// nothing falls between the two).
+    pub fn changes(&self) -> broadcast::Receiver<Notice> {
+        self.db.notices()
+    }
+
+    /// Whether an announcement concerns the person's conversation.
+    pub fn concerns(notice: &Notice, user_id: &str) -> bool {
+        updates::concerns(notice, user_id)
+    }
+
+    /// The person's latest `limit` messages (oldest first) and handoff.
+    pub async fn view(&self, person: &User, limit: i64) -> Result<View, AppError> {
+        let mut latest = messages::latest(&self.db, &person.id, limit, 0).await?;
+        latest.reverse();
+        let mut conn = self.db.pool().acquire().await?;
+        let handoff = handoff::get(&mut conn, &person.id).await?;
+        Ok(View { messages: latest, handoff, at: self.db.now_ms() })
+    }
+}
