@@ -289,11 +289,13 @@ async fn the_batch_window_restarts_with_each_message_so_a_slow_typist_gets_one_r
     config.retain(|(k, _)| *k != "WHATSAPP_BATCH_WINDOW_MS");
     config.push(("WHATSAPP_BATCH_WINDOW_MS", "400".into()));
     let app = spawn_app_with(db, &config).await;
-    // Five messages 250 ms apart: over a second in all, each within the window of the one before.
+    // Five messages 250 ms apart by the app's clock: over a second in all, each within the window
+    // of the one before. Each commit wakes the workers, so a window that did not restart would be
+    // due, and answered, before the next message.
     for n in 0..5 {
         let body = text_delivery(ANA, "Ana Lima", &format!("wamid.slow.{n}"), &format!("parte {n}"));
         assert_eq!(app.post_whatsapp_webhook(&body, Some(APP_SECRET)).await, 200);
-        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        app.db.clock().advance(250);
     }
     graph.wait_for_requests(1).await;
     app.drain_jobs().await;
@@ -316,6 +318,8 @@ async fn a_chatty_person_is_answered_by_the_batch_cap_even_while_still_writing(d
         let body = text_delivery(ANA, "Ana Lima", &format!("wamid.chatty.{n}"), "mais uma coisa");
         assert_eq!(app.post_whatsapp_webhook(&body, Some(APP_SECRET)).await, 200);
         n += 1;
+        // Real time, not the clock: she writes at a person's pace while the reply is composed
+        // and sent, and the bounds above are the time she waited.
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
     assert!(
