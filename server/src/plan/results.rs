@@ -346,12 +346,32 @@ impl Results {
         figures: (f64, f64, i64),
         source: Source,
     ) -> Result<(MonthResult, Option<Forecast>), AppError> {
-        let db = self.plans.db();
-        let month = YearMonth::parse("month", month, db.now_ms())?;
-        let (revenue, costs, sales) = figures;
-        let recorded = record(db, user_id, month, revenue, costs, sales, source).await?;
+        let month = YearMonth::parse("month", month, self.plans.db().now_ms())?;
+        let recorded = self.record_month(user_id, month, figures, source).await?;
         let plan = self.plans.get_or_create(user_id).await?;
         Ok((recorded, forecast(&plan)))
+    }
+
+    /// Records `month`'s revenue, costs and sales count (each checked; nothing stored on a bad one).
+    pub async fn record_month(
+        &self,
+        user_id: &str,
+        month: YearMonth,
+        (revenue, costs, sales): (f64, f64, i64),
+        source: Source,
+    ) -> Result<MonthResult, AppError> {
+        record(self.plans.db(), user_id, month, revenue, costs, sales, source).await
+    }
+
+    /// What the person's plan expects of a month, when they have a plan whose finance section
+    /// says enough (none is made by asking).
+    pub async fn forecast_for(&self, user_id: &str) -> Result<Option<Forecast>, AppError> {
+        Ok(forecast_of(self.plans.db(), user_id).await?)
+    }
+
+    /// The recorded months, newest first.
+    pub async fn months(&self, user_id: &str) -> Result<Vec<MonthResult>, AppError> {
+        Ok(list(self.plans.db(), user_id).await?)
     }
 
     /// The person's months against the plan now.

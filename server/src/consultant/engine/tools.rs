@@ -12,7 +12,7 @@ use crate::{
     facts,
     identity::users::User,
     plan::{
-        results::{self, YearMonth},
+        results::{self, Results, YearMonth},
         sections::Step,
         store::{Patch, Source, StepUpdate},
     },
@@ -135,10 +135,10 @@ impl Engine {
             return "error: revenue and costs (reais, numbers) are required; ask for what is missing".into();
         };
         let sales = args["salesCount"].as_f64().map(|s| s.round() as i64).unwrap_or(0);
-        match results::record(self.plans.db(), &user.id, month, revenue, costs, sales, Source::WhatsApp).await
-        {
+        let months = Results::new(self.plans.clone());
+        match months.record_month(&user.id, month, (revenue, costs, sales), Source::WhatsApp).await {
             Ok(recorded) => {
-                let forecast = results::forecast_of(self.plans.db(), &user.id).await.ok().flatten();
+                let forecast = months.forecast_for(&user.id).await.ok().flatten();
                 format!("saved: {}", results::as_json(&[recorded], forecast.as_ref()))
             }
             Err(err) => format!("error: not saved: {}", err.message(user.language)),
@@ -159,7 +159,7 @@ impl Engine {
                 let analysis = finance_tool::run(&plan, &args);
                 // The months they recorded, against the plan, so "why did my profit fall?" is
                 // answered with the server's numbers.
-                return match results::list(self.plans.db(), &user.id).await {
+                return match Results::new(self.plans.clone()).months(&user.id).await {
                     Ok(months) if !months.is_empty() => format!(
                         "{analysis}\nRecorded months against the plan (newest first): {}",
                         results::as_json(&months, results::forecast(&plan).as_ref())
