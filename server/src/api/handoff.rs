@@ -41,7 +41,7 @@ impl HandoffApi {
     }
 }
 
-pub fn handoff_proto(handoff: &Handoff, now: i64) -> pb::Handoff {
+fn handoff_proto(handoff: &Handoff, now: i64) -> pb::Handoff {
     let waited_until = handoff.taken_at.unwrap_or(now);
     pb::Handoff {
         user_id: handoff.user_id.clone(),

@@ -194,24 +194,15 @@ fn recorded_text(recorded: &MonthResult, lang: Language) -> String {
 fn against_plan_text(forecast: &Forecast, v: &Variance, lang: Language) -> String {
     let brl = |v: f64| format_brl(v, lang);
     let percent = |p: Option<f64>| p.map(|p| format!(" ({p:+.1}%)")).unwrap_or_default();
+    let (revenue, result) = (brl(forecast.revenue), brl(forecast.result));
+    let revenue_gap = format!("{}{}", brl(v.revenue), percent(v.revenue_percent));
+    let result_gap = format!("{}{}", brl(v.result), percent(v.result_percent));
     lang.choose(
         format!(
-            " O plano previa {} de faturamento e {} de resultado por mês: diferença de {}{} no faturamento e {}{} no resultado.",
-            brl(forecast.revenue),
-            brl(forecast.result),
-            brl(v.revenue),
-            percent(v.revenue_percent),
-            brl(v.result),
-            percent(v.result_percent)
+            " O plano previa {revenue} de faturamento e {result} de resultado por mês: diferença de {revenue_gap} no faturamento e {result_gap} no resultado."
         ),
         format!(
-            " The plan expected {} of revenue and {} of result a month: a difference of {}{} in revenue and {}{} in result.",
-            brl(forecast.revenue),
-            brl(forecast.result),
-            brl(v.revenue),
-            percent(v.revenue_percent),
-            brl(v.result),
-            percent(v.result_percent)
+            " The plan expected {revenue} of revenue and {result} of result a month: a difference of {revenue_gap} in revenue and {result_gap} in result."
         ),
     )
 }

@@ -136,7 +136,7 @@ pub fn outbox_address(to: &str) -> String {
 
 /// Whether `to` (E.164 or a business-scoped id) sees "typing…" now: an indicator shown less than 25 s ago and no message
 /// since.
-pub async fn typing(db: &Db, to: &str) -> Result<bool, sqlx::Error> {
+async fn typing(db: &Db, to: &str) -> Result<bool, sqlx::Error> {
     let latest = sqlx::query(
         "select kind, created_at from whatsapp_outbox where to_phone = $1 order by seq desc limit 1",
     )
@@ -153,7 +153,7 @@ pub async fn typing(db: &Db, to: &str) -> Result<bool, sqlx::Error> {
 }
 
 /// Everything sent to `to` (E.164 or a business-scoped id), oldest first; at most the last 500.
-pub async fn delivered_to(db: &Db, to: &str) -> Result<Vec<Delivered>, sqlx::Error> {
+async fn delivered_to(db: &Db, to: &str) -> Result<Vec<Delivered>, sqlx::Error> {
     let rows = sqlx::query(
         "select seq, to_phone, body, kind, created_at, file_name, choices from (select seq, to_phone, body, kind, \
          created_at, file_name, choices from whatsapp_outbox where to_phone = $1 and kind <> 'typing' order by seq desc limit 500) recent \
@@ -181,7 +181,7 @@ pub async fn delivered_to(db: &Db, to: &str) -> Result<Vec<Delivered>, sqlx::Err
 }
 
 /// A file the outbox kept: its name and bytes.
-pub async fn file(db: &Db, seq: i64) -> Result<Option<(String, Vec<u8>)>, sqlx::Error> {
+async fn file(db: &Db, seq: i64) -> Result<Option<(String, Vec<u8>)>, sqlx::Error> {
     let row = sqlx::query(
         "select file_name, file_data from whatsapp_outbox where seq = $1 and file_name is not null",
     )
