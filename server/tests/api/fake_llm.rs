@@ -1,6 +1,7 @@
 //! A local OpenAI-compatible chat-completions server: it records every request and answers from a
-//! script (status, body, delay, headers), then with a plain text answer after the default delay.
-//! It counts the calls in flight. Asked to stream (`stream: true`), a streamed answer goes as
+//! script (status, body, headers, and whether it is held), then with a plain text answer. It counts
+//! the calls in flight. A model "still thinking" is an answer held at a [`Gate`] the test opens
+//! when it has seen what it wanted to see meanwhile, so no test waits a set time for a model. Asked to stream (`stream: true`), a streamed answer goes as
 //! server-sent events of `chat.completion.chunk`s ending in `data: [DONE]` (OpenAI's "Streaming
 //! API responses"; `fixtures/openai/chat-completion-stream.sse`); any other answer is plain JSON,
 //! as a provider that ignores `stream` sends. A 429 looks like OpenAI's: an `error` object with
@@ -15,14 +16,54 @@ use std::{
 use axum::{Json, Router, extract::State, http::StatusCode, routing::post};
 use serde_json::{Value, json};
 
+/// Where held answers wait until the test lets them go: a model still thinking. Cloning shares it.
+#[derive(Clone)]
+pub struct Gate(Arc<tokio::sync::watch::Sender<bool>>);
+
+impl Gate {
+    fn new() -> Self {
+        Self(Arc::new(tokio::sync::watch::channel(false).0))
+    }
+
+    /// Lets every answer held here go, now and from now on.
+    pub fn open(&self) {
+        self.0.send_replace(true);
+    }
+
+    async fn passed(&self) {
+        let _ = self.0.subscribe().wait_for(|open| *open).await;
+    }
+}
+
+/// When an answer goes.
+#[derive(Clone)]
+enum Hold {
+    AtOnce,
+    /// When its gate opens.
+    Until(Gate),
+    /// Never: a model slower than any deadline.
+    Forever,
+}
+
+impl Hold {
+    async fn passed(&self) {
+        match self {
+            Hold::AtOnce => {}
+            Hold::Until(gate) => gate.passed().await,
+            Hold::Forever => std::future::pending().await,
+        }
+    }
+}
+
 /// One scripted answer.
 struct Answer {
     status: u16,
     body: Value,
-    delay: Duration,
+    hold: Hold,
     headers: Vec<(&'static str, String)>,
-    /// Sent as server-sent events when the request asks to stream: each chunk after its pause.
-    events: Option<Vec<(Value, Duration)>>,
+    /// Sent as server-sent events when the request asks to stream: each chunk once its gate
+    /// (if any) is open.
+    events: Option<Vec<(Value, Hold)>>,
 }
 
 /// A `chat.completion.chunk` with this delta.
@@ -40,7 +81,8 @@ struct Inner {
     /// When each request came in.
     arrivals: Vec<std::time::Instant>,
     script: VecDeque<Answer>,
-    default_delay: Duration,
+    /// Unscripted answers wait here.
+    default_hold: Option<Gate>,
     /// Every request before this time is answered 429 (with this `Retry-After`).
     limited_until: Option<(std::time::Instant, Option<String>)>,
     in_flight: usize,
@@ -95,18 +137,33 @@ impl FakeLlm {
         let answers = answers.into_iter().map(|(status, body)| Answer {
             status,
             body,
-            delay: Duration::ZERO,
+            hold: Hold::AtOnce,
             headers: Vec::new(),
             events: None,
         });
         self.inner.lock().unwrap().script.extend(answers);
     }
 
-    pub fn answer_slowly(&self, delay: Duration, body: Value) {
+    /// The next answer is `body`, once the returned gate is opened: the model is still thinking
+    /// until the test says otherwise.
+    pub fn answer_held(&self, body: Value) -> Gate {
+        let gate = Gate::new();
         self.inner.lock().unwrap().script.push_back(Answer {
             status: 200,
             body,
-            delay,
+            hold: Hold::Until(gate.clone()),
+            headers: Vec::new(),
+            events: None,
+        });
+        gate
+    }
+
+    /// The next answer never comes: a model slower than any deadline.
+    pub fn answer_never(&self, body: Value) {
+        self.inner.lock().unwrap().script.push_back(Answer {
+            status: 200,
+            body,
+            hold: Hold::Forever,
             headers: Vec::new(),
             events: None,
         });
@@ -131,9 +188,11 @@ impl FakeLlm {
         self.inner.lock().unwrap().quote_tool = Some(Box::new(quote));
     }
 
-    /// Every unscripted answer takes this long, as a real model does.
-    pub fn think_for(&self, delay: Duration) {
-        self.inner.lock().unwrap().default_delay = delay;
+    /// Every unscripted answer waits, as a real model thinks, until the returned gate opens.
+    pub fn think_until_opened(&self) -> Gate {
+        let gate = Gate::new();
+        self.inner.lock().unwrap().default_hold = Some(gate.clone());
+        gate
     }
 
     /// When each request came in, in order.
@@ -141,16 +200,30 @@ impl FakeLlm {
         self.inner.lock().unwrap().arrivals.clone()
     }
 
-    /// The next answer streams `pieces` of text, `pause` apart (plain JSON if not asked to stream).
-    pub fn stream_text(&self, pieces: &[&str], pause: Duration) {
-        let mut events = vec![(chunk(json!({"role": "assistant", "content": ""}), None), Duration::ZERO)];
-        events.extend(pieces.iter().map(|p| (chunk(json!({"content": p}), None), pause)));
-        events.push((chunk(json!({}), Some("stop")), Duration::ZERO));
+    /// The next answer streams `pieces` of text, one event each (plain JSON if not asked to stream).
+    pub fn stream_text(&self, pieces: &[&str]) {
+        self.stream_pieces(pieces, Hold::AtOnce);
+    }
+
+    /// The next answer streams its first piece of text at once and the others when the returned
+    /// gate opens: a model midway through its answer.
+    pub fn stream_text_held(&self, pieces: &[&str]) -> Gate {
+        let gate = Gate::new();
+        self.stream_pieces(pieces, Hold::Until(gate.clone()));
+        gate
+    }
+
+    fn stream_pieces(&self, pieces: &[&str], rest: Hold) {
+        let mut events = vec![(chunk(json!({"role": "assistant", "content": ""}), None), Hold::AtOnce)];
+        events.extend(pieces.iter().enumerate().map(|(n, p)| {
+            (chunk(json!({"content": p}), None), if n == 0 { Hold::AtOnce } else { rest.clone() })
+        }));
+        events.push((chunk(json!({}), Some("stop")), Hold::AtOnce));
         let body = text(&pieces.concat());
         self.inner.lock().unwrap().script.push_back(Answer {
             status: 200,
             body,
-            delay: Duration::ZERO,
+            hold: Hold::AtOnce,
             headers: Vec::new(),
             events: Some(events),
         });
@@ -163,20 +236,17 @@ impl FakeLlm {
                 json!({"role": "assistant", "content": null, "tool_calls": [{"index": 0, "id": "call_s1", "type": "function", "function": {"name": name, "arguments": ""}}]}),
                 None,
             ),
-            Duration::ZERO,
+            Hold::AtOnce,
         )];
         events.extend(fragments.iter().map(|f| {
-            (
-                chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": f}}]}), None),
-                Duration::from_millis(20),
-            )
+            (chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": f}}]}), None), Hold::AtOnce)
         }));
-        events.push((chunk(json!({}), Some("tool_calls")), Duration::ZERO));
+        events.push((chunk(json!({}), Some("tool_calls")), Hold::AtOnce));
         let arguments: Value = serde_json::from_str(&fragments.concat()).unwrap();
         self.inner.lock().unwrap().script.push_back(Answer {
             status: 200,
             body: tool_call(name, arguments),
-            delay: Duration::ZERO,
+            hold: Hold::AtOnce,
             headers: Vec::new(),
             events: Some(events),
         });
@@ -212,7 +282,7 @@ fn rate_limited(retry_after: Option<String>) -> Answer {
         "message": "Rate limit reached for test-model in organization org-test on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 1s.",
         "type": "requests", "param": null, "code": "rate_limit_exceeded"}});
     let headers = retry_after.map(|s| vec![("retry-after", s)]).unwrap_or_default();
-    Answer { status: 429, body, delay: Duration::ZERO, headers, events: None }
+    Answer { status: 429, body, hold: Hold::AtOnce, headers, events: None }
 }
 
 async fn complete(
@@ -231,7 +301,7 @@ async fn complete(
         inner.arrivals.push(std::time::Instant::now());
         inner.in_flight += 1;
         inner.peak_in_flight = inner.peak_in_flight.max(inner.in_flight);
-        let default_delay = inner.default_delay;
+        let default_hold = inner.default_hold.clone().map_or(Hold::AtOnce, Hold::Until);
         let limited = inner.limited_until.clone().filter(|(until, _)| std::time::Instant::now() < *until);
         if let Some((_, retry_after)) = limited {
             rate_limited(retry_after)
@@ -241,7 +311,7 @@ async fn complete(
             Answer {
                 status: 200,
                 body: text(&quote(result)),
-                delay: default_delay,
+                hold: default_hold.clone(),
                 headers: Vec::new(),
                 events: None,
             }
@@ -249,21 +319,21 @@ async fn complete(
             Answer {
                 status: 200,
                 body: text("Olá! Sou o Sócio, com o modelo."),
-                delay: default_delay,
+                hold: default_hold.clone(),
                 headers: Vec::new(),
                 events: None,
             }
         }
     };
-    tokio::time::sleep(answer.delay).await;
+    answer.hold.passed().await;
     inner.lock().unwrap().in_flight -= 1;
     if let (true, Some(events)) = (wants_stream, answer.events) {
         use futures::StreamExt;
         let frames =
             futures::stream::iter(events.into_iter().map(Some).chain([None])).then(|event| async move {
                 let frame = match event {
-                    Some((chunk, pause)) => {
-                        tokio::time::sleep(pause).await;
+                    Some((chunk, hold)) => {
+                        hold.passed().await;
                         format!("data: {chunk}\n\n")
                     }
                     None => "data: [DONE]\n\n".to_owned(),

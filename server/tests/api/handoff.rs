@@ -154,13 +154,14 @@ on_both_engines!(a_taken_conversation_is_answered_by_the_admin_alone_and_given_b
 
 async fn an_answer_the_model_is_composing_is_dropped_when_an_admin_takes_over(db: TestDatabase) {
     let llm = FakeLlm::start().await;
-    llm.think_for(Duration::from_millis(1500));
+    let thinking = llm.think_until_opened();
     let (app, admin) = app_with(db, llm.config(10)).await;
     let ana = app.make_pro(ANA, socio::locale::Language::PtBr).await;
     write(&app, ANA, "Como eu calculo o preço do meu pão?").await;
     eventually("the model is asked", || async { !llm.requests().is_empty() }).await;
     assert_eq!(take(&app, &admin, &ana).await.0, 200);
-    eventually("the model answers meanwhile", || async { llm.in_flight() == 0 }).await;
+    thinking.open();
+    eventually("the model answers once she is taken", || async { llm.in_flight() == 0 }).await;
     app.drain_jobs().await;
     assert_eq!(app.texts_to(ANA).await, Vec::<String>::new(), "the composed answer was dropped, not sent");
     let stored = app.count("select count(*) as n from messages where direction = 'outbound'").await;

@@ -209,14 +209,16 @@ async fn a_job_committed_in_this_process_wakes_idle_workers_at_once(test_db: Tes
     let db = open(&test_db).await;
     let seen = Arc::new(Mutex::new(Vec::new()));
     let (stop, workers) = sleepy_workers(&db, &seen);
-    tokio::time::sleep(Duration::from_millis(200)).await; // the workers looked, found nothing, sleep
+    // A first job, done: the workers have looked since, found nothing, and sleep a minute.
+    jobs::enqueue_now(&db, NewJob::new("work", serde_json::json!({}))).await.unwrap();
+    wait_for(&db, "done", 1).await;
 
     // Enqueued in a transaction: its commit wakes them, for any kind of job.
     let mut tx = db.begin().await.unwrap();
     jobs::enqueue(&mut tx, NewJob::new("work", serde_json::json!({}))).await.unwrap();
     tx.commit().await.unwrap();
 
-    wait_for(&db, "done", 1).await; // gives up after ~10 s, long before the next poll
+    wait_for(&db, "done", 2).await; // gives up after ~10 s, long before the next poll
     stop_workers(stop, [workers]).await;
 }
 on_both_engines!(a_job_committed_in_this_process_wakes_idle_workers_at_once);
@@ -233,15 +235,36 @@ async fn an_idle_worker_wakes_when_a_scheduled_job_falls_due(test_db: TestDataba
 }
 on_both_engines!(an_idle_worker_wakes_when_a_scheduled_job_falls_due);
 
-/// Holds each run for a while, counting how many run at once, overall and per subject, and the
-/// order each subject's jobs ran in.
-#[derive(Default)]
+/// Holds each run until the test lets it end (a permit each), counting how many run at once,
+/// overall and per subject, and the order each subject's jobs started in.
 struct Overlap {
     running: Mutex<(usize, usize)>,
     by_subject: Mutex<std::collections::HashMap<String, usize>>,
     overlapped_subject: std::sync::atomic::AtomicBool,
     order: Mutex<Vec<(String, i64)>>,
-    hold: Duration,
+    permits: tokio::sync::Semaphore,
+}
+
+impl Overlap {
+    fn new() -> Arc<Self> {
+        Arc::new(Self {
+            running: Mutex::default(),
+            by_subject: Mutex::default(),
+            overlapped_subject: std::sync::atomic::AtomicBool::default(),
+            order: Mutex::default(),
+            permits: tokio::sync::Semaphore::new(0),
+        })
+    }
+
+    /// How many runs have started.
+    fn started(&self) -> usize {
+        self.order.lock().unwrap().len()
+    }
+
+    /// Lets `n` more runs end.
+    fn let_end(&self, n: usize) {
+        self.permits.add_permits(n);
+    }
 }
 
 /// The handler side of an `Overlap` the test keeps a handle on.
@@ -264,7 +287,7 @@ impl JobHandler for Overlapping {
                 }
                 this.order.lock().unwrap().push((subject.clone(), job.payload["n"].as_i64().unwrap_or(-1)));
             }
-            tokio::time::sleep(this.hold).await;
+            this.permits.acquire().await.expect("never closed").forget();
             this.running.lock().unwrap().0 -= 1;
             *this.by_subject.lock().unwrap().get_mut(&subject).unwrap() -= 1;
             Ok(())
@@ -276,7 +299,7 @@ async fn a_lane_of_its_own_runs_many_slow_jobs_at_once_and_never_holds_up_the_sh
     test_db: TestDatabase,
 ) {
     let db = open(&test_db).await;
-    let slow = Arc::new(Overlap { hold: Duration::from_millis(1500), ..Overlap::default() });
+    let slow = Overlap::new();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let handlers = Handlers::new()
         .register_in_lane("reply", Arc::new(Overlapping(slow.clone())), 20)
@@ -298,6 +321,7 @@ async fn a_lane_of_its_own_runs_many_slow_jobs_at_once_and_never_holds_up_the_sh
     crate::helpers::eventually("the send ran", || async { !seen.lock().unwrap().is_empty() }).await;
     assert!(sent_at.elapsed() < Duration::from_millis(1000), "the send waited {:?}", sent_at.elapsed());
     assert_eq!(slow.running.lock().unwrap().1, 20, "never more than the lane's capacity at once");
+    slow.let_end(30);
     wait_for(&db, "done", 31).await;
     stop_workers(stop, [workers]).await;
 }
@@ -305,7 +329,7 @@ on_both_engines!(a_lane_of_its_own_runs_many_slow_jobs_at_once_and_never_holds_u
 
 async fn one_subject_s_jobs_run_one_at_a_time_in_the_order_they_were_enqueued(test_db: TestDatabase) {
     let db = open(&test_db).await;
-    let overlap = Arc::new(Overlap { hold: Duration::from_millis(30), ..Overlap::default() });
+    let overlap = Overlap::new();
     let handlers = Handlers::new().register_in_lane("send", Arc::new(Overlapping(overlap.clone())), 16);
     let now = db.now_ms();
     for n in 0..8 {
@@ -318,6 +342,15 @@ async fn one_subject_s_jobs_run_one_at_a_time_in_the_order_they_were_enqueued(te
     let (stop, stopped) = watch::channel(false);
     let first = jobs::spawn_workers(&db, handlers.clone(), fast_options(1), stopped.clone());
     let second = jobs::spawn_workers(&open(&test_db).await, handlers, fast_options(1), stopped);
+    // Each round, one job of each person's runs, and both are held until both have started: a
+    // second job of the same person claimed meanwhile would run beside the first.
+    for round in 1..=8 {
+        crate::helpers::eventually("ana's and bruno's next jobs run side by side", || async {
+            overlap.started() >= 2 * round
+        })
+        .await;
+        overlap.let_end(2);
+    }
     wait_for(&db, "done", 16).await;
     stop_workers(stop, [first, second]).await;
 

@@ -146,8 +146,33 @@ async fn the_plan_asked_of_a_slow_model_arrives_after_the_reply_that_says_it_is_
     let llm = FakeLlm::start().await;
     llm.answer_with([(200, tool_call("send_plan_document", json!({})))]);
     // The model takes its time to write the answer after the tool: the plan must not overtake it.
-    llm.answer_slowly(std::time::Duration::from_millis(2500), text("Já te mando o PDF do plano!"));
-    let app = ask_the_model_for_the_plan(db, &llm, "Já te mando").await;
+    let writing = llm.answer_held(text("Já te mando o PDF do plano!"));
+    let mut config = llm.config(10);
+    config.push(("WHATSAPP_BATCH_WINDOW_MS", "10".into()));
+    let app = spawn_app_with(db, &config).await;
+    app.make_pro(&format!("+{ANA}"), Language::PtBr).await;
+    let plan_jobs = |state: &'static str| {
+        let sql = format!("select count(*) as n from jobs where kind = 'plan_document' and {state}");
+        let app = &app;
+        async move { app.count(&sql).await }
+    };
+    let meanwhile = async {
+        eventually("the plan is asked for while the model writes its answer", || async {
+            llm.in_flight() == 1 && plan_jobs("status = 'queued'").await == 1
+        })
+        .await;
+        app.db.clock().advance(1_000); // past the plan's time (half a second after it was asked for)
+        eventually("the plan has tried, and waits for the reply", || async {
+            plan_jobs("status = 'queued' and attempts >= 1").await == 1
+        })
+        .await;
+        writing.open();
+    };
+    let ana = format!("+{ANA}");
+    let (reply, ()) = tokio::join!(app.say(&ana, "Quero o documento do meu negócio"), meanwhile);
+    assert!(reply.contains("Já te mando"), "{reply}");
+    app.db.clock().advance(2_000); // the plan's next try is due
+    eventually("a document", || async { outbox(&app).await.iter().any(|m| m["kind"] == "document") }).await;
     let kinds: Vec<String> = outbox(&app)
         .await
         .iter()

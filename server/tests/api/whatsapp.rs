@@ -311,22 +311,21 @@ async fn a_chatty_person_is_answered_by_the_batch_cap_even_while_still_writing(d
     config.push(("WHATSAPP_BATCH_WINDOW_MS", "400".into()));
     config.push(("WHATSAPP_BATCH_MAX_MS", "1000".into()));
     let app = spawn_app_with(db, &config).await;
-    let started = std::time::Instant::now();
+    // She writes a message every 200 ms by the app's clock, each well within the window of the
+    // one before, and stops once her reply is on its way (its job taken from the queue).
+    let started = app.db.now_ms();
+    let taken = || app.count("select count(*) as n from jobs where kind = 'reply' and status <> 'queued'");
     let mut n = 0;
-    while graph.requests().is_empty() {
-        assert!(started.elapsed() < std::time::Duration::from_secs(3), "answered within the cap");
+    while taken().await == 0 {
+        assert!(app.db.now_ms() - started < 3_000, "answered within the cap");
         let body = text_delivery(ANA, "Ana Lima", &format!("wamid.chatty.{n}"), "mais uma coisa");
         assert_eq!(app.post_whatsapp_webhook(&body, Some(APP_SECRET)).await, 200);
         n += 1;
-        // Real time, not the clock: she writes at a person's pace while the reply is composed
-        // and sent, and the bounds above are the time she waited.
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        app.db.clock().advance(200);
     }
-    assert!(
-        started.elapsed() >= std::time::Duration::from_millis(900),
-        "not before the cap: {:?}",
-        started.elapsed()
-    );
+    let waited = app.db.now_ms() - started;
+    assert!(waited >= 1_000, "not before the cap: taken after {waited} ms and {n} messages");
+    graph.wait_for_requests(1).await;
 }
 on_both_engines!(a_chatty_person_is_answered_by_the_batch_cap_even_while_still_writing);
 
