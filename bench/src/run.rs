@@ -113,25 +113,79 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
     let server = Server::start(&env).await?;
     tokio::time::sleep(Duration::from_secs(1)).await;
     let idle_mib = memory_mib(server.pid(), "VmRSS").unwrap_or_default();
+    let sampler = MemorySampler::start(server.pid(), idle_mib);
 
-    let peak = Arc::new(std::sync::Mutex::new(idle_mib));
-    let sampling = Arc::new(AtomicBool::new(true));
-    let sampler = {
-        let (peak, sampling, pid) = (peak.clone(), sampling.clone(), server.pid());
-        tokio::spawn(async move {
-            while sampling.load(Ordering::Relaxed) {
-                if let Some(rss) = memory_mib(pid, "VmRSS") {
-                    let mut peak = peak.lock().unwrap();
-                    *peak = peak.max(rss);
+    let calls = calls(&server, &fakes, options).await?;
+    // The pipeline on a quiet server first; then the ingestion load, whose replies are left queued.
+    eprintln!("   reply pipeline, {PIPELINE_ROUNDS} messages one at a time");
+    let http = reqwest::Client::builder().pool_max_idle_per_host(options.concurrency).build()?;
+    let base = format!("http://{}", server.address);
+    let pipeline = pipeline(&http, &base, &fakes).await?;
+    let ingestion = ingestion(engine, url, &http, &base, options).await?;
+
+    let peak_mib = sampler.stop().await?;
+    let high_water_mib = memory_mib(server.pid(), "VmHWM").unwrap_or(peak_mib);
+    server.stop()?;
+    eprintln!(
+        "   the crowd: {} Pro users at once, the model taking {:?}",
+        crowd::Setup::default().people,
+        crowd::Setup::default().model_time
+    );
+    let crowd = crowd::crowd(url, crowd::Setup::default()).await?;
+    Ok(EngineResult {
+        engine: engine.to_owned(),
+        calls,
+        ingestion,
+        pipeline,
+        idle_mib,
+        peak_mib: peak_mib.max(high_water_mib),
+        crowd,
+    })
+}
+
+/// The server's resident memory, sampled every 100 ms while the scenarios run: the peak seen.
+struct MemorySampler {
+    peak: Arc<std::sync::Mutex<f64>>,
+    sampling: Arc<AtomicBool>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl MemorySampler {
+    fn start(pid: u32, idle_mib: f64) -> Self {
+        let peak = Arc::new(std::sync::Mutex::new(idle_mib));
+        let sampling = Arc::new(AtomicBool::new(true));
+        let task = {
+            let (peak, sampling) = (peak.clone(), sampling.clone());
+            tokio::spawn(async move {
+                while sampling.load(Ordering::Relaxed) {
+                    if let Some(rss) = memory_mib(pid, "VmRSS") {
+                        let mut peak = peak.lock().unwrap();
+                        *peak = peak.max(rss);
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
                 }
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-        })
-    };
+            })
+        };
+        Self { peak, sampling, task }
+    }
 
+    /// Stops sampling: the peak, in MiB.
+    async fn stop(self) -> anyhow::Result<f64> {
+        self.sampling.store(false, Ordering::Relaxed);
+        self.task.await?;
+        Ok(*self.peak.lock().unwrap())
+    }
+}
+
+/// Each measured call, over gRPC and over REST, by `concurrency` clients for `duration`.
+async fn calls(
+    server: &Server,
+    fakes: &Fakes,
+    options: &Options,
+) -> anyhow::Result<Vec<(String, String, Outcome)>> {
     let channel = Channel::from_shared(format!("http://{}", server.address))?.connect().await?;
-    let admin = login(&channel, &fakes, 1).await?;
-    let user = login(&channel, &fakes, DASHBOARD_USER).await?;
+    let admin = login(&channel, fakes, 1).await?;
+    let user = login(&channel, fakes, DASHBOARD_USER).await?;
     let http = reqwest::Client::builder().pool_max_idle_per_host(options.concurrency).build()?;
     let base = format!("http://{}", server.address);
     let (c, d) = (options.concurrency, options.duration);
@@ -187,15 +241,23 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
         .await;
         calls.push(("REST", name, outcome));
     }
+    Ok(calls.into_iter().map(|(p, n, o)| (p.to_owned(), n.to_owned(), o)).collect())
+}
 
-    // The pipeline on a quiet server first; then the ingestion load, whose replies are left queued.
-    eprintln!("   reply pipeline, {PIPELINE_ROUNDS} messages one at a time");
-    let pipeline = pipeline(&http, &base, &fakes).await?;
+/// The webhook under load, one and ten messages a delivery: each outcome with the messages stored,
+/// every acknowledged one of which must be.
+async fn ingestion(
+    engine: &str,
+    url: &str,
+    http: &reqwest::Client,
+    base: &str,
+    options: &Options,
+) -> anyhow::Result<Vec<(usize, Outcome, i64)>> {
     let db = Db::connect(url).await?;
     let mut ingestion = Vec::new();
     for batch in [1usize, 10] {
         eprintln!("   webhook, {batch} message(s) a delivery");
-        let outcome = ingest(&http, &base, c, d, batch).await;
+        let outcome = ingest(http, base, options.concurrency, options.duration, batch).await;
         let stored = count(
             &db,
             &format!("select count(*) as n from messages where wa_message_id like 'wamid.bench.{batch}.%'"),
@@ -207,28 +269,8 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
         }
         ingestion.push((batch, outcome, stored));
     }
-
-    sampling.store(false, Ordering::Relaxed);
-    sampler.await?;
-    let peak_mib = *peak.lock().unwrap();
-    let high_water_mib = memory_mib(server.pid(), "VmHWM").unwrap_or(peak_mib);
     db.close().await;
-    server.stop()?;
-    eprintln!(
-        "   the crowd: {} Pro users at once, the model taking {:?}",
-        crowd::Setup::default().people,
-        crowd::Setup::default().model_time
-    );
-    let crowd = crowd::crowd(url, crowd::Setup::default()).await?;
-    Ok(EngineResult {
-        engine: engine.to_owned(),
-        calls: calls.into_iter().map(|(p, n, o)| (p.to_owned(), n.to_owned(), o)).collect(),
-        ingestion,
-        pipeline,
-        idle_mib,
-        peak_mib: peak_mib.max(high_water_mib),
-        crowd,
-    })
+    Ok(ingestion)
 }
 
 fn authorized<T>(message: T, token: &str) -> Request<T> {

@@ -1,0 +1,310 @@
+//! The twelve personas of `make eval`: Brazilian small-business owners, each with the messages
+//! they send and what each asks of the consultant (plan data to save, a figure the server
+//! computes, a dated tax fact, a figure to question, words that call nobody).
+
+use socio::locale::Language;
+
+/// What a persona's message asks of the consultant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// Plan data: the fields it should be saved as.
+    Saves(&'static str),
+    /// A figure the server computes (break-even).
+    Figure,
+    /// A tax or legal value, which must come with its date.
+    TaxFact,
+    /// A figure the server questions: the reply must raise the analysis' warning (its code).
+    Warns(&'static str),
+    /// Words that describe the business, not a wish for a person: nobody is called.
+    NoHandoff,
+}
+
+pub struct Turn {
+    pub says: &'static str,
+    pub ask: Ask,
+    /// For `Saves`: the section's fields as JSON.
+    pub fields: &'static str,
+}
+
+pub struct Persona {
+    pub name: &'static str,
+    pub phone: &'static str,
+    pub language: Language,
+    pub turns: &'static [Turn],
+}
+
+macro_rules! save {
+    ($says:literal, $section:literal, $fields:literal) => {
+        Turn { says: $says, ask: Ask::Saves($section), fields: $fields }
+    };
+}
+macro_rules! ask {
+    ($says:literal, $ask:ident) => {
+        Turn { says: $says, ask: Ask::$ask, fields: "" }
+    };
+}
+macro_rules! warns {
+    ($says:literal, $code:literal) => {
+        Turn { says: $says, ask: Ask::Warns($code), fields: "" }
+    };
+}
+
+pub const PERSONAS: &[Persona] = &[
+    Persona {
+        name: "Confeitaria (Ana, Campinas)",
+        phone: "+5519990010001",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Quero abrir uma confeitaria de bolos caseiros em Campinas",
+                "idea",
+                r#"{"businessIdea": "Confeitaria de bolos caseiros em Campinas"}"#
+            ),
+            save!(
+                "Vou gastar R$ 30.000 para começar, com custos fixos de R$ 6.000 por mês",
+                "finance",
+                r#"{"startupCosts": 30000, "monthlyFixedCosts": 6000}"#
+            ),
+            save!(
+                "Cada bolo sai por R$ 80 e custa R$ 30 para fazer; espero vender 200 por mês",
+                "finance",
+                r#"{"averageTicket": 80, "variableCostPerSale": 30, "expectedSalesPerMonth": 200}"#
+            ),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            ask!("Quanto eu pago de DAS se for MEI?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Manicure MEI (Bia, Recife)",
+        phone: "+5581990010002",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Sou manicure e quero atender em domicílio no Recife",
+                "idea",
+                r#"{"businessIdea": "Manicure em domicílio no Recife"}"#
+            ),
+            save!(
+                "Meu atendimento custa R$ 50 e gasto R$ 10 de material; faço 120 por mês",
+                "finance",
+                r#"{"averageTicket": 50, "variableCostPerSale": 10, "expectedSalesPerMonth": 120}"#
+            ),
+            save!(
+                "Gasto R$ 1.500 por mês fixo com transporte e celular",
+                "finance",
+                r#"{"monthlyFixedCosts": 1500}"#
+            ),
+            ask!("Quantos atendimentos preciso para empatar?", Figure),
+            ask!("Qual é o limite de faturamento do MEI?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Oficina mecânica (Carlos, BH)",
+        phone: "+5531990010003",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Tenho uma oficina mecânica em Belo Horizonte e quero crescer",
+                "idea",
+                r#"{"businessIdea": "Oficina mecânica em Belo Horizonte", "stage": "running"}"#
+            ),
+            save!("Meus custos fixos são R$ 18.000 por mês", "finance", r#"{"monthlyFixedCosts": 18000}"#),
+            save!(
+                "O serviço médio é R$ 450, com R$ 200 de peças; faço 90 serviços por mês",
+                "finance",
+                r#"{"averageTicket": 450, "variableCostPerSale": 200, "expectedSalesPerMonth": 90}"#
+            ),
+            ask!("Estou acima do ponto de equilíbrio?", Figure),
+            ask!("Posso ser MEI com dois funcionários?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Loja online (Dani, SP)",
+        phone: "+5511990010004",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Quero vender roupas de ginástica numa loja online",
+                "idea",
+                r#"{"businessIdea": "Loja online de roupas de ginástica"}"#
+            ),
+            save!(
+                "Meus clientes são mulheres de 20 a 40 anos que treinam",
+                "market",
+                r#"{"targetCustomer": "Mulheres de 20 a 40 anos que treinam"}"#
+            ),
+            save!(
+                "Cada peça sai por R$ 120 e me custa R$ 55; quero vender 300 por mês com R$ 9.000 de custo fixo",
+                "finance",
+                r#"{"averageTicket": 120, "variableCostPerSale": 55, "expectedSalesPerMonth": 300, "monthlyFixedCosts": 9000}"#
+            ),
+            ask!("Qual faturamento preciso para não ter prejuízo?", Figure),
+            ask!("Como funciona o Simples Nacional para loja?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Food truck (Edu, Florianópolis)",
+        phone: "+5548990010005",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Vou abrir um food truck de tapioca na praia em Florianópolis",
+                "idea",
+                r#"{"businessIdea": "Food truck de tapioca em Florianópolis"}"#
+            ),
+            save!(
+                "O investimento é R$ 90.000 e o capital de giro R$ 10.000",
+                "finance",
+                r#"{"startupCosts": 90000, "workingCapital": 10000}"#
+            ),
+            save!(
+                "A tapioca custa R$ 25, gasto R$ 9 em cada, vendo 1.200 por mês e tenho R$ 12.000 de custo fixo",
+                "finance",
+                r#"{"averageTicket": 25, "variableCostPerSale": 9, "expectedSalesPerMonth": 1200, "monthlyFixedCosts": 12000}"#
+            ),
+            ask!("Em quantas vendas eu empato?", Figure),
+            ask!("Preciso de alvará da vigilância sanitária?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Consultoria (Fábio, Porto Alegre)",
+        phone: "+5551990010006",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Quero abrir uma consultoria de RH para pequenas empresas",
+                "idea",
+                r#"{"businessIdea": "Consultoria de RH para pequenas empresas"}"#
+            ),
+            save!(
+                "Cobro R$ 3.000 por projeto, com R$ 300 de custo, e faço 4 projetos por mês; meu fixo é R$ 4.000",
+                "finance",
+                r#"{"averageTicket": 3000, "variableCostPerSale": 300, "expectedSalesPerMonth": 4, "monthlyFixedCosts": 4000}"#
+            ),
+            save!("Quero abrir como SLU", "legal", r#"{"businessType": "slu"}"#),
+            ask!("Quantos projetos preciso fechar para cobrir os custos?", Figure),
+            ask!("O que é o Fator R?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Pet shop (Gabi, Salvador)",
+        phone: "+5571990010007",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Vou abrir um pet shop com banho e tosa em Salvador",
+                "idea",
+                r#"{"businessIdea": "Pet shop com banho e tosa em Salvador"}"#
+            ),
+            save!(
+                "O ticket médio é R$ 70 com R$ 20 de custo, 600 atendimentos por mês",
+                "finance",
+                r#"{"averageTicket": 70, "variableCostPerSale": 20, "expectedSalesPerMonth": 600}"#
+            ),
+            save!(
+                "O aluguel e a equipe custam R$ 21.000 por mês",
+                "finance",
+                r#"{"monthlyFixedCosts": 21000}"#
+            ),
+            ask!("Qual é o meu ponto de equilíbrio em faturamento?", Figure),
+            ask!("Quanto custa o DAS do MEI de serviços?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Gym (Hugo, São Paulo, in English)",
+        phone: "+5511990010008",
+        language: Language::En,
+        turns: &[
+            save!(
+                "I want to open a small functional training gym in São Paulo",
+                "idea",
+                r#"{"businessIdea": "Small functional training gym in São Paulo"}"#
+            ),
+            save!(
+                "The membership is R$ 180 a month, each member costs me R$ 30, and I expect 250 members",
+                "finance",
+                r#"{"averageTicket": 180, "variableCostPerSale": 30, "expectedSalesPerMonth": 250}"#
+            ),
+            save!("Rent and staff cost R$ 25,000 a month", "finance", r#"{"monthlyFixedCosts": 25000}"#),
+            ask!("How many members do I need to break even?", Figure),
+            ask!("What is the MEI revenue limit?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Padaria com atendente (Iara, Recife)",
+        phone: "+5581990010009",
+        language: Language::PtBr,
+        turns: &[
+            save!("Tenho uma padaria no Recife", "idea", r#"{"businessIdea": "Padaria no Recife"}"#),
+            save!(
+                "Somos 4 pessoas: eu, um padeiro, um atendente e um entregador",
+                "hr",
+                r#"{"teamSize": 4}"#
+            ),
+            ask!("Queria que o atendente falasse com os clientes pelo WhatsApp", NoHandoff),
+            save!(
+                "Pão a R$ 18 o quilo, custa R$ 7; vendo 2.000 kg por mês; fixos de R$ 18.000",
+                "finance",
+                r#"{"averageTicket": 18, "variableCostPerSale": 7, "expectedSalesPerMonth": 2000, "monthlyFixedCosts": 18000}"#
+            ),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            ask!("Quanto é o DAS do MEI?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "MEI de R$ 120 mil (Júlia, Goiânia)",
+        phone: "+5562990010010",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Sou MEI de comércio, vendo roupas em Goiânia",
+                "legal",
+                r#"{"businessType": "mei", "taxRegime": "simei", "activity": "commerce"}"#
+            ),
+            save!(
+                "Cada peça sai por R$ 100, custa R$ 40, e quero vender 100 por mês; fixos de R$ 2.000",
+                "finance",
+                r#"{"averageTicket": 100, "variableCostPerSale": 40, "expectedSalesPerMonth": 100, "monthlyFixedCosts": 2000}"#
+            ),
+            warns!("Como estão meus números?", "mei_ceiling"),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            ask!("Qual é o limite de faturamento do MEI?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Plano no prejuízo (Kátia, Manaus)",
+        phone: "+5592990010011",
+        language: Language::PtBr,
+        turns: &[
+            save!("Quero vender açaí em Manaus", "idea", r#"{"businessIdea": "Açaí em Manaus"}"#),
+            save!(
+                "O copo sai por R$ 35 e custa R$ 900 para fazer, vendo 300 por mês; fixos de R$ 3.000",
+                "finance",
+                r#"{"averageTicket": 35, "variableCostPerSale": 900, "expectedSalesPerMonth": 300, "monthlyFixedCosts": 3000}"#
+            ),
+            warns!("O que você acha dos meus números?", "cost_above_price"),
+            save!("Errei: o copo custa R$ 9", "finance", r#"{"variableCostPerSale": 9}"#),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            ask!("Quanto pago de DAS como MEI?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Serviço no Simples com Fator R (Léo, Curitiba)",
+        phone: "+5541990010012",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Tenho uma agência de design em Curitiba, uma LTDA no Simples Nacional, só serviços",
+                "legal",
+                r#"{"businessType": "ltda", "taxRegime": "simples_nacional", "activity": "services"}"#
+            ),
+            save!(
+                "Cobro R$ 3.000 por projeto, custa R$ 300, faço 10 por mês; fixos de R$ 12.000 e folha de R$ 9.000",
+                "finance",
+                r#"{"averageTicket": 3000, "variableCostPerSale": 300, "expectedSalesPerMonth": 10, "monthlyFixedCosts": 12000, "monthlyPayroll": 9000}"#
+            ),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            ask!("Como funciona o Fator R no Simples?", TaxFact),
+        ],
+    },
+];
