@@ -4,20 +4,25 @@
 //! transaction. It owns its reads and writes; the admin adapter holds no database.
 
 use crate::{
-    analytics, audit,
+    analytics::{self, Funnel},
+    audit::{self, AuditEvent, AuditLog},
     billing::subscriptions,
     config::MessageRates,
     conversation::{
-        messages::{self, FailedSend, Message},
-        summaries::{self, Summary},
+        desk::Desk,
+        messages::{FailedSend, Message},
+        summaries::Summary,
     },
     db::Db,
     error::{AppError, Resource},
     identity::{
-        directory::{self, Listed, Stats},
+        directory::{Directory, Listed, Stats},
         users::Tier,
     },
-    plan::results::{self, Forecast, MonthResult},
+    plan::{
+        Plans,
+        results::{Forecast, MonthResult, Results},
+    },
 };
 
 /// One person as an admin sees them: the directory's row, the conversation's summary and the
@@ -32,16 +37,28 @@ pub struct Detail {
 #[derive(Clone)]
 pub struct Administration {
     db: Db,
+    directory: Directory,
+    desk: Desk,
+    results: Results,
+    audit: AuditLog,
+    funnel: Funnel,
 }
 
 impl Administration {
-    pub fn new(db: Db) -> Self {
-        Self { db }
+    pub fn new(db: Db, plans: Plans) -> Self {
+        Self {
+            directory: Directory::new(db.clone()),
+            desk: Desk::new(db.clone()),
+            results: Results::new(plans),
+            audit: AuditLog::new(db.clone()),
+            funnel: Funnel::new(db.clone()),
+            db,
+        }
     }
 
     /// The person as the directory lists them, or `NotFound`.
     pub async fn user(&self, id: &str) -> Result<Listed, AppError> {
-        directory::get(&self.db, id).await?.ok_or(AppError::NotFound(Resource::User))
+        self.directory.get(id).await?.ok_or(AppError::NotFound(Resource::User))
     }
 
     /// A page of users (most recently active first) and how many match in all.
@@ -52,22 +69,19 @@ impl Administration {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<Listed>, i64), AppError> {
-        Ok(directory::list(&self.db, tier, search, limit, offset).await?)
+        Ok(self.directory.list(tier, search, limit, offset).await?)
     }
 
     pub async fn stats(&self) -> Result<Stats, AppError> {
-        Ok(directory::stats(&self.db).await?)
+        Ok(self.directory.stats().await?)
     }
 
     /// The person with their conversation's summary and their months.
     pub async fn detail(&self, id: &str) -> Result<Detail, AppError> {
         let user = self.user(id).await?;
-        let db = &self.db;
-        let mut conn = db.pool().acquire().await?;
-        let summary = summaries::get(&mut conn, &user.id).await?;
-        drop(conn);
-        let months = results::list(db, &user.id).await?;
-        let forecast = results::forecast_of(db, &user.id).await?;
+        let summary = self.desk.summary(&user.id).await?;
+        let months = self.results.months(&user.id).await?;
+        let forecast = self.results.forecast_for(&user.id).await?;
         Ok(Detail { user, summary, months, forecast })
     }
 
@@ -80,7 +94,7 @@ impl Administration {
         offset: i64,
     ) -> Result<(Vec<Message>, i64), AppError> {
         self.user(id).await?;
-        Ok(messages::history(&self.db, id, from, to, limit, offset).await?)
+        self.desk.history(id, (from, to), limit, offset).await
     }
 
     /// Sets the person's tier by hand and records which admin did it, in one transaction: the
@@ -96,21 +110,17 @@ impl Administration {
     }
 
     /// A page of the audit trail, newest first, and how many events in all.
-    pub async fn audit_events(
-        &self,
-        limit: i64,
-        offset: i64,
-    ) -> Result<(Vec<audit::AuditEvent>, i64), AppError> {
-        Ok(audit::list(&self.db, limit, offset).await?)
+    pub async fn audit_events(&self, limit: i64, offset: i64) -> Result<(Vec<AuditEvent>, i64), AppError> {
+        Ok(self.audit.list(limit, offset).await?)
     }
 
     /// The funnel, the messages and their cost over the last `days`.
     pub async fn analytics(&self, days: i64, rates: &MessageRates) -> Result<analytics::Report, AppError> {
-        Ok(analytics::report(&self.db, days, rates).await?)
+        self.funnel.report(days, rates).await
     }
 
     /// A page of the sends that failed, newest first, and how many in all.
     pub async fn failed_sends(&self, limit: i64, offset: i64) -> Result<(Vec<FailedSend>, i64), AppError> {
-        Ok(messages::failed_sends(&self.db, limit, offset).await?)
+        self.desk.failed_sends(limit, offset).await
     }
 }

@@ -43,6 +43,12 @@ impl Funnel {
         rate_limit::per_address(&self.db, "track", address, EVENTS_PER_ADDRESS).await?;
         Ok(record(&self.db, kind, variant, visitor).await?)
     }
+
+    /// The funnel, the messages and their cost over the last `days` days in São Paulo (today
+    /// included).
+    pub async fn report(&self, days: i64, rates: &MessageRates) -> Result<Report, AppError> {
+        Ok(report_at(&self.db, days, self.db.now_ms(), rates).await?)
+    }
 }
 
 pub mod costs {
@@ -245,11 +251,6 @@ pub struct Reminders {
     pub checkins_answered: i64,
     pub reminders_sent: i64,
     pub stopped: i64,
-}
-
-/// The last `days` days in São Paulo (today included).
-pub async fn report(db: &Db, days: i64, rates: &MessageRates) -> Result<Report, sqlx::Error> {
-    report_at(db, days, db.now_ms(), rates).await
 }
 
 /// The report as it reads at `now` (Unix ms).

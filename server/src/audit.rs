@@ -34,30 +34,43 @@ pub async fn record(
     tracing::info!(target: "security", event = "admin_action", actor = %actor_id, action, target = %target_id);
     Ok(())
 }
+/// The audit trail as the admins read it. Writing an event is [`record`], inside the transaction
+/// of the action it records.
+#[derive(Clone)]
+pub struct AuditLog {
+    db: Db,
+}
 
-/// Newest first, and how many there are.
-pub async fn list(db: &Db, limit: i64, offset: i64) -> Result<(Vec<AuditEvent>, i64), sqlx::Error> {
-    let rows = sqlx::query(
-        "select id, actor_id, action, target_id, detail, created_at from audit_events order by created_at desc limit $1 offset $2",
-    )
-    .bind(limit)
-    .bind(offset)
-    .fetch_all(db.pool())
-    .await?;
-    let total: i64 =
-        sqlx::query("select count(*) as n from audit_events").fetch_one(db.pool()).await?.try_get("n")?;
-    let events = rows
-        .iter()
-        .map(|r| {
-            Ok(AuditEvent {
-                id: r.try_get("id")?,
-                actor_id: r.try_get("actor_id")?,
-                action: r.try_get("action")?,
-                target_id: r.try_get("target_id")?,
-                detail: r.try_get("detail")?,
-                created_at: r.try_get("created_at")?,
+impl AuditLog {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// Newest first, and how many there are.
+    pub async fn list(&self, limit: i64, offset: i64) -> Result<(Vec<AuditEvent>, i64), sqlx::Error> {
+        let db = &self.db;
+        let rows = sqlx::query(
+            "select id, actor_id, action, target_id, detail, created_at from audit_events order by created_at desc limit $1 offset $2",
+        )
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(db.pool())
+        .await?;
+        let total: i64 =
+            sqlx::query("select count(*) as n from audit_events").fetch_one(db.pool()).await?.try_get("n")?;
+        let events = rows
+            .iter()
+            .map(|r| {
+                Ok(AuditEvent {
+                    id: r.try_get("id")?,
+                    actor_id: r.try_get("actor_id")?,
+                    action: r.try_get("action")?,
+                    target_id: r.try_get("target_id")?,
+                    detail: r.try_get("detail")?,
+                    created_at: r.try_get("created_at")?,
+                })
             })
-        })
-        .collect::<Result<_, sqlx::Error>>()?;
-    Ok((events, total))
+            .collect::<Result<_, sqlx::Error>>()?;
+        Ok((events, total))
+    }
 }

@@ -68,7 +68,7 @@ async fn migrate() -> anyhow::Result<()> {
     let db = Db::connect(&config.database_url).await?;
     db.migrate().await?;
     println!("database is up to date");
-    for conflict in socio::identity::directory::identity_conflicts(&db).await? {
+    for conflict in socio::identity::directory::Directory::new(db.clone()).identity_conflicts().await? {
         println!(
             "two accounts are one person: {} did not keep the number, {} did (README, Administration)",
             conflict.user_id, conflict.kept_user_id

@@ -13,7 +13,7 @@ use crate::{
     identity::users::{self, User},
     plan::{
         Plans,
-        results::{self, Forecast, MonthResult},
+        results::{self, Forecast, MonthResult, Results},
         store::Plan,
     },
 };
@@ -70,7 +70,7 @@ impl Privacy {
         drop(conn);
         let plan = self.plans.find(user_id).await?;
         let messages = messages::conversation(db, user_id).await?;
-        let months = results::list(db, user_id).await?;
+        let months = Results::new(self.plans.clone()).months(user_id).await?;
         let forecast = plan.as_ref().and_then(results::forecast);
         Ok(Some(Collected { user, subscriptions, plan, messages, months, forecast, at: db.now_ms() }))
     }

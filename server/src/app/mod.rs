@@ -87,7 +87,7 @@ impl Application {
         db.migrate().await?;
         grant_admin_phones(&db, &config.admin_phones).await?;
         crate::prompts::seed_default(&db).await?;
-        crate::identity::directory::backfill_search_keys(&db).await?;
+        crate::identity::directory::Directory::new(db.clone()).backfill_search_keys().await?;
         report_identity_conflicts(&db).await?;
         let sender: Arc<dyn WhatsAppSender> = Arc::new(Measured(match config.whatsapp.mode {
             WhatsAppMode::Dev => Arc::new(DevOutbox::new(db.clone())),
@@ -210,7 +210,7 @@ async fn grant_admin_phones(db: &Db, phones: &[String]) -> anyhow::Result<()> {
 
 /// Accounts that turned out to be one person (migration 0011) wait for an admin: said at every start.
 async fn report_identity_conflicts(db: &Db) -> anyhow::Result<()> {
-    for conflict in crate::identity::directory::identity_conflicts(db).await? {
+    for conflict in crate::identity::directory::Directory::new(db.clone()).identity_conflicts().await? {
         tracing::warn!(
             user = %conflict.user_id,
             kept_by = %conflict.kept_user_id,

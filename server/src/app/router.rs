@@ -183,7 +183,7 @@ fn contracts(
             config.controller.clone(),
         )))
         .add_service(AdminServiceServer::new(AdminApi::new(
-            crate::administration::Administration::new(db.clone()),
+            crate::administration::Administration::new(db.clone(), plans.clone()),
             plans.clone(),
             exports.clone(),
             config.whatsapp.rates,

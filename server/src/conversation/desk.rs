@@ -7,7 +7,8 @@ use tokio::sync::broadcast;
 
 use super::{
     handoff::{self, Handoff, Refusal, Take},
-    messages::{self, Message},
+    messages::{self, FailedSend, Message},
+    summaries::{self, Summary},
     updates,
 };
 use crate::{
@@ -37,6 +38,29 @@ impl Desk {
 
     pub fn now_ms(&self) -> i64 {
         self.db.now_ms()
+    }
+
+    /// A page of the person's messages between `from` and `to` (Unix ms), oldest first, and how
+    /// many in all.
+    pub async fn history(
+        &self,
+        user_id: &str,
+        (from, to): (i64, i64),
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<Message>, i64), AppError> {
+        Ok(messages::history(&self.db, user_id, from, to, limit, offset).await?)
+    }
+
+    /// What the consultant remembers of the person's conversation, when it has summed it up.
+    pub async fn summary(&self, user_id: &str) -> Result<Option<Summary>, AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        Ok(summaries::get(&mut conn, user_id).await?)
+    }
+
+    /// A page of the replies that failed to send, newest first, and how many in all.
+    pub async fn failed_sends(&self, limit: i64, offset: i64) -> Result<(Vec<FailedSend>, i64), AppError> {
+        Ok(messages::failed_sends(&self.db, limit, offset).await?)
     }
 
     /// The person, or `NotFound`.

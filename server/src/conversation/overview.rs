@@ -17,7 +17,7 @@ use crate::{
     error::AppError,
     plan::{
         Plans,
-        results::{self, MonthResult, YearMonth},
+        results::{MonthResult, Results, YearMonth},
         store::{self, Plan, StoredSection},
     },
     whatsapp::payload::MessageKind,
@@ -86,7 +86,7 @@ impl Overviews {
         let plan = self.plans.outline(user_id).await?;
         let latest = messages::latest(db, user_id, recent, 0).await?;
         let activity = messages::activity(db, user_id, now).await?;
-        let months = results::list(db, user_id).await?;
+        let months = Results::new(self.plans.clone()).months(user_id).await?;
         Ok(Overview { plan, recent: latest.into_iter().map(Recent::from).collect(), activity, months })
     }
 

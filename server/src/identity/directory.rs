@@ -66,58 +66,6 @@ fn listed(row: &AnyRow) -> Result<Listed, sqlx::Error> {
     })
 }
 
-/// A page of users, most recently active first, and how many match in all.
-pub async fn list(
-    db: &Db,
-    tier: Option<Tier>,
-    search: &str,
-    limit: i64,
-    offset: i64,
-) -> Result<(Vec<Listed>, i64), sqlx::Error> {
-    let mut conditions = vec!["1 = 1".to_owned()];
-    // `%` and `_` typed in a search are literal (a username may hold `_`).
-    let escaped = search_needle(search).replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-    let needle = format!("%{escaped}%");
-    if !search.trim().is_empty() {
-        conditions.push("u.search_key like $2 escape '\\'".into());
-    }
-    if tier.is_some() {
-        conditions.push("u.subscription_status = $3".into());
-    }
-    let filter = conditions.join(" and ");
-    // The page's users first, then the counts for those twenty only, not for every match.
-    let sql = format!(
-        "{LISTED} from (select * from users u where {filter} {ACTIVITY_ORDER} limit $4 offset $5) u {ACTIVITY_ORDER}"
-    );
-    let tier_key = tier.map(|t| t.as_str()).unwrap_or("");
-    let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(true)
-        .bind(&needle)
-        .bind(tier_key)
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(db.pool())
-        .await?;
-    let count_sql =
-        format!("select count(*) as n from users u where {filter} and $1 = $1 and $4 = $4 and $5 = $5");
-    let total: i64 = sqlx::query(sqlx::AssertSqlSafe(count_sql))
-        .bind(true)
-        .bind(&needle)
-        .bind(tier_key)
-        .bind(limit)
-        .bind(offset)
-        .fetch_one(db.pool())
-        .await?
-        .try_get("n")?;
-    Ok((rows.iter().map(listed).collect::<Result<_, _>>()?, total))
-}
-
-pub async fn get(db: &Db, id: &str) -> Result<Option<Listed>, sqlx::Error> {
-    let sql = format!("{LISTED} from users u where u.id = $2");
-    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(true).bind(id).fetch_optional(db.pool()).await?;
-    row.as_ref().map(listed).transpose()
-}
-
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Stats {
     pub total_users: i64,
@@ -126,29 +74,6 @@ pub struct Stats {
     pub total_messages: i64,
     pub users_with_plans: i64,
     pub completed_plans: i64,
-}
-
-pub async fn stats(db: &Db) -> Result<Stats, sqlx::Error> {
-    let row = sqlx::query(
-        "select (select count(*) from users) as total, \
-         (select count(*) from users where last_active_at > $1) as active, \
-         (select count(*) from users where subscription_status = 'pro') as pro, \
-         (select count(*) from messages) as messages, \
-         (select count(*) from business_plans) as plans, \
-         (select count(*) from (select plan_id from plan_sections where completed = $2 group by plan_id having count(*) = 6) done) as completed",
-    )
-    .bind(db.now_ms() - 30 * crate::clock::DAY_MS)
-    .bind(true)
-    .fetch_one(db.pool())
-    .await?;
-    Ok(Stats {
-        total_users: row.try_get("total")?,
-        active_users: row.try_get("active")?,
-        pro_users: row.try_get("pro")?,
-        total_messages: row.try_get("messages")?,
-        users_with_plans: row.try_get("plans")?,
-        completed_plans: row.try_get("completed")?,
-    })
 }
 
 /// LGPD erasure, identity's part (the orchestration is `erasure.rs`): sessions, login codes,
@@ -195,40 +120,137 @@ pub struct Conflict {
     pub phone_key: String,
 }
 
-pub async fn identity_conflicts(db: &Db) -> Result<Vec<Conflict>, sqlx::Error> {
-    let rows = sqlx::query(
-        "select user_id, kept_user_id, phone_key from phone_key_conflicts order by found_at, user_id",
-    )
-    .fetch_all(db.pool())
-    .await?;
-    rows.iter()
-        .map(|r| {
-            Ok(Conflict {
-                user_id: r.try_get("user_id")?,
-                kept_user_id: r.try_get("kept_user_id")?,
-                phone_key: r.try_get("phone_key")?,
-            })
-        })
-        .collect()
+/// The directory as a service: the admins' pages of users and their figures, the identity
+/// conflicts said at every start, and the search keys filled in for users written before they existed.
+#[derive(Clone)]
+pub struct Directory {
+    db: Db,
 }
 
-/// Fills the search key of users who have none (written before it existed).
-pub async fn backfill_search_keys(db: &Db) -> Result<(), sqlx::Error> {
-    let rows = sqlx::query("select id, name, phone_number, username from users where search_key = ''")
+impl Directory {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// A page of users, most recently active first, and how many match in all.
+    pub async fn list(
+        &self,
+        tier: Option<Tier>,
+        search: &str,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<Listed>, i64), sqlx::Error> {
+        let db = &self.db;
+        let mut conditions = vec!["1 = 1".to_owned()];
+        // `%` and `_` typed in a search are literal (a username may hold `_`).
+        let escaped = search_needle(search).replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+        let needle = format!("%{escaped}%");
+        if !search.trim().is_empty() {
+            conditions.push("u.search_key like $2 escape '\\'".into());
+        }
+        if tier.is_some() {
+            conditions.push("u.subscription_status = $3".into());
+        }
+        let filter = conditions.join(" and ");
+        // The page's users first, then the counts for those twenty only, not for every match.
+        let sql = format!(
+            "{LISTED} from (select * from users u where {filter} {ACTIVITY_ORDER} limit $4 offset $5) u {ACTIVITY_ORDER}"
+        );
+        let tier_key = tier.map(|t| t.as_str()).unwrap_or("");
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(true)
+            .bind(&needle)
+            .bind(tier_key)
+            .bind(limit)
+            .bind(offset)
+            .fetch_all(db.pool())
+            .await?;
+        let count_sql =
+            format!("select count(*) as n from users u where {filter} and $1 = $1 and $4 = $4 and $5 = $5");
+        let total: i64 = sqlx::query(sqlx::AssertSqlSafe(count_sql))
+            .bind(true)
+            .bind(&needle)
+            .bind(tier_key)
+            .bind(limit)
+            .bind(offset)
+            .fetch_one(db.pool())
+            .await?
+            .try_get("n")?;
+        Ok((rows.iter().map(listed).collect::<Result<_, _>>()?, total))
+    }
+
+    /// The user as listed, when there is one.
+    pub async fn get(&self, id: &str) -> Result<Option<Listed>, sqlx::Error> {
+        let db = &self.db;
+        let sql = format!("{LISTED} from users u where u.id = $2");
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(true).bind(id).fetch_optional(db.pool()).await?;
+        row.as_ref().map(listed).transpose()
+    }
+
+    /// The admin panel's figures: users (active in the last 30 days, Pro), messages, plans
+    /// (complete: all six steps).
+    pub async fn stats(&self) -> Result<Stats, sqlx::Error> {
+        let db = &self.db;
+        let row = sqlx::query(
+            "select (select count(*) from users) as total, \
+             (select count(*) from users where last_active_at > $1) as active, \
+             (select count(*) from users where subscription_status = 'pro') as pro, \
+             (select count(*) from messages) as messages, \
+             (select count(*) from business_plans) as plans, \
+             (select count(*) from (select plan_id from plan_sections where completed = $2 group by plan_id having count(*) = 6) done) as completed",
+        )
+        .bind(db.now_ms() - 30 * crate::clock::DAY_MS)
+        .bind(true)
+        .fetch_one(db.pool())
+        .await?;
+        Ok(Stats {
+            total_users: row.try_get("total")?,
+            active_users: row.try_get("active")?,
+            pro_users: row.try_get("pro")?,
+            total_messages: row.try_get("messages")?,
+            users_with_plans: row.try_get("plans")?,
+            completed_plans: row.try_get("completed")?,
+        })
+    }
+
+    /// The accounts found to be one person, waiting for an admin, oldest first.
+    pub async fn identity_conflicts(&self) -> Result<Vec<Conflict>, sqlx::Error> {
+        let db = &self.db;
+        let rows = sqlx::query(
+            "select user_id, kept_user_id, phone_key from phone_key_conflicts order by found_at, user_id",
+        )
         .fetch_all(db.pool())
         .await?;
-    for row in rows {
-        let (id, name): (String, String) = (row.try_get("id")?, row.try_get("name")?);
-        let phone =
-            row.try_get::<Option<String>, _>("phone_number")?.and_then(|p| PhoneNumber::parse(&p).ok());
-        let username: Option<String> = row.try_get("username")?;
-        sqlx::query("update users set search_key = $1 where id = $2")
-            .bind(search_key(&name, phone.as_ref(), username.as_deref()))
-            .bind(id)
-            .execute(db.pool())
-            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(Conflict {
+                    user_id: r.try_get("user_id")?,
+                    kept_user_id: r.try_get("kept_user_id")?,
+                    phone_key: r.try_get("phone_key")?,
+                })
+            })
+            .collect()
     }
-    Ok(())
+
+    /// Fills the search key of users who have none (written before it existed).
+    pub async fn backfill_search_keys(&self) -> Result<(), sqlx::Error> {
+        let db = &self.db;
+        let rows = sqlx::query("select id, name, phone_number, username from users where search_key = ''")
+            .fetch_all(db.pool())
+            .await?;
+        for row in rows {
+            let (id, name): (String, String) = (row.try_get("id")?, row.try_get("name")?);
+            let phone =
+                row.try_get::<Option<String>, _>("phone_number")?.and_then(|p| PhoneNumber::parse(&p).ok());
+            let username: Option<String> = row.try_get("username")?;
+            sqlx::query("update users set search_key = $1 where id = $2")
+                .bind(search_key(&name, phone.as_ref(), username.as_deref()))
+                .bind(id)
+                .execute(db.pool())
+                .await?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
