@@ -69,7 +69,7 @@ impl Privacy {
         let subscriptions = subscriptions::history(&mut conn, user_id).await?;
         drop(conn);
         let plan = self.plans.find(user_id).await?;
-        let messages = messages::conversation(db, user_id).await?;
+        let messages = messages::Messages::new(db.clone()).conversation(user_id).await?;
         let months = Results::new(self.plans.clone()).months(user_id).await?;
         let forecast = plan.as_ref().and_then(results::forecast);
         Ok(Some(Collected { user, subscriptions, plan, messages, months, forecast, at: db.now_ms() }))

@@ -37,7 +37,7 @@ You are Sócio, a business consultant for Brazilian small-business owners on Wha
 when the person writes in English.";
 
 /// The active prompt's text, or the built-in default when none is active.
-pub async fn active(db: &Db) -> Result<String, sqlx::Error> {
+async fn active(db: &Db) -> Result<String, sqlx::Error> {
     let row = sqlx::query("select content from system_prompts where is_active = $1 limit 1")
         .bind(true)
         .fetch_optional(db.pool())
@@ -52,7 +52,7 @@ const SEEDED_TITLE: &str = "Consultor Sócio (padrão)";
 /// Seeds the default prompt, active, when there is no prompt at all; and keeps a seeded default no
 /// admin has edited (still version 1) up to date with the code's, so a database from an earlier
 /// release gets the new instructions (the model's tools, say) while an admin's own words stay.
-pub async fn seed_default(db: &Db) -> Result<(), sqlx::Error> {
+async fn seed_default(db: &Db) -> Result<(), sqlx::Error> {
     let now = db.now_ms();
     let count: i64 =
         sqlx::query("select count(*) as n from system_prompts").fetch_one(db.pool()).await?.try_get("n")?;
@@ -288,6 +288,17 @@ pub struct Prompts {
 impl Prompts {
     pub fn new(db: Db) -> Self {
         Self { db }
+    }
+
+    /// The active prompt's text, or the built-in default when none is active.
+    pub async fn active(&self) -> Result<String, sqlx::Error> {
+        active(&self.db).await
+    }
+
+    /// Seeds the default prompt when there is none, and keeps a seeded default no admin edited up
+    /// to date with the code's (see [`seed_default`]).
+    pub async fn seed_default(&self) -> Result<(), sqlx::Error> {
+        seed_default(&self.db).await
     }
 
     pub async fn list(&self) -> Result<Vec<Prompt>, AppError> {

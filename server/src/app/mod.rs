@@ -86,7 +86,7 @@ impl Application {
         let db = Db::connect(&config.database_url).await?.with_clock(config.clock.clone());
         db.migrate().await?;
         grant_admin_phones(&db, &config.admin_phones).await?;
-        crate::prompts::seed_default(&db).await?;
+        crate::prompts::Prompts::new(db.clone()).seed_default().await?;
         crate::identity::directory::Directory::new(db.clone()).backfill_search_keys().await?;
         report_identity_conflicts(&db).await?;
         let sender: Arc<dyn WhatsAppSender> = Arc::new(Measured(match config.whatsapp.mode {

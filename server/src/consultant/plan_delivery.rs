@@ -1,11 +1,10 @@
 //! The plan on WhatsApp: when someone asks for their plan (`plan_request`), a `plan_document` job
-//! generates the
-//! complete plan (or reuses the latest version when nothing changed), renders its PDF and sends it
-//! as a WhatsApp document — in cloud mode uploaded to Meta and sent as a `document` message, in dev
-//! mode kept in the outbox for the simulator to download. It is stored in the conversation like
-//! any reply of ours and handed to WhatsApp once (`delivery::hand_over`), after the reply that
-//! asked for it is written and every message of ours before it has gone. Outside WhatsApp's 24-hour window
-//! it is not attempted: only templates reach the person then.
+//! generates the complete plan (or reuses the latest version when nothing changed), renders its
+//! PDF and sends it as a WhatsApp document — in cloud mode uploaded to Meta and sent as a
+//! `document` message, in dev mode kept in the outbox for the simulator to download. It is stored
+//! in the conversation like any reply of ours and handed to WhatsApp once (`Delivery::hand_over`),
+//! after the reply that asked for it is written and every message of ours before it has gone.
+//! Outside WhatsApp's 24-hour window it is not attempted: only templates reach the person then.
 
 use std::sync::Arc;
 
@@ -13,7 +12,12 @@ use futures::future::BoxFuture;
 
 use super::{engine::Engine, plan_request::PlanDocumentJob};
 use crate::{
-    conversation::{delivery, inbox::ReplyJob, messages, updates},
+    conversation::{
+        delivery::Delivery,
+        inbox::ReplyJob,
+        messages::{self, Messages},
+        updates,
+    },
     db::{
         Db,
         jobs::{self, Job, JobError, JobHandler, JobPayload},
@@ -27,7 +31,8 @@ pub struct PlanDocumentHandler {
     db: Db,
     engine: Engine,
     renderer: Arc<crate::rendering::Renderer>,
-    sender: Arc<dyn WhatsAppSender>,
+    messages: Messages,
+    delivery: Delivery,
 }
 
 impl PlanDocumentHandler {
@@ -37,7 +42,13 @@ impl PlanDocumentHandler {
         renderer: Arc<crate::rendering::Renderer>,
         sender: Arc<dyn WhatsAppSender>,
     ) -> Self {
-        Self { db, engine, renderer, sender }
+        Self {
+            messages: Messages::new(db.clone()),
+            delivery: Delivery::new(db.clone(), sender),
+            db,
+            engine,
+            renderer,
+        }
     }
 
     async fn deliver(&self, job: &Job) -> Result<(), JobError> {
@@ -47,7 +58,7 @@ impl PlanDocumentHandler {
             return Ok(()); // erased meanwhile
         };
         drop(conn);
-        if !delivery::window_open(&self.db, &user.id).await? {
+        if !self.delivery.window_open(&user.id).await? {
             tracing::info!(user = %user.id, "the plan was not sent: outside WhatsApp's 24-hour window");
             return Ok(());
         }
@@ -55,7 +66,7 @@ impl PlanDocumentHandler {
         let id = format!("plan-{}", job.id);
         // The reply that asked for it (and says it is coming) is written, then sent, first.
         if jobs::running_for(&self.db, ReplyJob::KIND, &user.id).await?
-            || messages::outbound_pending(&self.db, &user.id, &id).await?
+            || self.messages.outbound_pending(&user.id, &id).await?
         {
             return Err(JobError::Retryable("waiting for the reply before the plan".into()));
         }
@@ -84,12 +95,11 @@ impl PlanDocumentHandler {
         messages::insert_document(&mut tx, &id, &user.id, &caption, self.db.now_ms()).await?;
         updates::changed(&mut tx, &user.id).await?;
         tx.commit().await?;
-        let message =
-            messages::get(&self.db, &id).await?.ok_or_else(|| JobError::Permanent("stored".into()))?;
+        let message = self.messages.get(&id).await?.ok_or_else(|| JobError::Permanent("stored".into()))?;
         let file = Document { file_name, mime_type: "application/pdf".into(), bytes: pdf.into() };
         let to = user.whatsapp_address().unwrap_or_default().to_owned();
         let outgoing = Outgoing::Document { to, file, caption };
-        delivery::hand_over(&self.db, self.sender.as_ref(), &message, &outgoing, job, None).await
+        self.delivery.hand_over(&message, &outgoing, job, None).await
     }
 }
 

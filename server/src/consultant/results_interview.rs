@@ -15,7 +15,7 @@ use crate::{
     locale::Language,
     plan::{
         money::format_brl,
-        results::{self, Forecast, MonthResult, Variance, YearMonth},
+        results::{self, Forecast, MonthResult, Results, Variance, YearMonth},
         store::Source,
     },
     whatsapp::templates::Template,
@@ -97,12 +97,19 @@ fn question(field: &str, month: &str, lang: Language) -> String {
 
 /// Starts the interview for last month; `first_answer` (what answered a check-in) is taken as the
 /// revenue when it reads as an amount.
-pub async fn start(db: &Db, user: &User, first_answer: Option<&str>) -> Result<String, AppError> {
+pub async fn start(
+    db: &Db,
+    results: &Results,
+    user: &User,
+    first_answer: Option<&str>,
+) -> Result<String, AppError> {
     let month = YearMonth::current(db.now_ms()).previous();
     let draft = json!({"month": month.key()});
     wait_for(db, &user.id, "revenue", &draft).await?;
     match first_answer {
-        Some(text) if parse::amount(text).is_some() => answer(db, user, "revenue", draft, text).await,
+        Some(text) if parse::amount(text).is_some() => {
+            answer(db, results, user, "revenue", draft, text).await
+        }
         _ => Ok(question("revenue", &month.name(user.language), user.language)),
     }
 }
@@ -110,6 +117,7 @@ pub async fn start(db: &Db, user: &User, first_answer: Option<&str>) -> Result<S
 /// Takes the answer to the field the interview waits on.
 pub async fn answer(
     db: &Db,
+    results: &Results,
     user: &User,
     field: &str,
     mut draft: Json,
@@ -151,7 +159,7 @@ pub async fn answer(
     let revenue = draft["revenue"].as_f64().unwrap_or_default();
     let costs = draft["costs"].as_f64().unwrap_or_default();
     let recorded =
-        match results::record(db, &user.id, month, revenue, costs, value as i64, Source::WhatsApp).await {
+        match results.record_month(&user.id, month, (revenue, costs, value as i64), Source::WhatsApp).await {
             Ok(recorded) => recorded,
             Err(err @ AppError::InvalidInput(_)) => {
                 leave(db, &user.id).await?;
@@ -161,7 +169,7 @@ pub async fn answer(
         };
     leave(db, &user.id).await?;
     let mut reply = recorded_text(&recorded, lang);
-    if let Some(forecast) = results::forecast_of(db, &user.id).await? {
+    if let Some(forecast) = results.forecast_for(&user.id).await? {
         reply.push_str(&against_plan_text(&forecast, &results::variance(&recorded, &forecast), lang));
     }
     Ok(reply)

@@ -68,6 +68,6 @@ impl WebChat {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<Message>, i64), AppError> {
-        Ok(messages::page(&self.db, user_id, limit, offset).await?)
+        Ok(messages::Messages::new(self.db.clone()).page(user_id, limit, offset).await?)
     }
 }

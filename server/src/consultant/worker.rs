@@ -66,7 +66,9 @@ impl ReplyHandler {
             return;
         }
         for message in claimed.iter_mut().filter(|m| m.kind == MessageKind::Audio && m.content.is_empty()) {
-            let Some(media_id) = messages::media_id(&self.db, &message.id).await.ok().flatten() else {
+            let Some(media_id) =
+                messages::Messages::new(self.db.clone()).media_id(&message.id).await.ok().flatten()
+            else {
                 continue;
             };
             let heard = async {

@@ -133,8 +133,39 @@ impl SendHandler {
     }
 }
 
+/// Handing our stored messages to WhatsApp as a service, for what goes out apart from the send
+/// job (the plan's PDF): whether the person's 24-hour window is open, and a message handed over
+/// once.
+#[derive(Clone)]
+pub struct Delivery {
+    db: Db,
+    sender: Arc<dyn WhatsAppSender>,
+}
+
+impl Delivery {
+    pub fn new(db: Db, sender: Arc<dyn WhatsAppSender>) -> Self {
+        Self { db, sender }
+    }
+
+    /// Whether the person wrote to us within WhatsApp's 24-hour customer-service window.
+    pub async fn window_open(&self, user_id: &str) -> Result<bool, sqlx::Error> {
+        window_open(&self.db, user_id).await
+    }
+
+    /// Hands `message` to WhatsApp as `outgoing`, once (see [`hand_over`]).
+    pub async fn hand_over(
+        &self,
+        message: &messages::Message,
+        outgoing: &Outgoing,
+        job: &Job,
+        answers_at: Option<i64>,
+    ) -> Result<(), JobError> {
+        hand_over(&self.db, self.sender.as_ref(), message, outgoing, job, answers_at).await
+    }
+}
+
 /// Whether the person wrote to us within WhatsApp's 24-hour customer-service window.
-pub async fn window_open(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
+async fn window_open(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
     let mut conn = db.pool().acquire().await?;
     window_open_in(&mut conn, user_id, db.now_ms()).await
 }
@@ -149,7 +180,7 @@ pub async fn window_open_in(conn: &mut AnyConnection, user_id: &str, now: i64) -
 /// interrupted mid-request (Meta may have it) and is failed visibly instead of sent again; one
 /// past `queued` was sent before. Retryable failures requeue it for the job's next attempt. When
 /// it answers a person's message (`answers_at`, Unix ms), the reply time is measured once sent.
-pub async fn hand_over(
+async fn hand_over(
     db: &Db,
     sender: &dyn WhatsAppSender,
     message: &messages::Message,

@@ -40,7 +40,7 @@ pub async fn run(db: &Db, now: i64) -> Result<Run, AppError> {
     if calendar::quiet(now) {
         return Ok(outcome);
     }
-    for (user_id, prefs) in reminders::active(db).await? {
+    for (user_id, prefs) in reminders::Reminders::new(db.clone()).active().await? {
         outcome.considered += 1;
         match run_for(db, &user_id, &prefs, now).await {
             Ok(sent) => outcome.sent += sent,

@@ -53,7 +53,7 @@ pub async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Preferences,
 
 /// Everyone who agreed to something and has not said "PARAR", with their choices (the scheduler's
 /// list).
-pub async fn active(db: &Db) -> Result<Vec<(String, Preferences)>, sqlx::Error> {
+async fn active(db: &Db) -> Result<Vec<(String, Preferences)>, sqlx::Error> {
     let sql = format!(
         "select {COLUMNS} from reminder_preferences where stopped_at is null and consented_at is not null \
          and (monthly_checkin = 1 or tax_reminders = 1) order by user_id"
@@ -207,6 +207,11 @@ pub struct Reminders {
 impl Reminders {
     pub fn new(db: Db) -> Self {
         Self { db }
+    }
+
+    /// Everyone who agreed to something and has not said "PARAR", with their choices.
+    pub async fn active(&self) -> Result<Vec<(String, Preferences)>, sqlx::Error> {
+        active(&self.db).await
     }
 
     /// What the person chose (nothing yet: all off).

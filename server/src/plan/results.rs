@@ -142,7 +142,7 @@ pub fn amount(field: &str, value: f64) -> Result<f64, AppError> {
 }
 
 /// Records (or corrects) a month's results.
-pub async fn record(
+async fn record(
     db: &Db,
     user_id: &str,
     month: YearMonth,
@@ -219,7 +219,7 @@ pub fn forecast(plan: &Plan) -> Option<Forecast> {
 
 /// What the person's plan expects of a month, when they have a plan with the figures (reading it
 /// never creates a plan).
-pub async fn forecast_of(db: &Db, user_id: &str) -> Result<Option<Forecast>, sqlx::Error> {
+async fn forecast_of(db: &Db, user_id: &str) -> Result<Option<Forecast>, sqlx::Error> {
     let mut conn = db.pool().acquire().await?;
     let plan = store::find(&mut conn, user_id, Detail::Sections, db.now_ms()).await?;
     Ok(plan.as_ref().and_then(forecast))

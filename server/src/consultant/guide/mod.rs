@@ -23,6 +23,7 @@ use crate::{
     locale::Language,
     plan::{
         Plans,
+        results::Results,
         sections::Step,
         store::{Patch, Plan, Source, StepUpdate},
     },
@@ -255,6 +256,7 @@ impl Guide {
     /// The month's results interview (`results_interview`), when the text starts it, answers a
     /// check-in, or answers the interview's question; "pular" leaves it.
     async fn month_results(&self, user: &User, text: &str) -> Result<Option<String>, AppError> {
+        let results = Results::new(self.plans.clone());
         if let Some((field, draft)) = results_interview::pending(&self.db, &user.id).await? {
             return Ok(Some(match command(text) {
                 Some(Command::Skip) => {
@@ -267,14 +269,14 @@ impl Guide {
                     )
                 }
                 Some(_) => return Ok(None),
-                None => results_interview::answer(&self.db, user, &field, draft, text).await?,
+                None => results_interview::answer(&self.db, &results, user, &field, draft, text).await?,
             }));
         }
         if results_interview::starts(text) {
-            return Ok(Some(results_interview::start(&self.db, user, None).await?));
+            return Ok(Some(results_interview::start(&self.db, &results, user, None).await?));
         }
         if command(text).is_none() && results_interview::answers_a_checkin(&self.db, &user.id).await? {
-            return Ok(Some(results_interview::start(&self.db, user, Some(text)).await?));
+            return Ok(Some(results_interview::start(&self.db, &results, user, Some(text)).await?));
         }
         Ok(None)
     }

@@ -115,7 +115,10 @@ pub async fn get(db: &Db, id: &str) -> Result<Option<Message>, sqlx::Error> {
 }
 
 /// A user's whole conversation, oldest first.
-pub async fn conversation(db: &Db, user_id: &str) -> Result<Vec<Message>, sqlx::Error> {
+pub(in crate::conversation) async fn conversation(
+    db: &Db,
+    user_id: &str,
+) -> Result<Vec<Message>, sqlx::Error> {
     let sql = format!("select {COLUMNS} from messages where user_id = $1 order by created_at, id");
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_all(db.pool()).await?;
     rows.iter().map(from_row).collect()
@@ -146,7 +149,7 @@ pub async fn before_latest(
 }
 
 /// A page of the user's conversation, newest first, and how many messages there are in all.
-pub async fn page(
+pub(in crate::conversation) async fn page(
     db: &Db,
     user_id: &str,
     limit: i64,
@@ -176,14 +179,14 @@ pub async fn latest(db: &Db, user_id: &str, limit: i64, offset: i64) -> Result<V
 }
 
 /// The WhatsApp media id of a message (voice notes, images), if any.
-pub async fn media_id(db: &Db, id: &str) -> Result<Option<String>, sqlx::Error> {
+pub(in crate::conversation) async fn media_id(db: &Db, id: &str) -> Result<Option<String>, sqlx::Error> {
     let row =
         sqlx::query("select media_id from messages where id = $1").bind(id).fetch_optional(db.pool()).await?;
     Ok(row.map(|r| r.try_get::<Option<String>, _>("media_id")).transpose()?.flatten())
 }
 
 /// A user's messages between two times (Unix ms, inclusive), oldest first, and the count.
-pub async fn history(
+pub(in crate::conversation) async fn history(
     db: &Db,
     user_id: &str,
     from: i64,
@@ -234,4 +237,47 @@ pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), s
         .execute(conn)
         .await?;
     Ok(())
+}
+
+/// A person's messages as the layers above the conversation read them (the consultant, the
+/// export): one message, the whole conversation, a page, a voice note's media, whether a reply of
+/// ours is still on its way. Writing messages is a step of the conversation's own services.
+#[derive(Clone)]
+pub struct Messages {
+    db: Db,
+}
+
+impl Messages {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    pub async fn get(&self, id: &str) -> Result<Option<Message>, sqlx::Error> {
+        get(&self.db, id).await
+    }
+
+    /// The person's whole conversation, oldest first.
+    pub async fn conversation(&self, user_id: &str) -> Result<Vec<Message>, sqlx::Error> {
+        conversation(&self.db, user_id).await
+    }
+
+    /// A page of the person's conversation, newest first, and how many messages there are in all.
+    pub async fn page(
+        &self,
+        user_id: &str,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<Message>, i64), sqlx::Error> {
+        page(&self.db, user_id, limit, offset).await
+    }
+
+    /// The WhatsApp media id of a message (voice notes, images), if any.
+    pub async fn media_id(&self, id: &str) -> Result<Option<String>, sqlx::Error> {
+        media_id(&self.db, id).await
+    }
+
+    /// Whether a message of ours to the person other than `except` is still queued or being sent.
+    pub async fn outbound_pending(&self, user_id: &str, except: &str) -> Result<bool, sqlx::Error> {
+        outbound_pending(&self.db, user_id, except).await
+    }
 }

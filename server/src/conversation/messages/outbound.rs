@@ -121,7 +121,11 @@ async fn insert_once(
 /// Whether one of our messages to the person, other than `except`, is still on its way (queued
 /// or being sent): what goes out apart from the person's send queue waits for it, so the person
 /// reads our messages in the order we wrote them.
-pub async fn outbound_pending(db: &Db, user_id: &str, except: &str) -> Result<bool, sqlx::Error> {
+pub(in crate::conversation) async fn outbound_pending(
+    db: &Db,
+    user_id: &str,
+    except: &str,
+) -> Result<bool, sqlx::Error> {
     let row = sqlx::query(
         "select 1 from messages where user_id = $1 and direction = 'outbound' \
          and status in ('queued', 'sending') and id <> $2 limit 1",
