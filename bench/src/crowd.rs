@@ -101,24 +101,7 @@ pub async fn crowd(url: &str, setup: Setup) -> anyhow::Result<Crowd> {
             (run::post_delivery(&http, &base, body).await, posted)
         }
     });
-    let code_asked = async {
-        // In the middle of the crowd: a free user asks for a login code.
-        tokio::time::sleep(setup.batch_window + setup.model_time / 2).await;
-        let phone = seed::phone(11);
-        let channel = Channel::from_shared(base.clone())?.connect().await?;
-        let asked = Instant::now();
-        AuthServiceClient::new(channel)
-            .send_code(SendCodeRequest { phone_number: phone.clone(), language: "pt-BR".into() })
-            .await?;
-        let digits = phone.trim_start_matches('+').to_owned();
-        while fakes.latest_code(&digits).is_none() {
-            if asked.elapsed() > Duration::from_secs(30) {
-                bail!("no login code in 30 s during the crowd");
-            }
-            tokio::time::sleep(Duration::from_millis(2)).await;
-        }
-        anyhow::Ok(asked.elapsed())
-    };
+    let code_asked = login_code_amid(&base, &fakes, setup.batch_window + setup.model_time / 2);
     let (posted, code) = tokio::join!(futures::future::join_all(posts), code_asked);
     let code = code?;
     if posted.iter().any(|(ok, _)| !ok) {
@@ -126,17 +109,7 @@ pub async fn crowd(url: &str, setup: Setup) -> anyhow::Result<Crowd> {
     }
     let posted_at: HashMap<&String, Instant> = people.iter().zip(posted.iter().map(|(_, at)| *at)).collect();
 
-    let deadline = started + Duration::from_secs(120);
-    loop {
-        let answered = {
-            let seen = fakes.seen.lock().unwrap();
-            people.iter().filter(|d| seen.sent.get(*d).is_some_and(|s| !s.is_empty())).count()
-        };
-        if answered == people.len() || Instant::now() > deadline {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_for_answers(&fakes, &people, started + Duration::from_secs(120)).await;
     // Anything that would be a second answer has had time to show up.
     tokio::time::sleep(setup.batch_window + setup.model_time).await;
     let seen = fakes.seen.lock().unwrap();
@@ -172,4 +145,38 @@ pub async fn crowd(url: &str, setup: Setup) -> anyhow::Result<Crowd> {
         to_model_p99_ms: load::quantile_ms(&to_model, 0.99),
         after_model_p99_ms: load::quantile_ms(&after_model, 0.99),
     })
+}
+
+/// In the middle of the crowd (`after` it started), a free user asks for a login code: how long
+/// it took to reach WhatsApp.
+async fn login_code_amid(base: &str, fakes: &Fakes, after: Duration) -> anyhow::Result<Duration> {
+    tokio::time::sleep(after).await;
+    let phone = seed::phone(11);
+    let channel = Channel::from_shared(base.to_owned())?.connect().await?;
+    let asked = Instant::now();
+    AuthServiceClient::new(channel)
+        .send_code(SendCodeRequest { phone_number: phone.clone(), language: "pt-BR".into() })
+        .await?;
+    let digits = phone.trim_start_matches('+').to_owned();
+    while fakes.latest_code(&digits).is_none() {
+        if asked.elapsed() > Duration::from_secs(30) {
+            bail!("no login code in 30 s during the crowd");
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    Ok(asked.elapsed())
+}
+
+/// Until every one of `people` has had an answer, or `deadline`.
+async fn wait_for_answers(fakes: &Fakes, people: &[String], deadline: Instant) {
+    loop {
+        let answered = {
+            let seen = fakes.seen.lock().unwrap();
+            people.iter().filter(|d| seen.sent.get(*d).is_some_and(|s| !s.is_empty())).count()
+        };
+        if answered == people.len() || Instant::now() > deadline {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
