@@ -39,7 +39,7 @@ fn session_from(row: &AnyRow) -> Result<CheckoutSession, sqlx::Error> {
 
 /// Opens a checkout session; `landing_variant` ("A" or "B") attributes a payment to the landing
 /// page's variant for the admin's funnel.
-pub async fn create_session(
+pub(in crate::billing) async fn create_session(
     db: &Db,
     user_id: &str,
     interval: Interval,
@@ -72,7 +72,7 @@ pub async fn create_session(
 }
 
 /// Remembers the provider's id of a checkout session and the address the person pays at.
-pub async fn set_provider_session(
+pub(in crate::billing) async fn set_provider_session(
     db: &Db,
     id: &str,
     provider_session_id: &str,
@@ -93,7 +93,7 @@ pub const REOPEN_WITHIN_MS: i64 = 60 * 60 * 1000;
 
 /// The user's newest checkout still open for this plan and provider, started less than
 /// [`REOPEN_WITHIN_MS`] ago, with its provider address when it has one.
-pub async fn open_session(
+pub(in crate::billing) async fn open_session(
     db: &Db,
     user_id: &str,
     interval: Interval,
@@ -113,7 +113,10 @@ pub async fn open_session(
     row.map(|r| Ok((session_from(&r)?, r.try_get("checkout_url")?))).transpose()
 }
 
-pub async fn find_session(db: &Db, id: &str) -> Result<Option<CheckoutSession>, sqlx::Error> {
+pub(in crate::billing) async fn find_session(
+    db: &Db,
+    id: &str,
+) -> Result<Option<CheckoutSession>, sqlx::Error> {
     let row = sqlx::query(
         "select id, user_id, billing_interval, provider, amount_cents, currency, status from checkout_sessions where id = $1",
     )
@@ -148,7 +151,7 @@ pub async fn outcome(db: &Db, id: &str) -> Result<Option<Outcome>, sqlx::Error> 
 
 /// Completes a checkout the way a provider's webhook does: paid activates Pro, not paid closes it.
 /// A session completes once; a second completion changes nothing.
-pub async fn complete_session(
+pub(in crate::billing) async fn complete_session(
     db: &Db,
     session_id: &str,
     paid: bool,

@@ -180,7 +180,10 @@ pub struct ProviderIds {
     pub receipt: Option<String>,
 }
 
-pub async fn provider_ids(db: &Db, subscription_id: &str) -> Result<ProviderIds, sqlx::Error> {
+pub(in crate::billing) async fn provider_ids(
+    db: &Db,
+    subscription_id: &str,
+) -> Result<ProviderIds, sqlx::Error> {
     let row = sqlx::query(
         "select provider_customer_id, provider_subscription_id, provider_payment_id from subscriptions where id = $1",
     )
@@ -363,7 +366,11 @@ pub async fn expire(db: &Db, subscription_id: &str) -> Result<(), sqlx::Error> {
 }
 
 /// True when this provider event was handled before (replays are no-ops).
-pub async fn seen_event(db: &Db, provider: &str, event_id: &str) -> Result<bool, sqlx::Error> {
+pub(in crate::billing) async fn seen_event(
+    db: &Db,
+    provider: &str,
+    event_id: &str,
+) -> Result<bool, sqlx::Error> {
     let row = sqlx::query("select 1 as seen from billing_events where provider = $1 and event_id = $2")
         .bind(provider)
         .bind(event_id)
@@ -373,7 +380,12 @@ pub async fn seen_event(db: &Db, provider: &str, event_id: &str) -> Result<bool,
 }
 
 /// Remembers a handled provider event.
-pub async fn record_event(db: &Db, provider: &str, event_id: &str, kind: &str) -> Result<(), sqlx::Error> {
+pub(in crate::billing) async fn record_event(
+    db: &Db,
+    provider: &str,
+    event_id: &str,
+    kind: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "insert into billing_events (provider, event_id, kind, received_at) values ($1, $2, $3, $4) \
          on conflict (provider, event_id) do nothing",
@@ -440,7 +452,10 @@ pub async fn renewed(
 }
 
 /// The provider ended the subscription: canceled, and the user is free.
-pub async fn ended_by_provider(db: &Db, provider_subscription_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::billing) async fn ended_by_provider(
+    db: &Db,
+    provider_subscription_id: &str,
+) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
     let update = sqlx::query(
         "update subscriptions set status = 'canceled', updated_at = $1 where provider_subscription_id = $2 \

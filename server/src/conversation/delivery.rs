@@ -61,7 +61,7 @@ pub fn answering_job(message_id: &str, user_id: &str, answers_at: Option<i64>) -
 /// Answers a person's message at once, in the inbox's transaction (a login by message, PARAR):
 /// their message counts as answered, so no reply job takes it, and `reply` (with answers to tap,
 /// if any) is stored and goes out through the send path.
-pub async fn answer_at_once(
+pub(in crate::conversation) async fn answer_at_once(
     tx: &mut Tx,
     user_id: &str,
     inbound_id: &str,
@@ -171,7 +171,11 @@ async fn window_open(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
 }
 
 /// [`window_open`] at `now`, on a connection (in a transaction).
-pub async fn window_open_in(conn: &mut AnyConnection, user_id: &str, now: i64) -> Result<bool, sqlx::Error> {
+pub(in crate::conversation) async fn window_open_in(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
     let last_inbound = messages::last_inbound_at(conn, user_id).await?;
     Ok(last_inbound.is_some_and(|at| now - at <= SERVICE_WINDOW_MS))
 }

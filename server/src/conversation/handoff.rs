@@ -284,7 +284,7 @@ pub enum Refusal {
 
 /// Stores the admin's message in the person's conversation, written by a person, and enqueues its
 /// delivery through the same durable send path as the consultant's. Returns the message's id.
-pub async fn write_as_person(
+pub(in crate::conversation) async fn write_as_person(
     tx: &mut Tx,
     person: &User,
     admin: &User,

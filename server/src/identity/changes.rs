@@ -44,12 +44,12 @@ impl Change {
 }
 
 /// The user's row or sessions changed in this transaction.
-pub async fn user_changed(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn user_changed(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
     tx.announce(CHANNEL, Change::User(user_id.to_owned()).payload()).await
 }
 
 /// A session ended by a statement already committed.
-pub async fn session_ended(db: &Db, session_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn session_ended(db: &Db, session_id: &str) -> Result<(), sqlx::Error> {
     db.announce(CHANNEL, Change::Session(session_id.to_owned()).payload()).await
 }
 

@@ -63,7 +63,11 @@ fn secs(ms: i64) -> u64 {
 
 /// Refuses when the number is locked, was sent a code less than a minute ago, or had five this hour.
 /// Holds the number's row until the transaction ends, so of two sends racing only one gets a code.
-pub async fn check_can_send(conn: &mut AnyConnection, phone: &PhoneNumber, now: i64) -> Result<(), AppError> {
+pub(in crate::identity) async fn check_can_send(
+    conn: &mut AnyConnection,
+    phone: &PhoneNumber,
+    now: i64,
+) -> Result<(), AppError> {
     hold_number(conn, phone, now).await?;
     let rows = sqlx::query(
         "select created_at from login_codes where phone_number = $1 and created_at > $2 order by created_at",
@@ -135,13 +139,18 @@ pub async fn store(
 }
 
 /// Forgets a code that could not be delivered, so the cooldown does not block a new try.
-pub async fn discard(db: &Db, id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn discard(db: &Db, id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("delete from login_codes where id = $1").bind(id).execute(db.pool()).await?;
     Ok(())
 }
 
 /// Uses the number's current code. Wrong, dead or missing codes count as failures of the number.
-pub async fn redeem(db: &Db, hasher: &CodeHasher, phone: &PhoneNumber, code: &str) -> Result<(), AppError> {
+pub(in crate::identity) async fn redeem(
+    db: &Db,
+    hasher: &CodeHasher,
+    phone: &PhoneNumber,
+    code: &str,
+) -> Result<(), AppError> {
     let now = db.now_ms();
     let mut tx = db.begin().await?;
     hold_number(&mut tx, phone, now).await?;

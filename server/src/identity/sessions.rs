@@ -183,7 +183,11 @@ pub async fn start(db: &Db, keys: &TokenKeys, user: &User) -> Result<TokenPair, 
 }
 
 /// Trades a refresh token for a new pair in the same family. A token used before revokes its family.
-pub async fn rotate(db: &Db, keys: &TokenKeys, refresh: &str) -> Result<TokenPair, AppError> {
+pub(in crate::identity) async fn rotate(
+    db: &Db,
+    keys: &TokenKeys,
+    refresh: &str,
+) -> Result<TokenPair, AppError> {
     let mut tx = db.begin().await?;
     let row = sqlx::query(
         "select id, family_id, user_id, expires_at, used_at, revoked_at from refresh_tokens where token_hash = $1",
@@ -223,7 +227,7 @@ pub async fn rotate(db: &Db, keys: &TokenKeys, refresh: &str) -> Result<TokenPai
 }
 
 /// The family of a refresh token, if we issued it.
-pub async fn family_of(db: &Db, refresh: &str) -> Result<Option<String>, sqlx::Error> {
+pub(in crate::identity) async fn family_of(db: &Db, refresh: &str) -> Result<Option<String>, sqlx::Error> {
     let row = sqlx::query("select family_id from refresh_tokens where token_hash = $1")
         .bind(hash(refresh))
         .fetch_optional(db.pool())
@@ -231,7 +235,7 @@ pub async fn family_of(db: &Db, refresh: &str) -> Result<Option<String>, sqlx::E
     row.map(|r| r.try_get("family_id")).transpose()
 }
 
-pub async fn revoke_family(db: &Db, family_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn revoke_family(db: &Db, family_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("update refresh_tokens set revoked_at = $1 where family_id = $2 and revoked_at is null")
         .bind(db.now_ms())
         .bind(family_id)
@@ -241,7 +245,7 @@ pub async fn revoke_family(db: &Db, family_id: &str) -> Result<(), sqlx::Error> 
 }
 
 /// Ends every session of a user (role change, erasure).
-pub async fn revoke_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn revoke_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("update refresh_tokens set revoked_at = $1 where user_id = $2 and revoked_at is null")
         .bind(tx.now_ms())
         .bind(user_id)

@@ -287,7 +287,7 @@ pub async fn find_by_id(conn: &mut AnyConnection, id: &str) -> Result<Option<Use
 /// every authenticated call asks this.
 /// The user, with the end (ms) of their session `session_id`, when that session is theirs and stands
 /// at `now`: not revoked, not run out. One query.
-pub async fn find_session_user(
+pub(in crate::identity) async fn find_session_user(
     conn: &mut AnyConnection,
     id: &str,
     session_id: &str,
@@ -341,7 +341,11 @@ pub async fn set_language(tx: &mut Tx, user_id: &str, language: Language) -> Res
     changes::user_changed(tx, user_id).await
 }
 
-pub async fn record_login(conn: &mut AnyConnection, user_id: &str, now: i64) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn record_login(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
     sqlx::query("update users set last_login_at = $1, updated_at = $1 where id = $2")
         .bind(now)
         .bind(user_id)

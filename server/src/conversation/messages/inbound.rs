@@ -13,7 +13,7 @@ use super::{Author, COLUMNS, Message, from_row};
 
 /// Stores a message a user sent, at the time we received it (WhatsApp's own timestamp, in whole
 /// seconds, stays in the raw JSON). None when it was stored before (a repeated delivery).
-pub async fn insert_inbound(
+pub(in crate::conversation) async fn insert_inbound(
     conn: &mut AnyConnection,
     user_id: &str,
     message: &InboundMessage,
@@ -79,7 +79,11 @@ pub async fn mark_answered(conn: &mut AnyConnection, job_id: &str, now: i64) -> 
 
 /// A message that something other than a reply answered (a login by message): no reply job takes
 /// it.
-pub async fn mark_handled(conn: &mut AnyConnection, id: &str, now: i64) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn mark_handled(
+    conn: &mut AnyConnection,
+    id: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
     sqlx::query("update messages set status = 'answered', updated_at = $1 where id = $2")
         .bind(now)
         .bind(id)
@@ -90,7 +94,7 @@ pub async fn mark_handled(conn: &mut AnyConnection, id: &str, now: i64) -> Resul
 
 /// A person took the conversation over: what a reply job is composing an answer to is theirs to
 /// answer now, so the job finds nothing of its own left and drops its answer.
-pub async fn settle_in_progress(
+pub(in crate::conversation) async fn settle_in_progress(
     conn: &mut AnyConnection,
     user_id: &str,
     now: i64,
@@ -107,7 +111,7 @@ pub async fn settle_in_progress(
 }
 
 /// Stores a message an admin wrote as the consultant, queued for sending.
-pub async fn insert_by_person(
+pub(in crate::conversation) async fn insert_by_person(
     conn: &mut AnyConnection,
     user_id: &str,
     admin_id: &str,

@@ -98,7 +98,10 @@ pub async fn has_replied(conn: &mut AnyConnection, user_id: &str) -> Result<bool
 }
 
 /// When the user last wrote to us: WhatsApp's 24-hour customer-service window runs from there.
-pub async fn last_inbound_at(conn: &mut AnyConnection, user_id: &str) -> Result<Option<i64>, sqlx::Error> {
+pub(in crate::conversation) async fn last_inbound_at(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<Option<i64>, sqlx::Error> {
     let row = sqlx::query(
         "select max(created_at) as at from messages where user_id = $1 and direction = 'inbound'",
     )
@@ -126,7 +129,7 @@ pub(in crate::conversation) async fn conversation(
 
 /// The user's messages after `after` (ms) that are older than their latest `keep_latest`, oldest
 /// first, at most `limit` (what a conversation summary folds in).
-pub async fn before_latest(
+pub(in crate::conversation) async fn before_latest(
     conn: &mut AnyConnection,
     user_id: &str,
     after: i64,

@@ -22,7 +22,7 @@ pub async fn insert_outbound(
 }
 
 /// [`insert_outbound`] under an id the caller chose.
-pub async fn insert_outbound_as(
+pub(in crate::conversation) async fn insert_outbound_as(
     conn: &mut AnyConnection,
     id: &str,
     user_id: &str,
@@ -48,7 +48,7 @@ pub async fn insert_outbound_as(
 /// Keeps a notice of ours (billing, account), which outside the 24-hour window goes as a template.
 /// `id` is chosen by the caller, so that a retried notice job writes it once. True when it was
 /// written now.
-pub async fn insert_notice(
+pub(in crate::conversation) async fn insert_notice(
     conn: &mut AnyConnection,
     id: &str,
     user_id: &str,
@@ -60,7 +60,7 @@ pub async fn insert_notice(
 
 /// Keeps a proactive message of ours (a check-in, a reminder) under the caller's id, queued:
 /// plain text inside the window, `template` outside it.
-pub async fn insert_proactive(
+pub(in crate::conversation) async fn insert_proactive(
     conn: &mut AnyConnection,
     id: &str,
     user_id: &str,

@@ -10,7 +10,7 @@ use crate::{
 };
 
 /// Takes our queued message for one request to Meta: true when this call moved it to `sending`.
-pub async fn mark_sending(db: &Db, id: &str) -> Result<bool, sqlx::Error> {
+pub(in crate::conversation) async fn mark_sending(db: &Db, id: &str) -> Result<bool, sqlx::Error> {
     let taken = sqlx::query(
         "update messages set status = 'sending', updated_at = $1 where id = $2 and status = 'queued'",
     )
@@ -22,7 +22,7 @@ pub async fn mark_sending(db: &Db, id: &str) -> Result<bool, sqlx::Error> {
 }
 
 /// Meta refused the request (it was not delivered): the message waits for the next try.
-pub async fn requeue(db: &Db, id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn requeue(db: &Db, id: &str) -> Result<(), sqlx::Error> {
     sqlx::query(
         "update messages set status = 'queued', updated_at = $1 where id = $2 and status = 'sending'",
     )
@@ -34,7 +34,11 @@ pub async fn requeue(db: &Db, id: &str) -> Result<(), sqlx::Error> {
 }
 
 /// WhatsApp accepted our message: `queued`/`sending` → `sent` with its wamid.
-pub async fn record_sent(db: &Db, id: &str, wa_message_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn record_sent(
+    db: &Db,
+    id: &str,
+    wa_message_id: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "update messages set status = 'sent', wa_message_id = $1, error = null, updated_at = $2 \
          where id = $3 and status in ('queued', 'sending')",
@@ -48,7 +52,11 @@ pub async fn record_sent(db: &Db, id: &str, wa_message_id: &str) -> Result<(), s
 }
 
 /// Our message will not be delivered; the reason stays for the admin panel.
-pub async fn record_failed(db: &Db, id: &str, reason: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn record_failed(
+    db: &Db,
+    id: &str,
+    reason: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query("update messages set status = 'failed', error = $1, updated_at = $2 where id = $3 and direction = 'outbound'")
         .bind(reason.chars().take(1000).collect::<String>())
         .bind(db.now_ms())
@@ -60,7 +68,7 @@ pub async fn record_failed(db: &Db, id: &str, reason: &str) -> Result<(), sqlx::
 
 /// Applies a delivery status to our message; statuses never move it backwards, and never reply.
 /// What Meta says it billed the message as is kept whatever the order statuses arrive in.
-pub async fn apply_status(
+pub(in crate::conversation) async fn apply_status(
     conn: &mut AnyConnection,
     update: &StatusUpdate,
     now: i64,
