@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::{engine::Engine, llm::Deltas};
 use crate::{
-    conversation::messages::{self, Author, Message},
+    conversation::messages::{Author, Message, Messages},
     db::{
         Db,
         rate_limit::{self, Limit},
@@ -26,11 +26,12 @@ pub const CHAT_LIMITS: [(&str, Limit); 2] = [
 pub struct WebChat {
     engine: Engine,
     db: Db,
+    messages: Messages,
 }
 
 impl WebChat {
     pub fn new(engine: Engine, db: Db) -> Self {
-        Self { engine, db }
+        Self { engine, messages: Messages::new(db.clone()), db }
     }
 
     /// Stores the person's question (their limits first; `RateLimited` past them) and marks them
@@ -40,7 +41,7 @@ impl WebChat {
             rate_limit::per_key(&self.db, &format!("chat:user:{}:{window}", user.id), limit).await?;
         }
         let now = self.db.now_ms();
-        let asked = messages::insert_web_message(&self.db, &user.id, Author::User, text, now).await?;
+        let asked = self.messages.insert_web(&user.id, Author::User, text, now).await?;
         let mut conn = self.db.pool().acquire().await?;
         users::touch(&mut conn, &user.id, now).await?;
         Ok(asked)
@@ -56,8 +57,7 @@ impl WebChat {
     ) -> Result<(String, Message), AppError> {
         let answer = self.engine.reply_streaming(user, &asked.content, deltas).await?;
         let at = self.db.now_ms().max(asked.created_at + 1);
-        let answered =
-            messages::insert_web_message(&self.db, &user.id, Author::Assistant, &answer, at).await?;
+        let answered = self.messages.insert_web(&user.id, Author::Assistant, &answer, at).await?;
         Ok((answer, answered))
     }
 
@@ -68,6 +68,6 @@ impl WebChat {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<Message>, i64), AppError> {
-        Ok(messages::Messages::new(self.db.clone()).page(user_id, limit, offset).await?)
+        Ok(self.messages.page(user_id, limit, offset).await?)
     }
 }

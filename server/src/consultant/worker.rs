@@ -22,7 +22,8 @@ use crate::{
         delivery,
         handoff::{self, Reason},
         inbox::ReplyJob,
-        messages, reminders, split, summaries, updates,
+        messages::{self, Messages},
+        reminders, split, summaries, updates,
     },
     db::{
         Db,
@@ -38,6 +39,7 @@ pub struct ReplyHandler {
     engine: Engine,
     voice: Option<(MediaClient, Transcriber)>,
     sender: Arc<dyn WhatsAppSender>,
+    messages: Messages,
 }
 
 impl ReplyHandler {
@@ -48,7 +50,7 @@ impl ReplyHandler {
         voice: Option<(MediaClient, Transcriber)>,
         sender: Arc<dyn WhatsAppSender>,
     ) -> Self {
-        Self { db, links, engine, voice, sender }
+        Self { messages: Messages::new(db.clone()), db, links, engine, voice, sender }
     }
 
     /// "Typing…" on the person's latest message while the answer is composed.
@@ -66,9 +68,7 @@ impl ReplyHandler {
             return;
         }
         for message in claimed.iter_mut().filter(|m| m.kind == MessageKind::Audio && m.content.is_empty()) {
-            let Some(media_id) =
-                messages::Messages::new(self.db.clone()).media_id(&message.id).await.ok().flatten()
-            else {
+            let Some(media_id) = self.messages.media_id(&message.id).await.ok().flatten() else {
                 continue;
             };
             let heard = async {
@@ -77,7 +77,7 @@ impl ReplyHandler {
             };
             match heard.await {
                 Ok(text) => {
-                    if messages::set_content(&self.db, &message.id, &text).await.is_ok() {
+                    if self.messages.set_content(&message.id, &text).await.is_ok() {
                         message.content = text;
                     }
                 }

@@ -16,7 +16,7 @@ use super::{
 };
 use crate::{
     conversation::{
-        messages::{self, Author, Message},
+        messages::{Author, Message, Messages},
         summaries,
     },
     db::Db,
@@ -52,6 +52,7 @@ pub struct Engine {
     guide: Guide,
     llm: Option<LlmClient>,
     prompts: Prompts,
+    messages: Messages,
 }
 
 /// What the consultant says, and the answers it offers to tap with it (WhatsApp's buttons or list).
@@ -114,7 +115,7 @@ pub fn plan_summary(plan: &Plan, reader: Reader) -> String {
 
 impl Engine {
     pub fn new(db: Db, plans: Plans, guide: Guide, llm: Option<LlmClient>) -> Self {
-        Self { prompts: Prompts::new(db.clone()), db, plans, guide, llm }
+        Self { prompts: Prompts::new(db.clone()), messages: Messages::new(db.clone()), db, plans, guide, llm }
     }
 
     /// Whether a model answers now (configured, its breaker closed): it then decides on its own,
@@ -271,7 +272,7 @@ impl Engine {
     async fn context(&self, user: &User) -> Result<Vec<Json>, AppError> {
         let prompt = self.prompts.active().await?;
         let plan = self.plans.get_or_create(&user.id).await?;
-        let all = messages::Messages::new(self.db.clone()).conversation(&user.id).await?;
+        let all = self.messages.conversation(&user.id).await?;
         let mut history: Vec<Json> = Vec::new();
         let mut used = 0;
         for message in all.iter().rev().take(HISTORY_MESSAGES) {

@@ -136,7 +136,7 @@ pub(in crate::conversation) async fn insert_by_person(
 }
 
 /// Stores a message the user wrote on the web chat (answered in the same request).
-pub async fn insert_web_message(
+pub(in crate::conversation) async fn insert_web_message(
     db: &Db,
     user_id: &str,
     author: Author,
@@ -178,7 +178,11 @@ pub async fn insert_web_message(
 }
 
 /// Keeps what a voice note said (its transcription) as the message's words.
-pub async fn set_content(db: &Db, id: &str, content: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn set_content(
+    db: &Db,
+    id: &str,
+    content: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query("update messages set content = $1, updated_at = $2 where id = $3")
         .bind(content)
         .bind(db.now_ms())

@@ -242,9 +242,11 @@ pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), s
     Ok(())
 }
 
-/// A person's messages as the layers above the conversation read them (the consultant, the
-/// export): one message, the whole conversation, a page, a voice note's media, whether a reply of
-/// ours is still on its way. Writing messages is a step of the conversation's own services.
+/// A person's messages as the layers above the conversation reach them (the consultant, the
+/// export): one message, the whole conversation, a page, a voice note's media and its words once
+/// transcribed, whether a reply of ours is still on its way, and the web chat's messages, which
+/// never go through WhatsApp. Steps inside a caller's transaction (a reply's claim and answer)
+/// take that transaction.
 #[derive(Clone)]
 pub struct Messages {
     db: Db,
@@ -277,6 +279,23 @@ impl Messages {
     /// The WhatsApp media id of a message (voice notes, images), if any.
     pub async fn media_id(&self, id: &str) -> Result<Option<String>, sqlx::Error> {
         media_id(&self.db, id).await
+    }
+
+    /// Keeps what a voice note said (its transcription) as the message's words.
+    pub async fn set_content(&self, id: &str, content: &str) -> Result<(), sqlx::Error> {
+        set_content(&self.db, id, content).await
+    }
+
+    /// Stores a message of the web chat, the person's (`Author::User`) or the consultant's, at
+    /// `at` (Unix ms).
+    pub async fn insert_web(
+        &self,
+        user_id: &str,
+        author: Author,
+        content: &str,
+        at: i64,
+    ) -> Result<Message, sqlx::Error> {
+        insert_web_message(&self.db, user_id, author, content, at).await
     }
 
     /// Whether a message of ours to the person other than `except` is still queued or being sent.
