@@ -324,14 +324,13 @@ async fn the_figures_count_users_activity_messages_and_plans_from_known_data(db:
     let bia = add_user(&app, "+5511900000002", "Bia", Tier::Free).await;
     let caio = add_user(&app, "+5511900000003", "Caio", Tier::Free).await;
     add_user(&app, "+5511900000004", "Duda", Tier::Free).await;
-    for (id, last_active) in [(&ana, Some(now)), (&bia, Some(now - 10 * day)), (&caio, Some(now - 40 * day))]
-    {
-        sqlx::query("update users set last_active_at = $1 where id = $2")
-            .bind(last_active)
-            .bind(id)
-            .execute(app.db.pool())
-            .await
-            .unwrap();
+    // Caio last wrote 40 days ago, Bia 10, Ana now, by the app's clock (back to now at the end).
+    for (id, days_ago) in [(&caio, 40), (&bia, 10), (&ana, 0)] {
+        let shift = days_ago * day;
+        app.db.clock().advance(-shift);
+        let mut conn = app.db.pool().acquire().await.unwrap();
+        users::touch(&mut conn, id, app.db.now_ms()).await.unwrap();
+        app.db.clock().advance(shift);
     }
     for (n, id) in [&ana, &ana, &ana, &bia].into_iter().enumerate() {
         sqlx::query(
