@@ -6,7 +6,7 @@
 use crate::{
     audit,
     billing::subscriptions,
-    conversation::messages::{self, Message},
+    conversation::messages::{Message, Messages},
     db::Db,
     erasure,
     error::AppError,
@@ -35,11 +35,13 @@ pub struct Collected {
 pub struct Privacy {
     db: Db,
     plans: Plans,
+    messages: Messages,
+    results: Results,
 }
 
 impl Privacy {
     pub fn new(db: Db, plans: Plans) -> Self {
-        Self { db, plans }
+        Self { messages: Messages::new(db.clone()), results: Results::new(plans.clone()), db, plans }
     }
 
     /// Now, by the server's clock (a link's expiry is counted from it).
@@ -69,8 +71,8 @@ impl Privacy {
         let subscriptions = subscriptions::history(&mut conn, user_id).await?;
         drop(conn);
         let plan = self.plans.find(user_id).await?;
-        let messages = messages::Messages::new(db.clone()).conversation(user_id).await?;
-        let months = Results::new(self.plans.clone()).months(user_id).await?;
+        let messages = self.messages.conversation(user_id).await?;
+        let months = self.results.months(user_id).await?;
         let forecast = plan.as_ref().and_then(results::forecast);
         Ok(Some(Collected { user, subscriptions, plan, messages, months, forecast, at: db.now_ms() }))
     }

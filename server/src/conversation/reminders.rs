@@ -16,11 +16,9 @@ use crate::{
     error::AppError,
     identity::users::{self, User},
     plan::{
-        Plans,
         calendar::{self, Due, Profile},
-        events::PlanEvents,
         reminders::{self, Preferences},
-        results::Results,
+        results,
         sections::Step,
         store::{self, Detail},
     },
@@ -42,11 +40,9 @@ pub async fn run(db: &Db, now: i64) -> Result<Run, AppError> {
     if calendar::quiet(now) {
         return Ok(outcome);
     }
-    // The months are only read here: no plan change is published, so the plans need no watchers.
-    let results = Results::new(Plans::new(db.clone(), PlanEvents::default()));
     for (user_id, prefs) in reminders::Reminders::new(db.clone()).active().await? {
         outcome.considered += 1;
-        match run_for(db, &results, &user_id, &prefs, now).await {
+        match run_for(db, &user_id, &prefs, now).await {
             Ok(sent) => outcome.sent += sent,
             // One person's trouble never keeps the others' reminders.
             Err(error) => tracing::error!(user = %user_id, %error, "reminders for one person failed"),
@@ -58,13 +54,7 @@ pub async fn run(db: &Db, now: i64) -> Result<Run, AppError> {
     Ok(outcome)
 }
 
-async fn run_for(
-    db: &Db,
-    results: &Results,
-    user_id: &str,
-    prefs: &Preferences,
-    now: i64,
-) -> Result<usize, AppError> {
+async fn run_for(db: &Db, user_id: &str, prefs: &Preferences, now: i64) -> Result<usize, AppError> {
     let mut conn = db.pool().acquire().await?;
     let Some(user) = users::find_by_id(&mut conn, user_id).await? else { return Ok(0) };
     if user.whatsapp_address().is_none() {
@@ -72,7 +62,9 @@ async fn run_for(
     }
     let plan = store::find(&mut conn, user_id, Detail::Sections, now).await?;
     drop(conn);
-    let months = results.months(user_id).await?;
+    // A read of the results' own (public) list: `Results` needs the app's `Plans` and its
+    // watchers, which this entry (also `socio reminders` from the shell) does not have.
+    let months = results::list(db, user_id).await?;
     let profile = Profile::of(plan.as_ref(), &months);
     let name = user
         .first_name()
