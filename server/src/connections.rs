@@ -35,6 +35,8 @@ use tokio::{net::TcpListener, sync::watch, task::JoinSet};
 use tonic::transport::server::TcpConnectInfo;
 use tower::ServiceExt;
 
+use crate::telemetry::throttle::LogThrottle;
+
 /// How long a connection closed for idleness may take to say goodbye before it is dropped.
 const IDLE_CLOSE_GRACE: Duration = Duration::from_secs(1);
 
@@ -150,6 +152,11 @@ pub async fn serve(
     Ok(())
 }
 
+/// Refused connections are logged once per address (None: the server's maximum) every 10 s, with
+/// the count of those left out: one address over its cap for 15 s writes two lines, not 16,000.
+static REFUSALS_LOGGED: std::sync::LazyLock<LogThrottle<Option<IpAddr>>> =
+    std::sync::LazyLock::new(|| LogThrottle::new(Duration::from_secs(10)));
+
 /// Open connections per client address.
 type AddressCounts = Arc<Mutex<HashMap<IpAddr, usize>>>;
 
@@ -169,7 +176,13 @@ impl Slot {
     ) -> Option<Self> {
         if open.fetch_add(1, Ordering::AcqRel) >= limits.max_connections {
             open.fetch_sub(1, Ordering::AcqRel);
-            tracing::warn!(max = limits.max_connections, "connection refused: the server holds its maximum");
+            if let Some(left_out) = REFUSALS_LOGGED.admit(&None, monotonic_ms()) {
+                tracing::warn!(
+                    max = limits.max_connections,
+                    refused_since_last_line = left_out,
+                    "connection refused: the server holds its maximum"
+                );
+            }
             return None;
         }
         let mut slot = Slot { open: open.clone(), per_address: None };
@@ -178,7 +191,9 @@ impl Slot {
             let mut counts = per_address.lock().expect("the address counts are never poisoned");
             let count = counts.entry(ip).or_default();
             if *count >= limits.max_per_address {
-                tracing::warn!(target: "security", event = "connections_per_address", address = %ip, "connection refused: too many from one address");
+                if let Some(left_out) = REFUSALS_LOGGED.admit(&Some(ip), monotonic_ms()) {
+                    tracing::warn!(target: "security", event = "connections_per_address", address = %ip, refused_since_last_line = left_out, "connection refused: too many from one address");
+                }
                 return None; // dropping `slot` gives the place back
             }
             *count += 1;

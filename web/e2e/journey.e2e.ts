@@ -29,6 +29,9 @@ describe("the whole journey", () => {
     await page.getByRole("button", { name: "Assinar o Pro" }).click();
     await page.getByRole("heading", { name: "Pagamento de teste" }).waitFor();
     await page.getByText("Ambiente de teste: nenhum valor real será cobrado.").waitFor();
+    // Anyone holding the sandbox page's address could read a number there: it shows none.
+    await page.getByRole("button", { name: "Pagar (teste)" }).waitFor();
+    expect(await page.getByText(/93333-2222/).count()).toBe(0);
     await screenshot(page, "sandbox-1280");
     await page.getByRole("button", { name: "Pagar (teste)" }).click();
 

@@ -12,18 +12,22 @@ describe("the month's real numbers against the plan", () => {
     // Logged in by message (the other browser tests already spend this address's code requests).
     const post = (path: string, body: object) =>
       fetch(`${baseURL}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    const started = ((await (await post("/api/auth/whatsapp-login", { language: "pt-BR" })).json()) as { data: { loginId: string; text: string } }).data;
+    const started = ((await (await post("/api/auth/whatsapp-login", { language: "pt-BR" })).json()) as {
+      data: { loginId: string; text: string; matchCode: number };
+    }).data;
     const dora = { from: "+5511955557777", name: "Dora Alves" };
     await post("/api/dev/whatsapp/inbound", { ...dora, text: started.text });
-    let yes: { id: string; title: string } | undefined;
-    for (let i = 0; i < 50 && !yes; i++) {
+    // She taps, among the three numbers, the one the browser shows.
+    let tap: { id: string; title: string } | undefined;
+    for (let i = 0; i < 50 && !tap; i++) {
       const outbox = (await (await fetch(`${baseURL}/api/dev/whatsapp/outbox?phone=%2B5511955557777`)).json()) as {
         data: { messages: { choices?: { id: string; title: string }[] }[] };
       };
-      yes = outbox.data.messages.find((m) => (m.choices ?? []).length === 2)?.choices?.[0];
-      if (!yes) await new Promise((r) => setTimeout(r, 100));
+      const question = outbox.data.messages.find((m) => (m.choices ?? []).length === 3);
+      tap = question?.choices?.find((c) => c.title === String(started.matchCode));
+      if (!tap) await new Promise((r) => setTimeout(r, 100));
     }
-    await post("/api/dev/whatsapp/inbound", { ...dora, text: yes?.title, choice: yes?.id });
+    await post("/api/dev/whatsapp/inbound", { ...dora, text: tap?.title, choice: tap?.id });
     const session = ((await (await fetch(`${baseURL}/api/auth/whatsapp-login/${started.loginId}`)).json()) as { data: { token: string; refreshToken: string } }).data;
     const token = session.token;
     expect(token).toBeTruthy();

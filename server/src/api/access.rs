@@ -42,6 +42,40 @@ pub const OPTIONAL: &[&str] = &["/socio.v1.AuthService/Logout", "/socio.v1.Billi
 pub const ADMIN: &[&str] =
     &["/socio.v1.AdminService/", "/socio.v1.SystemPromptService/", "/socio.v1.HandoffService/"];
 
+/// Methods that write the caller's own data, each counted against their write budget
+/// (`db::rate_limit::WriteBudget`: 180 a minute, 2,400 an hour) at the edge, over every protocol.
+/// The admins' services are not listed (their writes are audited); neither are logging in and out,
+/// which have limits of their own.
+pub const WRITES: &[&str] = &[
+    "/socio.v1.BusinessPlanService/CreateBusinessPlan",
+    "/socio.v1.BusinessPlanService/UpdateIdea",
+    "/socio.v1.BusinessPlanService/UpdateMarket",
+    "/socio.v1.BusinessPlanService/UpdateFinance",
+    "/socio.v1.BusinessPlanService/UpdateMarketing",
+    "/socio.v1.BusinessPlanService/UpdateHr",
+    "/socio.v1.BusinessPlanService/UpdateLegal",
+    "/socio.v1.BusinessPlanService/GenerateBusinessPlan",
+    "/socio.v1.BusinessPlanService/DeleteBusinessPlan",
+    "/socio.v1.BusinessPlanService/SyncUpdate",
+    "/socio.v1.BusinessPlanService/SyncProgress",
+    "/socio.v1.BusinessPlanService/AutoSave",
+    "/socio.v1.BusinessPlanService/BatchUpdates",
+    "/socio.v1.DashboardService/UpdateDashboardStep",
+    "/socio.v1.DashboardService/RequestConsultationCall",
+    "/socio.v1.ResultsService/RecordMonthResults",
+    "/socio.v1.ResultsService/UpdateReminders",
+    "/socio.v1.ConsultantService/Chat",
+    "/socio.v1.BillingService/CancelSubscription",
+    "/socio.v1.BillingService/UpgradeSubscription",
+    "/socio.v1.AccountService/ExportMyData",
+    "/socio.v1.AccountService/DeleteMyAccount",
+];
+
+/// Whether a call to `path` spends the caller's write budget.
+pub fn writes(path: &str) -> bool {
+    WRITES.contains(&path)
+}
+
 /// The access rule of a gRPC path (`/package.Service/Method`): a logged-in caller unless listed.
 pub fn access(path: &str) -> Access {
     let listed = |list: &[&str]| {
@@ -75,6 +109,19 @@ mod tests {
     }
 
     #[test]
+    fn every_write_a_person_makes_spends_their_budget_and_no_admin_call_does() {
+        for write in ["UpdateIdea", "UpdateLegal", "AutoSave", "BatchUpdates"] {
+            assert!(writes(&format!("/socio.v1.BusinessPlanService/{write}")), "{write}");
+        }
+        assert!(writes("/socio.v1.DashboardService/UpdateDashboardStep"));
+        assert!(writes("/socio.v1.ResultsService/RecordMonthResults"));
+        assert!(!writes("/socio.v1.BusinessPlanService/GetBusinessPlan"), "reads are free");
+        for write in WRITES {
+            assert_eq!(access(write), Access::Caller, "{write} is a logged-in person's own write");
+        }
+    }
+
+    #[test]
     fn every_listed_name_is_a_method_or_service_of_the_contracts() {
         let pool = descriptor_pool();
         let known = |entry: &str| {
@@ -89,7 +136,7 @@ mod tests {
                 None => false,
             }
         };
-        for entry in PUBLIC.iter().chain(OPTIONAL).chain(ADMIN) {
+        for entry in PUBLIC.iter().chain(OPTIONAL).chain(ADMIN).chain(WRITES) {
             assert!(known(entry), "{entry} names nothing in the contracts");
         }
     }

@@ -9,6 +9,7 @@ use super::{
 };
 use crate::{
     identity::{
+        device::Device,
         login::Login,
         message_login::{MessageLogins, Standing},
     },
@@ -63,12 +64,14 @@ impl AuthApi {
     async fn start_whats_app_login(&self, call: Call<StartWhatsAppLogin>) -> Answer<StartWhatsAppLogin> {
         let lang = call.named_lang(&call.body().language);
         let address = call.client_address();
-        let started = self.message_logins.start(lang, address.as_deref()).await?;
+        let device = Device::from_user_agent(call.user_agent());
+        let started = self.message_logins.start(lang, address.as_deref(), &device).await?;
         Ok(Reply::from(StartWhatsAppLoginResponse {
             login_id: started.login_id,
             text: started.text,
             whatsapp_url: started.whatsapp_url,
             expires_at: Some(timestamp(started.expires_at)),
+            match_code: started.match_code,
         }))
     }
 
@@ -79,6 +82,7 @@ impl AuthApi {
             Standing::Confirmed(_) => WhatsAppLoginStatus::Confirmed,
             Standing::Refused => WhatsAppLoginStatus::Refused,
             Standing::Expired => WhatsAppLoginStatus::Expired,
+            Standing::CodeRequired => WhatsAppLoginStatus::CodeRequired,
         };
         let mut reply = GetWhatsAppLoginResponse { status: status as i32, ..Default::default() };
         if let Standing::Confirmed(Some((user, pair))) = standing {

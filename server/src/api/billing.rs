@@ -11,7 +11,7 @@ use super::{
 use crate::{
     analytics::Variant,
     billing::{
-        payments::Payments,
+        payments::{Payments, Requester},
         plans::{self, Offer, PlanId},
         subscriptions::{Interval, Subscription},
     },
@@ -74,6 +74,17 @@ impl BillingApi {
     }
 }
 
+/// Who asks for the checkout: the caller or the link's person themselves, else an anonymous
+/// address asking by number (a checkout still open is reopened only for whoever opened it).
+fn requester(call: &Call<CreateCheckout>, user: &User) -> Requester {
+    let by_link = !call.body().link.trim().is_empty() && call.body().phone_number.trim().is_empty();
+    match call.optional_caller() {
+        Some(caller) => Requester::Person(caller.user.id.clone()),
+        None if by_link => Requester::Person(user.id.clone()),
+        None => Requester::Address(call.client_address()),
+    }
+}
+
 fn interval(value: i32) -> Interval {
     if value == pb::BillingInterval::Yearly as i32 { Interval::Yearly } else { Interval::Monthly }
 }
@@ -130,7 +141,12 @@ impl BillingApi {
             PlanType::Pro => pb::CreateCheckoutResponse {
                 checkout_url: self
                     .payments
-                    .pro_checkout(&user, interval(body.interval), Variant::named(&body.landing_variant))
+                    .pro_checkout(
+                        &user,
+                        interval(body.interval),
+                        Variant::named(&body.landing_variant),
+                        &requester(&call, &user),
+                    )
                     .await?,
                 redirect_url: String::new(),
             },
@@ -193,7 +209,8 @@ impl BillingApi {
                 subscription: Some(subscription_proto(subscription, self.payments.now_ms())),
             }));
         }
-        let checkout_url = self.payments.pro_checkout(&caller.user, wanted, None).await?;
+        let requester = Requester::Person(caller.user.id.clone());
+        let checkout_url = self.payments.pro_checkout(&caller.user, wanted, None, &requester).await?;
         Ok(Reply::from(pb::UpgradeSubscriptionResponse {
             checkout_url,
             redirect_url: String::new(),
@@ -202,6 +219,7 @@ impl BillingApi {
     }
 
     async fn get_checkout_result(&self, call: Call<GetCheckoutResult>) -> Answer<GetCheckoutResult> {
+        self.payments.limit_lookup(call.client_address().as_deref()).await?;
         let outcome = self.payments.outcome(call.body().session_id.trim()).await?;
         let session = &outcome.session;
         Ok(Reply::from(pb::GetCheckoutResultResponse {
@@ -219,15 +237,14 @@ impl BillingApi {
     }
 
     async fn get_sandbox_checkout(&self, call: Call<GetSandboxCheckout>) -> Answer<GetSandboxCheckout> {
-        let (session, user) = self.payments.sandbox_session(&call.body().session_id).await?;
-        let phone = user.as_ref().map(User::handle).unwrap_or_default();
+        self.payments.limit_lookup(call.client_address().as_deref()).await?;
+        let (session, _) = self.payments.sandbox_session(&call.body().session_id).await?;
         Ok(Reply::from(pb::GetSandboxCheckoutResponse {
             session_id: session.id.clone(),
             plan_type: PlanType::Pro as i32,
             interval: interval_proto(session.interval),
             amount: session.amount_cents as f64 / 100.0,
             currency: session.currency.clone(),
-            phone_number: phone,
             state: session.status,
         }))
     }

@@ -64,6 +64,11 @@ impl<M: Method> Call<M> {
         client_address::of(&self.request)
     }
 
+    /// The request's `User-Agent` (the browser's, over gRPC-Web and REST), empty when absent.
+    pub fn user_agent(&self) -> &str {
+        self.request.metadata().get("user-agent").and_then(|v| v.to_str().ok()).unwrap_or_default()
+    }
+
     /// The request's body.
     pub fn body(&self) -> &M::Request {
         self.request.get_ref()

@@ -6,6 +6,12 @@
 //! read, in order, as one list (a client may write a line of its own before the proxy appends its
 //! own; reading only the first would trust the client's).
 //!
+//! An entry is an address as balancers write it: `203.0.113.5`, `203.0.113.5:4711` (with the port
+//! the client used), `[2001:db8::1]:443` or `2001:db8::1`. One that is none of these (`unknown`,
+//! `_hidden`, garbage) stops the walk: what lies beyond it cannot be read, so the request counts
+//! under the last hop that could — the balancer that wrote it, as if it were an untrusted peer —
+//! and a warning names that balancer (once a minute per balancer, with the count).
+//!
 //! The limits key a caller by what they hold: an IPv4 address (an IPv4-mapped IPv6 address,
 //! `::ffff:1.2.3.4`, is that IPv4 address), or the /64 of an IPv6 address — one subscriber is given
 //! a whole /64 and can use any address in it.
@@ -16,6 +22,8 @@ use std::sync::Arc;
 use axum::{extract::Request, middleware::Next, response::Response};
 use ipnet::IpNet;
 use tonic::transport::server::TcpConnectInfo;
+
+use crate::telemetry::throttle::LogThrottle;
 
 /// The caller's address as the limits key it (after `from_trusted_proxies`); None in process.
 pub fn of<T>(request: &tonic::Request<T>) -> Option<String> {
@@ -42,18 +50,61 @@ pub fn client_ip(peer: IpAddr, forwarded_for: Option<&str>, trusted: &[IpNet]) -
     }
     let mut client = peer;
     for entry in forwarded_for.unwrap_or("").rsplit(',') {
-        match entry.trim().parse::<IpAddr>().map(|ip| ip.to_canonical()) {
-            Ok(ip) => {
+        match hop(entry) {
+            Some(ip) => {
                 client = ip;
                 if !is_trusted(&ip) {
                     break;
                 }
             }
-            // Garbage: what is left of it cannot be trusted; the last good hop is the client.
-            Err(_) => break,
+            // Unreadable: what is left of it cannot be trusted; the last good hop is the client.
+            None => {
+                if let Some(left_out) = UNREADABLE_LOGGED.admit(&client, monotonic_ms()) {
+                    tracing::warn!(target: "security", event = "forwarded_for_unreadable", counted_as = %client, left_out, "an X-Forwarded-For entry is not an address: the request counts under the hop that wrote it");
+                }
+                break;
+            }
         }
     }
     client
+}
+
+/// One `X-Forwarded-For` entry's address: bare, with a port, or bracketed IPv6 with or without one.
+fn hop(entry: &str) -> Option<IpAddr> {
+    let entry = entry.trim().trim_matches('"');
+    let ip = if let Some(rest) = entry.strip_prefix('[') {
+        let (inside, after) = rest.split_once(']')?;
+        let port_ok = after.is_empty() || after.strip_prefix(':').is_some_and(is_port);
+        if !port_ok {
+            return None;
+        }
+        inside.parse::<std::net::Ipv6Addr>().ok().map(IpAddr::V6)?
+    } else if let Ok(ip) = entry.parse::<IpAddr>() {
+        ip
+    } else {
+        let (host, port) = entry.rsplit_once(':')?;
+        if !is_port(port) {
+            return None;
+        }
+        host.parse::<std::net::Ipv4Addr>().ok().map(IpAddr::V4)?
+    };
+    Some(ip.to_canonical())
+}
+
+fn is_port(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 5
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && text.parse::<u16>().is_ok()
+}
+
+/// Unreadable entries are logged once a minute per hop they are counted under.
+static UNREADABLE_LOGGED: std::sync::LazyLock<LogThrottle<IpAddr>> =
+    std::sync::LazyLock::new(|| LogThrottle::new(std::time::Duration::from_secs(60)));
+
+fn monotonic_ms() -> u64 {
+    static EPOCH: std::sync::LazyLock<std::time::Instant> = std::sync::LazyLock::new(std::time::Instant::now);
+    EPOCH.elapsed().as_millis() as u64
 }
 
 /// Rewrites the connection's remote address to the client's, when the peer is a trusted proxy.
@@ -124,6 +175,33 @@ mod tests {
         assert_ne!(limit_key(ip("2001:db8:1:3::1")), limit_key(ip("2001:db8:1:2::1")));
         let trusted = nets(&["10.0.0.0/8"]);
         assert_eq!(client_ip(ip("::ffff:10.0.0.2"), Some("203.0.113.7"), &trusted), ip("203.0.113.7"));
+    }
+
+    #[test]
+    fn entries_with_ports_or_brackets_name_the_client_as_balancers_write_them() {
+        let trusted = nets(&["10.0.0.0/8"]);
+        assert_eq!(client_ip(ip("10.0.0.2"), Some("203.0.113.5:4711"), &trusted), ip("203.0.113.5"));
+        assert_eq!(client_ip(ip("10.0.0.2"), Some("[2001:db8::1]:443"), &trusted), ip("2001:db8::1"));
+        assert_eq!(client_ip(ip("10.0.0.2"), Some("[2001:db8::1]"), &trusted), ip("2001:db8::1"));
+        assert_eq!(
+            client_ip(ip("10.0.0.2"), Some("198.51.100.9, 10.0.0.7:80"), &trusted),
+            ip("198.51.100.9")
+        );
+        assert_eq!(client_ip(ip("10.0.0.2"), Some("\"[2001:db8::2]:8443\""), &trusted), ip("2001:db8::2"));
+    }
+
+    #[test]
+    fn an_unreadable_entry_counts_as_the_hop_that_wrote_it() {
+        let trusted = nets(&["10.0.0.0/8"]);
+        for garbage in
+            ["unknown", "_hidden", "203.0.113.5:port", "[2001:db8::1", "1.2.3.4:99999", "2001:db8::1:443x"]
+        {
+            assert_eq!(client_ip(ip("10.0.0.2"), Some(garbage), &trusted), ip("10.0.0.2"), "{garbage}");
+        }
+        assert_eq!(
+            client_ip(ip("10.0.0.2"), Some("203.0.113.5, unknown, 10.0.0.3"), &trusted),
+            ip("10.0.0.3")
+        );
     }
 
     #[test]

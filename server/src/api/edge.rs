@@ -14,9 +14,10 @@ use futures::future::BoxFuture;
 use tonic::metadata::MetadataMap;
 use tower::{Layer, Service, ServiceExt};
 
-use super::access::{Access, access};
+use super::access::{Access, access, writes};
 use super::in_language::InLanguage;
 use crate::{
+    db::rate_limit::WriteBudget,
     error::AppError,
     identity::caller::{Authenticator, Caller},
     locale::{self, Language},
@@ -58,15 +59,16 @@ pub async fn tag_protocol(
     next.run(request).await
 }
 
-/// The layer, given the one place tokens become callers.
+/// The layer, given the one place tokens become callers and the people's write budgets.
 #[derive(Clone)]
 pub struct EdgeLayer {
     auth: Authenticator,
+    budget: WriteBudget,
 }
 
 impl EdgeLayer {
-    pub fn new(auth: Authenticator) -> Self {
-        Self { auth }
+    pub fn new(auth: Authenticator, budget: WriteBudget) -> Self {
+        Self { auth, budget }
     }
 }
 
@@ -74,7 +76,7 @@ impl<S> Layer<S> for EdgeLayer {
     type Service = Edge<S>;
 
     fn layer(&self, inner: S) -> Self::Service {
-        Edge { inner, auth: self.auth.clone() }
+        Edge { inner, auth: self.auth.clone(), budget: self.budget.clone() }
     }
 }
 
@@ -82,6 +84,7 @@ impl<S> Layer<S> for EdgeLayer {
 pub struct Edge<S> {
     inner: S,
     auth: Authenticator,
+    budget: WriteBudget,
 }
 
 impl<S> Service<http::Request<Body>> for Edge<S>
@@ -103,6 +106,7 @@ where
     fn call(&mut self, mut request: http::Request<Body>) -> Self::Future {
         let inner = self.inner.clone();
         let auth = self.auth.clone();
+        let budget = writes(request.uri().path()).then(|| self.budget.clone());
         let lang = Language::from_accept_language(
             request.headers().get(http::header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()),
         );
@@ -119,7 +123,14 @@ where
                         MetadataMap::from_headers(request.headers().clone())
                     }
                 };
-                match authenticate(&auth, access, &metadata).await {
+                let allowed = match (authenticate(&auth, access, &metadata).await, &budget) {
+                    // A write spends its author's budget before the service runs.
+                    (Ok(Some(caller)), Some(budget)) => {
+                        budget.spend(&caller.user.id).await.map(|()| Some(caller))
+                    }
+                    (other, _) => other,
+                };
+                match allowed {
                     Ok(caller) => {
                         if let Some(caller) = caller {
                             request.extensions_mut().insert(caller);

@@ -77,7 +77,8 @@ pub(super) async fn build_router(
     let openapi = bytes::Bytes::from(serde_json::to_vec(&openapi::document(&table))?);
     // Every service behind the one edge (authentication and the request's language), which REST
     // reaches in process and gRPC-Web through its translation.
-    let services = grpc.into_axum_router().layer(EdgeLayer::new(auth));
+    let budget = crate::db::rate_limit::WriteBudget::new(db.clone());
+    let services = grpc.into_axum_router().layer(EdgeLayer::new(auth, budget));
     let rest = Rest::new(table, services.clone());
     let web = WebApp::new(&config.web_dir);
     let export_routes = axum::Router::new()
@@ -145,6 +146,7 @@ fn contracts(
         CodeHasher::new(&config.jwt_secret),
         keys,
         &config.whatsapp.business_number,
+        config.refresh_reuse_interval,
     );
     Routes::new(AuthServiceServer::new(AuthApi::new(login, message_logins)))
         .add_service(BusinessPlanServiceServer::new(BusinessPlanApi::new(

@@ -45,6 +45,7 @@ pub(in crate::billing) async fn create_session(
     interval: Interval,
     provider: &str,
     landing_variant: Option<&str>,
+    opened_by: &str,
 ) -> Result<CheckoutSession, sqlx::Error> {
     let session = CheckoutSession {
         id: uuid::Uuid::new_v4().to_string(),
@@ -56,8 +57,8 @@ pub(in crate::billing) async fn create_session(
         status: "open".into(),
     };
     sqlx::query(
-        "insert into checkout_sessions (id, user_id, plan_type, billing_interval, provider, amount_cents, currency, status, created_at, landing_variant) \
-         values ($1, $2, 'pro', $3, $4, $5, 'BRL', 'open', $6, $7)",
+        "insert into checkout_sessions (id, user_id, plan_type, billing_interval, provider, amount_cents, currency, status, created_at, landing_variant, opened_by) \
+         values ($1, $2, 'pro', $3, $4, $5, 'BRL', 'open', $6, $7, $8)",
     )
     .bind(&session.id)
     .bind(user_id)
@@ -66,6 +67,7 @@ pub(in crate::billing) async fn create_session(
     .bind(session.amount_cents)
     .bind(db.now_ms())
     .bind(landing_variant)
+    .bind(opened_by)
     .execute(db.pool())
     .await?;
     Ok(session)
@@ -91,23 +93,25 @@ pub(in crate::billing) async fn set_provider_session(
 /// sessions stay payable for 24 hours).
 pub const REOPEN_WITHIN_MS: i64 = 60 * 60 * 1000;
 
-/// The user's newest checkout still open for this plan and provider, started less than
-/// [`REOPEN_WITHIN_MS`] ago, with its provider address when it has one.
+/// The user's newest checkout still open for this plan and provider, opened by the same requester
+/// (`opened_by`) less than [`REOPEN_WITHIN_MS`] ago, with its provider address when it has one.
 pub(in crate::billing) async fn open_session(
     db: &Db,
     user_id: &str,
     interval: Interval,
     provider: &str,
+    opened_by: &str,
 ) -> Result<Option<(CheckoutSession, Option<String>)>, sqlx::Error> {
     let row = sqlx::query(
         "select id, user_id, billing_interval, provider, amount_cents, currency, status, checkout_url \
          from checkout_sessions where user_id = $1 and status = 'open' and billing_interval = $2 \
-         and provider = $3 and created_at > $4 order by created_at desc limit 1",
+         and provider = $3 and created_at > $4 and opened_by = $5 order by created_at desc limit 1",
     )
     .bind(user_id)
     .bind(interval.key())
     .bind(provider)
     .bind(db.now_ms() - REOPEN_WITHIN_MS)
+    .bind(opened_by)
     .fetch_optional(db.pool())
     .await?;
     row.map(|r| Ok((session_from(&r)?, r.try_get("checkout_url")?))).transpose()

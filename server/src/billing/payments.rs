@@ -29,6 +29,27 @@ use crate::{
 /// Checkouts asked for without a token, from one address and for one number.
 pub const CHECKOUT_PER_ADDRESS: Limit = Limit { max: 20, window: Duration::from_secs(600) };
 pub const CHECKOUT_PER_NUMBER: Limit = Limit { max: 10, window: Duration::from_secs(600) };
+/// Lookups of a checkout by its id without a token (the page after paying asks every 2 s; the
+/// sandbox's page once), per address.
+pub const LOOKUPS_PER_ADDRESS: Limit = Limit { max: 120, window: Duration::from_secs(60) };
+
+/// Who asks for a checkout: a checkout still open is reopened only for whoever opened it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Requester {
+    /// The person themselves: logged in, or through the signed link we sent them.
+    Person(String),
+    /// Someone without a token, by number, from this client address (None: in process).
+    Address(Option<String>),
+}
+
+impl Requester {
+    fn key(&self) -> String {
+        match self {
+            Requester::Person(user_id) => format!("person:{user_id}"),
+            Requester::Address(address) => format!("address:{}", address.as_deref().unwrap_or("-")),
+        }
+    }
+}
 
 #[derive(Clone)]
 pub struct Payments {
@@ -61,6 +82,11 @@ impl Payments {
     /// A checkout asked without a token counts against its address.
     pub async fn limit_address(&self, address: Option<&str>) -> Result<(), AppError> {
         rate_limit::per_address(&self.db, "checkout", address, CHECKOUT_PER_ADDRESS).await
+    }
+
+    /// A lookup of a checkout without a token counts against its address.
+    pub async fn limit_lookup(&self, address: Option<&str>) -> Result<(), AppError> {
+        rate_limit::per_address(&self.db, "checkout_lookup", address, LOOKUPS_PER_ADDRESS).await
     }
 
     /// A checkout asked without a token counts against the number it names.
@@ -105,13 +131,15 @@ impl Payments {
         self.links.checkout_url(&self.public_url, user, self.db.now_ms())
     }
 
-    /// A Pro checkout through the provider: its address.
+    /// A Pro checkout through the provider for `requester`: its address.
     pub async fn pro_checkout(
         &self,
         user: &User,
         interval: Interval,
         landing_variant: Option<Variant>,
+        requester: &Requester,
     ) -> Result<String, AppError> {
+        let opened_by = requester.key();
         let variant = landing_variant.map(Variant::as_str);
         // One checkout is opened at a time per person, so that asking twice at once (two tabs, a
         // double click, a script) reopens the first instead of creating a second, here or at Stripe.
@@ -120,8 +148,9 @@ impl Payments {
             PaymentsProvider::Sandbox => "sandbox",
             PaymentsProvider::Stripe => "stripe",
         };
-        // Asking again (a reload, a second click, a script) reopens the checkout still open.
-        match checkout::open_session(&self.db, &user.id, interval, provider).await? {
+        // Asking again (a reload, a second click, a script) reopens the checkout still open — the
+        // requester's own: someone else asking with the person's number never gets it.
+        match checkout::open_session(&self.db, &user.id, interval, provider, &opened_by).await? {
             Some((session, _)) if self.provider == PaymentsProvider::Sandbox => {
                 return Ok(self.sandbox_page(&session.id));
             }
@@ -131,7 +160,8 @@ impl Payments {
         match self.provider {
             PaymentsProvider::Sandbox => {
                 let session =
-                    checkout::create_session(&self.db, &user.id, interval, "sandbox", variant).await?;
+                    checkout::create_session(&self.db, &user.id, interval, "sandbox", variant, &opened_by)
+                        .await?;
                 Ok(self.sandbox_page(&session.id))
             }
             PaymentsProvider::Stripe => {
@@ -140,7 +170,8 @@ impl Payments {
                     .as_ref()
                     .ok_or_else(|| AppError::Unavailable("Stripe is not configured".into()))?;
                 let session =
-                    checkout::create_session(&self.db, &user.id, interval, "stripe", variant).await?;
+                    checkout::create_session(&self.db, &user.id, interval, "stripe", variant, &opened_by)
+                        .await?;
                 let cancel_url = self.checkout_page(user);
                 let created = stripe
                     .create_checkout(&session, &self.success_url(user, Some(&session.id)), &cancel_url)

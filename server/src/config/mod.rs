@@ -97,6 +97,9 @@ pub struct Config {
     pub metrics_token: Option<Secret>,
     /// Connection time limits and caps (`HTTP_*`).
     pub connections: crate::connections::Limits,
+    /// `REFRESH_REUSE_INTERVAL_S` (10, at most 60): a refresh token presented again this soon after
+    /// its first use renews the same session instead of revoking it (two tabs, a lost answer).
+    pub refresh_reuse_interval: std::time::Duration,
     pub web_dir: PathBuf,
     pub whatsapp: WhatsAppConfig,
     /// None: the offline guided consultant.
@@ -164,6 +167,7 @@ impl Config {
             trusted_proxies: trusted_proxies(&var)?,
             metrics_token: var("METRICS_TOKEN").filter(|t| !t.trim().is_empty()).map(Secret::new),
             connections: connection_limits(&var)?,
+            refresh_reuse_interval: refresh_reuse_interval(&var)?,
             web_dir: PathBuf::from(var("SOCIO_WEB_DIR").unwrap_or_else(|| "web/dist".into())),
             whatsapp,
             llm,
@@ -211,6 +215,18 @@ fn jwt_secret(var: &dyn Fn(&str) -> Option<String>, mode: RunMode) -> Result<Sec
         }
         (None, RunMode::Development) => development_jwt_secret()?,
     })
+}
+
+/// `REFRESH_REUSE_INTERVAL_S`: 0 to 60 seconds (longer would let a stolen token's reuse pass as a
+/// second tab's for too long).
+fn refresh_reuse_interval(var: &dyn Fn(&str) -> Option<String>) -> Result<std::time::Duration, ConfigError> {
+    let seconds = parse_number(var, "REFRESH_REUSE_INTERVAL_S", 10)?;
+    if seconds > 60 {
+        return Err(ConfigError(format!(
+            "REFRESH_REUSE_INTERVAL_S must be at most 60 seconds (a reused refresh token beyond it revokes its session), not {seconds}"
+        )));
+    }
+    Ok(std::time::Duration::from_secs(seconds))
 }
 
 fn controller(var: &dyn Fn(&str) -> Option<String>) -> Controller {

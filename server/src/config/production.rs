@@ -34,12 +34,15 @@ impl Config {
         }
         let public = url::Url::parse(&self.public_url)
             .map_err(|_| ConfigError(format!("PUBLIC_URL is not an address: {:?}", self.public_url)))?;
-        let local = match public.host() {
-            Some(url::Host::Domain(name)) => name == "localhost" || name.ends_with(".localhost"),
-            Some(url::Host::Ipv4(ip)) => ip.is_loopback() || ip.is_unspecified(),
-            Some(url::Host::Ipv6(ip)) => ip.is_loopback() || ip.is_unspecified(),
-            None => true,
-        };
+        // A trailing dot names the same host ("localhost." is localhost) and slips past comparisons.
+        let trailing_dot = matches!(public.host(), Some(url::Host::Domain(name)) if name.ends_with('.'));
+        let local = trailing_dot
+            || match public.host() {
+                Some(url::Host::Domain(name)) => name == "localhost" || name.ends_with(".localhost"),
+                Some(url::Host::Ipv4(ip)) => ip.is_loopback() || ip.is_unspecified(),
+                Some(url::Host::Ipv6(ip)) => ip.is_loopback() || ip.is_unspecified(),
+                None => true,
+            };
         if public.scheme() != "https" || local {
             return Err(ConfigError(format!(
                 "PUBLIC_URL must be the public https address in production (links in messages, Stripe's \
@@ -51,6 +54,22 @@ impl Config {
             return Err(ConfigError(format!(
                 "TRUSTED_PROXIES must name your load balancers, not {everyone} (every address): anyone could \
                  then write X-Forwarded-For and escape the per-address limits"
+            )));
+        }
+        if let Some((family, share)) = too_wide(&self.trusted_proxies) {
+            return Err(ConfigError(format!(
+                "TRUSTED_PROXIES must name your load balancers, yet together they cover {:.1} % of all {family} \
+                 addresses (at most 1/64, four /8s, is accepted): anyone in them could write X-Forwarded-For \
+                 and escape the per-address limits",
+                share * 100.0
+            )));
+        }
+        if let Some(token) = &self.metrics_token
+            && token.expose().len() < MIN_SECRET_BYTES
+        {
+            return Err(ConfigError(format!(
+                "METRICS_TOKEN must be at least {MIN_SECRET_BYTES} bytes in production (it guards /metrics): \
+                 use a random one (openssl rand -base64 32)"
             )));
         }
         let providers = [
@@ -73,9 +92,10 @@ impl Config {
                     .into(),
             ));
         }
-        if !varied_enough(self.jwt_secret.expose()) {
+        if !varied_enough(self.jwt_secret.expose()) || predictable(self.jwt_secret.expose()) {
             return Err(ConfigError(
-                "JWT_SECRET is too predictable for production: use a random one (openssl rand -base64 48)"
+                "JWT_SECRET is too predictable for production (a placeholder, an example, a run of the alphabet \
+                 or of a keyboard row): use a random one (openssl rand -base64 48)"
                     .into(),
             ));
         }
@@ -94,6 +114,50 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// The share of all IPv4 or IPv6 addresses that the trusted proxies cover together (overlaps
+/// counted once), when it is more than 1/64 — more than four /8s of IPv4: no set of load
+/// balancers is that large, while `0.0.0.0/1,128.0.0.0/1` is everyone in two lines.
+fn too_wide(proxies: &[ipnet::IpNet]) -> Option<(&'static str, f64)> {
+    let merged = ipnet::IpNet::aggregate(&proxies.to_vec());
+    let share = |v4: bool| -> f64 {
+        merged
+            .iter()
+            .filter(|net| matches!(net, ipnet::IpNet::V4(_)) == v4)
+            .map(|net| 2f64.powi(-i32::from(net.prefix_len())))
+            .sum()
+    };
+    [("IPv4", share(true)), ("IPv6", share(false))].into_iter().find(|(_, share)| *share > 1.0 / 64.0)
+}
+
+/// A secret anyone could guess: a placeholder or one of the examples people copy (our own tests',
+/// scripts' and docs' included: they all say "secret" or "long-enough"), or mostly a run of the
+/// alphabet, the digits or a keyboard row ("abcdefghijklmnopqrstuvwxyz012345", "qwertyuiop…"). A
+/// random secret steps to a neighbour about one time in sixteen; these, nearly always.
+fn predictable(secret: &str) -> bool {
+    const PLACEHOLDERS: [&str; 7] =
+        ["secret", "changeme", "change-me", "example", "password", "placeholder", "long-enough"];
+    let lower = secret.to_lowercase();
+    if PLACEHOLDERS.iter().any(|word| lower.contains(word)) {
+        return true;
+    }
+    const ROWS: [&str; 4] = ["`1234567890-=", "qwertyuiop[]\\", "asdfghjkl;'", "zxcvbnm,./"];
+    let place = |c: char| ROWS.iter().enumerate().find_map(|(row, keys)| keys.find(c).map(|at| (row, at)));
+    let chars: Vec<char> = lower.chars().collect();
+    if chars.len() < 2 {
+        return true;
+    }
+    let neighbours = chars
+        .windows(2)
+        .filter(|pair| {
+            let (a, b) = (pair[0], pair[1]);
+            let in_sequence = (a as i64 - b as i64).abs() == 1;
+            let on_the_keyboard = matches!((place(a), place(b)), (Some((r1, i1)), Some((r2, i2))) if r1 == r2 && i1.abs_diff(i2) == 1);
+            in_sequence || on_the_keyboard
+        })
+        .count();
+    neighbours * 5 >= (chars.len() - 1) * 2
 }
 
 /// An https address, or one on this machine (a local proxy or test double may speak http).

@@ -34,7 +34,7 @@ fn production(changes: &[(&'static str, &'static str)]) -> Result<Config, Config
         ("SOCIO_ENV", "production"),
         ("PUBLIC_URL", "https://socio.app"),
         ("SOCIO_ADDR", "0.0.0.0:8080"),
-        ("JWT_SECRET", "a-production-secret-of-forty-bytes-012345"),
+        ("JWT_SECRET", "q8Vd2kZ7xLr4Tn0pWb9Ys3Hc6Fm1Ja5Ge8Uo2Ri7Ke"),
     ]
     .into_iter()
     .chain(CLOUD)
@@ -57,12 +57,28 @@ fn production_refuses_settings_an_attacker_could_use() {
     refused(&[("LLM_BASE_URL", "http://llm.example.com/v1")], "LLM_BASE_URL");
     refused(&[("JWT_SECRET", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")], "JWT_SECRET");
     refused(&[("JWT_SECRET", "12341234123412341234123412341234")], "JWT_SECRET");
+    // Issue 42: a run of the alphabet, a keyboard row, the examples our own files use.
+    refused(&[("JWT_SECRET", "abcdefghijklmnopqrstuvwxyz012345")], "JWT_SECRET");
+    refused(&[("JWT_SECRET", "qwertyuiopasdfghjklzxcvbnm1234567890QWERTY")], "JWT_SECRET");
+    refused(&[("JWT_SECRET", "test-secret-that-is-long-enough-0123456789")], "JWT_SECRET");
+    refused(&[("JWT_SECRET", "e2e-secret-that-is-long-enough-0123456789")], "JWT_SECRET");
+    refused(&[("JWT_SECRET", "ChangeMe-ChangeMe-ChangeMe-ChangeMe-2026")], "JWT_SECRET");
+    refused(&[("TRUSTED_PROXIES", "0.0.0.0/1,128.0.0.0/1")], "TRUSTED_PROXIES");
+    refused(
+        &[("TRUSTED_PROXIES", "0.0.0.0/2,64.0.0.0/2,128.0.0.0/2,192.0.0.0/3,224.0.0.0/3")],
+        "TRUSTED_PROXIES",
+    );
+    refused(&[("TRUSTED_PROXIES", "2000::/3")], "TRUSTED_PROXIES");
+    refused(&[("METRICS_TOKEN", "a")], "METRICS_TOKEN");
+    refused(&[("METRICS_TOKEN", "0123456789abcdef0123456789abcde")], "METRICS_TOKEN");
+    refused(&[("PUBLIC_URL", "https://localhost.")], "PUBLIC_URL");
+    refused(&[("PUBLIC_URL", "https://socio.app.")], "PUBLIC_URL");
     let without_verify_token = {
         let mut pairs: Vec<(&str, &str)> = vec![
             ("SOCIO_ENV", "production"),
             ("PUBLIC_URL", "https://socio.app"),
             ("SOCIO_ADDR", "0.0.0.0:8080"),
-            ("JWT_SECRET", "a-production-secret-of-forty-bytes-012345"),
+            ("JWT_SECRET", "q8Vd2kZ7xLr4Tn0pWb9Ys3Hc6Fm1Ja5Ge8Uo2Ri7Ke"),
         ];
         pairs.extend(CLOUD.iter().filter(|(k, _)| *k != "WHATSAPP_VERIFY_TOKEN"));
         pairs.extend(STRIPE);
@@ -134,6 +150,14 @@ fn cloud_mode_requires_its_credentials() {
 #[test]
 fn production_starts_with_real_providers_and_a_strong_secret() {
     assert!(production(&[]).unwrap().is_production());
+    // What a real deployment sets: private ranges for its balancers, a random metrics token, a
+    // secret from `openssl rand -base64 48`.
+    let real = production(&[
+        ("TRUSTED_PROXIES", "10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7"),
+        ("METRICS_TOKEN", "Zr3vQ9xK2mLp8sT5wY1uB7nE4cH6jD0aF2gR9kW3"),
+        ("JWT_SECRET", "3JmX9pQ/vT+2kLw8ZrB5nYc1Hs6Ue4Ag7DfWqN0xRtVbMz2PlKo8GyJiCe5Sa1Uh"),
+    ]);
+    assert!(real.is_ok(), "{:?}", real.err());
 }
 
 #[test]

@@ -18,11 +18,13 @@ use crate::{
         jobs::{self, Job, JobError, JobHandler, JobPayload, NewJob},
     },
     identity::users,
+    plan::reminders,
     telemetry::metrics,
     whatsapp::{
         choices::Choice,
         payload::MessageKind,
         sender::{Outgoing, SendError, WhatsAppSender},
+        templates::Template,
     },
 };
 
@@ -60,7 +62,7 @@ pub fn answering_job(message_id: &str, user_id: &str, answers_at: Option<i64>) -
 
 /// Answers a person's message at once, in the inbox's transaction (a login by message, PARAR):
 /// their message counts as answered, so no reply job takes it, and `reply` (with answers to tap,
-/// if any) is stored and goes out through the send path.
+/// if any) is stored and goes out through the send path. The stored reply's id.
 pub(in crate::conversation) async fn answer_at_once(
     tx: &mut Tx,
     user_id: &str,
@@ -68,12 +70,12 @@ pub(in crate::conversation) async fn answer_at_once(
     reply: &str,
     choices: &[Choice],
     at: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<String, sqlx::Error> {
     let now = tx.now_ms();
     messages::mark_handled(tx, inbound_id, now).await?;
     let id = messages::insert_outbound(tx, user_id, reply, choices, at + 1).await?;
     jobs::enqueue(tx, send_job(&id, user_id)).await?;
-    Ok(())
+    Ok(id)
 }
 
 pub struct SendHandler {
@@ -131,6 +133,34 @@ impl SendHandler {
         };
         hand_over(&self.db, self.sender.as_ref(), &message, &outgoing, job, payload.answers_at).await
     }
+}
+
+/// Takes a queued message for its request to Meta: true when this call moved it to `sending`. A
+/// proactive message (a check-in, a fiscal reminder) is taken only while the person still wants it
+/// — asked in the same transaction, which holds their choices, so a "PARAR" that committed first
+/// drops it (kept as `dropped`, never sent) and one that commits later comes after this send; a
+/// retry after a failed send asks again.
+async fn take(db: &Db, message: &messages::Message) -> Result<bool, sqlx::Error> {
+    let Some(filled) =
+        message.template.as_ref().filter(|_| message.kind == MessageKind::Other("reminder".into()))
+    else {
+        return messages::mark_sending(db, &message.id).await;
+    };
+    let mut tx = db.begin().await?;
+    let now = tx.now_ms();
+    let checkin = filled.template == Template::Checkin;
+    if !reminders::still_wanted(&mut tx, &message.user_id, checkin, message.created_at).await? {
+        let reason = "not sent: the person said PARAR (or turned this reminder off) after it was written";
+        if messages::record_dropped(&mut tx, &message.id, reason, now).await? {
+            tracing::info!(message = %message.id, user = %message.user_id, "a proactive message was dropped: {reason}");
+            metrics::proactive_dropped();
+        }
+        tx.commit().await?;
+        return Ok(false);
+    }
+    let taken = messages::mark_sending_in(&mut tx, &message.id, now).await?;
+    tx.commit().await?;
+    Ok(taken)
 }
 
 /// Handing our stored messages to WhatsApp as a service, for what goes out apart from the send
@@ -202,8 +232,8 @@ async fn hand_over(
     if message.status != "queued" {
         return Ok(()); // sent before: never twice
     }
-    if !messages::mark_sending(db, id).await? {
-        return Ok(()); // another worker took it
+    if !take(db, message).await? {
+        return Ok(()); // another worker took it, or the person no longer wants it
     }
     match sender.send(outgoing).await {
         Ok(sent) => {

@@ -1,27 +1,34 @@
 //! The WhatsApp side of logging in by sending a message (`identity::message_login`): when the text
-//! a browser showed arrives, the person is asked here whether it was them — with reply buttons,
-//! saying that a browser asked to log in and when — and their tap (or a typed "sim"/"não") answers.
-//! Nothing of this goes to the consultant: the inbox hands these messages here, in its transaction,
-//! and they are answered at once, free or Pro alike.
+//! a browser showed arrives, the person is asked here whether it was them — naming the browser,
+//! its system and the time — with three two-digit numbers to tap. Only a tap on the number their
+//! browser shows, on that question while it is the latest message we sent them, confirms the
+//! login; another number, or a tap on a question we have moved on from, cancels it; typed words
+//! never confirm (a typed "não" cancels; a typed "sim" is told to tap the number). This is number
+//! matching: someone who tricks a person into sending the text still needs them to read a number
+//! off the attacker's own screen. An admin is never logged in this way. Nothing of this goes to
+//! the consultant: the inbox hands these messages here, in its transaction, and they are answered
+//! at once, free or Pro alike.
 
 use crate::{
     clock,
     db::Tx,
     identity::{
-        message_login::{self, Arrival},
-        users::User,
+        device::Device,
+        message_login::{self, Arrival, Pending},
+        users::{Role, User},
     },
     locale::Language,
     whatsapp::{choices::Choice, payload::InboundMessage},
 };
 
-use super::delivery;
+use super::{delivery, messages};
 
-const YES: &str = "login:yes:";
-const NO: &str = "login:no:";
+/// A tapped number's id: `login:<code>:<number>`.
+const TAP: &str = "login:";
 
-/// Answers `message` when it belongs to a login by message (the code's text, or the answer to
-/// "was it you?"). True when it did: the inbox schedules no reply for it.
+/// Answers `message` when it belongs to a login by message (the code's text, a tapped number, or
+/// words answering the question while it is the latest). True when it did: the inbox schedules no
+/// reply for it.
 pub async fn take(
     tx: &mut Tx,
     user: &User,
@@ -32,36 +39,113 @@ pub async fn take(
     if !message.kind.is_readable() {
         return Ok(false);
     }
-    let lang = user.language;
-    let tapped = message.choice_id.as_deref().and_then(|id| {
-        id.strip_prefix(YES)
-            .map(|code| (code, true))
-            .or_else(|| id.strip_prefix(NO).map(|code| (code, false)))
-    });
-    let (reply, choices) = if let Some((code, confirmed)) = tapped {
-        let answered = message_login::answer(tx, code, &user.id, confirmed, at).await?;
-        (answered_text(lang, answered, confirmed), Vec::new())
-    } else if let Some(code) = message_login::code_in(&message.text) {
-        match message_login::sent_by(tx, &code, &user.id, at).await? {
-            Arrival::Asked { code, started_at } => {
-                let choices = vec![
-                    Choice::new(format!("{YES}{code}"), lang.choose("Sim, sou eu", "Yes, it's me")),
-                    Choice::new(format!("{NO}{code}"), lang.choose("Não fui eu", "It wasn't me")),
-                ];
-                (question(lang, started_at), choices)
-            }
-            Arrival::Unknown => (unknown_code(lang), Vec::new()),
-        }
-    } else if let Some(confirmed) = yes_or_no(&message.text)
-        && let Some(code) = message_login::pending_for(tx, &user.id, at).await?
-    {
-        let answered = message_login::answer(tx, &code, &user.id, confirmed, at).await?;
-        (answered_text(lang, answered, confirmed), Vec::new())
-    } else {
+    if let Some(choice) = message.choice_id.as_deref() {
+        // Another question's button is that question's, never this one's.
+        let Some((code, number)) = tapped(choice) else { return Ok(false) };
+        let reply = answer_tap(tx, user, code, number, at).await?;
+        delivery::answer_at_once(tx, &user.id, stored_id, &reply, &[], at).await?;
+        return Ok(true);
+    }
+    if let Some(code) = message_login::code_in(&message.text) {
+        return arrived(tx, user, &code, stored_id, at).await.map(|()| true);
+    }
+    let Some(yes) = yes_or_no(&message.text) else { return Ok(false) };
+    // Words answer the question only while it is the last thing we said; else they are the
+    // consultant's.
+    let Some(pending) = message_login::pending_for(tx, &user.id, None, at).await? else { return Ok(false) };
+    if !is_latest_question(tx, user, &pending).await? {
         return Ok(false);
-    };
-    delivery::answer_at_once(tx, &user.id, stored_id, &reply, &choices, at).await?;
+    }
+    if yes {
+        // A typed yes confirms nothing: the question comes again, to be answered by a tap.
+        let lang = user.language;
+        let again =
+            delivery::answer_at_once(tx, &user.id, stored_id, &tap_the_number(lang), &numbers(&pending), at)
+                .await?;
+        message_login::asked_with(tx, &pending.code, &again).await?;
+    } else {
+        let answered = message_login::answer(tx, &pending.code, &user.id, false, at).await?;
+        delivery::answer_at_once(
+            tx,
+            &user.id,
+            stored_id,
+            &answered_text(user.language, answered, false),
+            &[],
+            at,
+        )
+        .await?;
+    }
     Ok(true)
+}
+
+/// The three numbers to tap for a login: the browser's and two others.
+fn numbers(pending: &Pending) -> Vec<Choice> {
+    message_login::choices_for(pending.match_code)
+        .iter()
+        .map(|n| Choice::new(format!("{TAP}{}:{n}", pending.code), n.to_string()))
+        .collect()
+}
+
+/// The text of a login arrived: asks the person (three numbers), or tells an admin to use a code,
+/// or says the code is no longer valid.
+async fn arrived(tx: &mut Tx, user: &User, code: &str, stored_id: &str, at: i64) -> Result<(), sqlx::Error> {
+    let lang = user.language;
+    if user.role == Role::Admin {
+        let reply = match message_login::code_only(tx, code, &user.id, at).await? {
+            Some((started_at, device)) => admin_question(lang, started_at, &device),
+            None => unknown_code(lang),
+        };
+        delivery::answer_at_once(tx, &user.id, stored_id, &reply, &[], at).await?;
+        return Ok(());
+    }
+    match message_login::sent_by(tx, code, &user.id, at).await? {
+        Arrival::Asked { code, started_at, match_code, device } => {
+            let choices = numbers(&Pending { code: code.clone(), question_id: None, match_code });
+            let reply = question(lang, started_at, &device);
+            let question_id = delivery::answer_at_once(tx, &user.id, stored_id, &reply, &choices, at).await?;
+            message_login::asked_with(tx, &code, &question_id).await?;
+        }
+        Arrival::Unknown => {
+            delivery::answer_at_once(tx, &user.id, stored_id, &unknown_code(lang), &[], at).await?;
+        }
+    }
+    Ok(())
+}
+
+/// A tap on one of a login question's numbers: the browser's number on the latest question
+/// confirms; any other number, or a tap on an older question, cancels the login.
+async fn answer_tap(
+    tx: &mut Tx,
+    user: &User,
+    code: &str,
+    number: i32,
+    at: i64,
+) -> Result<String, sqlx::Error> {
+    let lang = user.language;
+    let Some(pending) = message_login::pending_for(tx, &user.id, Some(code), at).await? else {
+        // Someone else's login, answered before, or expired: nothing changes.
+        return Ok(answered_text(lang, false, false));
+    };
+    let latest = is_latest_question(tx, user, &pending).await?;
+    let confirmed = latest && number == pending.match_code;
+    let answered = message_login::answer(tx, &pending.code, &user.id, confirmed, at).await?;
+    Ok(match (answered, confirmed, latest) {
+        (true, false, false) => moved_on(lang),
+        (true, false, true) => wrong_number(lang),
+        _ => answered_text(lang, answered, confirmed),
+    })
+}
+
+/// Whether the question about `pending` is the latest message we sent the person.
+async fn is_latest_question(tx: &mut Tx, user: &User, pending: &Pending) -> Result<bool, sqlx::Error> {
+    let Some(question_id) = &pending.question_id else { return Ok(false) };
+    Ok(messages::last_outbound(tx, &user.id).await?.is_some_and(|m| &m.id == question_id))
+}
+
+/// `login:K7P4QX:47` → (`K7P4QX`, 47).
+fn tapped(choice_id: &str) -> Option<(&str, i32)> {
+    let (code, number) = choice_id.strip_prefix(TAP)?.split_once(':')?;
+    Some((code, number.parse().ok()?))
 }
 
 /// "Sim" / "não", as a person answers a yes-or-no question in either language.
@@ -80,20 +164,88 @@ fn yes_or_no(text: &str) -> Option<bool> {
     }
 }
 
-/// "A browser asked to log in at 14:32 — was it you?"
-fn question(lang: Language, started_at: i64) -> String {
-    let local = started_at + clock::offset_ms(started_at);
+/// "14:32", in Brasília time.
+fn brasilia_time(at: i64) -> String {
+    let local = at + clock::offset_ms(at);
     let minutes = local.div_euclid(60_000).rem_euclid(24 * 60);
-    let time = format!("{:02}:{:02}", minutes / 60, minutes % 60);
+    format!("{:02}:{:02}", minutes / 60, minutes % 60)
+}
+
+/// "Um navegador Chrome no Windows pediu para entrar às 14:32 — foi você? Toque no número…"
+fn question(lang: Language, started_at: i64, device: &Device) -> String {
+    let time = brasilia_time(started_at);
+    let who = device.describe(lang);
     lang.choose(
         format!(
-            "🔐 Um navegador pediu para entrar na sua conta do Sócio às {time} (horário de Brasília).\n\n\
-             Foi você? Se não foi, toque em \"Não fui eu\": ninguém entra sem a sua confirmação."
+            "🔐 {} pediu para entrar na sua conta do Sócio às {time} (horário de Brasília).\n\n\
+             Foi você? Toque no *mesmo número que aparece na tela do navegador*. Se não foi você, não toque em \
+             nada (ou escreva NÃO): ninguém entra sem a sua confirmação. Se alguém te pediu para enviar um código \
+             ou tocar em um número, não toque: é golpe.",
+            capitalised(&who)
         ),
         format!(
-            "🔐 A browser asked to log in to your Sócio account at {time} (Brasília time).\n\n\
-             Was it you? If not, tap \"It wasn't me\": nobody gets in without your confirmation."
+            "🔐 {} asked to log in to your Sócio account at {time} (Brasília time).\n\n\
+             Was it you? Tap the *same number your browser's screen shows*. If it wasn't you, tap nothing (or \
+             write NO): nobody gets in without your confirmation. If someone asked you to send a code or tap a \
+             number, don't: it's a scam.",
+            capitalised(&who)
         ),
+    )
+}
+
+/// An admin sent the text: their account logs in with a code only.
+fn admin_question(lang: Language, started_at: i64, device: &Device) -> String {
+    let time = brasilia_time(started_at);
+    let who = device.describe(lang);
+    lang.choose(
+        format!(
+            "🔐 {} pediu para entrar na sua conta do Sócio às {time} (horário de Brasília). Contas de \
+             administrador entram *só com o código* enviado para o seu número: no site, peça o código. Ninguém entrou.",
+            capitalised(&who)
+        ),
+        format!(
+            "🔐 {} asked to log in to your Sócio account at {time} (Brasília time). Admin accounts log in \
+             *only with the code* sent to your number: ask for the code on the website. Nobody got in.",
+            capitalised(&who)
+        ),
+    )
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+fn tap_the_number(lang: Language) -> String {
+    lang.choose(
+        "Para confirmar, toque aqui no número que aparece na tela do seu navegador. Escrever não basta: assim só \
+         você, com o navegador na frente, consegue entrar. Se não foi você, não toque em nada."
+            .to_owned(),
+        "To confirm, tap here the number your browser's screen shows. Writing isn't enough: that way only you, \
+         with the browser in front of you, can log in. If it wasn't you, tap nothing."
+            .to_owned(),
+    )
+}
+
+fn wrong_number(lang: Language) -> String {
+    lang.choose(
+        "Esse não é o número do navegador, então cancelei esse acesso: ninguém entrou. Se era você, toque de \
+         novo em \"Entrar pelo WhatsApp\" no site."
+            .to_owned(),
+        "That isn't the browser's number, so I cancelled this login: nobody got in. If it was you, tap \
+         \"Log in with WhatsApp\" on the website again."
+            .to_owned(),
+    )
+}
+
+fn moved_on(lang: Language) -> String {
+    lang.choose(
+        "Esse pedido de acesso ficou para trás na conversa, então cancelei: ninguém entrou. Se era você, toque \
+         de novo em \"Entrar pelo WhatsApp\" no site."
+            .to_owned(),
+        "That login request was left behind in our chat, so I cancelled it: nobody got in. If it was you, tap \
+         \"Log in with WhatsApp\" on the website again."
+            .to_owned(),
     )
 }
 
@@ -136,7 +288,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_typed_yes_or_no_answers_in_either_language() {
+    fn a_typed_yes_or_no_is_read_in_either_language() {
         for yes in ["Sim", "sim!", "Sim, sou eu", "yes", "Yes, it's me"] {
             assert_eq!(yes_or_no(yes), Some(true), "{yes}");
         }
@@ -147,9 +299,23 @@ mod tests {
     }
 
     #[test]
-    fn the_question_says_when_in_brasilia_time() {
+    fn a_tap_names_its_login_and_number_and_nothing_else_is_a_tap() {
+        assert_eq!(tapped("login:K7P4QX:47"), Some(("K7P4QX", 47)));
+        assert_eq!(tapped("login:yes:K7P4QX"), None, "the old yes button confirms nothing");
+        assert_eq!(tapped("reminders.yes"), None);
+        assert_eq!(tapped("login:K7P4QX:sim"), None);
+    }
+
+    #[test]
+    fn the_question_names_the_browser_its_system_and_the_time_in_brasilia() {
         // 2026-11-25 17:32 UTC is 14:32 in São Paulo.
         let at = 1_795_627_920_000;
-        assert!(question(Language::PtBr, at).contains("às 14:32"), "{}", question(Language::PtBr, at));
+        let device = Device { browser: Some("Chrome"), system: Some("Windows") };
+        let asked = question(Language::PtBr, at, &device);
+        assert!(asked.starts_with("🔐 Um navegador Chrome no Windows pediu"), "{asked}");
+        assert!(asked.contains("às 14:32") && asked.contains("mesmo número"), "{asked}");
+        let asked = question(Language::En, at, &Device::default());
+        assert!(asked.starts_with("🔐 A browser asked") && asked.contains("at 14:32"), "{asked}");
+        assert!(admin_question(Language::PtBr, at, &device).contains("só com o código"));
     }
 }

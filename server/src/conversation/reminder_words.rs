@@ -6,7 +6,7 @@
 use crate::{
     db::Tx,
     identity::{search::fold, users::User},
-    plan::reminders::{self, OFFER_NO, OFFER_YES},
+    plan::reminders::{self, OFFER_NO, OFFER_YES, Said},
     whatsapp::payload::InboundMessage,
 };
 
@@ -96,14 +96,14 @@ pub async fn take(
     let lang = user.language;
     let reply = match command(&message.text) {
         Some(Command::Stop) => {
-            reminders::stop(tx, &user.id, at).await?;
+            reminders::stop(tx, &user.id, at, Said::Typed).await?;
             tracing::info!(user = %user.id, "a person stopped every proactive message");
             lang.choose(
                 "Pronto: não envio mais nenhuma mensagem por conta própria. Para voltar a receber os lembretes, escreva VOLTAR.",
                 "Done: I won't send you any message on my own anymore. To get the reminders again, write VOLTAR.",
             )
         }
-        Some(Command::Resume) if reminders::resume(tx, &user.id, at).await? => lang.choose(
+        Some(Command::Resume) if reminders::resume(tx, &user.id, at, Said::Typed).await? => lang.choose(
             "Combinado: os lembretes que você escolheu voltaram. Para parar de novo, escreva PARAR.",
             "Done: the reminders you chose are back. To stop them again, write PARAR.",
         ),

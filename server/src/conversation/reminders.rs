@@ -22,7 +22,10 @@ use crate::{
         sections::Step,
         store::{self, Detail},
     },
-    whatsapp::{choices::Choice, templates::Filled},
+    whatsapp::{
+        choices::Choice,
+        templates::{Filled, Template},
+    },
 };
 
 /// What one run did.
@@ -84,7 +87,9 @@ async fn run_for(db: &Db, user_id: &str, prefs: &Preferences, now: i64) -> Resul
 }
 
 /// Claims the reminder's key and, when this run is the first to, stores the message and its send
-/// job in the same transaction. False when it was sent before.
+/// job in the same transaction — only while the person still agrees to it and has not said
+/// "PARAR": asked again here, holding their choices until the commit, since the list the run
+/// started from may be stale. False when it was sent before, or is no longer wanted.
 async fn send_once(
     tx: &mut Tx,
     user_id: &str,
@@ -93,6 +98,12 @@ async fn send_once(
     text: &str,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
+    // The conversation shows it when it was written (an operator may run an earlier instant).
+    let written = tx.now_ms();
+    let checkin = filled.template == Template::Checkin;
+    if !reminders::still_wanted(tx, user_id, checkin, written).await? {
+        return Ok(false);
+    }
     let id = uuid::Uuid::new_v4().to_string();
     let claimed = sqlx::query(
         "insert into reminders_sent (user_id, kind, period, message_id, sent_at) values ($1, $2, $3, $4, $5) \
@@ -108,8 +119,6 @@ async fn send_once(
     if claimed.rows_affected() != 1 {
         return Ok(false);
     }
-    // The conversation shows it when it was written (an operator may run an earlier instant).
-    let written = tx.now_ms();
     messages::insert_proactive(tx, &id, user_id, text, filled, written).await?;
     jobs::enqueue(tx, delivery::send_job(&id, user_id)).await?;
     Ok(true)

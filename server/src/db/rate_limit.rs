@@ -62,3 +62,29 @@ pub async fn per_address(db: &Db, action: &str, address: Option<&str>, limit: Li
     let Some(address) = address else { return Ok(()) };
     per_key(db, &format!("{action}:ip:{address}"), limit).await
 }
+
+/// Writes one person may make through the API, whatever the call (`api::access::WRITES`): far
+/// above what an editor, the dashboard and the results form send (an autosave every few seconds),
+/// far below a script's thousands, which would slow everyone else's writes.
+pub const WRITES_PER_MINUTE: Limit = Limit { max: 180, window: Duration::from_secs(60) };
+pub const WRITES_PER_HOUR: Limit = Limit { max: 2_400, window: Duration::from_secs(3_600) };
+
+/// Each person's budget of writes through the API, kept in the database so that it holds across
+/// servers: over it, a write is refused with `RateLimited` (a localised 429 with `retryAfter`)
+/// before its service runs.
+#[derive(Clone)]
+pub struct WriteBudget {
+    db: Db,
+}
+
+impl WriteBudget {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// Counts one write of the person's against both windows.
+    pub async fn spend(&self, user_id: &str) -> Result<(), AppError> {
+        per_key(&self.db, &format!("writes:minute:user:{user_id}"), WRITES_PER_MINUTE).await?;
+        per_key(&self.db, &format!("writes:hour:user:{user_id}"), WRITES_PER_HOUR).await
+    }
+}

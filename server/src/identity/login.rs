@@ -40,6 +40,9 @@ pub struct Login {
     hasher: CodeHasher,
     keys: TokenKeys,
     business_number: String,
+    /// How long after its first use a refresh token still renews its session
+    /// (`REFRESH_REUSE_INTERVAL_S`): two tabs at once, or an answer lost on the way.
+    refresh_reuse: Duration,
 }
 
 /// A code is on its way.
@@ -56,8 +59,9 @@ impl Login {
         hasher: CodeHasher,
         keys: TokenKeys,
         business_number: &str,
+        refresh_reuse: Duration,
     ) -> Self {
-        Self { db, sender, hasher, keys, business_number: business_number.to_owned() }
+        Self { db, sender, hasher, keys, business_number: business_number.to_owned(), refresh_reuse }
     }
 
     /// `https://wa.me/<number>?text=<greeting>`: where an unregistered visitor starts.
@@ -135,7 +139,7 @@ impl Login {
         if refresh_token.trim().is_empty() {
             return Err(AppError::invalid("refreshToken", Problem::Required));
         }
-        sessions::rotate(&self.db, &self.keys, refresh_token.trim()).await
+        sessions::rotate(&self.db, &self.keys, refresh_token.trim(), self.refresh_reuse).await
     }
 
     /// Ends the session of the access token and, when given, of the refresh token.

@@ -3,12 +3,16 @@
 //! may have no visible number at all (a WhatsApp username).
 //!
 //! 1. The browser starts a login ([`MessageLogins::start`]): it keeps `login_id` (256 random bits,
-//!    its secret, stored here only as a SHA-256) and shows a text holding a short code, as a
-//!    `wa.me` link and a QR code.
+//!    its secret, stored here only as a SHA-256), shows a text holding a short code, as a `wa.me`
+//!    link and a QR code, and a two-digit `match_code`. The browser and system it came from (its
+//!    `User-Agent`, [`Device`]) are kept for the question.
 //! 2. The person sends that text from WhatsApp. The conversation asks them there whether it was
-//!    them ([`sent_by`]): the text alone logs nobody in, so nobody can be tricked into logging a
-//!    stranger in by sending it.
-//! 3. Their "yes" ([`answer`]) confirms the login; the browser, asking with its `login_id`
+//!    them ([`sent_by`]), naming the browser, its system and the time, with three numbers to tap:
+//!    the text alone logs nobody in, so nobody can be tricked into logging a stranger in by sending
+//!    it. An admin is never logged in this way ([`code_only`]): the code to their number only.
+//! 3. Only a tap on the number the browser shows, on that question while it is the latest message
+//!    we sent them ([`answer`], checked by the conversation), confirms the login; any other number
+//!    cancels it, and typed words never confirm. The browser, asking with its `login_id`
 //!    ([`MessageLogins::status`]), gets the tokens exactly once.
 //!
 //! Everything expires 10 minutes after the start; starts are limited per client address like
@@ -22,6 +26,7 @@ use sha2::{Digest, Sha256};
 use sqlx::{AnyConnection, Row};
 
 use super::{
+    device::Device,
     sessions::{self, TokenKeys, TokenPair},
     users::{self, User},
 };
@@ -50,6 +55,8 @@ pub struct Started {
     pub text: String,
     pub whatsapp_url: String,
     pub expires_at: i64,
+    /// 10-99: the number the browser shows and the person taps on WhatsApp.
+    pub match_code: i32,
 }
 
 /// Where a login stands, as the browser sees it.
@@ -58,8 +65,11 @@ pub enum Standing {
     Waiting,
     /// Confirmed; the tokens come with the first answer that says so, never again.
     Confirmed(Option<(User, TokenPair)>),
+    /// Not them, another number tapped, or an answer too late.
     Refused,
     Expired,
+    /// An admin sent the text: admins log in only with a code sent to their number.
+    CodeRequired,
 }
 
 #[derive(Clone)]
@@ -74,10 +84,17 @@ impl MessageLogins {
         Self { db, keys, business_number: business_number.to_owned() }
     }
 
-    pub async fn start(&self, lang: Language, address: Option<&str>) -> Result<Started, AppError> {
+    /// Starts a login for the browser `device` describes (its `User-Agent`).
+    pub async fn start(
+        &self,
+        lang: Language,
+        address: Option<&str>,
+        device: &Device,
+    ) -> Result<Started, AppError> {
         rate_limit::per_address(&self.db, "message_login", address, START_PER_ADDRESS).await?;
         let now = self.db.now_ms();
         let login_id = random_login_id();
+        let match_code = random_match_code();
         let expires_at = now + LOGIN_TTL_MS;
         let mut conn = self.db.pool().acquire().await?;
         sqlx::query("delete from message_logins where expires_at < $1")
@@ -88,14 +105,16 @@ impl MessageLogins {
         for _ in 0..5 {
             let code = random_code();
             let inserted = sqlx::query(
-                "insert into message_logins (id, code, language, status, created_at, expires_at) \
-                 values ($1, $2, $3, 'waiting', $4, $5) on conflict do nothing",
+                "insert into message_logins (id, code, language, status, created_at, expires_at, match_code, device) \
+                 values ($1, $2, $3, 'waiting', $4, $5, $6, $7) on conflict do nothing",
             )
             .bind(hash(&login_id))
             .bind(&code)
             .bind(lang.tag())
             .bind(now)
             .bind(expires_at)
+            .bind(match_code)
+            .bind(device.stored())
             .execute(&mut *conn)
             .await?;
             if inserted.rows_affected() == 1 {
@@ -108,7 +127,7 @@ impl MessageLogins {
                     percent_encoding::utf8_percent_encode(&text, percent_encoding::NON_ALPHANUMERIC);
                 let whatsapp_url = format!("https://wa.me/{}?text={encoded}", self.business_number);
                 tracing::info!(target: "security", event = "message_login_started");
-                return Ok(Started { login_id, code: shown, text, whatsapp_url, expires_at });
+                return Ok(Started { login_id, code: shown, text, whatsapp_url, expires_at, match_code });
             }
         }
         Err(AppError::Unavailable("no free login code".into()))
@@ -125,10 +144,12 @@ impl MessageLogins {
         }
         let now = self.db.now_ms();
         let id = hash(login_id);
-        // The hand-over is one conditional update: of two requests, one gets the tokens.
+        // The hand-over is one conditional update: of two requests, one gets the tokens. Never an
+        // admin's (one promoted since the confirmation included).
         let claimed = sqlx::query(
             "update message_logins set status = 'claimed' where id = $1 and status = 'confirmed' \
-             and expires_at > $2 returning user_id",
+             and expires_at > $2 and not exists (select 1 from users u where u.id = message_logins.user_id \
+             and u.role = 'admin') returning user_id",
         )
         .bind(&id)
         .bind(now)
@@ -153,7 +174,10 @@ impl MessageLogins {
         Ok(match status.as_str() {
             "claimed" => Standing::Confirmed(None),
             "refused" => Standing::Refused,
+            "code_only" => Standing::CodeRequired,
             _ if expires_at <= now => Standing::Expired,
+            // Confirmed, yet not claimed above: made an admin since. Never handed over.
+            "confirmed" => Standing::CodeRequired,
             _ => Standing::Waiting,
         })
     }
@@ -162,8 +186,9 @@ impl MessageLogins {
 /// What became of a login code someone sent us on WhatsApp.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Arrival {
-    /// It waits for their answer now; the browser started it at `started_at`.
-    Asked { code: String, started_at: i64 },
+    /// It waits for their answer now: the browser `device` started it at `started_at` and shows
+    /// `match_code`.
+    Asked { code: String, started_at: i64, match_code: i32, device: Device },
     /// No waiting login has this code, or it expired: nobody is logged in.
     Unknown,
 }
@@ -178,38 +203,97 @@ pub async fn sent_by(
 ) -> Result<Arrival, sqlx::Error> {
     let row = sqlx::query(
         "update message_logins set status = 'asked', user_id = $1 \
-         where code = $2 and status = 'waiting' and expires_at > $3 returning created_at",
+         where code = $2 and status = 'waiting' and expires_at > $3 returning created_at, match_code, device",
     )
     .bind(user_id)
     .bind(code)
     .bind(now)
     .fetch_optional(conn)
     .await?;
-    Ok(match row {
-        Some(row) => Arrival::Asked { code: code.to_owned(), started_at: row.try_get("created_at")? },
-        None => Arrival::Unknown,
+    let Some(row) = row else { return Ok(Arrival::Unknown) };
+    let device: Option<String> = row.try_get("device")?;
+    Ok(Arrival::Asked {
+        code: code.to_owned(),
+        started_at: row.try_get("created_at")?,
+        match_code: row.try_get::<Option<i32>, _>("match_code")?.unwrap_or_default(),
+        device: Device::from_stored(device.as_deref().unwrap_or_default()),
     })
 }
 
-/// The code of the login this person was asked about and has not answered, if it still runs.
-pub async fn pending_for(
+/// An admin sent the code: the login ends as `code_only` (admins log in only with a code sent to
+/// their number), and the browser is told so. When the text was a waiting login's, the browser
+/// `device` that started it at `started_at`.
+pub async fn code_only(
     conn: &mut AnyConnection,
+    code: &str,
     user_id: &str,
     now: i64,
-) -> Result<Option<String>, sqlx::Error> {
+) -> Result<Option<(i64, Device)>, sqlx::Error> {
     let row = sqlx::query(
-        "select code from message_logins where user_id = $1 and status = 'asked' and expires_at > $2 \
-         order by created_at desc limit 1",
+        "update message_logins set status = 'code_only', user_id = $1, answered_at = $3 \
+         where code = $2 and status = 'waiting' and expires_at > $3 returning created_at, device",
     )
     .bind(user_id)
+    .bind(code)
     .bind(now)
     .fetch_optional(conn)
     .await?;
-    row.map(|r| r.try_get("code")).transpose()
+    let Some(row) = row else { return Ok(None) };
+    tracing::warn!(target: "security", event = "message_login_admin_refused", user = %user_id);
+    let device: Option<String> = row.try_get("device")?;
+    Ok(Some((row.try_get("created_at")?, Device::from_stored(device.as_deref().unwrap_or_default()))))
 }
 
-/// The person's answer to "was it you?". False when there was nothing of theirs to answer (another
-/// person's code, answered before, or expired).
+/// Which message asked the person about the login `code` (kept to check that a tap answers the
+/// latest question).
+pub async fn asked_with(conn: &mut AnyConnection, code: &str, question_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("update message_logins set question_id = $1 where code = $2 and status = 'asked'")
+        .bind(question_id)
+        .bind(code)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// A login that waits for this person's answer on WhatsApp.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    pub code: String,
+    /// The message that asked them.
+    pub question_id: Option<String>,
+    pub match_code: i32,
+}
+
+/// The login `code` (or, without one, the latest) this person was asked about and has not
+/// answered, while it runs.
+pub async fn pending_for(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    code: Option<&str>,
+    now: i64,
+) -> Result<Option<Pending>, sqlx::Error> {
+    let row = sqlx::query(
+        "select code, question_id, match_code from message_logins where user_id = $1 and status = 'asked' \
+         and expires_at > $2 and ($3 = '' or code = $3) order by created_at desc limit 1",
+    )
+    .bind(user_id)
+    .bind(now)
+    .bind(code.unwrap_or_default())
+    .fetch_optional(conn)
+    .await?;
+    row.map(|r| {
+        Ok(Pending {
+            code: r.try_get("code")?,
+            question_id: r.try_get("question_id")?,
+            match_code: r.try_get::<Option<i32>, _>("match_code")?.unwrap_or_default(),
+        })
+    })
+    .transpose()
+}
+
+/// The person's answer to "was it you?": `confirmed` only when they tapped the browser's number on
+/// the latest question (the conversation checks both). False when there was nothing of theirs to
+/// answer (another person's code, answered before, or expired).
 pub async fn answer(
     conn: &mut AnyConnection,
     code: &str,
@@ -233,6 +317,21 @@ pub async fn answer(
         tracing::info!(target: "security", event, user = %user_id);
     }
     Ok(answered)
+}
+
+/// Three numbers to tap, in random order: `match_code` and two others of 10-99.
+pub fn choices_for(match_code: i32) -> [i32; 3] {
+    let mut rng = rand::rng();
+    let mut numbers = vec![match_code];
+    while numbers.len() < 3 {
+        let other = rng.random_range(10..=99);
+        if !numbers.contains(&other) {
+            numbers.push(other);
+        }
+    }
+    let first = rng.random_range(0..3);
+    numbers.swap(0, first);
+    [numbers[0], numbers[1], numbers[2]]
 }
 
 /// The code a message carries, when it is the text of a login by message ("… Código: K7P-4QX"):
@@ -261,6 +360,10 @@ pub fn shown(code: &str) -> String {
 fn random_login_id() -> String {
     let bytes: [u8; 32] = rand::rng().random();
     hex::encode(bytes)
+}
+
+fn random_match_code() -> i32 {
+    rand::rng().random_range(10..=99)
 }
 
 fn random_code() -> String {
@@ -297,5 +400,20 @@ mod tests {
         let code = random_code();
         assert!(code.len() == 6 && code.bytes().all(|c| ALPHABET.contains(&c)), "{code}");
         assert_eq!(shown("K7P4QX"), "K7P-4QX");
+    }
+
+    #[test]
+    fn the_three_numbers_to_tap_hold_the_browsers_once_and_two_others_of_two_digits() {
+        let mut first_places = std::collections::HashSet::new();
+        for _ in 0..200 {
+            let code = random_match_code();
+            assert!((10..=99).contains(&code), "{code}");
+            let numbers = choices_for(code);
+            assert_eq!(numbers.iter().filter(|n| **n == code).count(), 1, "{numbers:?}");
+            assert!(numbers.iter().all(|n| (10..=99).contains(n)), "{numbers:?}");
+            assert!(numbers[0] != numbers[1] && numbers[1] != numbers[2] && numbers[0] != numbers[2]);
+            first_places.insert(numbers.iter().position(|n| *n == code));
+        }
+        assert_eq!(first_places.len(), 3, "the browser's number is not always in one place");
     }
 }

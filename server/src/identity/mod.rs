@@ -4,6 +4,7 @@ pub mod caller;
 pub mod changes;
 pub mod codes;
 pub mod contact;
+pub mod device;
 pub mod directory;
 pub mod links;
 pub mod live;

@@ -1,7 +1,10 @@
 //! Sessions: a short-lived access token (JWT, HS256 only, 15 minutes) and an opaque refresh token
 //! (256 bits, stored as a SHA-256 hash) that rotates on every use. Refresh tokens of one login form
 //! a family with one absolute expiry (30 days); presenting a used token again revokes the family,
-//! since only a thief would. Logout, erasure and role changes revoke families too.
+//! since only a thief would — except within a short grace after its first use
+//! (`REFRESH_REUSE_INTERVAL_S`, 10 s, as GoTrue's `REFRESH_TOKEN_REUSE_INTERVAL`), when it is two
+//! tabs refreshing at once or a phone that lost the answer and asks again: they get a working pair
+//! of the same session. Logout, erasure and role changes revoke families too.
 
 use std::time::Duration;
 
@@ -182,15 +185,18 @@ pub async fn start(db: &Db, keys: &TokenKeys, user: &User) -> Result<TokenPair, 
     Ok(TokenPair { access: keys.issue(user, &family_id)?, refresh })
 }
 
-/// Trades a refresh token for a new pair in the same family. A token used before revokes its family.
+/// Trades a refresh token for a new pair in the same family. A token used before revokes its
+/// family, unless it was first used at most `reuse_interval` ago: then the same session gets a
+/// new pair (the first answer's pair stays good too).
 pub(in crate::identity) async fn rotate(
     db: &Db,
     keys: &TokenKeys,
     refresh: &str,
+    reuse_interval: Duration,
 ) -> Result<TokenPair, AppError> {
     let mut tx = db.begin().await?;
     let row = sqlx::query(
-        "select id, family_id, user_id, expires_at, used_at, revoked_at from refresh_tokens where token_hash = $1",
+        "select id, family_id, user_id, expires_at, revoked_at from refresh_tokens where token_hash = $1",
     )
     .bind(hash(refresh))
     .fetch_optional(&mut *tx)
@@ -198,25 +204,35 @@ pub(in crate::identity) async fn rotate(
     let Some(row) = row else { return Err(AppError::Unauthenticated) };
     let (id, family_id, user_id): (String, String, String) =
         (row.try_get("id")?, row.try_get("family_id")?, row.try_get("user_id")?);
-    let used_at: Option<i64> = row.try_get("used_at")?;
     let revoked_at: Option<i64> = row.try_get("revoked_at")?;
     let expires_at: i64 = row.try_get("expires_at")?;
-    if revoked_at.is_some() || expires_at < db.now_ms() {
+    let now = db.now_ms();
+    if revoked_at.is_some() || expires_at < now {
         return Err(AppError::Unauthenticated);
     }
-    let claimed = used_at.is_none()
-        && sqlx::query("update refresh_tokens set used_at = $1 where id = $2 and used_at is null")
-            .bind(db.now_ms())
-            .bind(&id)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-            == 1;
+    // One conditional update claims the token; of two at once, the other waits for it (a row
+    // lock, or SQLite's one writer) and then reads when it was used.
+    let claimed = sqlx::query("update refresh_tokens set used_at = $1 where id = $2 and used_at is null")
+        .bind(now)
+        .bind(&id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+        == 1;
     if !claimed {
-        drop(tx);
-        revoke_family(db, &family_id).await?;
-        tracing::warn!(target: "security", event = "refresh_reuse", user = %user_id, "a used refresh token was presented again; its session is revoked");
-        return Err(AppError::Unauthenticated);
+        let used_at: Option<i64> = sqlx::query_scalar("select used_at from refresh_tokens where id = $1")
+            .bind(&id)
+            .fetch_one(&mut *tx)
+            .await?;
+        let within =
+            used_at.is_some_and(|used| now.saturating_sub(used) <= reuse_interval.as_millis() as i64);
+        if !within {
+            drop(tx);
+            revoke_family(db, &family_id).await?;
+            tracing::warn!(target: "security", event = "refresh_reuse", user = %user_id, "a used refresh token was presented again; its session is revoked");
+            return Err(AppError::Unauthenticated);
+        }
+        tracing::info!(target: "security", event = "refresh_reuse_within_interval", user = %user_id);
     }
     let Some(user) = users::find_by_id(&mut tx, &user_id).await? else {
         return Err(AppError::Unauthenticated);

@@ -87,6 +87,8 @@ pub async fn set(
          monthly_checkin = excluded.monthly_checkin, tax_reminders = excluded.tax_reminders, \
          checkin_day = excluded.checkin_day, checkin_hour = excluded.checkin_hour, \
          consented_at = coalesce(excluded.consented_at, reminder_preferences.consented_at), \
+         last_resume_at = case when reminder_preferences.stopped_at is null then reminder_preferences.last_resume_at \
+         else excluded.updated_at end, \
          stopped_at = null, updated_at = excluded.updated_at",
     )
     .bind(user_id)
@@ -102,31 +104,80 @@ pub async fn set(
     Ok(get(&mut conn, user_id).await?)
 }
 
-/// "PARAR": every proactive message stops at once (what they agreed to is kept for "VOLTAR").
-/// True when something was running.
-pub async fn stop(conn: &mut AnyConnection, user_id: &str, at: i64) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "insert into reminder_preferences (user_id, stopped_at, updated_at) values ($1, $2, $2) \
-         on conflict (user_id) do update set stopped_at = excluded.stopped_at, updated_at = excluded.updated_at \
-         where reminder_preferences.stopped_at is null",
-    )
-    .bind(user_id)
-    .bind(at)
-    .execute(conn)
-    .await?;
+/// How a stop or resume reached us.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Said {
+    /// The person wrote it to us ("PARAR", "VOLTAR"): their latest word, as we received it.
+    Typed,
+    /// Meta reported it (the `user_preferences` webhook), dated by Meta's timestamp: ignored when
+    /// older than the latest stop or resume, so a late or out-of-order report never undoes a newer
+    /// choice.
+    Reported,
+}
+
+/// "PARAR" (or Meta's stop of marketing messages, dated `at`): every proactive message stops at
+/// once (what they agreed to is kept for "VOLTAR"). True when something was running.
+pub async fn stop(conn: &mut AnyConnection, user_id: &str, at: i64, said: Said) -> Result<bool, sqlx::Error> {
+    let in_order = match said {
+        Said::Typed => "",
+        Said::Reported => {
+            " and (reminder_preferences.last_resume_at is null or reminder_preferences.last_resume_at <= excluded.last_stop_at)"
+        }
+    };
+    let sql = format!(
+        "insert into reminder_preferences (user_id, stopped_at, last_stop_at, updated_at) values ($1, $2, $2, $2) \
+         on conflict (user_id) do update set stopped_at = excluded.stopped_at, \
+         last_stop_at = excluded.last_stop_at, updated_at = excluded.updated_at \
+         where reminder_preferences.stopped_at is null{in_order}"
+    );
+    let done = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).bind(at).execute(conn).await?;
     Ok(done.rows_affected() == 1)
 }
 
-/// "VOLTAR": what they had agreed to runs again. False when nothing was stopped.
-pub async fn resume(conn: &mut AnyConnection, user_id: &str, at: i64) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "update reminder_preferences set stopped_at = null, updated_at = $2 where user_id = $1 and stopped_at is not null",
+/// "VOLTAR" (or Meta's resume, dated `at`): what they had agreed to runs again. False when nothing
+/// was stopped (or, reported, when the stop is newer than `at`).
+pub async fn resume(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    at: i64,
+    said: Said,
+) -> Result<bool, sqlx::Error> {
+    let in_order = match said {
+        Said::Typed => "",
+        Said::Reported => " and (last_stop_at is null or last_stop_at <= $2)",
+    };
+    let sql = format!(
+        "update reminder_preferences set stopped_at = null, last_resume_at = $2, updated_at = $2 \
+         where user_id = $1 and stopped_at is not null{in_order}"
+    );
+    let done = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).bind(at).execute(conn).await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Whether a proactive message written at `written_at` may still go: the person agrees to its kind
+/// (`checkin`: the monthly check-in, else the fiscal reminders) and has not said "PARAR" since it
+/// was written (a stop and a resume since still drop it). Asked in the transaction that stores a
+/// reminder and in the one that hands it to WhatsApp: it holds the person's row until that
+/// transaction ends, so a "PARAR" that commits meanwhile waits for it, and one that committed
+/// first is seen (PostgreSQL re-reads a row it waited for).
+pub async fn still_wanted(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    checkin: bool,
+    written_at: i64,
+) -> Result<bool, sqlx::Error> {
+    let held = sqlx::query(
+        "update reminder_preferences set updated_at = updated_at where user_id = $1 \
+         and stopped_at is null and consented_at is not null \
+         and (last_stop_at is null or last_stop_at < $2) \
+         and (case when $3 = 1 then monthly_checkin else tax_reminders end) = 1",
     )
     .bind(user_id)
-    .bind(at)
+    .bind(written_at)
+    .bind(i32::from(checkin))
     .execute(conn)
     .await?;
-    Ok(done.rows_affected() == 1)
+    Ok(held.rows_affected() == 1)
 }
 
 /// The id of the answer to tap that accepts the check-ins offered on WhatsApp, and of the one
@@ -181,6 +232,7 @@ pub async fn answer_offer(
          monthly_checkin = case when $3 = 1 then 1 else monthly_checkin end, \
          tax_reminders = case when $3 = 1 then 1 else tax_reminders end, \
          consented_at = case when $3 = 1 then $2 else consented_at end, \
+         last_resume_at = case when $3 = 1 and stopped_at is not null then $2 else last_resume_at end, \
          stopped_at = case when $3 = 1 then null else stopped_at end \
          where user_id = $1",
     )

@@ -93,6 +93,11 @@ pub fn whatsapp_send(kind: &'static str, outcome: &'static str) {
     counter!("socio_whatsapp_sends_total", "kind" => kind, "outcome" => outcome).increment(1);
 }
 
+/// A proactive message was dropped before its send: the person said "PARAR" after it was written.
+pub fn proactive_dropped() {
+    counter!("socio_whatsapp_sends_total", "kind" => "reminder", "outcome" => "dropped").increment(1);
+}
+
 /// The job queue of one kind, as seen now.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueueDepth {

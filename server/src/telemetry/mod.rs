@@ -4,6 +4,7 @@
 
 pub mod health;
 pub mod metrics;
+pub mod throttle;
 
 use tracing_subscriber::EnvFilter;
 

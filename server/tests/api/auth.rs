@@ -236,6 +236,8 @@ async fn refresh_rotates_and_a_reused_token_revokes_the_whole_family(db: TestDat
     assert_ne!(second_refresh, first_refresh);
     assert_eq!(app.me(&second_access).await.0, 200);
 
+    // Past the reuse interval (10 s), a used token is a thief's.
+    app.db.clock().advance(10_001);
     let (status, _) = app
         .call(reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": first_refresh}), None)
         .await;
@@ -247,6 +249,39 @@ async fn refresh_rotates_and_a_reused_token_revokes_the_whole_family(db: TestDat
     assert_eq!(app.me(&second_access).await.0, 401, "the session is over");
 }
 on_both_engines!(refresh_rotates_and_a_reused_token_revokes_the_whole_family);
+
+async fn two_tabs_refreshing_at_once_or_a_lost_answer_keep_the_session(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    app.register(ANA).await;
+    let (_, refresh) = app.login(ANA).await;
+    let app = &app;
+    let renew = |token: String| async move {
+        app.call(reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": token}), None).await
+    };
+    // Two tabs present the same token at the same moment.
+    let answers = futures::future::join_all((0..4).map(|_| renew(refresh.clone()))).await;
+    for (status, body) in &answers {
+        assert_eq!(*status, 200, "every tab gets a working pair: {body}");
+        let access = body["data"]["token"].as_str().unwrap();
+        assert_eq!(app.me(access).await.0, 200, "of the same, standing session");
+    }
+    // A phone lost the answer and asks again 9 s later: still within the interval.
+    app.db.clock().advance(9_000);
+    let (status, lost) = renew(refresh.clone()).await;
+    assert_eq!(status, 200, "{lost}");
+    // Each pair goes on working: every new refresh token renews once more.
+    for (_, body) in answers.iter().chain([&(status, lost)]) {
+        let (status, next) = renew(body["data"]["refreshToken"].as_str().unwrap().to_owned()).await;
+        assert_eq!(status, 200, "{next}");
+    }
+    // After the interval, the same token again is theft: the whole session ends.
+    app.db.clock().advance(1_001);
+    let (status, _) = renew(refresh).await;
+    assert_eq!(status, 401);
+    let (status, _) = renew(answers[0].1["data"]["refreshToken"].as_str().unwrap().to_owned()).await;
+    assert_eq!(status, 401, "its family is revoked");
+}
+on_both_engines!(two_tabs_refreshing_at_once_or_a_lost_answer_keep_the_session);
 
 async fn logout_ends_the_session(db: TestDatabase) {
     let app = spawn_app(db).await;

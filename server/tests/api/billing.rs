@@ -77,9 +77,10 @@ async fn a_registered_number_takes_pro_in_the_sandbox_and_is_welcomed_on_whatsap
         (shown["data"]["amount"].clone(), shown["data"]["currency"].clone()),
         (json!(899), json!("BRL"))
     );
-    assert_eq!(
-        (shown["data"]["state"].clone(), shown["data"]["phoneNumber"].clone()),
-        (json!("open"), json!(ANA))
+    assert_eq!(shown["data"]["state"], json!("open"));
+    assert!(
+        shown["data"].get("phoneNumber").is_none() && !shown.to_string().contains("98765"),
+        "the page shows no number: anyone holding its address could read it: {shown}"
     );
     assert_eq!(tier(&app).await, "free", "nothing changes before paying");
 
@@ -207,3 +208,62 @@ async fn asking_again_for_a_checkout_reopens_the_open_one_and_anonymous_asks_are
     assert_eq!(app.count("select count(*) as n from checkout_sessions").await, 2, "and still no new session");
 }
 on_both_engines!(asking_again_for_a_checkout_reopens_the_open_one_and_anonymous_asks_are_limited);
+
+/// A checkout by number, without a token, from the client address `from` (behind a trusted proxy).
+async fn checkout_from(app: &TestApp, from: &str, body: &Value) -> (u16, Value) {
+    let response = app
+        .http
+        .post(format!("{}/api/subscriptions/checkout", app.address))
+        .header("x-forwarded-for", from)
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    (response.status().as_u16(), response.json().await.unwrap())
+}
+
+async fn someone_else_asking_with_a_persons_number_never_gets_their_open_checkout(db: TestDatabase) {
+    let app = spawn_app_with(
+        db,
+        &[("WHATSAPP_BATCH_WINDOW_MS", "10".into()), ("TRUSTED_PROXIES", "127.0.0.1/32".into())],
+    )
+    .await;
+    app.register(ANA).await;
+    let ask = json!({"planType": "pro", "phoneNumber": ANA, "interval": "monthly"});
+    let (status, ana) = checkout_from(&app, "198.51.100.7", &ask).await;
+    assert_eq!(status, 200, "{ana}");
+    let (_, ana_again) = checkout_from(&app, "198.51.100.7", &ask).await;
+    assert_eq!(ana_again["data"]["checkoutUrl"], ana["data"]["checkoutUrl"], "her own reload reopens hers");
+    let (status, stranger) = checkout_from(&app, "203.0.113.9", &ask).await;
+    assert_eq!(status, 200, "{stranger}");
+    assert_ne!(
+        stranger["data"]["checkoutUrl"], ana["data"]["checkoutUrl"],
+        "another address gets a checkout of its own, not the one Ana opened"
+    );
+    // Logged in, Ana gets her own again (a checkout she opened herself, not the stranger's).
+    let (token, _) = app.login(ANA).await;
+    let (_, logged_in) = checkout(&app, ask.clone(), Some(&token)).await;
+    assert_ne!(logged_in["data"]["checkoutUrl"], stranger["data"]["checkoutUrl"]);
+    let (_, logged_in_again) = checkout(&app, ask, Some(&token)).await;
+    assert_eq!(logged_in_again["data"]["checkoutUrl"], logged_in["data"]["checkoutUrl"]);
+}
+on_both_engines!(someone_else_asking_with_a_persons_number_never_gets_their_open_checkout);
+
+async fn looking_up_checkouts_without_a_token_is_limited_per_address(db: TestDatabase) {
+    let app = app(db).await;
+    let session = pay(&app, "monthly").await;
+    let mut statuses = Vec::new();
+    for _ in 0..122 {
+        let (status, _) = app.rest_get(&format!("/api/subscriptions/checkout/{session}"), "pt-BR").await;
+        statuses.push(status);
+    }
+    assert!(
+        statuses[..120].iter().all(|s| *s == 200),
+        "a page polling every 2 s is far within: {statuses:?}"
+    );
+    assert_eq!(statuses[121], 429, "{statuses:?}");
+    let (status, body) = app.rest_get(&format!("/api/subscriptions/sandbox/{session}"), "en").await;
+    assert_eq!(status, 429, "the sandbox's page shares the budget: {body}");
+    assert!(body["retryAfter"].as_u64().is_some_and(|s| s >= 1), "{body}");
+}
+on_both_engines!(looking_up_checkouts_without_a_token_is_limited_per_address);

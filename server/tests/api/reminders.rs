@@ -218,7 +218,11 @@ async fn parar_and_meta_s_own_stop_keep_every_reminder_from_going(db: TestDataba
         .map(|p| p["text"].as_str().unwrap())
         .collect();
     assert_eq!(params, ["Ana", "outubro"], "{template}");
-    // Billed as a utility template, like every message.
+    // Billed as a utility template, like every message (its status names the wamid we recorded).
+    eventually("the check-in is recorded as sent", || async {
+        app.count("select count(*) as n from messages where kind = 'reminder' and status = 'sent'").await == 1
+    })
+    .await;
     let delivered = graph.status_webhook(2, "delivered");
     assert_eq!(app.post_whatsapp_webhook(&delivered, Some(APP_SECRET)).await, 200);
     eventually("the pricing", || async {

@@ -1,11 +1,12 @@
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
+import { AuthService } from "@/gen/socio/v1/auth_pb";
 import { BillingService } from "@/gen/socio/v1/billing_pb";
 import { BusinessPlanService } from "@/gen/socio/v1/business_plan_pb";
 
 import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY, getAccessToken } from "./session";
-import { apiInterceptors } from "./transport";
+import { REFRESH_LOCK, apiInterceptors, refreshWith } from "./transport";
 
 function recordingTransport(language: string) {
   const seen: { authorization: string | null; language: string | null; timeout: number | undefined }[] = [];
@@ -98,5 +99,131 @@ describe("a live stream the server ended", () => {
     await expect(watch()).rejects.toThrow(ConnectError);
     expect(expired()).toBe(0);
     expect(getAccessToken()).toBe("new.access.token");
+  });
+});
+
+/** Web Locks as a browser grants them: one holder of a name at a time, the others in turn. */
+function webLocks() {
+  const tails = new Map<string, Promise<unknown>>();
+  const requested: string[] = [];
+  const locks = {
+    request(name: string, callback: (lock: Lock | null) => Promise<unknown>): Promise<unknown> {
+      requested.push(name);
+      const granted = (tails.get(name) ?? Promise.resolve()).then(() => callback({ name, mode: "exclusive" }));
+      tails.set(
+        name,
+        granted.catch(() => undefined),
+      );
+      return granted;
+    },
+  };
+  return { locks: locks as unknown as LockManager, requested };
+}
+
+/** Another tab taking the lock and keeping it until released; resolves once it holds it. */
+async function holdLock(locks: LockManager) {
+  let release: () => void = () => {};
+  let held: () => void = () => {};
+  const holding = new Promise<void>((resolve) => (held = resolve));
+  const done = locks.request(REFRESH_LOCK, () => {
+    held();
+    return new Promise<void>((resolve) => (release = resolve));
+  });
+  await holding;
+  return { release, done };
+}
+
+/**
+ * The server's Refresh: each refresh token works once and is then rotated (a used one is refused,
+ * as a replayed one would be). It answers after a pause, so two tabs can overlap.
+ */
+function rotatingServer(valid: string) {
+  const presented: string[] = [];
+  let current = valid;
+  let turn = 1;
+  const transport = createRouterTransport(({ service }) => {
+    service(AuthService, {
+      refresh: async (request) => {
+        presented.push(request.refreshToken);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (request.refreshToken !== current) throw new ConnectError("Sessão expirada.", Code.Unauthenticated);
+        turn += 1;
+        current = `refresh-${turn}`;
+        return { token: `access-${turn}`, refreshToken: current };
+      },
+    });
+  });
+  return { transport, presented };
+}
+
+describe("renewing the session shared by the tabs", () => {
+  it("two tabs renewing at once through the lock ask the server once and both get the new access token", async () => {
+    const { locks, requested } = webLocks();
+    vi.stubGlobal("navigator", { locks });
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, "access-1");
+    window.localStorage.setItem(REFRESH_TOKEN_KEY, "refresh-1");
+    const server = rotatingServer("refresh-1");
+    // Each tab has its own client; they share the storage and the browser's locks.
+    const [first, second] = await Promise.all([refreshWith(server.transport)(), refreshWith(server.transport)()]);
+    expect(server.presented).toEqual(["refresh-1"]);
+    expect(first).toBe("access-2");
+    expect(second).toBe("access-2");
+    expect(window.localStorage.getItem(REFRESH_TOKEN_KEY)).toBe("refresh-2");
+    expect(requested).toEqual([REFRESH_LOCK, REFRESH_LOCK]);
+  });
+
+  it("a tab whose refresh token another tab rotated while it waited uses the stored access token without asking", async () => {
+    const { locks } = webLocks();
+    vi.stubGlobal("navigator", { locks });
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, "access-1");
+    window.localStorage.setItem(REFRESH_TOKEN_KEY, "refresh-1");
+    const server = rotatingServer("refresh-1");
+    // Another tab holds the lock and renews meanwhile.
+    const { release, done: otherTab } = await holdLock(locks);
+    const renewal = refreshWith(server.transport)();
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, "access-from-the-other-tab");
+    window.localStorage.setItem(REFRESH_TOKEN_KEY, "refresh-from-the-other-tab");
+    release();
+    await otherTab;
+    expect(await renewal).toBe("access-from-the-other-tab");
+    expect(server.presented).toEqual([]);
+    expect(window.localStorage.getItem(REFRESH_TOKEN_KEY)).toBe("refresh-from-the-other-tab");
+  });
+
+  it("a tab that waited while another tab ended the session renews nothing", async () => {
+    const { locks } = webLocks();
+    vi.stubGlobal("navigator", { locks });
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, "access-1");
+    window.localStorage.setItem(REFRESH_TOKEN_KEY, "refresh-1");
+    const server = rotatingServer("refresh-1");
+    const { release, done: otherTab } = await holdLock(locks);
+    const renewal = refreshWith(server.transport)();
+    window.localStorage.clear();
+    release();
+    await otherTab;
+    expect(await renewal).toBeNull();
+    expect(server.presented).toEqual([]);
+  });
+
+  it("a tab whose refresh token is still the stored one renews it under the lock", async () => {
+    const { locks, requested } = webLocks();
+    vi.stubGlobal("navigator", { locks });
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, "access-1");
+    window.localStorage.setItem(REFRESH_TOKEN_KEY, "refresh-1");
+    const server = rotatingServer("refresh-1");
+    expect(await refreshWith(server.transport)()).toBe("access-2");
+    expect(server.presented).toEqual(["refresh-1"]);
+    expect(requested).toEqual([REFRESH_LOCK]);
+    expect(getAccessToken()).toBe("access-2");
+  });
+
+  it("without Web Locks a tab renews at once, as before", async () => {
+    vi.stubGlobal("navigator", {});
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, "access-1");
+    window.localStorage.setItem(REFRESH_TOKEN_KEY, "refresh-1");
+    const server = rotatingServer("refresh-1");
+    expect(await refreshWith(server.transport)()).toBe("access-2");
+    expect(server.presented).toEqual(["refresh-1"]);
+    expect(window.localStorage.getItem(REFRESH_TOKEN_KEY)).toBe("refresh-2");
   });
 });

@@ -90,18 +90,53 @@ export function refreshInterceptor(refresh: () => Promise<string | null>, onExpi
   };
 }
 
-/** Trades the stored refresh token for a new pair, over its own transport (no interceptor loop). */
+/** The Web Lock every tab of this origin takes to renew the session, one tab at a time. */
+export const REFRESH_LOCK = "socio-refresh";
+
+/** The browser's Web Locks, when it has them (every current browser; not jsdom, not old ones). */
+function webLocks(): LockManager | undefined {
+  return typeof navigator === "undefined" ? undefined : (navigator.locks as LockManager | undefined);
+}
+
+/**
+ * Trades the stored refresh token for a new pair, over its own transport (no interceptor loop).
+ *
+ * Tabs share the tokens (localStorage) and the server rotates a refresh token on use, so two tabs
+ * renewing at once would present the same token twice. Where the browser has Web Locks, tabs renew
+ * one at a time under `REFRESH_LOCK`: a tab that gets the lock after another rotated the token it
+ * saw takes the access token that tab stored instead of asking again. Without Web Locks it asks at
+ * once, as before.
+ */
 export function refreshWith(transport: Transport): () => Promise<string | null> {
   const client = createClient(AuthService, transport);
-  return async () => {
-    const refreshToken = getRefreshToken();
-    if (!refreshToken) return null;
+  /** Asks the server for a new pair for `refreshToken`; null when it cannot be renewed. */
+  async function exchange(refreshToken: string): Promise<string | null> {
     try {
       const pair = await client.refresh({ refreshToken });
       storeTokens(pair.token, pair.refreshToken);
       return pair.token;
     } catch {
       return null;
+    }
+  }
+  return async () => {
+    const seen = getRefreshToken();
+    if (!seen) return null;
+    const locks = webLocks();
+    if (!locks) return exchange(seen);
+    try {
+      return await locks.request(REFRESH_LOCK, async () => {
+        const current = getRefreshToken();
+        // Another tab ended the session (a logout, a refused renewal) while this one waited.
+        if (!current) return null;
+        const access = getAccessToken();
+        // Another tab renewed while this one waited: its new access token is this tab's too.
+        if (current !== seen && access) return access;
+        return exchange(current);
+      });
+    } catch {
+      // Only the lock itself can fail here (an opaque origin): renew as without Web Locks.
+      return exchange(seen);
     }
   };
 }

@@ -21,6 +21,42 @@ pub(in crate::conversation) async fn mark_sending(db: &Db, id: &str) -> Result<b
     Ok(taken.rows_affected() == 1)
 }
 
+/// [`mark_sending`] inside the caller's transaction (a proactive message's, after its consent
+/// was checked in the same transaction).
+pub(in crate::conversation) async fn mark_sending_in(
+    conn: &mut AnyConnection,
+    id: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let taken = sqlx::query(
+        "update messages set status = 'sending', updated_at = $1 where id = $2 and status = 'queued'",
+    )
+    .bind(now)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(taken.rows_affected() == 1)
+}
+
+/// A queued proactive message the person no longer wants ("PARAR" since it was written): it is
+/// never sent, and stays in the conversation as `dropped` with the reason.
+pub(in crate::conversation) async fn record_dropped(
+    conn: &mut AnyConnection,
+    id: &str,
+    reason: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let dropped = sqlx::query(
+        "update messages set status = 'dropped', error = $1, updated_at = $2 where id = $3 and status = 'queued'",
+    )
+    .bind(reason)
+    .bind(now)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(dropped.rows_affected() == 1)
+}
+
 /// Meta refused the request (it was not delivered): the message waits for the next try.
 pub(in crate::conversation) async fn requeue(db: &Db, id: &str) -> Result<(), sqlx::Error> {
     sqlx::query(

@@ -15,7 +15,8 @@ export function adminName(name: string): string {
 /**
  * One message of a conversation as admins see it: the person's on the left, ours on the right —
  * the consultant's, or a team member's (named, in another colour) — with its time, and a mark
- * when WhatsApp did not deliver it.
+ * when WhatsApp did not deliver it, or when it was never sent (a reminder written before the person
+ * said PARAR).
  */
 export function ChatBubble({ message, person }: { message: ChatMessage; person: string }) {
   const { t, i18n } = useTranslation("admin");
@@ -26,6 +27,7 @@ export function ChatBubble({ message, person }: { message: ChatMessage; person: 
       <p className="text-xs font-semibold text-slate-600">
         {author} · <time>{formatDateTime(message.timestamp, currentLanguage(i18n))}</time>
         {message.status === "failed" && <span className="ml-1 text-red-700">· {t("handoffs.failed")}</span>}
+        {message.status === "dropped" && <span className="ml-1 text-slate-600">· {t("handoffs.dropped")}</span>}
       </p>
       <p className="mt-1 whitespace-pre-wrap">
         <WhatsAppText text={message.content} />

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 
@@ -40,6 +40,7 @@ function authApi(
           loginId: "secret-login-id",
           text: "Quero entrar no site do Sócio. Código: K7P-4QX",
           whatsappUrl: "https://wa.me/5511900000000?text=Quero%20entrar%20no%20site%20do%20S%C3%B3cio.%20C%C3%B3digo%3A%20K7P-4QX",
+          matchCode: 47,
         };
       },
       getWhatsAppLogin: (request) => {
@@ -202,10 +203,41 @@ describe("login", () => {
     expect(window.localStorage.getItem("refreshToken")).toBe("refresh-wa");
   });
 
-  it("says so when the person answered that it was not them, and starts again on request", async () => {
+  it("shows the number to tap on WhatsApp big, named and said in words", async () => {
+    renderApp("/login", { api: authApi({}) });
+    const box = await screen.findByRole("group", { name: "Seu número de confirmação" });
+    expect(box).toHaveAccessibleDescription("No WhatsApp, toque no número 47 para confirmar.");
+    expect(within(box).getByTestId("whatsapp-match-code")).toHaveTextContent(/^47$/);
+    expect(screen.getByText("No WhatsApp, toque no número 47 para confirmar.")).toBeInTheDocument();
+  });
+
+  it("says in English which number to tap", async () => {
+    renderApp("/login", { language: "en", api: authApi({}) });
+    const box = await screen.findByRole("group", { name: "Your confirmation number" });
+    expect(within(box).getByText("On WhatsApp, tap 47 to confirm.")).toBeInTheDocument();
+  });
+
+  it("sends an admin's account to the code form, without a new login by message", async () => {
+    const seen = { sendCode: [] as string[], verifyCode: [] as string[], starts: 0 };
+    renderApp("/login", { api: authApi({ whatsappLogin: [{ status: WhatsAppLoginStatus.CODE_REQUIRED }] }, seen) });
+    expect(
+      await screen.findByText(/Esta conta é de um administrador: administradores entram só com o código de verificação enviado ao número deles/),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole("group", { name: "Seu número de confirmação" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Gerar um novo acesso" })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Receber o código no meu número" }));
+    expect(screen.getByLabelText("Número de WhatsApp")).toHaveFocus();
+    expect(seen.starts).toBe(1);
+    expect(window.localStorage.getItem("authToken")).toBeNull();
+  });
+
+  it("says the login was cancelled when the person answered no or tapped another number, and starts again on request", async () => {
     const seen = { sendCode: [] as string[], verifyCode: [] as string[], starts: 0 };
     renderApp("/login", { api: authApi({ whatsappLogin: [{ status: WhatsAppLoginStatus.REFUSED }] }, seen) });
-    expect(await screen.findByText("Você respondeu que não foi você, então ninguém entrou.")).toBeInTheDocument();
+    expect(
+      await screen.findByText("Acesso cancelado: no WhatsApp, você respondeu que não foi você ou tocou em um número diferente do mostrado aqui. Ninguém entrou."),
+    ).toBeInTheDocument();
+    expect(screen.queryByTestId("whatsapp-match-code")).not.toBeInTheDocument();
     expect(seen.starts).toBe(1);
     await userEvent.click(screen.getByRole("button", { name: "Gerar um novo acesso" }));
     await waitFor(() => expect(seen.starts).toBe(2));

@@ -51,6 +51,7 @@ export function LoginPage() {
   const sendCode = useSendCode();
   const verifyCode = useVerifyCode();
   const autoRequested = useRef(false);
+  const phoneInput = useRef<HTMLInputElement>(null);
   const [resendIn, setResendIn] = useCountdown();
   const [stillValid, setStillValid] = useState(false);
   const busy = sendCode.isPending || verifyCode.isPending;
@@ -128,7 +129,7 @@ export function LoginPage() {
           </h1>
           {step === "phone" && (
             <div className="mt-6">
-              <WhatsAppLogin />
+              <WhatsAppLogin onUseCode={() => phoneInput.current?.focus()} />
               <p className="mt-8 flex items-center gap-3 text-sm text-slate-500 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200">
                 {t("orCode")}
               </p>
@@ -140,6 +141,7 @@ export function LoginPage() {
               <label className="block font-medium">
                 {t("phoneLabel")}
                 <input
+                  ref={phoneInput}
                   type="tel"
                   name="phoneNumber"
                   required

@@ -1,5 +1,5 @@
 import qrcode from "qrcode-generator";
-import { Loader2, MessageCircle, RefreshCw } from "lucide-react";
+import { KeyRound, Loader2, MessageCircle, RefreshCw, ShieldCheck } from "lucide-react";
 import { useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -31,13 +31,44 @@ function QrCode({ text, label }: { text: string; label: string }) {
   );
 }
 
+/** The test id of the number to tap on WhatsApp (the e2e tests read it from the page). */
+export const MATCH_CODE_TEST_ID = "whatsapp-match-code";
+
 /**
- * "Entrar pelo WhatsApp": the person sends us a message and confirms it on WhatsApp; nothing to
- * type and nothing for Meta to bill. On a phone a button opens WhatsApp with the text; on a wide
- * screen a QR code of the same link. The page asks every 2 s how the login stands and logs in once
- * it is confirmed.
+ * The number to tap on WhatsApp (number matching): big, in its own box, named for assistive
+ * technology by its title and said in a sentence as well, so neither size nor colour carries it.
  */
-export function WhatsAppLogin() {
+function MatchCode({ code }: { code: number }) {
+  const { t } = useTranslation("auth");
+  return (
+    <div
+      role="group"
+      aria-labelledby="whatsapp-match-title"
+      aria-describedby="whatsapp-match-hint"
+      className="rounded-2xl border-2 border-brand-600 bg-white p-4 text-center"
+    >
+      <p id="whatsapp-match-title" className="flex items-center justify-center gap-2 text-sm font-semibold text-slate-700">
+        <ShieldCheck aria-hidden="true" className="h-4 w-4 text-brand-700" />
+        {t("whatsapp.matchTitle")}
+      </p>
+      <p data-testid={MATCH_CODE_TEST_ID} className="my-1 text-6xl leading-none font-bold tracking-wider text-slate-900 tabular-nums sm:text-7xl">
+        {code}
+      </p>
+      <p id="whatsapp-match-hint" className="text-base text-slate-800">
+        {t("whatsapp.matchHint", { code })}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * "Entrar pelo WhatsApp": the person sends us a message and confirms it on WhatsApp by tapping,
+ * among three numbers, the one this page shows; nothing to type and nothing for Meta to bill. On a
+ * phone a button opens WhatsApp with the text; on a wide screen a QR code of the same link. The
+ * page asks every 2 s how the login stands and logs in once it is confirmed. An admin's account is
+ * sent to the code form below (`onUseCode` takes the person there).
+ */
+export function WhatsAppLogin({ onUseCode }: { onUseCode?: () => void }) {
   const { t, i18n } = useTranslation("auth");
   const language = currentLanguage(i18n);
   const navigate = useNavigate();
@@ -67,6 +98,7 @@ export function WhatsAppLogin() {
   if (start.isError) return null; // the code to a typed number below still works
 
   const restart = () => start.mutate({ language });
+  const codeRequired = status === WhatsAppLoginStatus.CODE_REQUIRED;
   const ended = status === WhatsAppLoginStatus.REFUSED || status === WhatsAppLoginStatus.EXPIRED || standing.isError;
 
   return (
@@ -80,6 +112,18 @@ export function WhatsAppLogin() {
           <Loader2 aria-hidden="true" className="h-4 w-4 animate-spin" />
           {t("whatsapp.preparing")}
         </p>
+      ) : codeRequired ? (
+        <div role="status" className="space-y-3 rounded-xl bg-amber-50 p-4 text-amber-950 ring-1 ring-amber-200">
+          <p className="flex items-start gap-2">
+            <KeyRound aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0" />
+            <span>{t("whatsapp.codeRequired")}</span>
+          </p>
+          {onUseCode && (
+            <Button type="button" variant="secondary" onClick={onUseCode}>
+              {t("whatsapp.useCode")}
+            </Button>
+          )}
+        </div>
       ) : ended ? (
         <div role="status" className="space-y-3 rounded-xl bg-slate-50 p-4">
           <p>{status === WhatsAppLoginStatus.REFUSED ? t("whatsapp.refused") : t("whatsapp.expired")}</p>
@@ -90,6 +134,7 @@ export function WhatsAppLogin() {
         </div>
       ) : (
         <>
+          {started.matchCode > 0 && <MatchCode code={started.matchCode} />}
           <div className="lg:hidden">
             <Button asChild size="lg" className="w-full">
               <a href={started.whatsappUrl} target="_blank" rel="noopener noreferrer">

@@ -10,11 +10,11 @@ import { BillingInterval, BillingService } from "@/gen/socio/v1/billing_pb";
 import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
-import { formatPhone } from "@/lib/phone";
 
 import { navigation } from "./checkout-page";
 
-/** `/checkout/sandbox/:session`: the sandbox provider's test payment page. */
+/** `/checkout/sandbox/:session`: the sandbox provider's test payment page. It shows no phone
+ * number: anyone holding the page's address could read it. */
 export function SandboxPage() {
   const { t, i18n } = useTranslation("billing");
   const language = currentLanguage(i18n);
@@ -51,10 +51,6 @@ export function SandboxPage() {
                 <div className="flex justify-between">
                   <dt className="text-slate-600">{t("sandbox.amount")}</dt>
                   <dd className="text-xl font-bold">{formatBRL(data.amount, language, { cents: true })}</dd>
-                </div>
-                <div className="flex justify-between">
-                  <dt className="text-slate-600">{t("sandbox.phone")}</dt>
-                  <dd>{formatPhone(data.phoneNumber)}</dd>
                 </div>
               </dl>
               {data.state === "open" ? (
