@@ -43,6 +43,90 @@ struct Facts {
 pub struct Taxes {
     pub mei_das: MeiDas,
     pub simples: Simples,
+    pub mei_ceiling: MeiCeiling,
+    pub cnaes: Cnaes,
+    pub lucro_presumido: LucroPresumido,
+}
+
+/// What a MEI past its yearly ceiling pays (LC 123/2006 art. 18-A).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MeiCeiling {
+    pub source: String,
+    pub as_of: String,
+    pub yearly: f64,
+    /// Over by at most this share: the excess is taxed, the MEI ends next January.
+    pub tolerance: f64,
+    /// The Simples' first-bracket rates the excess pays, by activity.
+    pub excess_rates: ActivityRates,
+    pub note: String,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct ActivityRates {
+    pub commerce: f64,
+    pub industry: f64,
+    pub services: f64,
+}
+
+/// CNAE subclasses (seven digits) and the Simples annex each is taxed in.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cnaes {
+    pub source: String,
+    pub as_of: String,
+    pub table: std::collections::BTreeMap<String, CnaeEntry>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct CnaeEntry {
+    pub name: String,
+    /// I, II, III, IV, V, or fator_r (III with a Fator R of 28 % or more, else V).
+    pub annex: String,
+    /// The legal provision that places it.
+    pub basis: String,
+}
+
+/// Lucro Presumido's federal rates and presumptions.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LucroPresumido {
+    pub source: String,
+    pub as_of: String,
+    pub pis: f64,
+    pub cofins: f64,
+    pub irpj: f64,
+    pub irpj_additional: f64,
+    /// The IRPJ's additional falls on the presumed profit above this, a month.
+    pub additional_above_monthly: f64,
+    pub csll: f64,
+    pub presumption: Presumptions,
+    pub default_iss: f64,
+    pub iss_range: (f64, f64),
+    pub lc224: Lc224,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct Presumptions {
+    pub commerce: Presumption,
+    pub industry: Presumption,
+    pub services: Presumption,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct Presumption {
+    pub irpj: f64,
+    pub csll: f64,
+}
+
+/// LC 224/2025: from `from` (YYYY-MM-DD), the presumptions are `factor` times higher on the
+/// revenue above `above_yearly` a year.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Lc224 {
+    pub from: String,
+    pub above_yearly: f64,
+    pub factor: f64,
 }
 
 /// The MEI's monthly DAS by activity, valid through `valid_until` (`YYYY-MM-DD`).
@@ -65,13 +149,25 @@ pub struct Simples {
     pub source: String,
     pub as_of: String,
     pub fator_r: FatorR,
+    pub annex_iv_cpp: AnnexIvCpp,
     pub annexes: std::collections::BTreeMap<String, Vec<(f64, f64, f64)>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FatorR {
     pub fact: String,
     pub threshold: f64,
+    /// FGTS on wages, the 13th and the vacation third, which the Fator R's payroll counts.
+    pub fgts: f64,
+    pub payroll_source: String,
+}
+
+/// Annex IV's CPP, paid outside the DAS on wages and pró-labore.
+#[derive(Clone, Debug, Deserialize)]
+pub struct AnnexIvCpp {
+    pub rate: f64,
+    pub source: String,
 }
 
 /// The dates and figures the reminders and the ceiling projection use, each beside the fact whose

@@ -239,7 +239,8 @@ async fn saved_plan_inputs(db: &Db, user_id: &str) -> anyhow::Result<Option<(fin
     let data: pb::FinanceData = proto_json::from_json(saved).map_err(|e| anyhow::anyhow!("{e}"))?;
     Ok(document::finance_inputs(&data).map(|mut inputs| {
         let revenue = inputs.average_ticket * inputs.expected_sales_per_month;
-        inputs.tax = socio::plan::taxes::basis(&legal, revenue, data.monthly_payroll, None);
+        let payroll = socio::plan::taxes::Payroll::of(&data);
+        inputs.tax = socio::plan::taxes::basis(&legal, revenue, &payroll, None, db.now_ms());
         (inputs, legal)
     }))
 }
@@ -330,7 +331,7 @@ mod tests {
 
     #[test]
     fn every_persona_is_brazilian_small_business_with_a_figure_and_a_fact_to_check() {
-        assert_eq!(PERSONAS.len(), 12);
+        assert_eq!(PERSONAS.len(), 16);
         for persona in PERSONAS {
             assert!(persona.turns.iter().any(|t| t.ask == Ask::Figure), "{}", persona.name);
             assert!(persona.turns.iter().any(|t| t.ask == Ask::TaxFact), "{}", persona.name);

@@ -1,4 +1,4 @@
-//! The twelve personas of `make eval`: Brazilian small-business owners, each with the messages
+//! The sixteen personas of `make eval`: Brazilian small-business owners, each with the messages
 //! they send and what each asks of the consultant (plan data to save, a figure the server
 //! computes, a dated tax fact, a figure to question, words that call nobody).
 
@@ -305,6 +305,83 @@ pub const PERSONAS: &[Persona] = &[
             ),
             ask!("Qual é o meu ponto de equilíbrio?", Figure),
             ask!("Como funciona o Fator R no Simples?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Consultoria no Lucro Presumido (Carla, São Paulo)",
+        phone: "+5511990010013",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Tenho uma consultoria em São Paulo, uma LTDA no Lucro Presumido, só serviços",
+                "legal",
+                r#"{"businessType": "ltda", "taxRegime": "lucro_presumido", "activity": "services"}"#
+            ),
+            save!(
+                "Faturo R$ 30.000 por mês com um contrato; fixos de R$ 13.500",
+                "finance",
+                r#"{"averageTicket": 30000, "expectedSalesPerMonth": 1, "monthlyFixedCosts": 13500}"#
+            ),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            ask!("Que outros regimes existem além do Simples?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Salão de beleza no Simples (Dani, Belo Horizonte)",
+        phone: "+5531990010014",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Meu salão de beleza em BH é uma LTDA no Simples, CNAE 9602-5/01",
+                "legal",
+                r#"{"businessType": "ltda", "taxRegime": "simples_nacional", "activity": "services", "cnae": "9602501"}"#
+            ),
+            save!(
+                "Atendo 250 clientes por mês a R$ 80, cada atendimento custa R$ 15; fixos de R$ 8.000",
+                "finance",
+                r#"{"averageTicket": 80, "variableCostPerSale": 15, "expectedSalesPerMonth": 250, "monthlyFixedCosts": 8000}"#
+            ),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            ask!("Quais são os anexos do Simples?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Software house com folha (Edu, Florianópolis)",
+        phone: "+5548990010015",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Tenho uma software house em Floripa, LTDA no Simples, CNAE 6201-5/01",
+                "legal",
+                r#"{"businessType": "ltda", "taxRegime": "simples_nacional", "activity": "services", "cnae": "6201501"}"#
+            ),
+            save!(
+                "Faço 10 projetos de R$ 4.000 por mês; fixos de R$ 20.000, salários CLT de R$ 7.000 e pró-labore de R$ 3.000",
+                "finance",
+                r#"{"averageTicket": 4000, "expectedSalesPerMonth": 10, "monthlyFixedCosts": 20000, "monthlyWages": 7000, "monthlyProLabore": 3000}"#
+            ),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            ask!("O Fator R do Simples conta o pró-labore?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "MEI de serviços acima do teto (Fábio, Salvador)",
+        phone: "+5571990010016",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Sou MEI, faço manutenção de ar-condicionado em Salvador",
+                "legal",
+                r#"{"businessType": "mei", "taxRegime": "simei", "activity": "services"}"#
+            ),
+            save!(
+                "Cobro R$ 35 por visita, gasto R$ 9, faço 240 por mês; fixos de R$ 1.500",
+                "finance",
+                r#"{"averageTicket": 35, "variableCostPerSale": 9, "expectedSalesPerMonth": 240, "monthlyFixedCosts": 1500}"#
+            ),
+            warns!("Como estão meus números?", "mei_ceiling"),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            ask!("O que acontece se o MEI passar do limite de faturamento?", TaxFact),
         ],
     },
 ];

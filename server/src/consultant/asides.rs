@@ -42,10 +42,68 @@ pub fn is_question(text: &str) -> bool {
     text.trim_end().ends_with('?') || OPENINGS.iter().any(|w| folded.starts_with(w))
 }
 
+/// The words of a text, folded (lower case, no accents), split at anything that is not a letter or
+/// a digit ("break-even" is two words, "nf-e" too). The product's own name used to address it
+/// ("Sócio, quanto devo cobrar?", "oi sócio") is left out: it names who is asked, not a topic.
+fn words(text: &str) -> Vec<String> {
+    const GREETINGS: &[&str] =
+        &["oi", "ola", "ei", "hey", "hi", "hello", "dia", "tarde", "noite", "obrigado", "obrigada"];
+    let folded = fold(text);
+    let mut words: Vec<String> = Vec::new();
+    let mut rest = folded.as_str();
+    while let Some(start) = rest.find(|c: char| c.is_alphanumeric()) {
+        rest = &rest[start..];
+        let end = rest.find(|c: char| !c.is_alphanumeric()).unwrap_or(rest.len());
+        let (word, after) = rest.split_at(end);
+        let next = after.trim_start().chars().next();
+        let addressed = word == "socio"
+            && (words.is_empty()
+                || words.last().is_some_and(|w| GREETINGS.contains(&w.as_str()))
+                || next.is_none_or(|c| ",!:;.".contains(c)));
+        if !addressed {
+            words.push(word.to_owned());
+        }
+        rest = after;
+    }
+    words
+}
+
+/// Whether `phrase` (folded words separated by spaces) occurs in `words` as whole words, each word
+/// also in its plural ("socio" finds "socios", "nota fiscal" finds "notas fiscais" by its first).
+fn says(words: &[String], phrase: &str) -> bool {
+    let wanted: Vec<&str> = phrase.split([' ', '-']).filter(|w| !w.is_empty()).collect();
+    let matches = |word: &str, want: &str| {
+        word == want
+            || word.strip_suffix('s').is_some_and(|w| w == want || w.strip_suffix('e') == Some(want))
+            || (want.ends_with('l') && word.strip_suffix("is") == Some(&want[..want.len() - 1]))
+    };
+    !wanted.is_empty()
+        && words
+            .windows(wanted.len())
+            .any(|window| window.iter().zip(&wanted).all(|(w, want)| matches(w, want)))
+}
+
+/// Whether the text is plainly a question of theirs: it ends with a question mark.
+pub fn asks(text: &str) -> bool {
+    text.trim_end().ends_with('?')
+}
+
+/// The reply to a question the guide cannot place: said to be a question, with where to get an
+/// answer, and nothing saved.
+pub fn unplaced(lang: Language) -> String {
+    lang.choose(
+        "Boa pergunta! Essa eu não consigo responder com segurança aqui no roteiro, então não anotei nada. \
+         Se quiser, escreva *falar com uma pessoa* e alguém do time responde. Enquanto isso, sigo com o seu plano:",
+        "Good question! I can't answer that one reliably here in the guide, so I didn't note anything down. \
+         If you like, write *talk to a person* and someone from the team will answer. Meanwhile, on with your plan:",
+    )
+    .to_owned()
+}
+
 /// The answer to a question the guide knows, from the facts and the plan; None for another.
 pub fn answer(text: &str, plan: &Plan, lang: Language) -> Option<String> {
-    let t = fold(text);
-    let has = |words: &[&str]| words.iter().any(|w| t.contains(w));
+    let words = words(text);
+    let has = |phrases: &[&str]| phrases.iter().any(|p| says(&words, p));
     let fact = |id: &str| {
         let f = facts::get(id);
         format!("{} {}", f.text(lang), f.citation(lang))
@@ -76,7 +134,7 @@ pub fn answer(text: &str, plan: &Plan, lang: Language) -> Option<String> {
         fact("mei.dasn")
     } else if has(&["das", "imposto do mei", "boleto do mei"]) {
         fact("mei.das_2026")
-    } else if has(&["nota fiscal", "nfs", "nf-e", "nfe", "invoice"]) {
+    } else if has(&["nota fiscal", "nfs", "nfs-e", "nf-e", "nfe", "invoice"]) {
         fact("mei.nfse")
     } else if has(&["limite", "teto", "quanto posso faturar", "ceiling"]) {
         format!("{}\n{}", fact("mei.revenue_limit"), fact("mei.excess"))
@@ -121,6 +179,7 @@ pub fn correction(text: &str) -> Option<(&'static Question, String)> {
         (&["investimento", "investir"], "startupCosts"),
         (&["vendas por mes", "vendas"], "expectedSalesPerMonth"),
         (&["equipe", "pessoas"], "teamSize"),
+        (&["cnae"], "cnae"),
     ];
     let (at, field) = FIELDS
         .iter()
@@ -152,6 +211,21 @@ mod tests {
         for a in ["Uma padaria artesanal", "18 mil", "Famílias do bairro"] {
             assert!(!is_question(a), "{a}");
         }
+    }
+
+    #[test]
+    fn topics_match_whole_words_and_the_product_s_name_is_not_one() {
+        let words = |t: &str| words(t);
+        // "vendas" holds "das"; "Sócio, …" addresses us.
+        assert!(!says(&words("Quantas vendas eu preciso para empatar?"), "das"));
+        assert!(says(&words("Quanto eu pago de DAS?"), "das"));
+        assert!(!says(&words("Sócio, quanto devo cobrar?"), "socio"));
+        assert!(!says(&words("Oi sócio! Tudo bem?"), "socio"));
+        assert!(says(&words("Posso ter um sócio na empresa?"), "socio"));
+        assert!(says(&words("Posso ter dois sócios?"), "socio"), "plurals");
+        assert!(says(&words("Preciso emitir notas fiscais?"), "nota fiscal"), "plural of both words");
+        assert!(says(&words("Qual é o meu break-even?"), "break even"));
+        assert!(!says(&words("Quero vender cadastros"), "das"));
     }
 
     #[test]

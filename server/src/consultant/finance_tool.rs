@@ -77,8 +77,7 @@ pub fn run(plan: &Plan, args: &Json) -> String {
         inputs.average_ticket *= (1.0 + change / 100.0).max(0.0);
     }
     // The taxes of the plan's regime, on the revenue these figures give.
-    inputs.tax =
-        taxes::of_plan(plan, inputs.average_ticket * inputs.expected_sales_per_month, data.monthly_payroll);
+    inputs.tax = taxes::of_plan(plan, inputs.average_ticket * inputs.expected_sales_per_month, &data);
     answer(Some(plan), &inputs, hypothetical, crate::locale::current()).to_string()
 }
 
@@ -154,7 +153,10 @@ mod tests {
             warned["warnings"][0]["code"], "cost_above_price",
             "the model is handed the warning to raise"
         );
-        let mei = Inputs { tax: crate::plan::taxes::Basis::Mei { activity: None, das: 87.05 }, ..bakery() };
+        let mei = Inputs {
+            tax: crate::plan::taxes::Basis::Mei { activity: None, das: 87.05, excess: None },
+            ..bakery()
+        };
         assert_eq!(answer(None, &mei, false, Language::PtBr)["month"]["taxes"], json!(87.05));
     }
 }

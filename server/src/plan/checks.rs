@@ -1,6 +1,7 @@
 //! Figures worth a second look, said instead of silently accepted: a cost per sale at or above the
 //! price, a contribution margin under 10 %, a MEI whose expected year passes the ceiling or with
-//! more than one employee, fixed costs with no sales, an investment with no funding source. The
+//! more than one employee, fixed costs with no sales, an investment with no funding source, a tax
+//! that cannot be computed yet (a service business's CNAE, the split of commerce and services). The
 //! builder shows them beside the numbers, the model's `analyze_finance` returns them (and is asked
 //! to raise them), the PDF lists them.
 
@@ -27,8 +28,12 @@ pub fn warnings(plan: Option<&Plan>, inputs: &Inputs, a: &Analysis, lang: Langua
     let mut found = Vec::new();
     found.extend(margin(inputs, a, lang));
     found.extend(fixed_costs_without_sales(inputs, lang));
-    if matches!(inputs.tax, Basis::Mei { .. }) {
+    // A MEI, or one past its ceiling's tolerance computed as the company it becomes.
+    if matches!(inputs.tax, Basis::Mei { .. } | Basis::Simples { from_mei: true, .. }) {
         found.extend(mei_limits(plan, a, lang));
+    }
+    if let Basis::Needs { .. } = inputs.tax {
+        found.push(Warning { code: "tax_incomplete", message: inputs.tax.explain(lang) });
     }
     found.extend(investment_without_funding(plan, inputs, lang));
     found
@@ -90,17 +95,28 @@ fn mei_limits(plan: Option<&Plan>, a: &Analysis, lang: Language) -> Vec<Warning>
     let ceiling = &facts::calendar().ceiling;
     let year = a.month.revenue * 12.0;
     if year > ceiling.yearly {
+        let tolerated = year <= (ceiling.yearly * (1.0 + ceiling.tolerance) * 100.0).round() / 100.0;
+        let computed = match (tolerated, lang) {
+            (true, Language::PtBr) => "As contas já incluem o imposto do excesso.",
+            (true, Language::En) => "The numbers include the tax on the excess.",
+            (false, Language::PtBr) => {
+                "As contas já tratam o negócio como a empresa do Simples Nacional que ele passa a ser."
+            }
+            (false, Language::En) => {
+                "The numbers already treat the business as the Simples Nacional company it becomes."
+            }
+        };
         warn(
             "mei_ceiling",
             lang.choose(
                 format!(
-                    "No ritmo previsto o faturamento do ano é {}, acima do limite do MEI de {}. {}",
+                    "No ritmo previsto o faturamento do ano é {}, acima do limite do MEI de {}. {} {computed}",
                     brl(year),
                     brl(ceiling.yearly),
                     facts::get(&ceiling.tolerance_fact).text(lang)
                 ),
                 format!(
-                    "At the expected pace the year's revenue is {}, over the MEI limit of {}. {}",
+                    "At the expected pace the year's revenue is {}, over the MEI limit of {}. {} {computed}",
                     brl(year),
                     brl(ceiling.yearly),
                     facts::get(&ceiling.tolerance_fact).text(lang)
@@ -179,7 +195,7 @@ mod tests {
             codes(&Inputs { expected_sales_per_month: 0.0, ..bakery() }),
             ["fixed_costs_without_sales"]
         );
-        let mei = Inputs { tax: Basis::Mei { activity: None, das: 87.05 }, ..bakery() };
+        let mei = Inputs { tax: Basis::Mei { activity: None, das: 87.05, excess: None }, ..bakery() };
         assert_eq!(codes(&mei), ["mei_ceiling"], "R$ 25.000 a month is R$ 300.000 a year");
     }
 }

@@ -203,6 +203,12 @@ fn legal_section(plan: &Plan, lang: Language) -> DocSection {
     legal_section.text("Regime tributário", "Tax regime", &word("taxRegime", &legal_json["taxRegime"], lang));
     legal_section.text("Licenças", "Licences", &legal.licences.join(", "));
     legal_section.text("Atividade", "Activity", &word("activity", &legal_json["activity"], lang));
+    let cnae = match taxes::cnae_entry(&legal.cnae) {
+        Some((entry, _)) => format!("{} ({})", taxes::shown_cnae(&legal.cnae), entry.name),
+        None if !legal.cnae.is_empty() => taxes::shown_cnae(&legal.cnae),
+        None => String::new(),
+    };
+    legal_section.text("CNAE", "CNAE", &cnae);
     legal_section.text(
         "Situação do CNPJ",
         "CNPJ status",
@@ -301,8 +307,7 @@ pub fn finance_inputs(data: &pb::FinanceData) -> Option<Inputs> {
 /// [`finance_inputs`] with the plan's taxes (its legal step's regime and activity).
 pub fn plan_inputs(plan: &Plan, data: &pb::FinanceData) -> Option<Inputs> {
     let mut inputs = finance_inputs(data)?;
-    inputs.tax =
-        taxes::of_plan(plan, inputs.average_ticket * inputs.expected_sales_per_month, data.monthly_payroll);
+    inputs.tax = taxes::of_plan(plan, inputs.average_ticket * inputs.expected_sales_per_month, data);
     Some(inputs)
 }
 
@@ -315,9 +320,17 @@ fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> Doc
     b.text("Custos fixos mensais", "Monthly fixed costs", &opt(data.monthly_fixed_costs));
     b.text("Ticket médio", "Average ticket", &opt(data.average_ticket));
     b.text("Fonte de recursos", "Funding source", &data.funding_source);
+    b.text("Salários CLT por mês", "CLT wages a month", &opt(data.monthly_wages));
+    b.text("Pró-labore por mês", "Pró-labore a month", &opt(data.monthly_pro_labore));
     if let Some(inputs) = plan_inputs(plan, data) {
         let analysis = finance::analyse(&inputs);
         b.section.notes.push(inputs.tax.explain(lang));
+        // The figures worth a second look, as the builder and the API list them.
+        for warning in super::checks::warnings(Some(plan), &inputs, &analysis, lang) {
+            if warning.code != "tax_incomplete" {
+                b.section.notes.push(format!("⚠ {}", warning.message));
+            }
+        }
         b.section.tables.extend(finance_tables::tables(&inputs, &analysis, lang));
     } else if !b.section.items.is_empty() {
         b.section.notes.push(

@@ -9,7 +9,7 @@
 use super::taxes::Basis;
 
 /// What the user told us about money.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Inputs {
     pub startup_costs: f64,
     pub working_capital: f64,
@@ -109,7 +109,7 @@ pub fn scenarios(inputs: &Inputs) -> Vec<Scenario> {
     .into_iter()
     .map(|(kind, factor)| {
         let sales = inputs.expected_sales_per_month.max(0.0) * factor;
-        let a = analyse(&Inputs { expected_sales_per_month: sales, ..*inputs });
+        let a = analyse(&Inputs { expected_sales_per_month: sales, ..inputs.clone() });
         Scenario {
             kind,
             sales_per_month: sales,
@@ -127,16 +127,15 @@ pub fn analyse(inputs: &Inputs) -> Analysis {
     let variable = (inputs.variable_cost_per_sale.unwrap_or(0.0)
         + inputs.variable_cost_percent.map_or(0.0, |p| ticket * p / 100.0))
     .max(0.0);
-    // A sale's margin after the tax on it; a fixed tax is covered like a fixed cost.
-    let margin = ticket * (1.0 - inputs.tax.rate()) - variable;
-    let ratio = (ticket > 0.0).then(|| margin / ticket);
     let fixed = inputs.monthly_fixed_costs.max(0.0);
-    let to_cover = fixed + inputs.tax.fixed();
     let sales = inputs.expected_sales_per_month.max(0.0);
-    let (break_even_sales, break_even_revenue) =
-        if margin > 0.0 { (Some(to_cover / margin), ratio.map(|r| to_cover / r)) } else { (None, None) };
     let revenue = ticket * sales;
-    let taxes = revenue * inputs.tax.rate() + inputs.tax.fixed();
+    // A sale's margin after the tax it adds at the expected revenue; a fixed tax is covered like a
+    // fixed cost.
+    let margin = ticket * (1.0 - inputs.tax.linear_at(revenue).0) - variable;
+    let ratio = (ticket > 0.0).then(|| margin / ticket);
+    let (break_even_sales, break_even_revenue) = break_even(&inputs.tax, ticket, variable, fixed);
+    let taxes = inputs.tax.monthly(revenue);
     let variable_costs = variable * sales;
     let contribution = revenue - taxes - variable_costs;
     let month = Month {
@@ -175,6 +174,28 @@ pub fn analyse(inputs: &Inputs) -> Analysis {
     }
 }
 
+/// Sales and revenue a month that cover the fixed costs and the taxes: solved on the tax's piece
+/// that holds the answer (Lucro Presumido's IRPJ additional makes its tax piecewise linear).
+fn break_even(tax: &Basis, ticket: f64, variable: f64, fixed: f64) -> (Option<f64>, Option<f64>) {
+    let mut piece = tax.linear_at(0.0);
+    let mut answer = (None, None);
+    for _ in 0..4 {
+        let (rate, tax_fixed) = piece;
+        let margin = ticket * (1.0 - rate) - variable;
+        if margin <= 0.0 || ticket <= 0.0 {
+            return (None, None);
+        }
+        let sales = (fixed + tax_fixed) / margin;
+        answer = (Some(sales), Some(sales * ticket));
+        let next = tax.linear_at(sales * ticket);
+        if (next.0 - rate).abs() < 1e-9 && (next.1 - tax_fixed).abs() < 1e-6 {
+            break;
+        }
+        piece = next;
+    }
+    answer
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -211,7 +232,7 @@ pub(crate) mod tests {
             variable_cost_per_sale: None,
             variable_cost_percent: Some(37.0),
             expected_sales_per_month: 2_000.0,
-            tax: crate::plan::taxes::basis(&legal, 36_000.0, None, None),
+            tax: crate::plan::taxes::basis(&legal, 36_000.0, &Default::default(), None, 0),
         };
         let a = analyse(&inputs);
         assert!(close(a.month.taxes, 2_265.0), "{}", a.month.taxes);
@@ -225,7 +246,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_mei_s_das_is_a_fixed_cost_break_even_must_cover() {
-        let inputs = Inputs { tax: Basis::Mei { activity: None, das: 82.05 }, ..bakery() };
+        let inputs = Inputs { tax: Basis::Mei { activity: None, das: 82.05, excess: None }, ..bakery() };
         let a = analyse(&inputs);
         assert_eq!(a.month.taxes, 82.05);
         assert!(close(a.month.result, 7_000.0 - 82.05));
@@ -314,7 +335,7 @@ pub(crate) mod tests {
         for n in 0..1000 {
             let tax = match n % 3 {
                 0 => Basis::NotChosen,
-                1 => Basis::Mei { activity: None, das: next(100.0) },
+                1 => Basis::Mei { activity: None, das: next(100.0), excess: None },
                 _ => Basis::Simples {
                     annex: crate::plan::taxes::Annex::I,
                     rbt12: 0.0,
@@ -323,6 +344,9 @@ pub(crate) mod tests {
                     effective: next(0.3),
                     fator_r: None,
                     recorded_months: 0,
+                    cnae: None,
+                    cpp: next(1e3),
+                    from_mei: false,
                 },
             };
             let inputs = Inputs {
@@ -338,7 +362,7 @@ pub(crate) mod tests {
             let a = analyse(&inputs);
             assert!(close(a.month.contribution, a.month.revenue - a.month.taxes - a.month.variable_costs));
             if let Some(units) = a.break_even_sales {
-                let at_break_even = analyse(&Inputs { expected_sales_per_month: units, ..inputs });
+                let at_break_even = analyse(&Inputs { expected_sales_per_month: units, ..inputs.clone() });
                 assert!(
                     at_break_even.month.result.abs()
                         < 1e-6 * (1.0 + inputs.monthly_fixed_costs + inputs.tax.fixed()),

@@ -191,6 +191,10 @@ pub fn validate_finance(data: &mut pb::FinanceData, prefix: &str) -> Result<(), 
     r.amount("workingCapital", data.working_capital, MAX_MONEY);
     r.text("fundingSource", &data.funding_source, 500);
     r.amount("monthlyPayroll", data.monthly_payroll, MAX_MONEY);
+    r.amount("monthlyWages", data.monthly_wages, MAX_MONEY);
+    r.amount("monthlyProLabore", data.monthly_pro_labore, MAX_MONEY);
+    data.monthly_wages = cents(data.monthly_wages);
+    data.monthly_pro_labore = cents(data.monthly_pro_labore);
     data.startup_costs = cents(data.startup_costs);
     data.monthly_fixed_costs = cents(data.monthly_fixed_costs);
     data.average_ticket = cents(data.average_ticket);
@@ -218,7 +222,7 @@ pub fn validate_hr(data: &pb::HrData, prefix: &str) -> Result<(), AppError> {
     finish(r)
 }
 
-pub fn validate_legal(data: &pb::LegalData, prefix: &str) -> Result<(), AppError> {
+pub fn validate_legal(data: &mut pb::LegalData, prefix: &str) -> Result<(), AppError> {
     let mut r = Rules { prefix, violations: Vec::new() };
     r.closed::<pb::BusinessType>(
         "businessType",
@@ -238,6 +242,27 @@ pub fn validate_legal(data: &pb::LegalData, prefix: &str) -> Result<(), AppError
         data.activity,
         &["commerce", "industry", "services", "commerce_and_services"],
     );
+    // A CNAE subclass, kept as its seven digits ("9602-5/01" → "9602501"); empty clears it.
+    if !data.cnae.trim().is_empty() {
+        match crate::plan::taxes::normalise_cnae(&data.cnae) {
+            Some(cnae) => data.cnae = cnae,
+            None => r.violations.push(FieldViolation::new(
+                r.field("cnae"),
+                Problem::Format {
+                    pt_br: "um CNAE de 7 dígitos, como 9602-5/01",
+                    en: "a 7-digit CNAE, such as 9602-5/01",
+                },
+            )),
+        }
+    }
+    // The ISS is 2 % to 5 % (LC 116/2003 arts. 8º and 8º-A); an effective ICMS, at most 35 %.
+    if let Some(iss) = data.iss_rate_percent
+        && !(iss.is_finite() && (2.0..=5.0).contains(&iss))
+    {
+        r.violations
+            .push(FieldViolation::new(r.field("issRatePercent"), Problem::OutOfRange { min: 2, max: 5 }));
+    }
+    r.amount("icmsRatePercent", data.icms_rate_percent, 35.0);
     finish(r)
 }
 
@@ -278,7 +303,7 @@ pub fn validate(step: Step, data: Json, prefix: &str) -> Result<Json, AppError> 
         Step::Finance => check::<pb::FinanceData>(data, prefix, validate_finance),
         Step::Marketing => check::<pb::MarketingData>(data, prefix, |m, p| validate_marketing(m, p)),
         Step::Hr => check::<pb::HrData>(data, prefix, |m, p| validate_hr(m, p)),
-        Step::Legal => check::<pb::LegalData>(data, prefix, |m, p| validate_legal(m, p)),
+        Step::Legal => check::<pb::LegalData>(data, prefix, validate_legal),
     }
 }
 

@@ -376,3 +376,67 @@ async fn the_guide_answers_questions_from_the_facts_and_takes_corrections_instea
     assert_eq!(plan["marketingData"]["channels"], json!([]), "questions are not answers");
 }
 on_both_engines!(the_guide_answers_questions_from_the_facts_and_takes_corrections_instead_of_saving_them);
+
+/// A service business on WhatsApp (issue 43): the finance recap says its result is before taxes;
+/// in the legal step the guide asks for the CNAE (read from words and said back), then the payroll
+/// the Fator R needs, and restates the month after the Simples' taxes.
+const SERVICE_SCRIPT: &[(&str, &str)] = &[
+    ("Uma software house que desenvolve sistemas sob encomenda", "Que problema"),
+    ("Pequenas empresas sem sistema próprio", "O que vai fazer os clientes escolherem"),
+    ("Entrega rápida e suporte no mesmo dia", "Em que fase"),
+    ("Já está funcionando", "Etapa *Ideia de negócio* concluída"),
+    ("Tecnologia", "cliente ideal"),
+    ("Pequenos comércios de Florianópolis", "concorrentes"),
+    ("Agências grandes e freelancers", "Onde o negócio vai funcionar"),
+    ("Florianópolis, centro", "*forças*"),
+    ("Equipe experiente", "*ameaçar*"),
+    ("Concorrência de preço", "Etapa *Mercado* concluída"),
+    ("R$ 20.000", "capital de giro"),
+    ("R$ 10.000", "custos fixos"),
+    ("20 mil", "valor médio"),
+    ("4000", "Quanto custa cada venda"),
+    ("0", "Quantas vendas"),
+    ("10", "De onde vem o dinheiro"),
+    ("Reserva própria", "antes dos impostos"),
+    ("Indicação e LinkedIn", "Como quer que o cliente veja"),
+    ("A software house que atende no mesmo dia", "lançamento"),
+    ("Eventos de tecnologia locais", "Etapa *Marketing* concluída"),
+    ("3", "Quais funções"),
+    ("desenvolvimento e suporte", "sócios"),
+    ("Não terei sócios", "Etapa *Pessoas* concluída"),
+    ("LTDA", "porte"),
+    ("ME", "regime de impostos"),
+    ("Simples Nacional", "O que o negócio faz"),
+    ("Serviços", "CNAE"),
+    ("Desenvolvimento de software", "Entendi o CNAE 6201-5/01"),
+    ("7 mil", "pró-labore"),
+    ("3 mil", "CNPJ"),
+    ("ainda não", "licenças"),
+    ("alvará da prefeitura", "depois dos impostos"),
+];
+
+async fn a_service_business_is_asked_its_cnae_and_payroll_and_told_its_result_after_taxes(db: TestDatabase) {
+    let app = app(db).await;
+    let phone = "+5548987654321";
+    app.make_pro(phone, socio::locale::Language::PtBr).await;
+    app.say(phone, "Oi").await;
+    for (answer, expected) in SERVICE_SCRIPT {
+        let reply = app.say_all(phone, answer).await;
+        assert!(reply.contains(expected), "after {answer:?} expected {expected:?} in:\n{reply}");
+    }
+    let plan = plan_of(&app, phone).await;
+    assert_eq!(plan["legalData"]["cnae"], "6201501");
+    assert_eq!(
+        (plan["financeData"]["monthlyWages"].as_f64(), plan["financeData"]["monthlyProLabore"].as_f64()),
+        (Some(7000.0), Some(3000.0))
+    );
+    // R$ 40.000 a month; 136.800 of payroll in 12 months = 28,5 %: Annex III, R$ 3.930,00.
+    let tax = &plan["financeAnalysis"]["tax"];
+    assert_eq!(
+        (tax["annex"].as_str(), tax["fatorRPercent"].as_f64().map(|r| (r * 10.0).round() / 10.0)),
+        (Some("III"), Some(28.5)),
+        "{tax}"
+    );
+    assert!((plan["financeAnalysis"]["monthlyTaxes"].as_f64().unwrap() - 3_930.0).abs() < 0.01);
+}
+on_both_engines!(a_service_business_is_asked_its_cnae_and_payroll_and_told_its_result_after_taxes);

@@ -33,6 +33,7 @@ mod plan;
 mod plan_document;
 mod plan_pdf;
 mod protocols;
+mod regimes;
 mod reminders;
 mod resilience;
 mod results;

@@ -127,5 +127,17 @@ async fn a_mei_pays_its_das_and_implausible_figures_come_back_as_warnings(db: Te
     let codes: Vec<&str> =
         a["warnings"].as_array().unwrap().iter().map(|w| w["code"].as_str().unwrap()).collect();
     assert_eq!(codes, ["mei_ceiling", "mei_employees"], "{a}");
+    // More than 20 % over R$ 81.000: excluded back to January, computed as the Simples company it
+    // becomes — Annex III's first bracket, 6 % of R$ 8.400 = R$ 504,00 a month (LC 123/2006 art.
+    // 18-A §7º III b), not the DAS of R$ 86,05.
+    assert_eq!((a["monthlyTaxes"].as_f64(), a["tax"]["annex"].as_str()), (Some(504.0), Some("III")), "{a}");
+    assert_eq!(a["monthlyResult"], 8_400.0 - 504.0 - 2_160.0 - 1_500.0);
+    assert!(a["tax"]["explanation"].as_str().unwrap().contains("desenquadrado desde janeiro"), "{a}");
+    assert!(
+        a["warnings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("empresa do Simples Nacional que ele passa a ser")
+    );
 }
 on_both_engines!(a_mei_pays_its_das_and_implausible_figures_come_back_as_warnings);

@@ -61,27 +61,42 @@ pub fn plan_proto(plan: &Plan) -> pb::BusinessPlan {
     }
 }
 
+/// How the taxes were worked out, with the month's lines at its revenue.
+fn tax_proto(tax: &taxes::Basis, revenue: f64, lang: crate::locale::Language) -> pb::TaxBasis {
+    pb::TaxBasis {
+        regime: tax.regime().into(),
+        annex: tax.annex().map(|a| a.key().to_owned()).unwrap_or_default(),
+        effective_rate_percent: tax.effective_at(revenue) * 100.0,
+        rbt12: match tax {
+            taxes::Basis::Simples { rbt12, .. } => *rbt12,
+            _ => 0.0,
+        },
+        monthly_fixed: tax.fixed(),
+        explanation: tax.explain(lang),
+        modelled: tax.modelled(),
+        fator_r_percent: match tax {
+            taxes::Basis::Simples { fator_r, .. } => fator_r.map(|r| r * 100.0),
+            _ => None,
+        },
+        lines: tax
+            .lines(revenue, lang)
+            .into_iter()
+            .map(|l| pb::TaxLine { code: l.code.into(), name: l.name.into(), amount: l.amount })
+            .collect(),
+        cnae: match tax {
+            taxes::Basis::Simples { cnae: Some(cnae), .. } => cnae.clone(),
+            _ => String::new(),
+        },
+    }
+}
+
 pub(super) fn finance_proto(plan: &Plan, inputs: &finance::Inputs) -> pb::FinanceAnalysis {
     let a = &finance::analyse(inputs);
     let scenarios = finance::scenarios(inputs);
     let lang = crate::locale::current();
     pb::FinanceAnalysis {
         monthly_taxes: a.month.taxes,
-        tax: Some(pb::TaxBasis {
-            regime: inputs.tax.regime().into(),
-            annex: match inputs.tax {
-                taxes::Basis::Simples { annex, .. } => annex.key().into(),
-                _ => String::new(),
-            },
-            effective_rate_percent: inputs.tax.rate() * 100.0,
-            rbt12: match inputs.tax {
-                taxes::Basis::Simples { rbt12, .. } => rbt12,
-                _ => 0.0,
-            },
-            monthly_fixed: inputs.tax.fixed(),
-            explanation: inputs.tax.explain(lang),
-            modelled: inputs.tax.modelled(),
-        }),
+        tax: Some(tax_proto(&inputs.tax, a.month.revenue, lang)),
         warnings: checks::warnings(Some(plan), inputs, a, lang)
             .into_iter()
             .map(|w| pb::FinanceWarning { code: w.code.into(), message: w.message })

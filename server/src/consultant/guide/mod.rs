@@ -101,7 +101,7 @@ impl Guide {
                 .to_owned());
         };
         let update = StepUpdate {
-            step: question.step,
+            step: question.saves_in,
             patch: Some(Patch::Merge(patch)),
             completed: None,
             field: "data".into(),
@@ -143,7 +143,12 @@ impl Guide {
         QUESTIONS[start..]
             .iter()
             .chain(QUESTIONS[..start].iter())
-            .find(|q| !plan.section(q.step).completed && is_empty(plan.section(q.step).data.get(q.field)))
+            .find(|q| {
+                let data = &plan.section(q.step).data;
+                !plan.section(q.step).completed
+                    && is_empty(plan.section(q.saves_in).data.get(q.field))
+                    && q.applies(data)
+            })
             .or_else(|| {
                 Step::ALL
                     .iter()
@@ -228,6 +233,10 @@ impl Guide {
         {
             // A question is answered, and the interview goes on where it was.
             out.push(said);
+            out.push(self.continue_with(&user.id, plan, pending, lang).await?);
+        } else if asides::asks(text) {
+            // A question the guide cannot place is a question, never saved as an answer.
+            out.push(asides::unplaced(lang));
             out.push(self.continue_with(&user.id, plan, pending, lang).await?);
         } else {
             match pending {
@@ -369,8 +378,35 @@ impl Guide {
         self.save(user, question, patch, lang).await
     }
 
-    /// Saves an answer and moves on: the step's next question, or the step's recap and the next.
+    /// Saves an answer and moves on: the step's next question, or the step's recap and the next. A
+    /// CNAE read from words is said back with its name, to be confirmed (or corrected).
     async fn save(
+        &self,
+        user: &User,
+        question: &'static Question,
+        patch: Json,
+        lang: Language,
+    ) -> Result<String, AppError> {
+        let cnae = (question.answer == crate::consultant::questions::Answer::Cnae)
+            .then(|| patch["cnae"].as_str().map(str::to_owned))
+            .flatten();
+        let said = self.save_and_move_on(user, question, patch, lang).await?;
+        Ok(match cnae.as_deref().and_then(crate::plan::taxes::cnae_entry) {
+            Some((entry, _)) => {
+                let code = crate::plan::taxes::shown_cnae(cnae.as_deref().unwrap_or_default());
+                format!(
+                    "{}\n{said}",
+                    lang.choose(
+                        format!("Entendi o CNAE {code} ({}). Se não for esse, escreva \"corrigir: cnae\" e o código certo.", entry.name),
+                        format!("I read CNAE {code} ({}). If that's not it, write \"corrigir: cnae\" and the right code.", entry.name),
+                    )
+                )
+            }
+            None => said,
+        })
+    }
+
+    async fn save_and_move_on(
         &self,
         user: &User,
         question: &'static Question,
@@ -379,7 +415,7 @@ impl Guide {
     ) -> Result<String, AppError> {
         let asked_again = patch_misses(&patch, question.field);
         let update = StepUpdate {
-            step: question.step,
+            step: question.saves_in,
             patch: Some(Patch::Merge(patch)),
             completed: None,
             field: "data".into(),
@@ -400,7 +436,12 @@ impl Guide {
             .iter()
             .skip_while(|q| !(q.step == question.step && q.field == question.field))
             .skip(1)
-            .find(|q| q.step == question.step && is_empty(plan.section(q.step).data.get(q.field)));
+            .find(|q| {
+                let data = &plan.section(q.step).data;
+                q.step == question.step
+                    && is_empty(plan.section(q.saves_in).data.get(q.field))
+                    && q.applies(data)
+            });
         if let Some(next) = more_in_step {
             self.ask(&user.id, Some(next)).await?;
             return Ok(format!("{} {}", lang.choose("Anotado! ✅", "Got it! ✅"), next.text(lang)));

@@ -7,7 +7,7 @@ use serde_json::Value as Json;
 use crate::{
     consultant::{questions::QUESTIONS, replies::Links},
     locale::Language,
-    plan::{advice, document, finance, labels, money::format_brl, sections::Step, store::Plan},
+    plan::{advice, checks, document, finance, labels, money::format_brl, sections::Step, store::Plan},
     proto::{json, socio::v1 as pb},
 };
 
@@ -106,13 +106,54 @@ pub(super) fn tip(plan: &Plan, step: Step, lang: Language) -> String {
             "💡 Tip: start with one or two channels and do them well; ask your first customers for reviews and referrals.".to_owned(),
         ),
         Step::Hr => advice::people_tip(form(plan), lang),
-        Step::Legal => advice::legal_tip(form(plan), lang),
+        Step::Legal => match after_taxes(plan, lang) {
+            // The regime is known now: the month's numbers are said again, after its taxes.
+            Some(restated) => format!("{}\n{restated}", advice::legal_tip(form(plan), lang)),
+            None => advice::legal_tip(form(plan), lang),
+        },
     }
+}
+
+/// The month's result after the regime's taxes, with the figures worth a second look (each once,
+/// in words), once the plan has both its numbers and a regime the taxes can be computed in.
+fn after_taxes(plan: &Plan, lang: Language) -> Option<String> {
+    let data: pb::FinanceData = json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
+    let inputs = document::plan_inputs(plan, &data)?;
+    let a = finance::analyse(&inputs);
+    let brl = |v: f64| format_brl(v, lang);
+    let mut said = match inputs.tax.modelled() {
+        true => lang.choose(
+            format!(
+                "📊 Com o regime escolhido, os impostos ficam em {} por mês e o resultado mensal estimado, depois dos impostos, é {}.",
+                brl(a.month.taxes),
+                brl(a.month.result)
+            ),
+            format!(
+                "📊 With the regime you chose, taxes come to {} a month and the estimated monthly result, after taxes, is {}.",
+                brl(a.month.taxes),
+                brl(a.month.result)
+            ),
+        ),
+        false if inputs.tax == crate::plan::taxes::Basis::NotChosen => return None,
+        false => format!("📊 {}", inputs.tax.explain(lang)),
+    };
+    for warning in checks::warnings(Some(plan), &inputs, &a, lang) {
+        if warning.code != "tax_incomplete" {
+            said.push_str(&format!("\n⚠️ {}", warning.message));
+        }
+    }
+    Some(said)
 }
 
 /// The plan's legal form, as the advice needs it.
 pub(super) fn form(plan: &Plan) -> advice::Form {
     advice::Form::of(&plan.section(Step::Legal).data)
+}
+
+/// Whether the plan's numbers include its taxes (a regime they can be computed in).
+fn inputs_taxed(plan: &Plan) -> bool {
+    let data: Option<pb::FinanceData> = json::from_json(plan.section(Step::Finance).data.clone()).ok();
+    data.as_ref().and_then(|d| document::plan_inputs(plan, d)).is_some_and(|i| i.tax.modelled())
 }
 
 pub(super) fn finance_tip(plan: &Plan, lang: Language) -> String {
@@ -143,10 +184,18 @@ pub(super) fn finance_tip(plan: &Plan, lang: Language) -> String {
             )
             .into(),
     };
-    let result = lang.choose(
-        format!("Com as vendas que você espera, o resultado mensal estimado é {}.", brl(a.month.result)),
-        format!("With the sales you expect, the estimated monthly result is {}.", brl(a.month.result)),
-    );
+    // Labelled: before the regime is known (the Legal step comes after) the result is before taxes,
+    // and the Legal step says it again after them.
+    let result = match inputs_taxed(plan) {
+        true => lang.choose(
+            format!("Com as vendas que você espera, o resultado mensal estimado, depois dos impostos ({}), é {}.", brl(a.month.taxes), brl(a.month.result)),
+            format!("With the sales you expect, the estimated monthly result, after taxes ({}), is {}.", brl(a.month.taxes), brl(a.month.result)),
+        ),
+        false => lang.choose(
+            format!("Com as vendas que você espera, o resultado mensal estimado é {}, antes dos impostos: o regime vem na etapa Jurídico, e aí eu refaço a conta.", brl(a.month.result)),
+            format!("With the sales you expect, the estimated monthly result is {}, before taxes: the regime comes in the Legal step, and I'll redo the sum then.", brl(a.month.result)),
+        ),
+    };
     format!(
         "📊 {break_even} {result}\n💡 {}",
         lang.choose(

@@ -101,3 +101,35 @@ pub(super) fn cnpj_status(lower: &str) -> Option<&'static str> {
         parse::yes_no(lower).map(|yes| if yes { "active" } else { "none" })
     }
 }
+
+/// A CNAE subclass as seven digits: typed as a code, or the business described in words matched to
+/// an entry of the facts' table (the words people use for the commonest activities).
+pub(super) fn cnae(text: &str) -> Option<String> {
+    if let Some(code) = crate::plan::taxes::normalise_cnae(text) {
+        return Some(code);
+    }
+    const WORDS: &[(&[&str], &str)] = &[
+        (&["cabeleireir", "salao de beleza", "manicure", "pedicure", "barbearia", "barbeiro"], "9602501"),
+        (&["estetica", "design de sobrancelha", "depilacao"], "9602502"),
+        (&["software", "sistema", "programacao", "aplicativo", "desenvolvimento de app"], "6201501"),
+        (&["consultoria em ti", "consultoria de ti", "tecnologia da informacao"], "6204000"),
+        (&["consultoria", "consultor"], "7020400"),
+        (&["contabilidade", "contador", "escritorio contabil"], "6920601"),
+        (&["academia", "personal trainer"], "9313100"),
+        (&["oficina", "mecanica", "mecanico"], "4520001"),
+        (&["agencia de viagem", "agencia de turismo"], "7911200"),
+        (&["publicidade", "agencia de marketing"], "7311400"),
+        (&["arquitetura", "arquiteto"], "7111100"),
+        (&["psicolog", "psicanal"], "8650003"),
+        (&["dentista", "odontolog"], "8630504"),
+        (&["limpeza", "faxina"], "8121400"),
+        (&["vigilancia", "seguranca privada"], "8011101"),
+        (&["advocacia", "advogad", "escritorio de advocacia"], "6911701"),
+        (&["construcao", "construtora", "obras"], "4120400"),
+    ];
+    let folded = crate::identity::search::fold(text);
+    WORDS
+        .iter()
+        .find(|(words, _)| words.iter().any(|w| folded.contains(w)))
+        .map(|(_, code)| (*code).to_owned())
+}

@@ -29,6 +29,9 @@ pub enum Answer {
     TaxRegime,
     Activity,
     CnpjStatus,
+    /// A CNAE subclass ("9602-5/01"), or what the business does in words matched to one of the
+    /// facts' table ("salão de beleza" → 9602-5/01).
+    Cnae,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -38,12 +41,44 @@ pub struct Question {
     pub answer: Answer,
     pub pt_br: &'static str,
     pub en: &'static str,
+    /// Asked only when this holds of the step's data so far (None: always).
+    pub when: Option<fn(&Json) -> bool>,
+    /// The section the answer is saved in: the step's own, or another one's field asked where it
+    /// matters (the payroll, asked in the legal step once the CNAE says the Fator R counts).
+    pub saves_in: Step,
 }
 
 macro_rules! q {
     ($step:ident, $field:literal, $answer:ident, $pt:literal, $en:literal) => {
-        Question { step: Step::$step, field: $field, answer: Answer::$answer, pt_br: $pt, en: $en }
+        Question {
+            step: Step::$step,
+            field: $field,
+            answer: Answer::$answer,
+            pt_br: $pt,
+            en: $en,
+            when: None,
+            saves_in: Step::$step,
+        }
     };
+}
+
+/// A Simples company whose CNAE is taxed by the Fator R, or in Annex IV (its CPP is on payroll):
+/// the payroll decides its tax.
+fn payroll_matters(legal: &Json) -> bool {
+    use crate::plan::taxes::{Annex, Treatment, cnae_entry};
+    legal["taxRegime"].as_str() == Some("simples_nacional")
+        && legal["cnae"]
+            .as_str()
+            .and_then(cnae_entry)
+            .is_some_and(|(_, t)| matches!(t, Treatment::FatorR | Treatment::Annex(Annex::IV)))
+}
+
+/// A service business (or a mix) in the Simples or Lucro Presumido: its tax depends on its CNAE.
+fn needs_cnae(legal: &Json) -> bool {
+    let regime = legal["taxRegime"].as_str().unwrap_or_default();
+    let activity = legal["activity"].as_str().unwrap_or_default();
+    matches!(regime, "simples_nacional" | "lucro_presumido")
+        && matches!(activity, "services" | "commerce_and_services")
 }
 
 pub const QUESTIONS: &[Question] = &[
@@ -236,6 +271,33 @@ pub const QUESTIONS: &[Question] = &[
         "O que o negócio faz, para os impostos: comércio (revende), indústria (fabrica), serviços, ou comércio e serviços?",
         "What does the business do, for taxes: commerce (resale), industry (makes goods), services, or commerce and services?"
     ),
+    Question {
+        step: Step::Legal,
+        field: "cnae",
+        answer: Answer::Cnae,
+        pt_br: "O imposto de serviços depende da atividade exata: qual é o CNAE da atividade principal (ex.: 9602-5/01)? Se não souber, descreva o que faz (ex.: \"salão de beleza\", \"desenvolvimento de software\") ou diga \"pular\".",
+        en: "The tax on services depends on the exact activity: what is the main activity's CNAE (e.g. 9602-5/01)? If unsure, describe what you do (e.g. \"beauty salon\", \"software development\") or say \"skip\".",
+        when: Some(needs_cnae),
+        saves_in: Step::Legal,
+    },
+    Question {
+        step: Step::Legal,
+        field: "monthlyWages",
+        answer: Answer::Money,
+        pt_br: "Para o Fator R (que decide entre os anexos III e V): quanto você paga por mês de salários CLT, brutos? (0 se ainda não tem funcionários)",
+        en: "For the Fator R (which decides between Annexes III and V): how much do you pay a month in CLT wages, gross? (0 if no employees yet)",
+        when: Some(payroll_matters),
+        saves_in: Step::Finance,
+    },
+    Question {
+        step: Step::Legal,
+        field: "monthlyProLabore",
+        answer: Answer::Money,
+        pt_br: "E de pró-labore dos sócios, por mês? (0 se nenhum)",
+        en: "And the owners' pró-labore a month? (0 if none)",
+        when: Some(payroll_matters),
+        saves_in: Step::Finance,
+    },
     q!(
         Legal,
         "cnpjStatus",
@@ -255,6 +317,11 @@ pub const QUESTIONS: &[Question] = &[
 impl Question {
     pub fn text(&self, lang: Language) -> &'static str {
         lang.choose(self.pt_br, self.en)
+    }
+
+    /// Whether it is asked, given its step's data so far.
+    pub fn applies(&self, section: &Json) -> bool {
+        self.when.is_none_or(|when| when(section))
     }
 
     /// The answers to tap, for a closed question (none for an open one). Each title reads back as
@@ -303,7 +370,8 @@ impl Question {
             | Answer::CostPerSale
             | Answer::Count
             | Answer::SalesPerMonth
-            | Answer::List => &[],
+            | Answer::List
+            | Answer::Cnae => &[],
         };
         options.iter().map(|(id, pt, en)| Choice::new(*id, lang.choose(*pt, *en))).collect()
     }
@@ -362,6 +430,7 @@ impl Question {
             Answer::TaxRegime => json!({ self.field: tax_regime(&lower)? }),
             Answer::Activity => json!({ self.field: activity(&lower)? }),
             Answer::CnpjStatus => json!({ self.field: cnpj_status(&lower)? }),
+            Answer::Cnae => json!({ self.field: closed_answers::cnae(trimmed)? }),
         };
         Some(value)
     }

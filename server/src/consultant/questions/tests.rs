@@ -10,7 +10,8 @@ fn question(field: &str) -> &'static Question {
 #[test]
 fn every_step_has_a_few_focused_questions() {
     for step in Step::ALL {
-        let n = QUESTIONS.iter().filter(|q| q.step == step).count();
+        // Those asked of everyone; a few more only where they decide something (the CNAE, the payroll).
+        let n = QUESTIONS.iter().filter(|q| q.step == step && q.when.is_none()).count();
         assert!((3..=7).contains(&n), "{step:?} has {n}");
     }
 }
@@ -73,4 +74,40 @@ fn answers_become_field_values() {
     assert_eq!(sales.read("800"), Some(json!({"expectedSalesPerMonth": 800})));
     assert_eq!(question("stage").read("estou planejando"), Some(json!({"stage": "planning"})));
     assert_eq!(question("startupCosts").read("não sei ainda"), None);
+}
+
+#[test]
+fn a_service_business_in_the_simples_or_presumido_is_asked_its_cnae_and_words_find_one() {
+    let question = QUESTIONS.iter().find(|q| q.field == "cnae").expect("the CNAE question");
+    assert!(question.applies(&json!({"taxRegime": "simples_nacional", "activity": "services"})));
+    assert!(question.applies(&json!({"taxRegime": "lucro_presumido", "activity": "commerce_and_services"})));
+    assert!(
+        !question.applies(&json!({"taxRegime": "simples_nacional", "activity": "commerce"})),
+        "commerce is Annex I"
+    );
+    assert!(
+        !question.applies(&json!({"businessType": "mei", "taxRegime": "simei", "activity": "services"})),
+        "a MEI's DAS"
+    );
+    assert_eq!(question.read("9602-5/01"), Some(json!({"cnae": "9602501"})));
+    assert_eq!(question.read("Tenho um salão de beleza"), Some(json!({"cnae": "9602501"})));
+    assert_eq!(question.read("desenvolvimento de software sob encomenda"), Some(json!({"cnae": "6201501"})));
+    assert_eq!(
+        question.read("consultoria de TI"),
+        Some(json!({"cnae": "6204000"})),
+        "the narrower words first"
+    );
+    assert_eq!(question.read("faço de tudo um pouco"), None, "asked again, or skipped");
+}
+
+#[test]
+fn the_payroll_is_asked_in_the_legal_step_when_the_fator_r_or_annex_iv_decides_the_tax() {
+    let wages = question("monthlyWages");
+    assert_eq!((wages.step, wages.saves_in), (Step::Legal, Step::Finance));
+    assert!(wages.applies(&json!({"taxRegime": "simples_nacional", "cnae": "6201501"})), "the Fator R");
+    assert!(wages.applies(&json!({"taxRegime": "simples_nacional", "cnae": "8121400"})), "Annex IV's CPP");
+    assert!(!wages.applies(&json!({"taxRegime": "simples_nacional", "cnae": "9602501"})), "natively III");
+    assert!(!wages.applies(&json!({"taxRegime": "lucro_presumido", "cnae": "6201501"})));
+    assert_eq!(wages.read("7 mil"), Some(json!({"monthlyWages": 7000.0})));
+    assert_eq!(question("monthlyProLabore").read("R$ 3.000"), Some(json!({"monthlyProLabore": 3000.0})));
 }

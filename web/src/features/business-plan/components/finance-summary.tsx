@@ -213,6 +213,15 @@ export function FinanceSummary({ analysis }: { analysis?: FinanceAnalysis }) {
           </div>
         ))}
       </dl>
+      {analysis.tax && (analysis.tax.lines ?? []).length > 1 && (
+        <ul aria-label={t("finance.taxLines")} className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700">
+          {analysis.tax.lines.map((line) => (
+            <li key={line.code}>
+              {line.name}: <span className="font-semibold">{brl(line.amount)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
       {analysis.tax?.explanation && <p className="mt-2 text-xs text-slate-600">{analysis.tax.explanation}</p>}
       {analysis.warnings.length > 0 && (
         <div role="status" className="mt-3 rounded-xl bg-amber-50 p-3 text-sm text-amber-900">

@@ -1,0 +1,43 @@
+//! The MEI: the month's DAS for its activity, a fixed amount (the facts' table). A plan whose yearly
+//! revenue passes the ceiling (R$ 81.000) by up to the tolerance (20 %) also pays the excess at the
+//! Simples' first-bracket rate of its activity, once, with January's DAS, and leaves the MEI the
+//! next year; past the tolerance it is excluded back to January and computed as the Simples company
+//! it becomes (LC 123/2006 art. 18-A §7º III and §12; Res. CGSN 140/2018 arts. 100 and 105).
+
+use super::{Activity, Basis, MeiExcess, Payroll, simples};
+use crate::facts;
+
+pub(super) fn basis(
+    activity: Option<Activity>,
+    cnae: Option<String>,
+    monthly_revenue: f64,
+    payroll: &Payroll,
+) -> Basis {
+    let taxes = facts::taxes();
+    let ceiling = &taxes.mei_ceiling;
+    let yearly = monthly_revenue.max(0.0) * 12.0;
+    // The tolerance's top, in centavos (81.000 × 1,2 = 97.200,00 belongs to it).
+    let tolerated = (ceiling.yearly * (1.0 + ceiling.tolerance) * 100.0).round() / 100.0;
+    if yearly > tolerated {
+        // Excluded back to January: a Simples company on this year's revenue.
+        return simples::basis(activity, cnae, yearly, 0, payroll, true);
+    }
+    let table = &taxes.mei_das;
+    let das = match activity {
+        Some(Activity::Commerce) => table.commerce,
+        Some(Activity::Industry) => table.industry,
+        Some(Activity::Services) => table.services,
+        Some(Activity::CommerceAndServices) | None => table.commerce_and_services,
+    };
+    let excess = (yearly > ceiling.yearly).then_some(MeiExcess {
+        yearly_revenue: yearly,
+        excess: yearly - ceiling.yearly,
+        // Without the activity, or with both, the highest of the first-bracket rates (said so).
+        rate: match activity {
+            Some(Activity::Commerce) => ceiling.excess_rates.commerce,
+            Some(Activity::Industry) => ceiling.excess_rates.industry,
+            _ => ceiling.excess_rates.services,
+        },
+    });
+    Basis::Mei { activity, das, excess }
+}

@@ -1,0 +1,142 @@
+//! The Simples Nacional: the annex from the CNAE (the facts' table, LC 123/2006 art. 18 §§5-B to
+//! 5-J) or, without one, from the activity where it decides alone (commerce I, industry II); a
+//! service business needs its CNAE. Activities of the Fator R are in Annex III when 12 months of
+//! payroll reach 28 % of the RBT12, else in Annex V; Annex IV pays the CPP outside the DAS.
+
+use super::{Activity, Basis, Missing, Payroll, simples_facts};
+use crate::facts;
+
+/// A Simples Nacional annex.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Annex {
+    I,
+    II,
+    III,
+    IV,
+    V,
+}
+
+impl Annex {
+    pub fn key(self) -> &'static str {
+        match self {
+            Annex::I => "I",
+            Annex::II => "II",
+            Annex::III => "III",
+            Annex::IV => "IV",
+            Annex::V => "V",
+        }
+    }
+
+    fn parse(key: &str) -> Option<Self> {
+        Some(match key {
+            "I" => Annex::I,
+            "II" => Annex::II,
+            "III" => Annex::III,
+            "IV" => Annex::IV,
+            "V" => Annex::V,
+            _ => return None,
+        })
+    }
+
+    /// The activity an annex taxes, for the MEI's excess and Lucro Presumido's presumption.
+    pub fn activity(self) -> Activity {
+        match self {
+            Annex::I => Activity::Commerce,
+            Annex::II => Activity::Industry,
+            Annex::III | Annex::IV | Annex::V => Activity::Services,
+        }
+    }
+}
+
+/// How a CNAE subclass is taxed in the Simples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Treatment {
+    Annex(Annex),
+    /// Annex III with a Fator R of 28 % or more, else Annex V.
+    FatorR,
+}
+
+/// A CNAE subclass as seven digits, from "9602-5/01", "9602501" or "9602-5-01". None unless it
+/// has exactly seven digits.
+pub fn normalise_cnae(text: &str) -> Option<String> {
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    let only_separators = text.chars().all(|c| c.is_ascii_digit() || " .-/".contains(c));
+    (digits.len() == 7 && only_separators).then_some(digits)
+}
+
+/// The facts' entry of a CNAE subclass (seven digits), with its treatment.
+pub fn cnae_entry(cnae: &str) -> Option<(&'static facts::CnaeEntry, Treatment)> {
+    let entry = facts::taxes().cnaes.table.get(cnae)?;
+    let treatment = match entry.annex.as_str() {
+        "fator_r" => Treatment::FatorR,
+        key => Treatment::Annex(Annex::parse(key)?),
+    };
+    Some((entry, treatment))
+}
+
+/// The effective Simples rate of an annex at an RBT12: (nominal, deduction, effective); None
+/// above the Simples' ceiling.
+pub fn simples_rate(annex: Annex, rbt12: f64) -> Option<(f64, f64, f64)> {
+    let brackets = simples_facts().annexes.get(annex.key())?;
+    let rbt12 = rbt12.max(0.0);
+    let &(_, nominal, deduction) = brackets.iter().find(|(up_to, _, _)| rbt12 <= *up_to)?;
+    let effective = if rbt12 > 0.0 { (rbt12 * nominal - deduction) / rbt12 } else { nominal };
+    Some((nominal, deduction, effective.max(0.0)))
+}
+
+/// How the business is taxed: its CNAE when given and known, else its activity where that decides
+/// alone; None when a service business (or a mix) needs more.
+fn treatment(activity: Option<Activity>, cnae: Option<&str>) -> Result<Treatment, Missing> {
+    if let Some((_, treatment)) = cnae.and_then(cnae_entry) {
+        return Ok(treatment);
+    }
+    match activity {
+        Some(Activity::Commerce) => Ok(Treatment::Annex(Annex::I)),
+        Some(Activity::Industry) => Ok(Treatment::Annex(Annex::II)),
+        Some(Activity::CommerceAndServices) => Err(Missing::Split),
+        Some(Activity::Services) | None => Err(Missing::Cnae),
+    }
+}
+
+/// The Simples basis at `rbt12`. `from_mei`: a MEI past its ceiling's tolerance, computed as the
+/// company it becomes (a service MEI's occupations without a CNAE: Annex III, said so).
+pub(super) fn basis(
+    activity: Option<Activity>,
+    cnae: Option<String>,
+    rbt12: f64,
+    recorded_months: u32,
+    payroll: &Payroll,
+    from_mei: bool,
+) -> Basis {
+    let regime = if from_mei { "mei" } else { "simples_nacional" };
+    let treatment = match (treatment(activity, cnae.as_deref()), from_mei) {
+        (Ok(treatment), _) => treatment,
+        (Err(Missing::Cnae), true) => Treatment::Annex(Annex::III),
+        (Err(missing), _) => return Basis::Needs { regime, missing },
+    };
+    let facts = simples_facts();
+    let fator_r =
+        payroll.fator_r_year(facts.fator_r.fgts).filter(|_| rbt12 > 0.0).map(|payroll| payroll / rbt12);
+    let annex = match treatment {
+        Treatment::Annex(annex) => annex,
+        // "Igual ou superior a 28 %" (art. 18 §5-J): equal counts, whatever the floating point says.
+        Treatment::FatorR if fator_r.is_some_and(|r| r >= facts.fator_r.threshold - 1e-9) => Annex::III,
+        Treatment::FatorR => Annex::V,
+    };
+    let cpp = if annex == Annex::IV { payroll.cpp_base() * facts.annex_iv_cpp.rate } else { 0.0 };
+    let Some((nominal, deduction, effective)) = simples_rate(annex, rbt12) else {
+        return Basis::NotModelled { regime: "simples_nacional" };
+    };
+    Basis::Simples {
+        annex,
+        rbt12,
+        nominal,
+        deduction,
+        effective,
+        fator_r: fator_r.filter(|_| treatment == Treatment::FatorR),
+        recorded_months,
+        cnae,
+        cpp,
+        from_mei,
+    }
+}
