@@ -123,4 +123,10 @@ impl Administration {
     pub async fn failed_sends(&self, limit: i64, offset: i64) -> Result<(Vec<FailedSend>, i64), AppError> {
         self.desk.failed_sends(limit, offset).await
     }
+
+    /// Today in São Paulo (YYYY-MM-DD), by the application's clock: the day the facts' statuses
+    /// are for.
+    pub fn today(&self) -> String {
+        crate::clock::CivilDate::in_sao_paulo(self.db.now_ms()).iso()
+    }
 }

@@ -3,9 +3,13 @@
 //! repository (`server/data/business-facts.json`, embedded at build time): the model looks them up
 //! with its `lookup_business_facts` tool, the offline guide's tips quote them, and each carries the
 //! date its source shows and the source itself, so every figure can be quoted "as of" a date. A
-//! change in the law is a change in that file.
+//! change in the law is a change in that file — or, without a build, in a file of the same format
+//! named by `SOCIO_FACTS_FILE`, installed at start ([`install`]) after the same checks the built-in
+//! file passes ([`validate`]). Values valid for a period (the MEI's DAS of a year) carry
+//! `validFrom`/`validUntil` and are chosen by the date computed for; past the last one, the last
+//! value is still used and said to be stale ([`Validity`]), never silently.
 
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
@@ -27,10 +31,55 @@ pub struct Fact {
     #[serde(default)]
     pub checked: bool,
     pub source: String,
+    /// The period the value holds (YYYY-MM-DD), when it holds for one.
+    #[serde(rename = "validFrom", default)]
+    pub valid_from: Option<String>,
+    #[serde(rename = "validUntil", default)]
+    pub valid_until: Option<String>,
+    /// What to say once the period ended and no newer value was published.
+    #[serde(default)]
+    pub stale: Option<Words>,
+}
+
+/// Words in both languages.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Words {
+    pub pt: String,
+    pub en: String,
+}
+
+/// Whether a dated value holds on a day.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Validity {
+    Current,
+    /// Its period ended on `until` and nothing newer is published: still used, said so.
+    Expired {
+        until: String,
+    },
+    /// Its period starts later.
+    Upcoming,
+}
+
+impl Validity {
+    pub fn of(valid_from: Option<&str>, valid_until: Option<&str>, day: &str) -> Self {
+        match (valid_from, valid_until) {
+            (Some(from), _) if day < from => Validity::Upcoming,
+            (_, Some(until)) if day > until => Validity::Expired { until: until.to_owned() },
+            _ => Validity::Current,
+        }
+    }
+
+    pub fn key(&self) -> &'static str {
+        match self {
+            Validity::Current => "current",
+            Validity::Expired { .. } => "expired",
+            Validity::Upcoming => "upcoming",
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
-struct Facts {
+pub struct Facts {
     topics: Vec<String>,
     facts: Vec<Fact>,
     calendar: Calendar,
@@ -41,7 +90,8 @@ struct Facts {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Taxes {
-    pub mei_das: MeiDas,
+    /// Each period's DAS, oldest first.
+    pub mei_das: Vec<MeiDas>,
     pub simples: Simples,
     pub mei_ceiling: MeiCeiling,
     pub cnaes: Cnaes,
@@ -129,11 +179,12 @@ pub struct Lc224 {
     pub factor: f64,
 }
 
-/// The MEI's monthly DAS by activity, valid through `valid_until` (`YYYY-MM-DD`).
+/// The MEI's monthly DAS by activity, valid from `valid_from` through `valid_until` (`YYYY-MM-DD`).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MeiDas {
     pub fact: String,
+    pub valid_from: String,
     pub valid_until: String,
     pub commerce: f64,
     pub industry: f64,
@@ -226,26 +277,177 @@ pub struct Holidays {
     pub good_friday: Vec<String>,
 }
 
-static FACTS: LazyLock<Facts> =
-    LazyLock::new(|| serde_json::from_str(DATA).expect("server/data/business-facts.json is valid (tested)"));
+/// The facts in use: a file installed at start, else the built-in one.
+static FACTS: OnceLock<Facts> = OnceLock::new();
+
+fn facts() -> &'static Facts {
+    FACTS.get_or_init(|| {
+        serde_json::from_str(DATA).expect("server/data/business-facts.json is valid (tested)")
+    })
+}
+
+/// Reads, checks and installs the facts file `path` in place of the built-in one, before anything
+/// reads a fact (`socio serve` does it first, from `SOCIO_FACTS_FILE`). The error names the file and
+/// what is wrong with it.
+pub fn install(path: &std::path::Path) -> Result<(), String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("SOCIO_FACTS_FILE {shown}: cannot be read: {e}"))?;
+    let parsed: Facts = serde_json::from_str(&text)
+        .map_err(|e| format!("SOCIO_FACTS_FILE {shown}: not a facts file: {e}"))?;
+    validate(&parsed).map_err(|problem| format!("SOCIO_FACTS_FILE {shown}: {problem}"))?;
+    FACTS
+        .set(parsed)
+        .map_err(|_| format!("SOCIO_FACTS_FILE {shown}: the facts were already in use; set it before start"))
+}
+
+/// The checks every facts file passes, the built-in one included: dates that are dates, a source
+/// for each, words in both languages, known topics, unique ids, the calendar's and the tables'
+/// facts present, brackets that climb, the DAS's periods in order without gaps or overlaps.
+pub fn validate(facts: &Facts) -> Result<(), String> {
+    let date = |d: &str| {
+        d.len() == 10
+            && d.as_bytes()[4] == b'-'
+            && d.as_bytes()[7] == b'-'
+            && d.split('-').all(|p| p.chars().all(|c| c.is_ascii_digit()))
+    };
+    let mut ids = std::collections::HashSet::new();
+    for fact in &facts.facts {
+        let as_of_ok = matches!(fact.as_of.len(), 4 | 7 | 10)
+            && fact.as_of.split('-').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+            && fact.as_of.as_str() >= "2000";
+        if !as_of_ok {
+            return Err(format!(
+                "fact {}: asOf must be a date (YYYY, YYYY-MM or YYYY-MM-DD), not {:?}",
+                fact.id, fact.as_of
+            ));
+        }
+        if fact.source.trim().len() <= 5 {
+            return Err(format!("fact {}: needs its source", fact.id));
+        }
+        if fact.pt.trim().is_empty() || fact.en.trim().is_empty() {
+            return Err(format!("fact {}: needs words in pt and en", fact.id));
+        }
+        if !facts.topics.contains(&fact.topic) {
+            return Err(format!("fact {}: unknown topic {:?}", fact.id, fact.topic));
+        }
+        for d in [&fact.valid_from, &fact.valid_until].into_iter().flatten() {
+            if !date(d) {
+                return Err(format!("fact {}: validFrom/validUntil must be YYYY-MM-DD, not {d:?}", fact.id));
+            }
+        }
+        if !ids.insert(fact.id.as_str()) {
+            return Err(format!("fact {} appears twice", fact.id));
+        }
+    }
+    let exists = |id: &str| facts.facts.iter().any(|f| f.id == id);
+    let c = &facts.calendar;
+    let t = &facts.taxes;
+    let named = [
+        &c.das.fact,
+        &c.dasn.fact,
+        &c.defis.fact,
+        &c.ceiling.fact,
+        &c.ceiling.tolerance_fact,
+        &c.holidays.fact,
+        &t.simples.fact,
+        &t.simples.fator_r.fact,
+    ];
+    for id in named.into_iter().chain(t.mei_das.iter().map(|d| &d.fact)) {
+        if !exists(id) {
+            return Err(format!("the tables name the fact {id}, which is not in facts"));
+        }
+    }
+    if t.mei_das.is_empty() {
+        return Err("taxes.meiDas needs at least one period".into());
+    }
+    for das in &t.mei_das {
+        if !(date(&das.valid_from) && date(&das.valid_until) && das.valid_from <= das.valid_until) {
+            return Err(format!(
+                "taxes.meiDas: a period runs from validFrom to validUntil (YYYY-MM-DD), not {}…{}",
+                das.valid_from, das.valid_until
+            ));
+        }
+        if [das.commerce, das.industry, das.services, das.commerce_and_services]
+            .iter()
+            .any(|v| !(v.is_finite() && *v > 0.0))
+        {
+            return Err(format!("taxes.meiDas {}: every value must be a positive amount", das.valid_from));
+        }
+    }
+    if t.mei_das.windows(2).any(|w| w[0].valid_until >= w[1].valid_from) {
+        return Err("taxes.meiDas: periods must be in order and must not overlap".into());
+    }
+    for (annex, brackets) in &t.simples.annexes {
+        let climbs = brackets.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1);
+        if brackets.len() != 6 || !climbs || brackets[0].2 != 0.0 {
+            return Err(format!(
+                "taxes.simples.annexes.{annex}: six brackets that climb, the first with nothing to deduct"
+            ));
+        }
+    }
+    for topic in &facts.topics {
+        if !facts.facts.iter().any(|f| &f.topic == topic) {
+            return Err(format!("topic {topic} has no facts"));
+        }
+    }
+    Ok(())
+}
+
+/// Every dated fact and table that does not hold on `day` (YYYY-MM-DD): what the admin's list, the
+/// metrics and the daily warning show.
+pub fn expired_on(day: &str) -> Vec<String> {
+    let facts = all().iter().filter(|f| {
+        matches!(
+            Validity::of(f.valid_from.as_deref(), f.valid_until.as_deref(), day),
+            Validity::Expired { .. }
+        )
+    });
+    let mut names: Vec<String> = facts.map(|f| f.id.clone()).collect();
+    if let (_, Validity::Expired { .. }) = taxes().mei_das_on(day) {
+        names.push("taxes.meiDas".into());
+    }
+    names
+}
 
 /// The topics the facts are filed under (the tool's choices).
 pub fn topics() -> &'static [String] {
-    &FACTS.topics
+    &facts().topics
 }
 
 pub fn all() -> &'static [Fact] {
-    &FACTS.facts
+    &facts().facts
 }
 
 /// The tax tables.
 pub fn taxes() -> &'static Taxes {
-    &FACTS.taxes
+    &facts().taxes
 }
 
 /// The reminders' dates and figures.
 pub fn calendar() -> &'static Calendar {
-    &FACTS.calendar
+    &facts().calendar
+}
+
+impl Taxes {
+    /// The MEI's DAS in force on `day` (YYYY-MM-DD): the period holding it; after the last, the
+    /// last (expired: said so); before the first, the first.
+    pub fn mei_das_on(&self, day: &str) -> (&MeiDas, Validity) {
+        if let Some(das) =
+            self.mei_das.iter().find(|d| d.valid_from.as_str() <= day && day <= d.valid_until.as_str())
+        {
+            return (das, Validity::Current);
+        }
+        let last = self.mei_das.last().expect("at least one period (validated)");
+        if day > last.valid_until.as_str() {
+            return (last, Validity::Expired { until: last.valid_until.clone() });
+        }
+        let earlier = self.mei_das.iter().rev().find(|d| d.valid_until.as_str() < day);
+        match earlier {
+            Some(das) => (das, Validity::Expired { until: das.valid_until.clone() }),
+            None => (&self.mei_das[0], Validity::Upcoming),
+        }
+    }
 }
 
 /// The fact with this id. The guide names facts by id; a test checks that they all exist.
@@ -256,6 +458,29 @@ pub fn get(id: &str) -> &'static Fact {
 impl Fact {
     pub fn text(&self, lang: Language) -> &str {
         lang.choose(&self.pt, &self.en)
+    }
+
+    /// Whether it holds on `day` (YYYY-MM-DD).
+    pub fn validity(&self, day: &str) -> Validity {
+        Validity::of(self.valid_from.as_deref(), self.valid_until.as_deref(), day)
+    }
+
+    /// Its words on `day`: past its period, with what it says once stale.
+    pub fn text_on(&self, day: &str, lang: Language) -> String {
+        match (self.validity(day), &self.stale) {
+            (Validity::Expired { .. }, Some(stale)) => {
+                format!("{} ⚠️ {}", self.text(lang), lang.choose(&stale.pt, &stale.en))
+            }
+            (Validity::Expired { until }, None) => format!(
+                "{} ⚠️ {}",
+                self.text(lang),
+                lang.choose(
+                    format!("(valor válido até {until}; ainda sem valor mais novo)"),
+                    format!("(valid until {until}; no newer value yet)")
+                )
+            ),
+            _ => self.text(lang).to_owned(),
+        }
     }
 
     /// The date as people read it: "17/03/2026", "março de 2026", "2025".
@@ -294,11 +519,14 @@ impl Fact {
 
 /// The `lookup_business_facts` tool's answer: the topic's facts with their dates and sources, and
 /// how to quote them.
-pub fn lookup(topic: &str, lang: Language) -> Json {
+pub fn lookup(topic: &str, lang: Language, day: &str) -> Json {
     let found: Vec<Json> = all()
         .iter()
         .filter(|f| f.topic == topic)
-        .map(|f| json!({"id": f.id, "fact": f.text(lang), "asOf": f.as_of, "source": f.source}))
+        .map(|f| {
+            json!({"id": f.id, "fact": f.text_on(day, lang), "asOf": f.as_of, "source": f.source,
+                   "status": f.validity(day).key()})
+        })
         .collect();
     if found.is_empty() {
         return json!({"error": format!("unknown topic {topic:?}; one of: {}", topics().join(", "))});
@@ -306,7 +534,7 @@ pub fn lookup(topic: &str, lang: Language) -> Json {
     json!({
         "topic": topic,
         "facts": found,
-        "howToQuote": "Quote every tax, legal or monetary figure with its date (\"em 2026\", \"valores de março de 2026\"); say that values change and that this is educational guidance — for decisions, an accountant or Sebrae."
+        "howToQuote": "Quote every tax, legal or monetary figure with its date (\"em 2026\", \"valores de março de 2026\"); a fact whose status is expired is the latest published value: say its year and that the newer one is not published yet. Say that values change and that this is educational guidance — for decisions, an accountant or Sebrae."
     })
 }
 
@@ -315,6 +543,37 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
+
+    #[test]
+    fn the_built_in_file_passes_the_checks_any_facts_file_must_pass() {
+        let built_in: Facts = serde_json::from_str(DATA).unwrap();
+        assert_eq!(validate(&built_in), Ok(()));
+        // A broken copy is refused, naming what is wrong.
+        let mut broken: Facts = serde_json::from_str(DATA).unwrap();
+        broken.taxes.mei_das[0].valid_until = "31/12/2026".into();
+        assert!(validate(&broken).unwrap_err().contains("meiDas"));
+        let mut unsourced: Facts = serde_json::from_str(DATA).unwrap();
+        unsourced.facts[0].source = String::new();
+        assert!(validate(&unsourced).unwrap_err().contains("source"));
+    }
+
+    #[test]
+    fn the_das_in_force_is_chosen_by_the_day_and_said_stale_past_its_period() {
+        // Fixed days, never the machine's: 2026's DAS holds in 2026; on 2027-01-05, with no 2027
+        // value published, 2026's is still used and said to be stale.
+        let (das, validity) = taxes().mei_das_on("2026-06-01");
+        assert_eq!((das.commerce, validity), (82.05, Validity::Current));
+        let (das, validity) = taxes().mei_das_on("2027-01-05");
+        assert_eq!((das.commerce, validity), (82.05, Validity::Expired { until: "2026-12-31".into() }));
+        assert_eq!(expired_on("2027-01-05"), ["mei.das", "taxes.meiDas"]);
+        assert!(expired_on("2026-11-27").is_empty());
+        let said = get("mei.das").text_on("2027-01-05", Language::PtBr);
+        assert!(
+            said.contains("são os valores de 2026") && said.contains("ainda não foram publicados"),
+            "{said}"
+        );
+        assert!(!get("mei.das").text_on("2026-11-27", Language::PtBr).contains("⚠️"));
+    }
 
     #[test]
     fn every_fact_has_a_date_a_source_and_words_in_both_languages() {
@@ -370,11 +629,12 @@ mod tests {
     #[test]
     fn the_tax_tables_name_facts_that_exist_and_their_brackets_climb() {
         let t = taxes();
-        for id in [&t.mei_das.fact, &t.simples.fact, &t.simples.fator_r.fact] {
+        let das = &t.mei_das[0];
+        for id in [&das.fact, &t.simples.fact, &t.simples.fator_r.fact] {
             assert!(all().iter().any(|f| &f.id == id), "{id} is a fact");
         }
-        assert!(get(&t.mei_das.fact).pt.contains("R$ 82,05") && t.mei_das.commerce == 82.05);
-        assert!(get(&t.mei_das.fact).pt.contains("R$ 86,05") && t.mei_das.services == 86.05);
+        assert!(get(&das.fact).pt.contains("R$ 82,05") && das.commerce == 82.05);
+        assert!(get(&das.fact).pt.contains("R$ 86,05") && das.services == 86.05);
         assert!(get(&t.simples.fator_r.fact).pt.contains("28%") && t.simples.fator_r.threshold == 0.28);
         for annex in ["I", "II", "III", "V"] {
             let brackets = &t.simples.annexes[annex];
@@ -383,19 +643,6 @@ mod tests {
             assert_eq!(brackets[0].2, 0.0, "{annex}: nothing to deduct in the first bracket");
             assert_eq!(brackets[5].0, 4_800_000.0, "{annex}: the Simples' ceiling");
         }
-    }
-
-    /// A table valid for a year fails here once São Paulo's date passes it: the January update
-    /// (the new minimum wage, so the new DAS) cannot be forgotten.
-    #[test]
-    fn the_mei_das_is_still_valid_today() {
-        let today = crate::clock::Clock::system().today().iso();
-        assert!(
-            today.as_str() <= taxes().mei_das.valid_until.as_str(),
-            "the MEI's DAS table ran out on {}: update taxes.meiDas and the fact {} with this year's values",
-            taxes().mei_das.valid_until,
-            taxes().mei_das.fact
-        );
     }
 
     #[test]
@@ -421,16 +668,21 @@ mod tests {
         let limit = get("mei.revenue_limit");
         assert!(limit.pt.contains("R$ 81.000"));
         assert_eq!(limit.date(Language::PtBr), "17/03/2026");
-        assert_eq!(get("mei.das_2026").date(Language::En), "5 January 2026");
+        assert_eq!(get("mei.das").date(Language::En), "5 January 2026");
         assert!(get("mei.register").citation(Language::PtBr).contains("conferido em março de 2026"));
     }
 
     #[test]
     fn a_lookup_answers_the_topic_s_facts_with_dates_or_names_the_topics() {
-        let answer = lookup("mei", Language::PtBr);
+        let answer = lookup("mei", Language::PtBr, "2026-11-27");
         let facts = answer["facts"].as_array().unwrap();
         assert!(facts.iter().all(|f| f["asOf"].is_string() && f["source"].is_string()));
         assert!(facts.iter().any(|f| f["fact"].as_str().unwrap().contains("R$ 82,05")));
-        assert!(lookup("astrologia", Language::PtBr)["error"].as_str().unwrap().contains("legal_forms"));
+        assert!(
+            lookup("astrologia", Language::PtBr, "2026-11-27")["error"]
+                .as_str()
+                .unwrap()
+                .contains("legal_forms")
+        );
     }
 }

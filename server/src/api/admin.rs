@@ -218,6 +218,41 @@ impl AdminApi {
         }))
     }
 
+    async fn list_facts(&self, _call: Call<ListFacts>) -> Answer<ListFacts> {
+        let today = self.admin.today();
+        let lang = crate::locale::current();
+        let mut facts: Vec<pb::FactStatus> = crate::facts::all()
+            .iter()
+            .map(|f| pb::FactStatus {
+                id: f.id.clone(),
+                topic: f.topic.clone(),
+                as_of: f.as_of.clone(),
+                source: f.source.clone(),
+                valid_from: f.valid_from.clone().unwrap_or_default(),
+                valid_until: f.valid_until.clone().unwrap_or_default(),
+                status: f.validity(&today).key().into(),
+                text: f.text_on(&today, lang),
+            })
+            .collect();
+        let taxes = crate::facts::taxes();
+        let (das, validity) = taxes.mei_das_on(&today);
+        facts.push(pb::FactStatus {
+            id: "taxes.meiDas".into(),
+            topic: "mei".into(),
+            as_of: das.valid_from.clone(),
+            source: crate::facts::get(&das.fact).source.clone(),
+            valid_from: das.valid_from.clone(),
+            valid_until: das.valid_until.clone(),
+            status: validity.key().into(),
+            text: format!(
+                "{:.2} / {:.2} / {:.2} / {:.2}",
+                das.commerce, das.industry, das.services, das.commerce_and_services
+            ),
+        });
+        let expired = facts.iter().filter(|f| f.status == "expired").count() as i32;
+        Ok(Reply::from(pb::ListFactsResponse { facts, expired, today }))
+    }
+
     async fn list_failed_messages(&self, call: Call<ListFailedMessages>) -> Answer<ListFailedMessages> {
         let page = Page::parse(call.body().page, call.body().limit, DEFAULT_LIMIT)?;
         let (sends, total) = self.admin.failed_sends(page.limit, page.offset()).await?;
@@ -285,4 +320,5 @@ rpc_service!(AdminService for AdminApi {
     list_audit_events,
     get_analytics,
     list_failed_messages,
+    list_facts,
 });

@@ -60,6 +60,7 @@ pub async fn metrics(State(access): State<MetricsAccess>, headers: HeaderMap) ->
         None => {}
     }
     let queue = access.health.queue().await;
+    metrics::facts_expired(crate::facts::expired_on(&access.health.today()).len());
     ([(http::header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], metrics::render(&queue))
         .into_response()
 }

@@ -82,6 +82,12 @@ impl Application {
     /// Builds on an already bound listener (tests bind port 0).
     pub async fn build_on(config: Config, listener: TcpListener) -> anyhow::Result<Self> {
         let port = listener.local_addr()?.port();
+        // A facts file replaces the built-in facts before anything reads one; a broken file stops
+        // the start, naming the file and the problem.
+        if let Some(path) = &config.facts_file {
+            crate::facts::install(path).map_err(anyhow::Error::msg)?;
+            tracing::info!(file = %path.display(), "business facts read from SOCIO_FACTS_FILE");
+        }
         crate::telemetry::metrics::handle(); // the recorder, before anything is measured
         let db = Db::connect(&config.database_url).await?.with_clock(config.clock.clone());
         db.migrate().await?;

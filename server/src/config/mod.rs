@@ -101,6 +101,9 @@ pub struct Config {
     /// its first use renews the same session instead of revoking it (two tabs, a lost answer).
     pub refresh_reuse_interval: std::time::Duration,
     pub web_dir: PathBuf,
+    /// `SOCIO_FACTS_FILE`: a facts file (the format of `server/data/business-facts.json`) used in
+    /// place of the built-in one, checked at start — a new year's DAS without a build.
+    pub facts_file: Option<PathBuf>,
     pub whatsapp: WhatsAppConfig,
     /// None: the offline guided consultant.
     pub llm: Option<LlmConfig>,
@@ -169,6 +172,7 @@ impl Config {
             connections: connection_limits(&var)?,
             refresh_reuse_interval: refresh_reuse_interval(&var)?,
             web_dir: PathBuf::from(var("SOCIO_WEB_DIR").unwrap_or_else(|| "web/dist".into())),
+            facts_file: var("SOCIO_FACTS_FILE").map(PathBuf::from),
             whatsapp,
             llm,
             payments,

@@ -100,13 +100,14 @@ pub fn unplaced(lang: Language) -> String {
     .to_owned()
 }
 
-/// The answer to a question the guide knows, from the facts and the plan; None for another.
-pub fn answer(text: &str, plan: &Plan, lang: Language) -> Option<String> {
+/// The answer to a question the guide knows, from the facts (as they stand on `day`, YYYY-MM-DD)
+/// and the plan; None for another.
+pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<String> {
     let words = words(text);
     let has = |phrases: &[&str]| phrases.iter().any(|p| says(&words, p));
     let fact = |id: &str| {
         let f = facts::get(id);
-        format!("{} {}", f.text(lang), f.citation(lang))
+        format!("{} {}", f.text_on(day, lang), f.citation(lang))
     };
     let said = if has(&["ponto de equilibrio", "break-even", "break even", "empatar"]) {
         let data: pb::FinanceData = proto_json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
@@ -133,7 +134,7 @@ pub fn answer(text: &str, plan: &Plan, lang: Language) -> Option<String> {
     } else if has(&["dasn", "declaracao anual"]) {
         fact("mei.dasn")
     } else if has(&["das", "imposto do mei", "boleto do mei"]) {
-        fact("mei.das_2026")
+        fact("mei.das")
     } else if has(&["nota fiscal", "nfs", "nfs-e", "nf-e", "nfe", "invoice"]) {
         fact("mei.nfse")
     } else if has(&["limite", "teto", "quanto posso faturar", "ceiling"]) {

@@ -154,7 +154,7 @@ mod tests {
             "the model is handed the warning to raise"
         );
         let mei = Inputs {
-            tax: crate::plan::taxes::Basis::Mei { activity: None, das: 87.05, excess: None },
+            tax: crate::plan::taxes::Basis::Mei { activity: None, das: 87.05, excess: None, expired: None },
             ..bakery()
         };
         assert_eq!(answer(None, &mei, false, Language::PtBr)["month"]["taxes"], json!(87.05));

@@ -194,6 +194,7 @@ pub async fn schedule(db: Db, every: Duration, mut stop: tokio::sync::watch::Rec
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut last_pass = None;
+    let mut facts_checked_on = None;
     loop {
         tokio::select! {
             _ = tick.tick() => {}
@@ -202,9 +203,21 @@ pub async fn schedule(db: Db, every: Duration, mut stop: tokio::sync::watch::Rec
         if *stop.borrow() {
             return;
         }
+        let now = db.now_ms();
+        // Once a day: facts past their period with nothing newer are used, said stale, and logged.
+        let today = crate::clock::CivilDate::in_sao_paulo(now).iso();
+        if facts_checked_on.as_ref() != Some(&today) {
+            let expired = crate::facts::expired_on(&today);
+            if !expired.is_empty() {
+                tracing::warn!(
+                    ?expired,
+                    "business facts past their period with no newer value: publish them (SOCIO_FACTS_FILE or server/data/business-facts.json)"
+                );
+            }
+            facts_checked_on = Some(today);
+        }
         // What is due changes by the hour (a person's hour, the quiet hours), so the people are
         // looked at once in each hour, not at every tick; a failed pass is tried at the next tick.
-        let now = db.now_ms();
         let hour = now.div_euclid(HOUR_MS);
         if last_pass == Some(hour) {
             continue;

@@ -29,6 +29,12 @@ impl Form {
     }
 }
 
+/// A fact with its citation, as it stands on `day` (YYYY-MM-DD; past its period, said so).
+fn quote_on(id: &str, day: &str, lang: Language) -> String {
+    let fact = facts::get(id);
+    format!("{} {}", fact.text_on(day, lang), fact.citation(lang))
+}
+
 fn quote(id: &str, lang: Language) -> String {
     let fact = facts::get(id);
     format!("{} {}", fact.text(lang), fact.citation(lang))
@@ -69,13 +75,13 @@ pub fn people_tip(form: Form, lang: Language) -> String {
     }
 }
 
-/// The tip after the legal step.
-pub fn legal_tip(form: Form, lang: Language) -> String {
+/// The tip after the legal step, as it stands on `day` (YYYY-MM-DD).
+pub fn legal_tip(form: Form, day: &str, lang: Language) -> String {
     match form {
         Form::Mei => format!(
             "💡 {}\n{}\n{}",
             quote("mei.register", lang),
-            quote("mei.das_2026", lang),
+            quote_on("mei.das", day, lang),
             quote("help.sebrae", lang)
         ),
         Form::Company => format!(
@@ -127,7 +133,7 @@ mod tests {
     #[test]
     fn an_ltda_is_told_the_company_path_and_to_close_a_mei_first_never_to_open_one() {
         let form = Form::of(&serde_json::json!({"businessType": "ltda", "taxRegime": "simples_nacional"}));
-        let tip = legal_tip(form, Language::PtBr);
+        let tip = legal_tip(form, "2026-11-27", Language::PtBr);
         assert!(tip.contains("dê baixa no MEI") && tip.contains("Lei 13.874/2019"), "{tip}");
         assert!(!tip.contains("gov.br/mei"), "{tip}");
         let next = formalise_step(form, Language::PtBr);
@@ -143,7 +149,7 @@ mod tests {
         assert!(!idea_tip("running", Language::PtBr).contains("10 possíveis clientes"));
         assert!(idea_tip("idea", Language::PtBr).contains("10 possíveis clientes"));
         assert!(
-            legal_tip(Form::of(&serde_json::json!({"businessType": "mei"})), Language::PtBr)
+            legal_tip(Form::of(&serde_json::json!({"businessType": "mei"})), "2026-11-27", Language::PtBr)
                 .contains("gov.br/mei")
         );
     }

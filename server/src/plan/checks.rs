@@ -195,7 +195,10 @@ mod tests {
             codes(&Inputs { expected_sales_per_month: 0.0, ..bakery() }),
             ["fixed_costs_without_sales"]
         );
-        let mei = Inputs { tax: Basis::Mei { activity: None, das: 87.05, excess: None }, ..bakery() };
+        let mei = Inputs {
+            tax: Basis::Mei { activity: None, das: 87.05, excess: None, expired: None },
+            ..bakery()
+        };
         assert_eq!(codes(&mei), ["mei_ceiling"], "R$ 25.000 a month is R$ 300.000 a year");
     }
 }

@@ -246,7 +246,10 @@ pub(crate) mod tests {
 
     #[test]
     fn a_mei_s_das_is_a_fixed_cost_break_even_must_cover() {
-        let inputs = Inputs { tax: Basis::Mei { activity: None, das: 82.05, excess: None }, ..bakery() };
+        let inputs = Inputs {
+            tax: Basis::Mei { activity: None, das: 82.05, excess: None, expired: None },
+            ..bakery()
+        };
         let a = analyse(&inputs);
         assert_eq!(a.month.taxes, 82.05);
         assert!(close(a.month.result, 7_000.0 - 82.05));
@@ -335,7 +338,7 @@ pub(crate) mod tests {
         for n in 0..1000 {
             let tax = match n % 3 {
                 0 => Basis::NotChosen,
-                1 => Basis::Mei { activity: None, das: next(100.0), excess: None },
+                1 => Basis::Mei { activity: None, das: next(100.0), excess: None, expired: None },
                 _ => Basis::Simples {
                     annex: crate::plan::taxes::Annex::I,
                     rbt12: 0.0,

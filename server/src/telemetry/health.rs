@@ -24,6 +24,11 @@ impl Health {
     }
 
     /// The queue by kind; left out (empty), not invented, when the database cannot be read.
+    /// Today in São Paulo (YYYY-MM-DD), by the application's clock.
+    pub fn today(&self) -> String {
+        crate::clock::CivilDate::in_sao_paulo(self.db.now_ms()).iso()
+    }
+
     pub async fn queue(&self) -> Vec<QueueDepth> {
         match jobs::depth(&self.db, &self.kinds).await {
             Ok(depths) => depths

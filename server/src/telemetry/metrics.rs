@@ -93,6 +93,11 @@ pub fn whatsapp_send(kind: &'static str, outcome: &'static str) {
     counter!("socio_whatsapp_sends_total", "kind" => kind, "outcome" => outcome).increment(1);
 }
 
+/// How many dated facts or tables are past their period with nothing newer (set at each scrape).
+pub fn facts_expired(count: usize) {
+    gauge!("socio_facts_expired").set(count as f64);
+}
+
 /// A proactive message was dropped before its send: the person said "PARAR" after it was written.
 pub fn proactive_dropped() {
     counter!("socio_whatsapp_sends_total", "kind" => "reminder", "outcome" => "dropped").increment(1);

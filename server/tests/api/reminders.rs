@@ -69,6 +69,8 @@ async fn nothing_is_sent_without_consent_nor_in_the_quiet_hours_and_a_mei_hears_
     db: TestDatabase,
 ) {
     let app = spawn_app(db).await;
+    // As of a day in November 2026, whatever the machine's date: the months below are this year's.
+    app.db.clock().set(instant("2026-11-16T10:00:00-03:00"));
     let token = mei(&app).await;
     // Three months at a pace of R$ 9.000: R$ 108.000 in the year, over the R$ 81.000 ceiling.
     for (month, revenue) in [("2026-01", 8000.0), ("2026-02", 9000.0), ("2026-03", 10000.0)] {
@@ -121,6 +123,9 @@ async fn the_check_in_goes_on_the_first_business_day_as_text_inside_the_window_a
     let app =
         spawn_app_with(db, &[("WHATSAPP_BATCH_WINDOW_MS", "10".into()), ("ADMIN_PHONES", admin.into())])
             .await;
+    // As of 10 December 2026 at 13:00, whatever the machine's date: the admin's 60 days hold both
+    // check-ins, and her PARAR comes before the second (14:00), so it does not answer it.
+    app.db.clock().set(instant("2026-12-10T13:00:00-03:00"));
     app.say(ANA, "Oi").await; // the 24-hour window is open
     let (token, _) = app.login(ANA).await;
     agree(&app, &token, true, false).await;

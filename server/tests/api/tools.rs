@@ -75,7 +75,7 @@ async fn a_tax_figure_reaches_the_person_with_its_date_and_source(db: TestDataba
     let llm = FakeLlm::start().await;
     llm.answer_with([(200, tool_call("lookup_business_facts", json!({"topic": "mei"})))]);
     llm.quote_tool_results(|r| {
-        let das = r["facts"].as_array().unwrap().iter().find(|f| f["id"] == "mei.das_2026").unwrap();
+        let das = r["facts"].as_array().unwrap().iter().find(|f| f["id"] == "mei.das").unwrap();
         format!(
             "{} (valores de {}; fonte: {})",
             das["fact"].as_str().unwrap(),

@@ -169,7 +169,9 @@ impl Engine {
             }
             ("record_month_results", _) => return self.record_month_results(user, &args).await,
             ("lookup_business_facts", _) => {
-                return facts::lookup(args["topic"].as_str().unwrap_or_default(), user.language).to_string();
+                let today = crate::clock::CivilDate::in_sao_paulo(self.db.now_ms()).iso();
+                return facts::lookup(args["topic"].as_str().unwrap_or_default(), user.language, &today)
+                    .to_string();
             }
             ("send_plan_document", _) => return self.send_plan_document(user).await,
             ("request_human", _) => {

@@ -228,8 +228,16 @@ impl Guide {
             out.push(self.correct(user, question, &value, lang).await?);
             let plan = self.plans.get_or_create(&user.id).await?;
             out.push(self.continue_with(&user.id, &plan, pending, lang).await?);
-        } else if let Some(said) =
-            asides::is_question(text).then(|| asides::answer(text, plan, lang)).flatten()
+        } else if let Some(said) = asides::is_question(text)
+            .then(|| {
+                asides::answer(
+                    text,
+                    plan,
+                    &crate::clock::CivilDate::in_sao_paulo(self.db.now_ms()).iso(),
+                    lang,
+                )
+            })
+            .flatten()
         {
             // A question is answered, and the interview goes on where it was.
             out.push(said);

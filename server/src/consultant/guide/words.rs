@@ -108,8 +108,8 @@ pub(super) fn tip(plan: &Plan, step: Step, lang: Language) -> String {
         Step::Hr => advice::people_tip(form(plan), lang),
         Step::Legal => match after_taxes(plan, lang) {
             // The regime is known now: the month's numbers are said again, after its taxes.
-            Some(restated) => format!("{}\n{restated}", advice::legal_tip(form(plan), lang)),
-            None => advice::legal_tip(form(plan), lang),
+            Some(restated) => format!("{}\n{restated}", advice::legal_tip(form(plan), &crate::clock::CivilDate::in_sao_paulo(plan.updated_at).iso(), lang)),
+            None => advice::legal_tip(form(plan), &crate::clock::CivilDate::in_sao_paulo(plan.updated_at).iso(), lang),
         },
     }
 }

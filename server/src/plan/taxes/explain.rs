@@ -17,7 +17,9 @@ pub(super) fn explain(basis: &Basis, lang: Language) -> String {
             "No taxes in the numbers: no tax regime was chosen (Legal step). Choose MEI, Simples Nacional or Lucro Presumido to see the month's tax.",
         )
         .into(),
-        Basis::Mei { activity, das, excess } => mei(*activity, *das, excess.as_ref(), lang),
+        Basis::Mei { activity, das, excess, expired } => {
+            mei(*activity, *das, excess.as_ref(), expired.as_deref(), lang)
+        }
         Basis::Simples { .. } => simples(basis, lang),
         Basis::Presumido(p) => presumido(p, lang),
         Basis::Needs { regime, missing } => needs(regime, *missing, lang),
@@ -40,10 +42,11 @@ fn mei(
     activity: Option<super::Activity>,
     das: f64,
     excess: Option<&super::MeiExcess>,
+    expired: Option<&str>,
     lang: Language,
 ) -> String {
     let brl = |v: f64| format_brl(v, lang);
-    let fact = facts::get(&facts::taxes().mei_das.fact);
+    let fact = facts::get("mei.das");
     let assumed = match activity {
         Some(a) => a.name(lang).to_owned(),
         None => lang
@@ -65,6 +68,14 @@ fn mei(
             fact.citation(lang)
         ),
     );
+    if let Some(until) = expired {
+        let year = until.get(..4).unwrap_or(until);
+        text.push(' ');
+        text.push_str(&lang.choose(
+            format!("⚠️ {} é o valor de {year}; o do ano seguinte ainda não foi publicado aqui (sai com o novo salário mínimo).", brl(das)),
+            format!("⚠️ {} is {year}'s value; the next year's is not published here yet (it follows the new minimum wage).", brl(das)),
+        ));
+    }
     if let Some(e) = excess {
         let c = &facts::taxes().mei_ceiling;
         text.push(' ');

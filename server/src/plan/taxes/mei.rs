@@ -12,6 +12,7 @@ pub(super) fn basis(
     cnae: Option<String>,
     monthly_revenue: f64,
     payroll: &Payroll,
+    as_of: i64,
 ) -> Basis {
     let taxes = facts::taxes();
     let ceiling = &taxes.mei_ceiling;
@@ -22,7 +23,12 @@ pub(super) fn basis(
         // Excluded back to January: a Simples company on this year's revenue.
         return simples::basis(activity, cnae, yearly, 0, payroll, true);
     }
-    let table = &taxes.mei_das;
+    // The DAS of the period holding the day computed for; past the last, the last, said stale.
+    let (table, validity) = taxes.mei_das_on(&crate::clock::CivilDate::in_sao_paulo(as_of).iso());
+    let expired = match validity {
+        facts::Validity::Expired { until } => Some(until),
+        _ => None,
+    };
     let das = match activity {
         Some(Activity::Commerce) => table.commerce,
         Some(Activity::Industry) => table.industry,
@@ -39,5 +45,5 @@ pub(super) fn basis(
             _ => ceiling.excess_rates.services,
         },
     });
-    Basis::Mei { activity, das, excess }
+    Basis::Mei { activity, das, excess, expired }
 }

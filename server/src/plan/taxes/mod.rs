@@ -116,7 +116,9 @@ pub enum Basis {
     NotChosen,
     /// A MEI: the DAS, a fixed amount a month; past the ceiling within the tolerance, the tax on
     /// the excess too.
-    Mei { activity: Option<Activity>, das: f64, excess: Option<MeiExcess> },
+    /// `expired`: the DAS table's period ended on this day with no newer one published (the
+    /// latest value is used, and said to be stale).
+    Mei { activity: Option<Activity>, das: f64, excess: Option<MeiExcess>, expired: Option<String> },
     /// The Simples Nacional: an effective rate on revenue; `recorded_months` is how many recorded
     /// months the RBT12 came from (0: the plan's expected revenue × 12). `cpp`: Annex IV's
     /// employer contribution a month, outside the DAS. `from_mei`: a MEI past the ceiling's
@@ -273,7 +275,7 @@ pub fn basis(
     let activity = legal["activity"].as_str().and_then(Activity::parse);
     let cnae = legal["cnae"].as_str().and_then(normalise_cnae);
     if is_mei(legal) {
-        return mei::basis(activity, cnae, monthly_revenue, payroll);
+        return mei::basis(activity, cnae, monthly_revenue, payroll, as_of);
     }
     match regime {
         "simples_nacional" => {

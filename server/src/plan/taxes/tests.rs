@@ -210,7 +210,7 @@ fn a_mei_past_the_ceiling_by_up_to_20_percent_pays_the_excess() {
     // Within the ceiling: the DAS alone.
     assert_eq!(
         basis(&legal, 6_750.0, &none(), None, JUNE_2026),
-        Basis::Mei { activity: Some(Activity::Commerce), das: 82.05, excess: None }
+        Basis::Mei { activity: Some(Activity::Commerce), das: 82.05, excess: None, expired: None }
     );
 }
 
@@ -279,7 +279,10 @@ fn a_mei_pays_the_das_of_its_activity_and_lucro_real_is_the_accountant_s() {
         None,
         JUNE_2026,
     );
-    assert_eq!(commerce, Basis::Mei { activity: Some(Activity::Commerce), das: 82.05, excess: None });
+    assert_eq!(
+        commerce,
+        Basis::Mei { activity: Some(Activity::Commerce), das: 82.05, excess: None, expired: None }
+    );
     let services =
         basis(&json!({"taxRegime": "simei", "activity": "services"}), 5_000.0, &none(), None, JUNE_2026);
     assert_eq!(services.fixed(), 86.05);

@@ -19,7 +19,115 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file socio/v1/admin.proto.
  */
 export const file_socio_v1_admin: GenFile = /*@__PURE__*/
-  fileDesc("ChRzb2Npby92MS9hZG1pbi5wcm90bxIIc29jaW8udjEirAMKCUFkbWluVXNlchIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhQKDHBob25lX251bWJlchgDIAEoCRIQCghsYW5ndWFnZRgEIAEoCRI5ChNzdWJzY3JpcHRpb25fc3RhdHVzGAUgASgOMhwuc29jaW8udjEuU3Vic2NyaXB0aW9uU3RhdHVzEhwKBHJvbGUYBiABKA4yDi5zb2Npby52MS5Sb2xlEhYKDnRvdGFsX21lc3NhZ2VzGAcgASgFEjoKFGJ1c2luZXNzX3BsYW5fc3RhdHVzGAggASgOMhwuc29jaW8udjEuQnVzaW5lc3NQbGFuU3RhdHVzEiIKGnBsYW5fY29tcGxldGlvbl9wZXJjZW50YWdlGAkgASgFEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjcKDmxhc3RfYWN0aXZlX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEhAKCHVzZXJuYW1lGAwgASgJQhEKD19sYXN0X2FjdGl2ZV9hdCLKAQoKQWRtaW5TdGF0cxITCgt0b3RhbF91c2VycxgBIAEoBRIUCgxhY3RpdmVfdXNlcnMYAiABKAUSEQoJcHJvX3VzZXJzGAMgASgFEhYKDnRvdGFsX21lc3NhZ2VzGAQgASgFEiEKGWF2ZXJhZ2VfbWVzc2FnZXNfcGVyX3VzZXIYBSABKAESIQoZdXNlcnNfd2l0aF9idXNpbmVzc19wbGFucxgGIAEoBRIgChhjb21wbGV0ZWRfYnVzaW5lc3NfcGxhbnMYByABKAUiegoQTGlzdFVzZXJzUmVxdWVzdBI5ChNzdWJzY3JpcHRpb25fc3RhdHVzGAEgASgOMhwuc29jaW8udjEuU3Vic2NyaXB0aW9uRmlsdGVyEg4KBnNlYXJjaBgCIAEoCRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFImkKEUxpc3RVc2Vyc1Jlc3BvbnNlEiIKBXVzZXJzGAEgAygLMhMuc29jaW8udjEuQWRtaW5Vc2VyEg0KBXRvdGFsGAIgASgFEhMKC3RvdGFsX3BhZ2VzGAMgASgFEgwKBHBhZ2UYBCABKAUiHAoOR2V0VXNlclJlcXVlc3QSCgoCaWQYASABKAkizgEKD0dldFVzZXJSZXNwb25zZRIhCgR1c2VyGAEgASgLMhMuc29jaW8udjEuQWRtaW5Vc2VyEhwKFGNvbnZlcnNhdGlvbl9zdW1tYXJ5GAIgASgJEjsKEnN1bW1hcnlfdXBkYXRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARImCgdyZXN1bHRzGAQgAygLMhUuc29jaW8udjEuTW9udGhSZXN1bHRCFQoTX3N1bW1hcnlfdXBkYXRlZF9hdCLEAQoVR2V0Q2hhdEhpc3RvcnlSZXF1ZXN0EgoKAmlkGAEgASgJEjMKCnN0YXJ0X2RhdGUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESMQoIZW5kX2RhdGUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQESDAoEcGFnZRgEIAEoBRINCgVsaW1pdBgFIAEoBUINCgtfc3RhcnRfZGF0ZUILCglfZW5kX2RhdGUicwoWR2V0Q2hhdEhpc3RvcnlSZXNwb25zZRInCghtZXNzYWdlcxgBIAMoCzIVLnNvY2lvLnYxLkNoYXRNZXNzYWdlEg0KBXRvdGFsGAIgASgFEhMKC3RvdGFsX3BhZ2VzGAMgASgFEgwKBHBhZ2UYBCABKAUiFgoUR2V0QWRtaW5TdGF0c1JlcXVlc3QiPAoVR2V0QWRtaW5TdGF0c1Jlc3BvbnNlEiMKBXN0YXRzGAEgASgLMhQuc29jaW8udjEuQWRtaW5TdGF0cyJjChpTZXRVc2VyU3Vic2NyaXB0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCRI5ChNzdWJzY3JpcHRpb25fc3RhdHVzGAIgASgOMhwuc29jaW8udjEuU3Vic2NyaXB0aW9uU3RhdHVzIkAKG1NldFVzZXJTdWJzY3JpcHRpb25SZXNwb25zZRIhCgR1c2VyGAEgASgLMhMuc29jaW8udjEuQWRtaW5Vc2VyIh8KEURlbGV0ZVVzZXJSZXF1ZXN0EgoKAmlkGAEgASgJIhQKEkRlbGV0ZVVzZXJSZXNwb25zZSIoChpHZXRVc2VyQnVzaW5lc3NQbGFuUmVxdWVzdBIKCgJpZBgBIAEoCSJjChtHZXRVc2VyQnVzaW5lc3NQbGFuUmVzcG9uc2USMgoNYnVzaW5lc3NfcGxhbhgBIAEoCzIWLnNvY2lvLnYxLkJ1c2luZXNzUGxhbkgAiAEBQhAKDl9idXNpbmVzc19wbGFuIiMKFUV4cG9ydFVzZXJEYXRhUmVxdWVzdBIKCgJpZBgBIAEoCSJeChZFeHBvcnRVc2VyRGF0YVJlc3BvbnNlEhQKDGRvd25sb2FkX3VybBgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKNAQoKQXVkaXRFdmVudBIKCgJpZBgBIAEoCRIQCghhY3Rvcl9pZBgCIAEoCRIOCgZhY3Rpb24YAyABKAkSEQoJdGFyZ2V0X2lkGAQgASgJEg4KBmRldGFpbBgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI1ChZMaXN0QXVkaXRFdmVudHNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSDQoFbGltaXQYAiABKAUiYwoXTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2USJAoGZXZlbnRzGAEgAygLMhQuc29jaW8udjEuQXVkaXRFdmVudBINCgV0b3RhbBgCIAEoBRITCgt0b3RhbF9wYWdlcxgDIAEoBSJlCglGdW5uZWxSb3cSDwoHdmFyaWFudBgBIAEoCRIVCg1sYW5kaW5nX3ZpZXdzGAIgASgFEhcKD2NoZWNrb3V0X3N0YXJ0cxgDIAEoBRIXCg9wcm9fY29udmVyc2lvbnMYBCABKAUiKAoKRGFpbHlDb3VudBILCgNkYXkYASABKAkSDQoFY291bnQYAiABKAUiIwoTR2V0QW5hbHl0aWNzUmVxdWVzdBIMCgRkYXlzGAEgASgFIrQDChRHZXRBbmFseXRpY3NSZXNwb25zZRIjCgZmdW5uZWwYASADKAsyEy5zb2Npby52MS5GdW5uZWxSb3cSLgoQbWVzc2FnZXNfcGVyX2RheRgCIAMoCzIULnNvY2lvLnYxLkRhaWx5Q291bnQSMgoUZmFpbGVkX3NlbmRzX3Blcl9kYXkYAyADKAsyFC5zb2Npby52MS5EYWlseUNvdW50EjgKGWJpbGxhYmxlX21lc3NhZ2VzX3Blcl9kYXkYBCADKAsyFS5zb2Npby52MS5CaWxsYWJsZURheRIaChJlc3RpbWF0ZWRfY29zdF9icmwYBSABKAESKwojZXN0aW1hdGVkX2Nvc3RfcGVyX3BlcnNvbl9tb250aF9icmwYBiABKAESJQoFcmF0ZXMYByABKAsyFi5zb2Npby52MS5NZXNzYWdlUmF0ZXMSGQoRYmlsbGFibGVfbWVzc2FnZXMYCCABKAUSKwoJcmVtaW5kZXJzGAkgASgLMhguc29jaW8udjEuUmVtaW5kZXJDb3VudHMSIQoZcHJvX2NvbnZlcnNpb25zX2Vsc2V3aGVyZRgKIAEoBSJrCg5SZW1pbmRlckNvdW50cxIVCg1jaGVja2luc19zZW50GAEgASgFEhkKEWNoZWNraW5zX2Fuc3dlcmVkGAIgASgFEhYKDnJlbWluZGVyc19zZW50GAMgASgFEg8KB3N0b3BwZWQYBCABKAUigwEKC0JpbGxhYmxlRGF5EgsKA2RheRgBIAEoCRIRCgltYXJrZXRpbmcYAiABKAUSDwoHdXRpbGl0eRgDIAEoBRIWCg5hdXRoZW50aWNhdGlvbhgEIAEoBRIPCgdzZXJ2aWNlGAUgASgFEhoKEmVzdGltYXRlZF9jb3N0X2JybBgGIAEoASJbCgxNZXNzYWdlUmF0ZXMSEQoJbWFya2V0aW5nGAEgASgBEg8KB3V0aWxpdHkYAiABKAESFgoOYXV0aGVudGljYXRpb24YAyABKAESDwoHc2VydmljZRgEIAEoASKRAQoNRmFpbGVkTWVzc2FnZRIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhQKDHBob25lX251bWJlchgDIAEoCRIPCgdjb250ZW50GAQgASgJEg0KBWVycm9yGAUgASgJEi0KCWZhaWxlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiOAoZTGlzdEZhaWxlZE1lc3NhZ2VzUmVxdWVzdBIMCgRwYWdlGAEgASgFEg0KBWxpbWl0GAIgASgFImsKGkxpc3RGYWlsZWRNZXNzYWdlc1Jlc3BvbnNlEikKCG1lc3NhZ2VzGAEgAygLMhcuc29jaW8udjEuRmFpbGVkTWVzc2FnZRINCgV0b3RhbBgCIAEoBRITCgt0b3RhbF9wYWdlcxgDIAEoBSqRAQoSU3Vic2NyaXB0aW9uRmlsdGVyEiMKH1NVQlNDUklQVElPTl9GSUxURVJfVU5TUEVDSUZJRUQQABIbChdTVUJTQ1JJUFRJT05fRklMVEVSX0FMTBABEhwKGFNVQlNDUklQVElPTl9GSUxURVJfRlJFRRACEhsKF1NVQlNDUklQVElPTl9GSUxURVJfUFJPEAMqwwEKEkJ1c2luZXNzUGxhblN0YXR1cxIkCiBCVVNJTkVTU19QTEFOX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGUJVU0lORVNTX1BMQU5fU1RBVFVTX05PTkUQARIeChpCVVNJTkVTU19QTEFOX1NUQVRVU19EUkFGVBACEiQKIEJVU0lORVNTX1BMQU5fU1RBVFVTX0lOX1BST0dSRVNTEAMSIgoeQlVTSU5FU1NfUExBTl9TVEFUVVNfQ09NUExFVEVEEAQyqwoKDEFkbWluU2VydmljZRJeCglMaXN0VXNlcnMSGi5zb2Npby52MS5MaXN0VXNlcnNSZXF1ZXN0Ghsuc29jaW8udjEuTGlzdFVzZXJzUmVzcG9uc2UiGILT5JMCEhIQL2FwaS9hZG1pbi91c2VycxJdCgdHZXRVc2VyEhguc29jaW8udjEuR2V0VXNlclJlcXVlc3QaGS5zb2Npby52MS5HZXRVc2VyUmVzcG9uc2UiHYLT5JMCFxIVL2FwaS9hZG1pbi91c2Vycy97aWR9En8KDkdldENoYXRIaXN0b3J5Eh8uc29jaW8udjEuR2V0Q2hhdEhpc3RvcnlSZXF1ZXN0GiAuc29jaW8udjEuR2V0Q2hhdEhpc3RvcnlSZXNwb25zZSIqgtPkkwIkEiIvYXBpL2FkbWluL3VzZXJzL3tpZH0vY2hhdC1oaXN0b3J5EmoKDUdldEFkbWluU3RhdHMSHi5zb2Npby52MS5HZXRBZG1pblN0YXRzUmVxdWVzdBofLnNvY2lvLnYxLkdldEFkbWluU3RhdHNSZXNwb25zZSIYgtPkkwISEhAvYXBpL2FkbWluL3N0YXRzEpEBChNTZXRVc2VyU3Vic2NyaXB0aW9uEiQuc29jaW8udjEuU2V0VXNlclN1YnNjcmlwdGlvblJlcXVlc3QaJS5zb2Npby52MS5TZXRVc2VyU3Vic2NyaXB0aW9uUmVzcG9uc2UiLYLT5JMCJzoBKhoiL2FwaS9hZG1pbi91c2Vycy97aWR9L3N1YnNjcmlwdGlvbhJmCgpEZWxldGVVc2VyEhsuc29jaW8udjEuRGVsZXRlVXNlclJlcXVlc3QaHC5zb2Npby52MS5EZWxldGVVc2VyUmVzcG9uc2UiHYLT5JMCFyoVL2FwaS9hZG1pbi91c2Vycy97aWR9Eo8BChNHZXRVc2VyQnVzaW5lc3NQbGFuEiQuc29jaW8udjEuR2V0VXNlckJ1c2luZXNzUGxhblJlcXVlc3QaJS5zb2Npby52MS5HZXRVc2VyQnVzaW5lc3NQbGFuUmVzcG9uc2UiK4LT5JMCJRIjL2FwaS9hZG1pbi91c2Vycy97aWR9L2J1c2luZXNzLXBsYW4SfAoORXhwb3J0VXNlckRhdGESHy5zb2Npby52MS5FeHBvcnRVc2VyRGF0YVJlcXVlc3QaIC5zb2Npby52MS5FeHBvcnRVc2VyRGF0YVJlc3BvbnNlIieC0+STAiE6ASoiHC9hcGkvYWRtaW4vdXNlcnMve2lkfS9leHBvcnQScAoPTGlzdEF1ZGl0RXZlbnRzEiAuc29jaW8udjEuTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBohLnNvY2lvLnYxLkxpc3RBdWRpdEV2ZW50c1Jlc3BvbnNlIhiC0+STAhISEC9hcGkvYWRtaW4vYXVkaXQSawoMR2V0QW5hbHl0aWNzEh0uc29jaW8udjEuR2V0QW5hbHl0aWNzUmVxdWVzdBoeLnNvY2lvLnYxLkdldEFuYWx5dGljc1Jlc3BvbnNlIhyC0+STAhYSFC9hcGkvYWRtaW4vYW5hbHl0aWNzEoMBChJMaXN0RmFpbGVkTWVzc2FnZXMSIy5zb2Npby52MS5MaXN0RmFpbGVkTWVzc2FnZXNSZXF1ZXN0GiQuc29jaW8udjEuTGlzdEZhaWxlZE1lc3NhZ2VzUmVzcG9uc2UiIoLT5JMCHBIaL2FwaS9hZG1pbi9mYWlsZWQtbWVzc2FnZXNiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_timestamp, file_socio_v1_business_plan, file_socio_v1_common, file_socio_v1_results]);
+  fileDesc("ChRzb2Npby92MS9hZG1pbi5wcm90bxIIc29jaW8udjEiEgoQTGlzdEZhY3RzUmVxdWVzdCKNAQoKRmFjdFN0YXR1cxIKCgJpZBgBIAEoCRINCgV0b3BpYxgCIAEoCRINCgVhc19vZhgDIAEoCRIOCgZzb3VyY2UYBCABKAkSEgoKdmFsaWRfZnJvbRgFIAEoCRITCgt2YWxpZF91bnRpbBgGIAEoCRIOCgZzdGF0dXMYByABKAkSDAoEdGV4dBgIIAEoCSJYChFMaXN0RmFjdHNSZXNwb25zZRIjCgVmYWN0cxgBIAMoCzIULnNvY2lvLnYxLkZhY3RTdGF0dXMSDwoHZXhwaXJlZBgCIAEoBRINCgV0b2RheRgDIAEoCSKsAwoJQWRtaW5Vc2VyEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSFAoMcGhvbmVfbnVtYmVyGAMgASgJEhAKCGxhbmd1YWdlGAQgASgJEjkKE3N1YnNjcmlwdGlvbl9zdGF0dXMYBSABKA4yHC5zb2Npby52MS5TdWJzY3JpcHRpb25TdGF0dXMSHAoEcm9sZRgGIAEoDjIOLnNvY2lvLnYxLlJvbGUSFgoOdG90YWxfbWVzc2FnZXMYByABKAUSOgoUYnVzaW5lc3NfcGxhbl9zdGF0dXMYCCABKA4yHC5zb2Npby52MS5CdXNpbmVzc1BsYW5TdGF0dXMSIgoacGxhbl9jb21wbGV0aW9uX3BlcmNlbnRhZ2UYCSABKAUSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNwoObGFzdF9hY3RpdmVfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESEAoIdXNlcm5hbWUYDCABKAlCEQoPX2xhc3RfYWN0aXZlX2F0IsoBCgpBZG1pblN0YXRzEhMKC3RvdGFsX3VzZXJzGAEgASgFEhQKDGFjdGl2ZV91c2VycxgCIAEoBRIRCglwcm9fdXNlcnMYAyABKAUSFgoOdG90YWxfbWVzc2FnZXMYBCABKAUSIQoZYXZlcmFnZV9tZXNzYWdlc19wZXJfdXNlchgFIAEoARIhChl1c2Vyc193aXRoX2J1c2luZXNzX3BsYW5zGAYgASgFEiAKGGNvbXBsZXRlZF9idXNpbmVzc19wbGFucxgHIAEoBSJ6ChBMaXN0VXNlcnNSZXF1ZXN0EjkKE3N1YnNjcmlwdGlvbl9zdGF0dXMYASABKA4yHC5zb2Npby52MS5TdWJzY3JpcHRpb25GaWx0ZXISDgoGc2VhcmNoGAIgASgJEgwKBHBhZ2UYAyABKAUSDQoFbGltaXQYBCABKAUiaQoRTGlzdFVzZXJzUmVzcG9uc2USIgoFdXNlcnMYASADKAsyEy5zb2Npby52MS5BZG1pblVzZXISDQoFdG90YWwYAiABKAUSEwoLdG90YWxfcGFnZXMYAyABKAUSDAoEcGFnZRgEIAEoBSIcCg5HZXRVc2VyUmVxdWVzdBIKCgJpZBgBIAEoCSLOAQoPR2V0VXNlclJlc3BvbnNlEiEKBHVzZXIYASABKAsyEy5zb2Npby52MS5BZG1pblVzZXISHAoUY29udmVyc2F0aW9uX3N1bW1hcnkYAiABKAkSOwoSc3VtbWFyeV91cGRhdGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEiYKB3Jlc3VsdHMYBCADKAsyFS5zb2Npby52MS5Nb250aFJlc3VsdEIVChNfc3VtbWFyeV91cGRhdGVkX2F0IsQBChVHZXRDaGF0SGlzdG9yeVJlcXVlc3QSCgoCaWQYASABKAkSMwoKc3RhcnRfZGF0ZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIxCghlbmRfZGF0ZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBARIMCgRwYWdlGAQgASgFEg0KBWxpbWl0GAUgASgFQg0KC19zdGFydF9kYXRlQgsKCV9lbmRfZGF0ZSJzChZHZXRDaGF0SGlzdG9yeVJlc3BvbnNlEicKCG1lc3NhZ2VzGAEgAygLMhUuc29jaW8udjEuQ2hhdE1lc3NhZ2USDQoFdG90YWwYAiABKAUSEwoLdG90YWxfcGFnZXMYAyABKAUSDAoEcGFnZRgEIAEoBSIWChRHZXRBZG1pblN0YXRzUmVxdWVzdCI8ChVHZXRBZG1pblN0YXRzUmVzcG9uc2USIwoFc3RhdHMYASABKAsyFC5zb2Npby52MS5BZG1pblN0YXRzImMKGlNldFVzZXJTdWJzY3JpcHRpb25SZXF1ZXN0EgoKAmlkGAEgASgJEjkKE3N1YnNjcmlwdGlvbl9zdGF0dXMYAiABKA4yHC5zb2Npby52MS5TdWJzY3JpcHRpb25TdGF0dXMiQAobU2V0VXNlclN1YnNjcmlwdGlvblJlc3BvbnNlEiEKBHVzZXIYASABKAsyEy5zb2Npby52MS5BZG1pblVzZXIiHwoRRGVsZXRlVXNlclJlcXVlc3QSCgoCaWQYASABKAkiFAoSRGVsZXRlVXNlclJlc3BvbnNlIigKGkdldFVzZXJCdXNpbmVzc1BsYW5SZXF1ZXN0EgoKAmlkGAEgASgJImMKG0dldFVzZXJCdXNpbmVzc1BsYW5SZXNwb25zZRIyCg1idXNpbmVzc19wbGFuGAEgASgLMhYuc29jaW8udjEuQnVzaW5lc3NQbGFuSACIAQFCEAoOX2J1c2luZXNzX3BsYW4iIwoVRXhwb3J0VXNlckRhdGFSZXF1ZXN0EgoKAmlkGAEgASgJIl4KFkV4cG9ydFVzZXJEYXRhUmVzcG9uc2USFAoMZG93bmxvYWRfdXJsGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0BCgpBdWRpdEV2ZW50EgoKAmlkGAEgASgJEhAKCGFjdG9yX2lkGAIgASgJEg4KBmFjdGlvbhgDIAEoCRIRCgl0YXJnZXRfaWQYBCABKAkSDgoGZGV0YWlsGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjUKFkxpc3RBdWRpdEV2ZW50c1JlcXVlc3QSDAoEcGFnZRgBIAEoBRINCgVsaW1pdBgCIAEoBSJjChdMaXN0QXVkaXRFdmVudHNSZXNwb25zZRIkCgZldmVudHMYASADKAsyFC5zb2Npby52MS5BdWRpdEV2ZW50Eg0KBXRvdGFsGAIgASgFEhMKC3RvdGFsX3BhZ2VzGAMgASgFImUKCUZ1bm5lbFJvdxIPCgd2YXJpYW50GAEgASgJEhUKDWxhbmRpbmdfdmlld3MYAiABKAUSFwoPY2hlY2tvdXRfc3RhcnRzGAMgASgFEhcKD3Byb19jb252ZXJzaW9ucxgEIAEoBSIoCgpEYWlseUNvdW50EgsKA2RheRgBIAEoCRINCgVjb3VudBgCIAEoBSIjChNHZXRBbmFseXRpY3NSZXF1ZXN0EgwKBGRheXMYASABKAUitAMKFEdldEFuYWx5dGljc1Jlc3BvbnNlEiMKBmZ1bm5lbBgBIAMoCzITLnNvY2lvLnYxLkZ1bm5lbFJvdxIuChBtZXNzYWdlc19wZXJfZGF5GAIgAygLMhQuc29jaW8udjEuRGFpbHlDb3VudBIyChRmYWlsZWRfc2VuZHNfcGVyX2RheRgDIAMoCzIULnNvY2lvLnYxLkRhaWx5Q291bnQSOAoZYmlsbGFibGVfbWVzc2FnZXNfcGVyX2RheRgEIAMoCzIVLnNvY2lvLnYxLkJpbGxhYmxlRGF5EhoKEmVzdGltYXRlZF9jb3N0X2JybBgFIAEoARIrCiNlc3RpbWF0ZWRfY29zdF9wZXJfcGVyc29uX21vbnRoX2JybBgGIAEoARIlCgVyYXRlcxgHIAEoCzIWLnNvY2lvLnYxLk1lc3NhZ2VSYXRlcxIZChFiaWxsYWJsZV9tZXNzYWdlcxgIIAEoBRIrCglyZW1pbmRlcnMYCSABKAsyGC5zb2Npby52MS5SZW1pbmRlckNvdW50cxIhChlwcm9fY29udmVyc2lvbnNfZWxzZXdoZXJlGAogASgFImsKDlJlbWluZGVyQ291bnRzEhUKDWNoZWNraW5zX3NlbnQYASABKAUSGQoRY2hlY2tpbnNfYW5zd2VyZWQYAiABKAUSFgoOcmVtaW5kZXJzX3NlbnQYAyABKAUSDwoHc3RvcHBlZBgEIAEoBSKDAQoLQmlsbGFibGVEYXkSCwoDZGF5GAEgASgJEhEKCW1hcmtldGluZxgCIAEoBRIPCgd1dGlsaXR5GAMgASgFEhYKDmF1dGhlbnRpY2F0aW9uGAQgASgFEg8KB3NlcnZpY2UYBSABKAUSGgoSZXN0aW1hdGVkX2Nvc3RfYnJsGAYgASgBIlsKDE1lc3NhZ2VSYXRlcxIRCgltYXJrZXRpbmcYASABKAESDwoHdXRpbGl0eRgCIAEoARIWCg5hdXRoZW50aWNhdGlvbhgDIAEoARIPCgdzZXJ2aWNlGAQgASgBIpEBCg1GYWlsZWRNZXNzYWdlEgoKAmlkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSFAoMcGhvbmVfbnVtYmVyGAMgASgJEg8KB2NvbnRlbnQYBCABKAkSDQoFZXJyb3IYBSABKAkSLQoJZmFpbGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI4ChlMaXN0RmFpbGVkTWVzc2FnZXNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSDQoFbGltaXQYAiABKAUiawoaTGlzdEZhaWxlZE1lc3NhZ2VzUmVzcG9uc2USKQoIbWVzc2FnZXMYASADKAsyFy5zb2Npby52MS5GYWlsZWRNZXNzYWdlEg0KBXRvdGFsGAIgASgFEhMKC3RvdGFsX3BhZ2VzGAMgASgFKpEBChJTdWJzY3JpcHRpb25GaWx0ZXISIwofU1VCU0NSSVBUSU9OX0ZJTFRFUl9VTlNQRUNJRklFRBAAEhsKF1NVQlNDUklQVElPTl9GSUxURVJfQUxMEAESHAoYU1VCU0NSSVBUSU9OX0ZJTFRFUl9GUkVFEAISGwoXU1VCU0NSSVBUSU9OX0ZJTFRFUl9QUk8QAyrDAQoSQnVzaW5lc3NQbGFuU3RhdHVzEiQKIEJVU0lORVNTX1BMQU5fU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZQlVTSU5FU1NfUExBTl9TVEFUVVNfTk9ORRABEh4KGkJVU0lORVNTX1BMQU5fU1RBVFVTX0RSQUZUEAISJAogQlVTSU5FU1NfUExBTl9TVEFUVVNfSU5fUFJPR1JFU1MQAxIiCh5CVVNJTkVTU19QTEFOX1NUQVRVU19DT01QTEVURUQQBDKLCwoMQWRtaW5TZXJ2aWNlEl4KCUxpc3RVc2VycxIaLnNvY2lvLnYxLkxpc3RVc2Vyc1JlcXVlc3QaGy5zb2Npby52MS5MaXN0VXNlcnNSZXNwb25zZSIYgtPkkwISEhAvYXBpL2FkbWluL3VzZXJzEl0KB0dldFVzZXISGC5zb2Npby52MS5HZXRVc2VyUmVxdWVzdBoZLnNvY2lvLnYxLkdldFVzZXJSZXNwb25zZSIdgtPkkwIXEhUvYXBpL2FkbWluL3VzZXJzL3tpZH0SfwoOR2V0Q2hhdEhpc3RvcnkSHy5zb2Npby52MS5HZXRDaGF0SGlzdG9yeVJlcXVlc3QaIC5zb2Npby52MS5HZXRDaGF0SGlzdG9yeVJlc3BvbnNlIiqC0+STAiQSIi9hcGkvYWRtaW4vdXNlcnMve2lkfS9jaGF0LWhpc3RvcnkSagoNR2V0QWRtaW5TdGF0cxIeLnNvY2lvLnYxLkdldEFkbWluU3RhdHNSZXF1ZXN0Gh8uc29jaW8udjEuR2V0QWRtaW5TdGF0c1Jlc3BvbnNlIhiC0+STAhISEC9hcGkvYWRtaW4vc3RhdHMSkQEKE1NldFVzZXJTdWJzY3JpcHRpb24SJC5zb2Npby52MS5TZXRVc2VyU3Vic2NyaXB0aW9uUmVxdWVzdBolLnNvY2lvLnYxLlNldFVzZXJTdWJzY3JpcHRpb25SZXNwb25zZSItgtPkkwInOgEqGiIvYXBpL2FkbWluL3VzZXJzL3tpZH0vc3Vic2NyaXB0aW9uEmYKCkRlbGV0ZVVzZXISGy5zb2Npby52MS5EZWxldGVVc2VyUmVxdWVzdBocLnNvY2lvLnYxLkRlbGV0ZVVzZXJSZXNwb25zZSIdgtPkkwIXKhUvYXBpL2FkbWluL3VzZXJzL3tpZH0SjwEKE0dldFVzZXJCdXNpbmVzc1BsYW4SJC5zb2Npby52MS5HZXRVc2VyQnVzaW5lc3NQbGFuUmVxdWVzdBolLnNvY2lvLnYxLkdldFVzZXJCdXNpbmVzc1BsYW5SZXNwb25zZSIrgtPkkwIlEiMvYXBpL2FkbWluL3VzZXJzL3tpZH0vYnVzaW5lc3MtcGxhbhJ8Cg5FeHBvcnRVc2VyRGF0YRIfLnNvY2lvLnYxLkV4cG9ydFVzZXJEYXRhUmVxdWVzdBogLnNvY2lvLnYxLkV4cG9ydFVzZXJEYXRhUmVzcG9uc2UiJ4LT5JMCIToBKiIcL2FwaS9hZG1pbi91c2Vycy97aWR9L2V4cG9ydBJwCg9MaXN0QXVkaXRFdmVudHMSIC5zb2Npby52MS5MaXN0QXVkaXRFdmVudHNSZXF1ZXN0GiEuc29jaW8udjEuTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2UiGILT5JMCEhIQL2FwaS9hZG1pbi9hdWRpdBJrCgxHZXRBbmFseXRpY3MSHS5zb2Npby52MS5HZXRBbmFseXRpY3NSZXF1ZXN0Gh4uc29jaW8udjEuR2V0QW5hbHl0aWNzUmVzcG9uc2UiHILT5JMCFhIUL2FwaS9hZG1pbi9hbmFseXRpY3MSgwEKEkxpc3RGYWlsZWRNZXNzYWdlcxIjLnNvY2lvLnYxLkxpc3RGYWlsZWRNZXNzYWdlc1JlcXVlc3QaJC5zb2Npby52MS5MaXN0RmFpbGVkTWVzc2FnZXNSZXNwb25zZSIigtPkkwIcEhovYXBpL2FkbWluL2ZhaWxlZC1tZXNzYWdlcxJeCglMaXN0RmFjdHMSGi5zb2Npby52MS5MaXN0RmFjdHNSZXF1ZXN0Ghsuc29jaW8udjEuTGlzdEZhY3RzUmVzcG9uc2UiGILT5JMCEhIQL2FwaS9hZG1pbi9mYWN0c2IGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp, file_socio_v1_business_plan, file_socio_v1_common, file_socio_v1_results]);
+
+/**
+ * @generated from message socio.v1.ListFactsRequest
+ */
+export type ListFactsRequest = Message<"socio.v1.ListFactsRequest"> & {
+};
+
+/**
+ * Describes the message socio.v1.ListFactsRequest.
+ * Use `create(ListFactsRequestSchema)` to create a new message.
+ */
+export const ListFactsRequestSchema: GenMessage<ListFactsRequest> = /*@__PURE__*/
+  messageDesc(file_socio_v1_admin, 0);
+
+/**
+ * One fact or dated table, and whether it holds today.
+ *
+ * @generated from message socio.v1.FactStatus
+ */
+export type FactStatus = Message<"socio.v1.FactStatus"> & {
+  /**
+   * The fact's id ("mei.das"), or the table's name ("taxes.meiDas").
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string topic = 2;
+   */
+  topic: string;
+
+  /**
+   * The date its source shows.
+   *
+   * @generated from field: string as_of = 3;
+   */
+  asOf: string;
+
+  /**
+   * @generated from field: string source = 4;
+   */
+  source: string;
+
+  /**
+   * The period the value holds (YYYY-MM-DD); empty when it holds without one.
+   *
+   * @generated from field: string valid_from = 5;
+   */
+  validFrom: string;
+
+  /**
+   * @generated from field: string valid_until = 6;
+   */
+  validUntil: string;
+
+  /**
+   * current, expired or upcoming.
+   *
+   * @generated from field: string status = 7;
+   */
+  status: string;
+
+  /**
+   * In the caller's language, as it is said today (with the stale note when expired).
+   *
+   * @generated from field: string text = 8;
+   */
+  text: string;
+};
+
+/**
+ * Describes the message socio.v1.FactStatus.
+ * Use `create(FactStatusSchema)` to create a new message.
+ */
+export const FactStatusSchema: GenMessage<FactStatus> = /*@__PURE__*/
+  messageDesc(file_socio_v1_admin, 1);
+
+/**
+ * @generated from message socio.v1.ListFactsResponse
+ */
+export type ListFactsResponse = Message<"socio.v1.ListFactsResponse"> & {
+  /**
+   * @generated from field: repeated socio.v1.FactStatus facts = 1;
+   */
+  facts: FactStatus[];
+
+  /**
+   * How many are expired (the admin panel's banner shows them).
+   *
+   * @generated from field: int32 expired = 2;
+   */
+  expired: number;
+
+  /**
+   * The São Paulo day the statuses are for.
+   *
+   * @generated from field: string today = 3;
+   */
+  today: string;
+};
+
+/**
+ * Describes the message socio.v1.ListFactsResponse.
+ * Use `create(ListFactsResponseSchema)` to create a new message.
+ */
+export const ListFactsResponseSchema: GenMessage<ListFactsResponse> = /*@__PURE__*/
+  messageDesc(file_socio_v1_admin, 2);
 
 /**
  * @generated from message socio.v1.AdminUser
@@ -95,7 +203,7 @@ export type AdminUser = Message<"socio.v1.AdminUser"> & {
  * Use `create(AdminUserSchema)` to create a new message.
  */
 export const AdminUserSchema: GenMessage<AdminUser> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 0);
+  messageDesc(file_socio_v1_admin, 3);
 
 /**
  * @generated from message socio.v1.AdminStats
@@ -144,7 +252,7 @@ export type AdminStats = Message<"socio.v1.AdminStats"> & {
  * Use `create(AdminStatsSchema)` to create a new message.
  */
 export const AdminStatsSchema: GenMessage<AdminStats> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 1);
+  messageDesc(file_socio_v1_admin, 4);
 
 /**
  * @generated from message socio.v1.ListUsersRequest
@@ -180,7 +288,7 @@ export type ListUsersRequest = Message<"socio.v1.ListUsersRequest"> & {
  * Use `create(ListUsersRequestSchema)` to create a new message.
  */
 export const ListUsersRequestSchema: GenMessage<ListUsersRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 2);
+  messageDesc(file_socio_v1_admin, 5);
 
 /**
  * @generated from message socio.v1.ListUsersResponse
@@ -212,7 +320,7 @@ export type ListUsersResponse = Message<"socio.v1.ListUsersResponse"> & {
  * Use `create(ListUsersResponseSchema)` to create a new message.
  */
 export const ListUsersResponseSchema: GenMessage<ListUsersResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 3);
+  messageDesc(file_socio_v1_admin, 6);
 
 /**
  * @generated from message socio.v1.GetUserRequest
@@ -229,7 +337,7 @@ export type GetUserRequest = Message<"socio.v1.GetUserRequest"> & {
  * Use `create(GetUserRequestSchema)` to create a new message.
  */
 export const GetUserRequestSchema: GenMessage<GetUserRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 4);
+  messageDesc(file_socio_v1_admin, 7);
 
 /**
  * @generated from message socio.v1.GetUserResponse
@@ -266,7 +374,7 @@ export type GetUserResponse = Message<"socio.v1.GetUserResponse"> & {
  * Use `create(GetUserResponseSchema)` to create a new message.
  */
 export const GetUserResponseSchema: GenMessage<GetUserResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 5);
+  messageDesc(file_socio_v1_admin, 8);
 
 /**
  * @generated from message socio.v1.GetChatHistoryRequest
@@ -303,7 +411,7 @@ export type GetChatHistoryRequest = Message<"socio.v1.GetChatHistoryRequest"> & 
  * Use `create(GetChatHistoryRequestSchema)` to create a new message.
  */
 export const GetChatHistoryRequestSchema: GenMessage<GetChatHistoryRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 6);
+  messageDesc(file_socio_v1_admin, 9);
 
 /**
  * @generated from message socio.v1.GetChatHistoryResponse
@@ -335,7 +443,7 @@ export type GetChatHistoryResponse = Message<"socio.v1.GetChatHistoryResponse"> 
  * Use `create(GetChatHistoryResponseSchema)` to create a new message.
  */
 export const GetChatHistoryResponseSchema: GenMessage<GetChatHistoryResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 7);
+  messageDesc(file_socio_v1_admin, 10);
 
 /**
  * @generated from message socio.v1.GetAdminStatsRequest
@@ -348,7 +456,7 @@ export type GetAdminStatsRequest = Message<"socio.v1.GetAdminStatsRequest"> & {
  * Use `create(GetAdminStatsRequestSchema)` to create a new message.
  */
 export const GetAdminStatsRequestSchema: GenMessage<GetAdminStatsRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 8);
+  messageDesc(file_socio_v1_admin, 11);
 
 /**
  * @generated from message socio.v1.GetAdminStatsResponse
@@ -365,7 +473,7 @@ export type GetAdminStatsResponse = Message<"socio.v1.GetAdminStatsResponse"> & 
  * Use `create(GetAdminStatsResponseSchema)` to create a new message.
  */
 export const GetAdminStatsResponseSchema: GenMessage<GetAdminStatsResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 9);
+  messageDesc(file_socio_v1_admin, 12);
 
 /**
  * @generated from message socio.v1.SetUserSubscriptionRequest
@@ -387,7 +495,7 @@ export type SetUserSubscriptionRequest = Message<"socio.v1.SetUserSubscriptionRe
  * Use `create(SetUserSubscriptionRequestSchema)` to create a new message.
  */
 export const SetUserSubscriptionRequestSchema: GenMessage<SetUserSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 10);
+  messageDesc(file_socio_v1_admin, 13);
 
 /**
  * @generated from message socio.v1.SetUserSubscriptionResponse
@@ -404,7 +512,7 @@ export type SetUserSubscriptionResponse = Message<"socio.v1.SetUserSubscriptionR
  * Use `create(SetUserSubscriptionResponseSchema)` to create a new message.
  */
 export const SetUserSubscriptionResponseSchema: GenMessage<SetUserSubscriptionResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 11);
+  messageDesc(file_socio_v1_admin, 14);
 
 /**
  * @generated from message socio.v1.DeleteUserRequest
@@ -421,7 +529,7 @@ export type DeleteUserRequest = Message<"socio.v1.DeleteUserRequest"> & {
  * Use `create(DeleteUserRequestSchema)` to create a new message.
  */
 export const DeleteUserRequestSchema: GenMessage<DeleteUserRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 12);
+  messageDesc(file_socio_v1_admin, 15);
 
 /**
  * @generated from message socio.v1.DeleteUserResponse
@@ -434,7 +542,7 @@ export type DeleteUserResponse = Message<"socio.v1.DeleteUserResponse"> & {
  * Use `create(DeleteUserResponseSchema)` to create a new message.
  */
 export const DeleteUserResponseSchema: GenMessage<DeleteUserResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 13);
+  messageDesc(file_socio_v1_admin, 16);
 
 /**
  * @generated from message socio.v1.GetUserBusinessPlanRequest
@@ -451,7 +559,7 @@ export type GetUserBusinessPlanRequest = Message<"socio.v1.GetUserBusinessPlanRe
  * Use `create(GetUserBusinessPlanRequestSchema)` to create a new message.
  */
 export const GetUserBusinessPlanRequestSchema: GenMessage<GetUserBusinessPlanRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 14);
+  messageDesc(file_socio_v1_admin, 17);
 
 /**
  * @generated from message socio.v1.GetUserBusinessPlanResponse
@@ -468,7 +576,7 @@ export type GetUserBusinessPlanResponse = Message<"socio.v1.GetUserBusinessPlanR
  * Use `create(GetUserBusinessPlanResponseSchema)` to create a new message.
  */
 export const GetUserBusinessPlanResponseSchema: GenMessage<GetUserBusinessPlanResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 15);
+  messageDesc(file_socio_v1_admin, 18);
 
 /**
  * @generated from message socio.v1.ExportUserDataRequest
@@ -485,7 +593,7 @@ export type ExportUserDataRequest = Message<"socio.v1.ExportUserDataRequest"> & 
  * Use `create(ExportUserDataRequestSchema)` to create a new message.
  */
 export const ExportUserDataRequestSchema: GenMessage<ExportUserDataRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 16);
+  messageDesc(file_socio_v1_admin, 19);
 
 /**
  * @generated from message socio.v1.ExportUserDataResponse
@@ -507,7 +615,7 @@ export type ExportUserDataResponse = Message<"socio.v1.ExportUserDataResponse"> 
  * Use `create(ExportUserDataResponseSchema)` to create a new message.
  */
 export const ExportUserDataResponseSchema: GenMessage<ExportUserDataResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 17);
+  messageDesc(file_socio_v1_admin, 20);
 
 /**
  * @generated from message socio.v1.AuditEvent
@@ -549,7 +657,7 @@ export type AuditEvent = Message<"socio.v1.AuditEvent"> & {
  * Use `create(AuditEventSchema)` to create a new message.
  */
 export const AuditEventSchema: GenMessage<AuditEvent> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 18);
+  messageDesc(file_socio_v1_admin, 21);
 
 /**
  * @generated from message socio.v1.ListAuditEventsRequest
@@ -571,7 +679,7 @@ export type ListAuditEventsRequest = Message<"socio.v1.ListAuditEventsRequest"> 
  * Use `create(ListAuditEventsRequestSchema)` to create a new message.
  */
 export const ListAuditEventsRequestSchema: GenMessage<ListAuditEventsRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 19);
+  messageDesc(file_socio_v1_admin, 22);
 
 /**
  * @generated from message socio.v1.ListAuditEventsResponse
@@ -598,7 +706,7 @@ export type ListAuditEventsResponse = Message<"socio.v1.ListAuditEventsResponse"
  * Use `create(ListAuditEventsResponseSchema)` to create a new message.
  */
 export const ListAuditEventsResponseSchema: GenMessage<ListAuditEventsResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 20);
+  messageDesc(file_socio_v1_admin, 23);
 
 /**
  * @generated from message socio.v1.FunnelRow
@@ -632,7 +740,7 @@ export type FunnelRow = Message<"socio.v1.FunnelRow"> & {
  * Use `create(FunnelRowSchema)` to create a new message.
  */
 export const FunnelRowSchema: GenMessage<FunnelRow> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 21);
+  messageDesc(file_socio_v1_admin, 24);
 
 /**
  * @generated from message socio.v1.DailyCount
@@ -656,7 +764,7 @@ export type DailyCount = Message<"socio.v1.DailyCount"> & {
  * Use `create(DailyCountSchema)` to create a new message.
  */
 export const DailyCountSchema: GenMessage<DailyCount> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 22);
+  messageDesc(file_socio_v1_admin, 25);
 
 /**
  * @generated from message socio.v1.GetAnalyticsRequest
@@ -675,7 +783,7 @@ export type GetAnalyticsRequest = Message<"socio.v1.GetAnalyticsRequest"> & {
  * Use `create(GetAnalyticsRequestSchema)` to create a new message.
  */
 export const GetAnalyticsRequestSchema: GenMessage<GetAnalyticsRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 23);
+  messageDesc(file_socio_v1_admin, 26);
 
 /**
  * @generated from message socio.v1.GetAnalyticsResponse
@@ -755,7 +863,7 @@ export type GetAnalyticsResponse = Message<"socio.v1.GetAnalyticsResponse"> & {
  * Use `create(GetAnalyticsResponseSchema)` to create a new message.
  */
 export const GetAnalyticsResponseSchema: GenMessage<GetAnalyticsResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 24);
+  messageDesc(file_socio_v1_admin, 27);
 
 /**
  * Check-ins sent and answered (the person wrote after one), every reminder sent (check-ins and
@@ -790,7 +898,7 @@ export type ReminderCounts = Message<"socio.v1.ReminderCounts"> & {
  * Use `create(ReminderCountsSchema)` to create a new message.
  */
 export const ReminderCountsSchema: GenMessage<ReminderCounts> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 25);
+  messageDesc(file_socio_v1_admin, 28);
 
 /**
  * Billable WhatsApp messages of one day, by Meta's pricing category.
@@ -838,7 +946,7 @@ export type BillableDay = Message<"socio.v1.BillableDay"> & {
  * Use `create(BillableDaySchema)` to create a new message.
  */
 export const BillableDaySchema: GenMessage<BillableDay> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 26);
+  messageDesc(file_socio_v1_admin, 29);
 
 /**
  * Reais per billable message, by category.
@@ -872,7 +980,7 @@ export type MessageRates = Message<"socio.v1.MessageRates"> & {
  * Use `create(MessageRatesSchema)` to create a new message.
  */
 export const MessageRatesSchema: GenMessage<MessageRates> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 27);
+  messageDesc(file_socio_v1_admin, 30);
 
 /**
  * @generated from message socio.v1.FailedMessage
@@ -914,7 +1022,7 @@ export type FailedMessage = Message<"socio.v1.FailedMessage"> & {
  * Use `create(FailedMessageSchema)` to create a new message.
  */
 export const FailedMessageSchema: GenMessage<FailedMessage> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 28);
+  messageDesc(file_socio_v1_admin, 31);
 
 /**
  * @generated from message socio.v1.ListFailedMessagesRequest
@@ -936,7 +1044,7 @@ export type ListFailedMessagesRequest = Message<"socio.v1.ListFailedMessagesRequ
  * Use `create(ListFailedMessagesRequestSchema)` to create a new message.
  */
 export const ListFailedMessagesRequestSchema: GenMessage<ListFailedMessagesRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 29);
+  messageDesc(file_socio_v1_admin, 32);
 
 /**
  * @generated from message socio.v1.ListFailedMessagesResponse
@@ -963,7 +1071,7 @@ export type ListFailedMessagesResponse = Message<"socio.v1.ListFailedMessagesRes
  * Use `create(ListFailedMessagesResponseSchema)` to create a new message.
  */
 export const ListFailedMessagesResponseSchema: GenMessage<ListFailedMessagesResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 30);
+  messageDesc(file_socio_v1_admin, 33);
 
 /**
  * The users list's filter.
@@ -1136,6 +1244,17 @@ export const AdminService: GenService<{
     methodKind: "unary";
     input: typeof ListFailedMessagesRequestSchema;
     output: typeof ListFailedMessagesResponseSchema;
+  },
+  /**
+   * The business facts and tax tables in use (built in, or SOCIO_FACTS_FILE), each with its status
+   * today: a value past its period with nothing newer is expired, still used and said so.
+   *
+   * @generated from rpc socio.v1.AdminService.ListFacts
+   */
+  listFacts: {
+    methodKind: "unary";
+    input: typeof ListFactsRequestSchema;
+    output: typeof ListFactsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_socio_v1_admin, 0);
