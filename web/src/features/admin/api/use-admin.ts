@@ -8,6 +8,11 @@ import { AdminService, SubscriptionFilter } from "@/gen/socio/v1/admin_pb";
 
 import { useReloadAfter } from "./reload-after";
 
+/** The business facts in use, each with its status today (expired ones are still used, said stale). */
+export function useFacts() {
+  return useQuery(AdminService.method.listFacts, {}, { refetchInterval: 3_600_000 });
+}
+
 /** The four stat cards' figures, refetched every 30 s. */
 export function useAdminStats() {
   return useQuery(AdminService.method.getAdminStats, {}, { refetchInterval: 30_000 });

@@ -43,6 +43,8 @@ interface Backend {
   prompts: SystemPrompt[];
   actions: string[];
   failList?: boolean;
+  /** Facts past their period (the January DAS before the new year's values). */
+  expiredFacts?: number;
 }
 
 function backend(overrides: Partial<Backend> = {}): Backend {
@@ -65,6 +67,15 @@ function api(b: Backend) {
       getMe: () => ({ user: { id: "admin", name: "Ada", phoneNumber: "+5531999990000", language: "pt-BR", role: Role.ADMIN, subscriptionStatus: SubscriptionStatus.PRO } }),
     });
     router.service(AdminService, {
+      listFacts: () => ({
+        today: "2027-01-05",
+        expired: b.expiredFacts ?? 0,
+        facts: Array.from({ length: b.expiredFacts ?? 0 }, (_, i) => ({
+          id: i === 0 ? "mei.das" : "taxes.meiDas",
+          status: "expired",
+          validUntil: "2026-12-31",
+        })),
+      }),
       getAdminStats: () => ({
         stats: { totalUsers: 45, activeUsers: 30, proUsers: 11, totalMessages: 1035, averageMessagesPerUser: 23, usersWithBusinessPlans: 20, completedBusinessPlans: 4 },
       }),
@@ -176,6 +187,22 @@ describe("admin panel", () => {
     expect(within(table).getByText("(11) 98765-0001")).toBeInTheDocument();
     expect(screen.getByText("45 usuários")).toBeInTheDocument();
     expect(screen.getByText("Página 1 de 3")).toBeInTheDocument();
+  });
+
+  it("warns the admins while business facts are past their period, and says nothing otherwise", async () => {
+    open(backend({ expiredFacts: 2 }));
+    const banner = await screen.findByRole("alert");
+    expect(banner).toHaveTextContent("2 informações do negócio passaram da validade");
+    expect(banner).toHaveTextContent("mei.das");
+    expect(banner).toHaveTextContent("válida até 2026-12-31");
+    expect(banner).toHaveTextContent("SOCIO_FACTS_FILE");
+  });
+
+  it("shows no facts banner while every fact holds", async () => {
+    open(backend());
+    await screen.findByRole("heading", { name: "Painel Administrativo" });
+    await waitFor(() => expect(within(screen.getByRole("region", { name: "Números do serviço" })).getByText("45")).toBeInTheDocument());
+    expect(screen.queryByText(/passaram da validade/)).not.toBeInTheDocument();
   });
 
   it("pages through users and goes back to page 1 when the filter or the search changes", async () => {

@@ -1,12 +1,12 @@
 import * as Tabs from "@radix-ui/react-tabs";
-import { BarChart3, FileText, Headset, MessageSquare, Shield, Users } from "lucide-react";
+import { AlertTriangle, BarChart3, FileText, Headset, MessageSquare, Shield, Users } from "lucide-react";
 import { useTranslation } from "react-i18next";
 
 import { PageShell } from "@/components/layout/page-shell";
 import { currentLanguage } from "@/lib/i18n";
 import { formatDecimal } from "@/lib/dates";
 
-import { useAdminStats } from "../api/use-admin";
+import { useAdminStats, useFacts } from "../api/use-admin";
 import { AnalyticsTab } from "./analytics-tab";
 import { HandoffsTab } from "./handoffs-tab";
 import { PromptsTab } from "./prompts-tab";
@@ -27,6 +27,34 @@ function StatCard({ icon: Icon, title, value, detail }: { icon: typeof Users; ti
 
 const TAB_CLASS =
   "rounded-lg px-4 py-2 text-sm font-semibold whitespace-nowrap text-slate-600 hover:text-ink data-[state=active]:bg-white data-[state=active]:text-ink data-[state=active]:shadow-sm";
+
+/**
+ * A banner while business facts are past their period with nothing newer (the January DAS before
+ * the new year's values are published): they are still used and said stale to people, and the
+ * admins are told which, and how to publish them.
+ */
+function ExpiredFactsBanner() {
+  const { t } = useTranslation("admin");
+  const facts = useFacts().data;
+  if (!facts || facts.expired === 0) return null;
+  const expired = facts.facts.filter((f) => f.status === "expired");
+  return (
+    <div role="alert" className="flex items-start gap-3 rounded-2xl bg-amber-50 p-4 text-amber-950 ring-1 ring-amber-300">
+      <AlertTriangle aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0" />
+      <div>
+        <p className="font-semibold">{t("facts.expiredTitle", { count: facts.expired })}</p>
+        <ul className="mt-1 list-disc pl-5 text-sm">
+          {expired.map((f) => (
+            <li key={f.id}>
+              <span className="font-mono">{f.id}</span> — {t("facts.until", { date: f.validUntil })}
+            </li>
+          ))}
+        </ul>
+        <p className="mt-1 text-sm">{t("facts.howTo")}</p>
+      </div>
+    </div>
+  );
+}
 
 /** `/admin`: the service's figures, the users, human support (handoffs), the consultant's prompts and analytics. */
 export function AdminPage() {
@@ -49,6 +77,8 @@ export function AdminPage() {
             {t("badge")}
           </span>
         </header>
+
+        <ExpiredFactsBanner />
 
         <section aria-label={t("stats.label")} className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
           <StatCard
