@@ -1,0 +1,138 @@
+//! The built-in facts: checked as any facts file is, dated, sourced, and chosen by the day.
+
+use std::collections::HashSet;
+
+use super::*;
+
+#[test]
+fn the_built_in_file_passes_the_checks_any_facts_file_must_pass() {
+    let built_in: Facts = serde_json::from_str(DATA).unwrap();
+    assert_eq!(validate(&built_in), Ok(()));
+    // A broken copy is refused, naming what is wrong.
+    let mut broken: Facts = serde_json::from_str(DATA).unwrap();
+    broken.taxes.mei_das[0].valid_until = "31/12/2026".into();
+    assert!(validate(&broken).unwrap_err().contains("meiDas"));
+    let mut unsourced: Facts = serde_json::from_str(DATA).unwrap();
+    unsourced.facts[0].source = String::new();
+    assert!(validate(&unsourced).unwrap_err().contains("source"));
+}
+
+#[test]
+fn the_das_in_force_is_chosen_by_the_day_and_said_stale_past_its_period() {
+    // Fixed days, never the machine's: 2026's DAS holds in 2026; on 2027-01-05, with no 2027
+    // value published, 2026's is still used and said to be stale.
+    let (das, validity) = taxes().mei_das_on("2026-06-01");
+    assert_eq!((das.commerce, validity), (82.05, Validity::Current));
+    let (das, validity) = taxes().mei_das_on("2027-01-05");
+    assert_eq!((das.commerce, validity), (82.05, Validity::Expired { until: "2026-12-31".into() }));
+    assert_eq!(expired_on("2027-01-05"), ["mei.das", "taxes.meiDas"]);
+    assert!(expired_on("2026-11-27").is_empty());
+    let said = get("mei.das").text_on("2027-01-05", Language::PtBr);
+    assert!(said.contains("são os valores de 2026") && said.contains("ainda não foram publicados"), "{said}");
+    assert!(!get("mei.das").text_on("2026-11-27", Language::PtBr).contains("⚠️"));
+}
+
+#[test]
+fn every_fact_has_a_date_a_source_and_words_in_both_languages() {
+    assert!(all().len() >= 20);
+    for fact in all() {
+        let date_ok = matches!(fact.as_of.len(), 4 | 7 | 10)
+            && fact.as_of.split('-').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+            && fact.as_of.as_str() >= "2000";
+        assert!(date_ok, "{}: a date, not {:?}", fact.id, fact.as_of);
+        assert!(fact.source.trim().len() > 5, "{}: a source", fact.id);
+        assert!(
+            !fact.pt.trim().is_empty() && !fact.en.trim().is_empty(),
+            "{}: words in both languages",
+            fact.id
+        );
+        assert!(topics().contains(&fact.topic), "{}: a known topic", fact.id);
+    }
+}
+
+#[test]
+fn the_calendar_names_facts_that_exist_and_dates_that_are_dates() {
+    let c = calendar();
+    for id in [
+        &c.das.fact,
+        &c.dasn.fact,
+        &c.defis.fact,
+        &c.ceiling.fact,
+        &c.ceiling.tolerance_fact,
+        &c.holidays.fact,
+    ] {
+        assert!(all().iter().any(|f| &f.id == id), "{id} is a fact");
+    }
+    assert!(get(&c.ceiling.fact).pt.contains("81.000") && c.ceiling.yearly == 81_000.0);
+    assert!(get(&c.ceiling.tolerance_fact).pt.contains("20%") && c.ceiling.tolerance == 0.2);
+    assert!(get(&c.das.fact).pt.contains("dia 20") && c.das.due_day == 20);
+    assert!(get(&c.dasn.fact).pt.contains("31 de maio") && (c.dasn.due_month, c.dasn.due_day) == (5, 31));
+    assert!(get(&c.defis.fact).pt.contains("31 de março") && (c.defis.due_month, c.defis.due_day) == (3, 31));
+    assert_eq!(c.ceiling.per_month_in_opening_year * 12.0, c.ceiling.yearly);
+    for day in &c.holidays.every_year {
+        let (m, d) = day.split_once('-').unwrap();
+        assert!(
+            (1..=12).contains(&m.parse::<i32>().unwrap()) && (1..=31).contains(&d.parse::<i32>().unwrap())
+        );
+    }
+    for date in &c.holidays.good_friday {
+        assert_eq!(date.len(), 10, "{date}");
+    }
+}
+
+#[test]
+fn the_tax_tables_name_facts_that_exist_and_their_brackets_climb() {
+    let t = taxes();
+    let das = &t.mei_das[0];
+    for id in [&das.fact, &t.simples.fact, &t.simples.fator_r.fact] {
+        assert!(all().iter().any(|f| &f.id == id), "{id} is a fact");
+    }
+    assert!(get(&das.fact).pt.contains("R$ 82,05") && das.commerce == 82.05);
+    assert!(get(&das.fact).pt.contains("R$ 86,05") && das.services == 86.05);
+    assert!(get(&t.simples.fator_r.fact).pt.contains("28%") && t.simples.fator_r.threshold == 0.28);
+    for annex in ["I", "II", "III", "V"] {
+        let brackets = &t.simples.annexes[annex];
+        assert_eq!(brackets.len(), 6, "{annex}");
+        assert!(brackets.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1), "{annex} climbs");
+        assert_eq!(brackets[0].2, 0.0, "{annex}: nothing to deduct in the first bracket");
+        assert_eq!(brackets[5].0, 4_800_000.0, "{annex}: the Simples' ceiling");
+    }
+}
+
+#[test]
+fn a_citation_never_prints_its_date_twice() {
+    let limit = get("mei.revenue_limit");
+    assert!(limit.source.contains("17/03/2026"));
+    let cited = limit.citation(Language::PtBr);
+    assert_eq!(cited.matches("17/03/2026").count(), 1, "{cited}");
+    assert!(get("legal.ltda").citation(Language::PtBr).contains("Lei 13.874/2019"));
+}
+
+#[test]
+fn ids_are_unique_and_every_topic_has_facts() {
+    let ids: HashSet<&str> = all().iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(ids.len(), all().len());
+    for topic in topics() {
+        assert!(all().iter().any(|f| &f.topic == topic), "{topic} has facts");
+    }
+}
+
+#[test]
+fn the_mei_limit_and_das_are_the_ones_in_force_with_their_dates() {
+    let limit = get("mei.revenue_limit");
+    assert!(limit.pt.contains("R$ 81.000"));
+    assert_eq!(limit.date(Language::PtBr), "17/03/2026");
+    assert_eq!(get("mei.das").date(Language::En), "5 January 2026");
+    assert!(get("mei.register").citation(Language::PtBr).contains("conferido em março de 2026"));
+}
+
+#[test]
+fn a_lookup_answers_the_topic_s_facts_with_dates_or_names_the_topics() {
+    let answer = lookup("mei", Language::PtBr, "2026-11-27");
+    let facts = answer["facts"].as_array().unwrap();
+    assert!(facts.iter().all(|f| f["asOf"].is_string() && f["source"].is_string()));
+    assert!(facts.iter().any(|f| f["fact"].as_str().unwrap().contains("R$ 82,05")));
+    assert!(
+        lookup("astrologia", Language::PtBr, "2026-11-27")["error"].as_str().unwrap().contains("legal_forms")
+    );
+}
