@@ -150,6 +150,8 @@ pub struct Calendar {
     pub das: MonthlyDeadline,
     /// The MEI's yearly declaration (DASN-SIMEI).
     pub dasn: YearlyDeadline,
+    /// The Simples Nacional company's monthly DAS (PGDAS-D).
+    pub simples_das: MonthlyDeadline,
     /// The Simples Nacional company's yearly declaration (DEFIS).
     pub defis: YearlyDeadline,
     pub ceiling: Ceiling,

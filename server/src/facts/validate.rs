@@ -48,6 +48,7 @@ pub fn validate(facts: &Facts) -> Result<(), String> {
     let named = [
         &c.das.fact,
         &c.dasn.fact,
+        &c.simples_das.fact,
         &c.defis.fact,
         &c.ceiling.fact,
         &c.ceiling.tolerance_fact,

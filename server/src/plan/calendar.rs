@@ -38,6 +38,8 @@ pub enum Kind {
     Das,
     /// The MEI's yearly declaration.
     Dasn,
+    /// A Simples Nacional company's monthly DAS (declared in the PGDAS-D).
+    SimplesDas,
     /// The Simples Nacional company's yearly declaration.
     Defis,
     /// The MEI's revenue ceiling, at the pace of the recorded months.
@@ -45,13 +47,15 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 5] = [Kind::Checkin, Kind::Das, Kind::Dasn, Kind::Defis, Kind::Ceiling];
+    pub const ALL: [Kind; 6] =
+        [Kind::Checkin, Kind::Das, Kind::Dasn, Kind::SimplesDas, Kind::Defis, Kind::Ceiling];
 
     pub fn key(self) -> &'static str {
         match self {
             Kind::Checkin => "checkin",
             Kind::Das => "das",
             Kind::Dasn => "dasn",
+            Kind::SimplesDas => "simples_das",
             Kind::Defis => "defis",
             Kind::Ceiling => "ceiling",
         }
@@ -234,6 +238,12 @@ fn fiscal_deadlines(
         let detail = das_notice(this_month.previous(), due_on, lang);
         due.push(Due { kind: Kind::Das, period: this_month.key(), detail });
     }
+    if profile.simples && !profile.mei && on(calendar.simples_das.remind_day) {
+        let due_on =
+            business_day_from(day_of(today.year, today.month, calendar.simples_das.due_day), calendar);
+        let detail = simples_das_notice(this_month.previous(), due_on, lang);
+        due.push(Due { kind: Kind::SimplesDas, period: this_month.key(), detail });
+    }
     if profile.mei
         && let Some(due_on) = yearly(&calendar.dasn)
     {
@@ -275,6 +285,22 @@ fn das_notice(month: YearMonth, due_on: CivilDate, lang: Language) -> String {
         ),
         format!(
             "the MEI's DAS for {} is due on {}. Pay it in the MEI app or on the Simples Nacional portal (PGMEI), even with no revenue in the month.",
+            month_words(month, lang),
+            in_words(due_on, lang)
+        ),
+    )
+}
+
+/// A Simples company's month: declared in the PGDAS-D and paid by `due_on`.
+fn simples_das_notice(month: YearMonth, due_on: CivilDate, lang: Language) -> String {
+    lang.choose(
+        format!(
+            "a apuração de {} no PGDAS-D e o DAS do Simples vencem em {}, mesmo que o mês tenha sido zerado.",
+            month_words(month, lang),
+            in_words(due_on, lang)
+        ),
+        format!(
+            "{}'s PGDAS-D declaration and the Simples' DAS are due on {}, even for a month without revenue.",
             month_words(month, lang),
             in_words(due_on, lang)
         ),
@@ -417,6 +443,29 @@ mod tests {
     }
 
     #[test]
+    fn a_simples_company_is_reminded_of_the_pgdas_d_and_its_das_by_the_twentieth_or_the_next_business_day() {
+        // Res. CGSN 140/2018 arts. 38 and 40 §3º: the month is declared and paid by the 20th of the
+        // next, or the next business day. 2026-11-15 is a Sunday: the reminder goes on Monday the
+        // 16th; the 20th is Consciência Negra (a Friday holiday), so October's is due on Monday the
+        // 23rd. 2026-12-20 is a Sunday: November's is due on Monday the 21st (the 15th, a Tuesday).
+        let prefs = Preferences { monthly_checkin: false, ..consenting() };
+        let simples = Profile { simples: true, ..Profile::default() };
+        assert!(due(at(2026, 11, 15, 10), &prefs, &simples, &[], Language::PtBr).is_empty());
+        let november = due(at(2026, 11, 16, 10), &prefs, &simples, &[], Language::PtBr);
+        assert_eq!(kinds(&november), [Kind::SimplesDas]);
+        assert_eq!(november[0].period, "2026-11");
+        let said = &november[0].detail;
+        assert!(
+            said.contains("outubro") && said.contains("PGDAS-D") && said.contains("23/11/2026"),
+            "{said}"
+        );
+        let december = due(at(2026, 12, 15, 10), &prefs, &simples, &[], Language::PtBr);
+        assert!(december[0].detail.contains("21/12/2026"), "{}", december[0].detail);
+        // A MEI pays its own DAS, not the Simples'.
+        assert_eq!(kinds(&due(at(2026, 11, 16, 10), &prefs, &MEI, &[], Language::PtBr)), [Kind::Das]);
+    }
+
+    #[test]
     fn the_dasn_comes_in_may_for_a_mei_and_the_defis_in_march_for_the_simples() {
         let prefs = Preferences { monthly_checkin: false, ..consenting() };
         // 2027-05-17 is a Monday (the 15th is a Saturday).
@@ -425,8 +474,8 @@ mod tests {
         assert!(may[1].detail.contains("2026") && may[1].detail.contains("31/05/2027"), "{}", may[1].detail);
         let simples = Profile { simples: true, ..Profile::default() };
         let march = due(at(2027, 3, 15, 10), &prefs, &simples, &[], Language::En);
-        assert_eq!(kinds(&march), [Kind::Defis]);
-        assert!(march[0].detail.contains("2027-03-31"), "{}", march[0].detail);
+        assert_eq!(kinds(&march), [Kind::SimplesDas, Kind::Defis]);
+        assert!(march[1].detail.contains("2027-03-31"), "{}", march[1].detail);
     }
 
     #[test]
