@@ -1,0 +1,160 @@
+//! The fiscal calendar on fixed days, each hand-checked against the calendar and its holidays.
+
+use super::*;
+
+/// A São Paulo wall-clock time (UTC−3) as Unix ms.
+fn at(year: i64, month: i64, day: i64, hour: i64) -> i64 {
+    CivilDate { year, month, day }.starts_at() + hour * 3_600_000
+}
+
+fn consenting() -> Preferences {
+    Preferences {
+        monthly_checkin: true,
+        tax_reminders: true,
+        consented_at: Some(0),
+        ..Preferences::default()
+    }
+}
+
+const MEI: Profile = Profile { mei: true, simples: false, opened: None };
+
+fn month(year: i64, m: i64, revenue: f64) -> MonthResult {
+    MonthResult { month: YearMonth { year, month: m }, revenue, costs: 0.0, sales_count: 1, recorded_at: 0 }
+}
+
+fn kinds(due: &[Due]) -> Vec<Kind> {
+    due.iter().map(|d| d.kind).collect()
+}
+
+#[test]
+fn weekends_and_national_holidays_are_not_business_days() {
+    let calendar = facts::calendar();
+    // 2026-11-15 is a Sunday and a holiday; 2026-11-20 (Friday) is Consciência Negra.
+    assert!(!is_business_day(CivilDate { year: 2026, month: 11, day: 15 }, calendar));
+    assert!(!is_business_day(CivilDate { year: 2026, month: 11, day: 20 }, calendar));
+    assert!(is_business_day(CivilDate { year: 2026, month: 11, day: 16 }, calendar));
+    assert_eq!(business_day_from(CivilDate { year: 2026, month: 11, day: 20 }, calendar).iso(), "2026-11-23");
+    assert_eq!(business_day_from(CivilDate { year: 2026, month: 4, day: 3 }, calendar).iso(), "2026-04-06");
+    // 2027-01-01 is a Friday and a holiday: the first business day is Monday the 4th.
+    assert_eq!(checkin_day(2027, 1, &consenting(), calendar).iso(), "2027-01-04");
+}
+
+#[test]
+fn the_check_in_goes_on_the_first_business_day_at_nine_and_never_in_the_quiet_hours() {
+    let prefs = Preferences { tax_reminders: false, ..consenting() };
+    // 2026-12-01 is a Tuesday.
+    assert!(due(at(2026, 12, 1, 8), &prefs, &Profile::default(), &[], Language::PtBr).is_empty());
+    let nine = due(at(2026, 12, 1, 9), &prefs, &Profile::default(), &[], Language::PtBr);
+    assert_eq!(nine, vec![Due { kind: Kind::Checkin, period: "2026-11".into(), detail: "novembro".into() }]);
+    assert!(due(at(2026, 12, 1, 20), &prefs, &Profile::default(), &[], Language::PtBr).is_empty());
+    assert!(due(at(2026, 12, 2, 9), &prefs, &Profile::default(), &[], Language::PtBr).is_empty());
+    // Their own day and hour; an hour before 8 is quiet whatever they chose.
+    let own = Preferences { day: Some(10), hour: Some(14), ..prefs };
+    assert!(due(at(2026, 12, 10, 13), &own, &Profile::default(), &[], Language::PtBr).is_empty());
+    assert_eq!(
+        kinds(&due(at(2026, 12, 10, 14), &own, &Profile::default(), &[], Language::PtBr)),
+        [Kind::Checkin]
+    );
+    // Last month already recorded: nothing to ask.
+    let recorded = [month(2026, 11, 10.0)];
+    assert!(due(at(2026, 12, 1, 10), &prefs, &Profile::default(), &recorded, Language::PtBr).is_empty());
+}
+
+#[test]
+fn nothing_is_due_without_consent_or_after_parar() {
+    let none = Preferences::default();
+    assert!(due(at(2026, 12, 1, 10), &none, &MEI, &[], Language::PtBr).is_empty());
+    let stopped = Preferences { stopped_at: Some(1), ..consenting() };
+    assert!(due(at(2026, 12, 1, 10), &stopped, &MEI, &[], Language::PtBr).is_empty());
+}
+
+#[test]
+fn a_mei_is_reminded_of_the_das_on_the_fifteenth_or_the_next_business_day() {
+    let prefs = Preferences { monthly_checkin: false, ..consenting() };
+    // 2026-11-15 is a Sunday: the reminder goes on Monday the 16th; the 20th is a holiday, so
+    // the DAS is due on the 23rd.
+    assert!(due(at(2026, 11, 15, 10), &prefs, &MEI, &[], Language::PtBr).is_empty());
+    let monday = due(at(2026, 11, 16, 10), &prefs, &MEI, &[], Language::PtBr);
+    assert_eq!(kinds(&monday), [Kind::Das]);
+    assert_eq!(monday[0].period, "2026-11");
+    assert!(
+        monday[0].detail.contains("outubro") && monday[0].detail.contains("23/11/2026"),
+        "{}",
+        monday[0].detail
+    );
+    // Not a MEI: no DAS.
+    assert!(due(at(2026, 11, 16, 10), &prefs, &Profile::default(), &[], Language::PtBr).is_empty());
+}
+
+#[test]
+fn a_simples_company_is_reminded_of_the_pgdas_d_and_its_das_by_the_twentieth_or_the_next_business_day() {
+    // Res. CGSN 140/2018 arts. 38 and 40 §3º: the month is declared and paid by the 20th of the
+    // next, or the next business day. 2026-11-15 is a Sunday: the reminder goes on Monday the
+    // 16th; the 20th is Consciência Negra (a Friday holiday), so October's is due on Monday the
+    // 23rd. 2026-12-20 is a Sunday: November's is due on Monday the 21st (the 15th, a Tuesday).
+    let prefs = Preferences { monthly_checkin: false, ..consenting() };
+    let simples = Profile { simples: true, ..Profile::default() };
+    assert!(due(at(2026, 11, 15, 10), &prefs, &simples, &[], Language::PtBr).is_empty());
+    let november = due(at(2026, 11, 16, 10), &prefs, &simples, &[], Language::PtBr);
+    assert_eq!(kinds(&november), [Kind::SimplesDas]);
+    assert_eq!(november[0].period, "2026-11");
+    let said = &november[0].detail;
+    assert!(said.contains("outubro") && said.contains("PGDAS-D") && said.contains("23/11/2026"), "{said}");
+    let december = due(at(2026, 12, 15, 10), &prefs, &simples, &[], Language::PtBr);
+    assert!(december[0].detail.contains("21/12/2026"), "{}", december[0].detail);
+    // A MEI pays its own DAS, not the Simples'.
+    assert_eq!(kinds(&due(at(2026, 11, 16, 10), &prefs, &MEI, &[], Language::PtBr)), [Kind::Das]);
+}
+
+#[test]
+fn the_dasn_comes_in_may_for_a_mei_and_the_defis_in_march_for_the_simples() {
+    let prefs = Preferences { monthly_checkin: false, ..consenting() };
+    // 2027-05-17 is a Monday (the 15th is a Saturday).
+    let may = due(at(2027, 5, 17, 10), &prefs, &MEI, &[], Language::PtBr);
+    assert_eq!(kinds(&may), [Kind::Das, Kind::Dasn]);
+    assert!(may[1].detail.contains("2026") && may[1].detail.contains("31/05/2027"), "{}", may[1].detail);
+    let simples = Profile { simples: true, ..Profile::default() };
+    let march = due(at(2027, 3, 15, 10), &prefs, &simples, &[], Language::En);
+    assert_eq!(kinds(&march), [Kind::SimplesDas, Kind::Defis]);
+    assert!(march[1].detail.contains("2027-03-31"), "{}", march[1].detail);
+}
+
+#[test]
+fn the_ceiling_is_projected_at_the_pace_of_the_recorded_months() {
+    let months = [month(2026, 1, 7_000.0), month(2026, 2, 8_000.0), month(2026, 3, 9_000.0)];
+    let p = ceiling_projection(&months, 2026, None).unwrap();
+    assert_eq!((p.limit, p.revenue_so_far, p.projected), (81_000.0, 24_000.0, 96_000.0));
+    assert_eq!(p.tolerance_limit, 97_200.0);
+    // 24k + 8k × 7 = 80k by October, 88k by November.
+    assert_eq!(p.crossing, Some(YearMonth { year: 2026, month: 11 }));
+    let slow = [month(2026, 1, 5_000.0)];
+    assert_eq!(ceiling_projection(&slow, 2026, None).unwrap().crossing, None);
+    assert!(ceiling_projection(&slow, 2025, None).is_none());
+    // Opened in July: six months of R$ 6.750.
+    let opened = Some(YearMonth { year: 2026, month: 7 });
+    let new = ceiling_projection(&[month(2026, 7, 7_000.0)], 2026, opened).unwrap();
+    assert_eq!((new.limit, new.crossing), (40_500.0, Some(YearMonth { year: 2026, month: 12 })));
+}
+
+#[test]
+fn a_mei_on_pace_to_cross_the_ceiling_is_warned_with_the_tolerance_rule() {
+    let prefs = Preferences { monthly_checkin: false, ..consenting() };
+    let months = [month(2026, 1, 7_000.0), month(2026, 2, 8_000.0), month(2026, 3, 9_000.0)];
+    let due = due(at(2026, 4, 7, 10), &prefs, &MEI, &months, Language::PtBr);
+    assert_eq!(kinds(&due), [Kind::Ceiling]);
+    assert_eq!(due[0].period, "2026");
+    let text = &due[0].detail;
+    assert!(
+        text.contains("96.000,00") && text.contains("81.000,00") && text.contains("novembro de 2026"),
+        "{text}"
+    );
+    assert!(text.contains("20%"), "the tolerance rule: {text}");
+}
+
+#[test]
+fn a_kind_is_read_back_from_its_key_and_goes_as_its_template() {
+    assert_eq!(Kind::parse("dasn"), Some(Kind::Dasn));
+    assert_eq!(Kind::parse("x"), None);
+    assert_eq!(Kind::Das.template(), Template::Reminder);
+    assert_eq!(Kind::Checkin.template(), Template::Checkin);
+}
