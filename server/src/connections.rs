@@ -304,7 +304,8 @@ struct Activity {
 
 static EPOCH: std::sync::LazyLock<Instant> = std::sync::LazyLock::new(Instant::now);
 
-fn monotonic_ms() -> u64 {
+/// Milliseconds on a monotonic clock since the process first asked: durations, not instants.
+pub fn monotonic_ms() -> u64 {
     EPOCH.elapsed().as_millis() as u64
 }
 

@@ -23,7 +23,7 @@ use axum::{extract::Request, middleware::Next, response::Response};
 use ipnet::IpNet;
 use tonic::transport::server::TcpConnectInfo;
 
-use crate::telemetry::throttle::LogThrottle;
+use crate::{connections::monotonic_ms, telemetry::throttle::LogThrottle};
 
 /// The caller's address as the limits key it (after `from_trusted_proxies`); None in process.
 pub fn of<T>(request: &tonic::Request<T>) -> Option<String> {
@@ -101,11 +101,6 @@ fn is_port(text: &str) -> bool {
 /// Unreadable entries are logged once a minute per hop they are counted under.
 static UNREADABLE_LOGGED: std::sync::LazyLock<LogThrottle<IpAddr>> =
     std::sync::LazyLock::new(|| LogThrottle::new(std::time::Duration::from_secs(60)));
-
-fn monotonic_ms() -> u64 {
-    static EPOCH: std::sync::LazyLock<std::time::Instant> = std::sync::LazyLock::new(std::time::Instant::now);
-    EPOCH.elapsed().as_millis() as u64
-}
 
 /// Rewrites the connection's remote address to the client's, when the peer is a trusted proxy.
 pub async fn from_trusted_proxies(trusted: Arc<Vec<IpNet>>, mut request: Request, next: Next) -> Response {

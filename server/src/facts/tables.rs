@@ -24,10 +24,8 @@ pub struct Taxes {
 pub struct MeiCeiling {
     pub source: String,
     pub as_of: String,
-    pub yearly: f64,
-    /// Over by at most this share: the excess is taxed, the MEI ends next January.
-    pub tolerance: f64,
-    /// The Simples' first-bracket rates the excess pays, by activity.
+    /// The Simples' first-bracket rates the excess pays, by activity (the ceiling and its tolerance
+    /// are the calendar's `ceiling`).
     pub excess_rates: ActivityRates,
     pub note: String,
 }
@@ -188,6 +186,13 @@ pub struct Ceiling {
     pub tolerance_fact: String,
     /// 0.2: up to 20 % over, the MEI stays until 31 December.
     pub tolerance: f64,
+}
+
+impl Ceiling {
+    /// The top of the tolerance in reais, to the centavo (81.000 × 1,2 = 97.200,00 belongs to it).
+    pub fn tolerated(&self) -> f64 {
+        (self.yearly * (1.0 + self.tolerance) * 100.0).round() / 100.0
+    }
 }
 
 /// The national holidays: `MM-DD` every year, and Good Friday's dates (`YYYY-MM-DD`).

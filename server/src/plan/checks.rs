@@ -95,7 +95,7 @@ fn mei_limits(plan: Option<&Plan>, a: &Analysis, lang: Language) -> Vec<Warning>
     let ceiling = &facts::calendar().ceiling;
     let year = a.month.revenue * 12.0;
     if year > ceiling.yearly {
-        let tolerated = year <= (ceiling.yearly * (1.0 + ceiling.tolerance) * 100.0).round() / 100.0;
+        let tolerated = year <= ceiling.tolerated();
         let computed = match (tolerated, lang) {
             (true, Language::PtBr) => "As contas já incluem o imposto do excesso.",
             (true, Language::En) => "The numbers include the tax on the excess.",

@@ -387,3 +387,21 @@ fn pricing_of(body: &Value) -> Value {
         }
     }
 }
+
+/// Meta's `user_preferences` webhook for Ana: she stopped (`stop`) or resumed (`resume`) the
+/// business's marketing messages at `seconds` (Unix). The shape of Meta's "user_preferences webhook
+/// reference" (developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/user_preferences):
+/// `category` marketing_messages, `value` stop or resume, a numeric `timestamp`, a `detail` on a stop.
+pub fn user_preferences(value: &str, seconds: i64) -> String {
+    let mut preference = json!({"wa_id": "5511987654321", "category": "marketing_messages", "value": value, "timestamp": seconds});
+    if value == "stop" {
+        preference["detail"] = json!("User requested to stop marketing messages");
+    }
+    json!({"object": "whatsapp_business_account", "entry": [{"id": "102290129340398", "changes": [{"field": "user_preferences", "value": {
+        "messaging_product": "whatsapp",
+        "metadata": {"display_phone_number": "5511900000000", "phone_number_id": PHONE_NUMBER_ID},
+        "contacts": [{"profile": {"name": "Ana"}, "wa_id": "5511987654321"}],
+        "user_preferences": [preference]
+    }}]}]})
+    .to_string()
+}

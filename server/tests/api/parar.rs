@@ -148,15 +148,7 @@ async fn a_marketing_preference_older_than_her_latest_word_is_ignored(db: TestDa
     eventually("stopped", stopped).await;
 
     // Meta's user_preferences webhook (its reference's shape), dated an hour before her PARAR.
-    let preference = |value: &str, seconds: i64| {
-        json!({"object": "whatsapp_business_account", "entry": [{"id": "102290129340398", "changes": [{"field": "user_preferences", "value": {
-            "messaging_product": "whatsapp",
-            "metadata": {"display_phone_number": "5511900000000", "phone_number_id": crate::fake_graph::PHONE_NUMBER_ID},
-            "contacts": [{"profile": {"name": "Ana"}, "wa_id": "5511987654321"}],
-            "user_preferences": [{"wa_id": "5511987654321", "category": "marketing_messages", "value": value, "timestamp": seconds}]
-        }}]}]})
-        .to_string()
-    };
+    let preference = crate::fake_graph::user_preferences;
     let an_hour_before = app.db.now_ms() / 1000 - 3600;
     assert_eq!(
         app.post_whatsapp_webhook(preference("resume", an_hour_before).as_bytes(), Some(APP_SECRET)).await,

@@ -188,17 +188,9 @@ async fn parar_and_meta_s_own_stop_keep_every_reminder_from_going(db: TestDataba
     let user_id: String = sqlx::query_scalar("select id from users").fetch_one(app.db.pool()).await.unwrap();
     socio::plan::reminders::set(&app.db, &user_id, true, true, None, None).await.unwrap();
 
-    // Meta's user_preferences webhook: she stopped the business's marketing messages. The shape of
-    // Meta's "user_preferences webhook reference"
-    // (developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/user_preferences):
-    // `category` marketing_messages, `value` stop or resume, a numeric `timestamp`.
-    let stop = json!({"object": "whatsapp_business_account", "entry": [{"id": "102290129340398", "changes": [{"field": "user_preferences", "value": {
-        "messaging_product": "whatsapp",
-        "metadata": {"display_phone_number": "5511900000000", "phone_number_id": crate::fake_graph::PHONE_NUMBER_ID},
-        "contacts": [{"profile": {"name": "Ana"}, "wa_id": "5511987654321"}],
-        "user_preferences": [{"wa_id": "5511987654321", "detail": "User requested to stop marketing messages", "category": "marketing_messages", "value": "stop", "timestamp": 1795253690}]
-    }}]}]});
-    assert_eq!(app.post_whatsapp_webhook(stop.to_string().as_bytes(), Some(APP_SECRET)).await, 200);
+    // Meta's user_preferences webhook: she stopped the business's marketing messages.
+    let stop = crate::fake_graph::user_preferences("stop", 1795253690);
+    assert_eq!(app.post_whatsapp_webhook(stop.as_bytes(), Some(APP_SECRET)).await, 200);
     assert_eq!(
         app.count("select count(*) as n from reminder_preferences where stopped_at is not null").await,
         1
@@ -206,7 +198,7 @@ async fn parar_and_meta_s_own_stop_keep_every_reminder_from_going(db: TestDataba
     assert_eq!(run(&app, "2026-11-03T09:00:00-03:00").await, 0);
 
     // "resume" lifts it: the check-in goes, outside the window as the approved template.
-    let resume = stop.to_string().replace("\"stop\"", "\"resume\"");
+    let resume = crate::fake_graph::user_preferences("resume", 1795253690);
     assert_eq!(app.post_whatsapp_webhook(resume.as_bytes(), Some(APP_SECRET)).await, 200);
     // Two days later: WhatsApp's 24-hour customer-service window has closed.
     app.db.clock().advance(2 * socio::clock::DAY_MS);

@@ -82,11 +82,11 @@ fn mei(
         text.push_str(&lang.choose(
             format!(
                 "O plano fatura {} no ano, {} acima do limite de {} (até 20 %): paga {} % sobre o excesso, {} uma vez no DAS de janeiro (aqui, {} por mês), e sai do MEI no ano seguinte {}.",
-                brl(e.yearly_revenue), brl(e.excess), brl(c.yearly), percent(e.rate, lang), brl(e.tax()), brl(e.tax() / 12.0), source(lang, &c.source, &c.as_of)
+                brl(e.yearly_revenue), brl(e.excess), brl(facts::calendar().ceiling.yearly), percent(e.rate, lang), brl(e.tax()), brl(e.tax() / 12.0), source(lang, &c.source, &c.as_of)
             ),
             format!(
                 "The plan bills {} a year, {} over the {} ceiling (up to 20 %): it pays {} % on the excess, {} once with January's DAS (here {} a month), and leaves the MEI the next year {}.",
-                brl(e.yearly_revenue), brl(e.excess), brl(c.yearly), percent(e.rate, lang), brl(e.tax()), brl(e.tax() / 12.0), source(lang, &c.source, &c.as_of)
+                brl(e.yearly_revenue), brl(e.excess), brl(facts::calendar().ceiling.yearly), percent(e.rate, lang), brl(e.tax()), brl(e.tax() / 12.0), source(lang, &c.source, &c.as_of)
             ),
         ));
     }
@@ -117,11 +117,11 @@ fn simples(basis: &Basis, lang: Language) -> String {
         parts.push(lang.choose(
             format!(
                 "O plano fatura {} no ano, mais de 20 % acima do limite do MEI ({}): o MEI é desenquadrado desde janeiro e paga como empresa do Simples Nacional {}.",
-                brl(*rbt12), brl(c.yearly), source(lang, &c.source, &c.as_of)
+                brl(*rbt12), brl(facts::calendar().ceiling.yearly), source(lang, &c.source, &c.as_of)
             ),
             format!(
                 "The plan bills {} a year, more than 20 % over the MEI's {} ceiling: the MEI is excluded back to January and pays as a Simples Nacional company {}.",
-                brl(*rbt12), brl(c.yearly), source(lang, &c.source, &c.as_of)
+                brl(*rbt12), brl(facts::calendar().ceiling.yearly), source(lang, &c.source, &c.as_of)
             ),
         ));
     }

@@ -15,11 +15,10 @@ pub(super) fn basis(
     as_of: i64,
 ) -> Basis {
     let taxes = facts::taxes();
-    let ceiling = &taxes.mei_ceiling;
+    let ceiling = &facts::calendar().ceiling;
+    let excess_rates = &taxes.mei_ceiling.excess_rates;
     let yearly = monthly_revenue.max(0.0) * 12.0;
-    // The tolerance's top, in centavos (81.000 × 1,2 = 97.200,00 belongs to it).
-    let tolerated = (ceiling.yearly * (1.0 + ceiling.tolerance) * 100.0).round() / 100.0;
-    if yearly > tolerated {
+    if yearly > ceiling.tolerated() {
         // Excluded back to January: a Simples company on this year's revenue.
         return simples::basis(activity, cnae, yearly, 0, payroll, true);
     }
@@ -40,9 +39,9 @@ pub(super) fn basis(
         excess: yearly - ceiling.yearly,
         // Without the activity, or with both, the highest of the first-bracket rates (said so).
         rate: match activity {
-            Some(Activity::Commerce) => ceiling.excess_rates.commerce,
-            Some(Activity::Industry) => ceiling.excess_rates.industry,
-            _ => ceiling.excess_rates.services,
+            Some(Activity::Commerce) => excess_rates.commerce,
+            Some(Activity::Industry) => excess_rates.industry,
+            _ => excess_rates.services,
         },
     });
     Basis::Mei { activity, das, excess, expired }
