@@ -234,21 +234,16 @@ impl AdminApi {
                 text: f.text_on(&today, lang),
             })
             .collect();
-        let taxes = crate::facts::taxes();
-        let (das, validity) = taxes.mei_das_on(&today);
-        facts.push(pb::FactStatus {
-            id: "taxes.meiDas".into(),
-            topic: "mei".into(),
-            as_of: das.valid_from.clone(),
-            source: crate::facts::get(&das.fact).source.clone(),
-            valid_from: das.valid_from.clone(),
-            valid_until: das.valid_until.clone(),
-            status: validity.key().into(),
-            text: format!(
-                "{:.2} / {:.2} / {:.2} / {:.2}",
-                das.commerce, das.industry, das.services, das.commerce_and_services
-            ),
-        });
+        facts.extend(crate::facts::tables(&today).into_iter().map(|t| pb::FactStatus {
+            id: t.id.into(),
+            topic: t.topic.into(),
+            as_of: t.valid_from.clone(),
+            source: crate::facts::get(&t.fact).source.clone(),
+            valid_from: t.valid_from,
+            valid_until: t.valid_until.unwrap_or_default(),
+            status: t.validity.key().into(),
+            text: t.summary,
+        }));
         let expired = facts.iter().filter(|f| f.status == "expired").count() as i32;
         Ok(Reply::from(pb::ListFactsResponse { facts, expired, today }))
     }

@@ -9,6 +9,7 @@ use super::{
 };
 use crate::{
     plan::{
+        calendar::{self, CeilingOutlook},
         ceiling,
         reminders::{Preferences, Reminders},
         results::{self, Outlook, Results},
@@ -71,17 +72,29 @@ impl ResultsApi {
 
     async fn list_results(&self, call: Call<ListResults>) -> Answer<ListResults> {
         let user = call.user()?;
-        let Outlook { months, forecast, ceiling } = self.results.outlook(&user.id).await?;
+        let Outlook { months, forecast, ceiling, today } = self.results.outlook(&user.id).await?;
         let lang = crate::locale::current();
+        let projection = |c: &ceiling::CeilingProjection| pb::CeilingProjection {
+            year: c.year as i32,
+            limit: c.limit,
+            tolerance_limit: c.tolerance_limit,
+            revenue_so_far: c.revenue_so_far,
+            projected_revenue: c.projected,
+            crossing_month: c.crossing.map(|m| m.key()).unwrap_or_default(),
+            rule: ceiling::tolerance_rule(c, lang),
+            ..Default::default()
+        };
         Ok(Reply::from(pb::ListResultsResponse {
-            ceiling: ceiling.map(|c| pb::CeilingProjection {
-                year: c.year as i32,
-                limit: c.limit,
-                tolerance_limit: c.tolerance_limit,
-                revenue_so_far: c.revenue_so_far,
-                projected_revenue: c.projected,
-                crossing_month: c.crossing.map(|m| m.key()).unwrap_or_default(),
-                rule: ceiling::tolerance_rule(lang),
+            ceiling: ceiling.map(|outlook| match outlook {
+                CeilingOutlook::Year(c) => projection(&c),
+                CeilingOutlook::YearOver(over) => pb::CeilingProjection {
+                    closed: true,
+                    action: calendar::what_to_do(&over, today, lang),
+                    report_by: over.report_by.iso(),
+                    excess_tax: over.excess_tax.map_or(0.0, |t| t.amount),
+                    excess_tax_due: over.excess_tax.map(|t| t.due.iso()).unwrap_or_default(),
+                    ..projection(&over.projection)
+                },
             }),
             results: months.iter().map(|m| month_proto(m, forecast.as_ref())).collect(),
             plan: forecast.as_ref().map(forecast_proto),

@@ -154,7 +154,13 @@ mod tests {
             "the model is handed the warning to raise"
         );
         let mei = Inputs {
-            tax: crate::plan::taxes::Basis::Mei { activity: None, das: 87.05, excess: None, expired: None },
+            tax: crate::plan::taxes::Basis::Mei {
+                activity: None,
+                das: 87.05,
+                excess: None,
+                expired: None,
+                rules: crate::plan::taxes::MeiRules::on("2026-06-01"),
+            },
             ..bakery()
         };
         assert_eq!(answer(None, &mei, false, Language::PtBr)["month"]["taxes"], json!(87.05));

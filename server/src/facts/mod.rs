@@ -5,8 +5,8 @@
 //! date its source shows and the source itself, so every figure can be quoted "as of" a date. A
 //! change in the law is a change in that file — or, without a build, in a file of the same format
 //! named by `SOCIO_FACTS_FILE`, installed at start ([`install`]) after the same checks the built-in
-//! file passes ([`validate`]). Values valid for a period (the MEI's DAS of a year) carry
-//! `validFrom`/`validUntil` and are chosen by the date computed for; past the last one, the last
+//! file passes ([`validate`]). Values valid for a period (the MEI's DAS of a year, the ceiling, the
+//! Simples' annexes, Lucro Presumido's rates) carry `validFrom`/`validUntil` and are chosen by the date computed for; past the last one, the last
 //! value is still used and said to be stale ([`Validity`]), never silently.
 
 use std::sync::OnceLock;
@@ -128,10 +128,14 @@ pub fn expired_on(day: &str) -> Vec<String> {
         )
     });
     let mut names: Vec<String> = facts.map(|f| f.id.clone()).collect();
-    if let (_, Validity::Expired { .. }) = taxes().mei_das_on(day) {
-        names.push("taxes.meiDas".into());
-    }
+    let tables = tables(day).into_iter().filter(|t| matches!(t.validity, Validity::Expired { .. }));
+    names.extend(tables.map(|t| t.id.to_owned()));
     names
+}
+
+/// Every dated table as it stands on `day` (YYYY-MM-DD).
+pub fn tables(day: &str) -> Vec<TableStatus> {
+    tables_on(taxes(), calendar(), day)
 }
 
 /// The topics the facts are filed under (the tool's choices).

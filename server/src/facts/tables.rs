@@ -1,25 +1,78 @@
 //! The dated tables the maths and the calendar read (`taxes`, `calendar`), each beside the fact whose
 //! words it matches: the MEI's DAS by period, the Simples' annexes and Fator R, the MEI's ceiling,
-//! the CNAE table, Lucro Presumido's rates; the deadlines and holidays of the fiscal calendar.
+//! the CNAE table, Lucro Presumido's rates; the deadlines and holidays of the fiscal calendar. A
+//! value that holds for a period is a [`Dated`] list: each period with `validFrom` and (but for an
+//! open-ended last one) `validUntil`, the one in force on a day chosen by [`Dated::on`].
 
 use serde::Deserialize;
 
 use super::Validity;
 
+/// One period of a dated value: from `valid_from` through `valid_until` (YYYY-MM-DD; none: until
+/// a newer period is published).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Period<T> {
+    pub valid_from: String,
+    #[serde(default)]
+    pub valid_until: Option<String>,
+    #[serde(flatten)]
+    pub value: T,
+}
+
+/// A value's periods, oldest first, without overlaps (validated).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(transparent)]
+pub struct Dated<T>(pub(super) Vec<Period<T>>);
+
+impl<T> Dated<T> {
+    /// The period in force on `day` (YYYY-MM-DD), and whether it holds: the period holding the
+    /// day; past the last, the last (expired: said so); in a gap, the one before (expired); before
+    /// the first, the first (upcoming).
+    pub fn period_on(&self, day: &str) -> (&Period<T>, Validity) {
+        let holds = |p: &Period<T>| {
+            p.valid_from.as_str() <= day && p.valid_until.as_deref().is_none_or(|until| day <= until)
+        };
+        if let Some(period) = self.0.iter().find(|p| holds(p)) {
+            return (period, Validity::Current);
+        }
+        match self.0.iter().rev().find(|p| p.valid_until.as_deref().is_some_and(|until| until < day)) {
+            Some(p) => (p, Validity::Expired { until: p.valid_until.clone().unwrap_or_default() }),
+            None => (&self.0[0], Validity::Upcoming),
+        }
+    }
+
+    /// The value in force on `day` ([`Dated::period_on`]).
+    pub fn on(&self, day: &str) -> (&T, Validity) {
+        let (period, validity) = self.period_on(day);
+        (&period.value, validity)
+    }
+
+    /// [`Dated::on`] without its validity, for what only needs the figure (the validity is shown
+    /// where the figure is explained, and listed for the admin).
+    pub fn value_on(&self, day: &str) -> &T {
+        self.on(day).0
+    }
+
+    pub fn periods(&self) -> &[Period<T>] {
+        &self.0
+    }
+}
+
 /// The tax tables of the plan's numbers (`plan::taxes`), beside the facts whose words they match.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Taxes {
-    /// Each period's DAS, oldest first.
-    pub mei_das: Vec<MeiDas>,
-    pub simples: Simples,
-    pub mei_ceiling: MeiCeiling,
+    /// Each year's DAS, oldest first (it follows the minimum wage: every period ends).
+    pub mei_das: Dated<MeiDas>,
+    pub simples: Dated<Simples>,
+    pub mei_ceiling: Dated<MeiCeiling>,
     pub cnaes: Cnaes,
-    pub lucro_presumido: LucroPresumido,
+    pub lucro_presumido: Dated<LucroPresumido>,
 }
 
 /// What a MEI past its yearly ceiling pays (LC 123/2006 art. 18-A).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct MeiCeiling {
     pub source: String,
@@ -30,7 +83,7 @@ pub struct MeiCeiling {
     pub note: String,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
 pub struct ActivityRates {
     pub commerce: f64,
     pub industry: f64,
@@ -56,7 +109,7 @@ pub struct CnaeEntry {
 }
 
 /// Lucro Presumido's federal rates and presumptions.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct LucroPresumido {
     pub source: String,
@@ -74,14 +127,14 @@ pub struct LucroPresumido {
     pub lc224: Lc224,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
 pub struct Presumptions {
     pub commerce: Presumption,
     pub industry: Presumption,
     pub services: Presumption,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
 pub struct Presumption {
     pub irpj: f64,
     pub csll: f64,
@@ -89,7 +142,7 @@ pub struct Presumption {
 
 /// LC 224/2025: from `from` (YYYY-MM-DD), the presumptions are `factor` times higher on the
 /// revenue above `above_yearly` a year.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Lc224 {
     pub from: String,
@@ -97,13 +150,11 @@ pub struct Lc224 {
     pub factor: f64,
 }
 
-/// The MEI's monthly DAS by activity, valid from `valid_from` through `valid_until` (`YYYY-MM-DD`).
-#[derive(Clone, Debug, Deserialize)]
+/// The MEI's monthly DAS by activity, for one period of [`Taxes::mei_das`].
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct MeiDas {
     pub fact: String,
-    pub valid_from: String,
-    pub valid_until: String,
     pub commerce: f64,
     pub industry: f64,
     pub services: f64,
@@ -111,7 +162,7 @@ pub struct MeiDas {
 }
 
 /// The Simples Nacional's annexes: per annex, brackets of (RBT12 up to, nominal rate, deduction).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Simples {
     pub fact: String,
@@ -122,7 +173,7 @@ pub struct Simples {
     pub annexes: std::collections::BTreeMap<String, Vec<(f64, f64, f64)>>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct FatorR {
     pub fact: String,
@@ -133,7 +184,7 @@ pub struct FatorR {
 }
 
 /// Annex IV's CPP, paid outside the DAS on wages and pró-labore.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct AnnexIvCpp {
     pub rate: f64,
     pub source: String,
@@ -152,7 +203,11 @@ pub struct Calendar {
     pub simples_das: MonthlyDeadline,
     /// The Simples Nacional company's yearly declaration (DEFIS).
     pub defis: YearlyDeadline,
-    pub ceiling: Ceiling,
+    /// What a MEI whose last year passed the ceiling must do in the new year.
+    pub year_over: YearOver,
+    /// A Simples company's half-yearly choice of IBS/CBS inside or outside the DAS.
+    pub simples_choice: ChoiceWindow,
+    pub ceiling: Dated<Ceiling>,
     pub holidays: Holidays,
 }
 
@@ -175,8 +230,29 @@ pub struct YearlyDeadline {
     pub remind_day: i64,
 }
 
-/// The MEI's yearly revenue ceiling, in reais, and the tolerance above it.
+/// A MEI's year over the ceiling: the excess is paid with the DAS of month `excess_with_month` of
+/// the next year (LC 123/2006 art. 18-A §10: January's, due like every DAS on the next month's due
+/// day); what to do is shown from January through month `show_through_month`.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct YearOver {
+    pub fact: String,
+    pub excess_with_month: i64,
+    pub show_through_month: i64,
+}
+
+/// A choice made within whole months (`months`, 1-12) of every year from `valid_from`
+/// (YYYY-MM-DD), by the last business day of the month.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChoiceWindow {
+    pub fact: String,
+    pub valid_from: String,
+    pub months: Vec<i64>,
+}
+
+/// The MEI's yearly revenue ceiling, in reais, and the tolerance above it.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Ceiling {
     pub fact: String,
@@ -204,23 +280,90 @@ pub struct Holidays {
     pub good_friday: Vec<String>,
 }
 
-impl Taxes {
-    /// The MEI's DAS in force on `day` (YYYY-MM-DD): the period holding it; after the last, the
-    /// last (expired: said so); before the first, the first.
-    pub fn mei_das_on(&self, day: &str) -> (&MeiDas, Validity) {
-        if let Some(das) =
-            self.mei_das.iter().find(|d| d.valid_from.as_str() <= day && day <= d.valid_until.as_str())
-        {
-            return (das, Validity::Current);
-        }
-        let last = self.mei_das.last().expect("at least one period (validated)");
-        if day > last.valid_until.as_str() {
-            return (last, Validity::Expired { until: last.valid_until.clone() });
-        }
-        let earlier = self.mei_das.iter().rev().find(|d| d.valid_until.as_str() < day);
-        match earlier {
-            Some(das) => (das, Validity::Expired { until: das.valid_until.clone() }),
-            None => (&self.mei_das[0], Validity::Upcoming),
-        }
+/// How a dated table stands on a day, for the admin's list, the metrics and the daily warning.
+pub struct TableStatus {
+    /// Where it sits in the facts file (`taxes.meiDas`).
+    pub id: &'static str,
+    pub topic: &'static str,
+    /// The fact whose words it matches (its source).
+    pub fact: String,
+    pub valid_from: String,
+    pub valid_until: Option<String>,
+    pub validity: Validity,
+    /// Its figures, in a line.
+    pub summary: String,
+}
+
+fn status<T>(
+    id: &'static str,
+    topic: &'static str,
+    table: &Dated<T>,
+    day: &str,
+    fact: impl Fn(&T) -> String,
+    summary: impl Fn(&T) -> String,
+) -> TableStatus {
+    let (period, validity) = table.period_on(day);
+    TableStatus {
+        id,
+        topic,
+        fact: fact(&period.value),
+        valid_from: period.valid_from.clone(),
+        valid_until: period.valid_until.clone(),
+        validity,
+        summary: summary(&period.value),
     }
+}
+
+/// Every dated table as it stands on `day`.
+pub fn tables_on(taxes: &Taxes, calendar: &Calendar, day: &str) -> Vec<TableStatus> {
+    vec![
+        status(
+            "taxes.meiDas",
+            "mei",
+            &taxes.mei_das,
+            day,
+            |d| d.fact.clone(),
+            |d| {
+                format!(
+                    "{:.2} / {:.2} / {:.2} / {:.2}",
+                    d.commerce, d.industry, d.services, d.commerce_and_services
+                )
+            },
+        ),
+        status(
+            "calendar.ceiling",
+            "mei",
+            &calendar.ceiling,
+            day,
+            |c| c.fact.clone(),
+            |c| format!("{:.2} (+{:.0} %)", c.yearly, c.tolerance * 100.0),
+        ),
+        status(
+            "taxes.meiCeiling",
+            "mei",
+            &taxes.mei_ceiling,
+            day,
+            |_| "mei.excess".into(),
+            |c| {
+                let r = &c.excess_rates;
+                format!("{} / {} / {}", r.commerce, r.industry, r.services)
+            },
+        ),
+        status(
+            "taxes.simples",
+            "simples",
+            &taxes.simples,
+            day,
+            |s| s.fact.clone(),
+            |s| format!("{} — Fator R {}", s.source, s.fator_r.threshold),
+        ),
+        status(
+            "taxes.lucroPresumido",
+            "simples",
+            &taxes.lucro_presumido,
+            day,
+            |_| "simples.other_regimes".into(),
+            |p| p.source.clone(),
+        ),
+    ]
 }

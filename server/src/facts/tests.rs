@@ -10,8 +10,19 @@ fn the_built_in_file_passes_the_checks_any_facts_file_must_pass() {
     assert_eq!(validate(&built_in), Ok(()));
     // A broken copy is refused, naming what is wrong.
     let mut broken: Facts = serde_json::from_str(DATA).unwrap();
-    broken.taxes.mei_das[0].valid_until = "31/12/2026".into();
+    broken.taxes.mei_das.0[0].valid_until = Some("31/12/2026".into());
     assert!(validate(&broken).unwrap_err().contains("meiDas"));
+    // The DAS follows each year's minimum wage: a period without an end is refused.
+    let mut endless: Facts = serde_json::from_str(DATA).unwrap();
+    endless.taxes.mei_das.0[0].valid_until = None;
+    assert!(validate(&endless).unwrap_err().contains("meiDas"));
+    // Periods that overlap are refused, in any dated table.
+    let mut overlapping: Facts = serde_json::from_str(DATA).unwrap();
+    let mut second = overlapping.calendar.ceiling.0[0].clone();
+    overlapping.calendar.ceiling.0[0].valid_until = Some("2026-12-31".into());
+    second.valid_from = "2026-06-01".into();
+    overlapping.calendar.ceiling.0.push(second);
+    assert!(validate(&overlapping).unwrap_err().contains("calendar.ceiling"));
     let mut unsourced: Facts = serde_json::from_str(DATA).unwrap();
     unsourced.facts[0].source = String::new();
     assert!(validate(&unsourced).unwrap_err().contains("source"));
@@ -21,15 +32,50 @@ fn the_built_in_file_passes_the_checks_any_facts_file_must_pass() {
 fn the_das_in_force_is_chosen_by_the_day_and_said_stale_past_its_period() {
     // Fixed days, never the machine's: 2026's DAS holds in 2026; on 2027-01-05, with no 2027
     // value published, 2026's is still used and said to be stale.
-    let (das, validity) = taxes().mei_das_on("2026-06-01");
+    let (das, validity) = taxes().mei_das.on("2026-06-01");
     assert_eq!((das.commerce, validity), (82.05, Validity::Current));
-    let (das, validity) = taxes().mei_das_on("2027-01-05");
+    let (das, validity) = taxes().mei_das.on("2027-01-05");
     assert_eq!((das.commerce, validity), (82.05, Validity::Expired { until: "2026-12-31".into() }));
     assert_eq!(expired_on("2027-01-05"), ["mei.das", "taxes.meiDas"]);
     assert!(expired_on("2026-11-27").is_empty());
     let said = get("mei.das").text_on("2027-01-05", Language::PtBr);
     assert!(said.contains("são os valores de 2026") && said.contains("ainda não foram publicados"), "{said}");
     assert!(!get("mei.das").text_on("2026-11-27", Language::PtBr).contains("⚠️"));
+}
+
+#[test]
+fn a_value_is_the_one_of_the_period_holding_the_day() {
+    // Two periods with a gap between them, then nothing: every case of Dated::on.
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Value {
+        v: f64,
+    }
+    let table: Dated<Value> = serde_json::from_str(
+        r#"[{"validFrom": "2026-01-01", "validUntil": "2026-12-31", "v": 1.0},
+            {"validFrom": "2027-03-01", "v": 2.0}]"#,
+    )
+    .unwrap();
+    let v = |v: f64| Value { v };
+    assert_eq!(table.on("2025-12-31"), (&v(1.0), Validity::Upcoming), "before the first: the first");
+    assert_eq!(table.on("2026-01-01"), (&v(1.0), Validity::Current));
+    assert_eq!(table.on("2026-12-31"), (&v(1.0), Validity::Current), "the last day belongs to it");
+    let gap = table.on("2027-02-01");
+    assert_eq!(gap, (&v(1.0), Validity::Expired { until: "2026-12-31".into() }), "in a gap: the one before");
+    assert_eq!(table.on("2027-03-01"), (&v(2.0), Validity::Current));
+    assert_eq!(table.on("2099-01-01"), (&v(2.0), Validity::Current), "open-ended: never stale");
+}
+
+#[test]
+fn every_dated_table_is_current_on_a_fixed_day_and_the_das_alone_expires_with_the_year() {
+    let on = |day: &str| tables(day).into_iter().map(|t| (t.id, t.validity.key())).collect::<Vec<_>>();
+    assert!(on("2026-11-27").iter().all(|(_, status)| *status == "current"), "{:?}", on("2026-11-27"));
+    let january: Vec<_> = on("2027-01-05").into_iter().filter(|(_, s)| *s != "current").collect();
+    assert_eq!(january, [("taxes.meiDas", "expired")]);
+    // The rules in force in 2026 are the ones the law set from 2018 (LC 155/2016).
+    assert_eq!(calendar().ceiling.value_on("2026-06-01").yearly, 81_000.0);
+    assert_eq!(taxes().mei_ceiling.value_on("2026-06-01").excess_rates.services, 0.06);
+    assert_eq!(taxes().simples.value_on("2026-06-01").annexes["III"][0], (180_000.0, 0.06, 0.0));
+    assert_eq!(taxes().lucro_presumido.value_on("2026-06-01").csll, 0.09);
 }
 
 #[test]
@@ -53,22 +99,18 @@ fn every_fact_has_a_date_a_source_and_words_in_both_languages() {
 #[test]
 fn the_calendar_names_facts_that_exist_and_dates_that_are_dates() {
     let c = calendar();
-    for id in [
-        &c.das.fact,
-        &c.dasn.fact,
-        &c.defis.fact,
-        &c.ceiling.fact,
-        &c.ceiling.tolerance_fact,
-        &c.holidays.fact,
-    ] {
+    let ceiling = c.ceiling.value_on("2026-06-01");
+    for id in
+        [&c.das.fact, &c.dasn.fact, &c.defis.fact, &ceiling.fact, &ceiling.tolerance_fact, &c.holidays.fact]
+    {
         assert!(all().iter().any(|f| &f.id == id), "{id} is a fact");
     }
-    assert!(get(&c.ceiling.fact).pt.contains("81.000") && c.ceiling.yearly == 81_000.0);
-    assert!(get(&c.ceiling.tolerance_fact).pt.contains("20%") && c.ceiling.tolerance == 0.2);
+    assert!(get(&ceiling.fact).pt.contains("81.000") && ceiling.yearly == 81_000.0);
+    assert!(get(&ceiling.tolerance_fact).pt.contains("20%") && ceiling.tolerance == 0.2);
     assert!(get(&c.das.fact).pt.contains("dia 20") && c.das.due_day == 20);
     assert!(get(&c.dasn.fact).pt.contains("31 de maio") && (c.dasn.due_month, c.dasn.due_day) == (5, 31));
     assert!(get(&c.defis.fact).pt.contains("31 de março") && (c.defis.due_month, c.defis.due_day) == (3, 31));
-    assert_eq!(c.ceiling.per_month_in_opening_year * 12.0, c.ceiling.yearly);
+    assert_eq!(ceiling.per_month_in_opening_year * 12.0, ceiling.yearly);
     for day in &c.holidays.every_year {
         let (m, d) = day.split_once('-').unwrap();
         assert!(
@@ -83,15 +125,16 @@ fn the_calendar_names_facts_that_exist_and_dates_that_are_dates() {
 #[test]
 fn the_tax_tables_name_facts_that_exist_and_their_brackets_climb() {
     let t = taxes();
-    let das = &t.mei_das[0];
-    for id in [&das.fact, &t.simples.fact, &t.simples.fator_r.fact] {
+    let das = t.mei_das.value_on("2026-06-01");
+    let simples = t.simples.value_on("2026-06-01");
+    for id in [&das.fact, &simples.fact, &simples.fator_r.fact] {
         assert!(all().iter().any(|f| &f.id == id), "{id} is a fact");
     }
     assert!(get(&das.fact).pt.contains("R$ 82,05") && das.commerce == 82.05);
     assert!(get(&das.fact).pt.contains("R$ 86,05") && das.services == 86.05);
-    assert!(get(&t.simples.fator_r.fact).pt.contains("28%") && t.simples.fator_r.threshold == 0.28);
+    assert!(get(&simples.fator_r.fact).pt.contains("28%") && simples.fator_r.threshold == 0.28);
     for annex in ["I", "II", "III", "V"] {
-        let brackets = &t.simples.annexes[annex];
+        let brackets = &simples.annexes[annex];
         assert_eq!(brackets.len(), 6, "{annex}");
         assert!(brackets.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1), "{annex} climbs");
         assert_eq!(brackets[0].2, 0.0, "{annex}: nothing to deduct in the first bracket");

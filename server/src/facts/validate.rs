@@ -5,14 +5,8 @@ use super::Facts;
 
 /// The checks every facts file passes, the built-in one included: dates that are dates, a source
 /// for each, words in both languages, known topics, unique ids, the calendar's and the tables'
-/// facts present, brackets that climb, the DAS's periods in order without gaps or overlaps.
+/// facts present, brackets that climb, every dated table's periods in order without overlaps.
 pub fn validate(facts: &Facts) -> Result<(), String> {
-    let date = |d: &str| {
-        d.len() == 10
-            && d.as_bytes()[4] == b'-'
-            && d.as_bytes()[7] == b'-'
-            && d.split('-').all(|p| p.chars().all(|c| c.is_ascii_digit()))
-    };
     let mut ids = std::collections::HashSet::new();
     for fact in &facts.facts {
         let as_of_ok = matches!(fact.as_of.len(), 4 | 7 | 10)
@@ -45,48 +39,63 @@ pub fn validate(facts: &Facts) -> Result<(), String> {
     let exists = |id: &str| facts.facts.iter().any(|f| f.id == id);
     let c = &facts.calendar;
     let t = &facts.taxes;
-    let named = [
+    periods("taxes.meiDas", &t.mei_das, true)?;
+    periods("taxes.simples", &t.simples, false)?;
+    periods("taxes.meiCeiling", &t.mei_ceiling, false)?;
+    periods("taxes.lucroPresumido", &t.lucro_presumido, false)?;
+    periods("calendar.ceiling", &c.ceiling, false)?;
+    let mut named = vec![
         &c.das.fact,
         &c.dasn.fact,
         &c.simples_das.fact,
         &c.defis.fact,
-        &c.ceiling.fact,
-        &c.ceiling.tolerance_fact,
+        &c.year_over.fact,
+        &c.simples_choice.fact,
         &c.holidays.fact,
-        &t.simples.fact,
-        &t.simples.fator_r.fact,
     ];
-    for id in named.into_iter().chain(t.mei_das.iter().map(|d| &d.fact)) {
+    named.extend(c.ceiling.periods().iter().flat_map(|p| [&p.value.fact, &p.value.tolerance_fact]));
+    named.extend(t.simples.periods().iter().flat_map(|p| [&p.value.fact, &p.value.fator_r.fact]));
+    named.extend(t.mei_das.periods().iter().map(|p| &p.value.fact));
+    for id in named {
         if !exists(id) {
             return Err(format!("the tables name the fact {id}, which is not in facts"));
         }
     }
-    if t.mei_das.is_empty() {
-        return Err("taxes.meiDas needs at least one period".into());
-    }
-    for das in &t.mei_das {
-        if !(date(&das.valid_from) && date(&das.valid_until) && das.valid_from <= das.valid_until) {
-            return Err(format!(
-                "taxes.meiDas: a period runs from validFrom to validUntil (YYYY-MM-DD), not {}…{}",
-                das.valid_from, das.valid_until
-            ));
-        }
+    for period in t.mei_das.periods() {
+        let das = &period.value;
         if [das.commerce, das.industry, das.services, das.commerce_and_services]
             .iter()
             .any(|v| !(v.is_finite() && *v > 0.0))
         {
-            return Err(format!("taxes.meiDas {}: every value must be a positive amount", das.valid_from));
+            return Err(format!("taxes.meiDas {}: every value must be a positive amount", period.valid_from));
         }
     }
-    if t.mei_das.windows(2).any(|w| w[0].valid_until >= w[1].valid_from) {
-        return Err("taxes.meiDas: periods must be in order and must not overlap".into());
+    let window = &c.simples_choice;
+    if !date(&window.valid_from)
+        || window.months.is_empty()
+        || window.months.iter().any(|m| !(1..=12).contains(m))
+    {
+        return Err("calendar.simplesChoice: a validFrom (YYYY-MM-DD) and months from 1 to 12".into());
     }
-    for (annex, brackets) in &t.simples.annexes {
-        let climbs = brackets.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1);
-        if brackets.len() != 6 || !climbs || brackets[0].2 != 0.0 {
+    for period in c.ceiling.periods() {
+        let ceiling = &period.value;
+        let positive = ceiling.yearly.is_finite() && ceiling.yearly > 0.0;
+        if !positive || !(0.0..1.0).contains(&ceiling.tolerance) {
             return Err(format!(
-                "taxes.simples.annexes.{annex}: six brackets that climb, the first with nothing to deduct"
+                "calendar.ceiling {}: a positive yearly ceiling and a tolerance from 0 to 1",
+                period.valid_from
             ));
+        }
+    }
+    for period in t.simples.periods() {
+        for (annex, brackets) in &period.value.annexes {
+            let climbs = brackets.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1);
+            if brackets.len() != 6 || !climbs || brackets[0].2 != 0.0 {
+                return Err(format!(
+                    "taxes.simples {}: annex {annex} needs six brackets that climb, the first with nothing to deduct",
+                    period.valid_from
+                ));
+            }
         }
     }
     for topic in &facts.topics {
@@ -95,4 +104,44 @@ pub fn validate(facts: &Facts) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A dated table's periods: at least one, each from `validFrom` to `validUntil` (YYYY-MM-DD), in
+/// order without overlaps; only the last may be open-ended, and none when every period must end
+/// (`ends`: the MEI's DAS follows each year's minimum wage).
+fn periods<T>(name: &str, table: &super::Dated<T>, ends: bool) -> Result<(), String> {
+    let periods = table.periods();
+    if periods.is_empty() {
+        return Err(format!("{name} needs at least one period"));
+    }
+    for (i, p) in periods.iter().enumerate() {
+        let open_ok = !ends && i + 1 == periods.len();
+        let until_ok = match &p.valid_until {
+            Some(until) => date(until) && p.valid_from <= *until,
+            None => open_ok,
+        };
+        if !(date(&p.valid_from) && until_ok) {
+            return Err(format!(
+                "{name}: a period runs from validFrom to validUntil (YYYY-MM-DD{}), not {}…{}",
+                if ends { "" } else { "; only the last may leave validUntil out" },
+                p.valid_from,
+                p.valid_until.as_deref().unwrap_or("")
+            ));
+        }
+    }
+    let in_order = periods
+        .windows(2)
+        .all(|w| w[0].valid_until.as_deref().is_some_and(|until| until < w[1].valid_from.as_str()));
+    if !in_order {
+        return Err(format!("{name}: periods must be in order and must not overlap"));
+    }
+    Ok(())
+}
+
+/// A day as the file writes it: YYYY-MM-DD.
+fn date(d: &str) -> bool {
+    d.len() == 10
+        && d.as_bytes()[4] == b'-'
+        && d.as_bytes()[7] == b'-'
+        && d.split('-').all(|p| p.chars().all(|c| c.is_ascii_digit()))
 }

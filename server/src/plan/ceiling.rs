@@ -23,6 +23,8 @@ pub struct CeilingProjection {
     pub projected: f64,
     /// The month the pace would take the year's revenue over the limit; None when it would not.
     pub crossing: Option<YearMonth>,
+    /// The ceiling's rules in force that year.
+    pub rules: &'static facts::Ceiling,
 }
 
 /// The year's revenue at the pace of its recorded months against the MEI's ceiling; None without
@@ -32,7 +34,8 @@ pub fn ceiling_projection(
     year: i64,
     opened: Option<YearMonth>,
 ) -> Option<CeilingProjection> {
-    let ceiling = &facts::calendar().ceiling;
+    // The ceiling in force that year (a change of the law takes effect on a 1st of January).
+    let ceiling = facts::calendar().ceiling.value_on(&format!("{year:04}-01-01"));
     let months: Vec<&MonthResult> = results.iter().filter(|r| r.month.year == year).collect();
     if months.is_empty() {
         return None;
@@ -57,19 +60,20 @@ pub fn ceiling_projection(
         revenue_so_far,
         projected,
         crossing,
+        rules: ceiling,
     })
 }
 
-/// The tolerance rule, with its source, in the language.
-pub fn tolerance_rule(lang: Language) -> String {
-    let fact = facts::get(&facts::calendar().ceiling.tolerance_fact);
+/// The tolerance rule of the projection's year, with its source, in the language.
+pub fn tolerance_rule(projection: &CeilingProjection, lang: Language) -> String {
+    let fact = facts::get(&projection.rules.tolerance_fact);
     format!("{} {}", fact.text(lang), fact.citation(lang))
 }
 
 /// The ceiling warning: the pace, the month it would cross the limit, and the tolerance rule.
 pub fn ceiling_warning(projection: &CeilingProjection, crossing: YearMonth, lang: Language) -> String {
     let brl = |v: f64| money::format_brl(v, lang);
-    let tolerance = facts::get(&facts::calendar().ceiling.tolerance_fact);
+    let tolerance = facts::get(&projection.rules.tolerance_fact);
     lang.choose(
         format!(
             "no ritmo dos meses registrados, seu faturamento de {} chega a {}, acima do limite do MEI de {} — o limite seria ultrapassado em {}. {} Vale conversar com um contador sobre virar ME no Simples Nacional.",

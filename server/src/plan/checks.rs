@@ -10,7 +10,7 @@ use super::{
     money::format_brl,
     sections::Step,
     store::Plan,
-    taxes::Basis,
+    taxes::{Basis, MeiRules},
 };
 use crate::{facts, locale::Language};
 
@@ -29,8 +29,11 @@ pub fn warnings(plan: Option<&Plan>, inputs: &Inputs, a: &Analysis, lang: Langua
     found.extend(margin(inputs, a, lang));
     found.extend(fixed_costs_without_sales(inputs, lang));
     // A MEI, or one past its ceiling's tolerance computed as the company it becomes.
-    if matches!(inputs.tax, Basis::Mei { .. } | Basis::Simples { from_mei: true, .. }) {
-        found.extend(mei_limits(plan, a, lang));
+    match &inputs.tax {
+        Basis::Mei { rules, .. } | Basis::Simples { from_mei: Some(rules), .. } => {
+            found.extend(mei_limits(plan, a, *rules, lang))
+        }
+        _ => {}
     }
     if let Basis::Needs { .. } = inputs.tax {
         found.push(Warning { code: "tax_incomplete", message: inputs.tax.explain(lang) });
@@ -87,13 +90,14 @@ fn fixed_costs_without_sales(inputs: &Inputs, lang: Language) -> Option<Warning>
     found
 }
 
-/// What an MEI cannot be: over the yearly ceiling at the expected pace, or more than its one employee.
-fn mei_limits(plan: Option<&Plan>, a: &Analysis, lang: Language) -> Vec<Warning> {
+/// What an MEI cannot be: over the yearly ceiling at the expected pace (the `rules` in force on the
+/// day the taxes were computed for), or more than its one employee.
+fn mei_limits(plan: Option<&Plan>, a: &Analysis, rules: MeiRules, lang: Language) -> Vec<Warning> {
     let brl = |v: f64| format_brl(v, lang);
     let mut found = Vec::new();
     let mut warn = |code: &'static str, message: String| found.push(Warning { code, message });
-    let ceiling = &facts::calendar().ceiling;
     let year = a.month.revenue * 12.0;
+    let ceiling = rules.ceiling;
     if year > ceiling.yearly {
         let tolerated = year <= ceiling.tolerated();
         let computed = match (tolerated, lang) {
@@ -196,7 +200,13 @@ mod tests {
             ["fixed_costs_without_sales"]
         );
         let mei = Inputs {
-            tax: Basis::Mei { activity: None, das: 87.05, excess: None, expired: None },
+            tax: Basis::Mei {
+                activity: None,
+                das: 87.05,
+                excess: None,
+                expired: None,
+                rules: crate::plan::taxes::MeiRules::on("2026-06-01"),
+            },
             ..bakery()
         };
         assert_eq!(codes(&mei), ["mei_ceiling"], "R$ 25.000 a month is R$ 300.000 a year");

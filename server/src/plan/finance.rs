@@ -247,7 +247,13 @@ pub(crate) mod tests {
     #[test]
     fn a_mei_s_das_is_a_fixed_cost_break_even_must_cover() {
         let inputs = Inputs {
-            tax: Basis::Mei { activity: None, das: 82.05, excess: None, expired: None },
+            tax: Basis::Mei {
+                activity: None,
+                das: 82.05,
+                excess: None,
+                expired: None,
+                rules: crate::plan::taxes::MeiRules::on("2026-06-01"),
+            },
             ..bakery()
         };
         let a = analyse(&inputs);
@@ -338,7 +344,13 @@ pub(crate) mod tests {
         for n in 0..1000 {
             let tax = match n % 3 {
                 0 => Basis::NotChosen,
-                1 => Basis::Mei { activity: None, das: next(100.0), excess: None, expired: None },
+                1 => Basis::Mei {
+                    activity: None,
+                    das: next(100.0),
+                    excess: None,
+                    expired: None,
+                    rules: crate::plan::taxes::MeiRules::on("2026-06-01"),
+                },
                 _ => Basis::Simples {
                     annex: crate::plan::taxes::Annex::I,
                     rbt12: 0.0,
@@ -349,7 +361,8 @@ pub(crate) mod tests {
                     recorded_months: 0,
                     cnae: None,
                     cpp: next(1e3),
-                    from_mei: false,
+                    from_mei: None,
+                    table: crate::facts::taxes().simples.value_on("2026-06-01"),
                 },
             };
             let inputs = Inputs {

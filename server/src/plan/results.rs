@@ -325,11 +325,13 @@ pub struct Results {
 }
 
 /// The recorded months (newest first) with what the plan expects of a month and, for a MEI, the
-/// ceiling at the year's pace.
+/// ceiling at the year's pace, or last year's excess in the new year's first months.
 pub struct Outlook {
     pub months: Vec<MonthResult>,
     pub forecast: Option<Forecast>,
-    pub ceiling: Option<super::ceiling::CeilingProjection>,
+    pub ceiling: Option<super::calendar::CeilingOutlook>,
+    /// The day São Paulo is on (what the ceiling's deadlines are read against).
+    pub today: CivilDate,
 }
 
 impl Results {
@@ -378,8 +380,9 @@ impl Results {
     pub async fn outlook(&self, user_id: &str) -> Result<Outlook, AppError> {
         let db = self.plans.db();
         let months = list(db, user_id).await?;
-        let (forecast, ceiling) = super::calendar::outlook(db, user_id, &months, db.now_ms()).await?;
-        Ok(Outlook { months, forecast, ceiling })
+        let now = db.now_ms();
+        let (forecast, ceiling) = super::calendar::outlook(db, user_id, &months, now).await?;
+        Ok(Outlook { months, forecast, ceiling, today: CivilDate::in_sao_paulo(now) })
     }
 }
 

@@ -355,3 +355,53 @@ async fn the_guide_records_a_month_in_a_short_interview_started_by_resultados_or
     assert!(next.starts_with("Anotado! ✅") && next.contains("custos e despesas"), "{next}");
 }
 on_both_engines!(the_guide_records_a_month_in_a_short_interview_started_by_resultados_or_by_the_check_in);
+
+async fn in_january_a_mei_whose_year_passed_the_ceiling_sees_what_to_do_and_by_when_on_the_card_and_whatsapp(
+    db: TestDatabase,
+) {
+    let app = spawn_app(db).await;
+    app.db.clock().set(instant("2026-12-28T10:00:00-03:00"));
+    let token = mei(&app).await;
+    let legal = json!({"legalData": {"businessType": "mei", "taxRegime": "simei", "activity": "services"}});
+    let (status, body) = app.call(Method::PUT, "/api/business-plan/legal", legal, Some(&token)).await;
+    assert_eq!(status, 200, "{body}");
+    // 2026 month by month at R$ 7.500: R$ 90.000, over R$ 81.000 within the 20 % tolerance,
+    // passed in November (11 × 7.500 = 82.500).
+    for month in 1..=12 {
+        record(&app, &token, &format!("2026-{month:02}"), 7_500.0).await;
+    }
+    agree(&app, &token, false, true).await;
+    // 5 January 2027, a Tuesday, 10:00 in São Paulo: the new year has no month recorded yet.
+    app.db.clock().set(instant("2027-01-05T10:00:00-03:00"));
+    let (token, _) = app.login(ANA).await;
+    let (status, list) = app.call(Method::GET, "/api/results", Value::Null, Some(&token)).await;
+    assert_eq!(status, 200, "{list}");
+    let card = &list["data"]["ceiling"];
+    assert_eq!(card["closed"], true, "{list}");
+    assert_eq!((card["year"].as_i64(), card["projectedRevenue"].as_f64()), (Some(2026), Some(90_000.0)));
+    // The report was due on the last business day of December (Thursday 31/12/2026); the DAS on
+    // the excess, 6 % of R$ 9.000, goes with January's DAS on the 20th of February — a Saturday in
+    // 2027, so Monday the 22nd.
+    assert_eq!((card["reportBy"].as_str(), card["excessTax"].as_f64()), (Some("2026-12-31"), Some(540.0)));
+    assert_eq!(card["excessTaxDue"], "2027-02-22", "{list}");
+    let action = card["action"].as_str().unwrap();
+    assert!(action.contains("o prazo era 31/12/2026") && action.contains("22/02/2027"), "{action}");
+
+    // On WhatsApp, once for 2026, with the same words.
+    assert_eq!(run(&app, "2027-01-05T10:00:00-03:00").await, 1);
+    assert_eq!(run(&app, "2027-01-06T10:00:00-03:00").await, 0, "once for the year");
+    eventually("the year's notice", || async { !received_containing(&app, "DAS do excesso").await.is_empty() })
+        .await;
+    let sent = received_containing(&app, "DAS do excesso").await;
+    assert!(sent[0].1.contains("540,00") && sent[0].1.contains("22/02/2027"), "{sent:?}");
+    assert!(sent[0].1.chars().count() <= 1024, "a template's body holds 1,024 characters: {}", sent[0].1.len());
+
+    // In March the card is this year's again (none without a month recorded).
+    app.db.clock().set(instant("2027-03-02T10:00:00-03:00"));
+    let (token, _) = app.login(ANA).await;
+    let (_, list) = app.call(Method::GET, "/api/results", Value::Null, Some(&token)).await;
+    assert!(list["data"]["ceiling"].is_null(), "{list}");
+}
+on_both_engines!(
+    in_january_a_mei_whose_year_passed_the_ceiling_sees_what_to_do_and_by_when_on_the_card_and_whatsapp
+);

@@ -1,7 +1,8 @@
 //! What Sócio sends a person who asked for it, and when: the monthly check-in (last month's
 //! numbers) on their day and hour, and the fiscal calendar — the MEI's DAS before the 20th, the
 //! DASN-SIMEI in May, the DEFIS of a Simples Nacional company in March, and the MEI's yearly
-//! revenue ceiling as soon as the pace of the recorded months would cross it. Pure functions of an
+//! revenue ceiling as soon as the pace of the recorded months would cross it, and in the new year
+//! what a MEI whose last year passed it must do by when ([`year_over`]). Pure functions of an
 //! instant in São Paulo, the person's choices and their recorded months; every date and figure
 //! comes from the dated facts (`facts::calendar`), none is written here. Nothing is ever due
 //! between 20:00 and 08:00. The scheduler (`conversation::reminders`) sends each once per person
@@ -44,11 +45,23 @@ pub enum Kind {
     Defis,
     /// The MEI's revenue ceiling, at the pace of the recorded months.
     Ceiling,
+    /// Last year over the MEI's ceiling: what to do and by when, in the new year.
+    YearOver,
+    /// A Simples company's half-yearly choice: IBS and CBS inside the DAS or outside it.
+    SimplesChoice,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] =
-        [Kind::Checkin, Kind::Das, Kind::Dasn, Kind::SimplesDas, Kind::Defis, Kind::Ceiling];
+    pub const ALL: [Kind; 8] = [
+        Kind::Checkin,
+        Kind::Das,
+        Kind::Dasn,
+        Kind::SimplesDas,
+        Kind::Defis,
+        Kind::Ceiling,
+        Kind::YearOver,
+        Kind::SimplesChoice,
+    ];
 
     pub fn key(self) -> &'static str {
         match self {
@@ -58,6 +71,8 @@ impl Kind {
             Kind::SimplesDas => "simples_das",
             Kind::Defis => "defis",
             Kind::Ceiling => "ceiling",
+            Kind::YearOver => "year_over",
+            Kind::SimplesChoice => "simples_choice",
         }
     }
 
@@ -84,6 +99,8 @@ pub struct Profile {
     /// The month the business opened, when it opened in a year we can see (the ceiling is then
     /// proportional to the months of activity).
     pub opened: Option<YearMonth>,
+    /// What it does, when the legal step says (the rate of a MEI's excess).
+    pub activity: Option<taxes::Activity>,
 }
 
 impl Profile {
@@ -98,6 +115,7 @@ impl Profile {
             mei: taxes::is_mei(legal),
             simples: taxes::in_simples(legal),
             opened: new.then(|| results.iter().map(|r| r.month).min()).flatten(),
+            activity: legal["activity"].as_str().and_then(taxes::Activity::parse),
         }
     }
 }
@@ -163,24 +181,39 @@ pub fn checkin_day(year: i64, month: i64, prefs: &Preferences, calendar: &Calend
     }
 }
 
-/// What the person's plan expects of a month, and a MEI's ceiling projection for the current year
-/// (São Paulo; None for another business or without a month recorded this year), from one read of
-/// the plan (reading never creates one).
+/// What the person's plan expects of a month, and for a MEI the ceiling: last year's when it
+/// passed and the new year has just begun ([`year_over`]), else the current year's projection
+/// (São Paulo; None for another business or without a month recorded), from one read of the plan
+/// (reading never creates one).
 pub async fn outlook(
     db: &Db,
     user_id: &str,
     months: &[MonthResult],
     now: i64,
-) -> Result<(Option<Forecast>, Option<CeilingProjection>), sqlx::Error> {
+) -> Result<(Option<Forecast>, Option<CeilingOutlook>), sqlx::Error> {
     let mut conn = db.pool().acquire().await?;
     let plan = store::find(&mut conn, user_id, Detail::Sections, now).await?;
     let forecast = plan.as_ref().and_then(results::forecast);
     let profile = Profile::of(plan.as_ref(), months);
-    let ceiling = profile
-        .mei
-        .then(|| ceiling_projection(months, CivilDate::in_sao_paulo(now).year, profile.opened))
-        .flatten();
+    if !profile.mei {
+        return Ok((forecast, None));
+    }
+    let today = CivilDate::in_sao_paulo(now);
+    let calendar = facts::calendar();
+    let ceiling = match year_over(today, months, profile.opened, profile.activity, calendar) {
+        Some(over) => Some(CeilingOutlook::YearOver(over)),
+        None => ceiling_projection(months, today.year, profile.opened).map(CeilingOutlook::Year),
+    };
     Ok((forecast, ceiling))
+}
+
+/// A MEI's ceiling as the dashboard and `GET /api/results` show it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CeilingOutlook {
+    /// The current year at the pace of its recorded months.
+    Year(CeilingProjection),
+    /// Last year passed it: what to do and by when.
+    YearOver(YearOver),
 }
 
 /// What is due for a person at `now`, in their language: nothing in the quiet hours, nothing they
@@ -244,6 +277,16 @@ fn fiscal_deadlines(
         let detail = simples_das_notice(this_month.previous(), due_on, lang);
         due.push(Due { kind: Kind::SimplesDas, period: this_month.key(), detail });
     }
+    let choice = &calendar.simples_choice;
+    if profile.simples
+        && !profile.mei
+        && today.iso() >= choice.valid_from
+        && choice.months.contains(&today.month)
+        && on(1)
+    {
+        let detail = simples_choice_notice(today, last_business_day(today.year, today.month, calendar), lang);
+        due.push(Due { kind: Kind::SimplesChoice, period: this_month.key(), detail });
+    }
     if profile.mei
         && let Some(due_on) = yearly(&calendar.dasn)
     {
@@ -256,6 +299,12 @@ fn fiscal_deadlines(
     {
         let detail = defis_notice(today.year - 1, due_on, lang);
         due.push(Due { kind: Kind::Defis, period: today.year.to_string(), detail });
+    }
+    if profile.mei
+        && let Some(over) = year_over(today, results, profile.opened, profile.activity, calendar)
+    {
+        let detail = what_to_do(&over, today, lang);
+        due.push(Due { kind: Kind::YearOver, period: over.projection.year.to_string(), detail });
     }
     if profile.mei
         && let Some(projection) = ceiling_projection(results, today.year, profile.opened)
@@ -307,16 +356,33 @@ fn simples_das_notice(month: YearMonth, due_on: CivilDate, lang: Language) -> St
     )
 }
 
+/// A Simples company's half-yearly IBS/CBS choice, made in `today`'s month by `by`: in the first
+/// half of the year for the second, in the second for the next year's first.
+fn simples_choice_notice(today: CivilDate, by: CivilDate, lang: Language) -> String {
+    let (half, year) = if today.month <= 6 { (2, today.year) } else { (1, today.year + 1) };
+    lang.choose(
+        format!(
+            "até {} você escolhe se a empresa paga IBS e CBS dentro do DAS ou por fora (regime regular) no {half}º semestre de {year}. Por fora, seus clientes empresa aproveitam o crédito integral; dentro, tudo segue numa guia só. Decida com o seu contador.",
+            in_words(by, lang)
+        ),
+        format!(
+            "by {} you choose whether the company pays IBS and CBS inside the DAS or outside it (the regular regime) in the {} half of {year}. Outside, your business customers take the full credit; inside, everything stays in one payment. Decide with your accountant.",
+            in_words(by, lang),
+            if half == 1 { "first" } else { "second" }
+        ),
+    )
+}
+
 /// The MEI's yearly declaration about `year`, due on `due_on`.
 fn dasn_notice(year: i64, due_on: CivilDate, lang: Language) -> String {
     lang.choose(
         format!(
-            "a declaração anual do MEI (DASN-SIMEI) sobre {} vence em {}. Entregue no Portal do Empreendedor, mesmo sem faturamento.",
+            "a declaração anual do MEI (DASN-SIMEI) sobre {} vence em {}. Entregue no Portal do Simples Nacional ou no app MEI, mesmo sem faturamento.",
             year,
             in_words(due_on, lang)
         ),
         format!(
-            "the MEI's yearly declaration (DASN-SIMEI) for {} is due on {}. File it on the Portal do Empreendedor, even with no revenue.",
+            "the MEI's yearly declaration (DASN-SIMEI) for {} is due on {}. File it on the Simples Nacional portal or in the MEI app, even with no revenue.",
             year,
             in_words(due_on, lang)
         ),
@@ -327,12 +393,12 @@ fn dasn_notice(year: i64, due_on: CivilDate, lang: Language) -> String {
 fn defis_notice(year: i64, due_on: CivilDate, lang: Language) -> String {
     lang.choose(
         format!(
-            "a DEFIS do Simples Nacional sobre {} vence em {}. Combine a entrega com o seu contador.",
+            "a DEFIS do Simples Nacional sobre {} vence em {}. Combine a entrega com o seu contador: atrasada, tem multa de 2 % ao mês, de no mínimo R$ 200 (desde 13/10/2025).",
             year,
             in_words(due_on, lang)
         ),
         format!(
-            "the Simples Nacional DEFIS for {} is due on {}. Arrange it with your accountant.",
+            "the Simples Nacional DEFIS for {} is due on {}. Arrange it with your accountant: filed late, it is fined 2 % a month, at least R$ 200 (since 13/10/2025).",
             year,
             in_words(due_on, lang)
         ),
@@ -341,3 +407,6 @@ fn defis_notice(year: i64, due_on: CivilDate, lang: Language) -> String {
 
 #[cfg(test)]
 mod tests;
+mod year_over;
+
+pub use year_over::{ExcessTax, YearOver, last_business_day, what_to_do, year_over};

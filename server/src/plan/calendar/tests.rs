@@ -16,7 +16,7 @@ fn consenting() -> Preferences {
     }
 }
 
-const MEI: Profile = Profile { mei: true, simples: false, opened: None };
+const MEI: Profile = Profile { mei: true, simples: false, opened: None, activity: None };
 
 fn month(year: i64, m: i64, revenue: f64) -> MonthResult {
     MonthResult { month: YearMonth { year, month: m }, revenue, costs: 0.0, sales_count: 1, recorded_at: 0 }
@@ -149,6 +149,116 @@ fn a_mei_on_pace_to_cross_the_ceiling_is_warned_with_the_tolerance_rule() {
         "{text}"
     );
     assert!(text.contains("20%"), "the tolerance rule: {text}");
+}
+
+#[test]
+fn the_last_business_day_of_a_month_skips_back_over_weekends() {
+    let calendar = facts::calendar();
+    // 2027-01-31 is a Sunday (2027-01-01 is a Friday): Friday the 29th.
+    assert_eq!(last_business_day(2027, 1, calendar).iso(), "2027-01-29");
+    // 2026-12-31 is a Thursday, not a national holiday.
+    assert_eq!(last_business_day(2026, 12, calendar).iso(), "2026-12-31");
+    // 2026-10-31 is a Saturday: Friday the 30th.
+    assert_eq!(last_business_day(2026, 10, calendar).iso(), "2026-10-30");
+}
+
+/// A services MEI's 2026, month by month.
+fn year_2026(monthly: f64) -> Vec<MonthResult> {
+    (1..=12).map(|m| month(2026, m, monthly)).collect()
+}
+
+#[test]
+fn in_january_a_mei_whose_year_passed_the_ceiling_by_up_to_20_percent_is_told_what_to_do_by_when() {
+    let calendar = facts::calendar();
+    let today = CivilDate { year: 2027, month: 1, day: 5 };
+    // 12 × R$ 7.500 = R$ 90.000: over R$ 81.000 by R$ 9.000, within R$ 97.200 (LC 123/2006
+    // art. 18-A §7º III a). 11 × 7.500 = 82.500 > 81.000: passed in November, so the report was
+    // due on the last business day of December, Thursday 31/12/2026 (Res. CGSN 140/2018 art. 115).
+    // Services pay 6 % on the excess: R$ 540,00, with January's DAS (art. 18-A §10), due on the
+    // 20th of February — 2027-02-20 is a Saturday: Monday 22/02/2027.
+    let services = Some(taxes::Activity::Services);
+    let over = year_over(today, &year_2026(7_500.0), None, services, calendar).unwrap();
+    assert!(over.within_tolerance);
+    assert_eq!(over.crossed, YearMonth { year: 2026, month: 11 });
+    assert_eq!(over.report_by.iso(), "2026-12-31");
+    let tax = over.excess_tax.unwrap();
+    assert_eq!((tax.amount, tax.rate, tax.due.iso()), (540.0, 0.06, "2027-02-22".into()));
+    let said = what_to_do(&over, today, Language::PtBr);
+    for part in [
+        "90.000,00",
+        "81.000,00",
+        "novembro de 2026",
+        "o prazo era 31/12/2026",
+        "540,00",
+        "22/02/2027",
+        "DASN-SIMEI",
+    ] {
+        assert!(said.contains(part), "{part}: {said}");
+    }
+    // The scheduler sends it once for 2026, to a MEI who asked for tax reminders.
+    let prefs = Preferences { monthly_checkin: false, ..consenting() };
+    let profile = Profile { activity: services, ..MEI };
+    let sent = due(at(2027, 1, 5, 10), &prefs, &profile, &year_2026(7_500.0), Language::PtBr);
+    assert_eq!(kinds(&sent), [Kind::YearOver]);
+    assert_eq!(sent[0].period, "2026");
+    // Not in March, not for a year within the ceiling, not without consent.
+    assert!(
+        year_over(CivilDate { year: 2027, month: 3, day: 1 }, &year_2026(7_500.0), None, services, calendar)
+            .is_none()
+    );
+    assert!(year_over(today, &year_2026(6_000.0), None, services, calendar).is_none());
+    let silent = Preferences { tax_reminders: false, monthly_checkin: false, ..consenting() };
+    assert!(due(at(2027, 1, 5, 10), &silent, &profile, &year_2026(7_500.0), Language::PtBr).is_empty());
+}
+
+#[test]
+fn a_year_passed_in_december_is_reported_by_the_last_business_day_of_january() {
+    let calendar = facts::calendar();
+    let today = CivilDate { year: 2027, month: 1, day: 5 };
+    // 12 × R$ 6.800 = R$ 81.600; 11 × 6.800 = 74.800: passed in December, report by the last
+    // business day of January 2027, Friday the 29th (the 31st is a Sunday). Commerce: 4 % of
+    // R$ 600 = R$ 24,00.
+    let over =
+        year_over(today, &year_2026(6_800.0), None, Some(taxes::Activity::Commerce), calendar).unwrap();
+    assert_eq!(over.report_by.iso(), "2027-01-29");
+    assert_eq!(over.excess_tax.unwrap().amount, 24.0);
+    let said = what_to_do(&over, today, Language::En);
+    assert!(said.contains("by 2027-01-29") && !said.contains("late"), "{said}");
+}
+
+#[test]
+fn a_year_more_than_20_percent_over_goes_back_to_january_without_an_excess_das() {
+    let calendar = facts::calendar();
+    let today = CivilDate { year: 2027, month: 2, day: 10 };
+    // 12 × R$ 10.000 = R$ 120.000 > R$ 97.200 (art. 18-A §7º III b); 9 × 10.000 = 90.000 > 81.000:
+    // passed in September, report due Friday 30/10/2026 (the 31st is a Saturday).
+    let over = year_over(today, &year_2026(10_000.0), None, None, calendar).unwrap();
+    assert!(!over.within_tolerance && over.excess_tax.is_none());
+    assert_eq!(over.report_by.iso(), "2026-10-30");
+    let said = what_to_do(&over, today, Language::PtBr);
+    assert!(said.contains("1º de janeiro de 2026") && said.contains("o prazo era 30/10/2026"), "{said}");
+    assert!(!said.contains("DAS do excesso"), "{said}");
+}
+
+#[test]
+fn a_simples_company_is_reminded_of_its_half_yearly_ibs_cbs_choice_in_april_and_september() {
+    let prefs = Preferences { monthly_checkin: false, ..consenting() };
+    let simples = Profile { simples: true, ..Profile::default() };
+    // 2027-04-01 is a Thursday: the window's first business day; its last is Friday 30/04/2027.
+    let april = due(at(2027, 4, 1, 10), &prefs, &simples, &[], Language::PtBr);
+    assert_eq!(kinds(&april), [Kind::SimplesChoice]);
+    let said = &april[0].detail;
+    assert!(said.contains("30/04/2027") && said.contains("2º semestre de 2027"), "{said}");
+    // 2027-09-01 is a Wednesday; 2027-09-30 a Thursday: the choice for 2028's first half.
+    let september = due(at(2027, 9, 1, 10), &prefs, &simples, &[], Language::En);
+    assert_eq!(kinds(&september), [Kind::SimplesChoice]);
+    assert!(september[0].detail.contains("2027-09-30") && september[0].detail.contains("first half of 2028"));
+    // 2028-04-01 is a Saturday: the reminder comes on Monday the 3rd, not before.
+    assert!(due(at(2028, 4, 1, 10), &prefs, &simples, &[], Language::PtBr).is_empty());
+    assert_eq!(kinds(&due(at(2028, 4, 3, 10), &prefs, &simples, &[], Language::PtBr)), [Kind::SimplesChoice]);
+    // Before the reform's first window (September 2026) there is nothing to choose; a MEI never does.
+    assert!(due(at(2026, 4, 1, 10), &prefs, &simples, &[], Language::PtBr).is_empty());
+    assert!(due(at(2027, 4, 1, 10), &prefs, &MEI, &[], Language::PtBr).is_empty());
 }
 
 #[test]

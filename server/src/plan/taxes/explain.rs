@@ -2,7 +2,7 @@
 //! annex came from (the CNAE, the activity, the Fator R with its payroll), what is left out and what
 //! to give, and the source with its date. Every figure the DRE uses is named here.
 
-use super::{Basis, Missing, cnae_entry, presumido::LocalTax, simples_facts, source};
+use super::{Basis, Missing, cnae_entry, presumido::LocalTax, source};
 use crate::{facts, locale::Language, plan::money::format_brl};
 
 fn percent(value: f64, lang: Language) -> String {
@@ -17,8 +17,8 @@ pub(super) fn explain(basis: &Basis, lang: Language) -> String {
             "No taxes in the numbers: no tax regime was chosen (Legal step). Choose MEI, Simples Nacional or Lucro Presumido to see the month's tax.",
         )
         .into(),
-        Basis::Mei { activity, das, excess, expired } => {
-            mei(*activity, *das, excess.as_ref(), expired.as_deref(), lang)
+        Basis::Mei { activity, das, excess, expired, rules } => {
+            mei(*activity, *das, excess.as_ref().map(|e| (e, rules)), expired.as_deref(), lang)
         }
         Basis::Simples { .. } => simples(basis, lang),
         Basis::Presumido(p) => presumido(p, lang),
@@ -41,7 +41,7 @@ pub(super) fn explain(basis: &Basis, lang: Language) -> String {
 fn mei(
     activity: Option<super::Activity>,
     das: f64,
-    excess: Option<&super::MeiExcess>,
+    excess: Option<(&super::MeiExcess, &super::MeiRules)>,
     expired: Option<&str>,
     lang: Language,
 ) -> String {
@@ -76,17 +76,17 @@ fn mei(
             format!("⚠️ {} is {year}'s value; the next year's is not published here yet (it follows the new minimum wage).", brl(das)),
         ));
     }
-    if let Some(e) = excess {
-        let c = &facts::taxes().mei_ceiling;
+    if let Some((e, rules)) = excess {
+        let c = rules.excess;
         text.push(' ');
         text.push_str(&lang.choose(
             format!(
                 "O plano fatura {} no ano, {} acima do limite de {} (até 20 %): paga {} % sobre o excesso, {} uma vez no DAS de janeiro (aqui, {} por mês), e sai do MEI no ano seguinte {}.",
-                brl(e.yearly_revenue), brl(e.excess), brl(facts::calendar().ceiling.yearly), percent(e.rate, lang), brl(e.tax()), brl(e.tax() / 12.0), source(lang, &c.source, &c.as_of)
+                brl(e.yearly_revenue), brl(e.excess), brl(rules.ceiling.yearly), percent(e.rate, lang), brl(e.tax()), brl(e.tax() / 12.0), source(lang, &c.source, &c.as_of)
             ),
             format!(
                 "The plan bills {} a year, {} over the {} ceiling (up to 20 %): it pays {} % on the excess, {} once with January's DAS (here {} a month), and leaves the MEI the next year {}.",
-                brl(e.yearly_revenue), brl(e.excess), brl(facts::calendar().ceiling.yearly), percent(e.rate, lang), brl(e.tax()), brl(e.tax() / 12.0), source(lang, &c.source, &c.as_of)
+                brl(e.yearly_revenue), brl(e.excess), brl(rules.ceiling.yearly), percent(e.rate, lang), brl(e.tax()), brl(e.tax() / 12.0), source(lang, &c.source, &c.as_of)
             ),
         ));
     }
@@ -105,23 +105,24 @@ fn simples(basis: &Basis, lang: Language) -> String {
         cnae,
         cpp,
         from_mei,
+        table,
     } = basis
     else {
         return String::new();
     };
     let brl = |v: f64| format_brl(v, lang);
-    let facts_simples = simples_facts();
+    let facts_simples = *table;
     let mut parts = Vec::new();
-    if *from_mei {
-        let c = &facts::taxes().mei_ceiling;
+    if let Some(rules) = from_mei {
+        let c = rules.excess;
         parts.push(lang.choose(
             format!(
                 "O plano fatura {} no ano, mais de 20 % acima do limite do MEI ({}): o MEI é desenquadrado desde janeiro e paga como empresa do Simples Nacional {}.",
-                brl(*rbt12), brl(facts::calendar().ceiling.yearly), source(lang, &c.source, &c.as_of)
+                brl(*rbt12), brl(rules.ceiling.yearly), source(lang, &c.source, &c.as_of)
             ),
             format!(
                 "The plan bills {} a year, more than 20 % over the MEI's {} ceiling: the MEI is excluded back to January and pays as a Simples Nacional company {}.",
-                brl(*rbt12), brl(facts::calendar().ceiling.yearly), source(lang, &c.source, &c.as_of)
+                brl(*rbt12), brl(rules.ceiling.yearly), source(lang, &c.source, &c.as_of)
             ),
         ));
     }
@@ -170,7 +171,7 @@ fn simples(basis: &Basis, lang: Language) -> String {
                 format!("The annex comes from CNAE {} ({}, {}) {}.", shown(cnae.as_deref().unwrap_or_default()), entry.name, entry.basis, source(lang, &cnaes.source, &cnaes.as_of)),
             )
         }
-        None if *from_mei && annex.key() == "III" => lang.choose(
+        None if from_mei.is_some() && annex.key() == "III" => lang.choose(
             "Sem o CNAE, o Anexo III das ocupações de serviço permitidas ao MEI: informe o CNAE (etapa Jurídico) para confirmar.".to_owned(),
             "Without the CNAE, Annex III of the service occupations a MEI may have: give the CNAE (Legal step) to confirm.".to_owned(),
         ),
@@ -213,7 +214,7 @@ fn simples(basis: &Basis, lang: Language) -> String {
 }
 
 fn presumido(p: &super::Presumido, lang: Language) -> String {
-    let t = &facts::taxes().lucro_presumido;
+    let t = p.table;
     let presumption = |v: f64| percent(v, lang);
     let local = match p.local {
         LocalTax::Iss(rate) => lang.choose(

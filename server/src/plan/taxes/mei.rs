@@ -4,7 +4,7 @@
 //! next year; past the tolerance it is excluded back to January and computed as the Simples company
 //! it becomes (LC 123/2006 art. 18-A §7º III and §12; Res. CGSN 140/2018 arts. 100 and 105).
 
-use super::{Activity, Basis, MeiExcess, Payroll, simples};
+use super::{Activity, Basis, MeiExcess, MeiRules, Payroll, simples};
 use crate::facts;
 
 pub(super) fn basis(
@@ -15,15 +15,17 @@ pub(super) fn basis(
     as_of: i64,
 ) -> Basis {
     let taxes = facts::taxes();
-    let ceiling = &facts::calendar().ceiling;
-    let excess_rates = &taxes.mei_ceiling.excess_rates;
+    // Every figure is the one in force on the day computed for.
+    let day = crate::clock::CivilDate::in_sao_paulo(as_of).iso();
+    let rules = MeiRules::on(&day);
+    let ceiling = rules.ceiling;
     let yearly = monthly_revenue.max(0.0) * 12.0;
     if yearly > ceiling.tolerated() {
         // Excluded back to January: a Simples company on this year's revenue.
-        return simples::basis(activity, cnae, yearly, 0, payroll, true);
+        return simples::basis(activity, cnae, yearly, 0, payroll, Some(rules), &day);
     }
-    // The DAS of the period holding the day computed for; past the last, the last, said stale.
-    let (table, validity) = taxes.mei_das_on(&crate::clock::CivilDate::in_sao_paulo(as_of).iso());
+    // The DAS of the period holding the day; past the last, the last, said stale.
+    let (table, validity) = taxes.mei_das.on(&day);
     let expired = match validity {
         facts::Validity::Expired { until } => Some(until),
         _ => None,
@@ -39,10 +41,10 @@ pub(super) fn basis(
         excess: yearly - ceiling.yearly,
         // Without the activity, or with both, the highest of the first-bracket rates (said so).
         rate: match activity {
-            Some(Activity::Commerce) => excess_rates.commerce,
-            Some(Activity::Industry) => excess_rates.industry,
-            _ => excess_rates.services,
+            Some(Activity::Commerce) => rules.excess.excess_rates.commerce,
+            Some(Activity::Industry) => rules.excess.excess_rates.industry,
+            _ => rules.excess.excess_rates.services,
         },
     });
-    Basis::Mei { activity, das, excess, expired }
+    Basis::Mei { activity, das, excess, expired, rules }
 }

@@ -101,6 +101,23 @@ pub struct MeiExcess {
     pub rate: f64,
 }
 
+/// The MEI's ceiling and what its excess pays, as in force on the day computed for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeiRules {
+    pub ceiling: &'static facts::Ceiling,
+    pub excess: &'static facts::MeiCeiling,
+}
+
+impl MeiRules {
+    /// The rules in force on `day` (YYYY-MM-DD).
+    pub fn on(day: &str) -> Self {
+        Self {
+            ceiling: facts::calendar().ceiling.value_on(day),
+            excess: facts::taxes().mei_ceiling.value_on(day),
+        }
+    }
+}
+
 impl MeiExcess {
     /// The tax on the excess (paid once, with January's DAS).
     pub fn tax(&self) -> f64 {
@@ -118,11 +135,19 @@ pub enum Basis {
     /// the excess too.
     /// `expired`: the DAS table's period ended on this day with no newer one published (the
     /// latest value is used, and said to be stale).
-    Mei { activity: Option<Activity>, das: f64, excess: Option<MeiExcess>, expired: Option<String> },
+    /// `rules`: the ceiling and its excess as in force on the day computed for.
+    Mei {
+        activity: Option<Activity>,
+        das: f64,
+        excess: Option<MeiExcess>,
+        expired: Option<String>,
+        rules: MeiRules,
+    },
     /// The Simples Nacional: an effective rate on revenue; `recorded_months` is how many recorded
     /// months the RBT12 came from (0: the plan's expected revenue × 12). `cpp`: Annex IV's
     /// employer contribution a month, outside the DAS. `from_mei`: a MEI past the ceiling's
-    /// tolerance, computed as the company it becomes.
+    /// tolerance, computed as the company it becomes (with the MEI's rules then). `table`: the
+    /// annexes in force on the day computed for.
     Simples {
         annex: Annex,
         rbt12: f64,
@@ -133,7 +158,8 @@ pub enum Basis {
         recorded_months: u32,
         cnae: Option<String>,
         cpp: f64,
-        from_mei: bool,
+        from_mei: Option<MeiRules>,
+        table: &'static facts::Simples,
     },
     /// Lucro Presumido: federal taxes on the presumed profit, and ISS or ICMS.
     Presumido(Presumido),
@@ -281,7 +307,8 @@ pub fn basis(
         "simples_nacional" => {
             let from_results = recorded.and_then(|r| Some((r.rbt12()?, r.months.min(12))));
             let (rbt12, recorded_months) = from_results.unwrap_or((monthly_revenue.max(0.0) * 12.0, 0));
-            simples::basis(activity, cnae, rbt12, recorded_months, payroll, false)
+            let day = crate::clock::CivilDate::in_sao_paulo(as_of).iso();
+            simples::basis(activity, cnae, rbt12, recorded_months, payroll, None, &day)
         }
         "lucro_presumido" => presumido::basis(legal, activity, cnae.as_deref(), as_of),
         "lucro_real" => Basis::NotModelled { regime: "lucro_real" },
@@ -306,7 +333,7 @@ fn source(lang: Language, source: &str, as_of: &str) -> String {
     lang.choose(format!("(fonte: {source}, {as_of})"), format!("(source: {source}, {as_of})"))
 }
 
-/// The Simples' tables, for the submodules.
-fn simples_facts() -> &'static facts::Simples {
-    &facts::taxes().simples
+/// The Simples' tables in force on `day` (YYYY-MM-DD), for the submodules.
+fn simples_facts(day: &str) -> &'static facts::Simples {
+    facts::taxes().simples.value_on(day)
 }

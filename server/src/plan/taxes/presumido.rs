@@ -29,13 +29,11 @@ pub struct Presumido {
     pub local: LocalTax,
     /// LC 224/2025, when in force: presumptions × `factor` on the revenue above this a month.
     pub lc224: Option<(f64, f64)>,
+    /// The rates in force on the day computed for.
+    pub table: &'static facts::LucroPresumido,
 }
 
 impl Presumido {
-    fn table() -> &'static facts::LucroPresumido {
-        &facts::taxes().lucro_presumido
-    }
-
     /// The presumed profit of a month's revenue at one presumption (LC 224's increase above its
     /// threshold included).
     fn presumed(&self, revenue: f64, presumption: f64) -> f64 {
@@ -46,7 +44,7 @@ impl Presumido {
     }
 
     pub fn lines(&self, revenue: f64, lang: Language) -> Vec<Line> {
-        let t = Self::table();
+        let t = self.table;
         let irpj_base = self.presumed(revenue, self.presumption_irpj);
         let mut lines = vec![
             Line { code: "pis", name: "PIS", amount: revenue * t.pis },
@@ -102,7 +100,8 @@ pub(super) fn basis(legal: &Json, activity: Option<Activity>, cnae: Option<&str>
         Some(activity) => activity,
         None => return Basis::Needs { regime: "lucro_presumido", missing: Missing::Cnae },
     };
-    let t = Presumido::table();
+    let day = clock::CivilDate::in_sao_paulo(as_of).iso();
+    let t = facts::taxes().lucro_presumido.value_on(&day);
     let presumption = match activity {
         Activity::Commerce => t.presumption.commerce,
         Activity::Industry => t.presumption.industry,
@@ -117,12 +116,13 @@ pub(super) fn basis(legal: &Json, activity: Option<Activity>, cnae: Option<&str>
         _ => percent("icmsRatePercent").map_or(LocalTax::IcmsUnknown, LocalTax::Icms),
     };
     // Dated: in force from the day the facts' table says, in São Paulo.
-    let in_force = clock::CivilDate::in_sao_paulo(as_of).iso() >= t.lc224.from;
+    let in_force = day >= t.lc224.from;
     Basis::Presumido(Presumido {
         activity,
         presumption_irpj: presumption.irpj,
         presumption_csll: presumption.csll,
         local,
         lc224: in_force.then_some((t.lc224.above_yearly / 12.0, t.lc224.factor)),
+        table: t,
     })
 }

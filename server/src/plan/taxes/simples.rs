@@ -74,10 +74,14 @@ pub fn cnae_entry(cnae: &str) -> Option<(&'static facts::CnaeEntry, Treatment)> 
     Some((entry, treatment))
 }
 
-/// The effective Simples rate of an annex at an RBT12: (nominal, deduction, effective); None
-/// above the Simples' ceiling.
-pub fn simples_rate(annex: Annex, rbt12: f64) -> Option<(f64, f64, f64)> {
-    let brackets = simples_facts().annexes.get(annex.key())?;
+/// The effective Simples rate of an annex at an RBT12, with the tables in force on `day`
+/// (YYYY-MM-DD): (nominal, deduction, effective); None above the Simples' ceiling.
+pub fn simples_rate(annex: Annex, rbt12: f64, day: &str) -> Option<(f64, f64, f64)> {
+    rate_in(simples_facts(day), annex, rbt12)
+}
+
+fn rate_in(table: &facts::Simples, annex: Annex, rbt12: f64) -> Option<(f64, f64, f64)> {
+    let brackets = table.annexes.get(annex.key())?;
     let rbt12 = rbt12.max(0.0);
     let &(_, nominal, deduction) = brackets.iter().find(|(up_to, _, _)| rbt12 <= *up_to)?;
     let effective = if rbt12 > 0.0 { (rbt12 * nominal - deduction) / rbt12 } else { nominal };
@@ -98,23 +102,25 @@ fn treatment(activity: Option<Activity>, cnae: Option<&str>) -> Result<Treatment
     }
 }
 
-/// The Simples basis at `rbt12`. `from_mei`: a MEI past its ceiling's tolerance, computed as the
-/// company it becomes (a service MEI's occupations without a CNAE: Annex III, said so).
+/// The Simples basis at `rbt12` with the tables in force on `day`. `from_mei`: a MEI past its
+/// ceiling's tolerance (the ceiling), computed as the company it becomes (a service MEI's
+/// occupations without a CNAE: Annex III, said so).
 pub(super) fn basis(
     activity: Option<Activity>,
     cnae: Option<String>,
     rbt12: f64,
     recorded_months: u32,
     payroll: &Payroll,
-    from_mei: bool,
+    from_mei: Option<super::MeiRules>,
+    day: &str,
 ) -> Basis {
-    let regime = if from_mei { "mei" } else { "simples_nacional" };
-    let treatment = match (treatment(activity, cnae.as_deref()), from_mei) {
+    let regime = if from_mei.is_some() { "mei" } else { "simples_nacional" };
+    let treatment = match (treatment(activity, cnae.as_deref()), from_mei.is_some()) {
         (Ok(treatment), _) => treatment,
         (Err(Missing::Cnae), true) => Treatment::Annex(Annex::III),
         (Err(missing), _) => return Basis::Needs { regime, missing },
     };
-    let facts = simples_facts();
+    let facts = simples_facts(day);
     let fator_r =
         payroll.fator_r_year(facts.fator_r.fgts).filter(|_| rbt12 > 0.0).map(|payroll| payroll / rbt12);
     let annex = match treatment {
@@ -124,7 +130,7 @@ pub(super) fn basis(
         Treatment::FatorR => Annex::V,
     };
     let cpp = if annex == Annex::IV { payroll.cpp_base() * facts.annex_iv_cpp.rate } else { 0.0 };
-    let Some((nominal, deduction, effective)) = simples_rate(annex, rbt12) else {
+    let Some((nominal, deduction, effective)) = rate_in(facts, annex, rbt12) else {
         return Basis::NotModelled { regime: "simples_nacional" };
     };
     Basis::Simples {
@@ -138,5 +144,6 @@ pub(super) fn basis(
         cnae,
         cpp,
         from_mei,
+        table: facts,
     }
 }

@@ -210,7 +210,13 @@ fn a_mei_past_the_ceiling_by_up_to_20_percent_pays_the_excess() {
     // Within the ceiling: the DAS alone.
     assert_eq!(
         basis(&legal, 6_750.0, &none(), None, JUNE_2026),
-        Basis::Mei { activity: Some(Activity::Commerce), das: 82.05, excess: None, expired: None }
+        Basis::Mei {
+            activity: Some(Activity::Commerce),
+            das: 82.05,
+            excess: None,
+            expired: None,
+            rules: crate::plan::taxes::MeiRules::on("2026-06-01")
+        }
     );
 }
 
@@ -220,7 +226,7 @@ fn a_mei_past_the_tolerance_is_computed_as_the_simples_company_it_becomes() {
     // excluded back to January (art. 18-A §7º III b); Annex III's first bracket, 6 %: 504,00 a month.
     let legal = json!({"businessType": "mei", "taxRegime": "simei", "activity": "services"});
     let b = basis(&legal, 8_400.0, &none(), None, JUNE_2026);
-    assert!(matches!(b, Basis::Simples { annex: Annex::III, from_mei: true, .. }), "{b:?}");
+    assert!(matches!(b, Basis::Simples { annex: Annex::III, from_mei: Some(_), .. }), "{b:?}");
     assert!(close(b.monthly(8_400.0), 504.0));
     assert_eq!(b.regime(), "simples_nacional");
     let words = b.explain(Language::PtBr);
@@ -253,21 +259,27 @@ fn a_bakery_in_annex_i_at_432_thousand_a_year_pays_6_29_percent() {
 #[test]
 fn each_annex_s_brackets_give_their_effective_rate_at_the_edges() {
     // LC 123/2006 Anexos I a V (LC 155/2016). A bracket's top belongs to it ("até").
-    assert_eq!(simples_rate(Annex::I, 180_000.0).unwrap().2, 0.04);
-    let second = simples_rate(Annex::I, 180_000.01).unwrap();
+    assert_eq!(simples_rate(Annex::I, 180_000.0, "2026-06-01").unwrap().2, 0.04);
+    let second = simples_rate(Annex::I, 180_000.01, "2026-06-01").unwrap();
     assert_eq!((second.0, second.1), (0.073, 5_940.0));
     assert!(
-        (simples_rate(Annex::II, 600_000.0).unwrap().2 - (60_000.0 - 13_860.0) / 600_000.0).abs() < 1e-12
+        (simples_rate(Annex::II, 600_000.0, "2026-06-01").unwrap().2 - (60_000.0 - 13_860.0) / 600_000.0)
+            .abs()
+            < 1e-12
     );
     assert!(
-        (simples_rate(Annex::III, 300_000.0).unwrap().2 - (33_600.0 - 9_360.0) / 300_000.0).abs() < 1e-12
+        (simples_rate(Annex::III, 300_000.0, "2026-06-01").unwrap().2 - (33_600.0 - 9_360.0) / 300_000.0)
+            .abs()
+            < 1e-12
     );
     // Annex IV, 4th bracket (14 %, deduction 39.780) at 1.000.000: 100.220 ÷ 1.000.000 = 10,022 %.
-    assert!((simples_rate(Annex::IV, 1_000_000.0).unwrap().2 - 0.10022).abs() < 1e-12);
+    assert!((simples_rate(Annex::IV, 1_000_000.0, "2026-06-01").unwrap().2 - 0.10022).abs() < 1e-12);
     assert!(
-        (simples_rate(Annex::V, 1_000_000.0).unwrap().2 - (205_000.0 - 17_100.0) / 1_000_000.0).abs() < 1e-12
+        (simples_rate(Annex::V, 1_000_000.0, "2026-06-01").unwrap().2 - (205_000.0 - 17_100.0) / 1_000_000.0)
+            .abs()
+            < 1e-12
     );
-    assert!(simples_rate(Annex::I, 4_800_000.01).is_none(), "above the Simples' ceiling");
+    assert!(simples_rate(Annex::I, 4_800_000.01, "2026-06-01").is_none(), "above the Simples' ceiling");
 }
 
 #[test]
@@ -281,7 +293,13 @@ fn a_mei_pays_the_das_of_its_activity_and_lucro_real_is_the_accountant_s() {
     );
     assert_eq!(
         commerce,
-        Basis::Mei { activity: Some(Activity::Commerce), das: 82.05, excess: None, expired: None }
+        Basis::Mei {
+            activity: Some(Activity::Commerce),
+            das: 82.05,
+            excess: None,
+            expired: None,
+            rules: crate::plan::taxes::MeiRules::on("2026-06-01")
+        }
     );
     let services =
         basis(&json!({"taxRegime": "simei", "activity": "services"}), 5_000.0, &none(), None, JUNE_2026);

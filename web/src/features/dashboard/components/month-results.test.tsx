@@ -18,7 +18,9 @@ const user = { id: "u1", name: "Ana Lima", phoneNumber: "+5511987654321", langua
 
 const reminderUpdates: { monthlyCheckin: boolean; taxReminders: boolean }[] = [];
 
-function api(recorded: { month: string; revenue: number; costs: number; salesCount: number }[]) {
+type Ceiling = { year: number; limit: number; projectedRevenue: number; closed?: boolean; action?: string };
+
+function api(recorded: { month: string; revenue: number; costs: number; salesCount: number }[], ceiling?: Ceiling) {
   return (router: ConnectRouter) => {
     router.service(AuthService, { getMe: () => ({ user }) });
     router.service(DashboardService, {
@@ -34,9 +36,9 @@ function api(recorded: { month: string; revenue: number; costs: number; salesCou
         results: recorded.map((r) => ({ ...r, result: r.revenue - r.costs })),
         plan: { revenue: 25000, costs: 18000, result: 7000 },
         biggestGap: recorded.length ? "O maior desvio foi em outubro de 2026: resultado de R$ 6.000,00 contra R$ 7.000,00 previstos." : "",
-        ceiling: recorded.length
+        ceiling: ceiling ?? (recorded.length
           ? { year: 2026, limit: 81000, toleranceLimit: 97200, revenueSoFar: 21000, projectedRevenue: 96000, crossingMonth: "2026-11", rule: "Se passar do limite em até 20% (até R$ 97.200)…" }
-          : undefined,
+          : undefined),
       }),
       recordMonthResults: (request) => {
         if (request.month > "2026-11") {
@@ -71,6 +73,17 @@ describe("month's results on the dashboard", () => {
     // A MEI's pace against the yearly ceiling, with the month it would be crossed and the rule.
     expect(within(card).getByText(/Teto do MEI: .*96\.000.*81\.000.*novembro de 2026/)).toBeInTheDocument();
     expect(within(card).getByText(/até 20%/)).toBeInTheDocument();
+  });
+
+  it("in January tells a MEI whose last year passed the ceiling what to do and by when", async () => {
+    storeTokens("t", "r");
+    const action = "Seu faturamento de 2026 foi de R$ 90.000,00… O que fazer: 1) comunique o desenquadramento do MEI no Portal do Simples Nacional até 31/12/2026; 2) entregue a DASN-SIMEI de 2026: ela gera o DAS do excesso, R$ 540,00, que vence em 22/02/2027…";
+    const closed = { year: 2026, limit: 81000, projectedRevenue: 90000, closed: true, action };
+    renderApp("/dashboard", { api: api([{ month: "2026-12", revenue: 7500, costs: 5000, salesCount: 300 }], closed) });
+    const card = await screen.findByRole("region", { name: "Resultados do mês" });
+    const alert = await within(card).findByRole("alert");
+    expect(within(alert).getByText(/Teto do MEI: 2026 fechou em R\$\s?90\.000(,00)?, acima do limite de R\$\s?81\.000/)).toBeInTheDocument();
+    expect(within(alert).getByText(/22\/02\/2027/)).toBeInTheDocument();
   });
 
   it("marks a field the server or the form refuses, in words beside it", async () => {

@@ -147,22 +147,35 @@ export function MonthResults() {
           ) : (
             <>
               {results.data?.biggestGap && <p className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900">{results.data.biggestGap}</p>}
-              {results.data?.ceiling && (
-                <div className={results.data.ceiling.crossingMonth ? "rounded-xl bg-red-50 p-3 text-sm text-red-900" : "rounded-xl bg-emerald-50 p-3 text-sm text-emerald-900"}>
+              {results.data?.ceiling?.closed ? (
+                <div role="alert" className="rounded-xl bg-red-50 p-3 text-sm text-red-900">
                   <p className="font-semibold">
-                    {results.data.ceiling.crossingMonth
-                      ? t("results.ceilingCrossing", {
-                          projected: formatBRL(results.data.ceiling.projectedRevenue, language),
-                          limit: formatBRL(results.data.ceiling.limit, language),
-                          month: formatMonth(results.data.ceiling.crossingMonth, language),
-                        })
-                      : t("results.ceilingWithin", {
-                          projected: formatBRL(results.data.ceiling.projectedRevenue, language),
-                          limit: formatBRL(results.data.ceiling.limit, language),
-                        })}
+                    {t("results.ceilingPassed", {
+                      year: results.data.ceiling.year,
+                      revenue: formatBRL(results.data.ceiling.projectedRevenue, language),
+                      limit: formatBRL(results.data.ceiling.limit, language),
+                    })}
                   </p>
-                  <p className="mt-1 text-xs">{results.data.ceiling.rule}</p>
+                  <p className="mt-1">{results.data.ceiling.action}</p>
                 </div>
+              ) : (
+                results.data?.ceiling && (
+                  <div className={results.data.ceiling.crossingMonth ? "rounded-xl bg-red-50 p-3 text-sm text-red-900" : "rounded-xl bg-emerald-50 p-3 text-sm text-emerald-900"}>
+                    <p className="font-semibold">
+                      {results.data.ceiling.crossingMonth
+                        ? t("results.ceilingCrossing", {
+                            projected: formatBRL(results.data.ceiling.projectedRevenue, language),
+                            limit: formatBRL(results.data.ceiling.limit, language),
+                            month: formatMonth(results.data.ceiling.crossingMonth, language),
+                          })
+                        : t("results.ceilingWithin", {
+                            projected: formatBRL(results.data.ceiling.projectedRevenue, language),
+                            limit: formatBRL(results.data.ceiling.limit, language),
+                          })}
+                    </p>
+                    <p className="mt-1 text-xs">{results.data.ceiling.rule}</p>
+                  </div>
+                )
               )}
               <ActualAgainstPlan months={months} pick={(m) => m.revenue} title={t("results.revenueChart")} planValue={plan?.revenue} />
               <ActualAgainstPlan months={months} pick={(m) => m.result} title={t("results.resultChart")} planValue={plan?.result} />

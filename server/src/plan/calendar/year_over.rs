@@ -1,0 +1,169 @@
+//! A MEI's closed year over its ceiling. In the new year's first months (January through the
+//! facts' `yearOver.showThroughMonth`) the owner sees, on the dashboard's card, in
+//! `GET /api/results` and on WhatsApp, what to do and by when: report leaving the MEI on the Simples
+//! Nacional portal by the last business day of the month after the excess (Res. CGSN 140/2018
+//! art. 115); up to the tolerance, pay the tax on the excess, once and without charges, with
+//! January's DAS (LC 123/2006 art. 18-A §10), an ME in the Simples Nacional from 1 January; past
+//! it, pay as a Simples company back to 1 January of the year of the excess (art. 18-A §7º III b).
+//! Every date and figure comes from the dated facts (`facts::calendar`, `facts::taxes`).
+
+use super::{business_day_from, day_of, in_words, is_business_day};
+use crate::{
+    clock::CivilDate,
+    facts::{self, Calendar},
+    locale::Language,
+    plan::{
+        ceiling::{CeilingProjection, ceiling_projection},
+        money::format_brl,
+        results::{MonthResult, YearMonth},
+        taxes::Activity,
+    },
+};
+
+/// Last year over the ceiling, and what it asks of the owner now.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct YearOver {
+    /// The closed year against its ceiling.
+    pub projection: CeilingProjection,
+    /// The month the year's revenue passed the limit.
+    pub crossed: YearMonth,
+    /// Up to the tolerance (the MEI leaves next 1 January), or past it (back to 1 January).
+    pub within_tolerance: bool,
+    /// The last day to report leaving the MEI: the last business day of the month after the excess.
+    pub report_by: CivilDate,
+    /// Within the tolerance: the tax on the excess, its rate, and the day it is due (with
+    /// January's DAS).
+    pub excess_tax: Option<ExcessTax>,
+    /// How many of the year's months were recorded (fewer than 12: the rest at their pace).
+    pub recorded_months: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExcessTax {
+    pub amount: f64,
+    pub rate: f64,
+    pub due: CivilDate,
+}
+
+/// The last business day of a month.
+pub fn last_business_day(year: i64, month: i64, calendar: &Calendar) -> CivilDate {
+    let mut day = day_of(year, month, 31);
+    while !is_business_day(day, calendar) {
+        day = day.plus_days(-1);
+    }
+    day
+}
+
+/// Last year over the MEI's ceiling, while `today` is in the months it is shown; None otherwise or
+/// when last year stayed within it. `activity` picks the rate of the excess (without it, or with
+/// both, the highest, as the plan's taxes do).
+pub fn year_over(
+    today: CivilDate,
+    results: &[MonthResult],
+    opened: Option<YearMonth>,
+    activity: Option<Activity>,
+    calendar: &Calendar,
+) -> Option<YearOver> {
+    let rule = &calendar.year_over;
+    if today.month > rule.show_through_month {
+        return None;
+    }
+    let year = today.year - 1;
+    let projection = ceiling_projection(results, year, opened)?;
+    let crossed = projection.crossing?;
+    let within_tolerance = projection.projected <= projection.tolerance_limit + 0.005;
+    let after = if crossed.month == 12 {
+        YearMonth { year: crossed.year + 1, month: 1 }
+    } else {
+        YearMonth { year: crossed.year, month: crossed.month + 1 }
+    };
+    let excess_tax = within_tolerance.then(|| {
+        let rates = facts::taxes().mei_ceiling.value_on(&format!("{year:04}-12-31")).excess_rates;
+        let rate = match activity {
+            Some(Activity::Commerce) => rates.commerce,
+            Some(Activity::Industry) => rates.industry,
+            _ => rates.services,
+        };
+        // January's DAS is due on the DAS's day of the month after (the 20th, or the next
+        // business day).
+        let month = rule.excess_with_month + 1;
+        let due = business_day_from(day_of(today.year, month, calendar.das.due_day), calendar);
+        let amount = ((projection.projected - projection.limit) * rate * 100.0).round() / 100.0;
+        ExcessTax { amount, rate, due }
+    });
+    Some(YearOver {
+        projection,
+        crossed,
+        within_tolerance,
+        report_by: last_business_day(after.year, after.month, calendar),
+        excess_tax,
+        recorded_months: results.iter().filter(|r| r.month.year == year).count(),
+    })
+}
+
+/// What to do and by when, in the person's language, for the card, the API and WhatsApp. `today`
+/// tells whether the day to report has passed.
+pub fn what_to_do(over: &YearOver, today: CivilDate, lang: Language) -> String {
+    let brl = |v: f64| format_brl(v, lang);
+    let p = &over.projection;
+    let (year, month) = (p.year, over.crossed.name(lang));
+    let pace = if over.recorded_months < 12 {
+        lang.choose(
+            format!(" (com {} meses registrados; os outros no mesmo ritmo)", over.recorded_months),
+            format!(" ({} months recorded; the others at their pace)", over.recorded_months),
+        )
+    } else {
+        String::new()
+    };
+    let report = if today.iso() > over.report_by.iso() {
+        lang.choose(
+            format!(
+                "comunique já o desenquadramento do MEI no Portal do Simples Nacional — o prazo era {}, e a comunicação atrasada tem multa",
+                in_words(over.report_by, lang)
+            ),
+            format!(
+                "report leaving the MEI on the Simples Nacional portal now — it was due on {}, and a late report is fined",
+                in_words(over.report_by, lang)
+            ),
+        )
+    } else {
+        lang.choose(
+            format!(
+                "comunique o desenquadramento do MEI no Portal do Simples Nacional até {}",
+                in_words(over.report_by, lang)
+            ),
+            format!(
+                "report leaving the MEI on the Simples Nacional portal by {}",
+                in_words(over.report_by, lang)
+            ),
+        )
+    };
+    let fact = facts::get(&facts::calendar().year_over.fact);
+    let source = fact.citation(lang);
+    match &over.excess_tax {
+        Some(tax) => {
+            let rate = format!("{:.1}", tax.rate * 100.0).trim_end_matches(".0").to_owned();
+            let rate = lang.choose(rate.replace('.', ","), rate);
+            lang.choose(
+                format!(
+                    "Seu faturamento de {year} foi de {}{pace}, acima do limite do MEI de {} (passou em {month}), dentro da tolerância de 20 %. O que fazer: 1) {report}; 2) entregue a DASN-SIMEI de {year}: ela gera o DAS do excesso, {} ({rate} % sobre {}), que vence junto com o DAS de janeiro, em {}; 3) desde 1º de janeiro de {} você é ME no Simples Nacional: combine com um contador a emissão de notas e o PGDAS-D. {source}",
+                    brl(p.projected), brl(p.limit), brl(tax.amount), brl(p.projected - p.limit), in_words(tax.due, lang), year + 1
+                ),
+                format!(
+                    "Your {year} revenue was {}{pace}, over the MEI's {} limit (passed in {month}), within the 20 % tolerance. What to do: 1) {report}; 2) file the {year} DASN-SIMEI: it generates the DAS on the excess, {} ({rate} % of {}), due with January's DAS on {}; 3) since 1 January {} you are an ME in the Simples Nacional: arrange invoices and the PGDAS-D with an accountant. {source}",
+                    brl(p.projected), brl(p.limit), brl(tax.amount), brl(p.projected - p.limit), in_words(tax.due, lang), year + 1
+                ),
+            )
+        }
+        None => lang.choose(
+            format!(
+                "Seu faturamento de {year} foi de {}{pace}, mais de 20 % acima do limite do MEI de {} (passou em {month}): o desenquadramento volta a 1º de janeiro de {year}. O que fazer: 1) {report}; 2) com um contador, apure os tributos do Simples Nacional de cada mês desde janeiro de {year} e pague-os com os acréscimos; 3) siga como ME no Simples Nacional. {source}",
+                brl(p.projected), brl(p.limit)
+            ),
+            format!(
+                "Your {year} revenue was {}{pace}, more than 20 % over the MEI's {} limit (passed in {month}): leaving the MEI goes back to 1 January {year}. What to do: 1) {report}; 2) with an accountant, work out the Simples Nacional taxes of every month since January {year} and pay them with the charges; 3) carry on as an ME in the Simples Nacional. {source}",
+                brl(p.projected), brl(p.limit)
+            ),
+        ),
+    }
+}
