@@ -13,6 +13,18 @@ WEBX = cd web && ./node_modules/.bin/
 WEB_SOURCES := $(shell find web/src web/index.html web/app.html web/public -type f 2>/dev/null) web/vite.config.ts web/package.json
 PROTOS := $(shell find proto -name '*.proto')
 
+# Under libfaketime (`faketime '2027-01-05 10:00' make test`, the check that nothing reads the
+# machine's date) the Rust toolchain hangs at start (its allocator and the preloaded clock deadlock),
+# so cargo and rustc run without the preload and what they build — the tests, the server the browser
+# tests start — runs with it: cargo's runner (scripts/faked.sh) puts it back.
+ifneq ($(findstring faketime,$(LD_PRELOAD)),)
+export SOCIO_FAKED_PRELOAD := $(LD_PRELOAD)
+export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER := $(abspath scripts/faked.sh)
+CARGO := env -u LD_PRELOAD cargo
+else
+CARGO := cargo
+endif
+
 .PHONY: help run build test bench eval test-eval setup generate web check-rust check-proto check-generated check-web check-bundle test-rust test-web test-e2e test-api-fuzz test-fuzz clean
 
 help:
@@ -46,7 +58,7 @@ web: web/dist/index.html
 ## Run and build --------------------------------------------------------------------------------
 
 build: web
-	cargo build --release --locked --features socio/jemalloc
+	$(CARGO) build --release --locked --features socio/jemalloc
 
 run: build
 	@echo "Serving Sócio on $${SOCIO_ADDR:-127.0.0.1:8080} (Ctrl-C to stop)"
@@ -58,7 +70,7 @@ run: build
 # (BENCH_POSTGRES_URL, else TEST_DATABASE_URL, else the local server), drives the release binary and
 # prints the table; the figures go to target/bench/results.json.
 bench:
-	cargo build --release --locked -p socio -p socio-bench --features socio/jemalloc
+	$(CARGO) build --release --locked -p socio -p socio-bench --features socio/jemalloc
 	$(TARGET_DIR)/release/socio-bench run $(BENCH_ARGS)
 
 ## Eval -----------------------------------------------------------------------------------------
@@ -66,7 +78,7 @@ bench:
 # The consultant's quality harness: sixteen personas through the real pipeline against the model in
 # LLM_BASE_URL (LLM_API_KEY, LLM_MODEL), else against a scripted stand-in; prints a scored table.
 eval:
-	cargo build --locked -p socio -p socio-bench
+	$(CARGO) build --locked -p socio -p socio-bench
 	$(TARGET_DIR)/debug/socio-bench eval
 
 # The harness itself, against the scripted stand-in, which must score 100% (part of make test). The
@@ -91,13 +103,13 @@ test:
 # tests unify (dev-dependencies included), so the binaries the browser tests, the API fuzzing and
 # the eval run are the ones this build made. A plain `cargo build` resolves other features (no
 # dev-dependencies) and compiled tokio and most crates above it a second time (~100 s of a fresh run).
-BUILD_ALL = $(LINTED) cargo build --locked --all-targets --quiet
+BUILD_ALL = $(LINTED) $(CARGO) build --locked --all-targets --quiet
 CLIPPY_DRIVER := $(shell rustup which clippy-driver 2>/dev/null || command -v clippy-driver)
 LINTED := RUSTC_WORKSPACE_WRAPPER="$(CLIPPY_DRIVER)" CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings
 check-rust:
-	cargo fmt --all --check
+	$(CARGO) fmt --all --check
 	@[ -x "$(CLIPPY_DRIVER)" ] || { echo "clippy is missing: rustup component add clippy"; exit 1; }
-	$(LINTED) cargo build --locked --all-targets
+	$(LINTED) $(CARGO) build --locked --all-targets
 
 check-proto: setup
 	$(BUF) lint
@@ -118,7 +130,7 @@ check-web: generate
 test-rust:
 	@if [ -n "$${CI:-}" ] && [ -z "$${TEST_DATABASE_URL:-}" ]; then echo "CI runs every test on PostgreSQL too: set TEST_DATABASE_URL"; exit 1; fi
 	@if [ -n "$${TEST_DATABASE_URL:-}" ]; then echo "Rust tests on SQLite and PostgreSQL"; else echo "Rust tests on SQLite (TEST_DATABASE_URL unset: PostgreSQL cases ignored)"; fi
-	$(LINTED) cargo test --locked
+	$(LINTED) $(CARGO) test --locked
 
 test-web: generate
 	$(WEBX)vitest run
@@ -140,7 +152,7 @@ test-api-fuzz:
 
 clean:
 	rm -rf web/dist web/node_modules/.installed web/src/gen/.generated
-	cargo clean
+	$(CARGO) clean
 
 # The fuzz targets (libFuzzer through libfuzzer-sys), each run for FUZZ_SECONDS from the seeds in
 # fuzz/corpus (new inputs go to a scratch folder, not the repository); a crash or a panic fails,
@@ -153,13 +165,13 @@ clean:
 # works for a long run.
 FUZZ_SECONDS ?= 20
 FUZZ_TARGETS := webhook_payload phone_and_amount rest_request
-FUZZ_TRIPLE := $(shell rustc -vV | sed -n 's/^host: //p')
+FUZZ_TRIPLE := $(shell env -u LD_PRELOAD rustc -vV | sed -n 's/^host: //p')
 FUZZ_RUSTFLAGS := -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
   -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
   -Cllvm-args=-sanitizer-coverage-trace-compares -Cllvm-args=-sanitizer-coverage-stack-depth \
   --cfg fuzzing -Clink-dead-code -Cdebug-assertions
 test-fuzz:
-	RUSTFLAGS="$(FUZZ_RUSTFLAGS)" cargo build --locked --quiet --manifest-path fuzz/Cargo.toml \
+	RUSTFLAGS="$(FUZZ_RUSTFLAGS)" $(CARGO) build --locked --quiet --manifest-path fuzz/Cargo.toml \
 	  --target $(FUZZ_TRIPLE) --target-dir $(abspath $(TARGET_DIR)) --bins
 	@for target in $(FUZZ_TARGETS); do \
 	  scratch=$$(mktemp -d); mkdir -p fuzz/artifacts/$$target; \

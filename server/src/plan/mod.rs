@@ -12,6 +12,7 @@ pub mod finance;
 pub mod finance_tables;
 pub mod labels;
 pub mod money;
+pub mod pricing;
 pub mod reminders;
 pub mod results;
 pub mod sections;

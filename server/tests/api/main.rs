@@ -33,6 +33,7 @@ mod parar;
 mod plan;
 mod plan_document;
 mod plan_pdf;
+mod pricing;
 mod protocols;
 mod regimes;
 mod reminders;

@@ -390,11 +390,17 @@ async fn in_january_a_mei_whose_year_passed_the_ceiling_sees_what_to_do_and_by_w
     // On WhatsApp, once for 2026, with the same words.
     assert_eq!(run(&app, "2027-01-05T10:00:00-03:00").await, 1);
     assert_eq!(run(&app, "2027-01-06T10:00:00-03:00").await, 0, "once for the year");
-    eventually("the year's notice", || async { !received_containing(&app, "DAS do excesso").await.is_empty() })
-        .await;
+    eventually("the year's notice", || async {
+        !received_containing(&app, "DAS do excesso").await.is_empty()
+    })
+    .await;
     let sent = received_containing(&app, "DAS do excesso").await;
     assert!(sent[0].1.contains("540,00") && sent[0].1.contains("22/02/2027"), "{sent:?}");
-    assert!(sent[0].1.chars().count() <= 1024, "a template's body holds 1,024 characters: {}", sent[0].1.len());
+    assert!(
+        sent[0].1.chars().count() <= 1024,
+        "a template's body holds 1,024 characters: {}",
+        sent[0].1.len()
+    );
 
     // In March the card is this year's again (none without a month recorded).
     app.db.clock().set(instant("2027-03-02T10:00:00-03:00"));

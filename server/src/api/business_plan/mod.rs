@@ -22,6 +22,7 @@ use crate::{
     plan::{
         Plans,
         events::MAX_WATCHERS,
+        pricing,
         sections::{self, Step},
         store::{self, Patch, Plan, Source, StepUpdate},
     },
@@ -155,6 +156,35 @@ impl BusinessPlanApi {
     async fn own_plan<M: Method<Response: From<pb::BusinessPlan>>>(&self, call: Call<M>) -> Answer<M> {
         let plan = self.plans.get_or_create(&call.user()?.id).await?;
         Ok(M::Response::from(plan_proto(&plan)).into())
+    }
+
+    async fn price(&self, call: Call<Price>) -> Answer<Price> {
+        let caller = call.caller()?;
+        let request = pricing::Request::parse(call.body())?;
+        // Reading never creates a plan: a plan-less caller gets the price without tax or fixed costs.
+        let plan = self.plans.find(&caller.user.id).await?;
+        let figures = plan.as_ref().and_then(pricing::PlanFigures::of);
+        let p = pricing::price(&request, figures.as_ref(), crate::locale::current())?;
+        let percent = |share: f64| (share * 10_000.0).round() / 100.0;
+        Ok(Reply::from(pb::PriceResponse {
+            price: p.price,
+            divisor: (p.divisor * 10_000.0).round() / 10_000.0,
+            tax_percent: percent(p.tax_share),
+            fixed_cost_percent: percent(p.fixed_cost_share),
+            parts: p
+                .parts
+                .into_iter()
+                .map(|part| pb::PricePart {
+                    code: part.code.into(),
+                    name: part.name,
+                    percent: percent(part.share),
+                    amount: part.amount,
+                })
+                .collect(),
+            warnings: p.warnings,
+            explanation: p.explanation,
+            unit_cost: p.unit_cost,
+        }))
     }
 
     async fn get_business_plan_progress(
@@ -360,6 +390,7 @@ rpc_service!(BusinessPlanService for BusinessPlanApi {
     create_business_plan as own_plan,
     get_business_plan as own_plan,
     get_business_plan_progress,
+    price,
     update_idea as update,
     update_market as update,
     update_finance as update,

@@ -1,0 +1,112 @@
+//! What to charge, through the contract (`POST /api/business-plan/price`): Sebrae's markup divisor
+//! with the caller's own taxes and fixed costs from their plan, the same numbers as the unit tests'
+//! hand-worked examples (`plan/pricing/tests.rs`), and impossible mixes refused by field.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::{
+    helpers::{TestApp, TestDatabase, spawn_app},
+    on_both_engines,
+};
+
+const ANA: &str = "+5511987654321";
+
+async fn price(app: &TestApp, token: &str, body: Value) -> (u16, Value) {
+    app.call(Method::POST, "/api/business-plan/price", body, Some(token)).await
+}
+
+fn cake() -> Value {
+    json!({"unitCost": 30, "cardFeePercent": 4, "targetMarginPercent": 25})
+}
+
+async fn a_baker_without_a_plan_gets_42_25_and_with_her_mei_plan_60_44_with_its_parts(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    // 1 June 2026 in São Paulo: the 2026 DAS (commerce R$ 82,05).
+    app.db.clock().set(1_780_326_000_000);
+    app.register(ANA).await;
+    let (token, _) = app.login(ANA).await;
+
+    // 30 ÷ (1 − 0,04 − 0,25) = 42,25, without taxes or fixed costs, said so; no plan is created.
+    let (status, answer) = price(&app, &token, cake()).await;
+    assert_eq!(status, 200, "{answer}");
+    let data = &answer["data"];
+    assert_eq!((data["price"].as_f64(), data["divisor"].as_f64()), (Some(42.25), Some(0.71)), "{answer}");
+    assert!(data["warnings"][0].as_str().unwrap().contains("não inclui impostos"), "{answer}");
+    assert_eq!(
+        app.count("select count(*) as n from business_plans").await,
+        0,
+        "reading never creates a plan"
+    );
+
+    // A commerce MEI expecting R$ 6.000 a month (R$ 40 × 150) with R$ 1.200 fixed:
+    // 30 ÷ (1 − 1,3675 % − 4 % − 20 % − 25 %) = 30 ÷ 0,496325 = 60,44.
+    for (step, body) in [
+        (
+            "finance",
+            json!({"financeData": {"averageTicket": 40, "expectedSalesPerMonth": 150, "monthlyFixedCosts": 1200, "variableCostPerSale": 18}}),
+        ),
+        ("legal", json!({"legalData": {"businessType": "mei", "activity": "commerce"}})),
+    ] {
+        let (status, body) =
+            app.call(Method::PUT, &format!("/api/business-plan/{step}"), body, Some(&token)).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, answer) = price(&app, &token, cake()).await;
+    assert_eq!(status, 200, "{answer}");
+    let data = &answer["data"];
+    assert_eq!(data["price"], 60.44, "{answer}");
+    assert_eq!((data["taxPercent"].as_f64(), data["fixedCostPercent"].as_f64()), (Some(1.37), Some(20.0)));
+    let parts: Vec<(&str, f64)> = data["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["code"].as_str().unwrap(), p["amount"].as_f64().unwrap()))
+        .collect();
+    // 60,44 × 1,3675 % = 0,83; × 4 % = 2,42; × 20 % = 12,09; × 25 % = 15,11.
+    assert_eq!(
+        parts,
+        [("cost", 30.0), ("tax", 0.83), ("card_fee", 2.42), ("fixed_costs", 12.09), ("margin", 15.11)]
+    );
+    assert!(data["explanation"].as_str().unwrap().contains("markup divisor"), "{answer}");
+
+    // The same in English.
+    let answer: Value = app
+        .http
+        .post(format!("{}/api/business-plan/price", app.address))
+        .header("accept-language", "en")
+        .bearer_auth(&token)
+        .json(&cake())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer["data"]["price"], 60.44, "{answer}");
+    assert!(answer["data"]["explanation"].as_str().unwrap().starts_with("Price = cost"), "{answer}");
+}
+on_both_engines!(a_baker_without_a_plan_gets_42_25_and_with_her_mei_plan_60_44_with_its_parts);
+
+async fn shares_that_leave_nothing_for_the_cost_or_odd_fields_are_a_400_naming_the_field(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    app.register(ANA).await;
+    let (token, _) = app.login(ANA).await;
+    for (body, field) in [
+        (json!({"unitCost": 30, "cardFeePercent": 50, "targetMarginPercent": 60}), "targetMarginPercent"),
+        (json!({"unitCost": 0, "targetMarginPercent": 20}), "unitCost"),
+        (json!({"unitCost": 30, "targetMarginPercent": 20, "commissionPercent": 140}), "commissionPercent"),
+        (json!({"unitCost": 30, "targetMarginPercent": 20, "kind": "bolo"}), "kind"),
+        (
+            json!({"unitCost": 30, "targetMarginPercent": 20, "kind": "service", "hoursPerUnit": 2}),
+            "billableHoursPerMonth",
+        ),
+    ] {
+        let (status, answer) = price(&app, &token, body.clone()).await;
+        assert_eq!((status, answer["errors"][0]["field"].as_str()), (400, Some(field)), "{body}: {answer}");
+        assert!(!answer["errors"][0]["message"].as_str().unwrap_or_default().is_empty(), "{answer}");
+    }
+    let (status, _) = app.call(Method::POST, "/api/business-plan/price", cake(), None).await;
+    assert_eq!(status, 401, "only for the signed-in owner");
+}
+on_both_engines!(shares_that_leave_nothing_for_the_cost_or_odd_fields_are_a_400_naming_the_field);
