@@ -109,7 +109,10 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
         let f = facts::get(id);
         format!("{} {}", f.text_on(day, lang), f.citation(lang))
     };
-    let said = if has(&["ponto de equilibrio", "break-even", "break even", "empatar"]) {
+    let said = if super::pricing_words::asks_price(&fold(text)) {
+        // Before the DAS: "como calculo o preço… DAS, maquininha 3,5 %" asks a price, not the DAS.
+        super::pricing_words::answer(text, plan, lang)
+    } else if has(&["ponto de equilibrio", "break-even", "break even", "empatar"]) {
         let data: pb::FinanceData = proto_json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
         match document::plan_inputs(plan, &data).map(|i| finance::analyse(&i)) {
             Some(a) => match (a.break_even_sales, a.break_even_revenue) {

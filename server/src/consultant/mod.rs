@@ -12,6 +12,7 @@ pub mod memory;
 pub mod parse;
 pub mod plan_delivery;
 pub mod plan_request;
+pub mod pricing_words;
 pub mod questions;
 pub mod replies;
 pub mod results_interview;

@@ -173,7 +173,68 @@ fn marketing_section(plan: &Plan, lang: Language) -> DocSection {
     marketing_section.text("Posicionamento", "Positioning", &marketing.positioning);
     marketing_section.text("Estratégia de preço", "Pricing strategy", &marketing.pricing_strategy);
     marketing_section.text("Plano de lançamento", "Launch plan", &marketing.launch_plan);
+    pricing_table(&mut marketing_section, plan, &marketing.prices, lang);
     marketing_section.done()
+}
+
+/// "Formação de preço": each kept price worked out again with the plan as it is now (its taxes and
+/// fixed costs), its parts in reais, and the markup divisor explained once.
+fn pricing_table(b: &mut Builder, plan: &Plan, prices: &[pb::SavedPrice], lang: Language) {
+    if prices.is_empty() {
+        return;
+    }
+    let figures = super::pricing::PlanFigures::of(plan);
+    let brl = |v: f64| format_brl(v, lang);
+    let rows = prices
+        .iter()
+        .map(|saved| {
+            let request = saved.request.clone().unwrap_or_default();
+            let priced = super::pricing::Request::parse(&request)
+                .and_then(|r| super::pricing::price(&r, figures.as_ref(), lang));
+            let Ok(p) = priced else {
+                let why = lang.choose("não fecha com o plano de hoje", "does not add up with today's plan");
+                return vec![
+                    saved.name.clone(),
+                    why.into(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                ];
+            };
+            let part = |codes: &[&str]| {
+                brl(p.parts.iter().filter(|part| codes.contains(&part.code)).map(|part| part.amount).sum())
+            };
+            vec![
+                saved.name.clone(),
+                brl(p.unit_cost),
+                part(&["tax"]),
+                part(&["card_fee", "commission", "other_variable", "fixed_costs"]),
+                part(&["margin"]),
+                brl(p.price),
+            ]
+        })
+        .collect();
+    b.section.tables.push(Table {
+        title: lang.choose("Formação de preço", "Pricing").into(),
+        columns: [
+            ("Produto", "Product"),
+            ("Custo", "Cost"),
+            ("Impostos", "Taxes"),
+            ("Taxas, comissões e custos fixos", "Fees, commissions and fixed costs"),
+            ("Margem", "Margin"),
+            ("Preço", "Price"),
+        ]
+        .iter()
+        .map(|(pt, en)| lang.choose(*pt, *en).to_owned())
+        .collect(),
+        rows,
+        prose: false,
+    });
+    b.section.notes.push(lang.choose(
+        "Preço = custo ÷ (1 − impostos − taxas − comissões − custos fixos − margem), cada um como parte do preço (markup divisor, Sebrae): o que sai de cada venda é uma porcentagem do preço, não do custo. Os impostos e os custos fixos vêm deste plano.".into(),
+        "Price = cost ÷ (1 − taxes − fees − commissions − fixed costs − margin), each a share of the price (the markup divisor, Sebrae): what comes out of each sale is a share of the price, not of the cost. Taxes and fixed costs come from this plan.".into(),
+    ));
 }
 
 fn people_section(plan: &Plan, lang: Language) -> DocSection {

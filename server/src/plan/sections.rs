@@ -210,8 +210,41 @@ pub fn validate_marketing(data: &pb::MarketingData, prefix: &str) -> Result<(), 
     r.text("positioning", &data.positioning, 1000);
     r.text("pricingStrategy", &data.pricing_strategy, 1000);
     r.text("launchPlan", &data.launch_plan, 2000);
-    finish(r)
+    let prices = r.field("prices");
+    finish(r)?;
+    // Each kept price names its product and holds figures the calculator accepts.
+    if data.prices.len() > MAX_PRICES {
+        return Err(AppError::invalid(prices, Problem::OutOfRange { min: 0, max: MAX_PRICES as i64 }));
+    }
+    for (i, price) in data.prices.iter().enumerate() {
+        let name = price.name.trim();
+        if name.is_empty() {
+            return Err(AppError::invalid(format!("{prices}[{i}].name"), Problem::Required));
+        }
+        if name.chars().count() > 80 || name.contains('\0') {
+            return Err(AppError::invalid(format!("{prices}[{i}].name"), Problem::TooLong { max: 80 }));
+        }
+        let request = price.request.clone().unwrap_or_default();
+        if let Err(err) = super::pricing::Request::parse(&request) {
+            let field = match err {
+                AppError::InvalidInput(violations) => violations.into_iter().next().map(|v| v.field),
+                _ => None,
+            }
+            .unwrap_or_default();
+            return Err(AppError::invalid(
+                format!("{prices}[{i}].request.{field}"),
+                Problem::Format {
+                    pt_br: "um custo maior que zero e porcentagens de 0 a 100",
+                    en: "a cost above zero and percentages from 0 to 100",
+                },
+            ));
+        }
+    }
+    Ok(())
 }
+
+/// Prices a plan keeps.
+pub const MAX_PRICES: usize = 20;
 
 pub fn validate_hr(data: &pb::HrData, prefix: &str) -> Result<(), AppError> {
     let mut r = Rules { prefix, violations: Vec::new() };

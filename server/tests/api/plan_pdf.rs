@@ -97,7 +97,7 @@ async fn the_complete_plan_is_generated_and_exported_as_markdown_and_a_readable_
 on_both_engines!(the_complete_plan_is_generated_and_exported_as_markdown_and_a_readable_pdf);
 
 /// The PDF's text, as a reader would copy it (Debian's poppler-utils).
-fn pdf_text(pdf: &[u8]) -> String {
+pub(crate) fn pdf_text(pdf: &[u8]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("plan.pdf");
     std::fs::write(&path, pdf).unwrap();

@@ -110,3 +110,79 @@ async fn shares_that_leave_nothing_for_the_cost_or_odd_fields_are_a_400_naming_t
     assert_eq!(status, 401, "only for the signed-in owner");
 }
 on_both_engines!(shares_that_leave_nothing_for_the_cost_or_odd_fields_are_a_400_naming_the_field);
+
+async fn on_whatsapp_the_guide_answers_a_pricing_question_with_the_same_price_and_asks_for_what_is_missing(
+    db: TestDatabase,
+) {
+    let app = spawn_app(db).await;
+    let phone = "+5511987654321";
+    app.make_pro(phone, socio::locale::Language::PtBr).await;
+    app.say(phone, "Oi").await;
+    // The question the issue quotes, answered in one message with the same numbers as the API.
+    let answer = app
+        .say(phone, "Quanto devo cobrar por um bolo de R$ 30 de custo, 4 % de cartão, 25 % de margem?")
+        .await;
+    assert!(answer.contains("42,25") && answer.contains("margem") && answer.contains("markup"), "{answer}");
+    assert!(answer.contains("corrigir: ticket R$ 42,25"), "the offer to keep it in the plan: {answer}");
+    // Without a margin, it asks for what is missing instead of guessing.
+    let asked = app.say(phone, "Como calculo o preço de venda com DAS e maquininha 3,5%?").await;
+    assert!(asked.contains("margem que você quer"), "{asked}");
+}
+on_both_engines!(
+    on_whatsapp_the_guide_answers_a_pricing_question_with_the_same_price_and_asks_for_what_is_missing
+);
+
+async fn kept_prices_are_priced_again_in_the_plan_document_and_its_pdf(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    app.db.clock().set(1_780_326_000_000);
+    app.register(ANA).await;
+    let (token, _) = app.login(ANA).await;
+    for (step, body) in [
+        (
+            "finance",
+            json!({"financeData": {"averageTicket": 40, "expectedSalesPerMonth": 150, "monthlyFixedCosts": 1200, "variableCostPerSale": 18}}),
+        ),
+        ("legal", json!({"legalData": {"businessType": "mei", "activity": "commerce"}})),
+        (
+            "marketing",
+            json!({"marketingData": {"prices": [{"name": "Bolo de chocolate", "request": cake()}]}}),
+        ),
+    ] {
+        let (status, body) =
+            app.call(Method::PUT, &format!("/api/business-plan/{step}"), body, Some(&token)).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    // A kept price without a name, or with shares over 100 %, is refused by field, nothing saved.
+    let broken = json!({"marketingData": {"prices": [{"name": " ", "request": cake()}]}});
+    let (status, answer) = app.call(Method::PUT, "/api/business-plan/marketing", broken, Some(&token)).await;
+    assert_eq!(
+        (status, answer["errors"][0]["field"].as_str()),
+        (400, Some("marketingData.prices[0].name")),
+        "{answer}"
+    );
+    let over = json!({"marketingData": {"prices": [{"name": "Bolo", "request": {"unitCost": 30, "targetMarginPercent": 140}}]}});
+    let (status, answer) = app.call(Method::PUT, "/api/business-plan/marketing", over, Some(&token)).await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer["errors"][0]["field"].as_str().unwrap().ends_with("targetMarginPercent"), "{answer}");
+
+    let (status, body) = app.call(Method::POST, "/api/business-plan/generate", json!({}), Some(&token)).await;
+    assert_eq!(status, 200, "{body}");
+    let markdown = body["data"]["document"]["markdown"].as_str().unwrap();
+    // The MEI bakery's cake as the API priced it: R$ 60,44, R$ 0,83 of DAS, R$ 2,42 + R$ 12,09 of
+    // card fees and fixed costs, R$ 15,11 of margin.
+    assert!(markdown.contains("Formação de preço"), "{markdown}");
+    assert!(
+        markdown.contains("| Bolo de chocolate | R$\u{a0}30,00 | R$\u{a0}0,83 | R$\u{a0}14,51 | R$\u{a0}15,11 | R$\u{a0}60,44 |"),
+        "{markdown}"
+    );
+    assert_eq!(markdown.matches("markup divisor").count(), 1, "the divisor explained once: {markdown}");
+    let (status, pdf) =
+        app.call(Method::GET, "/api/business-plan/export?format=pdf", Value::Null, Some(&token)).await;
+    assert_eq!(status, 200, "{pdf}");
+    use base64::Engine as _;
+    let bytes =
+        base64::engine::general_purpose::STANDARD.decode(pdf["data"]["content"].as_str().unwrap()).unwrap();
+    let text = crate::plan_pdf::pdf_text(&bytes);
+    assert!(text.contains("Formação de preço") && text.contains("60,44"), "{text}");
+}
+on_both_engines!(kept_prices_are_priced_again_in_the_plan_document_and_its_pdf);

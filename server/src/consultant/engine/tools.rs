@@ -1,13 +1,13 @@
 //! The model's tools: their definitions (names, descriptions, JSON schemas) and running one call —
 //! saving plan fields and completing steps through the same validation as the plan API, reading
-//! the plan, the finance calculator, a month's results, the dated facts, closed answers to tap,
+//! the plan, the finance calculator, the price calculator, a month's results, the dated facts, closed answers to tap,
 //! the plan's PDF, a person from the team.
 
 use serde_json::{Value as Json, json};
 
 use super::{Engine, Reader, plan_summary};
 use crate::{
-    consultant::{finance_tool, llm::ToolCall, plan_request},
+    consultant::{finance_tool, llm::ToolCall, plan_request, pricing_words},
     conversation::handoff,
     facts,
     identity::users::User,
@@ -65,6 +65,7 @@ pub(super) fn definitions() -> Json {
             "parameters": {"type": "object", "properties": {}}
         }},
         finance_tool::definition(),
+        pricing_words::definition(),
         {"type": "function", "function": {
             "name": "lookup_business_facts",
             "description": "Dated, sourced facts about Brazilian small business: MEI (revenue limit, DAS, who may be one, employees, yearly declaration, how to open), Simples Nacional (ME/EPP sizes, annexes and rates, effective rate, Fator R, other regimes), legal forms (MEI, EI, SLU, LTDA), licences, where to get free help (Sebrae), payments (Pix, card machines) and the tax reform. Use it before quoting any tax, legal or monetary fact, and quote the date it gives.",
@@ -165,6 +166,13 @@ impl Engine {
                         results::as_json(&months, results::forecast(&plan).as_ref())
                     ),
                     Ok(_) | Err(_) => analysis,
+                };
+            }
+            (pricing_words::NAME, _) => {
+                // Reading never creates a plan: without one, the price leaves taxes out (said so).
+                return match self.plans.find(&user.id).await {
+                    Ok(plan) => pricing_words::run(plan.as_ref(), &args, user.language),
+                    Err(_) => "error: the plan cannot be read now".into(),
                 };
             }
             ("record_month_results", _) => return self.record_month_results(user, &args).await,
