@@ -65,6 +65,27 @@ describe("building the plan in the browser", () => {
     await page.close();
   });
 
+  it("prices a product with the markup divisor on a phone and keeps it in the plan", async () => {
+    const page = await browser().newPage({ viewport: { width: 375, height: 800 } });
+    const errors = collectErrors(page);
+    await registerAndLogIn(page, "+5511933332222", "Bia Souza");
+    await page.goto(`${baseURL}/business-plan`);
+    const calculator = page.getByRole("region", { name: "Preço de venda" });
+    await calculator.getByLabel("Custo de uma unidade (R$)").fill("30");
+    await calculator.getByLabel("Taxa do cartão (%)").fill("4");
+    await calculator.getByLabel("Margem desejada (%)").fill("25");
+    // 30 ÷ (1 − 0,04 − 0,25) = R$ 42,25, computed by the server as the owner types.
+    await calculator.getByText(/Preço de venda: R\$\s42,25/).waitFor({ timeout: 10_000 });
+    await calculator.getByLabel("Produto ou serviço").fill("Bolo de chocolate");
+    await calculator.getByRole("button", { name: "Guardar no plano" }).click();
+    await calculator.getByText("Bolo de chocolate guardado na Formação de preço do plano.").waitFor();
+    await calculator.getByRole("button", { name: "Tirar Bolo de chocolate do plano" }).waitFor();
+    await calculator.scrollIntoViewIfNeeded();
+    await screenshot(page, "price-calculator-375");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it("the dashboard updates live when the plan changes elsewhere", async () => {
     const page = await browser().newPage({ viewport: { width: 375, height: 800 } });
     await registerAndLogIn(page, "+5511944443333", "Eva Lima");

@@ -85,9 +85,57 @@ function api(seen: Seen) {
         seen.deleted += 1;
         return {};
       },
+      // The server's markup divisor for a plan without taxes or fixed costs (plan/pricing.rs).
+      price: (request) => {
+        const shares = [["card_fee", "Taxas de cartão", request.cardFeePercent ?? 0], ["margin", "Margem", request.targetMarginPercent]] as const;
+        const divisor = 1 - shares.reduce((sum, [, , p]) => sum + p / 100, 0);
+        if (divisor <= 0) {
+          const violation = { field: "targetMarginPercent", description: "targetMarginPercent deve ser uma margem que deixe parte do preço para o custo" };
+          throw new ConnectError(`Dados inválidos: ${violation.description}`, Code.InvalidArgument, undefined, [
+            { desc: BadRequestSchema, value: create(BadRequestSchema, { fieldViolations: [violation] }) },
+          ]);
+        }
+        const price = Math.round((request.unitCost / divisor) * 100) / 100;
+        return {
+          price,
+          divisor,
+          parts: [
+            { code: "cost", name: "Custo", percent: Math.round((request.unitCost / price) * 10000) / 100, amount: request.unitCost },
+            ...shares.filter(([, , p]) => p > 0).map(([code, name, p]) => ({ code, name, percent: p, amount: Math.round(price * p) / 100 })),
+          ],
+          warnings: ["Sem o plano financeiro, o preço não inclui impostos nem custos fixos."],
+          explanation: `Preço = custo ÷ (1 − partes do preço) = R$ 30,00 ÷ ${divisor.toFixed(4).replace(".", ",")}`,
+        };
+      },
     });
   };
 }
+
+describe("the selling-price calculator", () => {
+  it("prices as the owner types, shows the parts as a bar and keeps the price in the plan", async () => {
+    storeTokens("t", "r");
+    const seen: Seen = { saves: [], generated: 0, deleted: 0 };
+    renderApp("/business-plan", { api: api(seen) });
+    const calculator = await screen.findByRole("region", { name: "Preço de venda" });
+    await userEvent.type(within(calculator).getByLabelText("Custo de uma unidade (R$)"), "30");
+    await userEvent.type(within(calculator).getByLabelText("Taxa do cartão (%)"), "4");
+    await userEvent.type(within(calculator).getByLabelText("Margem desejada (%)"), "25");
+    // 30 ÷ (1 − 0,04 − 0,25) = R$ 42,25, with its parts in words and as a bar.
+    expect(await within(calculator).findByText(/Preço de venda: R\$\s42,25/)).toBeInTheDocument();
+    expect(within(calculator).getByRole("img", { name: /Custo R\$\s30,00.*Margem R\$\s10,56/ })).toBeInTheDocument();
+    expect(within(calculator).getByText(/não inclui impostos/)).toBeInTheDocument();
+    await userEvent.type(within(calculator).getByLabelText("Produto ou serviço"), "Bolo de chocolate");
+    await userEvent.click(within(calculator).getByRole("button", { name: "Guardar no plano" }));
+    await waitFor(() => expect(seen.saves.at(-1)?.step).toBe(PlanStep.MARKETING));
+    expect(seen.saves.at(-1)?.data).toEqual({ prices: [{ name: "Bolo de chocolate", request: { unitCost: 30, cardFeePercent: 4, targetMarginPercent: 25, includeFixedCosts: true } }] });
+    // Shares that leave nothing for the cost: the server's words, beside the margin.
+    const margin = within(calculator).getByLabelText("Margem desejada (%)");
+    await userEvent.clear(margin);
+    await userEvent.type(margin, "99");
+    expect(await within(calculator).findByText(/deixe parte do preço para o custo/)).toBeInTheDocument();
+    expect(margin).toHaveAttribute("aria-invalid", "true");
+  });
+});
 
 describe("business plan builder", () => {
   it("shows the six sections with the saved data and the computed numbers", async () => {

@@ -23,6 +23,7 @@ import { usePlanLiveUpdates } from "@/lib/use-plan-live";
 
 import { useBusinessPlan, useDeletePlan, useGeneratePlan } from "../api/plan-queries";
 import { FinanceSummary } from "./finance-summary";
+import { PriceCalculator } from "./price-calculator";
 import { SectionCard } from "./section-card";
 import { SECTIONS, type SectionSpec } from "./section-fields";
 
@@ -125,6 +126,7 @@ export function BuilderPage() {
         {SECTIONS.map((spec) => (
           <SectionCard key={`${spec.key}-${plan.id}`} spec={spec} data={sectionJson(plan, spec)} completed={steps.get(spec.step) ?? false}>
             {spec.key === "finance" && <FinanceSummary analysis={plan.financeAnalysis} />}
+            {spec.key === "marketing" && <PriceCalculator saved={sectionJson(plan, spec).prices} />}
           </SectionCard>
         ))}
 
