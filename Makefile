@@ -75,7 +75,7 @@ bench:
 
 ## Eval -----------------------------------------------------------------------------------------
 
-# The consultant's quality harness: sixteen personas through the real pipeline against the model in
+# The consultant's quality harness: seventeen personas through the real pipeline against the model in
 # LLM_BASE_URL (LLM_API_KEY, LLM_MODEL), else against a scripted stand-in; prints a scored table.
 eval:
 	$(CARGO) build --locked -p socio -p socio-bench

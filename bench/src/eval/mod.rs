@@ -151,6 +151,28 @@ async fn run_persona(
                 tick(&mut score.figures, said);
             }
             Ask::TaxFact => tick(&mut score.dated, dated(&reply)),
+            Ask::Price => {
+                // The server's price for the same figures and the saved plan, as people read it.
+                let request: pb::PriceRequest = proto_json::from_json(serde_json::from_str(turn.fields)?)
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+                let figures = saved_plan_inputs(db, &user.id).await?.map(|(inputs, _)| {
+                    let month = finance::analyse(&inputs).month;
+                    socio::plan::pricing::PlanFigures {
+                        monthly_revenue: month.revenue,
+                        monthly_fixed_costs: inputs.monthly_fixed_costs,
+                        average_ticket: inputs.average_ticket,
+                        margin: if month.revenue > 0.0 { month.result / month.revenue } else { 0.0 },
+                        tax: inputs.tax,
+                    }
+                });
+                let priced = socio::plan::pricing::Request::parse(&request)
+                    .and_then(|r| socio::plan::pricing::price(&r, figures.as_ref(), persona.language));
+                let said = priced.is_ok_and(|p| {
+                    let plain = format!("{:.2}", p.price);
+                    reply.contains(&plain) || reply.contains(&plain.replace('.', ","))
+                });
+                tick(&mut score.figures, said);
+            }
             Ask::Warns(code) => {
                 let lang = persona.language;
                 let plan = saved_plan_inputs(db, &user.id).await?;
@@ -331,7 +353,7 @@ mod tests {
 
     #[test]
     fn every_persona_is_brazilian_small_business_with_a_figure_and_a_fact_to_check() {
-        assert_eq!(PERSONAS.len(), 16);
+        assert_eq!(PERSONAS.len(), 17);
         for persona in PERSONAS {
             assert!(persona.turns.iter().any(|t| t.ask == Ask::Figure), "{}", persona.name);
             assert!(persona.turns.iter().any(|t| t.ask == Ask::TaxFact), "{}", persona.name);

@@ -1,4 +1,4 @@
-//! The sixteen personas of `make eval`: Brazilian small-business owners, each with the messages
+//! The seventeen personas of `make eval`: Brazilian small-business owners, each with the messages
 //! they send and what each asks of the consultant (plan data to save, a figure the server
 //! computes, a dated tax fact, a figure to question, words that call nobody).
 
@@ -17,6 +17,9 @@ pub enum Ask {
     Warns(&'static str),
     /// Words that describe the business, not a wish for a person: nobody is called.
     NoHandoff,
+    /// What to charge: the reply must give the server's price (`fields`: the `price_product`
+    /// arguments a model reads from the question).
+    Price,
 }
 
 pub struct Turn {
@@ -41,6 +44,11 @@ macro_rules! save {
 macro_rules! ask {
     ($says:literal, $ask:ident) => {
         Turn { says: $says, ask: Ask::$ask, fields: "" }
+    };
+}
+macro_rules! price {
+    ($says:literal, $arguments:literal) => {
+        Turn { says: $says, ask: Ask::Price, fields: $arguments }
     };
 }
 macro_rules! warns {
@@ -382,6 +390,29 @@ pub const PERSONAS: &[Persona] = &[
             warns!("Como estão meus números?", "mei_ceiling"),
             ask!("Qual é o meu ponto de equilíbrio?", Figure),
             ask!("O que acontece se o MEI passar do limite de faturamento?", TaxFact),
+        ],
+    },
+    Persona {
+        name: "Doceria MEI que precifica (Rita, Belo Horizonte)",
+        phone: "+5531990010017",
+        language: Language::PtBr,
+        turns: &[
+            save!(
+                "Sou MEI, vendo bolos e doces em Belo Horizonte",
+                "legal",
+                r#"{"businessType": "mei", "taxRegime": "simei", "activity": "commerce"}"#
+            ),
+            save!(
+                "Vendo 150 bolos por mês a R$ 40, cada um custa R$ 18 de ingredientes; fixos de R$ 1.200",
+                "finance",
+                r#"{"averageTicket": 40, "variableCostPerSale": 18, "expectedSalesPerMonth": 150, "monthlyFixedCosts": 1200}"#
+            ),
+            ask!("Qual é o meu ponto de equilíbrio?", Figure),
+            price!(
+                "Quanto devo cobrar por um bolo de R$ 30 de custo, com 4% de cartão e 25% de margem?",
+                r#"{"unitCost": 30, "cardFeePercent": 4, "targetMarginPercent": 25}"#
+            ),
+            ask!("Quanto o MEI paga de DAS por mês?", TaxFact),
         ],
     },
 ];

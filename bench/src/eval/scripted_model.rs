@@ -63,6 +63,7 @@ async fn scripted(State(turns): State<Turns>, Json(body): Json<Value>) -> Json<V
                 tool("save_plan_section", json!({"section": section, "fields": fields}))
             }
             Ask::Figure | Ask::Warns(_) => tool("analyze_finance", json!({})),
+            Ask::Price => tool("price_product", serde_json::from_str(turn.fields).unwrap_or_default()),
             // A description of the business: no request_human, a plain answer.
             Ask::NoHandoff => text(
                 language
@@ -106,6 +107,36 @@ fn worded(result_json: &str, language: Language) -> Json<Value> {
         return text(language.choose(
             format!("{raised}Seu ponto de equilíbrio é de {sales} vendas por mês, ou R$ {revenue:.2} de faturamento, pelas contas do seu plano, já com os impostos."),
             format!("{raised}Your break-even point is {sales} sales a month, or R$ {revenue:.2} in revenue, from your plan's numbers, taxes included."),
+        ));
+    }
+    if let Some(price) = result["price"].as_f64() {
+        let parts: Vec<String> = result["parts"]
+            .as_array()
+            .map(|p| {
+                p.iter()
+                    .map(|p| {
+                        format!(
+                            "{} R$ {:.2}",
+                            p["name"].as_str().unwrap_or(""),
+                            p["amount"].as_f64().unwrap_or(0.0)
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let said = format!("{price:.2}");
+        let said = language.choose(said.replace('.', ","), said);
+        return text(language.choose(
+            format!(
+                "Cobre R$ {said} por unidade ({}). {}",
+                parts.join(", "),
+                result["explanation"].as_str().unwrap_or("")
+            ),
+            format!(
+                "Charge R$ {said} a unit ({}). {}",
+                parts.join(", "),
+                result["explanation"].as_str().unwrap_or("")
+            ),
         ));
     }
     if !warnings.is_empty() {

@@ -136,3 +136,20 @@ async fn a_seeded_prompt_no_admin_edited_follows_the_code_and_an_edited_one_stay
     assert_eq!(default_prompt(&app).await, "Minhas palavras", "an admin's edit is theirs");
 }
 on_both_engines!(a_seeded_prompt_no_admin_edited_follows_the_code_and_an_edited_one_stays);
+
+async fn a_price_the_model_gives_is_the_server_s_markup_divisor(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    let cake = json!({"unitCost": 30, "cardFeePercent": 4, "targetMarginPercent": 25});
+    llm.answer_with([(200, tool_call("price_product", cake))]);
+    llm.quote_tool_results(|r| format!("Cobre R$ {} (divisor {}).", r["price"], r["divisor"]));
+    let app = app_with_model(db, &llm).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let reply =
+        app.say(ANA, "Quanto devo cobrar por um bolo de R$ 30 de custo, 4% de cartão, 25% de margem?").await;
+    // 30 ÷ (1 − 0,04 − 0,25) = 42,25: the server's sum, without taxes or fixed costs (no plan yet).
+    assert!(reply.contains("Cobre R$ 42.25"), "{reply}");
+    let result = &tool_results(&llm)[0];
+    assert!(result["warnings"][0].as_str().unwrap().contains("não inclui impostos"), "{result}");
+    assert_eq!(result["parts"].as_array().unwrap().len(), 3, "{result}");
+}
+on_both_engines!(a_price_the_model_gives_is_the_server_s_markup_divisor);
