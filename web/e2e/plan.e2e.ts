@@ -68,7 +68,7 @@ describe("building the plan in the browser", () => {
   it("prices a product with the markup divisor on a phone and keeps it in the plan", async () => {
     const page = await browser().newPage({ viewport: { width: 375, height: 800 } });
     const errors = collectErrors(page);
-    await registerAndLogIn(page, "+5511933332222", "Bia Souza");
+    await registerAndLogIn(page, "+5511977776666", "Bia Souza");
     await page.goto(`${baseURL}/business-plan`);
     const calculator = page.getByRole("region", { name: "Preço de venda" });
     await calculator.getByLabel("Custo de uma unidade (R$)").fill("30");

@@ -81,6 +81,7 @@ impl ResultsApi {
             revenue_so_far: c.revenue_so_far,
             projected_revenue: c.projected,
             crossing_month: c.crossing.map(|m| m.key()).unwrap_or_default(),
+            passed: c.passed,
             rule: ceiling::tolerance_rule(c, lang),
             ..Default::default()
         };

@@ -120,6 +120,17 @@ pub struct Config {
 #[error("configuration: {0}")]
 pub struct ConfigError(pub String);
 
+/// The address people reach a server bound to `addr` at, on this machine: `localhost` for a
+/// loopback or every-interface bind (`0.0.0.0:3000` → `http://localhost:3000`), else its IP.
+fn local_url(addr: std::net::SocketAddr) -> String {
+    let ip = addr.ip();
+    if ip.is_loopback() || ip.is_unspecified() {
+        format!("http://localhost:{}", addr.port())
+    } else {
+        format!("http://{addr}")
+    }
+}
+
 /// The shortest secret production accepts (JWT, WhatsApp app secret, Stripe webhook secret).
 const MIN_SECRET_BYTES: usize = 32;
 
@@ -137,10 +148,9 @@ impl Config {
             .unwrap_or_else(|| "127.0.0.1:8080".into())
             .parse()
             .map_err(|_| ConfigError("SOCIO_ADDR must be host:port, e.g. 127.0.0.1:8080".into()))?;
-        let public_url = var("PUBLIC_URL")
-            .unwrap_or_else(|| "http://localhost:8080".into())
-            .trim_end_matches('/')
-            .to_owned();
+        // Without PUBLIC_URL, links (checkout, login, the plan) point at the address served.
+        let public_url =
+            var("PUBLIC_URL").unwrap_or_else(|| local_url(addr)).trim_end_matches('/').to_owned();
         let database_url = var("DATABASE_URL").unwrap_or_else(|| "sqlite://data/socio.db".into());
         if !(database_url.starts_with("sqlite:")
             || database_url.starts_with("postgres://")

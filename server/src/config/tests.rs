@@ -107,6 +107,16 @@ fn embedded_defaults_run_everything_locally() {
 }
 
 #[test]
+fn without_public_url_links_follow_the_address_served() {
+    let on_3000 = config(&[("SOCIO_ADDR", "127.0.0.1:3000")]).unwrap();
+    assert_eq!(on_3000.public_url, "http://localhost:3000");
+    assert_eq!(super::local_url("0.0.0.0:9090".parse().unwrap()), "http://localhost:9090");
+    assert_eq!(super::local_url("192.168.0.10:8080".parse().unwrap()), "http://192.168.0.10:8080");
+    let named = config(&[("SOCIO_ADDR", "127.0.0.1:3000"), ("PUBLIC_URL", "https://socio.app/")]).unwrap();
+    assert_eq!(named.public_url, "https://socio.app", "PUBLIC_URL wins when given");
+}
+
+#[test]
 fn trusted_proxies_are_addresses_or_networks_and_anything_else_is_refused_by_name() {
     let c = config(&[("TRUSTED_PROXIES", "10.0.0.0/8, 127.0.0.1")]).unwrap();
     assert_eq!(c.trusted_proxies.len(), 2);

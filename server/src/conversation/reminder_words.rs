@@ -66,7 +66,7 @@ async fn answer_offer(
     let reply = if yes {
         lang.choose(
             "Combinado! No primeiro dia útil de cada mês, às 9h, eu pergunto como foi o mês anterior e comparo com o seu plano; e te lembro dos prazos de impostos que valem para o seu negócio. Dia e hora você muda no painel; para parar, escreva PARAR.",
-            "Done! On the first business day of each month, at 9:00, I will ask how the month before went and compare it with your plan, and remind you of the tax deadlines that apply to your business. Change the day and hour on the dashboard; to stop, write PARAR.",
+            "Done! On the first business day of each month, at 9:00, I will ask how the month before went and compare it with your plan, and remind you of the tax deadlines that apply to your business. Change the day and hour on the dashboard; to stop, write STOP.",
         )
     } else {
         lang.choose(
@@ -105,7 +105,7 @@ pub async fn take(
         }
         Some(Command::Resume) if reminders::resume(tx, &user.id, at, Said::Typed).await? => lang.choose(
             "Combinado: os lembretes que você escolheu voltaram. Para parar de novo, escreva PARAR.",
-            "Done: the reminders you chose are back. To stop them again, write PARAR.",
+            "Done: the reminders you chose are back. To stop them again, write STOP.",
         ),
         Some(Command::Resume) | None => return Ok(false),
     };

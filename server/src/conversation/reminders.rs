@@ -139,7 +139,7 @@ pub async fn offer_once_finance_is_done(tx: &mut Tx, user: &User, at: i64) -> Re
     let lang = user.language;
     let text = lang.choose(
         "Seu plano já tem os números. Quer que eu volte todo mês para comparar o faturamento real com o plano, e te lembre dos prazos de impostos do seu negócio (como o DAS do MEI)? Só escrevo por conta própria com a sua permissão, e você para quando quiser com PARAR.",
-        "Your plan has its numbers now. Shall I come back every month to compare your real revenue with the plan, and remind you of your business's tax deadlines (such as the MEI's DAS)? I only write on my own with your permission, and you can stop any time with PARAR.",
+        "Your plan has its numbers now. Shall I come back every month to compare your real revenue with the plan, and remind you of your business's tax deadlines (such as the MEI's DAS)? I only write on my own with your permission, and you can stop any time with STOP.",
     );
     let choices = [
         Choice::new(reminders::OFFER_YES, lang.choose("Sim, quero", "Yes, please")),

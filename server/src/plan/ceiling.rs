@@ -23,16 +23,21 @@ pub struct CeilingProjection {
     pub projected: f64,
     /// The month the pace would take the year's revenue over the limit; None when it would not.
     pub crossing: Option<YearMonth>,
+    /// The recorded months alone passed the limit (in `crossing`).
+    pub passed: bool,
     /// The ceiling's rules in force that year.
     pub rules: &'static facts::Ceiling,
 }
 
 /// The year's revenue at the pace of its recorded months against the MEI's ceiling; None without
-/// a recorded month in `year`.
+/// a recorded month in `year`. The crossing is the month the recorded months passed the limit
+/// (`passed`), else the month the pace would — never before `now` (the current month, for the
+/// current year): months not recorded are estimates, and an estimate does not cross in the past.
 pub fn ceiling_projection(
     results: &[MonthResult],
     year: i64,
     opened: Option<YearMonth>,
+    now: Option<YearMonth>,
 ) -> Option<CeilingProjection> {
     // The ceiling in force that year (a change of the law takes effect on a 1st of January).
     let ceiling = facts::calendar().ceiling.value_on(&format!("{year:04}-01-01"));
@@ -46,12 +51,20 @@ pub fn ceiling_projection(
     let revenue_so_far: f64 = months.iter().map(|r| r.revenue).sum();
     let pace = revenue_so_far / months.len() as f64;
     let (mut running, mut crossing) = (0.0, None);
+    let (mut recorded, mut passed) = (0.0, None);
     for month in first..=12 {
-        running += months.iter().find(|r| r.month.month == month).map_or(pace, |r| r.revenue);
+        let this = YearMonth { year, month };
+        let revenue = months.iter().find(|r| r.month.month == month).map(|r| r.revenue);
+        running += revenue.unwrap_or(pace);
+        recorded += revenue.unwrap_or(0.0);
         if crossing.is_none() && running > limit + 0.005 {
-            crossing = Some(YearMonth { year, month });
+            crossing = Some(this);
+        }
+        if passed.is_none() && recorded > limit + 0.005 {
+            passed = Some(this);
         }
     }
+    let crossing = passed.or(crossing.map(|c| now.map_or(c, |now| c.max(now))));
     let projected = (running * 100.0).round() / 100.0;
     Some(CeilingProjection {
         year,
@@ -60,6 +73,7 @@ pub fn ceiling_projection(
         revenue_so_far,
         projected,
         crossing,
+        passed: passed.is_some(),
         rules: ceiling,
     })
 }
@@ -74,21 +88,26 @@ pub fn tolerance_rule(projection: &CeilingProjection, lang: Language) -> String 
 pub fn ceiling_warning(projection: &CeilingProjection, crossing: YearMonth, lang: Language) -> String {
     let brl = |v: f64| money::format_brl(v, lang);
     let tolerance = facts::get(&projection.rules.tolerance_fact);
+    let month = crossing.name(lang);
+    let when = match (projection.passed, lang) {
+        (true, Language::PtBr) => format!("os meses registrados já passaram do limite em {month}"),
+        (false, Language::PtBr) => format!("o limite seria ultrapassado em {month}"),
+        (true, Language::En) => format!("the recorded months already passed it in {month}"),
+        (false, Language::En) => format!("it would cross it in {month}"),
+    };
     lang.choose(
         format!(
-            "no ritmo dos meses registrados, seu faturamento de {} chega a {}, acima do limite do MEI de {} — o limite seria ultrapassado em {}. {} Vale conversar com um contador sobre virar ME no Simples Nacional.",
+            "no ritmo dos meses registrados, seu faturamento de {} chega a {}, acima do limite do MEI de {} — {when}. {} Vale conversar com um contador sobre virar ME no Simples Nacional.",
             projection.year,
             brl(projection.projected),
             brl(projection.limit),
-            crossing.name(lang),
             tolerance.text(lang)
         ),
         format!(
-            "at the pace of the months you recorded, your {} revenue reaches {}, over the MEI limit of {} — it would cross it in {}. {} It is worth talking to an accountant about becoming an ME in the Simples Nacional.",
+            "at the pace of the months you recorded, your {} revenue reaches {}, over the MEI limit of {} — {when}. {} It is worth talking to an accountant about becoming an ME in the Simples Nacional.",
             projection.year,
             brl(projection.projected),
             brl(projection.limit),
-            crossing.name(lang),
             tolerance.text(lang)
         ),
     )

@@ -292,6 +292,12 @@ pub fn biggest_gap(results: &[MonthResult], forecast: Option<&Forecast>, lang: L
     })
 }
 
+/// An amount rounded to centavos, as data holds reais (R$ 21.000 − R$ 23.668,45 is −2.668,45, not
+/// −2668.4500000000007).
+fn cents(value: f64) -> f64 {
+    (value * 100.0).round() / 100.0
+}
+
 /// The months with the plan beside them, as JSON for the model's tools and the export.
 pub fn as_json(results: &[MonthResult], forecast: Option<&Forecast>) -> Json {
     let months: Vec<Json> = results
@@ -299,15 +305,16 @@ pub fn as_json(results: &[MonthResult], forecast: Option<&Forecast>) -> Json {
         .map(|r| {
             let mut month = serde_json::json!({
                 "month": r.month.key(), "revenue": r.revenue, "costs": r.costs,
-                "salesCount": r.sales_count, "result": r.result(),
+                "salesCount": r.sales_count, "result": cents(r.result()),
             });
             if let Some(f) = forecast {
                 let v = variance(r, f);
-                month["plan"] =
-                    serde_json::json!({"revenue": f.revenue, "costs": f.costs, "result": f.result});
+                month["plan"] = serde_json::json!({
+                    "revenue": cents(f.revenue), "costs": cents(f.costs), "result": cents(f.result),
+                });
                 month["variance"] = serde_json::json!({
-                    "revenue": v.revenue, "revenuePercent": v.revenue_percent,
-                    "result": v.result, "resultPercent": v.result_percent,
+                    "revenue": cents(v.revenue), "revenuePercent": v.revenue_percent,
+                    "result": cents(v.result), "resultPercent": v.result_percent,
                 });
             }
             month

@@ -285,7 +285,47 @@ fn normalise_single(
             }
         },
         Kind::Message(desc) => normalise_message(&desc, value, path, violations),
-        _ => value,
+        kind => {
+            // A value of the wrong JSON type is named by its field, in the person's language,
+            // before the decoder's own words ("invalid float literal") could reach them.
+            if !scalar_fits(&kind, &value) {
+                let (pt_br, en) = match kind {
+                    Kind::Bool => ("verdadeiro ou falso (true/false)", "true or false"),
+                    Kind::String | Kind::Bytes => ("um texto", "a text"),
+                    _ => ("um número", "a number"),
+                };
+                violations.push(FieldViolation::new(path, Problem::Format { pt_br, en }));
+                return Json::Null;
+            }
+            value
+        }
+    }
+}
+
+/// Whether a JSON value can be the scalar field's value, as proto3's JSON mapping allows (numbers
+/// may come as strings of digits, 64-bit integers usually do; "NaN" and "Infinity" for floats).
+fn scalar_fits(kind: &Kind, value: &Json) -> bool {
+    let numeric_text = |s: &str| {
+        let s = s.trim();
+        !s.is_empty() && (s.parse::<f64>().is_ok() || matches!(s, "NaN" | "Infinity" | "-Infinity"))
+    };
+    match kind {
+        Kind::Bool => value.is_boolean(),
+        Kind::String | Kind::Bytes => value.is_string(),
+        Kind::Double | Kind::Float => value.is_number() || value.as_str().is_some_and(numeric_text),
+        Kind::Int32
+        | Kind::Sint32
+        | Kind::Sfixed32
+        | Kind::Int64
+        | Kind::Sint64
+        | Kind::Sfixed64
+        | Kind::Uint32
+        | Kind::Fixed32
+        | Kind::Uint64
+        | Kind::Fixed64 => {
+            value.is_number() || value.as_str().is_some_and(|s| s.trim().parse::<f64>().is_ok())
+        }
+        Kind::Message(_) | Kind::Enum(_) => true,
     }
 }
 

@@ -175,6 +175,8 @@ pub async fn spawn_app_with(database: TestDatabase, extra: &[(&str, String)]) ->
 
     let mut vars: HashMap<String, String> = [
         ("SOCIO_ADDR", "127.0.0.1:0"),
+        // Any free port: links need the address named.
+        ("PUBLIC_URL", "http://localhost:8080"),
         ("DATABASE_URL", database.url.as_str()),
         ("JWT_SECRET", "test-secret-that-is-long-enough-0123456789"),
         ("SOCIO_WEB_DIR", web.path().to_str().unwrap()),

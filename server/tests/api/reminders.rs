@@ -110,7 +110,9 @@ async fn nothing_is_sent_without_consent_nor_in_the_quiet_hours_and_a_mei_hears_
     let projection = &list["data"]["ceiling"];
     assert_eq!(projection["limit"], 81000.0, "{list}");
     assert_eq!(projection["projectedRevenue"], 108000.0, "{list}");
-    assert_eq!(projection["crossingMonth"], "2026-10", "{list}");
+    // By the pace the year would have passed the limit in October, an estimate of a month gone by:
+    // the crossing is never in the past (November).
+    assert_eq!(projection["crossingMonth"], "2026-11", "{list}");
 }
 on_both_engines!(
     nothing_is_sent_without_consent_nor_in_the_quiet_hours_and_a_mei_hears_of_the_das_and_the_ceiling

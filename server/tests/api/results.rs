@@ -207,3 +207,18 @@ async fn the_dashboard_and_the_admin_see_the_recorded_months_beside_the_plan(db:
     assert_eq!(detail["data"]["results"][0]["plan"]["result"], 7000.0, "{detail}");
 }
 on_both_engines!(the_dashboard_and_the_admin_see_the_recorded_months_beside_the_plan);
+
+async fn a_word_in_a_number_field_is_a_400_naming_the_field_in_the_person_s_language(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    let token = with_plan(&app).await;
+    let body = json!({"revenue": "muitas", "costs": 500, "salesCount": 10});
+    let (status, answer) = app.call(Method::PUT, "/api/results/2026-10", body, Some(&token)).await;
+    assert_eq!((status, answer["errors"][0]["field"].as_str()), (400, Some("revenue")), "{answer}");
+    let message = answer["errors"][0]["message"].as_str().unwrap();
+    assert!(message.contains("um número") && !message.contains("invalid"), "{answer}");
+    let flag = json!({"monthlyCheckin": "sim", "taxReminders": false});
+    let (status, answer) = app.call(Method::PUT, "/api/reminders", flag, Some(&token)).await;
+    assert_eq!((status, answer["errors"][0]["field"].as_str()), (400, Some("monthlyCheckin")), "{answer}");
+    assert_eq!(app.count("select count(*) as n from month_results").await, 0, "nothing saved");
+}
+on_both_engines!(a_word_in_a_number_field_is_a_400_naming_the_field_in_the_person_s_language);

@@ -10,6 +10,9 @@ describe("numbers as people write them", () => {
     ["19.5", 19.5],
     ["1500", 1500],
     ["2,5%", 2.5],
+    ["1,5 mil", 1500],
+    ["R$ 21 mil", 21000],
+    ["10k", 10000],
   ])("reads %s typed in Portuguese as %d", (typed, value) => {
     expect(parseDecimal(typed, "pt-BR")).toBe(value);
   });
@@ -22,7 +25,7 @@ describe("numbers as people write them", () => {
     expect(parseDecimal(typed, "en")).toBe(value);
   });
 
-  it.each(["muitas", "", "1.2.3,4", "-5", "12abc"])("refuses %j", (typed) => {
+  it.each(["muitas", "", "1.2.3,4", "-5", "12abc", "mil"])("refuses %j", (typed) => {
     expect(parseDecimal(typed, "pt-BR")).toBeNaN();
   });
 

@@ -1,8 +1,12 @@
 // Numbers as people write and read them: "1.500", "19,50" and "R$ 2.000,00" in Portuguese,
 // "1,500" and "19.50" in English — typed either way, shown back in the reader's own form.
 
-/** A number typed in the language's form (a currency sign, % and spaces allowed); NaN when it is not one. */
+/** A number typed in the language's form (a currency sign, % and spaces allowed, thousands as
+ * "mil" or "k"); NaN when it is not one. */
 export function parseDecimal(text: string, language: string): number {
+  // "1,5 mil", "21 mil", "10k": thousands said in words, as the chat reads them too.
+  const thousands = /^(.*\d)\s*(mil|k)$/i.exec(text.trim());
+  if (thousands) return parseDecimal(thousands[1] ?? "", language) * 1000;
   const clean = text.replace(/R\$|\s|%/g, "");
   const [group, mark] = language.startsWith("en") ? [",", "."] : [".", ","];
   const grouped = new RegExp(`^\\d{1,3}(\\${group}\\d{3})+(\\${mark}\\d+)?$`);

@@ -202,7 +202,10 @@ pub async fn outlook(
     let calendar = facts::calendar();
     let ceiling = match year_over(today, months, profile.opened, profile.activity, calendar) {
         Some(over) => Some(CeilingOutlook::YearOver(over)),
-        None => ceiling_projection(months, today.year, profile.opened).map(CeilingOutlook::Year),
+        None => {
+            let now = YearMonth { year: today.year, month: today.month };
+            ceiling_projection(months, today.year, profile.opened, Some(now)).map(CeilingOutlook::Year)
+        }
     };
     Ok((forecast, ceiling))
 }
@@ -307,7 +310,7 @@ fn fiscal_deadlines(
         due.push(Due { kind: Kind::YearOver, period: over.projection.year.to_string(), detail });
     }
     if profile.mei
-        && let Some(projection) = ceiling_projection(results, today.year, profile.opened)
+        && let Some(projection) = ceiling_projection(results, today.year, profile.opened, Some(this_month))
         && let Some(crossing) = projection.crossing
     {
         let detail = ceiling_warning(&projection, crossing, lang);

@@ -122,18 +122,36 @@ fn the_dasn_comes_in_may_for_a_mei_and_the_defis_in_march_for_the_simples() {
 #[test]
 fn the_ceiling_is_projected_at_the_pace_of_the_recorded_months() {
     let months = [month(2026, 1, 7_000.0), month(2026, 2, 8_000.0), month(2026, 3, 9_000.0)];
-    let p = ceiling_projection(&months, 2026, None).unwrap();
+    let p = ceiling_projection(&months, 2026, None, None).unwrap();
     assert_eq!((p.limit, p.revenue_so_far, p.projected), (81_000.0, 24_000.0, 96_000.0));
     assert_eq!(p.tolerance_limit, 97_200.0);
     // 24k + 8k × 7 = 80k by October, 88k by November.
     assert_eq!(p.crossing, Some(YearMonth { year: 2026, month: 11 }));
     let slow = [month(2026, 1, 5_000.0)];
-    assert_eq!(ceiling_projection(&slow, 2026, None).unwrap().crossing, None);
-    assert!(ceiling_projection(&slow, 2025, None).is_none());
+    assert_eq!(ceiling_projection(&slow, 2026, None, None).unwrap().crossing, None);
+    assert!(ceiling_projection(&slow, 2025, None, None).is_none());
     // Opened in July: six months of R$ 6.750.
     let opened = Some(YearMonth { year: 2026, month: 7 });
-    let new = ceiling_projection(&[month(2026, 7, 7_000.0)], 2026, opened).unwrap();
+    let new = ceiling_projection(&[month(2026, 7, 7_000.0)], 2026, opened, None).unwrap();
     assert_eq!((new.limit, new.crossing), (40_500.0, Some(YearMonth { year: 2026, month: 12 })));
+}
+
+#[test]
+fn a_crossing_the_pace_estimates_is_never_in_a_month_gone_by_and_a_real_one_is_said_passed() {
+    // Only October recorded, at R$ 12.000: the pace (R$ 12.000 × 12 = R$ 144.000) would have passed
+    // R$ 81.000 in July (7 × 12.000 = 84.000) — months not recorded, estimates: in November 2026 the
+    // crossing is November, not July.
+    let november = YearMonth { year: 2026, month: 11 };
+    let october = [month(2026, 10, 12_000.0)];
+    let p = ceiling_projection(&october, 2026, None, Some(november)).unwrap();
+    assert_eq!((p.crossing, p.passed), (Some(november), false));
+    // Recorded months that passed it: the month they did, said as passed (January to September at
+    // R$ 10.000: 90.000 > 81.000 in September).
+    let recorded: Vec<MonthResult> = (1..=9).map(|m| month(2026, m, 10_000.0)).collect();
+    let p = ceiling_projection(&recorded, 2026, None, Some(november)).unwrap();
+    assert_eq!((p.crossing, p.passed), (Some(YearMonth { year: 2026, month: 9 }), true));
+    let said = ceiling_warning(&p, p.crossing.unwrap(), Language::PtBr);
+    assert!(said.contains("já passaram do limite em setembro de 2026"), "{said}");
 }
 
 #[test]

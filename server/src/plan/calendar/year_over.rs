@@ -69,7 +69,7 @@ pub fn year_over(
         return None;
     }
     let year = today.year - 1;
-    let projection = ceiling_projection(results, year, opened)?;
+    let projection = ceiling_projection(results, year, opened, None)?;
     let crossed = projection.crossing?;
     let within_tolerance = projection.projected <= projection.tolerance_limit + 0.005;
     let after = if crossed.month == 12 {

@@ -157,13 +157,14 @@ export function MonthResults() {
                     })}
                   </p>
                   <p className="mt-1">{results.data.ceiling.action}</p>
+                  <p className="mt-1 text-xs">{results.data.ceiling.rule}</p>
                 </div>
               ) : (
                 results.data?.ceiling && (
                   <div className={results.data.ceiling.crossingMonth ? "rounded-xl bg-red-50 p-3 text-sm text-red-900" : "rounded-xl bg-emerald-50 p-3 text-sm text-emerald-900"}>
                     <p className="font-semibold">
                       {results.data.ceiling.crossingMonth
-                        ? t("results.ceilingCrossing", {
+                        ? t(results.data.ceiling.passed ? "results.ceilingPassedThisYear" : "results.ceilingCrossing", {
                             projected: formatBRL(results.data.ceiling.projectedRevenue, language),
                             limit: formatBRL(results.data.ceiling.limit, language),
                             month: formatMonth(results.data.ceiling.crossingMonth, language),
