@@ -359,7 +359,7 @@ async fn the_guide_answers_questions_from_the_facts_and_takes_corrections_instea
     app.say_all(phone, "Reserva própria").await;
     // A correction changes the saved figure, and the interview goes on.
     let corrected = app.say(phone, "Não, o custo fixo é 9 mil, não 8. Como corrijo?").await;
-    assert!(corrected.starts_with("Corrigido ✅") && corrected.contains("9000"), "{corrected}");
+    assert!(corrected.starts_with("Corrigido ✅") && corrected.contains("R$\u{a0}9.000,00"), "{corrected}");
     let (token, _) = app.login(phone).await;
     let plan_now = || async {
         app.call(reqwest::Method::GET, "/api/business-plan", Value::Null, Some(&token)).await.1["data"]["businessPlan"]

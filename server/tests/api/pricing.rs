@@ -124,6 +124,12 @@ async fn on_whatsapp_the_guide_answers_a_pricing_question_with_the_same_price_an
         .await;
     assert!(answer.contains("42,25") && answer.contains("margem") && answer.contains("markup"), "{answer}");
     assert!(answer.contains("corrigir: ticket R$ 42,25"), "the offer to keep it in the plan: {answer}");
+    // Taking the offer keeps the price as the plan's ticket.
+    let kept = app.say(phone, "corrigir: ticket R$ 42,25").await;
+    assert!(kept.contains("R$\u{a0}42,25"), "money as people read it: {kept}");
+    let (token, _) = app.login(phone).await;
+    let (_, plan) = app.call(Method::GET, "/api/business-plan", Value::Null, Some(&token)).await;
+    assert_eq!(plan["data"]["businessPlan"]["financeData"]["averageTicket"], 42.25, "{plan}");
     // Without a margin, it asks for what is missing instead of guessing.
     let asked = app.say(phone, "Como calculo o preço de venda com DAS e maquininha 3,5%?").await;
     assert!(asked.contains("margem que você quer"), "{asked}");

@@ -5,7 +5,10 @@
 use serde_json::Value as Json;
 
 use crate::{
-    consultant::{questions::QUESTIONS, replies::Links},
+    consultant::{
+        questions::{Answer, QUESTIONS},
+        replies::Links,
+    },
     locale::Language,
     plan::{advice, checks, document, finance, labels, money::format_brl, sections::Step, store::Plan},
     proto::{json, socio::v1 as pb},
@@ -65,6 +68,20 @@ pub(super) fn finished(links: &Links, lang: Language) -> String {
     )
 }
 
+/// A whole number with the language's thousands separator: "1.500" ("1,500" in English).
+fn grouped(value: f64, lang: Language) -> String {
+    let digits = format!("{:.0}", value.abs());
+    let separator = lang.choose('.', ',');
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(separator);
+        }
+        out.push(c);
+    }
+    if value < -0.5 { format!("-{out}") } else { out }
+}
+
 pub(super) fn recap(plan: &Plan, step: Step, lang: Language) -> String {
     let data = &plan.section(step).data;
     let lines: Vec<String> = QUESTIONS
@@ -76,7 +93,14 @@ pub(super) fn recap(plan: &Plan, step: Step, lang: Language) -> String {
                 Json::String(s) if !s.is_empty() && s != "unspecified" => {
                     labels::of(q.field, s, lang).map_or_else(|| s.clone(), str::to_owned)
                 }
-                Json::Number(n) => n.to_string(),
+                // Amounts and counts as people read them ("R$ 21.000,00", "1.500"), not as stored.
+                Json::Number(n) => {
+                    let n = n.as_f64().unwrap_or_default();
+                    match q.answer {
+                        Answer::Money | Answer::CostPerSale => format_brl(n, lang),
+                        _ => grouped(n, lang),
+                    }
+                }
                 Json::Array(items) if !items.is_empty() => {
                     items.iter().filter_map(Json::as_str).collect::<Vec<_>>().join(", ")
                 }
