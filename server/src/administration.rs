@@ -21,7 +21,7 @@ use crate::{
     },
     plan::{
         Plans,
-        results::{Forecast, MonthResult, Results},
+        results::{MonthResult, PlanForecast, Results},
     },
 };
 
@@ -31,7 +31,7 @@ pub struct Detail {
     pub user: Listed,
     pub summary: Option<Summary>,
     pub months: Vec<MonthResult>,
-    pub forecast: Option<Forecast>,
+    pub forecast: Option<PlanForecast>,
 }
 
 #[derive(Clone)]

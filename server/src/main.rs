@@ -1,5 +1,5 @@
 //! The `socio` binary: `serve` (the default), `migrate`, `admin promote <phone>`,
-//! `reminders run [--now <RFC 3339 instant>]`.
+//! `reminders run [--now <RFC 3339 instant>]`, `facts [--on <YYYY-MM-DD>]`.
 
 use std::process::ExitCode;
 
@@ -20,8 +20,7 @@ use socio::{
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
-const USAGE: &str =
-    "usage: socio [serve | migrate | admin promote <phone> | reminders run [--now <RFC 3339 instant>]]";
+const USAGE: &str = "usage: socio [serve | migrate | admin promote <phone> | reminders run [--now <RFC 3339 instant>] | facts [--on <YYYY-MM-DD>]]";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -34,6 +33,8 @@ async fn main() -> ExitCode {
         ["admin", "promote", phone] => promote(phone).await,
         ["reminders", "run"] => run_reminders(None).await,
         ["reminders", "run", "--now", now] => run_reminders(Some(now)).await,
+        ["facts"] => facts(None),
+        ["facts", "--on", day] => facts(Some(day)),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             Ok(())
@@ -61,6 +62,41 @@ async fn serve() -> anyhow::Result<()> {
     }
     let app = Application::build(config).await?;
     app.run_until_stopped(stop).await
+}
+
+/// Checks the facts in use (`SOCIO_FACTS_FILE` when set, as `serve` reads it) and prints each dated
+/// table as it stands on a day (today in São Paulo by default): what to run before restarting with
+/// a new year's values.
+fn facts(day: Option<&str>) -> anyhow::Result<()> {
+    let config = Config::from_env()?;
+    if let Some(path) = &config.facts_file {
+        socio::facts::install(path).map_err(anyhow::Error::msg)?;
+        println!("facts from {}", path.display());
+    }
+    let today = socio::clock::CivilDate::in_sao_paulo(config.clock.now_ms()).iso();
+    let day = match day {
+        Some(day) if day.len() == 10 && day.as_bytes()[4] == b'-' && day.as_bytes()[7] == b'-' => {
+            day.to_owned()
+        }
+        Some(other) => anyhow::bail!("--on takes a day as YYYY-MM-DD, not {other:?}"),
+        None => today,
+    };
+    println!("on {day}:");
+    for table in socio::facts::tables(&day) {
+        println!(
+            "  {:<22} {:<8} {} … {}  {}",
+            table.id,
+            table.validity.key(),
+            table.valid_from,
+            table.valid_until.as_deref().unwrap_or(""),
+            table.summary
+        );
+    }
+    let expired = socio::facts::expired_on(&day);
+    if !expired.is_empty() {
+        println!("expired: {}", expired.join(", "));
+    }
+    Ok(())
 }
 
 async fn migrate() -> anyhow::Result<()> {

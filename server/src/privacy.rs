@@ -13,7 +13,7 @@ use crate::{
     identity::users::{self, User},
     plan::{
         Plans,
-        results::{self, Forecast, MonthResult, Results},
+        results::{self, MonthResult, PlanForecast, Results},
         store::Plan,
     },
 };
@@ -27,7 +27,7 @@ pub struct Collected {
     pub plan: Option<Plan>,
     pub messages: Vec<Message>,
     pub months: Vec<MonthResult>,
-    pub forecast: Option<Forecast>,
+    pub forecast: Option<PlanForecast>,
     pub at: i64,
 }
 

@@ -98,7 +98,10 @@ impl ResultsApi {
                 },
             }),
             results: months.iter().map(|m| month_proto(m, forecast.as_ref())).collect(),
-            plan: forecast.as_ref().map(forecast_proto),
+            // What the plan expects of the current month (its tax tables).
+            plan: forecast.as_ref().map(|f| {
+                forecast_proto(&f.month(results::YearMonth { year: today.year, month: today.month }))
+            }),
             biggest_gap: results::biggest_gap(&months, forecast.as_ref(), lang).unwrap_or_default(),
         }))
     }

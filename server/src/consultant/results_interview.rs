@@ -170,6 +170,7 @@ pub async fn answer(
     leave(db, &user.id).await?;
     let mut reply = recorded_text(&recorded, lang);
     if let Some(forecast) = results.forecast_for(&user.id).await? {
+        let forecast = forecast.month(recorded.month);
         reply.push_str(&against_plan_text(&forecast, &results::variance(&recorded, &forecast), lang));
     }
     Ok(reply)

@@ -83,6 +83,11 @@ impl YearMonth {
         }
     }
 
+    /// Noon of the month's 15th in São Paulo: the instant a month's rules are taken at.
+    pub fn middle(self) -> i64 {
+        CivilDate { year: self.year, month: self.month, day: 15 }.starts_at() + 12 * 3_600_000
+    }
+
     /// "outubro de 2026" / "October 2026".
     pub fn name(self, lang: Language) -> String {
         let name = crate::clock::month_name(self.month, lang).unwrap_or_default();
@@ -106,7 +111,7 @@ impl MonthResult {
     }
 }
 
-/// What the plan expects of a month.
+/// What the plan expects of one month.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Forecast {
     pub revenue: f64,
@@ -206,20 +211,52 @@ pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result
     Ok(())
 }
 
+/// What the plan's finance step expects of each month: the same figures, with the tax tables in
+/// force in that month (a month's results are compared with that month's DAS, ceiling and rates).
+#[derive(Clone, Debug)]
+pub struct PlanForecast {
+    inputs: finance::Inputs,
+    legal: Json,
+    finance: pb::FinanceData,
+    recorded: Option<super::taxes::Recorded>,
+}
+
+impl PlanForecast {
+    /// How the plan's taxes are worked out in `month`: with the tables in force in it.
+    pub fn tax_in(&self, month: YearMonth) -> super::taxes::Basis {
+        let revenue = self.inputs.average_ticket * self.inputs.expected_sales_per_month;
+        let payroll = super::taxes::Payroll::of(&self.finance);
+        super::taxes::basis(&self.legal, revenue, &payroll, self.recorded, month.middle())
+    }
+
+    /// The plan's expectation of `month`.
+    pub fn month(&self, month: YearMonth) -> Forecast {
+        let mut inputs = self.inputs.clone();
+        inputs.tax = self.tax_in(month);
+        let month = finance::analyse(&inputs).month;
+        Forecast {
+            revenue: month.revenue,
+            costs: month.taxes + month.variable_costs + month.fixed_costs,
+            result: month.result,
+        }
+    }
+}
+
 /// What the plan's finance step expects of a month, once it has a ticket and the sales a month.
-pub fn forecast(plan: &Plan) -> Option<Forecast> {
+pub fn forecast(plan: &Plan) -> Option<PlanForecast> {
     let data: pb::FinanceData = proto_json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
-    let month = finance::analyse(&document::plan_inputs(plan, &data)?).month;
-    Some(Forecast {
-        revenue: month.revenue,
-        costs: month.taxes + month.variable_costs + month.fixed_costs,
-        result: month.result,
+    let inputs = document::plan_inputs(plan, &data)?;
+    Some(PlanForecast {
+        inputs,
+        legal: plan.section(Step::Legal).data.clone(),
+        finance: data,
+        recorded: plan.recorded,
     })
 }
 
 /// What the person's plan expects of a month, when they have a plan with the figures (reading it
 /// never creates a plan).
-async fn forecast_of(db: &Db, user_id: &str) -> Result<Option<Forecast>, sqlx::Error> {
+async fn forecast_of(db: &Db, user_id: &str) -> Result<Option<PlanForecast>, sqlx::Error> {
     let mut conn = db.pool().acquire().await?;
     let plan = store::find(&mut conn, user_id, Detail::Sections, db.now_ms()).await?;
     Ok(plan.as_ref().and_then(forecast))
@@ -241,12 +278,26 @@ pub fn variance(actual: &MonthResult, forecast: &Forecast) -> Variance {
 
 /// One sentence on the biggest gap between the recorded months and the plan (by result), in the
 /// person's language; None without months or a plan to compare with.
-pub fn biggest_gap(results: &[MonthResult], forecast: Option<&Forecast>, lang: Language) -> Option<String> {
+pub fn biggest_gap(
+    results: &[MonthResult],
+    forecast: Option<&PlanForecast>,
+    lang: Language,
+) -> Option<String> {
     let forecast = forecast?;
+    gap_against(results, |month| forecast.month(month), lang)
+}
+
+/// [`biggest_gap`] against each month's expectation.
+fn gap_against(
+    results: &[MonthResult],
+    expected: impl Fn(YearMonth) -> Forecast,
+    lang: Language,
+) -> Option<String> {
     let worst = results.iter().max_by(|a, b| {
-        let gap = |r: &MonthResult| (r.result() - forecast.result).abs();
+        let gap = |r: &MonthResult| (r.result() - expected(r.month).result).abs();
         gap(a).total_cmp(&gap(b))
     })?;
+    let forecast = expected(worst.month);
     let gap = worst.result() - forecast.result;
     let brl = |v: f64| money::format_brl(v, lang);
     let month = worst.month.name(lang);
@@ -299,7 +350,7 @@ fn cents(value: f64) -> f64 {
 }
 
 /// The months with the plan beside them, as JSON for the model's tools and the export.
-pub fn as_json(results: &[MonthResult], forecast: Option<&Forecast>) -> Json {
+pub fn as_json(results: &[MonthResult], forecast: Option<&PlanForecast>) -> Json {
     let months: Vec<Json> = results
         .iter()
         .map(|r| {
@@ -307,8 +358,8 @@ pub fn as_json(results: &[MonthResult], forecast: Option<&Forecast>) -> Json {
                 "month": r.month.key(), "revenue": r.revenue, "costs": r.costs,
                 "salesCount": r.sales_count, "result": cents(r.result()),
             });
-            if let Some(f) = forecast {
-                let v = variance(r, f);
+            if let Some(f) = forecast.map(|f| f.month(r.month)) {
+                let v = variance(r, &f);
                 month["plan"] = serde_json::json!({
                     "revenue": cents(f.revenue), "costs": cents(f.costs), "result": cents(f.result),
                 });
@@ -335,7 +386,7 @@ pub struct Results {
 /// ceiling at the year's pace, or last year's excess in the new year's first months.
 pub struct Outlook {
     pub months: Vec<MonthResult>,
-    pub forecast: Option<Forecast>,
+    pub forecast: Option<PlanForecast>,
     pub ceiling: Option<super::calendar::CeilingOutlook>,
     /// The day São Paulo is on (what the ceiling's deadlines are read against).
     pub today: CivilDate,
@@ -354,7 +405,7 @@ impl Results {
         month: &str,
         figures: (f64, f64, i64),
         source: Source,
-    ) -> Result<(MonthResult, Option<Forecast>), AppError> {
+    ) -> Result<(MonthResult, Option<PlanForecast>), AppError> {
         let month = YearMonth::parse("month", month, self.plans.db().now_ms())?;
         let recorded = self.record_month(user_id, month, figures, source).await?;
         let plan = self.plans.get_or_create(user_id).await?;
@@ -374,7 +425,7 @@ impl Results {
 
     /// What the person's plan expects of a month, when they have a plan whose finance section
     /// says enough (none is made by asking).
-    pub async fn forecast_for(&self, user_id: &str) -> Result<Option<Forecast>, AppError> {
+    pub async fn forecast_for(&self, user_id: &str) -> Result<Option<PlanForecast>, AppError> {
         Ok(forecast_of(self.plans.db(), user_id).await?)
     }
 
@@ -399,6 +450,40 @@ mod tests {
 
     // 2026-11-25 12:00 in São Paulo.
     const NOW: i64 = 1_795_618_800_000;
+
+    #[test]
+    fn each_month_is_compared_with_the_tax_tables_in_force_that_month() {
+        use crate::plan::store::Section;
+        let data = |step| match step {
+            Step::Legal => serde_json::json!({"businessType": "mei", "activity": "commerce"}),
+            Step::Finance => serde_json::json!({"averageTicket": 40, "expectedSalesPerMonth": 150,
+                "monthlyFixedCosts": 1200, "variableCostPerSale": 18}),
+            _ => serde_json::json!({}),
+        };
+        let plan = Plan {
+            id: "p".into(),
+            user_id: "u".into(),
+            sections: Step::ALL
+                .iter()
+                .map(|&step| Section { step, data: data(step), completed: false, updated_at: 0 })
+                .collect(),
+            document: None,
+            recorded: None,
+            created_at: 0,
+            updated_at: 0,
+        };
+        let forecast = forecast(&plan).unwrap();
+        let (december, january) = (YearMonth { year: 2026, month: 12 }, YearMonth { year: 2027, month: 1 });
+        // December 2026: 2026's DAS (R$ 82,05, commerce) in force; costs 1.200 + 150 × 18 + 82,05.
+        assert!(matches!(forecast.tax_in(december), super::super::taxes::Basis::Mei { expired: None, .. }));
+        assert!((forecast.month(december).costs - 3_982.05).abs() < 1e-9);
+        // January 2027, nothing newer published: 2026's value, known to be past its period.
+        let stale = forecast.tax_in(january);
+        assert!(
+            matches!(&stale, super::super::taxes::Basis::Mei { expired: Some(until), .. } if until == "2026-12-31"),
+            "{stale:?}"
+        );
+    }
 
     #[test]
     fn a_month_is_yyyy_mm_and_never_in_the_future() {
@@ -431,7 +516,7 @@ mod tests {
             costs: 16_000.0,
             ..october.clone()
         };
-        let sentence = biggest_gap(&[october, september], Some(&forecast), Language::PtBr).unwrap();
+        let sentence = gap_against(&[october, september], |_| forecast, Language::PtBr).unwrap();
         assert!(sentence.contains("setembro de 2026") && sentence.contains("receita ficou"), "{sentence}");
         assert!(amount("revenue", -1.0).is_err() && amount("revenue", f64::NAN).is_err());
         assert_eq!(amount("revenue", 19.999).unwrap(), 20.0);

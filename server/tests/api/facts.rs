@@ -113,3 +113,37 @@ async fn a_broken_facts_file_stops_the_start_naming_the_file_and_the_problem() {
         assert!(said.contains(name) && said.contains(problem), "{name}: {said}");
     }
 }
+
+/// A facts file with the new year's DAS is used as soon as it is read: `socio facts --on` (what an
+/// operator runs before restarting with it, reading it exactly as `serve` does) shows 2027's values
+/// current on 2027-01-05, where the built-in file shows 2026's expired.
+#[tokio::test]
+async fn a_facts_file_with_the_new_year_s_das_is_used_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut facts: Value = serde_json::from_str(include_str!("../../data/business-facts.json")).unwrap();
+    facts["taxes"]["meiDas"].as_array_mut().unwrap().push(json!({
+        "validFrom": "2027-01-01", "validUntil": "2027-12-31", "fact": "mei.das",
+        "commerce": 86.05, "industry": 86.05, "services": 90.05, "commerceAndServices": 91.05
+    }));
+    let path = dir.path().join("facts-2027.json");
+    std::fs::write(&path, facts.to_string()).unwrap();
+    let run = |file: Option<&std::path::Path>| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_socio"));
+        command.args(["facts", "--on", "2027-01-05"]).env("RUST_LOG", "error").env_remove("SOCIO_FACTS_FILE");
+        if let Some(file) = file {
+            command.env("SOCIO_FACTS_FILE", file);
+        }
+        let output = command.output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let built_in = run(None);
+    assert!(
+        built_in.contains("taxes.meiDas") && built_in.contains("expired: mei.das, taxes.meiDas"),
+        "{built_in}"
+    );
+    let published = run(Some(&path));
+    let das = published.lines().find(|l| l.contains("taxes.meiDas")).unwrap();
+    assert!(das.contains("current") && das.contains("2027-01-01") && das.contains("86.05"), "{published}");
+    assert!(!published.contains("taxes.meiDas,") && !published.ends_with("taxes.meiDas\n"), "{published}");
+}

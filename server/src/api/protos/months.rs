@@ -4,7 +4,7 @@
 
 use crate::{
     api::timestamp,
-    plan::results::{self, Forecast, MonthResult},
+    plan::results::{self, Forecast, MonthResult, PlanForecast},
     proto::socio::v1 as pb,
 };
 
@@ -12,13 +12,16 @@ pub fn forecast_proto(f: &Forecast) -> pb::MonthForecast {
     pb::MonthForecast { revenue: f.revenue, costs: f.costs, result: f.result }
 }
 
-pub fn month_proto(r: &MonthResult, forecast: Option<&Forecast>) -> pb::MonthResult {
+/// A month beside what the plan expects of that month (with that month's tax tables).
+pub fn month_proto(r: &MonthResult, forecast: Option<&PlanForecast>) -> pb::MonthResult {
+    let forecast = forecast.map(|f| f.month(r.month));
+    let forecast = forecast.as_ref();
     pb::MonthResult {
         month: r.month.key(),
         revenue: r.revenue,
         costs: r.costs,
         sales_count: r.sales_count as i32,
-        result: r.result(),
+        result: (r.result() * 100.0).round() / 100.0,
         plan: forecast.map(forecast_proto),
         variance: forecast.map(|f| {
             let v = results::variance(r, f);

@@ -11,7 +11,7 @@
 use super::{
     ceiling::{CeilingProjection, ceiling_projection, ceiling_warning},
     reminders::Preferences,
-    results::{self, Forecast, MonthResult, YearMonth},
+    results::{self, MonthResult, PlanForecast, YearMonth},
     sections::Step,
     store::{self, Detail, Plan},
     taxes,
@@ -190,7 +190,7 @@ pub async fn outlook(
     user_id: &str,
     months: &[MonthResult],
     now: i64,
-) -> Result<(Option<Forecast>, Option<CeilingOutlook>), sqlx::Error> {
+) -> Result<(Option<PlanForecast>, Option<CeilingOutlook>), sqlx::Error> {
     let mut conn = db.pool().acquire().await?;
     let plan = store::find(&mut conn, user_id, Detail::Sections, now).await?;
     let forecast = plan.as_ref().and_then(results::forecast);
