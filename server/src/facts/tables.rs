@@ -207,6 +207,8 @@ pub struct Calendar {
     pub year_over: YearOver,
     /// A Simples company's half-yearly choice of IBS/CBS inside or outside the DAS.
     pub simples_choice: ChoiceWindow,
+    /// A company outside the Simples opting into it for the next year.
+    pub simples_option: ChoiceWindow,
     pub ceiling: Dated<Ceiling>,
     pub holidays: Holidays,
 }

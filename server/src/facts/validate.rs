@@ -51,6 +51,7 @@ pub fn validate(facts: &Facts) -> Result<(), String> {
         &c.defis.fact,
         &c.year_over.fact,
         &c.simples_choice.fact,
+        &c.simples_option.fact,
         &c.holidays.fact,
     ];
     named.extend(c.ceiling.periods().iter().flat_map(|p| [&p.value.fact, &p.value.tolerance_fact]));
@@ -70,12 +71,11 @@ pub fn validate(facts: &Facts) -> Result<(), String> {
             return Err(format!("taxes.meiDas {}: every value must be a positive amount", period.valid_from));
         }
     }
-    let window = &c.simples_choice;
-    if !date(&window.valid_from)
-        || window.months.is_empty()
-        || window.months.iter().any(|m| !(1..=12).contains(m))
-    {
-        return Err("calendar.simplesChoice: a validFrom (YYYY-MM-DD) and months from 1 to 12".into());
+    for (name, window) in [("simplesChoice", &c.simples_choice), ("simplesOption", &c.simples_option)] {
+        let months_ok = !window.months.is_empty() && window.months.iter().all(|m| (1..=12).contains(m));
+        if !date(&window.valid_from) || !months_ok {
+            return Err(format!("calendar.{name}: a validFrom (YYYY-MM-DD) and months from 1 to 12"));
+        }
     }
     for period in c.ceiling.periods() {
         let ceiling = &period.value;

@@ -49,10 +49,12 @@ pub enum Kind {
     YearOver,
     /// A Simples company's half-yearly choice: IBS and CBS inside the DAS or outside it.
     SimplesChoice,
+    /// A company in another regime may opt into the Simples for the next year.
+    SimplesOption,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 9] = [
         Kind::Checkin,
         Kind::Das,
         Kind::Dasn,
@@ -61,6 +63,7 @@ impl Kind {
         Kind::Ceiling,
         Kind::YearOver,
         Kind::SimplesChoice,
+        Kind::SimplesOption,
     ];
 
     pub fn key(self) -> &'static str {
@@ -73,6 +76,7 @@ impl Kind {
             Kind::Ceiling => "ceiling",
             Kind::YearOver => "year_over",
             Kind::SimplesChoice => "simples_choice",
+            Kind::SimplesOption => "simples_option",
         }
     }
 
@@ -101,6 +105,8 @@ pub struct Profile {
     pub opened: Option<YearMonth>,
     /// What it does, when the legal step says (the rate of a MEI's excess).
     pub activity: Option<taxes::Activity>,
+    /// A company in Lucro Presumido or Lucro Real (it may opt into the Simples).
+    pub other_regime: bool,
 }
 
 impl Profile {
@@ -116,6 +122,8 @@ impl Profile {
             simples: taxes::in_simples(legal),
             opened: new.then(|| results.iter().map(|r| r.month).min()).flatten(),
             activity: legal["activity"].as_str().and_then(taxes::Activity::parse),
+            other_regime: !taxes::is_mei(legal)
+                && matches!(legal["taxRegime"].as_str(), Some("lucro_presumido" | "lucro_real")),
         }
     }
 }
@@ -289,6 +297,27 @@ fn fiscal_deadlines(
     {
         let detail = simples_choice_notice(today, last_business_day(today.year, today.month, calendar), lang);
         due.push(Due { kind: Kind::SimplesChoice, period: this_month.key(), detail });
+    }
+    let option = &calendar.simples_option;
+    if profile.other_regime
+        && today.iso() >= option.valid_from
+        && option.months.contains(&today.month)
+        && on(1)
+    {
+        let by = last_business_day(today.year, today.month, calendar);
+        let detail = lang.choose(
+            format!(
+                "até {} a empresa pode optar pelo Simples Nacional para {} (no Portal do Simples Nacional). Vale comparar com o seu contador o imposto de hoje com o do Simples no seu anexo.",
+                in_words(by, lang),
+                today.year + 1
+            ),
+            format!(
+                "by {} the company may opt into the Simples Nacional for {} (on the Simples Nacional portal). It is worth comparing today's taxes with the Simples' in your annex with your accountant.",
+                in_words(by, lang),
+                today.year + 1
+            ),
+        );
+        due.push(Due { kind: Kind::SimplesOption, period: today.year.to_string(), detail });
     }
     if profile.mei
         && let Some(due_on) = yearly(&calendar.dasn)

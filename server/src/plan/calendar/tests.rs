@@ -16,7 +16,7 @@ fn consenting() -> Preferences {
     }
 }
 
-const MEI: Profile = Profile { mei: true, simples: false, opened: None, activity: None };
+const MEI: Profile = Profile { mei: true, simples: false, opened: None, activity: None, other_regime: false };
 
 fn month(year: i64, m: i64, revenue: f64) -> MonthResult {
     MonthResult { month: YearMonth { year, month: m }, revenue, costs: 0.0, sales_count: 1, recorded_at: 0 }
@@ -277,6 +277,22 @@ fn a_simples_company_is_reminded_of_its_half_yearly_ibs_cbs_choice_in_april_and_
     // Before the reform's first window (September 2026) there is nothing to choose; a MEI never does.
     assert!(due(at(2026, 4, 1, 10), &prefs, &simples, &[], Language::PtBr).is_empty());
     assert!(due(at(2027, 4, 1, 10), &prefs, &MEI, &[], Language::PtBr).is_empty());
+}
+
+#[test]
+fn a_company_in_lucro_presumido_is_told_in_september_it_may_opt_into_the_simples() {
+    let prefs = Preferences { monthly_checkin: false, ..consenting() };
+    let presumido = Profile { other_regime: true, ..Profile::default() };
+    // 2027-09-01 is a Wednesday; the option closes on the last business day, Thursday 30/09/2027,
+    // for 2028 (LC 123/2006 art. 16, as LC 214/2025 art. 516 has it).
+    let september = due(at(2027, 9, 1, 10), &prefs, &presumido, &[], Language::PtBr);
+    assert_eq!(kinds(&september), [Kind::SimplesOption]);
+    assert!(september[0].detail.contains("30/09/2027") && september[0].detail.contains("para 2028"));
+    assert_eq!(september[0].period, "2027");
+    // Not in other months, not to a Simples company or a MEI.
+    assert!(due(at(2027, 4, 1, 10), &prefs, &presumido, &[], Language::PtBr).is_empty());
+    let simples = Profile { simples: true, ..Profile::default() };
+    assert_eq!(kinds(&due(at(2027, 9, 1, 10), &prefs, &simples, &[], Language::PtBr)), [Kind::SimplesChoice]);
 }
 
 #[test]
