@@ -23,6 +23,12 @@ pub fn format_brl(amount: f64, lang: Language) -> String {
     )
 }
 
+/// An amount rounded to centavos, as data holds reais (R$ 21.000 − R$ 23.668,45 is −2.668,45, not
+/// −2668.4500000000007).
+pub fn cents(value: f64) -> f64 {
+    (value * 100.0).round() / 100.0
+}
+
 /// A plain number with the language's separators and `digits` decimals.
 pub fn format_number(value: f64, digits: usize, lang: Language) -> String {
     let text = format!("{value:.digits$}");

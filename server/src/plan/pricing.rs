@@ -10,7 +10,13 @@
 //! `price_product` tool, the guide and the builder (Sebrae, "Como calcular o preço de venda",
 //! markup divisor).
 
-use super::{document, finance, money::format_brl, sections::Step, store::Plan, taxes::Basis};
+use super::{
+    document, finance,
+    money::{cents, format_brl},
+    sections::Step,
+    store::Plan,
+    taxes::Basis,
+};
 use crate::{
     error::{AppError, Problem},
     locale::Language,
@@ -129,16 +135,7 @@ impl Request {
                     Problem::OutOfRange { min: 1, max: 744 },
                 ));
             }
-            let pro_labore = r.desired_pro_labore.unwrap_or(0.0);
-            if !pro_labore.is_finite() || !(0.0..=1.0e9).contains(&pro_labore) {
-                return Err(AppError::invalid(
-                    "desiredProLabore",
-                    Problem::Format {
-                        pt_br: "um valor em reais, zero ou mais",
-                        en: "an amount in reais, zero or more",
-                    },
-                ));
-            }
+            let pro_labore = super::results::amount("desiredProLabore", r.desired_pro_labore.unwrap_or(0.0))?;
             Some(Hourly {
                 hours_per_unit: hours,
                 billable_hours_per_month: billable,
@@ -149,17 +146,7 @@ impl Request {
         };
         let unit_cost = if hourly.is_some() {
             // A service's materials may be nothing: its hours are its cost.
-            let cost = r.unit_cost;
-            if !cost.is_finite() || !(0.0..=1.0e9).contains(&cost) {
-                return Err(AppError::invalid(
-                    "unitCost",
-                    Problem::Format {
-                        pt_br: "um valor em reais, zero ou mais",
-                        en: "an amount in reais, zero or more",
-                    },
-                ));
-            }
-            cost
+            super::results::amount("unitCost", r.unit_cost)?
         } else {
             positive("unitCost", r.unit_cost)?
         };
@@ -173,10 +160,6 @@ impl Request {
             hourly,
         })
     }
-}
-
-fn round(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
 }
 
 /// A number as people read it, up to two decimals: "3", "1,5" ("1.5" in English).
@@ -252,18 +235,18 @@ pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Resul
             },
         ));
     }
-    let price = round(unit_cost / divisor);
+    let price = cents(unit_cost / divisor);
     let mut parts = vec![Part {
         code: "cost",
         name: lang.choose("Custo", "Cost").to_owned(),
         share: unit_cost / price,
-        amount: round(unit_cost),
+        amount: cents(unit_cost),
     }];
     parts.extend(shares.iter().filter(|(_, _, s)| *s > 0.0).map(|(code, name, s)| Part {
         code,
         name: (*name).to_owned(),
         share: *s,
-        amount: round(price * s),
+        amount: cents(price * s),
     }));
     if let Some(p) = plan {
         if req.target_margin + 1e-9 < p.margin {

@@ -9,7 +9,8 @@ use serde_json::Value as Json;
 use sqlx::Row;
 
 use super::{
-    document, finance, money,
+    document, finance,
+    money::{self, cents},
     sections::Step,
     store::{self, Detail, Plan, Source},
 };
@@ -341,12 +342,6 @@ fn gap_against(
             ),
         )
     })
-}
-
-/// An amount rounded to centavos, as data holds reais (R$ 21.000 − R$ 23.668,45 is −2.668,45, not
-/// −2668.4500000000007).
-fn cents(value: f64) -> f64 {
-    (value * 100.0).round() / 100.0
 }
 
 /// The months with the plan beside them, as JSON for the model's tools and the export.
