@@ -25,7 +25,7 @@ pub struct Setup {
 
 impl Default for Setup {
     fn default() -> Self {
-        Self { people: 500, batch_window: Duration::from_secs(1), model_time: Duration::from_secs(2) }
+        Self { people: 1000, batch_window: Duration::from_secs(1), model_time: Duration::from_secs(2) }
     }
 }
 
@@ -81,7 +81,6 @@ pub async fn crowd(url: &str, setup: Setup) -> anyhow::Result<Crowd> {
         ("DATABASE_URL", url.to_owned()),
         ("JWT_SECRET", "bench-secret-that-is-long-enough-0123456789".into()),
         ("WHATSAPP_BATCH_WINDOW_MS", setup.batch_window.as_millis().to_string()),
-        ("LLM_MAX_CONCURRENCY", (setup.people + 12).to_string()),
         ("LLM_TIMEOUT_S", "30".into()),
     ]);
     let server = Server::start(&env).await?;

@@ -12,6 +12,7 @@ mod report;
 mod run;
 mod seed;
 mod server;
+mod wrk;
 
 use std::time::Duration;
 
@@ -19,8 +20,8 @@ use anyhow::{Context, bail};
 
 const USAGE: &str = "usage:
   socio-bench seed --database-url URL [--users N] [--messages N]
-  socio-bench run [--engines sqlite,postgres] [--concurrency N] [--seconds N] [--out FILE]
-  socio-bench crowd [--engines sqlite,postgres]   (the crowd scenario alone)
+  socio-bench run [--engines sqlite,postgres] [--concurrency N] [--seconds N] [--people N] [--out FILE]
+  socio-bench crowd [--engines sqlite,postgres] [--people N]   (the crowd scenario alone; 1,000 people unless told)
   socio-bench eval [--require-perfect true]       (the consultant's quality harness: LLM_BASE_URL, else a scripted model)
                   (PostgreSQL at BENCH_POSTGRES_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)";
 
@@ -59,6 +60,7 @@ async fn main() -> anyhow::Result<()> {
                     .map(str::to_owned)
                     .collect(),
                 concurrency: flags.number("concurrency", 50)?,
+                people: flags.number("people", crowd::Setup::default().people)?,
                 duration: Duration::from_secs(flags.number("seconds", 5)? as u64),
                 out: flags.get("out").unwrap_or("target/bench/results.json").into(),
                 postgres_url: std::env::var("BENCH_POSTGRES_URL")

@@ -30,11 +30,14 @@ use crate::{
     report::{EngineResult, Pipeline, Report},
     seed::{self, Size},
     server::{Server, memory_mib},
+    wrk,
 };
 
 pub struct Options {
     pub engines: Vec<String>,
     pub concurrency: usize,
+    /// How many people the crowd has.
+    pub people: usize,
     pub duration: Duration,
     pub out: PathBuf,
     pub postgres_url: String,
@@ -44,6 +47,8 @@ const WARMUP: Duration = Duration::from_secs(1);
 /// The seeded Pro user with a plan whose dashboard is measured.
 const DASHBOARD_USER: usize = 10;
 const PIPELINE_ROUNDS: usize = 100;
+/// The ingestion row of the webhook as `wrk` drove it (one message a delivery).
+pub const WRK_WEBHOOK: usize = 0;
 
 pub async fn run(options: Options) -> anyhow::Result<()> {
     let mut report = Report::new(options.concurrency, options.duration);
@@ -63,7 +68,8 @@ pub async fn crowd_only(options: Options) -> anyhow::Result<()> {
     for engine in &options.engines {
         eprintln!("── {engine}: the crowd");
         let url = fresh_database(engine, &options).await?;
-        let result = crowd::crowd(&url, crowd::Setup::default()).await?;
+        let setup = crowd::Setup { people: options.people, ..crowd::Setup::default() };
+        let result = crowd::crowd(&url, setup).await?;
         println!("{engine}: {}", result.json());
     }
     Ok(())
@@ -126,12 +132,9 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
     let peak_mib = sampler.stop().await?;
     let high_water_mib = memory_mib(server.pid(), "VmHWM").unwrap_or(peak_mib);
     server.stop()?;
-    eprintln!(
-        "   the crowd: {} Pro users at once, the model taking {:?}",
-        crowd::Setup::default().people,
-        crowd::Setup::default().model_time
-    );
-    let crowd = crowd::crowd(url, crowd::Setup::default()).await?;
+    let setup = crowd::Setup { people: options.people, ..crowd::Setup::default() };
+    eprintln!("   the crowd: {} Pro users at once, the model taking {:?}", setup.people, setup.model_time);
+    let crowd = crowd::crowd(url, setup).await?;
     Ok(EngineResult {
         engine: engine.to_owned(),
         calls,
@@ -241,6 +244,21 @@ async fn calls(
         .await;
         calls.push(("REST", name, outcome));
     }
+    if wrk::available() {
+        for (name, path, token) in [
+            ("ping (GET /healthz)", "/healthz", String::new()),
+            ("GetMe", "/api/auth/me", user.clone()),
+            ("GetDashboard", "/api/dashboard", user.clone()),
+        ] {
+            eprintln!("   wrk {name}");
+            tokio::time::sleep(WARMUP).await;
+            calls.push(("wrk", name, wrk::get(&format!("{base}{path}"), &token, c, d).await?));
+        }
+    } else {
+        eprintln!(
+            "   (wrk is not installed: `apt-get install wrk` to measure the REST paths as an outside tool does)"
+        );
+    }
     Ok(calls.into_iter().map(|(p, n, o)| (p.to_owned(), n.to_owned(), o)).collect())
 }
 
@@ -268,6 +286,21 @@ async fn ingestion(
             bail!("{engine}: {} messages acknowledged but only {stored} stored", outcome.ok * batch);
         }
         ingestion.push((batch, outcome, stored));
+    }
+    if wrk::available() {
+        eprintln!("   wrk webhook, 1 message a delivery");
+        let dir = std::env::current_dir()?.join("target/bench");
+        let outcome = wrk::webhook(base, 31, options.concurrency, options.duration, &dir).await?;
+        let stored =
+            count(&db, "select count(*) as n from messages where wa_message_id like 'wamid.wrk.31.%'")
+                .await?;
+        // Every acknowledged delivery's message is stored (past the script's end, repeats are
+        // acknowledged as the duplicates they are).
+        let distinct = 4_000 * options.duration.as_secs().max(1) as usize;
+        if (stored as usize) < outcome.ok.min(distinct) {
+            bail!("{engine}: {} deliveries acknowledged through wrk but only {stored} stored", outcome.ok);
+        }
+        ingestion.push((WRK_WEBHOOK, outcome, stored));
     }
     db.close().await;
     Ok(ingestion)

@@ -9,6 +9,17 @@ use std::{
 
 use anyhow::{Context, bail};
 
+/// The server's settings a bench run takes from its own environment, to compare them.
+const TUNABLE: &[&str] = &[
+    "LLM_MAX_CONCURRENCY",
+    "WHATSAPP_SEND_CONCURRENCY",
+    "SOCIO_WORKERS",
+    "MALLOC_CONF",
+    "_RJEM_MALLOC_CONF",
+    "TOKIO_WORKER_THREADS",
+    "RUST_LOG",
+];
+
 pub struct Server {
     child: Child,
     pub address: String,
@@ -36,10 +47,17 @@ impl Server {
             .env("RUST_LOG", "error")
             // Every simulated client calls from this machine's one address.
             .env("HTTP_MAX_CONNECTIONS_PER_ADDRESS", "4096")
-            .stdout(Stdio::null())
+            .stdout(if std::env::var_os("RUST_LOG").is_some() { Stdio::inherit() } else { Stdio::null() })
             .stderr(Stdio::inherit());
         for (key, value) in env {
             command.env(key, value);
+        }
+        // The knobs one may turn to compare settings (`LLM_MAX_CONCURRENCY=64 make bench`) pass
+        // through to the server; everything else is the bench's own.
+        for key in TUNABLE {
+            if let Ok(value) = std::env::var(key) {
+                command.env(key, value);
+            }
         }
         let child = command.spawn().context("starting the socio binary")?;
         let server = Self { child, address: format!("127.0.0.1:{port}") };

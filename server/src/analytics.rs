@@ -210,7 +210,7 @@ pub async fn record(
     .bind(&visitor.0)
     .bind(CivilDate::in_sao_paulo(now).days())
     .bind(now)
-    .execute(db.pool())
+    .execute(&mut *db.writer().await?)
     .await?;
     Ok(())
 }

@@ -20,6 +20,19 @@ use socio::{
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+/// jemalloc's settings, read at its start (its `malloc_conf` symbol; `_RJEM_MALLOC_CONF` in the
+/// environment still overrides them). By default it keeps four arenas a core — 64 on a 16-core
+/// machine, each holding freed pages of its own — which is why peak memory grew with the core count
+/// (issue 46: 132 MiB under the bench on 16 cores, under 100 on 2). Four arenas whatever the
+/// machine: the server's threads (one a core for tokio, eight for SQLite, a few blocking) share
+/// them, and allocation is a small part of a call's time. Freed pages go back to the system
+/// within a second, by jemalloc's own background thread.
+#[cfg(feature = "jemalloc")]
+#[allow(non_upper_case_globals)]
+#[unsafe(export_name = "_rjem_malloc_conf")]
+pub static malloc_conf: &[u8; 73] =
+    b"narenas:4,background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:1000\0";
+
 const USAGE: &str = "usage: socio [serve | migrate | admin promote <phone> | reminders run [--now <RFC 3339 instant>] | facts [--on <YYYY-MM-DD>]]";
 
 #[tokio::main]

@@ -76,7 +76,7 @@ pub async fn subscribe(db: &Db, email: &Email, language: Language) -> Result<(),
     .bind(email.as_str())
     .bind(language.tag())
     .bind(now)
-    .execute(db.pool())
+    .execute(&mut *db.writer().await?)
     .await?;
     Ok(())
 }

@@ -71,7 +71,7 @@ async fn seed_default(db: &Db) -> Result<(), sqlx::Error> {
         .bind(DEFAULT_PROMPT)
         .bind(true)
         .bind(now)
-        .execute(db.pool())
+        .execute(&mut *db.writer().await?)
         .await?;
     }
     sqlx::query(
@@ -81,7 +81,7 @@ async fn seed_default(db: &Db) -> Result<(), sqlx::Error> {
     .bind(DEFAULT_PROMPT)
     .bind(now)
     .bind(SEEDED_TITLE)
-    .execute(db.pool())
+    .execute(&mut *db.writer().await?)
     .await?;
     Ok(())
 }

@@ -68,7 +68,7 @@ pub(in crate::billing) async fn create_session(
     .bind(db.now_ms())
     .bind(landing_variant)
     .bind(opened_by)
-    .execute(db.pool())
+    .execute(&mut *db.writer().await?)
     .await?;
     Ok(session)
 }
@@ -84,7 +84,7 @@ pub(in crate::billing) async fn set_provider_session(
         .bind(provider_session_id)
         .bind(checkout_url)
         .bind(id)
-        .execute(db.pool())
+        .execute(&mut *db.writer().await?)
         .await?;
     Ok(())
 }

@@ -394,7 +394,7 @@ pub(in crate::billing) async fn record_event(
     .bind(event_id)
     .bind(kind)
     .bind(db.now_ms())
-    .execute(db.pool())
+    .execute(&mut *db.writer().await?)
     .await?;
     Ok(())
 }

@@ -77,7 +77,7 @@ pub(super) fn trusted_proxies(
 pub(super) fn jobs_config(var: &dyn Fn(&str) -> Option<String>) -> Result<JobsConfig, ConfigError> {
     Ok(JobsConfig {
         workers: parse_number(&var, "SOCIO_WORKERS", 4)?.clamp(1, 64) as usize,
-        model_calls: parse_number(&var, "LLM_MAX_CONCURRENCY", 64)?.clamp(1, 1024) as usize,
+        model_calls: parse_number(&var, "LLM_MAX_CONCURRENCY", 1024)?.clamp(1, 4096) as usize,
         sends: parse_number(&var, "WHATSAPP_SEND_CONCURRENCY", 16)?.clamp(1, 256) as usize,
         retry_base: Duration::from_millis(parse_number(&var, "SOCIO_JOB_RETRY_BASE_MS", 2000)?.max(1)),
         lease: Duration::from_millis(parse_number(&var, "SOCIO_JOB_LEASE_MS", 30_000)?.max(300)),

@@ -63,7 +63,7 @@ async fn wait_for(db: &Db, user_id: &str, field: &str, draft: &Json) -> Result<(
     .bind(field)
     .bind(draft.to_string())
     .bind(db.now_ms())
-    .execute(db.pool())
+    .execute(&mut *db.writer().await?)
     .await?;
     Ok(())
 }
@@ -73,7 +73,7 @@ pub async fn leave(db: &Db, user_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("delete from guide_state where user_id = $1 and step = $2")
         .bind(user_id)
         .bind(STEP)
-        .execute(db.pool())
+        .execute(&mut *db.writer().await?)
         .await?;
     Ok(())
 }

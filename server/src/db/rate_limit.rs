@@ -32,14 +32,14 @@ pub async fn hit(db: &Db, key: &str, limit: Limit) -> Result<Result<(), Exceeded
     )
     .bind(key)
     .bind(window_start)
-    .fetch_one(db.pool())
+    .fetch_one(&mut *db.writer().await?)
     .await?
     .try_get("count")?;
     if count == 1 && rand::random::<u8>() < 3 {
         // Now and then, forget windows that ended a day ago.
         sqlx::query("delete from rate_limits where window_start < $1")
             .bind(now - crate::clock::DAY_MS)
-            .execute(db.pool())
+            .execute(&mut *db.writer().await?)
             .await?;
     }
     if count > limit.max {

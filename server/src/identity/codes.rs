@@ -140,7 +140,7 @@ pub async fn store(
 
 /// Forgets a code that could not be delivered, so the cooldown does not block a new try.
 pub(in crate::identity) async fn discard(db: &Db, id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("delete from login_codes where id = $1").bind(id).execute(db.pool()).await?;
+    sqlx::query("delete from login_codes where id = $1").bind(id).execute(&mut *db.writer().await?).await?;
     Ok(())
 }
 

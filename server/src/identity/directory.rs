@@ -246,7 +246,7 @@ impl Directory {
             sqlx::query("update users set search_key = $1 where id = $2")
                 .bind(search_key(&name, phone.as_ref(), username.as_deref()))
                 .bind(id)
-                .execute(db.pool())
+                .execute(&mut *db.writer().await?)
                 .await?;
         }
         Ok(())

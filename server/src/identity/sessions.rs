@@ -255,7 +255,7 @@ pub(in crate::identity) async fn revoke_family(db: &Db, family_id: &str) -> Resu
     sqlx::query("update refresh_tokens set revoked_at = $1 where family_id = $2 and revoked_at is null")
         .bind(db.now_ms())
         .bind(family_id)
-        .execute(db.pool())
+        .execute(&mut *db.writer().await?)
         .await?;
     changes::session_ended(db, family_id).await
 }

@@ -98,7 +98,7 @@ pub async fn set(
     .bind(hour)
     .bind(consenting.then_some(now))
     .bind(now)
-    .execute(db.pool())
+    .execute(&mut *db.writer().await?)
     .await?;
     let mut conn = db.pool().acquire().await?;
     Ok(get(&mut conn, user_id).await?)

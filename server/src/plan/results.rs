@@ -176,7 +176,7 @@ async fn record(
     .bind(sales_count as i32)
     .bind(source.key())
     .bind(now)
-    .execute(db.pool())
+    .execute(&mut *db.writer().await?)
     .await?;
     Ok(MonthResult { month, revenue, costs, sales_count, recorded_at: now })
 }

@@ -109,6 +109,8 @@ impl WhatsAppSender for DevOutbox {
 impl DevOutbox {
     /// One row of the outbox, for `to`'s digits.
     async fn keep(&self, to: &str, kept: Kept<'_>) -> Result<(), SendError> {
+        let unavailable = |e: sqlx::Error| SendError::Retryable(format!("outbox unavailable: {e}"));
+        let mut writer = self.db.writer().await.map_err(unavailable)?;
         sqlx::query(
             "insert into whatsapp_outbox (to_phone, body, kind, wa_message_id, created_at, file_name, file_data, choices) \
              values ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -121,9 +123,9 @@ impl DevOutbox {
         .bind(kept.file.map(|f| f.file_name.clone()))
         .bind(kept.file.map(|f| f.bytes.to_vec()))
         .bind(kept.choices)
-        .execute(self.db.pool())
+        .execute(&mut *writer)
         .await
-        .map_err(|e| SendError::Retryable(format!("outbox unavailable: {e}")))?;
+        .map_err(unavailable)?;
         Ok(())
     }
 }

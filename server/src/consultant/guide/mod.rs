@@ -79,7 +79,7 @@ impl Guide {
         .bind(step)
         .bind(field)
         .bind(self.db.now_ms())
-        .execute(self.db.pool())
+        .execute(&mut *self.db.writer().await?)
         .await?;
         Ok(())
     }
@@ -130,7 +130,7 @@ impl Guide {
         sqlx::query("update guide_state set draft = $2 where user_id = $1")
             .bind(user_id)
             .bind(draft.map(|d| d.to_string()))
-            .execute(self.db.pool())
+            .execute(&mut *self.db.writer().await?)
             .await?;
         Ok(())
     }

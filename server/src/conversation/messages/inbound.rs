@@ -159,7 +159,7 @@ pub(in crate::conversation) async fn insert_web_message(
     .bind(content)
     .bind(status)
     .bind(at)
-    .execute(db.pool())
+    .execute(&mut *db.writer().await?)
     .await?;
     Ok(Message {
         id,
@@ -187,7 +187,7 @@ pub(in crate::conversation) async fn set_content(
         .bind(content)
         .bind(db.now_ms())
         .bind(id)
-        .execute(db.pool())
+        .execute(&mut *db.writer().await?)
         .await?;
     Ok(())
 }

@@ -16,7 +16,7 @@ pub(in crate::conversation) async fn mark_sending(db: &Db, id: &str) -> Result<b
     )
     .bind(db.now_ms())
     .bind(id)
-    .execute(db.pool())
+    .execute(&mut *db.writer().await?)
     .await?;
     Ok(taken.rows_affected() == 1)
 }
@@ -64,7 +64,7 @@ pub(in crate::conversation) async fn requeue(db: &Db, id: &str) -> Result<(), sq
     )
     .bind(db.now_ms())
     .bind(id)
-    .execute(db.pool())
+    .execute(&mut *db.writer().await?)
     .await?;
     Ok(())
 }
@@ -82,7 +82,7 @@ pub(in crate::conversation) async fn record_sent(
     .bind(wa_message_id)
     .bind(db.now_ms())
     .bind(id)
-    .execute(db.pool())
+    .execute(&mut *db.writer().await?)
     .await?;
     Ok(())
 }
@@ -97,7 +97,7 @@ pub(in crate::conversation) async fn record_failed(
         .bind(reason.chars().take(1000).collect::<String>())
         .bind(db.now_ms())
         .bind(id)
-        .execute(db.pool())
+        .execute(&mut *db.writer().await?)
         .await?;
     Ok(())
 }
