@@ -296,8 +296,7 @@ async fn ingestion(
                 .await?;
         // Every acknowledged delivery's message is stored (past the script's end, repeats are
         // acknowledged as the duplicates they are).
-        let distinct = 4_000 * options.duration.as_secs().max(1) as usize;
-        if (stored as usize) < outcome.ok.min(distinct) {
+        if (stored as usize) < outcome.ok.min(wrk::distinct_deliveries(options.duration)) {
             bail!("{engine}: {} deliveries acknowledged through wrk but only {stored} stored", outcome.ok);
         }
         ingestion.push((WRK_WEBHOOK, outcome, stored));

@@ -35,9 +35,7 @@ pub async fn webhook(
     duration: Duration,
     script_dir: &Path,
 ) -> anyhow::Result<Outcome> {
-    // Enough distinct deliveries for ~4,000 a second; past them the script starts again, and the
-    // repeats are answered as duplicates (Meta's retries), which the figures then include.
-    let count = 4_000 * duration.as_secs().max(1) as usize;
+    let count = distinct_deliveries(duration);
     let mut script = String::from("local deliveries = {\n");
     for n in 0..count {
         let from = format!("55{prefix}9{n:08}");
@@ -54,6 +52,13 @@ pub async fn webhook(
     let mut args = common(connections, duration);
     args.extend(["-s".into(), path.display().to_string(), format!("{base}/api/webhooks/whatsapp")]);
     drive(args).await
+}
+
+/// How many distinct deliveries the webhook's script holds: enough for ~4,000 a second; past them
+/// it starts again, and the repeats are answered as duplicates (Meta's retries), which the figures
+/// then include.
+pub fn distinct_deliveries(duration: Duration) -> usize {
+    4_000 * duration.as_secs().max(1) as usize
 }
 
 /// The rest of the webhook's script: each of wrk's threads takes every `threads`-th delivery, so

@@ -23,7 +23,7 @@ use sqlx::{
 
 use crate::clock::Clock;
 
-/// The longest a writer waits for its turn at SQLite's write lock: its busy timeout.
+/// The longest a writer waits for its turn at SQLite's write connection: its busy timeout.
 const WRITE_TURN_WAIT: Duration = Duration::from_secs(5);
 
 /// How long a pooled connection may sit idle before it is checked on the way out of the pool.
@@ -53,8 +53,6 @@ pub struct Db {
     local_locks: key_lock::LocalLocks,
     /// "Now" for everything that reaches the database through this pool.
     clock: Clock,
-    /// SQLite's one writer, taken in turn by this process's writers (see [`Db::writer`]).
-    write_turns: Option<Arc<tokio::sync::Mutex<()>>>,
     /// SQLite's connection for writes (None on PostgreSQL, where every connection writes).
     writes: Option<AnyPool>,
 }
@@ -147,7 +145,6 @@ impl Db {
             notices,
             local_locks: Arc::default(),
             clock: Clock::system(),
-            write_turns: (engine == Engine::Sqlite).then(Arc::default),
             writes,
         })
     }
@@ -182,7 +179,6 @@ impl Db {
     /// SQLITE_BUSY_SNAPSHOT when another connection wrote in between, and waiting cannot help.
     /// A transaction ([`Tx`]): a job enqueued in it wakes this process's workers once it commits.
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
-        let turn = self.write_turn().await;
         let inner = match self.engine {
             Engine::Sqlite => self.writes().begin_with("begin immediate").await?,
             Engine::Postgres => self.pool.begin().await?,
@@ -195,34 +191,25 @@ impl Db {
             notices: self.notices.clone(),
             announced: Vec::new(),
             clock: self.clock.clone(),
-            _turn: turn,
         })
     }
 
-    /// A connection to write on outside a transaction (one statement that changes rows): on
-    /// SQLite it holds this process's turn at the one write lock until dropped, as [`Db::begin`]'s
-    /// transactions do. SQLite lets one connection write at a time and makes the others wait in
-    /// its busy handler, which sleeps 1, 2, 5 … up to 100 ms between tries and serves nobody in
-    /// order: under a crowd a write waited 1.5 s for a lock held 50 µs at a time (issue 46).
-    /// Taking turns here — a fair queue, woken the moment the writer before is done — leaves the
-    /// busy handler for other processes (a `socio migrate` beside a running server).
-    /// PostgreSQL locks rows, not the database: there it is a plain pooled connection.
-    pub async fn writer(&self) -> Result<Writer, sqlx::Error> {
-        let turn = self.write_turn().await;
-        Ok(Writer { conn: self.writes().acquire().await?, _turn: turn })
+    /// A connection to write on outside a transaction (one statement that changes rows):
+    /// `query.execute(&mut *db.writer().await?)`. On SQLite it is the one write connection, held
+    /// until dropped, as [`Db::begin`]'s transactions hold it. SQLite lets one connection write at
+    /// a time and makes the others wait in its busy handler, which sleeps 1, 2, 5 … up to 100 ms
+    /// between tries and serves nobody in order: under a crowd a write waited 1.5 s for a lock held
+    /// 50 µs at a time (issue 46). Waiting for the connection instead — the pool's fair queue,
+    /// woken the moment the writer before is done, for at most SQLite's busy timeout — leaves the
+    /// busy handler for other processes (a `socio migrate` beside a running server). PostgreSQL
+    /// locks rows, not the database: there it is a plain pooled connection.
+    pub async fn writer(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Any>, sqlx::Error> {
+        self.writes().acquire().await
     }
 
     /// The pool writes go through: SQLite's one writing connection, or PostgreSQL's pool.
     fn writes(&self) -> &AnyPool {
         self.writes.as_ref().unwrap_or(&self.pool)
-    }
-
-    /// This process's turn at SQLite's write lock (None on PostgreSQL). A writer that waits
-    /// longer than SQLite's own busy timeout goes ahead without it — SQLite then decides, as it
-    /// would without turns — so a task that writes while it holds a turn is slowed, never hung.
-    async fn write_turn(&self) -> Option<tokio::sync::OwnedMutexGuard<()>> {
-        let turns = self.write_turns.as_ref()?.clone();
-        tokio::time::timeout(WRITE_TURN_WAIT, turns.lock_owned()).await.ok()
     }
 
     /// Announces a change already committed (a statement outside a transaction): to this
@@ -350,29 +337,6 @@ pub struct Tx {
     notices: tokio::sync::broadcast::Sender<Notice>,
     announced: Vec<Notice>,
     clock: Clock,
-    /// Held until the transaction ends: SQLite's write lock is this transaction's.
-    _turn: Option<tokio::sync::OwnedMutexGuard<()>>,
-}
-
-/// A pooled connection holding this process's turn to write ([`Db::writer`]); dereferences to
-/// the connection: `query.execute(&mut *db.writer().await?)`.
-pub struct Writer {
-    conn: sqlx::pool::PoolConnection<sqlx::Any>,
-    _turn: Option<tokio::sync::OwnedMutexGuard<()>>,
-}
-
-impl std::ops::Deref for Writer {
-    type Target = sqlx::AnyConnection;
-
-    fn deref(&self) -> &Self::Target {
-        &self.conn
-    }
-}
-
-impl std::ops::DerefMut for Writer {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.conn
-    }
 }
 
 impl Tx {
