@@ -68,6 +68,8 @@ pub enum Resource {
     File,
     /// A login by message (`StartWhatsAppLogin`).
     Login,
+    /// A guarantee refund paid by hand (boleto).
+    Refund,
 }
 
 /// Requests that are well formed but cannot be done in the present state.
@@ -78,6 +80,10 @@ pub enum Precondition {
     ConsultantIsPro,
     /// WhatsApp lets us write freely only within 24 hours of the person's last message.
     OutsideServiceWindow,
+    /// A refund by Pix cannot be paid before the person gave a Pix key.
+    RefundWithoutPixKey,
+    /// The refund was already paid.
+    RefundAlreadyPaid,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -343,6 +349,13 @@ fn precondition_text(precondition: Precondition, lang: Language) -> &'static str
             "Esta pessoa não escreve há mais de 24 horas, e o WhatsApp só permite responder dentro de 24 horas da última mensagem dela. A mensagem não foi enviada.",
             "This person has not written for over 24 hours, and WhatsApp only allows replies within 24 hours of their last message. The message was not sent.",
         ),
+        Precondition::RefundWithoutPixKey => lang.choose(
+            "A pessoa ainda não informou a chave Pix: o reembolso não pode ser pago antes disso.",
+            "The person has not given a Pix key yet: the refund cannot be paid before that.",
+        ),
+        Precondition::RefundAlreadyPaid => {
+            lang.choose("Este reembolso já foi pago.", "This refund was already paid.")
+        }
     }
 }
 
@@ -397,6 +410,7 @@ fn resource_name(resource: Resource, lang: Language) -> &'static str {
         Resource::Job => lang.choose("Tarefa", "Job"),
         Resource::File => lang.choose("Arquivo", "File"),
         Resource::Login => lang.choose("Pedido de acesso", "Login request"),
+        Resource::Refund => lang.choose("Reembolso", "Refund"),
     }
 }
 
@@ -419,6 +433,7 @@ fn not_found_text(resource: Resource, lang: Language) -> &'static str {
             "Pedido de acesso não encontrado. Comece de novo pelo botão Entrar pelo WhatsApp.",
             "Login request not found. Start again with the Log in with WhatsApp button.",
         ),
+        Resource::Refund => lang.choose("Nenhum reembolso por Pix pendente.", "No pending Pix refund."),
     }
 }
 

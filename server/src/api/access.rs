@@ -67,6 +67,7 @@ pub const WRITES: &[&str] = &[
     "/socio.v1.ConsultantService/Chat",
     "/socio.v1.BillingService/CancelSubscription",
     "/socio.v1.BillingService/UpgradeSubscription",
+    "/socio.v1.BillingService/SetRefundPixKey",
     "/socio.v1.AccountService/ExportMyData",
     "/socio.v1.AccountService/DeleteMyAccount",
 ];

@@ -40,7 +40,8 @@ impl AccountApi {
     }
 
     async fn delete_my_account(&self, call: Call<DeleteMyAccount>) -> Answer<DeleteMyAccount> {
-        let user_id = call.user()?.id.clone();
+        let user = call.user()?;
+        let (user_id, was_pro) = (user.id.clone(), user.tier == crate::identity::users::Tier::Pro);
         if !call.body().confirm {
             return Err(AppError::invalid(
                 "confirm",
@@ -58,8 +59,15 @@ impl AccountApi {
         if !self.exports.privacy.erase(&user_id, &by).await? {
             return Err(AppError::NotFound(Resource::User));
         }
-        let notice = say("Sua conta e seus dados foram excluídos", "Your account and your data were deleted");
-        Ok(Reply::with_message(pb::DeleteMyAccountResponse {}, notice))
+        let notice = if was_pro {
+            say(
+                "Sua conta e seus dados foram excluídos. Sua assinatura Pro foi cancelada junto: nada mais será cobrado.",
+                "Your account and your data were deleted. Your Pro subscription ended with it: nothing more will be charged.",
+            )
+        } else {
+            say("Sua conta e seus dados foram excluídos.", "Your account and your data were deleted.")
+        };
+        Ok(Reply::with_message(pb::DeleteMyAccountResponse { subscription_ended: was_pro }, notice))
     }
 }
 

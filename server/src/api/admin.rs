@@ -1,17 +1,19 @@
 //! `AdminService`: users, their conversations and plans, subscription overrides, LGPD erasure,
-//! the audit trail, failed sends and analytics. The edge lets only admins in (`access::ADMIN`).
+//! the audit trail, failed sends, guarantee refunds to pay by Pix, and analytics. The edge lets only admins in (`access::ADMIN`).
 
 use super::{
     call::{Answer, Call, Reply, rpc_service, say},
     enum_field,
     export::{Exports, LINK_TTL_MS},
     paging::{DEFAULT_LIMIT, Page},
+    pix_refund_proto,
     protos::{chat::admin_chat_message, months::month_proto, plan::plan_proto},
     timestamp,
 };
 use crate::{
     administration::Administration,
     analytics, audit,
+    billing::manual_refunds::ManualRefunds,
     clock::CivilDate,
     config::MessageRates,
     conversation::messages,
@@ -31,11 +33,18 @@ pub struct AdminApi {
     plans: Plans,
     exports: Exports,
     rates: MessageRates,
+    refunds: ManualRefunds,
 }
 
 impl AdminApi {
-    pub fn new(admin: Administration, plans: Plans, exports: Exports, rates: MessageRates) -> Self {
-        Self { admin, plans, exports, rates }
+    pub fn new(
+        admin: Administration,
+        plans: Plans,
+        exports: Exports,
+        rates: MessageRates,
+        refunds: ManualRefunds,
+    ) -> Self {
+        Self { admin, plans, exports, rates, refunds }
     }
 }
 
@@ -253,6 +262,26 @@ impl AdminApi {
         let (sends, total) = self.admin.failed_sends(page.limit, page.offset()).await?;
         Ok(page.reply(sends.into_iter().map(failed_message_proto), total))
     }
+
+    async fn list_refunds(&self, _call: Call<ListRefunds>) -> Answer<ListRefunds> {
+        let refunds = self.refunds.list().await?;
+        Ok(Reply::from(pb::ListRefundsResponse {
+            refunds: refunds.iter().map(|r| pix_refund_proto(r, true)).collect(),
+        }))
+    }
+
+    async fn mark_refund_paid(&self, call: Call<MarkRefundPaid>) -> Answer<MarkRefundPaid> {
+        let admin = call.caller()?;
+        let refund = self.refunds.mark_paid(&call.body().id, &admin.user.id).await?;
+        let notice = say(
+            "Reembolso marcado como pago; a pessoa foi avisada no WhatsApp.",
+            "Refund marked as paid; the person was told on WhatsApp.",
+        );
+        Ok(Reply::with_message(
+            pb::MarkRefundPaidResponse { refund: Some(pix_refund_proto(&refund, true)) },
+            notice,
+        ))
+    }
 }
 
 /// Reais to the cent.
@@ -316,4 +345,6 @@ rpc_service!(AdminService for AdminApi {
     get_analytics,
     list_failed_messages,
     list_facts,
+    list_refunds,
+    mark_refund_paid,
 });

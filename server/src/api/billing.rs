@@ -6,12 +6,16 @@
 
 use super::{
     call::{Answer, Call, Reply, rpc_service, say},
-    timestamp,
+    pix_refund_proto, timestamp,
 };
 use crate::{
     analytics::Variant,
     billing::{
+        cancellation::Refund,
+        manual_refunds::{self, ManualRefunds},
+        on_whatsapp,
         payments::{Payments, Requester},
+        pix_key::PixKey,
         plans::{self, Offer, PlanId},
         subscriptions::{Interval, Subscription},
     },
@@ -29,12 +33,13 @@ use crate::{
 #[derive(Clone)]
 pub struct BillingApi {
     payments: Payments,
+    refunds: ManualRefunds,
     business_number: String,
 }
 
 impl BillingApi {
-    pub fn new(payments: Payments, business_number: &str) -> Self {
-        Self { payments, business_number: business_number.to_owned() }
+    pub fn new(payments: Payments, refunds: ManualRefunds, business_number: &str) -> Self {
+        Self { payments, refunds, business_number: business_number.to_owned() }
     }
 
     /// Whom a checkout is for: the number in the request, the person a checkout link names, or
@@ -163,30 +168,57 @@ impl BillingApi {
     ) -> Answer<GetSubscriptionStatus> {
         let caller = call.caller()?;
         let subscription = self.payments.current(&caller.user.id).await?;
+        let pix_refund = self.refunds.pending_for(&caller.user.id).await?;
         Ok(Reply::from(pb::GetSubscriptionStatusResponse {
             subscription_status: tier_proto(caller.user.tier),
             subscription: subscription.as_ref().map(|s| subscription_proto(s, self.payments.now_ms())),
+            pix_refund: pix_refund.as_ref().map(|r| pix_refund_proto(r, false)),
         }))
+    }
+
+    async fn set_refund_pix_key(&self, call: Call<SetRefundPixKey>) -> Answer<SetRefundPixKey> {
+        let caller = call.caller()?;
+        let key = PixKey::parse(&call.body().pix_key).ok_or_else(|| {
+            AppError::invalid(
+                "pixKey",
+                Problem::Format {
+                    pt_br: "uma chave Pix: CPF, CNPJ, e-mail, celular com DDD ou chave aleatória",
+                    en: "a Pix key: CPF, CNPJ, e-mail, mobile number with area code or random key",
+                },
+            )
+        })?;
+        let refund = self.refunds.give_key(&caller.user.id, &key).await?;
+        let text = manual_refunds::key_received(&refund, &key, crate::locale::current());
+        let reply = pb::SetRefundPixKeyResponse { refund: Some(pix_refund_proto(&refund, false)) };
+        Ok(Reply::with_message(reply, &text))
     }
 
     async fn cancel_subscription(&self, call: Call<CancelSubscription>) -> Answer<CancelSubscription> {
         let caller = call.caller()?;
-        let (subscription, refunded, tier) = self.payments.cancel(&caller.user.id).await?;
-        let message = if refunded {
-            say(
+        let (subscription, refund, tier) = self.payments.cancel(&caller.user.id).await?;
+        let pix_refund = match refund {
+            Refund::ByPix { .. } => self.refunds.pending_for(&caller.user.id).await?,
+            Refund::None | Refund::Refunded => None,
+        };
+        let message = match refund {
+            Refund::Refunded => say(
                 "Assinatura cancelada e pagamento reembolsado (garantia de 7 dias).",
                 "Subscription canceled and payment refunded (7-day guarantee).",
-            )
-        } else {
-            say(
+            ),
+            Refund::ByPix { .. } => say(
+                "Assinatura cancelada pela garantia de 7 dias. Como o pagamento foi por boleto, o reembolso é feito por Pix: informe a sua chave Pix aqui ou no WhatsApp.",
+                "Subscription canceled under the 7-day guarantee. As you paid by boleto, the refund is made by Pix: give your Pix key here or on WhatsApp.",
+            ),
+            Refund::None => say(
                 "Assinatura cancelada. Você continua Pro até o fim do período pago.",
                 "Subscription canceled. You stay Pro until the end of the paid period.",
-            )
+            ),
         };
         let reply = pb::CancelSubscriptionResponse {
             subscription_status: tier_proto(tier),
             subscription: Some(subscription_proto(&subscription, self.payments.now_ms())),
-            refunded,
+            refunded: refund == Refund::Refunded,
+            pix_refund: pix_refund.as_ref().map(|r| pix_refund_proto(r, false)),
         };
         Ok(Reply::with_message(reply, message))
     }
@@ -260,7 +292,7 @@ impl BillingApi {
 
     async fn list_plans(&self, call: Call<ListPlans>) -> Answer<ListPlans> {
         let lang = call.named_lang(&call.body().language);
-        let plans = plans::offers(lang).into_iter().map(plan_offer).collect();
+        let plans = plans::offers(lang).into_iter().map(|offer| self.plan_offer(offer, lang)).collect();
         Ok(Reply::from(ListPlansResponse { plans }))
     }
 }
@@ -274,25 +306,38 @@ rpc_service!(BillingService for BillingApi {
     get_sandbox_checkout,
     complete_sandbox_checkout,
     list_plans,
+    set_refund_pix_key,
 });
 
-fn plan_offer(offer: Offer) -> PlanOffer {
-    let reais = |cents: i64| cents as f64 / 100.0;
-    PlanOffer {
-        id: match offer.id {
-            PlanId::Free => PlanType::Free,
-            PlanId::Pro => PlanType::Pro,
-        } as i32,
-        name: offer.name.into(),
-        price: reais(offer.monthly_cents),
-        currency: "BRL".into(),
-        period: offer.period.into(),
-        description: offer.description.into(),
-        features: offer.features.iter().map(|s| s.to_string()).collect(),
-        limitations: offer.limitations.iter().map(|s| s.to_string()).collect(),
-        button_text: offer.button_text.into(),
-        popular: offer.popular,
-        yearly_price: reais(offer.yearly_cents),
-        yearly_savings: reais(offer.yearly_savings_cents()),
+impl BillingApi {
+    fn plan_offer(&self, offer: Offer, lang: crate::locale::Language) -> PlanOffer {
+        let reais = |cents: i64| cents as f64 / 100.0;
+        let number = &self.business_number;
+        let (whatsapp_url, yearly_whatsapp_url) = match offer.id {
+            PlanId::Free => (start_on_whatsapp(number, lang), String::new()),
+            PlanId::Pro => (
+                on_whatsapp::subscribe_url(number, Interval::Monthly, lang),
+                on_whatsapp::subscribe_url(number, Interval::Yearly, lang),
+            ),
+        };
+        PlanOffer {
+            id: match offer.id {
+                PlanId::Free => PlanType::Free,
+                PlanId::Pro => PlanType::Pro,
+            } as i32,
+            name: offer.name.into(),
+            price: reais(offer.monthly_cents),
+            currency: "BRL".into(),
+            period: offer.period.into(),
+            description: offer.description.into(),
+            features: offer.features.iter().map(|s| s.to_string()).collect(),
+            limitations: offer.limitations.iter().map(|s| s.to_string()).collect(),
+            button_text: offer.button_text.into(),
+            popular: offer.popular,
+            yearly_price: reais(offer.yearly_cents),
+            yearly_savings: reais(offer.yearly_savings_cents()),
+            whatsapp_url,
+            yearly_whatsapp_url,
+        }
     }
 }

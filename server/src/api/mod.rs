@@ -29,6 +29,10 @@ pub mod web;
 pub mod webhooks;
 
 use crate::{
+    billing::{
+        manual_refunds::{ManualRefund, REFUND_BUSINESS_DAYS, RefundStatus},
+        pix_key::PixKey,
+    },
     error::{AppError, Problem},
     identity::users::{Role, Tier, User},
     proto::socio::v1 as pb,
@@ -48,6 +52,30 @@ pub fn enum_field<E: TryFrom<i32>, T>(
 /// A Unix-milliseconds time as a protobuf timestamp.
 pub fn timestamp(ms: i64) -> prost_types::Timestamp {
     prost_types::Timestamp { seconds: ms.div_euclid(1000), nanos: (ms.rem_euclid(1000) * 1_000_000) as i32 }
+}
+
+/// A refund paid by hand by Pix as the contracts show it; `for_admin` adds whose it is.
+pub fn pix_refund_proto(refund: &ManualRefund, for_admin: bool) -> pb::PixRefund {
+    let key = refund.pix_key.as_deref().and_then(PixKey::parse);
+    pb::PixRefund {
+        id: refund.id.clone(),
+        status: match refund.status {
+            RefundStatus::AwaitingKey => pb::PixRefundStatus::AwaitingKey,
+            RefundStatus::ToPay => pb::PixRefundStatus::ToPay,
+            RefundStatus::Paid => pb::PixRefundStatus::Paid,
+        } as i32,
+        amount: refund.amount_cents as f64 / 100.0,
+        paid_with: refund.paid_with.clone(),
+        pix_key: refund.pix_key.clone().unwrap_or_default(),
+        pix_key_label: key.map(|k| k.to_string()).unwrap_or_default(),
+        business_days: REFUND_BUSINESS_DAYS as i32,
+        requested_at: Some(timestamp(refund.requested_at)),
+        key_given_at: refund.key_given_at.map(timestamp),
+        paid_at: refund.paid_at.map(timestamp),
+        user_id: if for_admin { refund.user_id.clone().unwrap_or_default() } else { String::new() },
+        user_name: if for_admin { refund.name.clone().unwrap_or_default() } else { String::new() },
+        phone_number: if for_admin { refund.phone.clone().unwrap_or_default() } else { String::new() },
+    }
 }
 
 /// A user as the contracts show it.

@@ -168,6 +168,7 @@ fn contracts(
                 stripe.clone(),
                 crate::identity::links::LinkKeys::new(&config.jwt_secret),
             ),
+            crate::billing::manual_refunds::ManualRefunds::new(db.clone()),
             &config.whatsapp.business_number,
         )))
         .add_service(ConsultantServiceServer::new(ConsultantApi::new(
@@ -189,6 +190,7 @@ fn contracts(
             plans.clone(),
             exports.clone(),
             config.whatsapp.rates,
+            crate::billing::manual_refunds::ManualRefunds::new(db.clone()),
         )))
         .add_service(SystemPromptServiceServer::new(SystemPromptApi::new(crate::prompts::Prompts::new(
             db.clone(),

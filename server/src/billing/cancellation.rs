@@ -1,6 +1,7 @@
 //! Cancelling a subscription, at the provider first and only then here: within the 7-day guarantee
 //! the first payment is refunded and a recurring subscription ended at once (the person is free and
-//! told "refunded" only after both); later, a recurring subscription is set to end with its paid
+//! told "refunded" only after both) — a boleto, which Stripe cannot refund, is ended at once and
+//! refunded by Pix by hand (`manual_refunds`); later, a recurring subscription is set to end with its paid
 //! period (no further invoice) and the person stays Pro until the provider says it ended. If the
 //! provider refuses or cannot be reached, the error says so and nothing changes here; every call
 //! carries an idempotency key, so trying again is safe.
@@ -8,6 +9,7 @@
 use futures::future::BoxFuture;
 
 use super::{
+    manual_refunds::REFUND_BUSINESS_DAYS,
     stripe::{StripeClient, StripeError},
     subscriptions::{self, CancelWhen, Ending, ProviderCancelJob, Subscription},
 };
@@ -19,12 +21,23 @@ use crate::{
     error::{AppError, Resource},
 };
 
-/// Cancels the user's running subscription. True when the payment was refunded.
+/// What became of the money when a subscription was cancelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refund {
+    /// Outside the guarantee: nothing is returned; Pro until the period ends.
+    None,
+    /// Refunded by the provider.
+    Refunded,
+    /// A boleto: to be refunded by Pix within `business_days` of the person's key.
+    ByPix { amount_cents: i64, business_days: u32 },
+}
+
+/// Cancels the user's running subscription, saying what became of the payment.
 pub async fn cancel(
     db: &Db,
     stripe: Option<&StripeClient>,
     user_id: &str,
-) -> Result<(Subscription, bool), AppError> {
+) -> Result<(Subscription, Refund), AppError> {
     let mut conn = db.pool().acquire().await?;
     let running = subscriptions::current(&mut conn, user_id)
         .await?
@@ -45,12 +58,21 @@ pub async fn cancel(
                 };
                 let payment =
                     payment.ok_or_else(|| AppError::PaymentsRefused("no payment to refund".into()))?;
-                stripe.refund(&payment).await?;
+                // Stripe refunds no boleto: ended now, refunded by Pix by hand.
+                let boleto = stripe.payment_method(&payment).await?.as_deref() == Some("boleto");
+                if !boleto {
+                    stripe.refund(&payment).await?;
+                }
                 if let Some(subscription) = &ids.subscription {
                     stripe.cancel_now(subscription).await?;
                 }
-                tracing::info!(user = %user_id, "refunded under the guarantee and cancelled at Stripe");
-                Ending::Refunded
+                if boleto {
+                    tracing::info!(user = %user_id, "a boleto cancelled under the guarantee: to refund by Pix");
+                    Ending::RefundByPix { amount_cents: running.interval.amount_cents(), paid_with: "boleto" }
+                } else {
+                    tracing::info!(user = %user_id, "refunded under the guarantee and cancelled at Stripe");
+                    Ending::Refunded
+                }
             } else if let Some(subscription) = &ids.subscription {
                 stripe.cancel_at_period_end(subscription).await?;
                 Ending::AtPeriodEnd { provider_ends_it: true }
@@ -63,7 +85,14 @@ pub async fn cancel(
         _ => Ending::AtPeriodEnd { provider_ends_it: false },
     };
     let after = subscriptions::cancel(db, user_id, &running.id, ending).await?;
-    Ok((after, ending == Ending::Refunded))
+    let refund = match ending {
+        Ending::Refunded => Refund::Refunded,
+        Ending::RefundByPix { amount_cents, .. } => {
+            Refund::ByPix { amount_cents, business_days: REFUND_BUSINESS_DAYS }
+        }
+        Ending::AtPeriodEnd { .. } => Refund::None,
+    };
+    Ok((after, refund))
 }
 
 /// The job (`subscriptions::ProviderCancelJob`) that ends a subscription at Stripe when it

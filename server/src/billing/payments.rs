@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use super::{
-    cancellation,
+    cancellation::{self, Refund},
     checkout::{self, CheckoutSession, Outcome},
     stripe::StripeClient,
     subscriptions::{self, Interval, ProviderIds, Subscription},
@@ -193,8 +193,8 @@ impl Payments {
     }
 
     /// Cancels the person's subscription (refunded within the 7-day guarantee); the subscription,
-    /// whether it was refunded and the person's tier after it.
-    pub async fn cancel(&self, user_id: &str) -> Result<(Subscription, bool, Tier), AppError> {
+    /// what became of the payment and the person's tier after it.
+    pub async fn cancel(&self, user_id: &str) -> Result<(Subscription, Refund, Tier), AppError> {
         let (subscription, refunded) = cancellation::cancel(&self.db, self.stripe.as_ref(), user_id).await?;
         let mut conn = self.db.pool().acquire().await?;
         let user = users::find_by_id(&mut conn, user_id).await?;

@@ -191,6 +191,16 @@ impl StripeClient {
         Ok(id_of(&body["latest_invoice"]["payment_intent"]))
     }
 
+    /// How a payment was paid (`card`, `boleto`, `pix`), from its charge's
+    /// `payment_method_details.type` (<https://docs.stripe.com/api/charges/object#charge_object-payment_method_details-type>),
+    /// the PaymentIntent's `latest_charge` expanded; `None` before any charge.
+    pub async fn payment_method(&self, payment_intent: &str) -> Result<Option<String>, StripeError> {
+        let payment_intent = Self::checked_id(payment_intent)?;
+        let path = format!("/v1/payment_intents/{payment_intent}?expand[]=latest_charge");
+        let body = self.call(reqwest::Method::GET, &path, &[], None).await?;
+        Ok(body["latest_charge"]["payment_method_details"]["type"].as_str().map(str::to_owned))
+    }
+
     /// Refunds a payment in full. A payment refunded before (a retry after the idempotency key's
     /// 24 hours) counts as refunded.
     pub async fn refund(&self, payment_intent: &str) -> Result<(), StripeError> {

@@ -204,6 +204,9 @@ pub(in crate::billing) async fn provider_ids(
 pub enum Ending {
     /// Refunded under the guarantee: free now.
     Refunded,
+    /// Under the guarantee, paid in a way the provider cannot refund: free now, and a refund by
+    /// Pix opened (`manual_refunds`).
+    RefundByPix { amount_cents: i64, paid_with: &'static str },
     /// Pro until the paid period ends; `provider_ends_it` when the provider will say so
     /// (`customer.subscription.deleted`), otherwise our expiry job ends it.
     AtPeriodEnd { provider_ends_it: bool },
@@ -219,13 +222,17 @@ pub async fn cancel(
     let mut tx = db.begin().await?;
     let now = db.now_ms();
     match ending {
-        Ending::Refunded => {
+        Ending::Refunded | Ending::RefundByPix { .. } => {
             sqlx::query("update subscriptions set status = 'canceled', current_period_end = $1, updated_at = $1 where id = $2")
                 .bind(now)
                 .bind(subscription_id)
                 .execute(&mut *tx)
                 .await?;
             users::set_tier(&mut tx, user_id, Tier::Free).await?;
+            if let Ending::RefundByPix { amount_cents, paid_with } = ending {
+                super::manual_refunds::open(&mut tx, user_id, subscription_id, amount_cents, paid_with, now)
+                    .await?;
+            }
         }
         Ending::AtPeriodEnd { provider_ends_it } => {
             let ends: Option<i64> = sqlx::query(

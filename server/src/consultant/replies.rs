@@ -1,8 +1,9 @@
 //! The words of our replies, in the user's language: the welcome on first contact, the free-plan
-//! answer, and a friendly note for what we cannot read yet (voice notes, files), so nobody is met
+//! answer, the checkout link for the interval a visitor chose on the site, and a friendly note for what we cannot read yet (voice notes, files), so nobody is met
 //! with silence.
 
 use crate::{
+    billing::{on_whatsapp, subscriptions::Interval},
     clock::Clock,
     conversation::messages::Message,
     identity::{
@@ -31,6 +32,13 @@ impl Links {
     /// someone WhatsApp shows without a number — an opaque link valid for a week.
     pub fn checkout(&self, user: &User) -> String {
         self.keys.checkout_url(&self.public_url, user, self.clock.now_ms())
+    }
+
+    /// The same page with Pro and `interval` chosen, as the visitor chose them on the site.
+    pub fn checkout_for(&self, user: &User, interval: Interval) -> String {
+        let page = self.checkout(user);
+        let joiner = if page.contains('?') { '&' } else { '?' };
+        format!("{page}{joiner}plan=pro&interval={}", interval.key())
     }
 
     pub fn dashboard(&self) -> String {
@@ -73,7 +81,17 @@ pub fn compose(
         Some(name) => lang.choose(format!("Olá, {name}!"), format!("Hi {name}!")),
         None => lang.choose("Olá!".to_owned(), "Hi!".to_owned()),
     };
+    let chosen = on_whatsapp::requested_interval(&readable_text(messages));
     let main = match consultant {
+        _ if !entitled(user) && chosen.is_some() => {
+            let interval = chosen.unwrap_or(Interval::Monthly);
+            let link = links.checkout_for(user, interval);
+            if first_contact {
+                format!("{}\n\n{}", introduction(&greeting, lang), subscribe(lang, interval, &link))
+            } else {
+                format!("{greeting} {}", subscribe(lang, interval, &link))
+            }
+        }
         Some(answer) if entitled(user) => {
             if first_contact {
                 format!("{greeting} 👋\n\n{answer}")
@@ -107,27 +125,63 @@ pub fn a_person_will_answer(user: &User) -> String {
     )
 }
 
-fn welcome(greeting: &str, lang: Language, checkout: &str) -> String {
+/// Who we are and what we do, the first time someone writes.
+fn introduction(greeting: &str, lang: Language) -> String {
     lang.choose(
         format!(
             "{greeting} 👋 Eu sou o Sócio, seu consultor de negócios com IA.\n\n\
              Vou montar com você um plano de negócios completo — ideia, mercado, finanças, marketing, \
              pessoas e questões legais — e te orientar em marketing, finanças, gestão e impostos, \
              aqui mesmo no WhatsApp, 24 horas por dia.\n\n\
-             Sou uma IA e falo só de negócios; se precisar, uma pessoa da nossa equipe pode entrar na conversa — é só pedir.\n\n\
-             Para começar, escolha o seu plano: {checkout}\n\n\
-             O Pro custa R$ 100 por mês (ou R$ 899 por um ano) e tem garantia de 7 dias."
+             Sou uma IA e falo só de negócios; se precisar, uma pessoa da nossa equipe pode entrar na conversa — é só pedir."
         ),
         format!(
             "{greeting} 👋 I'm Sócio, your AI business consultant.\n\n\
              Together we'll build a complete business plan — idea, market, finance, marketing, people \
              and legal — and I'll guide you on marketing, finance, management and tax, right here on \
              WhatsApp, 24/7.\n\n\
-             I'm an AI and I only talk business; if you need to, a person from our team can join the chat — just ask.\n\n\
-             To get started, choose your plan: {checkout}\n\n\
-             Pro costs R$ 100 a month (or R$ 899 for a year), in Brazilian reais, with a 7-day money-back guarantee."
+             I'm an AI and I only talk business; if you need to, a person from our team can join the chat — just ask."
         ),
     )
+}
+
+/// The answer to the site's ready message: the checkout link for the interval it names.
+fn subscribe(lang: Language, interval: Interval, link: &str) -> String {
+    let price = crate::plan::money::format_brl(interval.amount_cents() as f64 / 100.0, lang);
+    match (interval, lang) {
+        (Interval::Monthly, Language::PtBr) => format!(
+            "Aqui está o link para assinar o Pro mensal ({price} por mês, garantia de 7 dias): {link}\n\n\
+             Assim que o pagamento for confirmado, eu te aviso aqui e começamos o seu plano."
+        ),
+        (Interval::Yearly, Language::PtBr) => format!(
+            "Aqui está o link para assinar o Pro anual ({price} por um ano, garantia de 7 dias): {link}\n\n\
+             Assim que o pagamento for confirmado, eu te aviso aqui e começamos o seu plano."
+        ),
+        (Interval::Monthly, Language::En) => format!(
+            "Here is your link to subscribe to Pro, monthly ({price} a month, 7-day money-back guarantee): {link}\n\n\
+             As soon as the payment is confirmed, I'll let you know here and we'll start your plan."
+        ),
+        (Interval::Yearly, Language::En) => format!(
+            "Here is your link to subscribe to Pro, yearly ({price} for a year, 7-day money-back guarantee): {link}\n\n\
+             As soon as the payment is confirmed, I'll let you know here and we'll start your plan."
+        ),
+    }
+}
+
+fn welcome(greeting: &str, lang: Language, checkout: &str) -> String {
+    let monthly = crate::plan::money::format_brl(Interval::Monthly.amount_cents() as f64 / 100.0, lang);
+    let yearly = crate::plan::money::format_brl(Interval::Yearly.amount_cents() as f64 / 100.0, lang);
+    let offer = lang.choose(
+        format!(
+            "Para começar, escolha o seu plano: {checkout}\n\n\
+             O Pro custa {monthly} por mês (ou {yearly} por um ano) e tem garantia de 7 dias."
+        ),
+        format!(
+            "To get started, choose your plan: {checkout}\n\n\
+             Pro costs {monthly} a month (or {yearly} for a year), in Brazilian reais, with a 7-day money-back guarantee."
+        ),
+    );
+    format!("{}\n\n{offer}", introduction(greeting, lang))
 }
 
 fn free_plan(greeting: &str, lang: Language, checkout: &str) -> String {
@@ -248,6 +302,47 @@ mod tests {
             compose(&user(Tier::Free, Language::En), false, &[message(MessageKind::Text)], &links, None);
         assert!(text.contains("part of the Pro plan"), "{text}");
         assert!(text.contains("http://localhost:8080/checkout/5511987654321"));
+    }
+
+    fn text(content: &str) -> Message {
+        Message { content: content.into(), ..message(MessageKind::Text) }
+    }
+
+    #[test]
+    fn a_visitor_who_chose_yearly_on_the_site_gets_the_yearly_checkout_in_the_first_reply() {
+        let links = Links::new("https://socio.app", test_keys(), Clock::system());
+        let ready = on_whatsapp::subscribe_text(Interval::Yearly, Language::PtBr);
+        let reply = compose(&user(Tier::Free, Language::PtBr), true, &[text(ready)], &links, None);
+        assert!(reply.starts_with("Olá, Ana! 👋 Eu sou o Sócio"), "{reply}");
+        assert!(reply.contains("assinar o Pro anual (R$\u{a0}899,00 por um ano"), "{reply}");
+        assert!(
+            reply.contains("https://socio.app/checkout/5511987654321?plan=pro&interval=yearly"),
+            "{reply}"
+        );
+    }
+
+    #[test]
+    fn someone_without_a_visible_number_keeps_the_interval_after_the_opaque_link() {
+        let links = Links::new("https://socio.app", test_keys(), Clock::system());
+        let bia = User { phone: None, ..user(Tier::Free, Language::En) };
+        let ready = on_whatsapp::subscribe_text(Interval::Monthly, Language::En);
+        let reply = compose(&bia, false, &[text(ready)], &links, None);
+        assert!(reply.contains("subscribe to Pro, monthly (R$100.00 a month"), "{reply}");
+        assert!(reply.contains("&plan=pro&interval=monthly"), "{reply}");
+    }
+
+    #[test]
+    fn a_pro_user_who_sends_the_ready_message_gets_the_consultant_not_a_checkout() {
+        let links = Links::new("https://socio.app", test_keys(), Clock::system());
+        let ready = on_whatsapp::subscribe_text(Interval::Yearly, Language::PtBr);
+        let reply = compose(
+            &user(Tier::Pro, Language::PtBr),
+            false,
+            &[text(ready)],
+            &links,
+            Some("Você já é Pro!".into()),
+        );
+        assert_eq!(reply, "Você já é Pro!");
     }
 
     #[test]

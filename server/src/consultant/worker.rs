@@ -5,7 +5,8 @@
 //!
 //! While a human consultant has the conversation (`handoff`), the job answers nothing: the
 //! messages are the admin's to answer. Someone who asks for a person is told one will answer and
-//! joins the admins' queue.
+//! joins the admins' queue. Someone owed a guarantee refund by Pix who sends a Pix key has it kept
+//! and is told when the refund will be paid.
 
 use std::sync::Arc;
 
@@ -18,6 +19,10 @@ use super::{
     replies::{self, Links},
 };
 use crate::{
+    billing::{
+        manual_refunds::{self, ManualRefunds},
+        pix_key::PixKey,
+    },
     conversation::{
         delivery,
         handoff::{self, Reason},
@@ -33,6 +38,11 @@ use crate::{
     whatsapp::{media::MediaClient, payload::MessageKind, sender::WhatsAppSender, typing},
 };
 
+/// A domain error while answering: tried again later.
+fn retryable(err: crate::error::AppError) -> JobError {
+    JobError::Retryable(err.to_string())
+}
+
 pub struct ReplyHandler {
     db: Db,
     links: Links,
@@ -40,6 +50,7 @@ pub struct ReplyHandler {
     voice: Option<(MediaClient, Transcriber)>,
     sender: Arc<dyn WhatsAppSender>,
     messages: Messages,
+    refunds: ManualRefunds,
 }
 
 impl ReplyHandler {
@@ -50,7 +61,26 @@ impl ReplyHandler {
         voice: Option<(MediaClient, Transcriber)>,
         sender: Arc<dyn WhatsAppSender>,
     ) -> Self {
-        Self { messages: Messages::new(db.clone()), db, links, engine, voice, sender }
+        Self {
+            messages: Messages::new(db.clone()),
+            refunds: ManualRefunds::new(db.clone()),
+            db,
+            links,
+            engine,
+            voice,
+            sender,
+        }
+    }
+
+    /// The answer to a Pix key sent by someone owed a guarantee refund by Pix: the key kept, and
+    /// when the refund will be paid. `None` when nothing is owed or the text is no key.
+    async fn pix_key_for_refund(&self, user: &User, text: &str) -> Result<Option<String>, JobError> {
+        let Some(key) = PixKey::parse(text) else { return Ok(None) };
+        if self.refunds.pending_for(&user.id).await.map_err(retryable)?.is_none() {
+            return Ok(None);
+        }
+        let refund = self.refunds.give_key(&user.id, &key).await.map_err(retryable)?;
+        Ok(Some(manual_refunds::key_received(&refund, &key, user.language)))
     }
 
     /// "Typing…" on the person's latest message while the answer is composed.
@@ -120,7 +150,10 @@ impl ReplyHandler {
         let asked = replies::readable_text(&claimed);
         let plan_asked = replies::entitled(&user) && plan_request::asks_for_the_plan(&asked);
         let mut offer_checkins = false;
-        let (user, text, choices) = if plan_asked {
+        let refund_key = self.pix_key_for_refund(&user, &asked).await?;
+        let (user, text, choices) = if let Some(text) = refund_key {
+            (user, text, Vec::new())
+        } else if plan_asked {
             // Asked for with the reply below, in its transaction: the plan follows that reply.
             let text = plan_request::on_its_way(user.language);
             (user, text, Vec::new())

@@ -364,7 +364,7 @@ async fn every_admin_call_refuses_anonymous_and_regular_callers_over_grpc_and_re
     let (user_token, _) = app.login(ANA).await;
     let (admin_token, _) = app.login("+5521998765432").await;
     let methods = admin_methods();
-    assert_eq!(methods.len(), 18, "12 admin calls and 6 system-prompt calls");
+    assert_eq!(methods.len(), 20, "14 admin calls and 6 system-prompt calls");
     for (method, path, grpc_path) in &methods {
         let body = if *method == reqwest::Method::GET || *method == reqwest::Method::DELETE {
             Value::Null

@@ -34,6 +34,12 @@ use serde_json::{Value, json};
 ///   <https://docs.stripe.com/error-codes#charge-already-refunded>);
 /// - a POST repeated with the same `Idempotency-Key` gets the first answer again and does nothing
 ///   twice (<https://docs.stripe.com/api/idempotent_requests>);
+/// - a charge says how it was paid in `payment_method_details.type` ("card", "boleto", "pix";
+///   <https://docs.stripe.com/api/charges/object#charge_object-payment_method_details-type>), read
+///   through `GET /v1/payment_intents/{id}?expand[]=latest_charge`
+///   (<https://docs.stripe.com/api/payment_intents/retrieve>);
+/// - a boleto cannot be refunded ("Refunds / Partial refunds: No / No",
+///   <https://docs.stripe.com/payments/boleto#refunds>): `POST /v1/refunds` for one is refused;
 /// - errors are `{"error": {"type", "code", "message"}}` with a 4xx (refused) or 5xx status.
 #[derive(Default)]
 pub struct Inner {
@@ -44,6 +50,8 @@ pub struct Inner {
     payment_intents: HashMap<String, Value>,
     charges: HashMap<String, Value>,
     refunds: Vec<String>,
+    /// How the next checkouts are paid ("card" unless `pay_with` says otherwise).
+    method: Option<String>,
     /// Answers already given, by idempotency key.
     replays: HashMap<String, (u16, Value)>,
     /// Failures to answer with next, by "METHOD /path" prefix.
@@ -89,6 +97,7 @@ impl FakeStripe {
                 "/v1/subscriptions/{id}",
                 get(fetch_subscription).post(update_subscription).delete(cancel_subscription),
             )
+            .route("/v1/payment_intents/{id}", get(fetch_payment_intent))
             .route("/v1/refunds", post(refund))
             .with_state(inner.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -101,6 +110,11 @@ impl FakeStripe {
     pub fn fail_next(&self, request: &str, status: u16, code: &str) {
         let body = json!({"error": {"type": if status >= 500 { "api_error" } else { "invalid_request_error" }, "code": code, "message": format!("{code} (fake)")}});
         self.inner.lock().unwrap().failures.push((request.to_owned(), status, body));
+    }
+
+    /// Checkouts from now on are paid with `method` ("boleto", "pix", "card").
+    pub fn pay_with(&self, method: &str) {
+        self.inner.lock().unwrap().method = Some(method.to_owned());
     }
 
     pub fn subscription(&self, id: &str) -> Value {
@@ -147,9 +161,21 @@ async fn create(
     let id = format!("cs_test_{n}");
     let get = |k: &str| form.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone()).unwrap_or_default();
     let subscription_mode = get("mode") == "subscription";
+    let method = inner.method.clone().unwrap_or_else(|| "card".into());
+    let details = json!({"type": method});
     // The person pays on Stripe's page: the session is complete and paid by the time it is read.
     let (subscription, payment_intent) = if subscription_mode {
         let (sub, invoice) = (format!("sub_{n}"), format!("in_{n}"));
+        let (payment, charge) = (format!("pi_invoice_{n}"), format!("ch_invoice_{n}"));
+        inner.charges.insert(
+            charge.clone(),
+            json!({"id": charge, "object": "charge", "paid": true, "payment_intent": payment,
+                   "payment_method_details": details, "receipt_url": null}),
+        );
+        inner.payment_intents.insert(
+            payment.clone(),
+            json!({"id": payment, "object": "payment_intent", "status": "succeeded", "latest_charge": charge}),
+        );
         inner.invoices.insert(
             invoice.clone(),
             json!({"id": invoice, "object": "invoice", "subscription": sub, "status": "paid",
@@ -167,6 +193,7 @@ async fn create(
         inner.charges.insert(
             charge.clone(),
             json!({"id": charge, "object": "charge", "paid": true, "payment_intent": payment,
+                   "payment_method_details": details,
                    "receipt_url": format!("https://pay.stripe.com/receipts/payment/{charge}")}),
         );
         inner.payment_intents.insert(
@@ -215,6 +242,24 @@ async fn fetch_subscription(
         subscription = inner.expanded(&subscription, &path);
     }
     (StatusCode::OK, Json(subscription))
+}
+
+async fn fetch_payment_intent(
+    State(inner): State<Arc<Mutex<Inner>>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> (StatusCode, Json<Value>) {
+    let inner = inner.lock().unwrap();
+    let Some(mut payment) = inner.payment_intents.get(&id).cloned() else {
+        return (
+            StatusCode::NOT_FOUND,
+            Json(json!({"error": {"type": "invalid_request_error", "code": "resource_missing"}})),
+        );
+    };
+    for path in expand_paths(&query) {
+        payment = inner.expanded(&payment, &path);
+    }
+    (StatusCode::OK, Json(payment))
 }
 
 /// Runs a POST or DELETE once per idempotency key; a repeat gets the first answer.
@@ -281,6 +326,16 @@ async fn refund(
         form.iter().find(|(k, _)| k == "payment_intent").map(|(_, v)| v.clone()).unwrap_or_default();
     let mut inner = inner.lock().unwrap();
     once(&mut inner, "POST /v1/refunds".into(), &headers, |inner| {
+        let charge =
+            inner.payment_intents.get(&payment).and_then(|p| p["latest_charge"].as_str().map(str::to_owned));
+        let method =
+            charge.and_then(|c| inner.charges.get(&c)).map(|c| c["payment_method_details"]["type"].clone());
+        if method == Some(json!("boleto")) {
+            return (
+                400,
+                json!({"error": {"type": "invalid_request_error", "message": "Boleto payments cannot be refunded."}}),
+            );
+        }
         if inner.refunds.contains(&payment) {
             return (
                 400,

@@ -11,11 +11,11 @@ use crate::{
     on_both_engines, on_postgres,
 };
 
-const ANA: &str = "+5511987654321";
-const ADMIN: &str = "+5531999990000";
+pub(crate) const ANA: &str = "+5511987654321";
+pub(crate) const ADMIN: &str = "+5531999990000";
 const SECRET: &str = "whsec_test_secret";
 
-async fn app(db: TestDatabase, stripe: &FakeStripe) -> TestApp {
+pub(crate) async fn app(db: TestDatabase, stripe: &FakeStripe) -> TestApp {
     let app = spawn_app_with(
         db,
         &[
@@ -35,7 +35,7 @@ async fn app(db: TestDatabase, stripe: &FakeStripe) -> TestApp {
     app
 }
 
-async fn checkout(app: &TestApp, interval: &str) -> String {
+pub(crate) async fn checkout(app: &TestApp, interval: &str) -> String {
     let (status, body) = app
         .call(
             reqwest::Method::POST,
@@ -48,7 +48,7 @@ async fn checkout(app: &TestApp, interval: &str) -> String {
     body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned()
 }
 
-async fn deliver(app: &TestApp, event: &Value, age_s: i64) -> u16 {
+pub(crate) async fn deliver(app: &TestApp, event: &Value, age_s: i64) -> u16 {
     let body = event.to_string();
     let t = app.db.now_ms() / 1000 - age_s;
     app.http
@@ -62,7 +62,7 @@ async fn deliver(app: &TestApp, event: &Value, age_s: i64) -> u16 {
         .as_u16()
 }
 
-fn completed(cs: &str, event_id: &str) -> Value {
+pub(crate) fn completed(cs: &str, event_id: &str) -> Value {
     json!({"id": event_id, "object": "event", "type": "checkout.session.completed", "data": {"object": {"id": cs, "object": "checkout.session"}}})
 }
 

@@ -28,8 +28,9 @@ export function fieldViolations(error: unknown): Record<string, string> {
  * it starts with ("month deve ser…" → "Deve ser…").
  */
 function besideTheField(field: string, description: string): string {
-  if (!description.startsWith(`${field} `)) return description;
-  const rest = description.slice(field.length + 1);
+  const lead = [`${field}: `, `${field} `].find((start) => description.startsWith(start));
+  if (!lead) return description;
+  const rest = description.slice(lead.length);
   return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 

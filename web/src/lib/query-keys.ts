@@ -5,6 +5,8 @@ import type { DescService } from "@bufbuild/protobuf";
 import type { QueryClient } from "@tanstack/react-query";
 
 import { AdminService } from "@/gen/socio/v1/admin_pb";
+import { AuthService } from "@/gen/socio/v1/auth_pb";
+import { BillingService } from "@/gen/socio/v1/billing_pb";
 import { BusinessPlanService } from "@/gen/socio/v1/business_plan_pb";
 import { ConsultantService } from "@/gen/socio/v1/consultant_pb";
 import { DashboardService } from "@/gen/socio/v1/dashboard_pb";
@@ -35,4 +37,9 @@ export function invalidateAdmin(queryClient: QueryClient): Promise<void> {
 /** A conversation taken, given back or answered by a person: the queue and the users' figures. */
 export function invalidateHandoffs(queryClient: QueryClient): Promise<void> {
   return invalidate(queryClient, [HandoffService, AdminService]);
+}
+
+/** A subscription cancelled or a refund's key given: the subscription, the person (their tier) and the dashboard. */
+export function invalidateSubscription(queryClient: QueryClient): Promise<void> {
+  return invalidate(queryClient, [BillingService, AuthService, DashboardService]);
 }

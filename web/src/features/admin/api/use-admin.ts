@@ -69,3 +69,13 @@ export function useAnalytics(days: number) {
 export function useFailedMessages() {
   return useQuery(AdminService.method.listFailedMessages, { page: 1, limit: 10 });
 }
+
+/** Guarantee refunds to pay by hand by Pix (boleto payments): to pay first, then awaiting a key, then paid. */
+export function useRefunds() {
+  return useQuery(AdminService.method.listRefunds, {}, { refetchInterval: 60_000 });
+}
+
+/** Records a refund paid by Pix; the person is told on WhatsApp. */
+export function useMarkRefundPaid() {
+  return useMutation(AdminService.method.markRefundPaid, useReloadAfter());
+}

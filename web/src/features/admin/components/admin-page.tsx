@@ -1,5 +1,5 @@
 import * as Tabs from "@radix-ui/react-tabs";
-import { AlertTriangle, BarChart3, FileText, Headset, MessageSquare, Shield, Users } from "lucide-react";
+import { AlertTriangle, BarChart3, FileText, Headset, MessageSquare, ReceiptText, Shield, Users } from "lucide-react";
 import { useTranslation } from "react-i18next";
 
 import { PageShell } from "@/components/layout/page-shell";
@@ -10,6 +10,7 @@ import { useAdminStats, useFacts } from "../api/use-admin";
 import { AnalyticsTab } from "./analytics-tab";
 import { HandoffsTab } from "./handoffs-tab";
 import { PromptsTab } from "./prompts-tab";
+import { RefundsTab } from "./refunds-tab";
 import { UsersTab } from "./users-tab";
 
 function StatCard({ icon: Icon, title, value, detail }: { icon: typeof Users; title: string; value: string; detail: string }) {
@@ -119,6 +120,10 @@ export function AdminPage() {
             <Tabs.Trigger value="prompts" className={TAB_CLASS}>
               {t("tabs.prompts")}
             </Tabs.Trigger>
+            <Tabs.Trigger value="refunds" className={TAB_CLASS}>
+              <ReceiptText aria-hidden="true" className="mr-1 inline h-4 w-4" />
+              {t("tabs.refunds")}
+            </Tabs.Trigger>
             <Tabs.Trigger value="analytics" className={TAB_CLASS}>
               <BarChart3 aria-hidden="true" className="mr-1 inline h-4 w-4" />
               {t("tabs.analytics")}
@@ -132,6 +137,9 @@ export function AdminPage() {
           </Tabs.Content>
           <Tabs.Content value="prompts" className="mt-6">
             <PromptsTab />
+          </Tabs.Content>
+          <Tabs.Content value="refunds" className="mt-6">
+            <RefundsTab />
           </Tabs.Content>
           <Tabs.Content value="analytics" className="mt-6">
             <AnalyticsTab />

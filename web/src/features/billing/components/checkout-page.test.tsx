@@ -1,5 +1,5 @@
 import type { ConnectRouter } from "@connectrpc/connect";
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
@@ -22,8 +22,9 @@ function api(calls: Call[]) {
     router.service(BillingService, {
       listPlans: () => ({
         plans: [
-          { id: PlanType.FREE, name: "Gratuito", price: 0, period: "para sempre", features: ["Suporte por e-mail"], limitations: ["Sem consultor de IA no WhatsApp"], buttonText: "Começar grátis" },
-          { id: PlanType.PRO, name: "Pro", price: 100, period: "/mês", features: ["Consultor"], buttonText: "Assinar o Pro", popular: true, yearlyPrice: 899, yearlySavings: 301 },
+          { id: PlanType.FREE, name: "Gratuito", price: 0, period: "para sempre", features: ["Suporte por e-mail"], limitations: ["Sem consultor de IA no WhatsApp"], buttonText: "Começar grátis", whatsappUrl: "https://wa.me/5511900000000?text=Ol%C3%A1" },
+          { id: PlanType.PRO, name: "Pro", price: 100, period: "/mês", features: ["Consultor"], buttonText: "Assinar o Pro", popular: true, yearlyPrice: 899, yearlySavings: 301,
+            whatsappUrl: "https://wa.me/5511900000000?text=mensal", yearlyWhatsappUrl: "https://wa.me/5511900000000?text=anual" },
         ],
       }),
       createCheckout: (request) => {
@@ -89,8 +90,31 @@ describe("checkout", () => {
     await waitFor(() => expect(go).toHaveBeenCalledWith("http://localhost:8080/success?phoneNumber=%2B5511987654321"));
   });
 
-  it("asks a visitor without a number to log in", async () => {
-    const { router } = renderApp("/checkout", { api: api([]) });
-    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+  it("sends a visitor with no account to WhatsApp with the yearly Pro they chose on the landing page", async () => {
+    const calls: Call[] = [];
+    const { router } = renderApp("/checkout?interval=yearly", { api: api(calls) });
+    const pro = await screen.findByRole("link", { name: "Assinar o Pro pelo WhatsApp" });
+    expect(pro).toHaveAttribute("href", "https://wa.me/5511900000000?text=anual");
+    expect(screen.getByText(/mensagem pronta pedindo o Pro anual/)).toBeInTheDocument();
+    const note = screen.getByRole("region", { name: "Ainda não tem conta? Tudo começa no WhatsApp" });
+    expect(within(note).getByRole("link", { name: "Entrar" })).toHaveAttribute("href", "/login");
+    expect(router.state.location.pathname).toBe("/checkout");
+    expect(calls).toEqual([]);
+  });
+
+  it("follows the visitor's change of interval and plan in the ready message", async () => {
+    renderApp("/checkout?interval=yearly", { api: api([]) });
+    await userEvent.click(await screen.findByRole("button", { name: "Mensal" }));
+    expect(screen.getByRole("link", { name: "Assinar o Pro pelo WhatsApp" })).toHaveAttribute("href", "https://wa.me/5511900000000?text=mensal");
+    expect(screen.getByText(/pedindo o Pro mensal/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("article", { name: /Gratuito/ }));
+    expect(screen.getByText(/pedindo o plano Gratuito/)).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Começar grátis pelo WhatsApp" })).toHaveAttribute("href", "https://wa.me/5511900000000?text=Ol%C3%A1");
+  });
+
+  it("opens with the plan and interval the consultant's link names", async () => {
+    renderApp("/checkout/5511987654321?plan=pro&interval=yearly", { api: api([]) });
+    expect(await screen.findByRole("article", { name: /Pro/ })).toHaveAttribute("aria-current", "true");
+    expect(screen.getByRole("button", { name: /Anual/ })).toHaveAttribute("aria-pressed", "true");
   });
 });

@@ -2,7 +2,7 @@ import { useMutation, useQuery } from "@connectrpc/connect-query";
 import { BarChart3, MessageCircle, Rocket, ShieldCheck } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, Navigate, useParams, useSearchParams } from "react-router";
+import { Link, useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
 
 import { PlanFeatureList } from "@/components/billing/plan-feature-list";
@@ -22,8 +22,10 @@ import { useAccessToken } from "@/lib/session";
 export const navigation = { go: (url: string) => window.location.assign(url) };
 
 /** `/checkout`, `/checkout/:phoneNumber` and `/checkout?link=…` (the opaque link the consultant
- * sends someone WhatsApp shows without a number): free or Pro (preselected), then the provider's
- * page. Without a number or a link, it is the logged-in person's checkout. */
+ * sends someone WhatsApp shows without a number): free or Pro (preselected, or as `?plan=` and
+ * `?interval=` say), then the provider's page. Without a number or a link, it is the logged-in
+ * person's checkout; a visitor with no account is sent to WhatsApp with a ready message naming the
+ * plan and interval they chose, and the first reply there carries the checkout link for that choice. */
 export function CheckoutPage() {
   const { t, i18n } = useTranslation("billing");
   const language = currentLanguage(i18n);
@@ -34,7 +36,7 @@ export function CheckoutPage() {
   const me = useQuery(AuthService.method.getMe, {}, { enabled: !params.phoneNumber && !link && token !== null, retry: false });
   const plans = useQuery(BillingService.method.listPlans, { language });
   const checkout = useMutation(BillingService.method.createCheckout);
-  const [selected, setSelected] = useState<PlanType>(PlanType.PRO);
+  const [selected, setSelected] = useState<PlanType>(search.get("plan") === "free" ? PlanType.FREE : PlanType.PRO);
   // The landing page's yearly card links here with ?interval=yearly.
   const [interval, setInterval] = useState<BillingInterval>(
     search.get("interval") === "yearly" ? BillingInterval.YEARLY : BillingInterval.MONTHLY,
@@ -44,9 +46,13 @@ export function CheckoutPage() {
 
   const phone = params.phoneNumber ? normalizePhone(params.phoneNumber) : (me.data?.user?.phoneNumber ?? "");
   const username = me.data?.user?.username ?? "";
-  if (!params.phoneNumber && !link && (!token || me.isError)) return <Navigate to="/login" replace />;
+  // A visitor with no account (or a session that ended): the choice goes on through WhatsApp.
+  const stranger = !params.phoneNumber && !link && (!token || me.isError);
   // Whom the checkout is for: a number, a link, or the logged-in person (known by username).
   const known = phone !== "" || link !== "" || me.data?.user !== undefined;
+  const yearly = interval === BillingInterval.YEARLY;
+  const onWhatsApp = (plan: PlanOffer) => (yearly && plan.yearlyWhatsappUrl ? plan.yearlyWhatsappUrl : plan.whatsappUrl);
+  const choice = selected === PlanType.FREE ? t("stranger.free") : yearly ? t("stranger.proYearly") : t("stranger.proMonthly");
 
   async function start(plan: PlanOffer) {
     setSelected(plan.id);
@@ -77,6 +83,23 @@ export function CheckoutPage() {
         ) : username ? (
           <p className="mt-2 text-center font-medium text-brand-700">{t("forPhone", { phone: username })}</p>
         ) : null}
+        {stranger && (
+          <section aria-labelledby="checkout-stranger-title" className="mx-auto mt-6 max-w-2xl rounded-2xl bg-brand-50 p-5 text-brand-950 ring-1 ring-brand-200">
+            <h2 id="checkout-stranger-title" className="flex items-center gap-2 font-semibold">
+              <MessageCircle aria-hidden="true" className="h-5 w-5 text-brand-700" />
+              {t("stranger.title")}
+            </h2>
+            <p className="mt-2" aria-live="polite">
+              {t("stranger.what", { choice })}
+            </p>
+            <p className="mt-2 text-sm">
+              {t("stranger.haveAccount")}{" "}
+              <Link to="/login" className="font-semibold text-brand-800 underline">
+                {t("stranger.login")}
+              </Link>
+            </p>
+          </section>
+        )}
 
         <div className="mt-10 grid gap-6 md:grid-cols-2">
           {(plans.data?.plans ?? []).map((plan) => {
@@ -119,6 +142,14 @@ export function CheckoutPage() {
                   </div>
                 )}
                 <PlanFeatureList plan={plan} />
+                {stranger ? (
+                  <Button asChild className="mt-6 w-full" variant={plan.id === PlanType.PRO ? "primary" : "secondary"}>
+                    <a href={onWhatsApp(plan)} target="_blank" rel="noopener noreferrer" onClick={(e) => e.stopPropagation()}>
+                      <MessageCircle aria-hidden="true" className="mr-2 h-4 w-4" />
+                      {t("stranger.button", { plan: plan.buttonText })}
+                    </a>
+                  </Button>
+                ) : (
                 <Button
                   className="mt-6 w-full"
                   variant={plan.id === PlanType.PRO ? "primary" : "secondary"}
@@ -130,6 +161,7 @@ export function CheckoutPage() {
                 >
                   {checkout.isPending && selected === plan.id ? t("processing") : plan.buttonText}
                 </Button>
+                )}
               </article>
             );
           })}

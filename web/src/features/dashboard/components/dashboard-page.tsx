@@ -15,6 +15,7 @@ import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
 import { formatHandle } from "@/lib/phone";
 import { MonthResults } from "./month-results";
+import { SubscriptionCard } from "./subscription-card";
 import { YourData } from "./your-data";
 import { useDownloadPlan } from "@/lib/use-download-plan";
 import { usePlanLiveUpdates } from "@/lib/use-plan-live";
@@ -212,6 +213,7 @@ export function DashboardPage() {
             </div>
           </Card>
 
+          <SubscriptionCard />
           <YourData />
         </div>
       </div>

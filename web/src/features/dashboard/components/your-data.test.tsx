@@ -13,7 +13,7 @@ import { renderApp } from "@/testing/render-app";
 
 const user = { id: "u1", name: "Ana Lima", phoneNumber: "+5511987654321", language: "pt-BR", role: Role.USER, subscriptionStatus: SubscriptionStatus.FREE };
 
-function api(seen: { exports: number; deletes: boolean[] }) {
+function api(seen: { exports: number; deletes: boolean[] }, subscriptionEnded = false) {
   return (router: ConnectRouter) => {
     router.service(AuthService, { getMe: () => ({ user }) });
     router.service(DashboardService, {
@@ -30,7 +30,7 @@ function api(seen: { exports: number; deletes: boolean[] }) {
       },
       deleteMyAccount: (request) => {
         seen.deletes.push(request.confirm);
-        return {};
+        return { subscriptionEnded };
       },
     });
   };
@@ -66,5 +66,17 @@ describe("your data on the dashboard", () => {
     await userEvent.click(within(screen.getByRole("alertdialog", { name: "Excluir a sua conta?" })).getByRole("button", { name: "Sim, excluir tudo" }));
     await waitFor(() => expect(seen.deletes).toEqual([true]));
     await waitFor(() => expect(getAccessToken()).toBeNull());
+  });
+
+  it("says the account is gone, and that a running Pro subscription ended with it", async () => {
+    storeTokens("t", "r");
+    const seen = { exports: 0, deletes: [] as boolean[] };
+    renderApp("/dashboard", { api: api(seen, true) });
+    const card = await screen.findByRole("region", { name: "Seus dados" });
+    await userEvent.click(within(card).getByRole("button", { name: "Excluir minha conta" }));
+    const dialog = screen.getByRole("alertdialog", { name: "Excluir a sua conta?" });
+    expect(within(dialog).getByText(/Cancele a assinatura antes, pela garantia/)).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole("button", { name: "Sim, excluir tudo" }));
+    expect(await screen.findByText("Sua conta e seus dados foram excluídos. Sua assinatura Pro foi cancelada junto: nada mais será cobrado.")).toBeInTheDocument();
   });
 });

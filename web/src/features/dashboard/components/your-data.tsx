@@ -34,14 +34,15 @@ export function YourData() {
   async function onDelete() {
     // The server ends the session as it erases it: what notices first must not send us to /login.
     leaveSession();
+    let subscriptionEnded = false;
     try {
-      await deleteAccount.mutateAsync({ confirm: true });
+      ({ subscriptionEnded } = await deleteAccount.mutateAsync({ confirm: true }));
     } catch (error) {
       stayInSession();
       toast.error(serverMessage(error, t("yourData.deleteFailed")));
       return;
     }
-    toast.success(t("yourData.deleted"));
+    toast.success(subscriptionEnded ? t("yourData.deletedPro") : t("yourData.deleted"), { duration: 10_000 });
     await navigate("/", { replace: true });
     clearTokens();
     queryClient.clear();

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file socio/v1/account.proto.
  */
 export const file_socio_v1_account: GenFile = /*@__PURE__*/
-  fileDesc("ChZzb2Npby92MS9hY2NvdW50LnByb3RvEghzb2Npby52MSIVChNFeHBvcnRNeURhdGFSZXF1ZXN0IlwKFEV4cG9ydE15RGF0YVJlc3BvbnNlEhQKDGRvd25sb2FkX3VybBgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIpChZEZWxldGVNeUFjY291bnRSZXF1ZXN0Eg8KB2NvbmZpcm0YASABKAgiGQoXRGVsZXRlTXlBY2NvdW50UmVzcG9uc2Uy9wEKDkFjY291bnRTZXJ2aWNlEm0KDEV4cG9ydE15RGF0YRIdLnNvY2lvLnYxLkV4cG9ydE15RGF0YVJlcXVlc3QaHi5zb2Npby52MS5FeHBvcnRNeURhdGFSZXNwb25zZSIegtPkkwIYOgEqIhMvYXBpL2FjY291bnQvZXhwb3J0EnYKD0RlbGV0ZU15QWNjb3VudBIgLnNvY2lvLnYxLkRlbGV0ZU15QWNjb3VudFJlcXVlc3QaIS5zb2Npby52MS5EZWxldGVNeUFjY291bnRSZXNwb25zZSIegtPkkwIYOgEqIhMvYXBpL2FjY291bnQvZGVsZXRlYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("ChZzb2Npby92MS9hY2NvdW50LnByb3RvEghzb2Npby52MSIVChNFeHBvcnRNeURhdGFSZXF1ZXN0IlwKFEV4cG9ydE15RGF0YVJlc3BvbnNlEhQKDGRvd25sb2FkX3VybBgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIpChZEZWxldGVNeUFjY291bnRSZXF1ZXN0Eg8KB2NvbmZpcm0YASABKAgiNQoXRGVsZXRlTXlBY2NvdW50UmVzcG9uc2USGgoSc3Vic2NyaXB0aW9uX2VuZGVkGAEgASgIMvcBCg5BY2NvdW50U2VydmljZRJtCgxFeHBvcnRNeURhdGESHS5zb2Npby52MS5FeHBvcnRNeURhdGFSZXF1ZXN0Gh4uc29jaW8udjEuRXhwb3J0TXlEYXRhUmVzcG9uc2UiHoLT5JMCGDoBKiITL2FwaS9hY2NvdW50L2V4cG9ydBJ2Cg9EZWxldGVNeUFjY291bnQSIC5zb2Npby52MS5EZWxldGVNeUFjY291bnRSZXF1ZXN0GiEuc29jaW8udjEuRGVsZXRlTXlBY2NvdW50UmVzcG9uc2UiHoLT5JMCGDoBKiITL2FwaS9hY2NvdW50L2RlbGV0ZWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message socio.v1.ExportMyDataRequest
@@ -73,6 +73,13 @@ export const DeleteMyAccountRequestSchema: GenMessage<DeleteMyAccountRequest> = 
  * @generated from message socio.v1.DeleteMyAccountResponse
  */
 export type DeleteMyAccountResponse = Message<"socio.v1.DeleteMyAccountResponse"> & {
+  /**
+   * The person was Pro: their subscription ended with the account, at the payment provider too,
+   * and nothing more will be charged.
+   *
+   * @generated from field: bool subscription_ended = 1;
+   */
+  subscriptionEnded: boolean;
 };
 
 /**

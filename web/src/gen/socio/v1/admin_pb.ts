@@ -7,6 +7,8 @@ import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf
 import { file_google_api_annotations } from "../../google/api/annotations_pb";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { PixRefund } from "./billing_pb";
+import { file_socio_v1_billing } from "./billing_pb";
 import type { BusinessPlan } from "./business_plan_pb";
 import { file_socio_v1_business_plan } from "./business_plan_pb";
 import type { ChatMessage, Role, SubscriptionStatus } from "./common_pb";
@@ -19,7 +21,71 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file socio/v1/admin.proto.
  */
 export const file_socio_v1_admin: GenFile = /*@__PURE__*/
-  fileDesc("ChRzb2Npby92MS9hZG1pbi5wcm90bxIIc29jaW8udjEiEgoQTGlzdEZhY3RzUmVxdWVzdCKNAQoKRmFjdFN0YXR1cxIKCgJpZBgBIAEoCRINCgV0b3BpYxgCIAEoCRINCgVhc19vZhgDIAEoCRIOCgZzb3VyY2UYBCABKAkSEgoKdmFsaWRfZnJvbRgFIAEoCRITCgt2YWxpZF91bnRpbBgGIAEoCRIOCgZzdGF0dXMYByABKAkSDAoEdGV4dBgIIAEoCSJYChFMaXN0RmFjdHNSZXNwb25zZRIjCgVmYWN0cxgBIAMoCzIULnNvY2lvLnYxLkZhY3RTdGF0dXMSDwoHZXhwaXJlZBgCIAEoBRINCgV0b2RheRgDIAEoCSKsAwoJQWRtaW5Vc2VyEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSFAoMcGhvbmVfbnVtYmVyGAMgASgJEhAKCGxhbmd1YWdlGAQgASgJEjkKE3N1YnNjcmlwdGlvbl9zdGF0dXMYBSABKA4yHC5zb2Npby52MS5TdWJzY3JpcHRpb25TdGF0dXMSHAoEcm9sZRgGIAEoDjIOLnNvY2lvLnYxLlJvbGUSFgoOdG90YWxfbWVzc2FnZXMYByABKAUSOgoUYnVzaW5lc3NfcGxhbl9zdGF0dXMYCCABKA4yHC5zb2Npby52MS5CdXNpbmVzc1BsYW5TdGF0dXMSIgoacGxhbl9jb21wbGV0aW9uX3BlcmNlbnRhZ2UYCSABKAUSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNwoObGFzdF9hY3RpdmVfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESEAoIdXNlcm5hbWUYDCABKAlCEQoPX2xhc3RfYWN0aXZlX2F0IsoBCgpBZG1pblN0YXRzEhMKC3RvdGFsX3VzZXJzGAEgASgFEhQKDGFjdGl2ZV91c2VycxgCIAEoBRIRCglwcm9fdXNlcnMYAyABKAUSFgoOdG90YWxfbWVzc2FnZXMYBCABKAUSIQoZYXZlcmFnZV9tZXNzYWdlc19wZXJfdXNlchgFIAEoARIhChl1c2Vyc193aXRoX2J1c2luZXNzX3BsYW5zGAYgASgFEiAKGGNvbXBsZXRlZF9idXNpbmVzc19wbGFucxgHIAEoBSJ6ChBMaXN0VXNlcnNSZXF1ZXN0EjkKE3N1YnNjcmlwdGlvbl9zdGF0dXMYASABKA4yHC5zb2Npby52MS5TdWJzY3JpcHRpb25GaWx0ZXISDgoGc2VhcmNoGAIgASgJEgwKBHBhZ2UYAyABKAUSDQoFbGltaXQYBCABKAUiaQoRTGlzdFVzZXJzUmVzcG9uc2USIgoFdXNlcnMYASADKAsyEy5zb2Npby52MS5BZG1pblVzZXISDQoFdG90YWwYAiABKAUSEwoLdG90YWxfcGFnZXMYAyABKAUSDAoEcGFnZRgEIAEoBSIcCg5HZXRVc2VyUmVxdWVzdBIKCgJpZBgBIAEoCSLOAQoPR2V0VXNlclJlc3BvbnNlEiEKBHVzZXIYASABKAsyEy5zb2Npby52MS5BZG1pblVzZXISHAoUY29udmVyc2F0aW9uX3N1bW1hcnkYAiABKAkSOwoSc3VtbWFyeV91cGRhdGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEiYKB3Jlc3VsdHMYBCADKAsyFS5zb2Npby52MS5Nb250aFJlc3VsdEIVChNfc3VtbWFyeV91cGRhdGVkX2F0IsQBChVHZXRDaGF0SGlzdG9yeVJlcXVlc3QSCgoCaWQYASABKAkSMwoKc3RhcnRfZGF0ZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIxCghlbmRfZGF0ZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBARIMCgRwYWdlGAQgASgFEg0KBWxpbWl0GAUgASgFQg0KC19zdGFydF9kYXRlQgsKCV9lbmRfZGF0ZSJzChZHZXRDaGF0SGlzdG9yeVJlc3BvbnNlEicKCG1lc3NhZ2VzGAEgAygLMhUuc29jaW8udjEuQ2hhdE1lc3NhZ2USDQoFdG90YWwYAiABKAUSEwoLdG90YWxfcGFnZXMYAyABKAUSDAoEcGFnZRgEIAEoBSIWChRHZXRBZG1pblN0YXRzUmVxdWVzdCI8ChVHZXRBZG1pblN0YXRzUmVzcG9uc2USIwoFc3RhdHMYASABKAsyFC5zb2Npby52MS5BZG1pblN0YXRzImMKGlNldFVzZXJTdWJzY3JpcHRpb25SZXF1ZXN0EgoKAmlkGAEgASgJEjkKE3N1YnNjcmlwdGlvbl9zdGF0dXMYAiABKA4yHC5zb2Npby52MS5TdWJzY3JpcHRpb25TdGF0dXMiQAobU2V0VXNlclN1YnNjcmlwdGlvblJlc3BvbnNlEiEKBHVzZXIYASABKAsyEy5zb2Npby52MS5BZG1pblVzZXIiHwoRRGVsZXRlVXNlclJlcXVlc3QSCgoCaWQYASABKAkiFAoSRGVsZXRlVXNlclJlc3BvbnNlIigKGkdldFVzZXJCdXNpbmVzc1BsYW5SZXF1ZXN0EgoKAmlkGAEgASgJImMKG0dldFVzZXJCdXNpbmVzc1BsYW5SZXNwb25zZRIyCg1idXNpbmVzc19wbGFuGAEgASgLMhYuc29jaW8udjEuQnVzaW5lc3NQbGFuSACIAQFCEAoOX2J1c2luZXNzX3BsYW4iIwoVRXhwb3J0VXNlckRhdGFSZXF1ZXN0EgoKAmlkGAEgASgJIl4KFkV4cG9ydFVzZXJEYXRhUmVzcG9uc2USFAoMZG93bmxvYWRfdXJsGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0BCgpBdWRpdEV2ZW50EgoKAmlkGAEgASgJEhAKCGFjdG9yX2lkGAIgASgJEg4KBmFjdGlvbhgDIAEoCRIRCgl0YXJnZXRfaWQYBCABKAkSDgoGZGV0YWlsGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjUKFkxpc3RBdWRpdEV2ZW50c1JlcXVlc3QSDAoEcGFnZRgBIAEoBRINCgVsaW1pdBgCIAEoBSJjChdMaXN0QXVkaXRFdmVudHNSZXNwb25zZRIkCgZldmVudHMYASADKAsyFC5zb2Npby52MS5BdWRpdEV2ZW50Eg0KBXRvdGFsGAIgASgFEhMKC3RvdGFsX3BhZ2VzGAMgASgFImUKCUZ1bm5lbFJvdxIPCgd2YXJpYW50GAEgASgJEhUKDWxhbmRpbmdfdmlld3MYAiABKAUSFwoPY2hlY2tvdXRfc3RhcnRzGAMgASgFEhcKD3Byb19jb252ZXJzaW9ucxgEIAEoBSIoCgpEYWlseUNvdW50EgsKA2RheRgBIAEoCRINCgVjb3VudBgCIAEoBSIjChNHZXRBbmFseXRpY3NSZXF1ZXN0EgwKBGRheXMYASABKAUitAMKFEdldEFuYWx5dGljc1Jlc3BvbnNlEiMKBmZ1bm5lbBgBIAMoCzITLnNvY2lvLnYxLkZ1bm5lbFJvdxIuChBtZXNzYWdlc19wZXJfZGF5GAIgAygLMhQuc29jaW8udjEuRGFpbHlDb3VudBIyChRmYWlsZWRfc2VuZHNfcGVyX2RheRgDIAMoCzIULnNvY2lvLnYxLkRhaWx5Q291bnQSOAoZYmlsbGFibGVfbWVzc2FnZXNfcGVyX2RheRgEIAMoCzIVLnNvY2lvLnYxLkJpbGxhYmxlRGF5EhoKEmVzdGltYXRlZF9jb3N0X2JybBgFIAEoARIrCiNlc3RpbWF0ZWRfY29zdF9wZXJfcGVyc29uX21vbnRoX2JybBgGIAEoARIlCgVyYXRlcxgHIAEoCzIWLnNvY2lvLnYxLk1lc3NhZ2VSYXRlcxIZChFiaWxsYWJsZV9tZXNzYWdlcxgIIAEoBRIrCglyZW1pbmRlcnMYCSABKAsyGC5zb2Npby52MS5SZW1pbmRlckNvdW50cxIhChlwcm9fY29udmVyc2lvbnNfZWxzZXdoZXJlGAogASgFImsKDlJlbWluZGVyQ291bnRzEhUKDWNoZWNraW5zX3NlbnQYASABKAUSGQoRY2hlY2tpbnNfYW5zd2VyZWQYAiABKAUSFgoOcmVtaW5kZXJzX3NlbnQYAyABKAUSDwoHc3RvcHBlZBgEIAEoBSKDAQoLQmlsbGFibGVEYXkSCwoDZGF5GAEgASgJEhEKCW1hcmtldGluZxgCIAEoBRIPCgd1dGlsaXR5GAMgASgFEhYKDmF1dGhlbnRpY2F0aW9uGAQgASgFEg8KB3NlcnZpY2UYBSABKAUSGgoSZXN0aW1hdGVkX2Nvc3RfYnJsGAYgASgBIlsKDE1lc3NhZ2VSYXRlcxIRCgltYXJrZXRpbmcYASABKAESDwoHdXRpbGl0eRgCIAEoARIWCg5hdXRoZW50aWNhdGlvbhgDIAEoARIPCgdzZXJ2aWNlGAQgASgBIpEBCg1GYWlsZWRNZXNzYWdlEgoKAmlkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSFAoMcGhvbmVfbnVtYmVyGAMgASgJEg8KB2NvbnRlbnQYBCABKAkSDQoFZXJyb3IYBSABKAkSLQoJZmFpbGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI4ChlMaXN0RmFpbGVkTWVzc2FnZXNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSDQoFbGltaXQYAiABKAUiawoaTGlzdEZhaWxlZE1lc3NhZ2VzUmVzcG9uc2USKQoIbWVzc2FnZXMYASADKAsyFy5zb2Npby52MS5GYWlsZWRNZXNzYWdlEg0KBXRvdGFsGAIgASgFEhMKC3RvdGFsX3BhZ2VzGAMgASgFKpEBChJTdWJzY3JpcHRpb25GaWx0ZXISIwofU1VCU0NSSVBUSU9OX0ZJTFRFUl9VTlNQRUNJRklFRBAAEhsKF1NVQlNDUklQVElPTl9GSUxURVJfQUxMEAESHAoYU1VCU0NSSVBUSU9OX0ZJTFRFUl9GUkVFEAISGwoXU1VCU0NSSVBUSU9OX0ZJTFRFUl9QUk8QAyrDAQoSQnVzaW5lc3NQbGFuU3RhdHVzEiQKIEJVU0lORVNTX1BMQU5fU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZQlVTSU5FU1NfUExBTl9TVEFUVVNfTk9ORRABEh4KGkJVU0lORVNTX1BMQU5fU1RBVFVTX0RSQUZUEAISJAogQlVTSU5FU1NfUExBTl9TVEFUVVNfSU5fUFJPR1JFU1MQAxIiCh5CVVNJTkVTU19QTEFOX1NUQVRVU19DT01QTEVURUQQBDKLCwoMQWRtaW5TZXJ2aWNlEl4KCUxpc3RVc2VycxIaLnNvY2lvLnYxLkxpc3RVc2Vyc1JlcXVlc3QaGy5zb2Npby52MS5MaXN0VXNlcnNSZXNwb25zZSIYgtPkkwISEhAvYXBpL2FkbWluL3VzZXJzEl0KB0dldFVzZXISGC5zb2Npby52MS5HZXRVc2VyUmVxdWVzdBoZLnNvY2lvLnYxLkdldFVzZXJSZXNwb25zZSIdgtPkkwIXEhUvYXBpL2FkbWluL3VzZXJzL3tpZH0SfwoOR2V0Q2hhdEhpc3RvcnkSHy5zb2Npby52MS5HZXRDaGF0SGlzdG9yeVJlcXVlc3QaIC5zb2Npby52MS5HZXRDaGF0SGlzdG9yeVJlc3BvbnNlIiqC0+STAiQSIi9hcGkvYWRtaW4vdXNlcnMve2lkfS9jaGF0LWhpc3RvcnkSagoNR2V0QWRtaW5TdGF0cxIeLnNvY2lvLnYxLkdldEFkbWluU3RhdHNSZXF1ZXN0Gh8uc29jaW8udjEuR2V0QWRtaW5TdGF0c1Jlc3BvbnNlIhiC0+STAhISEC9hcGkvYWRtaW4vc3RhdHMSkQEKE1NldFVzZXJTdWJzY3JpcHRpb24SJC5zb2Npby52MS5TZXRVc2VyU3Vic2NyaXB0aW9uUmVxdWVzdBolLnNvY2lvLnYxLlNldFVzZXJTdWJzY3JpcHRpb25SZXNwb25zZSItgtPkkwInOgEqGiIvYXBpL2FkbWluL3VzZXJzL3tpZH0vc3Vic2NyaXB0aW9uEmYKCkRlbGV0ZVVzZXISGy5zb2Npby52MS5EZWxldGVVc2VyUmVxdWVzdBocLnNvY2lvLnYxLkRlbGV0ZVVzZXJSZXNwb25zZSIdgtPkkwIXKhUvYXBpL2FkbWluL3VzZXJzL3tpZH0SjwEKE0dldFVzZXJCdXNpbmVzc1BsYW4SJC5zb2Npby52MS5HZXRVc2VyQnVzaW5lc3NQbGFuUmVxdWVzdBolLnNvY2lvLnYxLkdldFVzZXJCdXNpbmVzc1BsYW5SZXNwb25zZSIrgtPkkwIlEiMvYXBpL2FkbWluL3VzZXJzL3tpZH0vYnVzaW5lc3MtcGxhbhJ8Cg5FeHBvcnRVc2VyRGF0YRIfLnNvY2lvLnYxLkV4cG9ydFVzZXJEYXRhUmVxdWVzdBogLnNvY2lvLnYxLkV4cG9ydFVzZXJEYXRhUmVzcG9uc2UiJ4LT5JMCIToBKiIcL2FwaS9hZG1pbi91c2Vycy97aWR9L2V4cG9ydBJwCg9MaXN0QXVkaXRFdmVudHMSIC5zb2Npby52MS5MaXN0QXVkaXRFdmVudHNSZXF1ZXN0GiEuc29jaW8udjEuTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2UiGILT5JMCEhIQL2FwaS9hZG1pbi9hdWRpdBJrCgxHZXRBbmFseXRpY3MSHS5zb2Npby52MS5HZXRBbmFseXRpY3NSZXF1ZXN0Gh4uc29jaW8udjEuR2V0QW5hbHl0aWNzUmVzcG9uc2UiHILT5JMCFhIUL2FwaS9hZG1pbi9hbmFseXRpY3MSgwEKEkxpc3RGYWlsZWRNZXNzYWdlcxIjLnNvY2lvLnYxLkxpc3RGYWlsZWRNZXNzYWdlc1JlcXVlc3QaJC5zb2Npby52MS5MaXN0RmFpbGVkTWVzc2FnZXNSZXNwb25zZSIigtPkkwIcEhovYXBpL2FkbWluL2ZhaWxlZC1tZXNzYWdlcxJeCglMaXN0RmFjdHMSGi5zb2Npby52MS5MaXN0RmFjdHNSZXF1ZXN0Ghsuc29jaW8udjEuTGlzdEZhY3RzUmVzcG9uc2UiGILT5JMCEhIQL2FwaS9hZG1pbi9mYWN0c2IGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp, file_socio_v1_business_plan, file_socio_v1_common, file_socio_v1_results]);
+  fileDesc("ChRzb2Npby92MS9hZG1pbi5wcm90bxIIc29jaW8udjEiFAoSTGlzdFJlZnVuZHNSZXF1ZXN0IjsKE0xpc3RSZWZ1bmRzUmVzcG9uc2USJAoHcmVmdW5kcxgBIAMoCzITLnNvY2lvLnYxLlBpeFJlZnVuZCIjChVNYXJrUmVmdW5kUGFpZFJlcXVlc3QSCgoCaWQYASABKAkiPQoWTWFya1JlZnVuZFBhaWRSZXNwb25zZRIjCgZyZWZ1bmQYASABKAsyEy5zb2Npby52MS5QaXhSZWZ1bmQiEgoQTGlzdEZhY3RzUmVxdWVzdCKNAQoKRmFjdFN0YXR1cxIKCgJpZBgBIAEoCRINCgV0b3BpYxgCIAEoCRINCgVhc19vZhgDIAEoCRIOCgZzb3VyY2UYBCABKAkSEgoKdmFsaWRfZnJvbRgFIAEoCRITCgt2YWxpZF91bnRpbBgGIAEoCRIOCgZzdGF0dXMYByABKAkSDAoEdGV4dBgIIAEoCSJYChFMaXN0RmFjdHNSZXNwb25zZRIjCgVmYWN0cxgBIAMoCzIULnNvY2lvLnYxLkZhY3RTdGF0dXMSDwoHZXhwaXJlZBgCIAEoBRINCgV0b2RheRgDIAEoCSKsAwoJQWRtaW5Vc2VyEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSFAoMcGhvbmVfbnVtYmVyGAMgASgJEhAKCGxhbmd1YWdlGAQgASgJEjkKE3N1YnNjcmlwdGlvbl9zdGF0dXMYBSABKA4yHC5zb2Npby52MS5TdWJzY3JpcHRpb25TdGF0dXMSHAoEcm9sZRgGIAEoDjIOLnNvY2lvLnYxLlJvbGUSFgoOdG90YWxfbWVzc2FnZXMYByABKAUSOgoUYnVzaW5lc3NfcGxhbl9zdGF0dXMYCCABKA4yHC5zb2Npby52MS5CdXNpbmVzc1BsYW5TdGF0dXMSIgoacGxhbl9jb21wbGV0aW9uX3BlcmNlbnRhZ2UYCSABKAUSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNwoObGFzdF9hY3RpdmVfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESEAoIdXNlcm5hbWUYDCABKAlCEQoPX2xhc3RfYWN0aXZlX2F0IsoBCgpBZG1pblN0YXRzEhMKC3RvdGFsX3VzZXJzGAEgASgFEhQKDGFjdGl2ZV91c2VycxgCIAEoBRIRCglwcm9fdXNlcnMYAyABKAUSFgoOdG90YWxfbWVzc2FnZXMYBCABKAUSIQoZYXZlcmFnZV9tZXNzYWdlc19wZXJfdXNlchgFIAEoARIhChl1c2Vyc193aXRoX2J1c2luZXNzX3BsYW5zGAYgASgFEiAKGGNvbXBsZXRlZF9idXNpbmVzc19wbGFucxgHIAEoBSJ6ChBMaXN0VXNlcnNSZXF1ZXN0EjkKE3N1YnNjcmlwdGlvbl9zdGF0dXMYASABKA4yHC5zb2Npby52MS5TdWJzY3JpcHRpb25GaWx0ZXISDgoGc2VhcmNoGAIgASgJEgwKBHBhZ2UYAyABKAUSDQoFbGltaXQYBCABKAUiaQoRTGlzdFVzZXJzUmVzcG9uc2USIgoFdXNlcnMYASADKAsyEy5zb2Npby52MS5BZG1pblVzZXISDQoFdG90YWwYAiABKAUSEwoLdG90YWxfcGFnZXMYAyABKAUSDAoEcGFnZRgEIAEoBSIcCg5HZXRVc2VyUmVxdWVzdBIKCgJpZBgBIAEoCSLOAQoPR2V0VXNlclJlc3BvbnNlEiEKBHVzZXIYASABKAsyEy5zb2Npby52MS5BZG1pblVzZXISHAoUY29udmVyc2F0aW9uX3N1bW1hcnkYAiABKAkSOwoSc3VtbWFyeV91cGRhdGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEiYKB3Jlc3VsdHMYBCADKAsyFS5zb2Npby52MS5Nb250aFJlc3VsdEIVChNfc3VtbWFyeV91cGRhdGVkX2F0IsQBChVHZXRDaGF0SGlzdG9yeVJlcXVlc3QSCgoCaWQYASABKAkSMwoKc3RhcnRfZGF0ZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIxCghlbmRfZGF0ZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBARIMCgRwYWdlGAQgASgFEg0KBWxpbWl0GAUgASgFQg0KC19zdGFydF9kYXRlQgsKCV9lbmRfZGF0ZSJzChZHZXRDaGF0SGlzdG9yeVJlc3BvbnNlEicKCG1lc3NhZ2VzGAEgAygLMhUuc29jaW8udjEuQ2hhdE1lc3NhZ2USDQoFdG90YWwYAiABKAUSEwoLdG90YWxfcGFnZXMYAyABKAUSDAoEcGFnZRgEIAEoBSIWChRHZXRBZG1pblN0YXRzUmVxdWVzdCI8ChVHZXRBZG1pblN0YXRzUmVzcG9uc2USIwoFc3RhdHMYASABKAsyFC5zb2Npby52MS5BZG1pblN0YXRzImMKGlNldFVzZXJTdWJzY3JpcHRpb25SZXF1ZXN0EgoKAmlkGAEgASgJEjkKE3N1YnNjcmlwdGlvbl9zdGF0dXMYAiABKA4yHC5zb2Npby52MS5TdWJzY3JpcHRpb25TdGF0dXMiQAobU2V0VXNlclN1YnNjcmlwdGlvblJlc3BvbnNlEiEKBHVzZXIYASABKAsyEy5zb2Npby52MS5BZG1pblVzZXIiHwoRRGVsZXRlVXNlclJlcXVlc3QSCgoCaWQYASABKAkiFAoSRGVsZXRlVXNlclJlc3BvbnNlIigKGkdldFVzZXJCdXNpbmVzc1BsYW5SZXF1ZXN0EgoKAmlkGAEgASgJImMKG0dldFVzZXJCdXNpbmVzc1BsYW5SZXNwb25zZRIyCg1idXNpbmVzc19wbGFuGAEgASgLMhYuc29jaW8udjEuQnVzaW5lc3NQbGFuSACIAQFCEAoOX2J1c2luZXNzX3BsYW4iIwoVRXhwb3J0VXNlckRhdGFSZXF1ZXN0EgoKAmlkGAEgASgJIl4KFkV4cG9ydFVzZXJEYXRhUmVzcG9uc2USFAoMZG93bmxvYWRfdXJsGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0BCgpBdWRpdEV2ZW50EgoKAmlkGAEgASgJEhAKCGFjdG9yX2lkGAIgASgJEg4KBmFjdGlvbhgDIAEoCRIRCgl0YXJnZXRfaWQYBCABKAkSDgoGZGV0YWlsGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjUKFkxpc3RBdWRpdEV2ZW50c1JlcXVlc3QSDAoEcGFnZRgBIAEoBRINCgVsaW1pdBgCIAEoBSJjChdMaXN0QXVkaXRFdmVudHNSZXNwb25zZRIkCgZldmVudHMYASADKAsyFC5zb2Npby52MS5BdWRpdEV2ZW50Eg0KBXRvdGFsGAIgASgFEhMKC3RvdGFsX3BhZ2VzGAMgASgFImUKCUZ1bm5lbFJvdxIPCgd2YXJpYW50GAEgASgJEhUKDWxhbmRpbmdfdmlld3MYAiABKAUSFwoPY2hlY2tvdXRfc3RhcnRzGAMgASgFEhcKD3Byb19jb252ZXJzaW9ucxgEIAEoBSIoCgpEYWlseUNvdW50EgsKA2RheRgBIAEoCRINCgVjb3VudBgCIAEoBSIjChNHZXRBbmFseXRpY3NSZXF1ZXN0EgwKBGRheXMYASABKAUitAMKFEdldEFuYWx5dGljc1Jlc3BvbnNlEiMKBmZ1bm5lbBgBIAMoCzITLnNvY2lvLnYxLkZ1bm5lbFJvdxIuChBtZXNzYWdlc19wZXJfZGF5GAIgAygLMhQuc29jaW8udjEuRGFpbHlDb3VudBIyChRmYWlsZWRfc2VuZHNfcGVyX2RheRgDIAMoCzIULnNvY2lvLnYxLkRhaWx5Q291bnQSOAoZYmlsbGFibGVfbWVzc2FnZXNfcGVyX2RheRgEIAMoCzIVLnNvY2lvLnYxLkJpbGxhYmxlRGF5EhoKEmVzdGltYXRlZF9jb3N0X2JybBgFIAEoARIrCiNlc3RpbWF0ZWRfY29zdF9wZXJfcGVyc29uX21vbnRoX2JybBgGIAEoARIlCgVyYXRlcxgHIAEoCzIWLnNvY2lvLnYxLk1lc3NhZ2VSYXRlcxIZChFiaWxsYWJsZV9tZXNzYWdlcxgIIAEoBRIrCglyZW1pbmRlcnMYCSABKAsyGC5zb2Npby52MS5SZW1pbmRlckNvdW50cxIhChlwcm9fY29udmVyc2lvbnNfZWxzZXdoZXJlGAogASgFImsKDlJlbWluZGVyQ291bnRzEhUKDWNoZWNraW5zX3NlbnQYASABKAUSGQoRY2hlY2tpbnNfYW5zd2VyZWQYAiABKAUSFgoOcmVtaW5kZXJzX3NlbnQYAyABKAUSDwoHc3RvcHBlZBgEIAEoBSKDAQoLQmlsbGFibGVEYXkSCwoDZGF5GAEgASgJEhEKCW1hcmtldGluZxgCIAEoBRIPCgd1dGlsaXR5GAMgASgFEhYKDmF1dGhlbnRpY2F0aW9uGAQgASgFEg8KB3NlcnZpY2UYBSABKAUSGgoSZXN0aW1hdGVkX2Nvc3RfYnJsGAYgASgBIlsKDE1lc3NhZ2VSYXRlcxIRCgltYXJrZXRpbmcYASABKAESDwoHdXRpbGl0eRgCIAEoARIWCg5hdXRoZW50aWNhdGlvbhgDIAEoARIPCgdzZXJ2aWNlGAQgASgBIpEBCg1GYWlsZWRNZXNzYWdlEgoKAmlkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSFAoMcGhvbmVfbnVtYmVyGAMgASgJEg8KB2NvbnRlbnQYBCABKAkSDQoFZXJyb3IYBSABKAkSLQoJZmFpbGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI4ChlMaXN0RmFpbGVkTWVzc2FnZXNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSDQoFbGltaXQYAiABKAUiawoaTGlzdEZhaWxlZE1lc3NhZ2VzUmVzcG9uc2USKQoIbWVzc2FnZXMYASADKAsyFy5zb2Npby52MS5GYWlsZWRNZXNzYWdlEg0KBXRvdGFsGAIgASgFEhMKC3RvdGFsX3BhZ2VzGAMgASgFKpEBChJTdWJzY3JpcHRpb25GaWx0ZXISIwofU1VCU0NSSVBUSU9OX0ZJTFRFUl9VTlNQRUNJRklFRBAAEhsKF1NVQlNDUklQVElPTl9GSUxURVJfQUxMEAESHAoYU1VCU0NSSVBUSU9OX0ZJTFRFUl9GUkVFEAISGwoXU1VCU0NSSVBUSU9OX0ZJTFRFUl9QUk8QAyrDAQoSQnVzaW5lc3NQbGFuU3RhdHVzEiQKIEJVU0lORVNTX1BMQU5fU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZQlVTSU5FU1NfUExBTl9TVEFUVVNfTk9ORRABEh4KGkJVU0lORVNTX1BMQU5fU1RBVFVTX0RSQUZUEAISJAogQlVTSU5FU1NfUExBTl9TVEFUVVNfSU5fUFJPR1JFU1MQAxIiCh5CVVNJTkVTU19QTEFOX1NUQVRVU19DT01QTEVURUQQBDLxDAoMQWRtaW5TZXJ2aWNlEl4KCUxpc3RVc2VycxIaLnNvY2lvLnYxLkxpc3RVc2Vyc1JlcXVlc3QaGy5zb2Npby52MS5MaXN0VXNlcnNSZXNwb25zZSIYgtPkkwISEhAvYXBpL2FkbWluL3VzZXJzEl0KB0dldFVzZXISGC5zb2Npby52MS5HZXRVc2VyUmVxdWVzdBoZLnNvY2lvLnYxLkdldFVzZXJSZXNwb25zZSIdgtPkkwIXEhUvYXBpL2FkbWluL3VzZXJzL3tpZH0SfwoOR2V0Q2hhdEhpc3RvcnkSHy5zb2Npby52MS5HZXRDaGF0SGlzdG9yeVJlcXVlc3QaIC5zb2Npby52MS5HZXRDaGF0SGlzdG9yeVJlc3BvbnNlIiqC0+STAiQSIi9hcGkvYWRtaW4vdXNlcnMve2lkfS9jaGF0LWhpc3RvcnkSagoNR2V0QWRtaW5TdGF0cxIeLnNvY2lvLnYxLkdldEFkbWluU3RhdHNSZXF1ZXN0Gh8uc29jaW8udjEuR2V0QWRtaW5TdGF0c1Jlc3BvbnNlIhiC0+STAhISEC9hcGkvYWRtaW4vc3RhdHMSkQEKE1NldFVzZXJTdWJzY3JpcHRpb24SJC5zb2Npby52MS5TZXRVc2VyU3Vic2NyaXB0aW9uUmVxdWVzdBolLnNvY2lvLnYxLlNldFVzZXJTdWJzY3JpcHRpb25SZXNwb25zZSItgtPkkwInOgEqGiIvYXBpL2FkbWluL3VzZXJzL3tpZH0vc3Vic2NyaXB0aW9uEmYKCkRlbGV0ZVVzZXISGy5zb2Npby52MS5EZWxldGVVc2VyUmVxdWVzdBocLnNvY2lvLnYxLkRlbGV0ZVVzZXJSZXNwb25zZSIdgtPkkwIXKhUvYXBpL2FkbWluL3VzZXJzL3tpZH0SjwEKE0dldFVzZXJCdXNpbmVzc1BsYW4SJC5zb2Npby52MS5HZXRVc2VyQnVzaW5lc3NQbGFuUmVxdWVzdBolLnNvY2lvLnYxLkdldFVzZXJCdXNpbmVzc1BsYW5SZXNwb25zZSIrgtPkkwIlEiMvYXBpL2FkbWluL3VzZXJzL3tpZH0vYnVzaW5lc3MtcGxhbhJ8Cg5FeHBvcnRVc2VyRGF0YRIfLnNvY2lvLnYxLkV4cG9ydFVzZXJEYXRhUmVxdWVzdBogLnNvY2lvLnYxLkV4cG9ydFVzZXJEYXRhUmVzcG9uc2UiJ4LT5JMCIToBKiIcL2FwaS9hZG1pbi91c2Vycy97aWR9L2V4cG9ydBJwCg9MaXN0QXVkaXRFdmVudHMSIC5zb2Npby52MS5MaXN0QXVkaXRFdmVudHNSZXF1ZXN0GiEuc29jaW8udjEuTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2UiGILT5JMCEhIQL2FwaS9hZG1pbi9hdWRpdBJrCgxHZXRBbmFseXRpY3MSHS5zb2Npby52MS5HZXRBbmFseXRpY3NSZXF1ZXN0Gh4uc29jaW8udjEuR2V0QW5hbHl0aWNzUmVzcG9uc2UiHILT5JMCFhIUL2FwaS9hZG1pbi9hbmFseXRpY3MSgwEKEkxpc3RGYWlsZWRNZXNzYWdlcxIjLnNvY2lvLnYxLkxpc3RGYWlsZWRNZXNzYWdlc1JlcXVlc3QaJC5zb2Npby52MS5MaXN0RmFpbGVkTWVzc2FnZXNSZXNwb25zZSIigtPkkwIcEhovYXBpL2FkbWluL2ZhaWxlZC1tZXNzYWdlcxJeCglMaXN0RmFjdHMSGi5zb2Npby52MS5MaXN0RmFjdHNSZXF1ZXN0Ghsuc29jaW8udjEuTGlzdEZhY3RzUmVzcG9uc2UiGILT5JMCEhIQL2FwaS9hZG1pbi9mYWN0cxJmCgtMaXN0UmVmdW5kcxIcLnNvY2lvLnYxLkxpc3RSZWZ1bmRzUmVxdWVzdBodLnNvY2lvLnYxLkxpc3RSZWZ1bmRzUmVzcG9uc2UiGoLT5JMCFBISL2FwaS9hZG1pbi9yZWZ1bmRzEnwKDk1hcmtSZWZ1bmRQYWlkEh8uc29jaW8udjEuTWFya1JlZnVuZFBhaWRSZXF1ZXN0GiAuc29jaW8udjEuTWFya1JlZnVuZFBhaWRSZXNwb25zZSIngtPkkwIhOgEqIhwvYXBpL2FkbWluL3JlZnVuZHMve2lkfS9wYWlkYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp, file_socio_v1_billing, file_socio_v1_business_plan, file_socio_v1_common, file_socio_v1_results]);
+
+/**
+ * @generated from message socio.v1.ListRefundsRequest
+ */
+export type ListRefundsRequest = Message<"socio.v1.ListRefundsRequest"> & {
+};
+
+/**
+ * Describes the message socio.v1.ListRefundsRequest.
+ * Use `create(ListRefundsRequestSchema)` to create a new message.
+ */
+export const ListRefundsRequestSchema: GenMessage<ListRefundsRequest> = /*@__PURE__*/
+  messageDesc(file_socio_v1_admin, 0);
+
+/**
+ * @generated from message socio.v1.ListRefundsResponse
+ */
+export type ListRefundsResponse = Message<"socio.v1.ListRefundsResponse"> & {
+  /**
+   * @generated from field: repeated socio.v1.PixRefund refunds = 1;
+   */
+  refunds: PixRefund[];
+};
+
+/**
+ * Describes the message socio.v1.ListRefundsResponse.
+ * Use `create(ListRefundsResponseSchema)` to create a new message.
+ */
+export const ListRefundsResponseSchema: GenMessage<ListRefundsResponse> = /*@__PURE__*/
+  messageDesc(file_socio_v1_admin, 1);
+
+/**
+ * @generated from message socio.v1.MarkRefundPaidRequest
+ */
+export type MarkRefundPaidRequest = Message<"socio.v1.MarkRefundPaidRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message socio.v1.MarkRefundPaidRequest.
+ * Use `create(MarkRefundPaidRequestSchema)` to create a new message.
+ */
+export const MarkRefundPaidRequestSchema: GenMessage<MarkRefundPaidRequest> = /*@__PURE__*/
+  messageDesc(file_socio_v1_admin, 2);
+
+/**
+ * @generated from message socio.v1.MarkRefundPaidResponse
+ */
+export type MarkRefundPaidResponse = Message<"socio.v1.MarkRefundPaidResponse"> & {
+  /**
+   * @generated from field: socio.v1.PixRefund refund = 1;
+   */
+  refund?: PixRefund | undefined;
+};
+
+/**
+ * Describes the message socio.v1.MarkRefundPaidResponse.
+ * Use `create(MarkRefundPaidResponseSchema)` to create a new message.
+ */
+export const MarkRefundPaidResponseSchema: GenMessage<MarkRefundPaidResponse> = /*@__PURE__*/
+  messageDesc(file_socio_v1_admin, 3);
 
 /**
  * @generated from message socio.v1.ListFactsRequest
@@ -32,7 +98,7 @@ export type ListFactsRequest = Message<"socio.v1.ListFactsRequest"> & {
  * Use `create(ListFactsRequestSchema)` to create a new message.
  */
 export const ListFactsRequestSchema: GenMessage<ListFactsRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 0);
+  messageDesc(file_socio_v1_admin, 4);
 
 /**
  * One fact or dated table, and whether it holds today.
@@ -96,7 +162,7 @@ export type FactStatus = Message<"socio.v1.FactStatus"> & {
  * Use `create(FactStatusSchema)` to create a new message.
  */
 export const FactStatusSchema: GenMessage<FactStatus> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 1);
+  messageDesc(file_socio_v1_admin, 5);
 
 /**
  * @generated from message socio.v1.ListFactsResponse
@@ -127,7 +193,7 @@ export type ListFactsResponse = Message<"socio.v1.ListFactsResponse"> & {
  * Use `create(ListFactsResponseSchema)` to create a new message.
  */
 export const ListFactsResponseSchema: GenMessage<ListFactsResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 2);
+  messageDesc(file_socio_v1_admin, 6);
 
 /**
  * @generated from message socio.v1.AdminUser
@@ -203,7 +269,7 @@ export type AdminUser = Message<"socio.v1.AdminUser"> & {
  * Use `create(AdminUserSchema)` to create a new message.
  */
 export const AdminUserSchema: GenMessage<AdminUser> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 3);
+  messageDesc(file_socio_v1_admin, 7);
 
 /**
  * @generated from message socio.v1.AdminStats
@@ -252,7 +318,7 @@ export type AdminStats = Message<"socio.v1.AdminStats"> & {
  * Use `create(AdminStatsSchema)` to create a new message.
  */
 export const AdminStatsSchema: GenMessage<AdminStats> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 4);
+  messageDesc(file_socio_v1_admin, 8);
 
 /**
  * @generated from message socio.v1.ListUsersRequest
@@ -288,7 +354,7 @@ export type ListUsersRequest = Message<"socio.v1.ListUsersRequest"> & {
  * Use `create(ListUsersRequestSchema)` to create a new message.
  */
 export const ListUsersRequestSchema: GenMessage<ListUsersRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 5);
+  messageDesc(file_socio_v1_admin, 9);
 
 /**
  * @generated from message socio.v1.ListUsersResponse
@@ -320,7 +386,7 @@ export type ListUsersResponse = Message<"socio.v1.ListUsersResponse"> & {
  * Use `create(ListUsersResponseSchema)` to create a new message.
  */
 export const ListUsersResponseSchema: GenMessage<ListUsersResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 6);
+  messageDesc(file_socio_v1_admin, 10);
 
 /**
  * @generated from message socio.v1.GetUserRequest
@@ -337,7 +403,7 @@ export type GetUserRequest = Message<"socio.v1.GetUserRequest"> & {
  * Use `create(GetUserRequestSchema)` to create a new message.
  */
 export const GetUserRequestSchema: GenMessage<GetUserRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 7);
+  messageDesc(file_socio_v1_admin, 11);
 
 /**
  * @generated from message socio.v1.GetUserResponse
@@ -374,7 +440,7 @@ export type GetUserResponse = Message<"socio.v1.GetUserResponse"> & {
  * Use `create(GetUserResponseSchema)` to create a new message.
  */
 export const GetUserResponseSchema: GenMessage<GetUserResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 8);
+  messageDesc(file_socio_v1_admin, 12);
 
 /**
  * @generated from message socio.v1.GetChatHistoryRequest
@@ -411,7 +477,7 @@ export type GetChatHistoryRequest = Message<"socio.v1.GetChatHistoryRequest"> & 
  * Use `create(GetChatHistoryRequestSchema)` to create a new message.
  */
 export const GetChatHistoryRequestSchema: GenMessage<GetChatHistoryRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 9);
+  messageDesc(file_socio_v1_admin, 13);
 
 /**
  * @generated from message socio.v1.GetChatHistoryResponse
@@ -443,7 +509,7 @@ export type GetChatHistoryResponse = Message<"socio.v1.GetChatHistoryResponse"> 
  * Use `create(GetChatHistoryResponseSchema)` to create a new message.
  */
 export const GetChatHistoryResponseSchema: GenMessage<GetChatHistoryResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 10);
+  messageDesc(file_socio_v1_admin, 14);
 
 /**
  * @generated from message socio.v1.GetAdminStatsRequest
@@ -456,7 +522,7 @@ export type GetAdminStatsRequest = Message<"socio.v1.GetAdminStatsRequest"> & {
  * Use `create(GetAdminStatsRequestSchema)` to create a new message.
  */
 export const GetAdminStatsRequestSchema: GenMessage<GetAdminStatsRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 11);
+  messageDesc(file_socio_v1_admin, 15);
 
 /**
  * @generated from message socio.v1.GetAdminStatsResponse
@@ -473,7 +539,7 @@ export type GetAdminStatsResponse = Message<"socio.v1.GetAdminStatsResponse"> & 
  * Use `create(GetAdminStatsResponseSchema)` to create a new message.
  */
 export const GetAdminStatsResponseSchema: GenMessage<GetAdminStatsResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 12);
+  messageDesc(file_socio_v1_admin, 16);
 
 /**
  * @generated from message socio.v1.SetUserSubscriptionRequest
@@ -495,7 +561,7 @@ export type SetUserSubscriptionRequest = Message<"socio.v1.SetUserSubscriptionRe
  * Use `create(SetUserSubscriptionRequestSchema)` to create a new message.
  */
 export const SetUserSubscriptionRequestSchema: GenMessage<SetUserSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 13);
+  messageDesc(file_socio_v1_admin, 17);
 
 /**
  * @generated from message socio.v1.SetUserSubscriptionResponse
@@ -512,7 +578,7 @@ export type SetUserSubscriptionResponse = Message<"socio.v1.SetUserSubscriptionR
  * Use `create(SetUserSubscriptionResponseSchema)` to create a new message.
  */
 export const SetUserSubscriptionResponseSchema: GenMessage<SetUserSubscriptionResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 14);
+  messageDesc(file_socio_v1_admin, 18);
 
 /**
  * @generated from message socio.v1.DeleteUserRequest
@@ -529,7 +595,7 @@ export type DeleteUserRequest = Message<"socio.v1.DeleteUserRequest"> & {
  * Use `create(DeleteUserRequestSchema)` to create a new message.
  */
 export const DeleteUserRequestSchema: GenMessage<DeleteUserRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 15);
+  messageDesc(file_socio_v1_admin, 19);
 
 /**
  * @generated from message socio.v1.DeleteUserResponse
@@ -542,7 +608,7 @@ export type DeleteUserResponse = Message<"socio.v1.DeleteUserResponse"> & {
  * Use `create(DeleteUserResponseSchema)` to create a new message.
  */
 export const DeleteUserResponseSchema: GenMessage<DeleteUserResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 16);
+  messageDesc(file_socio_v1_admin, 20);
 
 /**
  * @generated from message socio.v1.GetUserBusinessPlanRequest
@@ -559,7 +625,7 @@ export type GetUserBusinessPlanRequest = Message<"socio.v1.GetUserBusinessPlanRe
  * Use `create(GetUserBusinessPlanRequestSchema)` to create a new message.
  */
 export const GetUserBusinessPlanRequestSchema: GenMessage<GetUserBusinessPlanRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 17);
+  messageDesc(file_socio_v1_admin, 21);
 
 /**
  * @generated from message socio.v1.GetUserBusinessPlanResponse
@@ -576,7 +642,7 @@ export type GetUserBusinessPlanResponse = Message<"socio.v1.GetUserBusinessPlanR
  * Use `create(GetUserBusinessPlanResponseSchema)` to create a new message.
  */
 export const GetUserBusinessPlanResponseSchema: GenMessage<GetUserBusinessPlanResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 18);
+  messageDesc(file_socio_v1_admin, 22);
 
 /**
  * @generated from message socio.v1.ExportUserDataRequest
@@ -593,7 +659,7 @@ export type ExportUserDataRequest = Message<"socio.v1.ExportUserDataRequest"> & 
  * Use `create(ExportUserDataRequestSchema)` to create a new message.
  */
 export const ExportUserDataRequestSchema: GenMessage<ExportUserDataRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 19);
+  messageDesc(file_socio_v1_admin, 23);
 
 /**
  * @generated from message socio.v1.ExportUserDataResponse
@@ -615,7 +681,7 @@ export type ExportUserDataResponse = Message<"socio.v1.ExportUserDataResponse"> 
  * Use `create(ExportUserDataResponseSchema)` to create a new message.
  */
 export const ExportUserDataResponseSchema: GenMessage<ExportUserDataResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 20);
+  messageDesc(file_socio_v1_admin, 24);
 
 /**
  * @generated from message socio.v1.AuditEvent
@@ -657,7 +723,7 @@ export type AuditEvent = Message<"socio.v1.AuditEvent"> & {
  * Use `create(AuditEventSchema)` to create a new message.
  */
 export const AuditEventSchema: GenMessage<AuditEvent> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 21);
+  messageDesc(file_socio_v1_admin, 25);
 
 /**
  * @generated from message socio.v1.ListAuditEventsRequest
@@ -679,7 +745,7 @@ export type ListAuditEventsRequest = Message<"socio.v1.ListAuditEventsRequest"> 
  * Use `create(ListAuditEventsRequestSchema)` to create a new message.
  */
 export const ListAuditEventsRequestSchema: GenMessage<ListAuditEventsRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 22);
+  messageDesc(file_socio_v1_admin, 26);
 
 /**
  * @generated from message socio.v1.ListAuditEventsResponse
@@ -706,7 +772,7 @@ export type ListAuditEventsResponse = Message<"socio.v1.ListAuditEventsResponse"
  * Use `create(ListAuditEventsResponseSchema)` to create a new message.
  */
 export const ListAuditEventsResponseSchema: GenMessage<ListAuditEventsResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 23);
+  messageDesc(file_socio_v1_admin, 27);
 
 /**
  * @generated from message socio.v1.FunnelRow
@@ -740,7 +806,7 @@ export type FunnelRow = Message<"socio.v1.FunnelRow"> & {
  * Use `create(FunnelRowSchema)` to create a new message.
  */
 export const FunnelRowSchema: GenMessage<FunnelRow> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 24);
+  messageDesc(file_socio_v1_admin, 28);
 
 /**
  * @generated from message socio.v1.DailyCount
@@ -764,7 +830,7 @@ export type DailyCount = Message<"socio.v1.DailyCount"> & {
  * Use `create(DailyCountSchema)` to create a new message.
  */
 export const DailyCountSchema: GenMessage<DailyCount> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 25);
+  messageDesc(file_socio_v1_admin, 29);
 
 /**
  * @generated from message socio.v1.GetAnalyticsRequest
@@ -783,7 +849,7 @@ export type GetAnalyticsRequest = Message<"socio.v1.GetAnalyticsRequest"> & {
  * Use `create(GetAnalyticsRequestSchema)` to create a new message.
  */
 export const GetAnalyticsRequestSchema: GenMessage<GetAnalyticsRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 26);
+  messageDesc(file_socio_v1_admin, 30);
 
 /**
  * @generated from message socio.v1.GetAnalyticsResponse
@@ -863,7 +929,7 @@ export type GetAnalyticsResponse = Message<"socio.v1.GetAnalyticsResponse"> & {
  * Use `create(GetAnalyticsResponseSchema)` to create a new message.
  */
 export const GetAnalyticsResponseSchema: GenMessage<GetAnalyticsResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 27);
+  messageDesc(file_socio_v1_admin, 31);
 
 /**
  * Check-ins sent and answered (the person wrote after one), every reminder sent (check-ins and
@@ -898,7 +964,7 @@ export type ReminderCounts = Message<"socio.v1.ReminderCounts"> & {
  * Use `create(ReminderCountsSchema)` to create a new message.
  */
 export const ReminderCountsSchema: GenMessage<ReminderCounts> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 28);
+  messageDesc(file_socio_v1_admin, 32);
 
 /**
  * Billable WhatsApp messages of one day, by Meta's pricing category.
@@ -946,7 +1012,7 @@ export type BillableDay = Message<"socio.v1.BillableDay"> & {
  * Use `create(BillableDaySchema)` to create a new message.
  */
 export const BillableDaySchema: GenMessage<BillableDay> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 29);
+  messageDesc(file_socio_v1_admin, 33);
 
 /**
  * Reais per billable message, by category.
@@ -980,7 +1046,7 @@ export type MessageRates = Message<"socio.v1.MessageRates"> & {
  * Use `create(MessageRatesSchema)` to create a new message.
  */
 export const MessageRatesSchema: GenMessage<MessageRates> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 30);
+  messageDesc(file_socio_v1_admin, 34);
 
 /**
  * @generated from message socio.v1.FailedMessage
@@ -1022,7 +1088,7 @@ export type FailedMessage = Message<"socio.v1.FailedMessage"> & {
  * Use `create(FailedMessageSchema)` to create a new message.
  */
 export const FailedMessageSchema: GenMessage<FailedMessage> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 31);
+  messageDesc(file_socio_v1_admin, 35);
 
 /**
  * @generated from message socio.v1.ListFailedMessagesRequest
@@ -1044,7 +1110,7 @@ export type ListFailedMessagesRequest = Message<"socio.v1.ListFailedMessagesRequ
  * Use `create(ListFailedMessagesRequestSchema)` to create a new message.
  */
 export const ListFailedMessagesRequestSchema: GenMessage<ListFailedMessagesRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 32);
+  messageDesc(file_socio_v1_admin, 36);
 
 /**
  * @generated from message socio.v1.ListFailedMessagesResponse
@@ -1071,7 +1137,7 @@ export type ListFailedMessagesResponse = Message<"socio.v1.ListFailedMessagesRes
  * Use `create(ListFailedMessagesResponseSchema)` to create a new message.
  */
 export const ListFailedMessagesResponseSchema: GenMessage<ListFailedMessagesResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_admin, 33);
+  messageDesc(file_socio_v1_admin, 37);
 
 /**
  * The users list's filter.
@@ -1255,6 +1321,28 @@ export const AdminService: GenService<{
     methodKind: "unary";
     input: typeof ListFactsRequestSchema;
     output: typeof ListFactsResponseSchema;
+  },
+  /**
+   * Guarantee refunds to pay by hand by Pix (boleto payments, which Stripe cannot refund): those
+   * to pay first, then those waiting for the person's key, then the paid ones.
+   *
+   * @generated from rpc socio.v1.AdminService.ListRefunds
+   */
+  listRefunds: {
+    methodKind: "unary";
+    input: typeof ListRefundsRequestSchema;
+    output: typeof ListRefundsResponseSchema;
+  },
+  /**
+   * Records that the admin paid the refund by Pix, and tells the person on WhatsApp. Refused
+   * (FAILED_PRECONDITION) before the person gave a key, and for a refund already paid.
+   *
+   * @generated from rpc socio.v1.AdminService.MarkRefundPaid
+   */
+  markRefundPaid: {
+    methodKind: "unary";
+    input: typeof MarkRefundPaidRequestSchema;
+    output: typeof MarkRefundPaidResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_socio_v1_admin, 0);

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file socio/v1/billing.proto.
  */
 export const file_socio_v1_billing: GenFile = /*@__PURE__*/
-  fileDesc("ChZzb2Npby92MS9iaWxsaW5nLnByb3RvEghzb2Npby52MSL6AQoJUGxhbk9mZmVyEh4KAmlkGAEgASgOMhIuc29jaW8udjEuUGxhblR5cGUSDAoEbmFtZRgCIAEoCRINCgVwcmljZRgDIAEoARIQCghjdXJyZW5jeRgEIAEoCRIOCgZwZXJpb2QYBSABKAkSEwoLZGVzY3JpcHRpb24YBiABKAkSEAoIZmVhdHVyZXMYByADKAkSEwoLbGltaXRhdGlvbnMYCCADKAkSEwoLYnV0dG9uX3RleHQYCSABKAkSDwoHcG9wdWxhchgKIAEoCBIUCgx5ZWFybHlfcHJpY2UYCyABKAESFgoOeWVhcmx5X3NhdmluZ3MYDCABKAEi6gIKDFN1YnNjcmlwdGlvbhIlCglwbGFuX3R5cGUYASABKA4yEi5zb2Npby52MS5QbGFuVHlwZRIrCghpbnRlcnZhbBgCIAEoDjIZLnNvY2lvLnYxLkJpbGxpbmdJbnRlcnZhbBIqCgVzdGF0ZRgDIAEoDjIbLnNvY2lvLnYxLlN1YnNjcmlwdGlvblN0YXRlEhAKCHByb3ZpZGVyGAQgASgJEjsKEmN1cnJlbnRfcGVyaW9kX2VuZBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIcChRjYW5jZWxfYXRfcGVyaW9kX2VuZBgGIAEoCBIzCgpzdGFydGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhIKCnJlZnVuZGFibGUYCCABKAhCFQoTX2N1cnJlbnRfcGVyaW9kX2VuZEINCgtfc3RhcnRlZF9hdCIkChBMaXN0UGxhbnNSZXF1ZXN0EhAKCGxhbmd1YWdlGAEgASgJIjcKEUxpc3RQbGFuc1Jlc3BvbnNlEiIKBXBsYW5zGAEgAygLMhMuc29jaW8udjEuUGxhbk9mZmVyIroBChVDcmVhdGVDaGVja291dFJlcXVlc3QSJQoJcGxhbl90eXBlGAEgASgOMhIuc29jaW8udjEuUGxhblR5cGUSFAoMcGhvbmVfbnVtYmVyGAIgASgJEhAKCGxhbmd1YWdlGAMgASgJEisKCGludGVydmFsGAQgASgOMhkuc29jaW8udjEuQmlsbGluZ0ludGVydmFsEhcKD2xhbmRpbmdfdmFyaWFudBgFIAEoCRIMCgRsaW5rGAYgASgJIkQKFkNyZWF0ZUNoZWNrb3V0UmVzcG9uc2USFAoMY2hlY2tvdXRfdXJsGAEgASgJEhQKDHJlZGlyZWN0X3VybBgCIAEoCSIeChxHZXRTdWJzY3JpcHRpb25TdGF0dXNSZXF1ZXN0Ip4BCh1HZXRTdWJzY3JpcHRpb25TdGF0dXNSZXNwb25zZRI5ChNzdWJzY3JpcHRpb25fc3RhdHVzGAEgASgOMhwuc29jaW8udjEuU3Vic2NyaXB0aW9uU3RhdHVzEjEKDHN1YnNjcmlwdGlvbhgCIAEoCzIWLnNvY2lvLnYxLlN1YnNjcmlwdGlvbkgAiAEBQg8KDV9zdWJzY3JpcHRpb24iGwoZQ2FuY2VsU3Vic2NyaXB0aW9uUmVxdWVzdCKXAQoaQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2USOQoTc3Vic2NyaXB0aW9uX3N0YXR1cxgBIAEoDjIcLnNvY2lvLnYxLlN1YnNjcmlwdGlvblN0YXR1cxIsCgxzdWJzY3JpcHRpb24YAiABKAsyFi5zb2Npby52MS5TdWJzY3JpcHRpb24SEAoIcmVmdW5kZWQYAyABKAgidAoaVXBncmFkZVN1YnNjcmlwdGlvblJlcXVlc3QSKQoNbmV3X3BsYW5fdHlwZRgBIAEoDjISLnNvY2lvLnYxLlBsYW5UeXBlEisKCGludGVydmFsGAIgASgOMhkuc29jaW8udjEuQmlsbGluZ0ludGVydmFsIo0BChtVcGdyYWRlU3Vic2NyaXB0aW9uUmVzcG9uc2USFAoMY2hlY2tvdXRfdXJsGAEgASgJEhQKDHJlZGlyZWN0X3VybBgCIAEoCRIxCgxzdWJzY3JpcHRpb24YAyABKAsyFi5zb2Npby52MS5TdWJzY3JpcHRpb25IAIgBAUIPCg1fc3Vic2NyaXB0aW9uIi8KGUdldFNhbmRib3hDaGVja291dFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSLJAQoaR2V0U2FuZGJveENoZWNrb3V0UmVzcG9uc2USEgoKc2Vzc2lvbl9pZBgBIAEoCRIlCglwbGFuX3R5cGUYAiABKA4yEi5zb2Npby52MS5QbGFuVHlwZRIrCghpbnRlcnZhbBgDIAEoDjIZLnNvY2lvLnYxLkJpbGxpbmdJbnRlcnZhbBIOCgZhbW91bnQYBCABKAESEAoIY3VycmVuY3kYBSABKAkSDQoFc3RhdGUYByABKAlKBAgGEAdSDHBob25lX251bWJlciIuChhHZXRDaGVja291dFJlc3VsdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSKeAgoZR2V0Q2hlY2tvdXRSZXN1bHRSZXNwb25zZRISCgpzZXNzaW9uX2lkGAEgASgJEiUKCXBsYW5fdHlwZRgCIAEoDjISLnNvY2lvLnYxLlBsYW5UeXBlEisKCGludGVydmFsGAMgASgOMhkuc29jaW8udjEuQmlsbGluZ0ludGVydmFsEg4KBmFtb3VudBgEIAEoARIQCghjdXJyZW5jeRgFIAEoCRINCgVzdGF0ZRgGIAEoCRIrCgdwYWlkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtyZWNlaXB0X3VybBgIIAEoCRIUCgx3aGF0c2FwcF91cmwYCSABKAkSEAoIcHJvdmlkZXIYCiABKAkiQQoeQ29tcGxldGVTYW5kYm94Q2hlY2tvdXRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSCwoDcGF5GAIgASgIIjcKH0NvbXBsZXRlU2FuZGJveENoZWNrb3V0UmVzcG9uc2USFAoMcmVkaXJlY3RfdXJsGAEgASgJKkwKCFBsYW5UeXBlEhkKFVBMQU5fVFlQRV9VTlNQRUNJRklFRBAAEhIKDlBMQU5fVFlQRV9GUkVFEAESEQoNUExBTl9UWVBFX1BSTxACKm4KD0JpbGxpbmdJbnRlcnZhbBIgChxCSUxMSU5HX0lOVEVSVkFMX1VOU1BFQ0lGSUVEEAASHAoYQklMTElOR19JTlRFUlZBTF9NT05USExZEAESGwoXQklMTElOR19JTlRFUlZBTF9ZRUFSTFkQAiq4AQoRU3Vic2NyaXB0aW9uU3RhdGUSIgoeU1VCU0NSSVBUSU9OX1NUQVRFX1VOU1BFQ0lGSUVEEAASHgoaU1VCU0NSSVBUSU9OX1NUQVRFX1BFTkRJTkcQARIdChlTVUJTQ1JJUFRJT05fU1RBVEVfQUNUSVZFEAISHwobU1VCU0NSSVBUSU9OX1NUQVRFX1BBU1RfRFVFEAMSHwobU1VCU0NSSVBUSU9OX1NUQVRFX0NBTkNFTEVEEAQy6QgKDkJpbGxpbmdTZXJ2aWNlEmYKCUxpc3RQbGFucxIaLnNvY2lvLnYxLkxpc3RQbGFuc1JlcXVlc3QaGy5zb2Npby52MS5MaXN0UGxhbnNSZXNwb25zZSIggtPkkwIaEhgvYXBpL3N1YnNjcmlwdGlvbnMvcGxhbnMSewoOQ3JlYXRlQ2hlY2tvdXQSHy5zb2Npby52MS5DcmVhdGVDaGVja291dFJlcXVlc3QaIC5zb2Npby52MS5DcmVhdGVDaGVja291dFJlc3BvbnNlIiaC0+STAiA6ASoiGy9hcGkvc3Vic2NyaXB0aW9ucy9jaGVja291dBKLAQoVR2V0U3Vic2NyaXB0aW9uU3RhdHVzEiYuc29jaW8udjEuR2V0U3Vic2NyaXB0aW9uU3RhdHVzUmVxdWVzdBonLnNvY2lvLnYxLkdldFN1YnNjcmlwdGlvblN0YXR1c1Jlc3BvbnNlIiGC0+STAhsSGS9hcGkvc3Vic2NyaXB0aW9ucy9zdGF0dXMShQEKEkNhbmNlbFN1YnNjcmlwdGlvbhIjLnNvY2lvLnYxLkNhbmNlbFN1YnNjcmlwdGlvblJlcXVlc3QaJC5zb2Npby52MS5DYW5jZWxTdWJzY3JpcHRpb25SZXNwb25zZSIkgtPkkwIeOgEqIhkvYXBpL3N1YnNjcmlwdGlvbnMvY2FuY2VsEokBChNVcGdyYWRlU3Vic2NyaXB0aW9uEiQuc29jaW8udjEuVXBncmFkZVN1YnNjcmlwdGlvblJlcXVlc3QaJS5zb2Npby52MS5VcGdyYWRlU3Vic2NyaXB0aW9uUmVzcG9uc2UiJYLT5JMCHzoBKiIaL2FwaS9zdWJzY3JpcHRpb25zL3VwZ3JhZGUSjgEKEUdldENoZWNrb3V0UmVzdWx0EiIuc29jaW8udjEuR2V0Q2hlY2tvdXRSZXN1bHRSZXF1ZXN0GiMuc29jaW8udjEuR2V0Q2hlY2tvdXRSZXN1bHRSZXNwb25zZSIwgtPkkwIqEigvYXBpL3N1YnNjcmlwdGlvbnMvY2hlY2tvdXQve3Nlc3Npb25faWR9EpABChJHZXRTYW5kYm94Q2hlY2tvdXQSIy5zb2Npby52MS5HZXRTYW5kYm94Q2hlY2tvdXRSZXF1ZXN0GiQuc29jaW8udjEuR2V0U2FuZGJveENoZWNrb3V0UmVzcG9uc2UiL4LT5JMCKRInL2FwaS9zdWJzY3JpcHRpb25zL3NhbmRib3gve3Nlc3Npb25faWR9EqsBChdDb21wbGV0ZVNhbmRib3hDaGVja291dBIoLnNvY2lvLnYxLkNvbXBsZXRlU2FuZGJveENoZWNrb3V0UmVxdWVzdBopLnNvY2lvLnYxLkNvbXBsZXRlU2FuZGJveENoZWNrb3V0UmVzcG9uc2UiO4LT5JMCNToBKiIwL2FwaS9zdWJzY3JpcHRpb25zL3NhbmRib3gve3Nlc3Npb25faWR9L2NvbXBsZXRlYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp, file_socio_v1_common]);
+  fileDesc("ChZzb2Npby92MS9iaWxsaW5nLnByb3RvEghzb2Npby52MSKtAgoJUGxhbk9mZmVyEh4KAmlkGAEgASgOMhIuc29jaW8udjEuUGxhblR5cGUSDAoEbmFtZRgCIAEoCRINCgVwcmljZRgDIAEoARIQCghjdXJyZW5jeRgEIAEoCRIOCgZwZXJpb2QYBSABKAkSEwoLZGVzY3JpcHRpb24YBiABKAkSEAoIZmVhdHVyZXMYByADKAkSEwoLbGltaXRhdGlvbnMYCCADKAkSEwoLYnV0dG9uX3RleHQYCSABKAkSDwoHcG9wdWxhchgKIAEoCBIUCgx5ZWFybHlfcHJpY2UYCyABKAESFgoOeWVhcmx5X3NhdmluZ3MYDCABKAESFAoMd2hhdHNhcHBfdXJsGA0gASgJEhsKE3llYXJseV93aGF0c2FwcF91cmwYDiABKAki6gIKDFN1YnNjcmlwdGlvbhIlCglwbGFuX3R5cGUYASABKA4yEi5zb2Npby52MS5QbGFuVHlwZRIrCghpbnRlcnZhbBgCIAEoDjIZLnNvY2lvLnYxLkJpbGxpbmdJbnRlcnZhbBIqCgVzdGF0ZRgDIAEoDjIbLnNvY2lvLnYxLlN1YnNjcmlwdGlvblN0YXRlEhAKCHByb3ZpZGVyGAQgASgJEjsKEmN1cnJlbnRfcGVyaW9kX2VuZBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARIcChRjYW5jZWxfYXRfcGVyaW9kX2VuZBgGIAEoCBIzCgpzdGFydGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBEhIKCnJlZnVuZGFibGUYCCABKAhCFQoTX2N1cnJlbnRfcGVyaW9kX2VuZEINCgtfc3RhcnRlZF9hdCIkChBMaXN0UGxhbnNSZXF1ZXN0EhAKCGxhbmd1YWdlGAEgASgJIjcKEUxpc3RQbGFuc1Jlc3BvbnNlEiIKBXBsYW5zGAEgAygLMhMuc29jaW8udjEuUGxhbk9mZmVyIroBChVDcmVhdGVDaGVja291dFJlcXVlc3QSJQoJcGxhbl90eXBlGAEgASgOMhIuc29jaW8udjEuUGxhblR5cGUSFAoMcGhvbmVfbnVtYmVyGAIgASgJEhAKCGxhbmd1YWdlGAMgASgJEisKCGludGVydmFsGAQgASgOMhkuc29jaW8udjEuQmlsbGluZ0ludGVydmFsEhcKD2xhbmRpbmdfdmFyaWFudBgFIAEoCRIMCgRsaW5rGAYgASgJIkQKFkNyZWF0ZUNoZWNrb3V0UmVzcG9uc2USFAoMY2hlY2tvdXRfdXJsGAEgASgJEhQKDHJlZGlyZWN0X3VybBgCIAEoCSIeChxHZXRTdWJzY3JpcHRpb25TdGF0dXNSZXF1ZXN0ItsBCh1HZXRTdWJzY3JpcHRpb25TdGF0dXNSZXNwb25zZRI5ChNzdWJzY3JpcHRpb25fc3RhdHVzGAEgASgOMhwuc29jaW8udjEuU3Vic2NyaXB0aW9uU3RhdHVzEjEKDHN1YnNjcmlwdGlvbhgCIAEoCzIWLnNvY2lvLnYxLlN1YnNjcmlwdGlvbkgAiAEBEiwKCnBpeF9yZWZ1bmQYAyABKAsyEy5zb2Npby52MS5QaXhSZWZ1bmRIAYgBAUIPCg1fc3Vic2NyaXB0aW9uQg0KC19waXhfcmVmdW5kIpYDCglQaXhSZWZ1bmQSCgoCaWQYASABKAkSKQoGc3RhdHVzGAIgASgOMhkuc29jaW8udjEuUGl4UmVmdW5kU3RhdHVzEg4KBmFtb3VudBgDIAEoARIRCglwYWlkX3dpdGgYBCABKAkSDwoHcGl4X2tleRgFIAEoCRIVCg1waXhfa2V5X2xhYmVsGAYgASgJEhUKDWJ1c2luZXNzX2RheXMYByABKAUSMAoMcmVxdWVzdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1CgxrZXlfZ2l2ZW5fYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESMAoHcGFpZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBARIPCgd1c2VyX2lkGAsgASgJEhEKCXVzZXJfbmFtZRgMIAEoCRIUCgxwaG9uZV9udW1iZXIYDSABKAlCDwoNX2tleV9naXZlbl9hdEIKCghfcGFpZF9hdCIpChZTZXRSZWZ1bmRQaXhLZXlSZXF1ZXN0Eg8KB3BpeF9rZXkYASABKAkiPgoXU2V0UmVmdW5kUGl4S2V5UmVzcG9uc2USIwoGcmVmdW5kGAEgASgLMhMuc29jaW8udjEuUGl4UmVmdW5kIhsKGUNhbmNlbFN1YnNjcmlwdGlvblJlcXVlc3Qi1AEKGkNhbmNlbFN1YnNjcmlwdGlvblJlc3BvbnNlEjkKE3N1YnNjcmlwdGlvbl9zdGF0dXMYASABKA4yHC5zb2Npby52MS5TdWJzY3JpcHRpb25TdGF0dXMSLAoMc3Vic2NyaXB0aW9uGAIgASgLMhYuc29jaW8udjEuU3Vic2NyaXB0aW9uEhAKCHJlZnVuZGVkGAMgASgIEiwKCnBpeF9yZWZ1bmQYBCABKAsyEy5zb2Npby52MS5QaXhSZWZ1bmRIAIgBAUINCgtfcGl4X3JlZnVuZCJ0ChpVcGdyYWRlU3Vic2NyaXB0aW9uUmVxdWVzdBIpCg1uZXdfcGxhbl90eXBlGAEgASgOMhIuc29jaW8udjEuUGxhblR5cGUSKwoIaW50ZXJ2YWwYAiABKA4yGS5zb2Npby52MS5CaWxsaW5nSW50ZXJ2YWwijQEKG1VwZ3JhZGVTdWJzY3JpcHRpb25SZXNwb25zZRIUCgxjaGVja291dF91cmwYASABKAkSFAoMcmVkaXJlY3RfdXJsGAIgASgJEjEKDHN1YnNjcmlwdGlvbhgDIAEoCzIWLnNvY2lvLnYxLlN1YnNjcmlwdGlvbkgAiAEBQg8KDV9zdWJzY3JpcHRpb24iLwoZR2V0U2FuZGJveENoZWNrb3V0UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJIskBChpHZXRTYW5kYm94Q2hlY2tvdXRSZXNwb25zZRISCgpzZXNzaW9uX2lkGAEgASgJEiUKCXBsYW5fdHlwZRgCIAEoDjISLnNvY2lvLnYxLlBsYW5UeXBlEisKCGludGVydmFsGAMgASgOMhkuc29jaW8udjEuQmlsbGluZ0ludGVydmFsEg4KBmFtb3VudBgEIAEoARIQCghjdXJyZW5jeRgFIAEoCRINCgVzdGF0ZRgHIAEoCUoECAYQB1IMcGhvbmVfbnVtYmVyIi4KGEdldENoZWNrb3V0UmVzdWx0UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJIp4CChlHZXRDaGVja291dFJlc3VsdFJlc3BvbnNlEhIKCnNlc3Npb25faWQYASABKAkSJQoJcGxhbl90eXBlGAIgASgOMhIuc29jaW8udjEuUGxhblR5cGUSKwoIaW50ZXJ2YWwYAyABKA4yGS5zb2Npby52MS5CaWxsaW5nSW50ZXJ2YWwSDgoGYW1vdW50GAQgASgBEhAKCGN1cnJlbmN5GAUgASgJEg0KBXN0YXRlGAYgASgJEisKB3BhaWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3JlY2VpcHRfdXJsGAggASgJEhQKDHdoYXRzYXBwX3VybBgJIAEoCRIQCghwcm92aWRlchgKIAEoCSJBCh5Db21wbGV0ZVNhbmRib3hDaGVja291dFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRILCgNwYXkYAiABKAgiNwofQ29tcGxldGVTYW5kYm94Q2hlY2tvdXRSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkqTAoIUGxhblR5cGUSGQoVUExBTl9UWVBFX1VOU1BFQ0lGSUVEEAASEgoOUExBTl9UWVBFX0ZSRUUQARIRCg1QTEFOX1RZUEVfUFJPEAIqbgoPQmlsbGluZ0ludGVydmFsEiAKHEJJTExJTkdfSU5URVJWQUxfVU5TUEVDSUZJRUQQABIcChhCSUxMSU5HX0lOVEVSVkFMX01PTlRITFkQARIbChdCSUxMSU5HX0lOVEVSVkFMX1lFQVJMWRACKrgBChFTdWJzY3JpcHRpb25TdGF0ZRIiCh5TVUJTQ1JJUFRJT05fU1RBVEVfVU5TUEVDSUZJRUQQABIeChpTVUJTQ1JJUFRJT05fU1RBVEVfUEVORElORxABEh0KGVNVQlNDUklQVElPTl9TVEFURV9BQ1RJVkUQAhIfChtTVUJTQ1JJUFRJT05fU1RBVEVfUEFTVF9EVUUQAxIfChtTVUJTQ1JJUFRJT05fU1RBVEVfQ0FOQ0VMRUQQBCqSAQoPUGl4UmVmdW5kU3RhdHVzEiEKHVBJWF9SRUZVTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASIgoeUElYX1JFRlVORF9TVEFUVVNfQVdBSVRJTkdfS0VZEAESHAoYUElYX1JFRlVORF9TVEFUVVNfVE9fUEFZEAISGgoWUElYX1JFRlVORF9TVEFUVVNfUEFJRBADMvAJCg5CaWxsaW5nU2VydmljZRJmCglMaXN0UGxhbnMSGi5zb2Npby52MS5MaXN0UGxhbnNSZXF1ZXN0Ghsuc29jaW8udjEuTGlzdFBsYW5zUmVzcG9uc2UiIILT5JMCGhIYL2FwaS9zdWJzY3JpcHRpb25zL3BsYW5zEnsKDkNyZWF0ZUNoZWNrb3V0Eh8uc29jaW8udjEuQ3JlYXRlQ2hlY2tvdXRSZXF1ZXN0GiAuc29jaW8udjEuQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZSImgtPkkwIgOgEqIhsvYXBpL3N1YnNjcmlwdGlvbnMvY2hlY2tvdXQSiwEKFUdldFN1YnNjcmlwdGlvblN0YXR1cxImLnNvY2lvLnYxLkdldFN1YnNjcmlwdGlvblN0YXR1c1JlcXVlc3QaJy5zb2Npby52MS5HZXRTdWJzY3JpcHRpb25TdGF0dXNSZXNwb25zZSIhgtPkkwIbEhkvYXBpL3N1YnNjcmlwdGlvbnMvc3RhdHVzEoUBChJDYW5jZWxTdWJzY3JpcHRpb24SIy5zb2Npby52MS5DYW5jZWxTdWJzY3JpcHRpb25SZXF1ZXN0GiQuc29jaW8udjEuQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2UiJILT5JMCHjoBKiIZL2FwaS9zdWJzY3JpcHRpb25zL2NhbmNlbBKJAQoTVXBncmFkZVN1YnNjcmlwdGlvbhIkLnNvY2lvLnYxLlVwZ3JhZGVTdWJzY3JpcHRpb25SZXF1ZXN0GiUuc29jaW8udjEuVXBncmFkZVN1YnNjcmlwdGlvblJlc3BvbnNlIiWC0+STAh86ASoiGi9hcGkvc3Vic2NyaXB0aW9ucy91cGdyYWRlEo4BChFHZXRDaGVja291dFJlc3VsdBIiLnNvY2lvLnYxLkdldENoZWNrb3V0UmVzdWx0UmVxdWVzdBojLnNvY2lvLnYxLkdldENoZWNrb3V0UmVzdWx0UmVzcG9uc2UiMILT5JMCKhIoL2FwaS9zdWJzY3JpcHRpb25zL2NoZWNrb3V0L3tzZXNzaW9uX2lkfRKQAQoSR2V0U2FuZGJveENoZWNrb3V0EiMuc29jaW8udjEuR2V0U2FuZGJveENoZWNrb3V0UmVxdWVzdBokLnNvY2lvLnYxLkdldFNhbmRib3hDaGVja291dFJlc3BvbnNlIi+C0+STAikSJy9hcGkvc3Vic2NyaXB0aW9ucy9zYW5kYm94L3tzZXNzaW9uX2lkfRKEAQoPU2V0UmVmdW5kUGl4S2V5EiAuc29jaW8udjEuU2V0UmVmdW5kUGl4S2V5UmVxdWVzdBohLnNvY2lvLnYxLlNldFJlZnVuZFBpeEtleVJlc3BvbnNlIiyC0+STAiY6ASoiIS9hcGkvc3Vic2NyaXB0aW9ucy9yZWZ1bmQvcGl4LWtleRKrAQoXQ29tcGxldGVTYW5kYm94Q2hlY2tvdXQSKC5zb2Npby52MS5Db21wbGV0ZVNhbmRib3hDaGVja291dFJlcXVlc3QaKS5zb2Npby52MS5Db21wbGV0ZVNhbmRib3hDaGVja291dFJlc3BvbnNlIjuC0+STAjU6ASoiMC9hcGkvc3Vic2NyaXB0aW9ucy9zYW5kYm94L3tzZXNzaW9uX2lkfS9jb21wbGV0ZWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp, file_socio_v1_common]);
 
 /**
  * One plan as the checkout page shows it.
@@ -94,6 +94,21 @@ export type PlanOffer = Message<"socio.v1.PlanOffer"> & {
    * @generated from field: double yearly_savings = 12;
    */
   yearlySavings: number;
+
+  /**
+   * Where a visitor without an account takes this plan: WhatsApp, with a ready message naming the
+   * plan (and, for Pro, the monthly interval); the first reply carries the checkout link for it.
+   *
+   * @generated from field: string whatsapp_url = 13;
+   */
+  whatsappUrl: string;
+
+  /**
+   * The same for Pro's yearly interval; empty when there is no yearly option.
+   *
+   * @generated from field: string yearly_whatsapp_url = 14;
+   */
+  yearlyWhatsappUrl: string;
 };
 
 /**
@@ -298,6 +313,13 @@ export type GetSubscriptionStatusResponse = Message<"socio.v1.GetSubscriptionSta
    * @generated from field: optional socio.v1.Subscription subscription = 2;
    */
   subscription?: Subscription | undefined;
+
+  /**
+   * The caller's guarantee refund still to be paid by Pix, if any.
+   *
+   * @generated from field: optional socio.v1.PixRefund pix_refund = 3;
+   */
+  pixRefund?: PixRefund | undefined;
 };
 
 /**
@@ -306,6 +328,131 @@ export type GetSubscriptionStatusResponse = Message<"socio.v1.GetSubscriptionSta
  */
 export const GetSubscriptionStatusResponseSchema: GenMessage<GetSubscriptionStatusResponse> = /*@__PURE__*/
   messageDesc(file_socio_v1_billing, 7);
+
+/**
+ * A guarantee refund paid by hand by Pix: a boleto, which the payment provider cannot refund.
+ *
+ * @generated from message socio.v1.PixRefund
+ */
+export type PixRefund = Message<"socio.v1.PixRefund"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: socio.v1.PixRefundStatus status = 2;
+   */
+  status: PixRefundStatus;
+
+  /**
+   * In BRL, to the cent.
+   *
+   * @generated from field: double amount = 3;
+   */
+  amount: number;
+
+  /**
+   * How the person paid: "boleto".
+   *
+   * @generated from field: string paid_with = 4;
+   */
+  paidWith: string;
+
+  /**
+   * The key as the Banco Central's directory holds it; empty until given.
+   *
+   * @generated from field: string pix_key = 5;
+   */
+  pixKey: string;
+
+  /**
+   * The key as a person reads it ("CPF 529.982.247-25").
+   *
+   * @generated from field: string pix_key_label = 6;
+   */
+  pixKeyLabel: string;
+
+  /**
+   * Paid within this many business days of the key.
+   *
+   * @generated from field: int32 business_days = 7;
+   */
+  businessDays: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp requested_at = 8;
+   */
+  requestedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp key_given_at = 9;
+   */
+  keyGivenAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp paid_at = 10;
+   */
+  paidAt?: Timestamp | undefined;
+
+  /**
+   * For admins: whose refund it is (empty once they erased their data).
+   *
+   * @generated from field: string user_id = 11;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string user_name = 12;
+   */
+  userName: string;
+
+  /**
+   * @generated from field: string phone_number = 13;
+   */
+  phoneNumber: string;
+};
+
+/**
+ * Describes the message socio.v1.PixRefund.
+ * Use `create(PixRefundSchema)` to create a new message.
+ */
+export const PixRefundSchema: GenMessage<PixRefund> = /*@__PURE__*/
+  messageDesc(file_socio_v1_billing, 8);
+
+/**
+ * @generated from message socio.v1.SetRefundPixKeyRequest
+ */
+export type SetRefundPixKeyRequest = Message<"socio.v1.SetRefundPixKeyRequest"> & {
+  /**
+   * @generated from field: string pix_key = 1;
+   */
+  pixKey: string;
+};
+
+/**
+ * Describes the message socio.v1.SetRefundPixKeyRequest.
+ * Use `create(SetRefundPixKeyRequestSchema)` to create a new message.
+ */
+export const SetRefundPixKeyRequestSchema: GenMessage<SetRefundPixKeyRequest> = /*@__PURE__*/
+  messageDesc(file_socio_v1_billing, 9);
+
+/**
+ * @generated from message socio.v1.SetRefundPixKeyResponse
+ */
+export type SetRefundPixKeyResponse = Message<"socio.v1.SetRefundPixKeyResponse"> & {
+  /**
+   * @generated from field: socio.v1.PixRefund refund = 1;
+   */
+  refund?: PixRefund | undefined;
+};
+
+/**
+ * Describes the message socio.v1.SetRefundPixKeyResponse.
+ * Use `create(SetRefundPixKeyResponseSchema)` to create a new message.
+ */
+export const SetRefundPixKeyResponseSchema: GenMessage<SetRefundPixKeyResponse> = /*@__PURE__*/
+  messageDesc(file_socio_v1_billing, 10);
 
 /**
  * @generated from message socio.v1.CancelSubscriptionRequest
@@ -318,7 +465,7 @@ export type CancelSubscriptionRequest = Message<"socio.v1.CancelSubscriptionRequ
  * Use `create(CancelSubscriptionRequestSchema)` to create a new message.
  */
 export const CancelSubscriptionRequestSchema: GenMessage<CancelSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_billing, 8);
+  messageDesc(file_socio_v1_billing, 11);
 
 /**
  * @generated from message socio.v1.CancelSubscriptionResponse
@@ -340,6 +487,14 @@ export type CancelSubscriptionResponse = Message<"socio.v1.CancelSubscriptionRes
    * @generated from field: bool refunded = 3;
    */
   refunded: boolean;
+
+  /**
+   * The 7-day guarantee applied to a boleto, which the provider cannot refund: it will be refunded
+   * by Pix once the person gives a key (`SetRefundPixKey`, or on WhatsApp).
+   *
+   * @generated from field: optional socio.v1.PixRefund pix_refund = 4;
+   */
+  pixRefund?: PixRefund | undefined;
 };
 
 /**
@@ -347,7 +502,7 @@ export type CancelSubscriptionResponse = Message<"socio.v1.CancelSubscriptionRes
  * Use `create(CancelSubscriptionResponseSchema)` to create a new message.
  */
 export const CancelSubscriptionResponseSchema: GenMessage<CancelSubscriptionResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_billing, 9);
+  messageDesc(file_socio_v1_billing, 12);
 
 /**
  * @generated from message socio.v1.UpgradeSubscriptionRequest
@@ -369,7 +524,7 @@ export type UpgradeSubscriptionRequest = Message<"socio.v1.UpgradeSubscriptionRe
  * Use `create(UpgradeSubscriptionRequestSchema)` to create a new message.
  */
 export const UpgradeSubscriptionRequestSchema: GenMessage<UpgradeSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_billing, 10);
+  messageDesc(file_socio_v1_billing, 13);
 
 /**
  * @generated from message socio.v1.UpgradeSubscriptionResponse
@@ -396,7 +551,7 @@ export type UpgradeSubscriptionResponse = Message<"socio.v1.UpgradeSubscriptionR
  * Use `create(UpgradeSubscriptionResponseSchema)` to create a new message.
  */
 export const UpgradeSubscriptionResponseSchema: GenMessage<UpgradeSubscriptionResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_billing, 11);
+  messageDesc(file_socio_v1_billing, 14);
 
 /**
  * @generated from message socio.v1.GetSandboxCheckoutRequest
@@ -413,7 +568,7 @@ export type GetSandboxCheckoutRequest = Message<"socio.v1.GetSandboxCheckoutRequ
  * Use `create(GetSandboxCheckoutRequestSchema)` to create a new message.
  */
 export const GetSandboxCheckoutRequestSchema: GenMessage<GetSandboxCheckoutRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_billing, 12);
+  messageDesc(file_socio_v1_billing, 15);
 
 /**
  * @generated from message socio.v1.GetSandboxCheckoutResponse
@@ -457,7 +612,7 @@ export type GetSandboxCheckoutResponse = Message<"socio.v1.GetSandboxCheckoutRes
  * Use `create(GetSandboxCheckoutResponseSchema)` to create a new message.
  */
 export const GetSandboxCheckoutResponseSchema: GenMessage<GetSandboxCheckoutResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_billing, 13);
+  messageDesc(file_socio_v1_billing, 16);
 
 /**
  * @generated from message socio.v1.GetCheckoutResultRequest
@@ -474,7 +629,7 @@ export type GetCheckoutResultRequest = Message<"socio.v1.GetCheckoutResultReques
  * Use `create(GetCheckoutResultRequestSchema)` to create a new message.
  */
 export const GetCheckoutResultRequestSchema: GenMessage<GetCheckoutResultRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_billing, 14);
+  messageDesc(file_socio_v1_billing, 17);
 
 /**
  * @generated from message socio.v1.GetCheckoutResultResponse
@@ -545,7 +700,7 @@ export type GetCheckoutResultResponse = Message<"socio.v1.GetCheckoutResultRespo
  * Use `create(GetCheckoutResultResponseSchema)` to create a new message.
  */
 export const GetCheckoutResultResponseSchema: GenMessage<GetCheckoutResultResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_billing, 15);
+  messageDesc(file_socio_v1_billing, 18);
 
 /**
  * @generated from message socio.v1.CompleteSandboxCheckoutRequest
@@ -569,7 +724,7 @@ export type CompleteSandboxCheckoutRequest = Message<"socio.v1.CompleteSandboxCh
  * Use `create(CompleteSandboxCheckoutRequestSchema)` to create a new message.
  */
 export const CompleteSandboxCheckoutRequestSchema: GenMessage<CompleteSandboxCheckoutRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_billing, 16);
+  messageDesc(file_socio_v1_billing, 19);
 
 /**
  * @generated from message socio.v1.CompleteSandboxCheckoutResponse
@@ -586,7 +741,7 @@ export type CompleteSandboxCheckoutResponse = Message<"socio.v1.CompleteSandboxC
  * Use `create(CompleteSandboxCheckoutResponseSchema)` to create a new message.
  */
 export const CompleteSandboxCheckoutResponseSchema: GenMessage<CompleteSandboxCheckoutResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_billing, 17);
+  messageDesc(file_socio_v1_billing, 20);
 
 /**
  * @generated from enum socio.v1.PlanType
@@ -681,6 +836,41 @@ export const SubscriptionStateSchema: GenEnum<SubscriptionState> = /*@__PURE__*/
   enumDesc(file_socio_v1_billing, 2);
 
 /**
+ * @generated from enum socio.v1.PixRefundStatus
+ */
+export enum PixRefundStatus {
+  /**
+   * @generated from enum value: PIX_REFUND_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Waiting for the person's Pix key.
+   *
+   * @generated from enum value: PIX_REFUND_STATUS_AWAITING_KEY = 1;
+   */
+  AWAITING_KEY = 1,
+
+  /**
+   * The key was given: an admin pays it.
+   *
+   * @generated from enum value: PIX_REFUND_STATUS_TO_PAY = 2;
+   */
+  TO_PAY = 2,
+
+  /**
+   * @generated from enum value: PIX_REFUND_STATUS_PAID = 3;
+   */
+  PAID = 3,
+}
+
+/**
+ * Describes the enum socio.v1.PixRefundStatus.
+ */
+export const PixRefundStatusSchema: GenEnum<PixRefundStatus> = /*@__PURE__*/
+  enumDesc(file_socio_v1_billing, 3);
+
+/**
  * Plans, checkout and the subscription's life: free, Pro monthly or Pro yearly, all in BRL.
  *
  * @generated from service socio.v1.BillingService
@@ -753,6 +943,18 @@ export const BillingService: GenService<{
     methodKind: "unary";
     input: typeof GetSandboxCheckoutRequestSchema;
     output: typeof GetSandboxCheckoutResponseSchema;
+  },
+  /**
+   * The Pix key for the caller's guarantee refund of a boleto payment (which the provider cannot
+   * refund): CPF, CNPJ, e-mail, mobile number or random key. A later key replaces an earlier one
+   * until the refund is paid.
+   *
+   * @generated from rpc socio.v1.BillingService.SetRefundPixKey
+   */
+  setRefundPixKey: {
+    methodKind: "unary";
+    input: typeof SetRefundPixKeyRequestSchema;
+    output: typeof SetRefundPixKeyResponseSchema;
   },
   /**
    * Pays or abandons a sandbox checkout, through the same path a provider's webhook takes.
