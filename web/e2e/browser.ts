@@ -85,8 +85,9 @@ export async function logIn(page: Page, baseURL: string, typed: string, e164: st
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-/** WCAG 2 A and AA problems axe-core finds on the page as it is now: rule, impact and where. */
-export async function accessibilityProblems(page: Page): Promise<string[]> {
+/** WCAG 2 A and AA problems axe-core finds on the page as it is now: rule, impact and where; with
+ * `landmarks`, also content outside every landmark (axe's "region" best practice). */
+export async function accessibilityProblems(page: Page, options: { landmarks?: boolean } = {}): Promise<string[]> {
   // Evaluated by the test tool, not added as a script tag: the page's Content-Security-Policy
   // (rightly) refuses inline scripts.
   await page.evaluate(AXE);
@@ -97,9 +98,12 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
     const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
     await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
   });
-  return page.evaluate(async () => {
+  return page.evaluate(async (landmarks) => {
     const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
-    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
-  });
+    const tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", ...(landmarks ? ["best-practice"] : [])];
+    const result = await axe.run(document, { runOnly: { type: "tag", values: tags } });
+    return result.violations
+      .filter((v) => !landmarks || v.id === "region" || !["heading-order", "landmark-unique", "landmark-complementary-is-top-level", "page-has-heading-one"].includes(v.id))
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+  }, options.landmarks ?? false);
 }

@@ -33,10 +33,25 @@ pub fn surprising(question: &Question, patch: &Json, plan: &Plan, lang: Language
             let percent = patch["variableCostPercent"].as_f64().unwrap_or(0.0);
             let ticket = ticket?;
             let cost = per_sale + ticket * percent / 100.0;
-            (cost >= ticket).then(|| {
+            // Compared in centavos: R$ 19,50 against a price of R$ 19,50 is "the same as", not "more".
+            let (cost_cents, ticket_cents) = ((cost * 100.0).round(), (ticket * 100.0).round());
+            (cost_cents >= ticket_cents).then(|| {
+                let same = cost_cents == ticket_cents;
                 lang.choose(
-                    format!("{} por venda, mais que o preço de {} — é isso mesmo? Assim cada venda dá prejuízo. Responda *sim* para salvar, ou mande o custo certo.", brl(cost), brl(ticket)),
-                    format!("{} a sale, more than the price of {} — is that right? Then every sale loses money. Reply *yes* to save it, or send the right cost.", brl(cost), brl(ticket)),
+                    format!(
+                        "{} por venda, {} preço de {} — é isso mesmo? Assim cada venda {}. Responda *sim* para salvar, ou mande o custo certo.",
+                        brl(cost),
+                        if same { "igual ao" } else { "mais que o" },
+                        brl(ticket),
+                        if same { "não deixa nada para pagar os custos fixos" } else { "dá prejuízo" }
+                    ),
+                    format!(
+                        "{} a sale, {} price of {} — is that right? Then every sale {}. Reply *yes* to save it, or send the right cost.",
+                        brl(cost),
+                        if same { "the same as the" } else { "more than the" },
+                        brl(ticket),
+                        if same { "leaves nothing towards the fixed costs" } else { "loses money" }
+                    ),
                 )
             })
         }
@@ -78,6 +93,41 @@ pub fn month_from_days(per_day: f64, text: &str) -> Option<Json> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn plan_with_ticket(ticket: f64) -> Plan {
+        let sections = Step::ALL
+            .iter()
+            .map(|&step| crate::plan::store::Section {
+                step,
+                data: if step == Step::Finance { json!({ "averageTicket": ticket }) } else { json!({}) },
+                completed: false,
+                updated_at: 0,
+            })
+            .collect();
+        Plan {
+            id: "p".into(),
+            user_id: "u".into(),
+            sections,
+            document: None,
+            recorded: None,
+            created_at: 0,
+            updated_at: 0,
+        }
+    }
+
+    #[test]
+    fn a_cost_equal_to_the_price_is_said_to_be_the_same_not_more() {
+        let question =
+            crate::consultant::questions::Question::find(Step::Finance, "variableCostPerSale").unwrap();
+        let plan = plan_with_ticket(19.5);
+        let said =
+            surprising(question, &json!({"variableCostPerSale": 19.5}), &plan, Language::PtBr).unwrap();
+        assert!(said.starts_with("R$\u{a0}19,50 por venda, igual ao preço de R$\u{a0}19,50"), "{said}");
+        let said =
+            surprising(question, &json!({"variableCostPerSale": 25.0}), &plan, Language::PtBr).unwrap();
+        assert!(said.contains("mais que o preço de R$\u{a0}19,50"), "{said}");
+        assert_eq!(surprising(question, &json!({"variableCostPerSale": 8.0}), &plan, Language::PtBr), None);
+    }
 
     #[test]
     fn days_worked_turn_a_day_s_sales_into_a_month_s() {

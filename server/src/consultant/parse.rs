@@ -173,6 +173,109 @@ pub fn count(text: &str) -> Option<i32> {
     WORDS.iter().find(|(w, _)| format!("{lower} ").contains(w)).map(|(_, n)| *n)
 }
 
+/// How many people an answer names, counting the owner ("sou eu e minha filha; quero contratar uma
+/// ajudante" → 3, "eu e 2 funcionários" → 3, "duas pessoas" → 2); None when it names nobody.
+pub fn people(text: &str) -> Option<i32> {
+    let folded = crate::identity::search::fold(text);
+    let tokens: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).collect();
+    const OWNER: &[&str] = &["eu", "sozinho", "sozinha", "comigo", "i", "me", "myself"];
+    const SINGULAR: &[&str] = &[
+        "filha",
+        "filho",
+        "esposa",
+        "marido",
+        "mulher",
+        "mae",
+        "pai",
+        "irma",
+        "irmao",
+        "sobrinha",
+        "sobrinho",
+        "prima",
+        "primo",
+        "amiga",
+        "amigo",
+        "socia",
+        "socio",
+        "ajudante",
+        "funcionaria",
+        "funcionario",
+        "atendente",
+        "cozinheira",
+        "cozinheiro",
+        "vendedora",
+        "vendedor",
+        "entregadora",
+        "entregador",
+        "auxiliar",
+        "assistente",
+        "confeiteira",
+        "confeiteiro",
+        "padeira",
+        "padeiro",
+        "costureira",
+        "manicure",
+        "cabeleireira",
+        "cabeleireiro",
+        "garcom",
+        "garconete",
+        "estagiaria",
+        "estagiario",
+        "pessoa",
+        "colaborador",
+        "colaboradora",
+        "daughter",
+        "son",
+        "wife",
+        "husband",
+        "partner",
+        "employee",
+        "helper",
+        "assistant",
+        "person",
+        "friend",
+        "mother",
+        "father",
+        "sister",
+        "brother",
+    ];
+    let quantity = |word: &str| -> Option<i32> {
+        match word {
+            "um" | "uma" | "an" | "one" => Some(1),
+            "dois" | "duas" | "two" => Some(2),
+            "tres" | "three" => Some(3),
+            "quatro" | "four" => Some(4),
+            "cinco" | "five" => Some(5),
+            "seis" | "six" => Some(6),
+            digits => digits.parse::<i32>().ok().filter(|n| (1..1000).contains(n)),
+        }
+    };
+    let mut owner = 0;
+    let mut others = 0;
+    let mut named = false;
+    for (i, token) in tokens.iter().enumerate() {
+        if OWNER.contains(token) {
+            (owner, named) = (1, true);
+            continue;
+        }
+        let plural_of = |suffix: &str| token.strip_suffix(suffix).filter(|t| SINGULAR.contains(t));
+        let (noun, plural) = match plural_of("es").or_else(|| plural_of("s")) {
+            Some(noun) => (noun, true),
+            None if SINGULAR.contains(token) => (*token, false),
+            None => continue,
+        };
+        named = true;
+        // The quantity just before the noun ("dois funcionários", "mais 2 ajudantes").
+        let counted = i.checked_sub(1).and_then(|j| quantity(tokens[j]));
+        if matches!(noun, "pessoa" | "person") && counted.is_some() {
+            // "3 pessoas (contando comigo)": a total.
+            return counted;
+        }
+        others += counted.unwrap_or(if plural { 2 } else { 1 });
+    }
+    named.then_some(owner + others)
+}
+
 /// Items of a list typed with commas, semicolons, line breaks or a final "e"/"and".
 pub fn list(text: &str) -> Vec<String> {
     text.replace(" e ", ",")
@@ -199,6 +302,18 @@ pub fn yes_no(text: &str) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_team_counts_the_people_named_the_owner_included() {
+        assert_eq!(people("sou eu e minha filha; quero contratar uma ajudante"), Some(3));
+        assert_eq!(people("eu e mais 2 funcionários"), Some(3));
+        assert_eq!(people("Só eu"), Some(1));
+        assert_eq!(people("duas pessoas"), Some(2));
+        assert_eq!(people("3 pessoas, contando comigo"), Some(3));
+        assert_eq!(people("eu, meu marido e meus filhos"), Some(4));
+        assert_eq!(people("me and my wife"), Some(2));
+        assert_eq!(people("4"), None, "a bare number is left to count()");
+    }
 
     #[test]
     fn a_number_too_long_to_hold_is_no_amount_rather_than_infinity() {

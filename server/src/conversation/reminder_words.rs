@@ -30,9 +30,11 @@ fn command(text: &str) -> Option<Command> {
     }
 }
 
-/// "sim" / "não" as an answer to a yes-or-no offer.
+/// "sim" / "não" as an answer to a yes-or-no offer, however punctuated ("Sim, quero!").
 fn yes_or_no(text: &str) -> Option<bool> {
-    let words = fold(text.trim().trim_matches(|c: char| !c.is_alphanumeric()));
+    let folded = fold(text);
+    let words =
+        folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
     match words.as_str() {
         "sim" | "sim quero" | "quero" | "pode" | "pode ser" | "claro" | "yes" | "sure" | "ok" => Some(true),
         "nao" | "agora nao" | "nao quero" | "nao obrigado" | "nao obrigada" | "no" | "not now" => Some(false),
@@ -74,8 +76,27 @@ async fn answer_offer(
             "All right: I won't send anything on my own. If you change your mind, turn the reminders on in the dashboard.",
         )
     };
-    delivery::answer_at_once(tx, &user.id, stored_id, reply, &[], at).await?;
+    // The offer came right after a question of the plan's interview: asked again, so it is not lost.
+    let interrupted = messages::outbound_before(tx, &user.id, &offer_id).await?;
+    let reply = match interrupted.as_ref().and_then(|m| interrupted_question(&m.content)) {
+        Some(question) => {
+            format!("{reply}\n\n{} {question}", lang.choose("Voltando ao seu plano:", "Back to your plan:"))
+        }
+        None => reply.to_owned(),
+    };
+    delivery::answer_at_once(tx, &user.id, stored_id, &reply, &[], at).await?;
     Ok(true)
+}
+
+/// The question a message ended with (its last paragraph, when it asks one).
+fn interrupted_question(message: &str) -> Option<&str> {
+    let last = message.trim_end().rsplit("\n\n").next()?.trim();
+    let question = ["Próxima etapa:", "Next step:"]
+        .iter()
+        .find_map(|lead| last.strip_prefix(lead))
+        .unwrap_or(last)
+        .trim();
+    question.contains('?').then_some(question)
 }
 
 /// Answers a stop or resume command; true when `message` was one (no reply job for it). "VOLTAR"
@@ -128,6 +149,18 @@ mod tests {
         assert_eq!(command("não quero parar de vender"), None);
         assert_eq!(yes_or_no("Sim!"), Some(true));
         assert_eq!(yes_or_no("Agora não"), Some(false));
+        assert_eq!(yes_or_no("Sim, quero!"), Some(true));
+        assert_eq!(yes_or_no("Não, obrigada."), Some(false));
         assert_eq!(yes_or_no("sim, mas quanto custa?"), None);
+    }
+
+    #[test]
+    fn the_question_an_offer_cut_is_the_last_paragraph_that_asks() {
+        let reply = "✅ Etapa *Finanças* concluída!\n\nResumo...\n\nPróxima etapa: *Marketing*. Por quais canais vai vender e divulgar? (ex.: Instagram)";
+        assert_eq!(
+            interrupted_question(reply),
+            Some("*Marketing*. Por quais canais vai vender e divulgar? (ex.: Instagram)")
+        );
+        assert_eq!(interrupted_question("Anotado! ✅"), None);
     }
 }

@@ -102,6 +102,27 @@ pub fn legal_tip(form: Form, day: &str, lang: Language) -> String {
     }
 }
 
+/// The tip after the legal step for a business that already has its CNPJ: keeping it in order,
+/// never how to open one.
+pub fn registered_tip(form: Form, day: &str, lang: Language) -> String {
+    match form {
+        Form::Mei => format!(
+            "💡 {}\n{}\n{}",
+            quote_on("mei.das", day, lang),
+            quote("mei.dasn", lang),
+            quote("mei.revenue_limit", lang)
+        ),
+        Form::Company | Form::Undecided => format!(
+            "💡 {}\n{}",
+            lang.choose(
+                "Com o CNPJ ativo, combine com o seu contador o calendário das guias (DAS, DCTFWeb, ISS ou ICMS) e guarde as notas de cada mês; os prazos que valem para você aparecem no painel.",
+                "With your CNPJ active, agree with your accountant on the calendar of tax slips (DAS, DCTFWeb, ISS or ICMS) and keep each month's invoices; the deadlines that apply to you show on the dashboard.",
+            ),
+            quote("help.sebrae", lang)
+        ),
+    }
+}
+
 /// The PDF's next step to formalise a business without a CNPJ yet.
 pub fn formalise_step(form: Form, lang: Language) -> String {
     match form {

@@ -28,7 +28,9 @@ const PT_SCRIPT: &[(&str, &str)] = &[
     ("Famílias do bairro, de 25 a 50 anos", "concorrentes"),
     ("Duas padarias tradicionais com pão industrial", "Onde o negócio vai funcionar"),
     ("Campinas, bairro Cambuí", "*forças*"),
-    ("Fermentação natural e entrega no mesmo dia", "*ameaçar*"),
+    ("Fermentação natural e entrega no mesmo dia", "*fraquezas*"),
+    ("Pouco capital para começar", "*oportunidades*"),
+    ("O bairro está crescendo", "*ameaçar*"),
     ("Uma rede grande abrir no bairro", "Etapa *Mercado* concluída"),
     ("R$ 50.000", "capital de giro"),
     ("R$ 10.000", "custos fixos"),
@@ -90,7 +92,9 @@ const EN_SCRIPT: &[(&str, &str)] = &[
     ("Students and young professionals", "competitors"),
     ("Two chain coffee shops", "Where will the business run"),
     ("Santos, Gonzaga", "*strengths*"),
-    ("Specialty coffee roasted on site", "*threaten*"),
+    ("Specialty coffee roasted on site", "*weaknesses*"),
+    ("Little capital to start", "*opportunities*"),
+    ("New offices opening nearby", "*threaten*"),
     ("Rising rent near the beach", "Step *Market* complete"),
     ("R$ 80,000", "working capital"),
     ("R$ 15,000", "fixed costs"),
@@ -142,10 +146,12 @@ async fn commands_answer_and_the_language_switch_persists(db: TestDatabase) {
     assert!(app.say(phone, "menu").await.contains("*progresso*"));
     assert!(app.say(phone, "progresso").await.contains("Seu plano está em 0%"));
     assert!(app.say(phone, "plano").await.contains("http://localhost:8080/business-plan"));
+    let doubt = app.say(phone, "vinte mil reais? não sei").await;
     assert!(
-        app.say(phone, "vinte mil reais? não sei").await.contains("Anotado"),
-        "free text is a valid idea"
+        doubt.contains("não anotei nada") && doubt.contains("qual é a ideia do seu negócio"),
+        "a doubt gets a suggestion and the question again: {doubt}"
     );
+    assert!(app.say(phone, "Uma padaria no bairro").await.contains("Anotado"), "free text is a valid idea");
     let switched = app.say(phone, "English").await;
     assert!(switched.contains("I'll speak English"), "{switched}");
     assert_eq!(app.user_column(phone, "language").await, "en", "the web app follows too");
@@ -168,13 +174,20 @@ async fn a_finance_answer_that_is_not_a_number_is_asked_again(db: TestDatabase) 
         "Padarias",
         "Campinas",
         "Pão artesanal",
+        "Pouco capital",
+        "O bairro está crescendo",
         "Uma rede grande",
     ] {
         app.say(phone, answer).await;
     }
-    let reply = app.say(phone, "ainda não sei bem").await;
+    let reply = app.say(phone, "uns bons trocados").await;
     assert!(reply.contains("Não consegui entender"), "{reply}");
     assert!(reply.contains("investir"), "the question is repeated: {reply}");
+    // A doubt is not an answer either: a suggestion for this question, and the question again.
+    let reply = app.say(phone, "ainda não sei bem, o que você sugere?").await;
+    assert!(reply.contains("Some o que precisa comprar antes de abrir"), "{reply}");
+    assert!(reply.contains("investir"), "the question is repeated: {reply}");
+    assert!(plan_of(&app, phone).await["financeData"]["startupCosts"].is_null(), "nothing was saved");
 }
 on_both_engines!(a_finance_answer_that_is_not_a_number_is_asked_again);
 
@@ -292,7 +305,7 @@ async fn the_guide_reads_a_surprising_figure_back_and_asks_the_days_worked_befor
     let phone = "+5511987654321";
     app.make_pro(phone, socio::locale::Language::PtBr).await;
     app.say_all(phone, "Oi").await;
-    for (answer, _) in &PT_SCRIPT[..10] {
+    for (answer, _) in &PT_SCRIPT[..12] {
         app.say(phone, answer).await;
     }
     app.say(phone, "R$ 50.000").await; // startup costs
@@ -350,7 +363,7 @@ async fn the_guide_answers_questions_from_the_facts_and_takes_corrections_instea
     // A question before the first answer is answered, not saved as the business idea.
     let das = app.say(phone, "Antes de tudo, quanto eu pago de DAS por mês?").await;
     assert!(das.contains("R$ 82,05") && das.contains("qual é a ideia do seu negócio"), "{das}");
-    for (answer, _) in &PT_SCRIPT[..10] {
+    for (answer, _) in &PT_SCRIPT[..12] {
         app.say(phone, answer).await;
     }
     for answer in ["R$ 50.000", "R$ 10.000", "8 mil", "25", "40%", "1000"] {
@@ -389,7 +402,9 @@ const SERVICE_SCRIPT: &[(&str, &str)] = &[
     ("Pequenos comércios de Florianópolis", "concorrentes"),
     ("Agências grandes e freelancers", "Onde o negócio vai funcionar"),
     ("Florianópolis, centro", "*forças*"),
-    ("Equipe experiente", "*ameaçar*"),
+    ("Equipe experiente", "*fraquezas*"),
+    ("Marca ainda desconhecida", "*oportunidades*"),
+    ("Muitas empresas pequenas sem sistema", "*ameaçar*"),
     ("Concorrência de preço", "Etapa *Mercado* concluída"),
     ("R$ 20.000", "capital de giro"),
     ("R$ 10.000", "custos fixos"),
@@ -440,3 +455,63 @@ async fn a_service_business_is_asked_its_cnae_and_payroll_and_told_its_result_af
     assert!((plan["financeAnalysis"]["monthlyTaxes"].as_f64().unwrap() - 3_930.0).abs() < 0.01);
 }
 on_both_engines!(a_service_business_is_asked_its_cnae_and_payroll_and_told_its_result_after_taxes);
+
+/// Issue 48: the guide listens. A doubt gets a suggestion and the question again (nothing saved);
+/// the question the check-ins offer cut is asked again after the offer's answer; the team counts
+/// the people named; someone who already has a CNPJ is not told how to open one.
+async fn the_guide_listens_to_doubts_comes_back_to_a_cut_question_and_counts_the_people_named(
+    db: TestDatabase,
+) {
+    let app = app(db).await;
+    let phone = "+5519987654321";
+    app.make_pro(phone, socio::locale::Language::PtBr).await;
+    app.say(phone, "Oi").await;
+    let (token, _) = app.login(phone).await;
+    let plan_now = || async {
+        app.call(reqwest::Method::GET, "/api/business-plan", Value::Null, Some(&token)).await.1["data"]["businessPlan"]
+            .clone()
+    };
+    for (answer, _) in &PT_SCRIPT[..7] {
+        app.say_all(phone, answer).await;
+    }
+    // The location question: a doubt is not an answer.
+    let doubt = app.say(phone, "Não sei bem; o que você sugere para uma padaria pequena?").await;
+    assert!(
+        doubt.contains("não anotei nada") && doubt.contains("Pense em onde o seu cliente passa"),
+        "{doubt}"
+    );
+    assert!(doubt.ends_with("Onde o negócio vai funcionar? (cidade, bairro ou online)"), "{doubt}");
+    assert!(plan_now().await["marketData"]["location"].as_str().unwrap_or_default().is_empty());
+    for (answer, _) in &PT_SCRIPT[7..19] {
+        app.say_all(phone, answer).await;
+    }
+    // Finance is done: its reply asks the marketing channels, then the check-ins offer comes.
+    app.drain_jobs().await;
+    let texts = app.texts_to(phone).await;
+    assert!(
+        texts.last().unwrap().contains("Quer que eu volte todo mês"),
+        "{:#?}",
+        &texts[texts.len().saturating_sub(4)..]
+    );
+    let back = app.say(phone, "Sim, quero").await;
+    assert!(back.starts_with("Combinado!"), "{back}");
+    assert!(
+        back.contains("Voltando ao seu plano: *Marketing*. Por quais canais vai vender e divulgar?"),
+        "{back}"
+    );
+    for answer in ["Instagram e WhatsApp", "A mais artesanal do bairro", "Degustação na primeira semana"] {
+        app.say_all(phone, answer).await;
+    }
+    let roles = app.say_all(phone, "sou eu e minha filha; quero contratar uma ajudante").await;
+    assert!(roles.contains("Quais funções"), "{roles}");
+    assert_eq!(plan_now().await["hrData"]["teamSize"], 3, "me, my daughter and the helper");
+    for answer in ["produção e atendimento", "Não terei sócios", "Acho que MEI", "Comércio"] {
+        app.say_all(phone, answer).await;
+    }
+    let legal = app.say_all(phone, "Sim, já tenho").await;
+    assert!(legal.contains("licenças"), "{legal}");
+    let done = app.say_all(phone, "alvará da prefeitura").await;
+    assert!(done.contains("DASN-SIMEI"), "keeping the MEI in order: {done}");
+    assert!(!done.contains("Abrir o MEI é gratuito"), "not how to open one: {done}");
+}
+on_both_engines!(the_guide_listens_to_doubts_comes_back_to_a_cut_question_and_counts_the_people_named);

@@ -33,3 +33,13 @@ export function formatMonth(month: string, language: AppLanguage): string {
 export function capitalizeFirst(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+const SHORT_MONTHS_PT = ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"];
+
+/** A `YYYY-MM` month as a chart's axis says it ("out/2026" / "Oct 2026"); the text itself when it is not one. */
+export function formatMonthShort(month: string, language: AppLanguage): string {
+  const [year, m] = month.split("-").map(Number);
+  if (!year || !m || m < 1 || m > 12) return month;
+  if (language === "pt-BR") return `${SHORT_MONTHS_PT[m - 1]}/${year}`;
+  return new Date(year, m - 1, 1).toLocaleDateString("en-US", { month: "short", year: "numeric" });
+}

@@ -12,3 +12,14 @@ export function formatBRL(amount: number, language: AppLanguage, options: { cent
     maximumFractionDigits: 2,
   }).format(amount);
 }
+
+/** Reais in a few characters, for a chart's labels: "R$ 21 mil", "R$ 1,2 mi" / "R$21K". */
+export function formatBRLCompact(amount: number, language: AppLanguage): string {
+  return new Intl.NumberFormat(language === "pt-BR" ? "pt-BR" : "en-US", {
+    style: "currency",
+    currency: "BRL",
+    notation: "compact",
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 1,
+  }).format(amount);
+}

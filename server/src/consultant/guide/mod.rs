@@ -5,6 +5,7 @@
 //! default, and what answers whenever the model cannot.
 
 mod commands;
+mod suggestions;
 mod words;
 
 use serde_json::{Value as Json, json};
@@ -213,8 +214,9 @@ impl Guide {
         Ok(out.join("\n\n"))
     }
 
-    /// Plain words in the interview: a correction of an earlier answer, a question of theirs (both
-    /// then back to where it was), or the answer to the question it waits on.
+    /// Plain words in the interview: a doubt (a suggestion, and the question again), a correction of
+    /// an earlier answer, a question of theirs (both then back to where it was), or the answer to
+    /// the question it waits on.
     async fn converse(
         &self,
         user: &User,
@@ -224,7 +226,12 @@ impl Guide {
         lang: Language,
     ) -> Result<Vec<String>, AppError> {
         let mut out = Vec::new();
-        if let Some((question, value)) = asides::correction(text) {
+        let doubted = pending.filter(|q| !suggestions::doubt_is_an_answer(q) && suggestions::is_doubt(text));
+        if let Some(question) = doubted {
+            // A doubt is never an answer: a suggestion, and the same question again.
+            self.ask(&user.id, Some(question)).await?;
+            out.push(suggestions::suggest(question, lang));
+        } else if let Some((question, value)) = asides::correction(text) {
             out.push(self.correct(user, question, &value, lang).await?);
             let plan = self.plans.get_or_create(&user.id).await?;
             out.push(self.continue_with(&user.id, &plan, pending, lang).await?);

@@ -82,6 +82,49 @@ fn grouped(value: f64, lang: Language) -> String {
     if value < -0.5 { format!("-{out}") } else { out }
 }
 
+/// What a recap line calls a field: a few words, never the question cut short ("porte", not
+/// "E o porte, pelo faturamento do ano: ME").
+pub(super) fn field_label(field: &str, lang: Language) -> &'static str {
+    let (pt, en) = match field {
+        "businessIdea" => ("Ideia", "Idea"),
+        "problem" => ("Problema que resolve", "Problem it solves"),
+        "differentiator" => ("Diferencial", "What sets it apart"),
+        "stage" => ("Fase", "Stage"),
+        "industry" => ("Setor", "Industry"),
+        "targetCustomer" => ("Cliente ideal", "Ideal customer"),
+        "competitors" => ("Concorrentes", "Competitors"),
+        "location" => ("Local", "Location"),
+        "strengths" => ("Forças", "Strengths"),
+        "weaknesses" => ("Fraquezas", "Weaknesses"),
+        "opportunities" => ("Oportunidades", "Opportunities"),
+        "threats" => ("Ameaças", "Threats"),
+        "startupCosts" => ("Investimento inicial", "Start-up investment"),
+        "workingCapital" => ("Capital de giro", "Working capital"),
+        "monthlyFixedCosts" => ("Custos fixos por mês", "Fixed costs a month"),
+        "averageTicket" => ("Ticket médio", "Average ticket"),
+        "variableCostPerSale" => ("Custo por venda", "Cost per sale"),
+        "expectedSalesPerMonth" => ("Vendas por mês", "Sales a month"),
+        "fundingSource" => ("De onde vem o dinheiro", "Funding"),
+        "monthlyWages" => ("Salários por mês", "Wages a month"),
+        "monthlyProLabore" => ("Pró-labore por mês", "Pró-labore a month"),
+        "channels" => ("Canais", "Channels"),
+        "positioning" => ("Posicionamento", "Positioning"),
+        "launchPlan" => ("Lançamento", "Launch"),
+        "teamSize" => ("Pessoas", "People"),
+        "roles" => ("Funções", "Roles"),
+        "partners" => ("Sócios", "Partners"),
+        "businessType" => ("Forma jurídica", "Legal form"),
+        "companySize" => ("Porte", "Size"),
+        "taxRegime" => ("Regime de impostos", "Tax regime"),
+        "activity" => ("Atividade", "Activity"),
+        "cnae" => ("CNAE", "CNAE"),
+        "cnpjStatus" => ("CNPJ", "CNPJ"),
+        "licences" => ("Licenças e alvarás", "Licences and permits"),
+        _ => ("", ""),
+    };
+    lang.choose(pt, en)
+}
+
 pub(super) fn recap(plan: &Plan, step: Step, lang: Language) -> String {
     let data = &plan.section(step).data;
     let lines: Vec<String> = QUESTIONS
@@ -106,8 +149,7 @@ pub(super) fn recap(plan: &Plan, step: Step, lang: Language) -> String {
                 }
                 _ => return None,
             };
-            let label = q.text(lang).split(['?', '(']).next().unwrap_or(q.field).trim().to_owned();
-            Some(format!("• {label}: {shown}"))
+            Some(format!("• {}: {shown}", field_label(q.field, lang)))
         })
         .collect();
     if lines.is_empty() {
@@ -130,11 +172,19 @@ pub(super) fn tip(plan: &Plan, step: Step, lang: Language) -> String {
             "💡 Tip: start with one or two channels and do them well; ask your first customers for reviews and referrals.".to_owned(),
         ),
         Step::Hr => advice::people_tip(form(plan), lang),
-        Step::Legal => match after_taxes(plan, lang) {
-            // The regime is known now: the month's numbers are said again, after its taxes.
-            Some(restated) => format!("{}\n{restated}", advice::legal_tip(form(plan), &crate::clock::CivilDate::in_sao_paulo(plan.updated_at).iso(), lang)),
-            None => advice::legal_tip(form(plan), &crate::clock::CivilDate::in_sao_paulo(plan.updated_at).iso(), lang),
-        },
+        Step::Legal => {
+            let day = crate::clock::CivilDate::in_sao_paulo(plan.updated_at).iso();
+            // Someone who already has a CNPJ hears how to keep it in order, not how to open one.
+            let advice = match plan.section(Step::Legal).data["cnpjStatus"].as_str() {
+                Some("active") => advice::registered_tip(form(plan), &day, lang),
+                _ => advice::legal_tip(form(plan), &day, lang),
+            };
+            match after_taxes(plan, lang) {
+                // The regime is known now: the month's numbers are said again, after its taxes.
+                Some(restated) => format!("{advice}\n{restated}"),
+                None => advice,
+            }
+        }
     }
 }
 
@@ -227,4 +277,23 @@ pub(super) fn finance_tip(plan: &Plan, lang: Language) -> String {
             "Tip: keep a reserve of at least 3 months of fixed costs."
         )
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_question_has_a_short_label_in_both_languages_that_is_not_its_question() {
+        for q in QUESTIONS {
+            for lang in [Language::PtBr, Language::En] {
+                let label = field_label(q.field, lang);
+                assert!(
+                    !label.is_empty() && label.len() <= 30 && !label.contains(':'),
+                    "{}: {label:?}",
+                    q.field
+                );
+            }
+        }
+    }
 }

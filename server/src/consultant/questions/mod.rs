@@ -147,6 +147,20 @@ pub const QUESTIONS: &[Question] = &[
     ),
     q!(
         Market,
+        "weaknesses",
+        Text,
+        "E as *fraquezas*: o que ainda falta ou pode melhorar? (ex.: pouco capital, pouca experiência em gestão, marca desconhecida)",
+        "And the *weaknesses*: what is still missing or could be better? (e.g. little capital, little management experience, an unknown brand)"
+    ),
+    q!(
+        Market,
+        "opportunities",
+        Text,
+        "Que *oportunidades* o mercado oferece? (ex.: bairro crescendo, falta de concorrente perto, um hábito novo dos clientes)",
+        "What *opportunities* does the market offer? (e.g. a growing neighbourhood, no competitor nearby, a new customer habit)"
+    ),
+    q!(
+        Market,
         "threats",
         Text,
         "E o que pode *ameaçar* o negócio? (ex.: um concorrente grande, a economia, uma lei, o aluguel)",
@@ -406,7 +420,7 @@ impl Question {
                 };
                 json!({ self.field: monthly.round().clamp(0.0, 1e7) as i64 })
             }
-            Answer::Count => json!({ self.field: parse::count(trimmed)? }),
+            Answer::Count => json!({ self.field: parse::people(trimmed).or_else(|| parse::count(trimmed))? }),
             Answer::List => {
                 let items =
                     if ["não sei", "nao sei", "not sure", "nenhum", "none"].iter().any(|w| lower.contains(w))

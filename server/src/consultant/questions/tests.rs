@@ -11,8 +11,13 @@ fn question(field: &str) -> &'static Question {
 fn every_step_has_a_few_focused_questions() {
     for step in Step::ALL {
         // Those asked of everyone; a few more only where they decide something (the CNAE, the payroll).
+        // The market step holds the SWOT's four quadrants, each asked.
         let n = QUESTIONS.iter().filter(|q| q.step == step && q.when.is_none()).count();
-        assert!((3..=7).contains(&n), "{step:?} has {n}");
+        assert!((3..=8).contains(&n), "{step:?} has {n}");
+    }
+    let swot: Vec<_> = QUESTIONS.iter().filter(|q| q.step == Step::Market).map(|q| q.field).collect();
+    for quadrant in ["strengths", "weaknesses", "opportunities", "threats"] {
+        assert!(swot.contains(&quadrant), "the SWOT's {quadrant} is asked");
     }
 }
 

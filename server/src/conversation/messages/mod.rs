@@ -88,6 +88,21 @@ pub async fn last_outbound(conn: &mut AnyConnection, user_id: &str) -> Result<Op
     row.as_ref().map(from_row).transpose()
 }
 
+/// Our message to the user just before `message_id` (ours too): what an offer interrupted.
+pub async fn outbound_before(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    message_id: &str,
+) -> Result<Option<Message>, sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS} from messages where user_id = $1 and direction = 'outbound' \
+         and created_at < (select m.created_at from messages m where m.id = $2) order by created_at desc limit 1"
+    );
+    let row =
+        sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).bind(message_id).fetch_optional(conn).await?;
+    row.as_ref().map(from_row).transpose()
+}
+
 /// True when we have ever written to this user.
 pub async fn has_replied(conn: &mut AnyConnection, user_id: &str) -> Result<bool, sqlx::Error> {
     let row = sqlx::query("select 1 from messages where user_id = $1 and direction = 'outbound' limit 1")

@@ -16,6 +16,11 @@ function formatted(text: string): ReactNode[] {
   });
 }
 
+/** The formatting alone, for a preview of a message (no links inside a clamped line). */
+export function WhatsAppMarkup({ text }: { text: string }) {
+  return <>{formatted(text)}</>;
+}
+
 export function WhatsAppText({ text }: { text: string }) {
   return (
     <>

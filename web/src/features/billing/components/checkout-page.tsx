@@ -84,7 +84,7 @@ export function CheckoutPage() {
           <p className="mt-2 text-center font-medium text-brand-700">{t("forPhone", { phone: username })}</p>
         ) : null}
         {stranger && (
-          <section aria-labelledby="checkout-stranger-title" className="mx-auto mt-6 max-w-2xl rounded-2xl bg-brand-50 p-5 text-brand-950 ring-1 ring-brand-200">
+          <section aria-labelledby="checkout-stranger-title" className="mx-auto mt-6 max-w-2xl rounded-2xl bg-brand-50 p-5 text-slate-900 ring-1 ring-brand-100">
             <h2 id="checkout-stranger-title" className="flex items-center gap-2 font-semibold">
               <MessageCircle aria-hidden="true" className="h-5 w-5 text-brand-700" />
               {t("stranger.title")}

@@ -32,7 +32,7 @@ function api(
         user,
         businessPlan: plan(),
         recentMessages: [
-          { id: "m2", type: MessageType.AI, preview: "Qual é o seu ticket médio?" },
+          { id: "m2", type: MessageType.AI, preview: "Etapa atual: *Jurídico e impostos*. Qual é o seu ticket médio?" },
           { id: "m1", type: MessageType.USER, preview: "Quero abrir uma padaria" },
         ],
         stats: { messagesThisWeek: 7, daysActive: 3, planCompletion: plan().overallProgress },
@@ -65,6 +65,9 @@ describe("dashboard", () => {
     const messages = screen.getByRole("region", { name: "Mensagens recentes" });
     expect(within(messages).getByText("Consultor IA")).toBeInTheDocument();
     expect(within(messages).getByText("Você")).toBeInTheDocument();
+    // WhatsApp's *bold* shows bold, never as asterisks.
+    expect(within(messages).getByText("Jurídico e impostos").tagName).toBe("STRONG");
+    expect(within(messages).queryByText(/\*/)).toBeNull();
     const stats = screen.getByRole("region", { name: "Resumo" });
     expect(within(stats).getByText("7")).toBeInTheDocument();
     expect(within(stats).getByText("3")).toBeInTheDocument();

@@ -7,6 +7,7 @@ import { PageLoading } from "@/components/layout/page-loading";
 import { PageShell } from "@/components/layout/page-shell";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { WhatsAppMarkup } from "@/components/ui/whatsapp-text";
 import { Role, SubscriptionStatus, MessageType } from "@/gen/socio/v1/common_pb";
 import { PlanStep, type PlanStepState } from "@/gen/socio/v1/business_plan_pb";
 import { cn } from "@/lib/cn";
@@ -187,7 +188,9 @@ export function DashboardPage() {
                       <span className="font-semibold text-slate-700">{m.type === MessageType.AI ? t("messages.ai") : t("messages.you")}</span>
                       <span>{formatDateTime(m.timestamp, language)}</span>
                     </p>
-                    <p className="mt-1 line-clamp-2 text-sm">{m.preview}</p>
+                    <p className="mt-1 line-clamp-2 text-sm">
+                      <WhatsAppMarkup text={m.preview} />
+                    </p>
                   </li>
                 ))}
               </ul>

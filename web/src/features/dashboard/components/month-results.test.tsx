@@ -129,4 +129,30 @@ describe("reais as people type them", () => {
     expect(parseReais("muitas")).toBeNaN();
     expect(parseReais("-5")).toBeNaN();
   });
+
+  it("lists the saved months, labels each bar with its value and month, and puts a month back in the form to edit it", async () => {
+    storeTokens("t", "r");
+    const recorded = [
+      { month: "2026-10", revenue: 21000, costs: 15000, salesCount: 840 },
+      { month: "2026-09", revenue: 18500.5, costs: 16000, salesCount: 700 },
+    ];
+    renderApp("/dashboard", { api: api(recorded) });
+    const table = await screen.findByRole("table", { name: "Meses registrados" });
+    const october = within(table).getByRole("row", { name: /Outubro de 2026/ });
+    expect(within(october).getByText(/R\$\s21\.000,00/)).toBeInTheDocument();
+    expect(within(october).getByText(/R\$\s6\.000,00/)).toBeInTheDocument();
+    const revenueChart = screen.getByRole("img", { name: "Faturamento real × previsto no plano" }).closest("figure")!;
+    expect(within(revenueChart as HTMLElement).getByText("out/2026")).toBeInTheDocument();
+    expect(within(revenueChart as HTMLElement).getByText(/R\$\s21\smil/)).toBeInTheDocument();
+    expect(within(revenueChart as HTMLElement).queryByText("2026-10")).toBeNull();
+
+    await userEvent.click(within(october).getByRole("button", { name: "Editar outubro de 2026" }));
+    expect(screen.getByLabelText("Mês")).toHaveValue("2026-10");
+    expect(screen.getByLabelText("Faturamento (R$)")).toHaveValue("21.000");
+    expect(screen.getByLabelText("Custos e despesas (R$)")).toHaveValue("15.000");
+    await userEvent.clear(screen.getByLabelText("Faturamento (R$)"));
+    await userEvent.type(screen.getByLabelText("Faturamento (R$)"), "22.500");
+    await userEvent.click(screen.getByRole("button", { name: "Salvar resultados" }));
+    await waitFor(() => expect(recorded[0]).toMatchObject({ month: "2026-10", revenue: 22500, costs: 15000, salesCount: 840 }));
+  });
 });

@@ -5,10 +5,10 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import type { MonthResult } from "@/gen/socio/v1/results_pb";
-import { formatMonth } from "@/lib/dates";
+import { capitalizeFirst, formatMonth, formatMonthShort } from "@/lib/dates";
 import { fieldViolations, serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
-import { formatBRL } from "@/lib/money";
+import { formatBRL, formatBRLCompact } from "@/lib/money";
 import { parseDecimal } from "@/lib/numbers";
 
 import { useRecordMonthResults, useResults } from "../api/use-results";
@@ -45,16 +45,20 @@ function ActualAgainstPlan({ months, pick, title, planValue }: { months: MonthRe
           const v = pick(m);
           return (
             <rect key={m.month} x={i * width + width * 0.2} y={y(v)} width={width * 0.6} height={40 - y(v)} className={v < 0 ? "fill-red-500" : "fill-brand-600"}>
-              <title>{`${m.month}: ${formatBRL(v, language)}`}</title>
+              <title>{`${formatMonthShort(m.month, language)}: ${formatBRL(v, language)}`}</title>
             </rect>
           );
         })}
         {planValue !== undefined && <line x1="0" x2="100" y1={y(planValue)} y2={y(planValue)} className="stroke-amber-500" strokeWidth="0.8" strokeDasharray="2 1" vectorEffect="non-scaling-stroke" />}
       </svg>
-      <div className="mt-1 flex justify-between text-xs text-slate-500">
-        <span>{shown[0]?.month}</span>
-        <span>{shown.at(-1)?.month}</span>
-      </div>
+      <ol className="mt-1 grid text-center text-[10px] leading-tight text-slate-600" style={{ gridTemplateColumns: `repeat(${Math.max(1, shown.length)}, minmax(0, 1fr))` }}>
+        {shown.map((m) => (
+          <li key={m.month}>
+            <span className={pick(m) < 0 ? "block font-semibold text-red-700" : "block font-semibold text-slate-800"}>{formatBRLCompact(pick(m), language)}</span>
+            <span className="block">{formatMonthShort(m.month, language)}</span>
+          </li>
+        ))}
+      </ol>
     </figure>
   );
 }
@@ -98,10 +102,24 @@ export function MonthResults() {
     }
   }
 
+  /** Puts a saved month back in the form, to correct it (saving the same month replaces it). */
+  function edit(m: MonthResult) {
+    setMonth(m.month);
+    setRevenue(formatAmount(m.revenue));
+    setCosts(formatAmount(m.costs));
+    setSales(String(m.salesCount));
+    setErrors({});
+    document.getElementById(`${id}-form`)?.scrollIntoView({ block: "nearest" });
+    document.getElementById(`${id}-revenue-input`)?.focus();
+  }
+
+  const formatAmount = (v: number) => v.toLocaleString(language === "pt-BR" ? "pt-BR" : "en-US", { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+
   const field = (name: string, label: string, value: string, set: (v: string) => void, inputMode: "decimal" | "numeric") => (
     <label className="block text-sm font-medium">
       {label}
       <input
+        id={`${id}-${name}-input`}
         value={value}
         onChange={(e) => set(e.target.value)}
         inputMode={inputMode}
@@ -121,7 +139,7 @@ export function MonthResults() {
   return (
     <Card title={t("results.title")} className="lg:col-span-3">
       <div className="grid gap-6 lg:grid-cols-2">
-        <form onSubmit={(e) => void submit(e)} className="grid content-start items-start gap-3 self-start sm:grid-cols-2" noValidate>
+        <form id={`${id}-form`} onSubmit={(e) => void submit(e)} className="grid content-start items-start gap-3 self-start sm:grid-cols-2" noValidate>
           <label className="block text-sm font-medium">
             {t("results.month")}
             <input type="month" value={month} onChange={(e) => setMonth(e.target.value)} required aria-invalid={errors.month ? true : undefined} aria-describedby={errors.month ? `${id}-month` : undefined} className={inputClass} />
@@ -181,6 +199,31 @@ export function MonthResults() {
               <ActualAgainstPlan months={months} pick={(m) => m.revenue} title={t("results.revenueChart")} planValue={plan?.revenue} />
               <ActualAgainstPlan months={months} pick={(m) => m.result} title={t("results.resultChart")} planValue={plan?.result} />
               <p className="text-xs text-slate-600">{plan ? t("results.legend", { revenue: formatBRL(plan.revenue, language), result: formatBRL(plan.result, language) }) : t("results.noPlan")}</p>
+              <table className="w-full text-left text-sm">
+                <caption className="text-left font-medium">{t("results.savedMonths")}</caption>
+                <thead className="text-xs text-slate-600">
+                  <tr>
+                    <th scope="col" className="py-1 pr-2">{t("results.month")}</th>
+                    <th scope="col" className="py-1 pr-2 text-right">{t("results.revenueShort")}</th>
+                    <th scope="col" className="py-1 pr-2 text-right">{t("results.resultShort")}</th>
+                    <th scope="col" className="py-1"><span className="sr-only">{t("results.actions")}</span></th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {months.map((m) => (
+                    <tr key={m.month}>
+                      <th scope="row" className="py-1 pr-2 font-medium">{capitalizeFirst(formatMonth(m.month, language))}</th>
+                      <td className="py-1 pr-2 text-right whitespace-nowrap">{formatBRL(m.revenue, language, { cents: true })}</td>
+                      <td className={m.result < 0 ? "py-1 pr-2 text-right whitespace-nowrap text-red-700" : "py-1 pr-2 text-right whitespace-nowrap"}>{formatBRL(m.result, language, { cents: true })}</td>
+                      <td className="py-1 text-right">
+                        <Button type="button" size="sm" variant="ghost" onClick={() => edit(m)} aria-label={t("results.edit", { month: formatMonth(m.month, language) })}>
+                          {t("results.editShort")}
+                        </Button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
             </>
           )}
         </div>

@@ -1,5 +1,4 @@
-import type { ConnectRouter } from "@connectrpc/connect";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter, type ServiceImpl } from "@connectrpc/connect";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -15,7 +14,7 @@ import { renderApp } from "@/testing/render-app";
 const user = { id: "u1", name: "Ana Lima", phoneNumber: "+5511987654321", language: "pt-BR", role: Role.USER, subscriptionStatus: SubscriptionStatus.PRO };
 const day = { seconds: BigInt(Date.UTC(2026, 11, 27) / 1000), nanos: 0 };
 
-function api(billing: Parameters<ConnectRouter["service"]>[1] & object) {
+function api(billing: Partial<ServiceImpl<typeof BillingService>>) {
   return (router: ConnectRouter) => {
     router.service(AuthService, { getMe: () => ({ user }) });
     router.service(DashboardService, {

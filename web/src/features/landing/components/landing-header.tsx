@@ -24,10 +24,9 @@ export function LandingHeader() {
 
   return (
     <>
-      <div className="surface-dark bg-brand-700 text-sm text-white">
+      <aside aria-label={t("topBar.contact")} className="surface-dark bg-brand-700 text-sm text-white">
         <div className="mx-auto flex h-10 max-w-6xl items-center justify-between gap-4 px-4">
           <p className="flex min-w-0 items-center gap-4">
-            <span className="sr-only">{t("topBar.contact")}</span>
             {contact?.whatsappUrl && (
               <a href={contact.whatsappUrl} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1.5 hover:underline">
                 <MessageCircle aria-hidden="true" className="h-4 w-4" />
@@ -47,7 +46,7 @@ export function LandingHeader() {
             <LanguageSwitch />
           </div>
         </div>
-      </div>
+      </aside>
       <header className="sticky top-0 z-30 border-b border-slate-200/70 bg-white/95 backdrop-blur">
         <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
           <a href="/" className="flex items-center gap-2 text-xl font-bold text-brand-700" translate="no">

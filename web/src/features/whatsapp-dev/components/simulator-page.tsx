@@ -17,6 +17,23 @@ interface Bubble {
   kind?: string;
   document?: { fileName: string; url: string } | null;
   choices?: { id: string; title: string }[];
+  /** A sent message: how many of our messages the chat held when it was sent (what came after it
+   * answers it, whatever the two clocks say). */
+  after?: number;
+}
+
+/**
+ * The chat in the order things happened: our messages in the outbox's order, and each message the
+ * person sent after the messages that were there when they sent it — so a reply is never shown
+ * above the tap that caused it, even when it was written within the same millisecond.
+ */
+export function inOrder(sent: Bubble[], product: Bubble[]): Bubble[] {
+  const before = (b: Bubble) => b.after ?? product.filter((p) => p.at.localeCompare(b.at) <= 0).length;
+  const keyed = [
+    ...product.map((b, i) => ({ b, key: i, tie: 1 })),
+    ...sent.map((b, i) => ({ b, key: before(b) - 0.5, tie: i })),
+  ];
+  return keyed.sort((x, y) => x.key - y.key || x.tie - y.tie).map((k) => k.b);
 }
 
 const IDENTITY_KEY = "socio.devWhatsApp.identity";
@@ -77,7 +94,7 @@ export function SimulatorPage() {
 
   const bubbles = useMemo(() => {
     const product: Bubble[] = (outbox.data?.messages ?? []).map((m) => ({ from: "product", text: m.text, at: m.createdAt, kind: m.kind, document: m.document, choices: m.choices }));
-    return [...sent, ...product].sort((a, b) => a.at.localeCompare(b.at));
+    return inOrder(sent, product);
   }, [outbox.data, sent]);
   const waiting = bubbles.length > 0 && bubbles[bubbles.length - 1]?.from === "user";
 
@@ -95,8 +112,8 @@ export function SimulatorPage() {
       userId: username ? simulatedBsuid(username) : undefined,
       username: username || undefined,
     };
+    const bubble: Bubble = { from: "user", text, at: new Date().toISOString(), after: outbox.data?.messages.length ?? 0 };
     await send.mutateAsync({ ...who, name: identity.name, text, ...tap });
-    const bubble: Bubble = { from: "user", text, at: new Date().toISOString() };
     const next = [...readSent(address), bubble];
     window.sessionStorage.setItem(sentKey(address), JSON.stringify(next));
     setSent(next);
@@ -223,7 +240,7 @@ export function SimulatorPage() {
                     ))}
                   </div>
                 )}
-                <p className="mt-1 text-right text-[10px] text-slate-500">
+                <p className="mt-1 text-right text-[10px] text-slate-600">
                   <span className="sr-only">{bubble.from === "user" ? t("you") : t("product")} · </span>
                   {time(bubble.at, language)}
                 </p>
