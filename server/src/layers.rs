@@ -8,7 +8,7 @@ pub const LAYERS: &[&[&str]] = &[
     &["erasure", "privacy", "administration"],
     &["consultant"],
     &["conversation"],
-    &["identity", "plan", "billing", "prompts", "analytics", "newsletter", "audit"],
+    &["identity", "plan", "billing", "prompts", "analytics", "newsletter", "proof", "audit"],
     &[
         "whatsapp",
         "db",

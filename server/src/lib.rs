@@ -25,6 +25,7 @@ pub mod newsletter;
 pub mod plan;
 pub mod privacy;
 pub mod prompts;
+pub mod proof;
 pub mod proto;
 pub mod rendering;
 pub mod telemetry;

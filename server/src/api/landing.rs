@@ -1,5 +1,6 @@
 //! `LandingService`: what the public landing page calls — landing views and checkout starts by
-//! variant for the admin's funnel, newsletter sign-ups with consent, and how to reach us.
+//! variant for the admin's funnel, newsletter sign-ups with consent, how to reach us, and what it
+//! may claim (`proof`).
 //! Rate-limited per client address (by the services), in the database so every server process
 //! shares the limit.
 
@@ -11,6 +12,7 @@ use crate::{
     analytics::{EventKind, Funnel, Variant, VisitorId},
     error::{AppError, FieldViolation, Problem},
     newsletter::{Email, Newsletter},
+    proof::Proof,
     proto::socio::v1::{self as pb, landing_service_server::LandingService},
 };
 
@@ -18,6 +20,7 @@ use crate::{
 pub struct LandingApi {
     funnel: Funnel,
     newsletter: Newsletter,
+    proof: Proof,
     /// The business's WhatsApp number, when one is configured.
     business_number: Option<String>,
     support_email: String,
@@ -26,7 +29,7 @@ pub struct LandingApi {
 
 impl LandingApi {
     pub fn new(
-        (funnel, newsletter): (Funnel, Newsletter),
+        (funnel, newsletter, proof): (Funnel, Newsletter, Proof),
         business_number: Option<&str>,
         support_email: &str,
         controller: crate::config::Controller,
@@ -34,6 +37,7 @@ impl LandingApi {
         Self {
             funnel,
             newsletter,
+            proof,
             business_number: business_number.map(str::to_owned),
             support_email: support_email.to_owned(),
             controller,
@@ -96,6 +100,21 @@ impl LandingApi {
         Ok(Reply::with_message(pb::SubscribeNewsletterResponse {}, notice))
     }
 
+    async fn get_proof(&self, call: Call<GetProof>) -> Answer<GetProof> {
+        let lang = call.named_lang(&call.body().language);
+        let counts = self.proof.counts().await?;
+        Ok(Reply::from(pb::GetProofResponse {
+            plans_created: counts.plans_created,
+            states: counts.states.iter().map(|s| (*s).to_owned()).collect(),
+            testimonials: self
+                .proof
+                .testimonials(lang)
+                .into_iter()
+                .map(|t| pb::Testimonial { name: t.name, role: t.role, text: t.text })
+                .collect(),
+        }))
+    }
+
     async fn get_contact(&self, _call: Call<GetContact>) -> Answer<GetContact> {
         Ok(Reply::from(pb::GetContactResponse {
             // No number configured (dev mode): none is shown, rather than a placeholder.
@@ -114,6 +133,7 @@ impl LandingApi {
 
 rpc_service!(LandingService for LandingApi {
     get_contact,
+    get_proof,
     track_event,
     subscribe_newsletter,
 });

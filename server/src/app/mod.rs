@@ -68,6 +68,8 @@ struct Parts {
     stripe: Option<StripeClient>,
     /// The plan's PDF (fonts and template loaded once).
     renderer: Arc<crate::rendering::Renderer>,
+    /// What the landing page may claim (the operator's testimonials, read at the start).
+    proof: crate::proof::Proof,
 }
 
 impl Application {
@@ -88,6 +90,11 @@ impl Application {
             crate::facts::install(path).map_err(anyhow::Error::msg)?;
             tracing::info!(file = %path.display(), "business facts read from SOCIO_FACTS_FILE");
         }
+        // The testimonials the landing page may quote: a broken file stops the start, naming it.
+        let testimonials = match &config.testimonials_file {
+            Some(path) => crate::proof::load_testimonials(path).map_err(anyhow::Error::msg)?,
+            None => Vec::new(),
+        };
         crate::telemetry::metrics::handle(); // the recorder, before anything is measured
         let db = Db::connect(&config.database_url).await?.with_clock(config.clock.clone());
         db.migrate().await?;
@@ -144,6 +151,7 @@ impl Application {
             lease: config.jobs.lease,
             ..WorkerOptions::default()
         };
+        let proof = crate::proof::Proof::new(db.clone(), testimonials);
         Ok(Self {
             listener,
             port,
@@ -151,7 +159,7 @@ impl Application {
             db,
             handlers,
             worker_options,
-            parts: Parts { sender, plans, engine, stripe, renderer },
+            parts: Parts { sender, plans, engine, stripe, renderer, proof },
         })
     }
 

@@ -134,7 +134,7 @@ fn contracts(
     exports: &Exports,
     parts: Parts,
 ) -> Routes {
-    let Parts { sender, plans, engine, stripe, renderer } = parts;
+    let Parts { sender, plans, engine, stripe, renderer, proof } = parts;
     let message_logins = crate::identity::message_login::MessageLogins::new(
         db.clone(),
         keys.clone(),
@@ -180,7 +180,11 @@ fn contracts(
         )))
         .add_service(AccountServiceServer::new(crate::api::account::AccountApi::new(exports.clone())))
         .add_service(LandingServiceServer::new(LandingApi::new(
-            (crate::analytics::Funnel::new(db.clone()), crate::newsletter::Newsletter::new(db.clone())),
+            (
+                crate::analytics::Funnel::new(db.clone()),
+                crate::newsletter::Newsletter::new(db.clone()),
+                proof,
+            ),
             config.whatsapp.business_number_set.then_some(config.whatsapp.business_number.as_str()),
             &config.support_email,
             config.controller.clone(),

@@ -104,6 +104,9 @@ pub struct Config {
     /// `SOCIO_FACTS_FILE`: a facts file (the format of `server/data/business-facts.json`) used in
     /// place of the built-in one, checked at start — a new year's DAS without a build.
     pub facts_file: Option<PathBuf>,
+    /// `SOCIO_TESTIMONIALS_FILE`: the testimonials the landing page may quote (a JSON list of
+    /// `{name, role, text, language}`), checked at start; unset, it quotes none.
+    pub testimonials_file: Option<PathBuf>,
     pub whatsapp: WhatsAppConfig,
     /// None: the offline guided consultant.
     pub llm: Option<LlmConfig>,
@@ -183,6 +186,7 @@ impl Config {
             refresh_reuse_interval: refresh_reuse_interval(&var)?,
             web_dir: PathBuf::from(var("SOCIO_WEB_DIR").unwrap_or_else(|| "web/dist".into())),
             facts_file: var("SOCIO_FACTS_FILE").map(PathBuf::from),
+            testimonials_file: var("SOCIO_TESTIMONIALS_FILE").map(PathBuf::from),
             whatsapp,
             llm,
             payments,

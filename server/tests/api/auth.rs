@@ -401,6 +401,7 @@ const PUBLIC_METHODS: &[&str] = &[
     "socio.v1.LandingService/TrackEvent",
     "socio.v1.LandingService/SubscribeNewsletter",
     "socio.v1.LandingService/GetContact",
+    "socio.v1.LandingService/GetProof",
 ];
 
 async fn every_method_of_the_contracts_needs_a_token_unless_it_is_one_of_the_public_calls(db: TestDatabase) {

@@ -251,3 +251,65 @@ async fn without_trusted_proxies_x_forwarded_for_is_ignored(db: TestDatabase) {
     );
 }
 on_both_engines!(without_trusted_proxies_x_forwarded_for_is_ignored);
+
+/// Issue 48: the landing page claims only what has a source — plans counted, states read from the
+/// area codes of the people who wrote, the testimonials the operator configured in a file.
+async fn the_landing_page_s_figures_are_counted_and_its_testimonials_configured(db: TestDatabase) {
+    let file = std::env::temp_dir().join(format!("socio-testimonials-{}.json", uuid::Uuid::new_v4()));
+    std::fs::write(
+        &file,
+        r#"[{"name":"Mariana Costa","role":"Confeiteira, Belo Horizonte (MG)","text":"Sei quanto vender por mês.","language":"pt-BR"},
+            {"name":"Rafael Souza","role":"Mechanic, Recife (PE)","text":"It helped me go formal.","language":"en"}]"#,
+    )
+    .unwrap();
+    let app = spawn_app_with(db, &[("SOCIO_TESTIMONIALS_FILE", file.display().to_string())]).await;
+    let (status, body) = app.rest_get("/api/landing/proof", "pt-BR").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["plansCreated"], 0, "a new installation claims nothing: {body}");
+    assert_eq!(body["data"]["states"], json!([]));
+    assert_eq!(
+        body["data"]["testimonials"],
+        json!([{"name": "Mariana Costa", "role": "Confeiteira, Belo Horizonte (MG)", "text": "Sei quanto vender por mês."}])
+    );
+    let (_, english) = app.rest_get("/api/landing/proof?language=en", "pt-BR").await;
+    assert_eq!(english["data"]["testimonials"][0]["name"], "Rafael Souza");
+
+    // People write from São Paulo (11, 19), Rio (21) and abroad; two make plans.
+    for phone in ["+5511987654321", "+5519987654321", "+5521987654321", "+14155550100"] {
+        app.register(phone).await;
+    }
+    for phone in ["+5511987654321", "+5521987654321"] {
+        let (token, _) = app.login(phone).await;
+        let (status, body) = app.call(Method::POST, "/api/business-plan", json!({}), Some(&token)).await;
+        assert!(status == 200 || status == 201, "{body}");
+    }
+    // Counted at most every ten minutes: the same figures until then.
+    assert_eq!(app.rest_get("/api/landing/proof", "pt-BR").await.1["data"]["plansCreated"], 0);
+    app.db.clock().advance(10 * 60 * 1000);
+    let (_, body) = app.rest_get("/api/landing/proof", "pt-BR").await;
+    assert_eq!(body["data"]["plansCreated"], 2, "{body}");
+    assert_eq!(body["data"]["states"], json!(["RJ", "SP"]));
+    std::fs::remove_file(&file).unwrap();
+}
+on_both_engines!(the_landing_page_s_figures_are_counted_and_its_testimonials_configured);
+
+#[tokio::test]
+async fn a_broken_testimonials_file_stops_the_start_naming_it() {
+    let db = TestDatabase::sqlite();
+    let file = std::env::temp_dir().join(format!("socio-testimonials-{}.json", uuid::Uuid::new_v4()));
+    std::fs::write(&file, r#"[{"name":"","role":"x","text":"y","language":"pt-BR"}]"#).unwrap();
+    let vars: std::collections::HashMap<String, String> = [
+        ("SOCIO_ADDR", "127.0.0.1:0".to_owned()),
+        ("DATABASE_URL", db.url.clone()),
+        ("JWT_SECRET", "test-secret-that-is-long-enough-0123456789".to_owned()),
+        ("SOCIO_TESTIMONIALS_FILE", file.display().to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let config = socio::config::Config::from_source(&vars).expect("a configuration");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let err = socio::app::Application::build_on(config, listener).await.err().expect("refused").to_string();
+    assert!(err.contains("SOCIO_TESTIMONIALS_FILE") && err.contains("testimonial 1"), "{err}");
+    std::fs::remove_file(&file).unwrap();
+}

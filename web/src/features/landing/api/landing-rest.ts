@@ -26,6 +26,12 @@ export interface ContactJson {
   email: string;
 }
 
+export interface ProofJson {
+  plansCreated: number;
+  states: string[];
+  testimonials: { name: string; role: string; text: string }[];
+}
+
 export type Loaded<T> = { status: "pending" } | { status: "error"; error: unknown } | { status: "success"; data: T };
 
 /** Loads once per key; a new key (e.g. a new language) loads again. */
@@ -61,4 +67,11 @@ export function useContact(language: AppLanguage) {
 /** Signs an address up with consent (`POST /api/newsletter`). */
 export function subscribeNewsletter(email: string, consent: boolean, language: AppLanguage) {
   return restCall<object>("/api/newsletter", { method: "POST", language, body: JSON.stringify({ email, consent, language }) });
+}
+
+/** What the page may claim: counted figures and the operator's testimonials (`GET /api/landing/proof`). */
+export function useProof(language: AppLanguage) {
+  return useLoaded(`proof:${language}`, () =>
+    restCall<ProofJson>(`/api/landing/proof?language=${encodeURIComponent(language)}`, { language }),
+  );
 }

@@ -5,7 +5,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { currentLanguage } from "@/lib/i18n";
 import { RestError } from "@/lib/rest";
 
-import { subscribeNewsletter } from "../api/landing-rest";
+import { subscribeNewsletter, useProof } from "../api/landing-rest";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
@@ -84,9 +84,16 @@ function Newsletter() {
 
 /** Four link columns, figures, badges, the newsletter and a last call to action. */
 export function LandingFooter() {
-  const { t } = useTranslation("landing");
+  const { t, i18n } = useTranslation("landing");
+  const language = currentLanguage(i18n);
   const columns = t("footer.columns", { returnObjects: true }) as { title: string; links: [string, string][] }[];
-  const stats = t("footer.stats", { returnObjects: true }) as { value: string; label: string }[];
+  // Only counted figures (the same `proof` as the testimonials): none is shown before it counts.
+  const loaded = useProof(language);
+  const proof = loaded.status === "success" ? loaded.data : null;
+  const stats = [
+    ...(proof && proof.plansCreated > 0 ? [{ value: proof.plansCreated.toLocaleString(language), label: t("footer.plans", { count: proof.plansCreated }) }] : []),
+    ...(proof && proof.states.length > 0 ? [{ value: String(proof.states.length), label: t("footer.states", { count: proof.states.length }) }] : []),
+  ];
   const badges = t("footer.badges", { returnObjects: true }) as string[];
   return (
     // On phones the sticky call to action covers the bottom of the page: room for it, so the last
@@ -99,14 +106,14 @@ export function LandingFooter() {
               {t("appName", { ns: "common" })}
             </p>
             <p>{t("footer.about")}</p>
-            <dl className="flex gap-6">
+            {stats.length > 0 && <dl className="flex gap-6">
               {stats.map((s) => (
                 <div key={s.label} className="flex flex-col-reverse">
                   <dt className="text-xs">{s.label}</dt>
                   <dd className="text-xl font-bold text-white">{s.value}</dd>
                 </div>
               ))}
-            </dl>
+            </dl>}
             <a href="/checkout" className={buttonClass()}>
               {t("footer.cta")}
             </a>

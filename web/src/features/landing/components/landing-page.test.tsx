@@ -14,8 +14,11 @@ const PLANS = [
   { id: "pro", name: "Pro", price: 100, period: "/mês", description: "", features: ["Consultor de IA no WhatsApp 24/7"], limitations: [], buttonText: "Assinar o Pro", popular: true, yearlyPrice: 899, yearlySavings: 301 },
 ];
 
+const QUOTES = Array.from({ length: 6 }, (_, i) => ({ name: `Pessoa ${i + 1}`, role: "Confeiteira, Campinas (SP)", text: `Depoimento ${i + 1}` }));
+
 function server(extra: Record<string, RestHandler> = {}) {
   return stubRest({
+    "GET /api/landing/proof": () => ({ data: { plansCreated: 1234, states: ["MG", "RJ", "SP"], testimonials: QUOTES } }),
     "GET /api/subscriptions/plans": () => ({ data: { plans: PLANS } }),
     "GET /api/contact": () => ({ data: { whatsappNumber: "+55 (11) 90000-0000", whatsappUrl: "https://wa.me/5511900000000", email: "suporte@socio.app" } }),
     "POST /api/analytics/events": () => ({ data: {} }),
@@ -24,6 +27,29 @@ function server(extra: Record<string, RestHandler> = {}) {
 }
 
 describe("landing page", () => {
+  it("claims only what has a source: the counted figures and the configured testimonials", async () => {
+    server();
+    renderLanding();
+    const proof = await screen.findByRole("region", { name: "Quem usa, recomenda" });
+    expect(await within(proof).findByText("1.234")).toBeInTheDocument();
+    expect(within(proof).getByText("planos criados")).toBeInTheDocument();
+    expect(within(proof).getByText("3")).toBeInTheDocument();
+    expect(within(proof).getByText("estados atendidos")).toBeInTheDocument();
+    expect(within(proof).getByText("“Depoimento 1”")).toBeInTheDocument();
+    expect(screen.queryByText("96%")).toBeNull();
+    expect(screen.queryByText("2.000+")).toBeNull();
+  });
+
+  it("shows no testimonial and no figure nobody counted on a new installation", async () => {
+    server({ "GET /api/landing/proof": () => ({ data: { plansCreated: 0, states: [], testimonials: [] } }) });
+    renderLanding();
+    const trust = await screen.findByRole("region", { name: "Com segurança, do começo ao fim" });
+    expect(within(trust).queryByText("planos criados")).toBeNull();
+    expect(within(trust).getByText("24h")).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Resultados de quem começou com o Sócio" })).toBeNull();
+    expect(screen.queryByRole("blockquote")).toBeNull();
+  });
+
   it("shows no WhatsApp number in the header when none is configured, only the support address", async () => {
     server({ "GET /api/contact": () => ({ data: { whatsappNumber: "", whatsappUrl: "", email: "suporte@socio.app" } }) });
     renderLanding();

@@ -1,6 +1,9 @@
 import { Lock, ShieldCheck, Star } from "lucide-react";
 import { useTranslation } from "react-i18next";
 
+import { currentLanguage } from "@/lib/i18n";
+
+import { useProof } from "../api/landing-rest";
 import { SectionTitle } from "./story-sections";
 
 interface Quote {
@@ -46,16 +49,36 @@ function Stats({ stats }: { stats: { value: string; label: string }[] }) {
   );
 }
 
-/** Testimonials: three quotes, four figures and trust seals. */
+/** How many quotes the first block shows; the rest go to the second. */
+const FIRST_QUOTES = 3;
+
+/**
+ * Testimonials and figures, only with a source (CDC art. 37): the quotes the operator configured
+ * and the figures the product counts (plans created, states by area code); a figure of 0 is not
+ * shown. The trust seals are the product's own terms.
+ */
 export function Testimonials() {
-  const { t } = useTranslation("landing");
+  const { t, i18n } = useTranslation("landing");
+  const language = currentLanguage(i18n);
+  const loaded = useProof(language);
+  const proof = loaded.status === "success" ? loaded.data : null;
   const seals = t("testimonials.seals", { returnObjects: true }) as string[];
+  const quotes = proof?.testimonials.slice(0, FIRST_QUOTES) ?? [];
+  const stats = [
+    ...(proof && proof.plansCreated > 0
+      ? [{ value: proof.plansCreated.toLocaleString(language), label: t("testimonials.plansCreated", { count: proof.plansCreated }) }]
+      : []),
+    ...(proof && proof.states.length > 0
+      ? [{ value: String(proof.states.length), label: t("testimonials.states", { count: proof.states.length }) }]
+      : []),
+    { value: t("testimonials.alwaysOnValue"), label: t("testimonials.alwaysOn") },
+  ];
   return (
     <section id="depoimentos" aria-labelledby="testimonials-title" className="scroll-mt-20 bg-slate-50 py-20">
       <div className="mx-auto max-w-6xl px-4">
-        <SectionTitle id="testimonials-title" title={t("testimonials.title")} />
-        <Quotes quotes={t("testimonials.quotes", { returnObjects: true }) as Quote[]} />
-        <Stats stats={t("testimonials.stats", { returnObjects: true }) as { value: string; label: string }[]} />
+        <SectionTitle id="testimonials-title" title={quotes.length > 0 ? t("testimonials.title") : t("testimonials.trustTitle")} />
+        {quotes.length > 0 && <Quotes quotes={quotes} />}
+        <Stats stats={stats} />
         <ul className="mt-10 flex flex-wrap justify-center gap-3">
           {seals.map((seal, i) => (
             <li key={seal} className="inline-flex items-center gap-2 rounded-full bg-white px-4 py-2 text-sm font-medium ring-1 ring-slate-200">
@@ -69,15 +92,17 @@ export function Testimonials() {
   );
 }
 
-/** The second testimonials block: three quotes and three figures. */
+/** The second block of quotes, when the operator configured more than the first shows. */
 export function Results() {
-  const { t } = useTranslation("landing");
+  const { t, i18n } = useTranslation("landing");
+  const loaded = useProof(currentLanguage(i18n));
+  const quotes = loaded.status === "success" ? loaded.data.testimonials.slice(FIRST_QUOTES, FIRST_QUOTES * 2) : [];
+  if (quotes.length === 0) return null;
   return (
     <section aria-labelledby="results-title" className="bg-slate-50 py-20">
       <div className="mx-auto max-w-6xl px-4">
         <SectionTitle id="results-title" title={t("testimonials2.title")} />
-        <Quotes quotes={t("testimonials2.quotes", { returnObjects: true }) as Quote[]} />
-        <Stats stats={t("testimonials2.stats", { returnObjects: true }) as { value: string; label: string }[]} />
+        <Quotes quotes={quotes} />
       </div>
     </section>
   );

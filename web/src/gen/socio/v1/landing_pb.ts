@@ -11,7 +11,88 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file socio/v1/landing.proto.
  */
 export const file_socio_v1_landing: GenFile = /*@__PURE__*/
-  fileDesc("ChZzb2Npby92MS9sYW5kaW5nLnByb3RvEghzb2Npby52MSJiChFUcmFja0V2ZW50UmVxdWVzdBIoCgRraW5kGAEgASgOMhouc29jaW8udjEuTGFuZGluZ0V2ZW50S2luZBIPCgd2YXJpYW50GAIgASgJEhIKCnZpc2l0b3JfaWQYAyABKAkiFAoSVHJhY2tFdmVudFJlc3BvbnNlIk4KGlN1YnNjcmliZU5ld3NsZXR0ZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEg8KB2NvbnNlbnQYAiABKAgSEAoIbGFuZ3VhZ2UYAyABKAkiHQobU3Vic2NyaWJlTmV3c2xldHRlclJlc3BvbnNlIhMKEUdldENvbnRhY3RSZXF1ZXN0IoQBChJHZXRDb250YWN0UmVzcG9uc2USFwoPd2hhdHNhcHBfbnVtYmVyGAEgASgJEhQKDHdoYXRzYXBwX3VybBgCIAEoCRINCgVlbWFpbBgDIAEoCRIXCg9jb250cm9sbGVyX25hbWUYBCABKAkSFwoPY29udHJvbGxlcl9jbnBqGAUgASgJKoIBChBMYW5kaW5nRXZlbnRLaW5kEiIKHkxBTkRJTkdfRVZFTlRfS0lORF9VTlNQRUNJRklFRBAAEiMKH0xBTkRJTkdfRVZFTlRfS0lORF9MQU5ESU5HX1ZJRVcQARIlCiFMQU5ESU5HX0VWRU5UX0tJTkRfQ0hFQ0tPVVRfU1RBUlQQAjLaAgoOTGFuZGluZ1NlcnZpY2USaQoKVHJhY2tFdmVudBIbLnNvY2lvLnYxLlRyYWNrRXZlbnRSZXF1ZXN0Ghwuc29jaW8udjEuVHJhY2tFdmVudFJlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvYW5hbHl0aWNzL2V2ZW50cxJ+ChNTdWJzY3JpYmVOZXdzbGV0dGVyEiQuc29jaW8udjEuU3Vic2NyaWJlTmV3c2xldHRlclJlcXVlc3QaJS5zb2Npby52MS5TdWJzY3JpYmVOZXdzbGV0dGVyUmVzcG9uc2UiGoLT5JMCFDoBKiIPL2FwaS9uZXdzbGV0dGVyEl0KCkdldENvbnRhY3QSGy5zb2Npby52MS5HZXRDb250YWN0UmVxdWVzdBocLnNvY2lvLnYxLkdldENvbnRhY3RSZXNwb25zZSIUgtPkkwIOEgwvYXBpL2NvbnRhY3RiBnByb3RvMw", [file_google_api_annotations]);
+  fileDesc("ChZzb2Npby92MS9sYW5kaW5nLnByb3RvEghzb2Npby52MSIjCg9HZXRQcm9vZlJlcXVlc3QSEAoIbGFuZ3VhZ2UYASABKAkiNwoLVGVzdGltb25pYWwSDAoEbmFtZRgBIAEoCRIMCgRyb2xlGAIgASgJEgwKBHRleHQYAyABKAkiZgoQR2V0UHJvb2ZSZXNwb25zZRIVCg1wbGFuc19jcmVhdGVkGAEgASgDEg4KBnN0YXRlcxgCIAMoCRIrCgx0ZXN0aW1vbmlhbHMYAyADKAsyFS5zb2Npby52MS5UZXN0aW1vbmlhbCJiChFUcmFja0V2ZW50UmVxdWVzdBIoCgRraW5kGAEgASgOMhouc29jaW8udjEuTGFuZGluZ0V2ZW50S2luZBIPCgd2YXJpYW50GAIgASgJEhIKCnZpc2l0b3JfaWQYAyABKAkiFAoSVHJhY2tFdmVudFJlc3BvbnNlIk4KGlN1YnNjcmliZU5ld3NsZXR0ZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEg8KB2NvbnNlbnQYAiABKAgSEAoIbGFuZ3VhZ2UYAyABKAkiHQobU3Vic2NyaWJlTmV3c2xldHRlclJlc3BvbnNlIhMKEUdldENvbnRhY3RSZXF1ZXN0IoQBChJHZXRDb250YWN0UmVzcG9uc2USFwoPd2hhdHNhcHBfbnVtYmVyGAEgASgJEhQKDHdoYXRzYXBwX3VybBgCIAEoCRINCgVlbWFpbBgDIAEoCRIXCg9jb250cm9sbGVyX25hbWUYBCABKAkSFwoPY29udHJvbGxlcl9jbnBqGAUgASgJKoIBChBMYW5kaW5nRXZlbnRLaW5kEiIKHkxBTkRJTkdfRVZFTlRfS0lORF9VTlNQRUNJRklFRBAAEiMKH0xBTkRJTkdfRVZFTlRfS0lORF9MQU5ESU5HX1ZJRVcQARIlCiFMQU5ESU5HX0VWRU5UX0tJTkRfQ0hFQ0tPVVRfU1RBUlQQAjK5AwoOTGFuZGluZ1NlcnZpY2USaQoKVHJhY2tFdmVudBIbLnNvY2lvLnYxLlRyYWNrRXZlbnRSZXF1ZXN0Ghwuc29jaW8udjEuVHJhY2tFdmVudFJlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvYW5hbHl0aWNzL2V2ZW50cxJ+ChNTdWJzY3JpYmVOZXdzbGV0dGVyEiQuc29jaW8udjEuU3Vic2NyaWJlTmV3c2xldHRlclJlcXVlc3QaJS5zb2Npby52MS5TdWJzY3JpYmVOZXdzbGV0dGVyUmVzcG9uc2UiGoLT5JMCFDoBKiIPL2FwaS9uZXdzbGV0dGVyEl0KCkdldENvbnRhY3QSGy5zb2Npby52MS5HZXRDb250YWN0UmVxdWVzdBocLnNvY2lvLnYxLkdldENvbnRhY3RSZXNwb25zZSIUgtPkkwIOEgwvYXBpL2NvbnRhY3QSXQoIR2V0UHJvb2YSGS5zb2Npby52MS5HZXRQcm9vZlJlcXVlc3QaGi5zb2Npby52MS5HZXRQcm9vZlJlc3BvbnNlIhqC0+STAhQSEi9hcGkvbGFuZGluZy9wcm9vZmIGcHJvdG8z", [file_google_api_annotations]);
+
+/**
+ * @generated from message socio.v1.GetProofRequest
+ */
+export type GetProofRequest = Message<"socio.v1.GetProofRequest"> & {
+  /**
+   * "pt-BR" or "en": the testimonials' language; Accept-Language when empty.
+   *
+   * @generated from field: string language = 1;
+   */
+  language: string;
+};
+
+/**
+ * Describes the message socio.v1.GetProofRequest.
+ * Use `create(GetProofRequestSchema)` to create a new message.
+ */
+export const GetProofRequestSchema: GenMessage<GetProofRequest> = /*@__PURE__*/
+  messageDesc(file_socio_v1_landing, 0);
+
+/**
+ * A quote the operator configured, with the permission of the person quoted.
+ *
+ * @generated from message socio.v1.Testimonial
+ */
+export type Testimonial = Message<"socio.v1.Testimonial"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * What they do and where.
+   *
+   * @generated from field: string role = 2;
+   */
+  role: string;
+
+  /**
+   * @generated from field: string text = 3;
+   */
+  text: string;
+};
+
+/**
+ * Describes the message socio.v1.Testimonial.
+ * Use `create(TestimonialSchema)` to create a new message.
+ */
+export const TestimonialSchema: GenMessage<Testimonial> = /*@__PURE__*/
+  messageDesc(file_socio_v1_landing, 1);
+
+/**
+ * @generated from message socio.v1.GetProofResponse
+ */
+export type GetProofResponse = Message<"socio.v1.GetProofResponse"> & {
+  /**
+   * Business plans created with Sócio.
+   *
+   * @generated from field: int64 plans_created = 1;
+   */
+  plansCreated: bigint;
+
+  /**
+   * Brazilian states (UF) people wrote from, by their numbers' area codes, sorted.
+   *
+   * @generated from field: repeated string states = 2;
+   */
+  states: string[];
+
+  /**
+   * @generated from field: repeated socio.v1.Testimonial testimonials = 3;
+   */
+  testimonials: Testimonial[];
+};
+
+/**
+ * Describes the message socio.v1.GetProofResponse.
+ * Use `create(GetProofResponseSchema)` to create a new message.
+ */
+export const GetProofResponseSchema: GenMessage<GetProofResponse> = /*@__PURE__*/
+  messageDesc(file_socio_v1_landing, 2);
 
 /**
  * @generated from message socio.v1.TrackEventRequest
@@ -43,7 +124,7 @@ export type TrackEventRequest = Message<"socio.v1.TrackEventRequest"> & {
  * Use `create(TrackEventRequestSchema)` to create a new message.
  */
 export const TrackEventRequestSchema: GenMessage<TrackEventRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_landing, 0);
+  messageDesc(file_socio_v1_landing, 3);
 
 /**
  * @generated from message socio.v1.TrackEventResponse
@@ -56,7 +137,7 @@ export type TrackEventResponse = Message<"socio.v1.TrackEventResponse"> & {
  * Use `create(TrackEventResponseSchema)` to create a new message.
  */
 export const TrackEventResponseSchema: GenMessage<TrackEventResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_landing, 1);
+  messageDesc(file_socio_v1_landing, 4);
 
 /**
  * @generated from message socio.v1.SubscribeNewsletterRequest
@@ -87,7 +168,7 @@ export type SubscribeNewsletterRequest = Message<"socio.v1.SubscribeNewsletterRe
  * Use `create(SubscribeNewsletterRequestSchema)` to create a new message.
  */
 export const SubscribeNewsletterRequestSchema: GenMessage<SubscribeNewsletterRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_landing, 2);
+  messageDesc(file_socio_v1_landing, 5);
 
 /**
  * @generated from message socio.v1.SubscribeNewsletterResponse
@@ -100,7 +181,7 @@ export type SubscribeNewsletterResponse = Message<"socio.v1.SubscribeNewsletterR
  * Use `create(SubscribeNewsletterResponseSchema)` to create a new message.
  */
 export const SubscribeNewsletterResponseSchema: GenMessage<SubscribeNewsletterResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_landing, 3);
+  messageDesc(file_socio_v1_landing, 6);
 
 /**
  * @generated from message socio.v1.GetContactRequest
@@ -113,7 +194,7 @@ export type GetContactRequest = Message<"socio.v1.GetContactRequest"> & {
  * Use `create(GetContactRequestSchema)` to create a new message.
  */
 export const GetContactRequestSchema: GenMessage<GetContactRequest> = /*@__PURE__*/
-  messageDesc(file_socio_v1_landing, 4);
+  messageDesc(file_socio_v1_landing, 7);
 
 /**
  * @generated from message socio.v1.GetContactResponse
@@ -160,7 +241,7 @@ export type GetContactResponse = Message<"socio.v1.GetContactResponse"> & {
  * Use `create(GetContactResponseSchema)` to create a new message.
  */
 export const GetContactResponseSchema: GenMessage<GetContactResponse> = /*@__PURE__*/
-  messageDesc(file_socio_v1_landing, 5);
+  messageDesc(file_socio_v1_landing, 8);
 
 /**
  * @generated from enum socio.v1.LandingEventKind
@@ -221,6 +302,17 @@ export const LandingService: GenService<{
     methodKind: "unary";
     input: typeof GetContactRequestSchema;
     output: typeof GetContactResponseSchema;
+  },
+  /**
+   * What the landing page may claim: figures the product counts and testimonials the operator
+   * configured; nothing else (an unsourced claim is misleading advertising, CDC art. 37).
+   *
+   * @generated from rpc socio.v1.LandingService.GetProof
+   */
+  getProof: {
+    methodKind: "unary";
+    input: typeof GetProofRequestSchema;
+    output: typeof GetProofResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_socio_v1_landing, 0);
