@@ -109,6 +109,19 @@ fn date(ms: i64, lang: Language) -> String {
     lang.choose(date.brazilian(), date.iso())
 }
 
+/// `text` in at most `max` characters, cut at a word with "…" when longer — never mid-word.
+fn shortened(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let head: String = text.chars().take(max - 1).collect();
+    let cut = match head.rfind(char::is_whitespace) {
+        Some(at) if at > 0 => &head[..at],
+        _ => head.as_str(),
+    };
+    format!("{}…", cut.trim_end_matches(|c: char| c.is_whitespace() || ",;:.-—".contains(c)))
+}
+
 /// The document's content, in `lang`, with the consultant's overview when there is one.
 pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>, now: i64) -> DocModel {
     let idea: pb::IdeaData = parse(&plan.section(Step::Idea).data);
@@ -116,7 +129,7 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>, n
     DocModel {
         lang: lang.choose("pt", "en").into(),
         title: lang.choose("Plano de negócios", "Business plan").into(),
-        subtitle: if idea.business_idea.trim().is_empty() { user.name.clone() } else { idea.business_idea.trim().chars().take(120).collect() },
+        subtitle: if idea.business_idea.trim().is_empty() { user.name.clone() } else { shortened(idea.business_idea.trim(), 120) },
         generated_on: format!("{} {}", lang.choose("Gerado em", "Generated on"), date(now, lang)),
         page_label: lang.choose("Página", "Page").into(),
         of_label: lang.choose("de", "of").into(),
@@ -445,6 +458,18 @@ pub fn to_markdown(model: &DocModel) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_idea_is_cut_at_a_word_never_mid_word() {
+        let idea = "Padaria artesanal de fermentação natural com café, entregas no bairro e encomendas para festas e eventos corporativos na região de Campinas";
+        let subtitle = shortened(idea, 120);
+        assert_eq!(
+            subtitle,
+            "Padaria artesanal de fermentação natural com café, entregas no bairro e encomendas para festas e eventos corporativos…"
+        );
+        assert!(subtitle.chars().count() <= 120);
+        assert_eq!(shortened("Padaria do bairro", 120), "Padaria do bairro");
+    }
 
     #[test]
     fn dates_are_sao_paulo_days_in_each_language() {

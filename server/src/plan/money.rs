@@ -29,12 +29,24 @@ pub fn cents(value: f64) -> f64 {
     (value * 100.0).round() / 100.0
 }
 
-/// A plain number with the language's separators and `digits` decimals.
+/// A plain number with the language's separators — thousands grouped — and `digits` decimals:
+/// "1.200", "12,5" ("1,200", "12.5" in English).
 pub fn format_number(value: f64, digits: usize, lang: Language) -> String {
-    let text = format!("{value:.digits$}");
-    match lang {
-        Language::PtBr => text.replace('.', ","),
-        Language::En => text,
+    let text = format!("{:.digits$}", value.abs());
+    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+    let (group, decimal) = lang.choose(('.', ','), (',', '.'));
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(group);
+        }
+        grouped.push(c);
+    }
+    let sign = if value < 0.0 && text.chars().any(|c| c.is_ascii_digit() && c != '0') { "-" } else { "" };
+    if fraction.is_empty() {
+        format!("{sign}{grouped}")
+    } else {
+        format!("{sign}{grouped}{decimal}{fraction}")
     }
 }
 
@@ -49,5 +61,15 @@ mod tests {
         assert_eq!(format_brl(100.0, Language::PtBr), "R$\u{a0}100,00");
         assert_eq!(format_brl(-53_000.0, Language::PtBr), "-R$\u{a0}53.000,00");
         assert_eq!(format_brl(0.5, Language::En), "R$0.50");
+    }
+
+    #[test]
+    fn plain_numbers_group_thousands_the_way_each_language_does() {
+        assert_eq!(format_number(1200.0, 0, Language::PtBr), "1.200");
+        assert_eq!(format_number(1800.0, 0, Language::En), "1,800");
+        assert_eq!(format_number(12.55, 1, Language::PtBr), "12,6");
+        assert_eq!(format_number(1234567.891, 2, Language::PtBr), "1.234.567,89");
+        assert_eq!(format_number(-1500.0, 0, Language::PtBr), "-1.500");
+        assert_eq!(format_number(-0.01, 0, Language::PtBr), "0");
     }
 }
