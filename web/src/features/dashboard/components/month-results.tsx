@@ -109,7 +109,7 @@ export function MonthResults() {
     setCosts(formatAmount(m.costs));
     setSales(String(m.salesCount));
     setErrors({});
-    document.getElementById(`${id}-form`)?.scrollIntoView({ block: "nearest" });
+    document.getElementById(`${id}-form`)?.scrollIntoView?.({ block: "nearest" });
     document.getElementById(`${id}-revenue-input`)?.focus();
   }
 
