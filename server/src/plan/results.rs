@@ -191,19 +191,32 @@ pub async fn list(db: &Db, user_id: &str) -> Result<Vec<MonthResult>, sqlx::Erro
     .bind(MONTHS_LISTED)
     .fetch_all(db.pool())
     .await?;
-    rows.iter()
-        .filter_map(|row| {
-            let month: String = row.try_get("month").ok()?;
-            let (year, m) = month.split_once('-')?;
-            Some(Ok(MonthResult {
-                month: YearMonth { year: year.parse().ok()?, month: m.parse().ok()? },
-                revenue: row.try_get::<i64, _>("revenue_cents").ok()? as f64 / 100.0,
-                costs: row.try_get::<i64, _>("costs_cents").ok()? as f64 / 100.0,
-                sales_count: i64::from(row.try_get::<i32, _>("sales_count").ok()?),
-                recorded_at: row.try_get("recorded_at").ok()?,
-            }))
+    let read = |row: &sqlx::any::AnyRow| -> Result<MonthResult, String> {
+        let month: String = row.try_get("month").map_err(|e| e.to_string())?;
+        let (year, m) = month.split_once('-').ok_or_else(|| format!("month {month:?}"))?;
+        let bad = |what: &str| format!("{what} of {month}");
+        Ok(MonthResult {
+            month: YearMonth {
+                year: year.parse().map_err(|_| bad("year"))?,
+                month: m.parse().map_err(|_| bad("month"))?,
+            },
+            revenue: row.try_get::<i64, _>("revenue_cents").map_err(|_| bad("revenue"))? as f64 / 100.0,
+            costs: row.try_get::<i64, _>("costs_cents").map_err(|_| bad("costs"))? as f64 / 100.0,
+            sales_count: i64::from(row.try_get::<i32, _>("sales_count").map_err(|_| bad("sales"))?),
+            recorded_at: row.try_get("recorded_at").map_err(|_| bad("time"))?,
         })
-        .collect()
+    };
+    // A row that cannot be read is left out — the others are still shown — and said in the log.
+    Ok(rows
+        .iter()
+        .filter_map(|row| {
+            read(row)
+                .map_err(|problem| {
+                    tracing::warn!(user = %user_id, %problem, "a recorded month cannot be read: left out of the list");
+                })
+                .ok()
+        })
+        .collect())
 }
 
 /// LGPD erasure, the results' part.

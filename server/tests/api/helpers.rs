@@ -338,6 +338,15 @@ pub async fn drain_jobs(db: &Db) {
     eventually("the job queue drains", || async { busy().await == 0 }).await;
 }
 
+/// A job enqueued in a transaction of its own, as a service enqueues one (the commit wakes the
+/// workers).
+pub async fn enqueue_now(db: &Db, job: socio::db::jobs::NewJob) -> Result<Option<String>, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let id = socio::db::jobs::enqueue(&mut tx, job).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
 /// Polls `check` until it holds, for up to ten seconds. The tests' one polling loop: what a test
 /// waits for (a job, a request to a fake, a row) it names here, and only this sleeps between looks.
 pub async fn eventually<F, Fut>(what: &str, check: F)

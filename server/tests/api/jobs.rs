@@ -18,7 +18,10 @@ use socio::{
 use sqlx::Row;
 use tokio::sync::watch;
 
-use crate::{helpers::TestDatabase, on_both_engines};
+use crate::{
+    helpers::{TestDatabase, enqueue_now},
+    on_both_engines,
+};
 
 async fn open(db: &TestDatabase) -> Db {
     let db = Db::connect(&db.url).await.expect("connect");
@@ -80,7 +83,7 @@ async fn wait_for(db: &Db, status: &str, count: i64) {
 
 async fn a_job_survives_a_restart(test_db: TestDatabase) {
     let first = open(&test_db).await;
-    let id = jobs::enqueue_now(&first, NewJob::new("reply", serde_json::json!({"to": "+5511987654321"})))
+    let id = enqueue_now(&first, NewJob::new("reply", serde_json::json!({"to": "+5511987654321"})))
         .await
         .unwrap()
         .unwrap();
@@ -103,7 +106,7 @@ async fn two_workers_never_run_the_same_job(test_db: TestDatabase) {
     let (a, b) = (open(&test_db).await, open(&test_db).await);
     const JOBS: usize = 120;
     for n in 0..JOBS {
-        jobs::enqueue_now(&a, NewJob::new("work", serde_json::json!({ "n": n }))).await.unwrap();
+        enqueue_now(&a, NewJob::new("work", serde_json::json!({ "n": n }))).await.unwrap();
     }
     let seen = Arc::new(Mutex::new(Vec::new()));
     let handlers = Handlers::new().register("work", Arc::new(Recorder { seen: seen.clone(), fail: None }));
@@ -122,10 +125,8 @@ on_both_engines!(two_workers_never_run_the_same_job);
 
 async fn a_failing_job_is_retried_with_backoff_then_left_failed_with_its_error(test_db: TestDatabase) {
     let db = open(&test_db).await;
-    let id = jobs::enqueue_now(&db, NewJob::new("flaky", serde_json::json!({})).max_attempts(3))
-        .await
-        .unwrap()
-        .unwrap();
+    let id =
+        enqueue_now(&db, NewJob::new("flaky", serde_json::json!({})).max_attempts(3)).await.unwrap().unwrap();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let fail: fn(&Job) -> JobError =
         |job| JobError::Retryable(format!("Graph API answered 500 on attempt {}", job.attempt));
@@ -146,7 +147,7 @@ on_both_engines!(a_failing_job_is_retried_with_backoff_then_left_failed_with_its
 
 async fn a_permanent_error_fails_the_job_without_retrying(test_db: TestDatabase) {
     let db = open(&test_db).await;
-    let id = jobs::enqueue_now(&db, NewJob::new("send", serde_json::json!({}))).await.unwrap().unwrap();
+    let id = enqueue_now(&db, NewJob::new("send", serde_json::json!({}))).await.unwrap().unwrap();
     let queue = Queue::new(db.clone(), "w1");
     let job = queue.claim(&["send"]).await.unwrap().unwrap();
     queue.fail(&job, &JobError::Permanent("131047: outside the 24-hour window".into())).await.unwrap();
@@ -158,7 +159,7 @@ on_both_engines!(a_permanent_error_fails_the_job_without_retrying);
 
 async fn a_job_whose_worker_died_is_claimed_again_after_its_lease(test_db: TestDatabase) {
     let db = open(&test_db).await.with_clock(Clock::adjustable());
-    let id = jobs::enqueue_now(&db, NewJob::new("reply", serde_json::json!({}))).await.unwrap().unwrap();
+    let id = enqueue_now(&db, NewJob::new("reply", serde_json::json!({}))).await.unwrap().unwrap();
     let dead = Queue::new(db.clone(), "dead-worker").with_lease(Duration::from_millis(50));
     let alive = Queue::new(db.clone(), "live-worker");
     let claimed = dead.claim(&["reply"]).await.unwrap().unwrap();
@@ -175,8 +176,8 @@ on_both_engines!(a_job_whose_worker_died_is_claimed_again_after_its_lease);
 async fn a_dedupe_key_enqueues_once_and_a_rolled_back_job_never_exists(test_db: TestDatabase) {
     let db = open(&test_db).await;
     let job = || NewJob::new("reply", serde_json::json!({})).dedupe_key("reply:wamid.1");
-    assert!(jobs::enqueue_now(&db, job()).await.unwrap().is_some());
-    assert!(jobs::enqueue_now(&db, job()).await.unwrap().is_none(), "the duplicate is a no-op");
+    assert!(enqueue_now(&db, job()).await.unwrap().is_some());
+    assert!(enqueue_now(&db, job()).await.unwrap().is_none(), "the duplicate is a no-op");
 
     let mut tx = db.begin().await.unwrap();
     jobs::enqueue(&mut tx, NewJob::new("ghost", serde_json::json!({}))).await.unwrap();
@@ -189,7 +190,7 @@ on_both_engines!(a_dedupe_key_enqueues_once_and_a_rolled_back_job_never_exists);
 async fn a_job_scheduled_for_later_waits_for_its_time(test_db: TestDatabase) {
     let db = open(&test_db).await;
     let later = db.now_ms() + 60_000;
-    jobs::enqueue_now(&db, NewJob::new("notice", serde_json::json!({})).run_at(later)).await.unwrap();
+    enqueue_now(&db, NewJob::new("notice", serde_json::json!({})).run_at(later)).await.unwrap();
     assert!(Queue::new(db.clone(), "w").claim(&["notice"]).await.unwrap().is_none());
 }
 on_both_engines!(a_job_scheduled_for_later_waits_for_its_time);
@@ -210,7 +211,7 @@ async fn a_job_committed_in_this_process_wakes_idle_workers_at_once(test_db: Tes
     let seen = Arc::new(Mutex::new(Vec::new()));
     let (stop, workers) = sleepy_workers(&db, &seen);
     // A first job, done: the workers have looked since, found nothing, and sleep a minute.
-    jobs::enqueue_now(&db, NewJob::new("work", serde_json::json!({}))).await.unwrap();
+    enqueue_now(&db, NewJob::new("work", serde_json::json!({}))).await.unwrap();
     wait_for(&db, "done", 1).await;
 
     // Enqueued in a transaction: its commit wakes them, for any kind of job.
@@ -226,7 +227,7 @@ on_both_engines!(a_job_committed_in_this_process_wakes_idle_workers_at_once);
 async fn an_idle_worker_wakes_when_a_scheduled_job_falls_due(test_db: TestDatabase) {
     let db = open(&test_db).await;
     let soon = db.now_ms() + 300;
-    jobs::enqueue_now(&db, NewJob::new("work", serde_json::json!({})).run_at(soon)).await.unwrap();
+    enqueue_now(&db, NewJob::new("work", serde_json::json!({})).run_at(soon)).await.unwrap();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let (stop, workers) = sleepy_workers(&db, &seen);
 
@@ -306,7 +307,7 @@ async fn a_lane_of_its_own_runs_many_slow_jobs_at_once_and_never_holds_up_the_sh
         .register("send", Arc::new(Recorder { seen: seen.clone(), fail: None }));
     for n in 0..30 {
         let job = NewJob::new("reply", serde_json::json!({ "n": n })).subject(format!("person-{n}"));
-        jobs::enqueue_now(&db, job).await.unwrap();
+        enqueue_now(&db, job).await.unwrap();
     }
     let (stop, stopped) = watch::channel(false);
     let workers = jobs::spawn_workers(&db, handlers, fast_options(1), stopped);
@@ -317,7 +318,7 @@ async fn a_lane_of_its_own_runs_many_slow_jobs_at_once_and_never_holds_up_the_sh
 
     // The shared lane still has its place: a send committed now runs while the slow ones wait.
     let sent_at = std::time::Instant::now();
-    jobs::enqueue_now(&db, NewJob::new("send", serde_json::json!({}))).await.unwrap();
+    enqueue_now(&db, NewJob::new("send", serde_json::json!({}))).await.unwrap();
     crate::helpers::eventually("the send ran", || async { !seen.lock().unwrap().is_empty() }).await;
     assert!(sent_at.elapsed() < Duration::from_millis(1000), "the send waited {:?}", sent_at.elapsed());
     assert_eq!(slow.running.lock().unwrap().1, 20, "never more than the lane's capacity at once");
@@ -335,7 +336,7 @@ async fn one_subject_s_jobs_run_one_at_a_time_in_the_order_they_were_enqueued(te
     for n in 0..8 {
         for person in ["ana", "bruno"] {
             let job = NewJob::new("send", serde_json::json!({ "n": n })).subject(person).run_at(now + n);
-            jobs::enqueue_now(&db, job).await.unwrap();
+            enqueue_now(&db, job).await.unwrap();
         }
     }
     // Two servers' worth of lanes on the same queue.

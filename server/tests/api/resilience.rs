@@ -10,7 +10,7 @@ use std::{
 };
 
 use serde_json::json;
-use socio::db::{Db, jobs};
+use socio::db::Db;
 
 use crate::{
     crash::start,
@@ -156,7 +156,9 @@ async fn a_reply_interrupted_mid_send_is_failed_visibly_and_never_sent_twice(db:
     .execute(app.db.pool())
     .await
     .unwrap();
-    jobs::enqueue_now(&app.db, socio::conversation::delivery::send_job("m-in-flight", &user)).await.unwrap();
+    crate::helpers::enqueue_now(&app.db, socio::conversation::delivery::send_job("m-in-flight", &user))
+        .await
+        .unwrap();
 
     eventually("the interrupted reply is failed with its reason", || async {
         app.count("select count(*) as n from messages where id = 'm-in-flight' and status = 'failed' and error like 'interrupted%'")

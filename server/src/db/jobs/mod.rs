@@ -27,7 +27,7 @@ pub use self::{
     lanes::{Handlers, JobHandler, WorkerOptions, spawn_workers},
     queue::{Depth, Queue, depth, running_for},
 };
-use super::{Db, Tx};
+use super::Tx;
 
 /// A job to enqueue.
 #[derive(Clone, Debug)]
@@ -143,13 +143,6 @@ pub async fn enqueue(tx: &mut Tx, job: NewJob) -> Result<Option<String>, sqlx::E
     let now = tx.now_ms();
     let id = insert(&mut **tx, job, now).await?;
     tx.job_enqueued();
-    Ok(id)
-}
-
-/// Enqueues a job on its own (no surrounding transaction) and wakes the workers at once.
-pub async fn enqueue_now(db: &Db, job: NewJob) -> Result<Option<String>, sqlx::Error> {
-    let id = insert(db.pool(), job, db.now_ms()).await?;
-    db.jobs_added();
     Ok(id)
 }
 
