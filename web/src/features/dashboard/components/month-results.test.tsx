@@ -20,11 +20,16 @@ const reminderUpdates: { monthlyCheckin: boolean; taxReminders: boolean }[] = []
 
 type Ceiling = { year: number; limit: number; projectedRevenue: number; closed?: boolean; action?: string };
 
+const dashboardReads = { count: 0 };
+
 function api(recorded: { month: string; revenue: number; costs: number; salesCount: number }[], ceiling?: Ceiling) {
   return (router: ConnectRouter) => {
     router.service(AuthService, { getMe: () => ({ user }) });
     router.service(DashboardService, {
-      getDashboard: () => ({ user, businessPlan: { steps: [] }, stats: {}, whatsappUrl: "https://wa.me/5511900000000" }),
+      getDashboard: () => {
+        dashboardReads.count += 1;
+        return { user, businessPlan: { steps: [] }, stats: {}, whatsappUrl: "https://wa.me/5511900000000" };
+      },
     });
     router.service(ResultsService, {
       getReminders: () => ({ reminders: reminderUpdates.at(-1) ?? { monthlyCheckin: false, taxReminders: false, stopped: false } }),
@@ -152,7 +157,11 @@ describe("reais as people type them", () => {
     expect(screen.getByLabelText("Custos e despesas (R$)")).toHaveValue("15.000");
     await userEvent.clear(screen.getByLabelText("Faturamento (R$)"));
     await userEvent.type(screen.getByLabelText("Faturamento (R$)"), "22.500");
+    await waitFor(() => expect(dashboardReads.count).toBeGreaterThan(0));
+    const readsBefore = dashboardReads.count;
     await userEvent.click(screen.getByRole("button", { name: "Salvar resultados" }));
     await waitFor(() => expect(recorded[0]).toMatchObject({ month: "2026-10", revenue: 22500, costs: 15000, salesCount: 840 }));
+    // The recorded months feed the plan's taxes: the plan (and the dashboard showing it) is read again.
+    await waitFor(() => expect(dashboardReads.count).toBeGreaterThan(readsBefore));
   });
 });
