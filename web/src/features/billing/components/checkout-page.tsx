@@ -1,4 +1,3 @@
-import { useMutation, useQuery } from "@connectrpc/connect-query";
 import { BarChart3, MessageCircle, Rocket, ShieldCheck } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,8 +7,7 @@ import { toast } from "sonner";
 import { PlanFeatureList } from "@/components/billing/plan-feature-list";
 import { PageShell } from "@/components/layout/page-shell";
 import { Button } from "@/components/ui/button";
-import { AuthService } from "@/gen/socio/v1/auth_pb";
-import { BillingInterval, BillingService, type PlanOffer, PlanType } from "@/gen/socio/v1/billing_pb";
+import { BillingInterval, type PlanOffer, PlanType } from "@/gen/socio/v1/billing_pb";
 import { cn } from "@/lib/cn";
 import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
@@ -17,6 +15,8 @@ import { seenVariant, useTrackEvent } from "@/lib/landing-analytics";
 import { formatBRL } from "@/lib/money";
 import { formatPhone, normalizePhone } from "@/lib/phone";
 import { useAccessToken } from "@/lib/session";
+
+import { useBuyer, useCreateCheckout, usePlans } from "../api/use-billing";
 
 /** Where the browser goes next (a seam for tests). */
 export const navigation = { go: (url: string) => window.location.assign(url) };
@@ -33,9 +33,9 @@ export function CheckoutPage() {
   const token = useAccessToken();
   const [search] = useSearchParams();
   const link = search.get("link") ?? "";
-  const me = useQuery(AuthService.method.getMe, {}, { enabled: !params.phoneNumber && !link && token !== null, retry: false });
-  const plans = useQuery(BillingService.method.listPlans, { language });
-  const checkout = useMutation(BillingService.method.createCheckout);
+  const me = useBuyer(!params.phoneNumber && !link && token !== null);
+  const plans = usePlans(language);
+  const checkout = useCreateCheckout();
   const [selected, setSelected] = useState<PlanType>(search.get("plan") === "free" ? PlanType.FREE : PlanType.PRO);
   // The landing page's yearly card links here with ?interval=yearly.
   const [interval, setInterval] = useState<BillingInterval>(

@@ -1,4 +1,3 @@
-import { useMutation, useQuery } from "@connectrpc/connect-query";
 import { FlaskConical } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
@@ -6,12 +5,14 @@ import { toast } from "sonner";
 
 import { PageShell } from "@/components/layout/page-shell";
 import { Button } from "@/components/ui/button";
-import { BillingInterval, BillingService } from "@/gen/socio/v1/billing_pb";
+import { BillingInterval } from "@/gen/socio/v1/billing_pb";
 import { serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
 
 import { navigation } from "./checkout-page";
+
+import { useCompleteSandboxCheckout, useSandboxCheckout } from "../api/use-billing";
 
 /** `/checkout/sandbox/:session`: the sandbox provider's test payment page. It shows no phone
  * number: anyone holding the page's address could read it. */
@@ -19,8 +20,8 @@ export function SandboxPage() {
   const { t, i18n } = useTranslation("billing");
   const language = currentLanguage(i18n);
   const { session = "" } = useParams();
-  const checkout = useQuery(BillingService.method.getSandboxCheckout, { sessionId: session }, { retry: false });
-  const complete = useMutation(BillingService.method.completeSandboxCheckout);
+  const checkout = useSandboxCheckout(session);
+  const complete = useCompleteSandboxCheckout();
 
   async function finish(pay: boolean) {
     try {

@@ -1,4 +1,3 @@
-import { useQuery } from "@connectrpc/connect-query";
 import { CheckCircle2, Clock, XCircle } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useSearchParams } from "react-router";
@@ -6,14 +5,14 @@ import { Link, Navigate, useSearchParams } from "react-router";
 import { PageLoading } from "@/components/layout/page-loading";
 import { PageShell } from "@/components/layout/page-shell";
 import { Button } from "@/components/ui/button";
-import { AuthService } from "@/gen/socio/v1/auth_pb";
-import { BillingInterval, BillingService, type GetCheckoutResultResponse } from "@/gen/socio/v1/billing_pb";
+import { BillingInterval, type GetCheckoutResultResponse } from "@/gen/socio/v1/billing_pb";
 import { SubscriptionStatus } from "@/gen/socio/v1/common_pb";
-import { DashboardService } from "@/gen/socio/v1/dashboard_pb";
 import { formatDateTime } from "@/lib/dates";
 import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
 import { useAccessToken } from "@/lib/session";
+
+import { useBuyer, useCheckoutResult, useProDashboard } from "../api/use-billing";
 
 /** How often, and how many times, a checkout not yet confirmed is asked about again (2 minutes). */
 const POLL_MS = 2000;
@@ -94,14 +93,7 @@ function Receipt({ result }: { result: GetCheckoutResultResponse }) {
  * two seconds while the provider has not confirmed it (its event may arrive after the person). */
 function CheckoutOutcome({ sessionId, phone }: { sessionId: string; phone: string | null }) {
   const { t } = useTranslation("billing");
-  const result = useQuery(
-    BillingService.method.getCheckoutResult,
-    { sessionId },
-    {
-      retry: false,
-      refetchInterval: (query) => (query.state.data?.state === "open" && query.state.dataUpdateCount < POLLS ? POLL_MS : false),
-    },
-  );
+  const result = useCheckoutResult(sessionId, POLL_MS, POLLS);
   if (result.isPending) return <PageLoading />;
   if (result.isError) return <SignedInSuccess phone={phone} />;
   const outcome = result.data;
@@ -154,8 +146,8 @@ function CheckoutOutcome({ sessionId, phone }: { sessionId: string; phone: strin
 function SignedInSuccess({ phone }: { phone: string | null }) {
   const { t } = useTranslation("billing");
   const token = useAccessToken();
-  const me = useQuery(AuthService.method.getMe, {}, { enabled: token !== null, retry: false });
-  const dashboard = useQuery(DashboardService.method.getDashboard, {}, { enabled: me.data?.user?.subscriptionStatus === SubscriptionStatus.PRO });
+  const me = useBuyer(token !== null);
+  const dashboard = useProDashboard(me.data?.user?.subscriptionStatus === SubscriptionStatus.PRO);
   const login = loginPath(phone);
 
   if (!token || me.isError) return <Navigate to={login} replace />;

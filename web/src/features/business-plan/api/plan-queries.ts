@@ -3,7 +3,9 @@
 import { useMutation, useQuery } from "@connectrpc/connect-query";
 import { useQueryClient } from "@tanstack/react-query";
 
-import { BusinessPlanService } from "@/gen/socio/v1/business_plan_pb";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+
+import { BusinessPlanService, type PriceRequestSchema } from "@/gen/socio/v1/business_plan_pb";
 import { invalidatePlan } from "@/lib/query-keys";
 
 export function useBusinessPlan() {
@@ -29,4 +31,9 @@ export function useDeletePlan() {
   return useMutation(BusinessPlanService.method.deleteBusinessPlan, {
     onSuccess: () => invalidatePlan(queryClient),
   });
+}
+
+/** A price for the typed costs and margin (`POST /api/business-plan/price`), asked once they read as numbers. */
+export function usePrice(request: MessageInitShape<typeof PriceRequestSchema> | null) {
+  return useQuery(BusinessPlanService.method.price, request ?? undefined, { enabled: request !== null, retry: false });
 }

@@ -2,18 +2,17 @@
 // (`BusinessPlanService.Price`, with the owner's own taxes and fixed costs from the plan), the
 // price's parts as a bar, the warnings, and the prices kept in the plan (its "Formação de preço").
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { useQuery } from "@connectrpc/connect-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { FormField } from "@/components/ui/form-field";
-import { BusinessPlanService, ChangeSource, PlanStep } from "@/gen/socio/v1/business_plan_pb";
+import { ChangeSource, PlanStep } from "@/gen/socio/v1/business_plan_pb";
 import { fieldViolations, serverMessage } from "@/lib/errors";
 import { currentLanguage } from "@/lib/i18n";
 import { formatBRL } from "@/lib/money";
 import { parseDecimal } from "@/lib/numbers";
 
-import { useSaveStep } from "../api/plan-queries";
+import { usePrice, useSaveStep } from "../api/plan-queries";
 
 const DEBOUNCE_MS = 300;
 const controlClass = "mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600";
@@ -72,7 +71,7 @@ export function PriceCalculator({ saved }: { saved: JsonValue | undefined }) {
   const [notice, setNotice] = useState("");
   const input = useDebounced(JSON.stringify(toInput(draft, includeFixedCosts, i18n.language)), DEBOUNCE_MS);
   const request = JSON.parse(input) as PriceInput | null;
-  const price = useQuery(BusinessPlanService.method.price, request ?? undefined, { enabled: request !== null, retry: false });
+  const price = usePrice(request);
   const errors = price.error ? fieldViolations(price.error) : {};
   const save = useSaveStep();
   const kept = Array.isArray(saved) ? (saved as JsonObject[]) : [];

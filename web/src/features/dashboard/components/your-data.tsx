@@ -1,4 +1,3 @@
-import { useMutation } from "@connectrpc/connect-query";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,18 +7,19 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { AccountService } from "@/gen/socio/v1/account_pb";
 import { serverMessage } from "@/lib/errors";
 import { legalPath } from "@/lib/legal-paths";
 import { clearTokens, leaveSession, stayInSession } from "@/lib/session";
+
+import { useDeleteMyAccount, useExportMyData } from "../api/use-account";
 
 /** The person's LGPD rights on the spot: a complete copy of their data, and deleting the account. */
 export function YourData() {
   const { t, i18n } = useTranslation("dashboard");
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const exportData = useMutation(AccountService.method.exportMyData);
-  const deleteAccount = useMutation(AccountService.method.deleteMyAccount);
+  const exportData = useExportMyData();
+  const deleteAccount = useDeleteMyAccount();
   const [confirming, setConfirming] = useState(false);
 
   async function onExport() {

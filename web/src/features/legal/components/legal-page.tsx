@@ -1,10 +1,10 @@
-import { useQuery } from "@connectrpc/connect-query";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
 import { PageShell } from "@/components/layout/page-shell";
-import { LandingService } from "@/gen/socio/v1/landing_pb";
 import { LEGAL_PAGES, type LegalDocument, legalPath } from "@/lib/legal-paths";
+
+import { useContact } from "../api/use-contact";
 
 interface Section {
   id: string;
@@ -15,7 +15,7 @@ interface Section {
 /** Who the controller is and how to reach the data protection officer, from the server's contact. */
 function Controller() {
   const { t } = useTranslation("legal");
-  const contact = useQuery(LandingService.method.getContact, {});
+  const contact = useContact();
   if (!contact.data) return <p className="text-sm text-slate-600">{t("loadingContact")}</p>;
   const { controllerName, controllerCnpj, email } = contact.data;
   return (
