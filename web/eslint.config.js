@@ -1,13 +1,13 @@
 // Lint rules: TypeScript's recommended set, the rules of hooks, and the bulletproof-react
 // boundaries — shared code (components, lib) imports no feature or app code, features do not import
-// each other or the app.
+// each other or the app, and a feature's components reach the server only through its api/ folder.
 import js from "@eslint/js";
 import importPlugin from "eslint-plugin-import";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-const features = ["auth", "billing", "business-plan", "dashboard", "admin", "landing", "whatsapp-dev", "chat"];
+const features = ["auth", "billing", "business-plan", "dashboard", "admin", "landing", "legal", "whatsapp-dev", "chat"];
 
 export default tseslint.config(
   { ignores: ["dist", "src/gen", "node_modules", "test-results", "e2e/screenshots"] },
@@ -35,6 +35,16 @@ export default tseslint.config(
             { target: ["./src/components", "./src/lib", "./src/locales"], from: ["./src/features", "./src/app"] },
           ],
         },
+      ],
+    },
+  },
+  {
+    files: ["src/features/*/components/**/*.tsx"],
+    ignores: ["**/*.test.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "@connectrpc/connect-query", message: "A feature's calls live in its api/ folder." }] },
       ],
     },
   },
