@@ -37,9 +37,7 @@ impl Exports {
     /// The exports of the people in `db`, their links signed with a key derived from `secret`.
     pub fn new(db: Db, plans: Plans, secret: &Secret, public_url: &str) -> Self {
         let privacy = Privacy::new(db, plans);
-        let mut mac = Hmac::<Sha256>::new_from_slice(secret.expose().as_bytes()).expect("any key length");
-        mac.update(b"socio data exports");
-        Self { privacy, key: mac.finalize().into_bytes().to_vec(), public_url: public_url.to_owned() }
+        Self { privacy, key: secret.purpose_key("socio data exports"), public_url: public_url.to_owned() }
     }
 
     fn signature(&self, user_id: &str, expires: i64) -> String {

@@ -61,6 +61,15 @@ impl Secret {
     pub fn expose(&self) -> &str {
         &self.0
     }
+
+    /// A key of its own for one use of the secret (login codes, links, exports): HMAC-SHA256 of the
+    /// purpose under the secret, so what is signed for one use is never valid for another.
+    pub fn purpose_key(&self, purpose: &str) -> Vec<u8> {
+        use hmac::{Hmac, Mac};
+        let mut mac = Hmac::<sha2::Sha256>::new_from_slice(self.0.as_bytes()).expect("any key length");
+        mac.update(purpose.as_bytes());
+        mac.finalize().into_bytes().to_vec()
+    }
 }
 
 impl fmt::Debug for Secret {

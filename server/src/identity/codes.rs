@@ -29,9 +29,7 @@ pub struct CodeHasher {
 
 impl CodeHasher {
     pub fn new(secret: &Secret) -> Self {
-        let mut mac = Hmac::<Sha256>::new_from_slice(secret.expose().as_bytes()).expect("any key length");
-        mac.update(b"socio login codes");
-        Self { key: mac.finalize().into_bytes().to_vec() }
+        Self { key: secret.purpose_key("socio login codes") }
     }
 
     fn hash(&self, phone: &PhoneNumber, code: &str) -> String {
