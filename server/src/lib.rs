@@ -1,7 +1,6 @@
 //! Sócio's server: one port serving gRPC, gRPC-Web, REST (`/api`), the webhooks and the web app,
-//! over SQLite or PostgreSQL. The layers, from the top (imports only point down): `api` →
-//! `consultant` → `conversation` → `identity` / `billing` → `whatsapp` / `db` / `config` /
-//! `error` / `locale`.
+//! over SQLite or PostgreSQL. Its layers are listed once, in `layers::LAYERS` (a test keeps every
+//! import pointing down), and drawn in docs/ARCHITECTURE.md, "Layers: imports point down".
 
 pub mod administration;
 pub mod analytics;
