@@ -1,7 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 
-import { WhatsAppText } from "./whatsapp-text";
+import { WhatsAppMarkup, WhatsAppText } from "./whatsapp-text";
 
 describe("WhatsApp formatting", () => {
   it("shows *bold*, _italic_ and ~strike~ as WhatsApp does, and markup-looking text as plain text", () => {
@@ -23,5 +23,11 @@ describe("WhatsApp formatting", () => {
     const { container } = render(<WhatsAppText text={'<img src=x onerror="alert(1)">'} />);
     expect(container.querySelector("img")).toBeNull();
     expect(container.textContent).toBe('<img src=x onerror="alert(1)">');
+  });
+
+  it("in a preview cut mid-bold, shows the words without the lone asterisk", () => {
+    const { container } = render(<WhatsAppMarkup text={"Etapa *Marketing*. Toque no *mesmo número que aparece na tela"} />);
+    expect(container.querySelector("strong")?.textContent).toBe("Marketing");
+    expect(container.textContent).toBe("Etapa Marketing. Toque no mesmo número que aparece na tela");
   });
 });

@@ -16,9 +16,13 @@ function formatted(text: string): ReactNode[] {
   });
 }
 
-/** The formatting alone, for a preview of a message (no links inside a clamped line). */
+/** A bold marker whose pair was cut off (a preview ends mid-bold): dropped, never shown. */
+const LONE_MARKER = /(^|\s)\*(?=\S)|(?<=\S)\*(?=\s|$)/g;
+
+/** The formatting alone, for a preview of a message (no links inside a clamped line); a marker
+ * the preview cut from its pair is left out. */
 export function WhatsAppMarkup({ text }: { text: string }) {
-  return <>{formatted(text)}</>;
+  return <>{formatted(text).map((part) => (typeof part === "string" ? part.replace(LONE_MARKER, "$1") : part))}</>;
 }
 
 export function WhatsAppText({ text }: { text: string }) {
