@@ -81,10 +81,10 @@ pub fn compose(
         Some(name) => lang.choose(format!("Olá, {name}!"), format!("Hi {name}!")),
         None => lang.choose("Olá!".to_owned(), "Hi!".to_owned()),
     };
-    let chosen = on_whatsapp::requested_interval(&readable_text(messages));
-    let main = match consultant {
-        _ if !entitled(user) && chosen.is_some() => {
-            let interval = chosen.unwrap_or(Interval::Monthly);
+    // The site's ready message, from someone not Pro yet: the checkout for the interval it names.
+    let chosen = on_whatsapp::requested_interval(&readable_text(messages)).filter(|_| !entitled(user));
+    let main = match (consultant, chosen) {
+        (_, Some(interval)) => {
             let link = links.checkout_for(user, interval);
             if first_contact {
                 format!("{}\n\n{}", introduction(&greeting, lang), subscribe(lang, interval, &link))
@@ -92,7 +92,7 @@ pub fn compose(
                 format!("{greeting} {}", subscribe(lang, interval, &link))
             }
         }
-        Some(answer) if entitled(user) => {
+        (Some(answer), None) if entitled(user) => {
             if first_contact {
                 format!("{greeting} 👋\n\n{answer}")
             } else {
