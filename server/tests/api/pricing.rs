@@ -6,7 +6,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::{
-    helpers::{TestApp, TestDatabase, spawn_app},
+    helpers::{TestApp, TestDatabase, spawn_app, spawn_app_with},
     on_both_engines,
 };
 
@@ -114,7 +114,8 @@ on_both_engines!(shares_that_leave_nothing_for_the_cost_or_odd_fields_are_a_400_
 async fn on_whatsapp_the_guide_answers_a_pricing_question_with_the_same_price_and_asks_for_what_is_missing(
     db: TestDatabase,
 ) {
-    let app = spawn_app(db).await;
+    // Replies as soon as the message is in: the batch window is not what this test is about.
+    let app = spawn_app_with(db, &[("WHATSAPP_BATCH_WINDOW_MS", "10".into())]).await;
     let phone = "+5511987654321";
     app.make_pro(phone, socio::locale::Language::PtBr).await;
     app.say(phone, "Oi").await;
