@@ -4,6 +4,7 @@
 //! signed webhook, and prints one table (and `target/bench/results.json`) with every figure beside
 //! its baseline from the same run.
 
+mod costs;
 mod crowd;
 mod eval;
 mod fakes;

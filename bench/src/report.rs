@@ -5,6 +5,7 @@ use std::{path::Path, time::Duration};
 use serde_json::{Value, json};
 
 use crate::{
+    costs::{Comparison, EMPTY, SAME_COST},
     crowd::Crowd,
     load::{Outcome, round},
     run::WRK_WEBHOOK,
@@ -28,6 +29,8 @@ pub struct EngineResult {
     pub idle_mib: f64,
     pub peak_mib: f64,
     pub crowd: Crowd,
+    /// The person's calls and the admin's list on an empty and on the seeded database.
+    pub costs: Vec<Comparison>,
 }
 
 impl EngineResult {
@@ -62,6 +65,7 @@ impl Report {
             targets.extend(call_targets(e, self.concurrency));
             targets.extend(intake_targets(e));
             targets.extend(crowd_targets(e));
+            targets.extend(cost_targets(e));
         }
         targets
     }
@@ -125,6 +129,24 @@ impl Report {
                 c.login_code_ms
             );
         }
+        println!(
+            "\nThe same calls on a database of {} people and on the seeded one (req/s, p99 ms)",
+            EMPTY.users
+        );
+        for e in &self.engines {
+            for c in &e.costs {
+                println!(
+                    "{:<9} {:<34} empty {:>8.0} /s {:>6.2} ms   seeded {:>8.0} /s {:>6.2} ms   {:>4.0}%",
+                    e.engine,
+                    c.call,
+                    c.empty.per_second,
+                    c.empty.p99_ms,
+                    c.seeded.per_second,
+                    c.seeded.p99_ms,
+                    c.ratio() * 100.0
+                );
+            }
+        }
         println!("\nTargets");
         for t in self.targets() {
             println!("  {} {:<62} {}", if t.met { "✓" } else { "✗" }, t.what, t.measured);
@@ -148,6 +170,7 @@ impl Report {
                         "llmToGraphMs": {"p50": round(e.pipeline.to_graph_p50_ms), "p99": round(e.pipeline.to_graph_p99_ms)}},
                     "memoryMiB": {"idle": round(e.idle_mib), "peak": round(e.peak_mib)},
                     "crowd": e.crowd.json(),
+                    "sameCost": e.costs.iter().map(Comparison::json).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -283,4 +306,23 @@ fn crowd_targets(e: &EngineResult) -> Vec<Target> {
         met: e.peak_mib < 100.0,
     });
     targets
+}
+
+/// Every compared call costs the same whatever else the database holds: the seeded database's
+/// throughput within [`SAME_COST`] of the empty one's.
+fn cost_targets(e: &EngineResult) -> Vec<Target> {
+    e.costs
+        .iter()
+        .map(|c| Target {
+            what: format!("{}: {} costs the same on an empty and a seeded database", e.engine, c.call),
+            measured: format!(
+                "{:.0} of {:.0}/s ({:.0}%, ≥ {:.0}%)",
+                c.seeded.per_second,
+                c.empty.per_second,
+                c.ratio() * 100.0,
+                SAME_COST * 100.0
+            ),
+            met: c.ratio() >= SAME_COST,
+        })
+        .collect()
 }

@@ -24,7 +24,7 @@ use tonic::{Request, transport::Channel};
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
 use crate::{
-    crowd,
+    costs, crowd,
     fakes::{APP_SECRET, Fakes, PHONE_NUMBER_ID},
     load::{self, Outcome},
     report::{EngineResult, Pipeline, Report},
@@ -45,7 +45,7 @@ pub struct Options {
 
 const WARMUP: Duration = Duration::from_secs(1);
 /// The seeded Pro user with a plan whose dashboard is measured.
-const DASHBOARD_USER: usize = 10;
+pub const DASHBOARD_USER: usize = 10;
 const PIPELINE_ROUNDS: usize = 100;
 /// The ingestion row of the webhook as `wrk` drove it (one message a delivery).
 pub const WRK_WEBHOOK: usize = 0;
@@ -54,7 +54,7 @@ pub async fn run(options: Options) -> anyhow::Result<()> {
     let mut report = Report::new(options.concurrency, options.duration);
     for engine in &options.engines {
         eprintln!("── {engine}");
-        let url = fresh_database(engine, &options).await?;
+        let url = fresh_database(engine, BenchDatabase::Seeded, Size::default(), &options).await?;
         report.engines.push(bench_engine(engine, &url, &options).await?);
     }
     report.print();
@@ -67,7 +67,7 @@ pub async fn run(options: Options) -> anyhow::Result<()> {
 pub async fn crowd_only(options: Options) -> anyhow::Result<()> {
     for engine in &options.engines {
         eprintln!("── {engine}: the crowd");
-        let url = fresh_database(engine, &options).await?;
+        let url = fresh_database(engine, BenchDatabase::Seeded, Size::default(), &options).await?;
         let setup = crowd::Setup { people: options.people, ..crowd::Setup::default() };
         let result = crowd::crowd(&url, setup).await?;
         println!("{engine}: {}", result.json());
@@ -75,31 +75,55 @@ pub async fn crowd_only(options: Options) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// An empty, migrated and seeded database for `engine`; its address.
-async fn fresh_database(engine: &str, options: &Options) -> anyhow::Result<String> {
+/// Which of the bench's databases: the seeded one every scenario runs on, or the one holding only
+/// the people measured (the costs' comparison).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchDatabase {
+    Seeded,
+    Empty,
+}
+
+impl BenchDatabase {
+    fn name(self) -> &'static str {
+        match self {
+            BenchDatabase::Seeded => "socio_bench",
+            BenchDatabase::Empty => "socio_bench_empty",
+        }
+    }
+}
+
+/// A new, migrated database for `engine` holding `size`'s people; its address.
+pub async fn fresh_database(
+    engine: &str,
+    which: BenchDatabase,
+    size: Size,
+    options: &Options,
+) -> anyhow::Result<String> {
+    let name = which.name();
     let url = match engine {
         "sqlite" => {
             let dir = std::env::current_dir()?.join("target/bench");
             std::fs::create_dir_all(&dir)?;
             for suffix in ["", "-wal", "-shm"] {
-                let _ = std::fs::remove_file(dir.join(format!("socio-bench.db{suffix}")));
+                let _ = std::fs::remove_file(dir.join(format!("{name}.db{suffix}")));
             }
-            format!("sqlite://{}", dir.join("socio-bench.db").display())
+            format!("sqlite://{}", dir.join(format!("{name}.db")).display())
         }
         "postgres" => {
             let admin = Db::connect(&options.postgres_url).await?;
-            sqlx::query("drop database if exists socio_bench with (force)").execute(admin.pool()).await?;
-            sqlx::query("create database socio_bench").execute(admin.pool()).await?;
+            sqlx::query(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)")))
+                .execute(admin.pool())
+                .await?;
+            sqlx::query(sqlx::AssertSqlSafe(format!("create database {name}"))).execute(admin.pool()).await?;
             admin.close().await;
             let (base, _) = options.postgres_url.split_once('?').unwrap_or((&options.postgres_url, ""));
             let (server, _) = base.rsplit_once('/').context("BENCH_POSTGRES_URL has no database name")?;
-            format!("{server}/socio_bench")
+            format!("{server}/{name}")
         }
         other => bail!("unknown engine {other}: sqlite or postgres"),
     };
     let db = Db::connect(&url).await?;
     db.migrate().await?;
-    let size = Size::default();
     let took = seed::seed(&db, size).await?;
     eprintln!("   seeded {} users and {} messages in {:.1} s", size.users, size.messages, took.as_secs_f64());
     db.close().await;
@@ -108,15 +132,7 @@ async fn fresh_database(engine: &str, options: &Options) -> anyhow::Result<Strin
 
 async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Result<EngineResult> {
     let fakes = Fakes::start().await?;
-    let mut env = fakes.config();
-    env.extend([
-        ("DATABASE_URL", url.to_owned()),
-        ("JWT_SECRET", "bench-secret-that-is-long-enough-0123456789".into()),
-        ("ADMIN_PHONES", seed::phone(1)),
-        // Reply at once: the batch window is a deliberate wait, not pipeline overhead.
-        ("WHATSAPP_BATCH_WINDOW_MS", "0".into()),
-    ]);
-    let server = Server::start(&env).await?;
+    let server = Server::start(&server_env(&fakes, url)).await?;
     tokio::time::sleep(Duration::from_secs(1)).await;
     let idle_mib = memory_mib(server.pid(), "VmRSS").unwrap_or_default();
     let sampler = MemorySampler::start(server.pid(), idle_mib);
@@ -132,6 +148,7 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
     let peak_mib = sampler.stop().await?;
     let high_water_mib = memory_mib(server.pid(), "VmHWM").unwrap_or(peak_mib);
     server.stop()?;
+    let costs = costs::compare(engine, url, options).await?;
     let setup = crowd::Setup { people: options.people, ..crowd::Setup::default() };
     eprintln!("   the crowd: {} Pro users at once, the model taking {:?}", setup.people, setup.model_time);
     let crowd = crowd::crowd(url, setup).await?;
@@ -143,7 +160,21 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
         idle_mib,
         peak_mib: peak_mib.max(high_water_mib),
         crowd,
+        costs,
     })
+}
+
+/// A bench server's settings: the fakes, the database, user 1 as the admin, replies at once.
+pub fn server_env(fakes: &Fakes, url: &str) -> Vec<(&'static str, String)> {
+    let mut env = fakes.config();
+    env.extend([
+        ("DATABASE_URL", url.to_owned()),
+        ("JWT_SECRET", "bench-secret-that-is-long-enough-0123456789".into()),
+        ("ADMIN_PHONES", seed::phone(1)),
+        // Reply at once: the batch window is a deliberate wait, not pipeline overhead.
+        ("WHATSAPP_BATCH_WINDOW_MS", "0".into()),
+    ]);
+    env
 }
 
 /// The server's resident memory, sampled every 100 ms while the scenarios run: the peak seen.
@@ -317,7 +348,7 @@ fn authorized<T>(message: T, token: &str) -> Request<T> {
 
 /// Logs seeded user `n` in the real way: a code sent over WhatsApp (to the fake Graph API), then
 /// verified. The access token.
-async fn login(channel: &Channel, fakes: &Fakes, n: usize) -> anyhow::Result<String> {
+pub async fn login(channel: &Channel, fakes: &Fakes, n: usize) -> anyhow::Result<String> {
     let phone = seed::phone(n);
     let mut auth = AuthServiceClient::new(channel.clone());
     auth.send_code(SendCodeRequest { phone_number: phone.clone(), language: "pt-BR".into() }).await?;

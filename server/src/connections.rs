@@ -40,7 +40,7 @@ use crate::telemetry::throttle::LogThrottle;
 /// How long a connection closed for idleness may take to say goodbye before it is dropped.
 const IDLE_CLOSE_GRACE: Duration = Duration::from_secs(1);
 
-/// The limits (README, Security, lists them with their defaults).
+/// The limits (docs/api.md, Security, lists them with their defaults).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// A new connection must send its first bytes within this.

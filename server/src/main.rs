@@ -13,7 +13,7 @@ use socio::{
 
 /// jemalloc rather than glibc's malloc: the server allocates for every call (headers, JSON,
 /// protobuf, the REST transcoder's in-process gRPC round), and malloc/free were about 16 % of a
-/// signed-in call's CPU (perf; README, "Performance"). (mimalloc was as fast but its per-thread
+/// signed-in call's CPU (perf; docs/performance.md). (mimalloc was as fast but its per-thread
 /// pages cost 30 MiB more at rest with the SQLite and blocking threads.) The `jemalloc` feature, which
 /// `make build` and `make bench` turn on; debug builds and tests keep the system allocator.
 #[cfg(feature = "jemalloc")]
@@ -119,7 +119,7 @@ async fn migrate() -> anyhow::Result<()> {
     println!("database is up to date");
     for conflict in socio::identity::directory::Directory::new(db.clone()).identity_conflicts().await? {
         println!(
-            "two accounts are one person: {} did not keep the number, {} did (README, Administration)",
+            "two accounts are one person: {} did not keep the number, {} did (docs/admin.md)",
             conflict.user_id, conflict.kept_user_id
         );
     }

@@ -180,7 +180,7 @@ impl Application {
         let (stop_workers, workers_stopped) = tokio::sync::watch::channel(false);
         let mut workers =
             jobs::spawn_workers(&self.db, self.handlers, self.worker_options, workers_stopped.clone());
-        // The proactive messages people asked for, every minute (README, "Staying on track").
+        // The proactive messages people asked for, every minute (docs/business-plan.md, "Staying on track").
         if let Some(every) = self.config.jobs.reminders_every {
             workers.spawn(crate::conversation::reminders::schedule(self.db.clone(), every, workers_stopped));
         }
@@ -228,7 +228,7 @@ async fn report_identity_conflicts(db: &Db) -> anyhow::Result<()> {
         tracing::warn!(
             user = %conflict.user_id,
             kept_by = %conflict.kept_user_id,
-            "two accounts are one person (a Brazilian mobile with and without its ninth digit): the number logs into the account that kept it; see README, Administration"
+            "two accounts are one person (a Brazilian mobile with and without its ninth digit): the number logs into the account that kept it; see docs/admin.md"
         );
     }
     Ok(())

@@ -35,7 +35,7 @@ pub struct WhatsAppConfig {
     pub otp_template: String,
     /// Approved utility template (one body parameter) for notices outside the 24-hour window.
     pub notice_template: String,
-    /// Approved utility templates of the proactive messages people asked for (README, "Staying
+    /// Approved utility templates of the proactive messages people asked for (docs/business-plan.md, "Staying
     /// on track"): the monthly check-in and the fiscal reminders.
     pub checkin_template: String,
     pub reminder_template: String,

@@ -11,7 +11,7 @@
 //! writing from the new number before the notice arrived: one that holds nothing but conversation
 //! (free, no plan, no subscription) is absorbed — its messages join the moving account and it goes.
 //! One that holds more (a plan, a subscription, Pro or admin) is never merged silently: both stay
-//! as they are and the pair is listed for an admin (`phone_key_conflicts`, README).
+//! as they are and the pair is listed for an admin (`phone_key_conflicts`, docs/admin.md).
 
 use sqlx::AnyConnection;
 

@@ -15,6 +15,8 @@ pub enum Change {
     User(String),
     /// The session (refresh-token family) ended.
     Session(String),
+    /// A new user was registered: nothing anyone cached about them, only counts, can be stale.
+    Joined(String),
 }
 
 impl Change {
@@ -22,6 +24,7 @@ impl Change {
         match self {
             Change::User(id) => format!("user {id}"),
             Change::Session(id) => format!("session {id}"),
+            Change::Joined(id) => format!("joined {id}"),
         }
     }
 
@@ -30,6 +33,7 @@ impl Change {
         match payload.split_once(' ')? {
             ("user", id) if !id.is_empty() => Some(Change::User(id.to_owned())),
             ("session", id) if !id.is_empty() => Some(Change::Session(id.to_owned())),
+            ("joined", id) if !id.is_empty() => Some(Change::Joined(id.to_owned())),
             _ => None,
         }
     }
@@ -39,6 +43,7 @@ impl Change {
         match self {
             Change::User(id) => id == user_id,
             Change::Session(id) => id == session_id,
+            Change::Joined(_) => false,
         }
     }
 }
@@ -46,6 +51,11 @@ impl Change {
 /// The user's row or sessions changed in this transaction.
 pub(in crate::identity) async fn user_changed(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
     tx.announce(CHANNEL, Change::User(user_id.to_owned()).payload()).await
+}
+
+/// A user was registered in this transaction.
+pub(in crate::identity) async fn user_joined(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
+    tx.announce(CHANNEL, Change::Joined(user_id.to_owned()).payload()).await
 }
 
 /// A session ended by a statement already committed.
@@ -59,7 +69,9 @@ mod tests {
 
     #[test]
     fn a_change_reads_back_from_its_payload_and_nothing_else_does() {
-        for change in [Change::User("u-1".into()), Change::Session("s-1".into())] {
+        for change in
+            [Change::User("u-1".into()), Change::Session("s-1".into()), Change::Joined("u-2".into())]
+        {
             assert_eq!(Change::parse(&change.payload()), Some(change));
         }
         assert_eq!(Change::parse("user "), None);

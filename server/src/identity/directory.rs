@@ -7,6 +7,7 @@ use super::{
     changes,
     phone::PhoneNumber,
     search::{fold, search_key},
+    totals::Totals,
     users::{Role, Tier},
 };
 use crate::db::{Db, Tx};
@@ -112,7 +113,7 @@ pub async fn erase(conn: &mut Tx, id: &str) -> Result<Option<Vec<String>>, sqlx:
 
 /// Two accounts that turned out to be one person (a Brazilian mobile registered with and without its
 /// ninth digit before numbers were matched by identity): the one that did not keep the number, and
-/// the one that did. Found by migration 0011; an admin resolves them (README, Administration).
+/// the one that did. Found by migration 0011; an admin resolves them (docs/admin.md).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conflict {
     pub user_id: String,
@@ -125,11 +126,12 @@ pub struct Conflict {
 #[derive(Clone)]
 pub struct Directory {
     db: Db,
+    totals: Totals,
 }
 
 impl Directory {
     pub fn new(db: Db) -> Self {
-        Self { db }
+        Self { totals: Totals::new(&db), db }
     }
 
     /// A page of users, most recently active first, and how many match in all.
@@ -165,6 +167,15 @@ impl Directory {
             .bind(offset)
             .fetch_all(db.pool())
             .await?;
+        let rows = rows.iter().map(listed).collect::<Result<_, _>>()?;
+        // A search counts its matches each time; the plain list (by tier or not) counts its
+        // total again only after a user joined, left or changed, or once it is stale (`totals`).
+        let remembered = if search.trim().is_empty() { Some(tier_key) } else { None };
+        let started = match remembered.map(|key| self.totals.remembered(key, db.now_ms())) {
+            Some(Ok(total)) => return Ok((rows, total)),
+            Some(Err(started)) => Some(started),
+            None => None,
+        };
         let count_sql =
             format!("select count(*) as n from users u where {filter} and $1 = $1 and $4 = $4 and $5 = $5");
         let total: i64 = sqlx::query(sqlx::AssertSqlSafe(count_sql))
@@ -176,7 +187,10 @@ impl Directory {
             .fetch_one(db.pool())
             .await?
             .try_get("n")?;
-        Ok((rows.iter().map(listed).collect::<Result<_, _>>()?, total))
+        if let (Some(key), Some(started)) = (remembered, started) {
+            self.totals.keep(key, total, started, db.now_ms());
+        }
+        Ok((rows, total))
     }
 
     /// The user as listed, when there is one.

@@ -63,7 +63,8 @@ impl State {
                             self.entries.remove(&session);
                         }
                         Some(Change::User(user)) => self.entries.retain(|_, e| e.live.user.id != user),
-                        None => continue,
+                        // Nobody's session is cached before they exist.
+                        Some(Change::Joined(_)) | None => continue,
                     }
                     self.generation += 1;
                 }

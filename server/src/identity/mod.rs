@@ -15,4 +15,5 @@ pub mod phone;
 pub mod roles;
 pub mod search;
 pub mod sessions;
+pub mod totals;
 pub mod users;

@@ -182,13 +182,14 @@ async fn insert(
     language: Language,
 ) -> Result<bool, sqlx::Error> {
     let now = conn.now_ms();
+    let id = uuid::Uuid::new_v4().to_string();
     // No conflict target: a concurrent first contact can collide on phone_number, phone_key or
     // bsuid (all unique), and each means "already registered".
     let created = sqlx::query(
         "insert into users (id, phone_number, phone_key, bsuid, username, name, language, subscription_status, role, created_at, updated_at, search_key) \
          values ($1, $2, $3, $4, $5, $6, $7, 'free', 'user', $8, $8, $9) on conflict do nothing returning id",
     )
-    .bind(uuid::Uuid::new_v4().to_string())
+    .bind(&id)
     .bind(contact.phone.as_ref().map(PhoneNumber::e164))
     .bind(contact.phone.as_ref().map(|p| p.identity().e164().to_owned()))
     .bind(contact.bsuid.as_ref().map(Bsuid::as_str))
@@ -200,6 +201,9 @@ async fn insert(
     .fetch_optional(&mut **conn)
     .await?
     .is_some();
+    if created {
+        super::changes::user_joined(conn, &id).await?;
+    }
     Ok(created)
 }
 

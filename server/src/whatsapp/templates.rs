@@ -1,11 +1,11 @@
 //! The approved utility templates of proactive messages (the monthly check-in and the fiscal
 //! reminders), registered at Meta under the names `WHATSAPP_TEMPLATE_CHECKIN` and
-//! `WHATSAPP_TEMPLATE_REMINDER` with the words below (README, "Staying on track"). Outside the
+//! `WHATSAPP_TEMPLATE_REMINDER` with the words below (docs/business-plan.md, "Staying on track"). Outside the
 //! 24-hour window only a template reaches a person; inside it the same words go as plain text.
 
 use crate::locale::Language;
 
-/// The two approved utility templates (README, "Staying on track").
+/// The two approved utility templates (docs/business-plan.md, "Staying on track").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Template {

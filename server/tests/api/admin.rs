@@ -41,6 +41,44 @@ async fn add_user(app: &TestApp, phone: &str, name: &str, tier: Tier) -> String 
     user.id
 }
 
+/// The list's total is remembered between pages (counting every user grows with the database),
+/// yet a user who joins, changes tier or is erased is in the very next page's total.
+async fn the_list_s_total_follows_every_join_tier_change_and_erasure_at_once(db: TestDatabase) {
+    let (app, token) = admin_app(db, &[]).await;
+    let totals = || async {
+        let mut totals = Vec::new();
+        for filter in ["", "&subscriptionStatus=pro"] {
+            let path = format!("/api/admin/users?page=1&limit=20{filter}");
+            let (status, body) = app.call(Method::GET, &path, Value::Null, Some(&token)).await;
+            assert_eq!(status, 200, "{body}");
+            totals.push(body["data"]["total"].as_i64().unwrap());
+        }
+        totals
+    };
+    assert_eq!(totals().await, [1, 0], "the admin alone");
+    assert_eq!(totals().await, [1, 0], "asked again, the same");
+    // Joining through WhatsApp, as people do.
+    app.say("+5511987650001", "Oi").await;
+    assert_eq!(totals().await, [2, 0]);
+    let id = add_user(&app, "+5511987650002", "Bia", Tier::Free).await;
+    assert_eq!(totals().await, [3, 0]);
+    let (status, body) = app
+        .call(
+            Method::PUT,
+            &format!("/api/admin/users/{id}/subscription"),
+            json!({"subscriptionStatus": "pro"}),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(totals().await, [3, 1], "a tier change moves the filtered total");
+    let (status, body) =
+        app.call(Method::DELETE, &format!("/api/admin/users/{id}"), Value::Null, Some(&token)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(totals().await, [2, 0], "erased, gone from both");
+}
+on_both_engines!(the_list_s_total_follows_every_join_tier_change_and_erasure_at_once);
+
 async fn finding_users_by_name_number_and_tier_with_pages(db: TestDatabase) {
     let (app, token) = admin_app(db, &[]).await;
     for n in 0..44 {
