@@ -149,7 +149,7 @@ test-web: generate
 
 # The real server (debug build) serving the real web build, driven by Debian's Chromium. The
 # binary is the one the Rust tests build (same features), so nothing compiles twice.
-# The landing page's JavaScript, gzipped, against its budget (README, Performance).
+# The landing page's JavaScript, gzipped, against its budget (docs/performance.md).
 check-bundle: web
 	node web/scripts/bundle-budget.mjs web/dist 120
 

@@ -45,7 +45,13 @@ impl Comparison {
 
 /// Every call of the comparison, on `seeded` (already seeded) and on a fresh database of [`EMPTY`]
 /// size, each served by its own release server.
-pub async fn compare(engine: &str, seeded: &str, options: &run::Options) -> anyhow::Result<Vec<Comparison>> {
+/// `seeded_tokens` are the seeded database's (its people logged in once already).
+pub async fn compare(
+    engine: &str,
+    seeded: &str,
+    seeded_tokens: &run::Tokens,
+    options: &run::Options,
+) -> anyhow::Result<Vec<Comparison>> {
     // The ingestion scenario left thousands of welcomes queued on the seeded database: its server
     // would send them while the empty one is measured, on the same cores.
     let db = socio::db::Db::connect(seeded).await?;
@@ -55,14 +61,16 @@ pub async fn compare(engine: &str, seeded: &str, options: &run::Options) -> anyh
     let fakes = Fakes::start().await?;
     let empty_server = Server::start(&run::server_env(&fakes, &empty)).await?;
     let seeded_server = Server::start(&run::server_env(&fakes, seeded)).await?;
-    let mut sides = Vec::new();
-    for server in [&empty_server, &seeded_server] {
-        let channel =
-            tonic::transport::Channel::from_shared(format!("http://{}", server.address))?.connect().await?;
-        let admin = run::login(&channel, &fakes, 1).await?;
-        let user = run::login(&channel, &fakes, run::DASHBOARD_USER).await?;
-        sides.push((format!("http://{}", server.address), user, admin));
-    }
+    let channel =
+        tonic::transport::Channel::from_shared(format!("http://{}", empty_server.address))?.connect().await?;
+    let empty_tokens = run::Tokens {
+        admin: run::login(&channel, &fakes, 1).await?,
+        user: run::login(&channel, &fakes, run::DASHBOARD_USER).await?,
+    };
+    let sides = [
+        (format!("http://{}", empty_server.address), &empty_tokens.user, &empty_tokens.admin),
+        (format!("http://{}", seeded_server.address), &seeded_tokens.user, &seeded_tokens.admin),
+    ];
     let calls = [
         ("GetMe", "/api/auth/me", false),
         ("GetDashboard", "/api/dashboard", false),

@@ -137,7 +137,14 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
     let idle_mib = memory_mib(server.pid(), "VmRSS").unwrap_or_default();
     let sampler = MemorySampler::start(server.pid(), idle_mib);
 
-    let calls = calls(&server, &fakes, options).await?;
+    // Tokens of the admin and the measured user, used again by the costs' comparison (a second
+    // code for the same number within a minute is refused, as it should be).
+    let channel = Channel::from_shared(format!("http://{}", server.address))?.connect().await?;
+    let tokens = Tokens {
+        admin: login(&channel, &fakes, 1).await?,
+        user: login(&channel, &fakes, DASHBOARD_USER).await?,
+    };
+    let calls = calls(&server, &tokens, options).await?;
     // The pipeline on a quiet server first; then the ingestion load, whose replies are left queued.
     eprintln!("   reply pipeline, {PIPELINE_ROUNDS} messages one at a time");
     let http = reqwest::Client::builder().pool_max_idle_per_host(options.concurrency).build()?;
@@ -148,7 +155,7 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
     let peak_mib = sampler.stop().await?;
     let high_water_mib = memory_mib(server.pid(), "VmHWM").unwrap_or(peak_mib);
     server.stop()?;
-    let costs = costs::compare(engine, url, options).await?;
+    let costs = costs::compare(engine, url, &tokens, options).await?;
     let setup = crowd::Setup { people: options.people, ..crowd::Setup::default() };
     eprintln!("   the crowd: {} Pro users at once, the model taking {:?}", setup.people, setup.model_time);
     let crowd = crowd::crowd(url, setup).await?;
@@ -162,6 +169,12 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
         crowd,
         costs,
     })
+}
+
+/// Access tokens of the seeded admin (user 1) and of the user whose dashboard is measured.
+pub struct Tokens {
+    pub admin: String,
+    pub user: String,
 }
 
 /// A bench server's settings: the fakes, the database, user 1 as the admin, replies at once.
@@ -214,12 +227,10 @@ impl MemorySampler {
 /// Each measured call, over gRPC and over REST, by `concurrency` clients for `duration`.
 async fn calls(
     server: &Server,
-    fakes: &Fakes,
+    tokens: &Tokens,
     options: &Options,
 ) -> anyhow::Result<Vec<(String, String, Outcome)>> {
-    let channel = Channel::from_shared(format!("http://{}", server.address))?.connect().await?;
-    let admin = login(&channel, fakes, 1).await?;
-    let user = login(&channel, fakes, DASHBOARD_USER).await?;
+    let (admin, user) = (tokens.admin.clone(), tokens.user.clone());
     let http = reqwest::Client::builder().pool_max_idle_per_host(options.concurrency).build()?;
     let base = format!("http://{}", server.address);
     let (c, d) = (options.concurrency, options.duration);
