@@ -22,7 +22,7 @@ use crate::{
         directory::Listed,
         users::{Role, Tier},
     },
-    plan::Plans,
+    plan::{Plans, store as plan_store},
     privacy,
     proto::socio::v1::{self as pb, admin_service_server::AdminService},
 };
@@ -49,11 +49,12 @@ impl AdminApi {
 }
 
 fn admin_user(user: &Listed) -> pb::AdminUser {
-    let status = match (user.plan_completed_steps, user.plan_has_content) {
-        (None, _) => pb::BusinessPlanStatus::None,
-        (Some(6), _) => pb::BusinessPlanStatus::Completed,
-        (Some(0), false) => pb::BusinessPlanStatus::Draft,
-        (Some(_), _) => pb::BusinessPlanStatus::InProgress,
+    let completed = user.plan_completed_steps.map(|n| usize::try_from(n).unwrap_or(0));
+    let status = match completed.map(|n| plan_store::Status::of(n, user.plan_has_content)) {
+        None => pb::BusinessPlanStatus::None,
+        Some(plan_store::Status::Draft) => pb::BusinessPlanStatus::Draft,
+        Some(plan_store::Status::InProgress) => pb::BusinessPlanStatus::InProgress,
+        Some(plan_store::Status::Completed) => pb::BusinessPlanStatus::Completed,
     };
     pb::AdminUser {
         id: user.id.clone(),
@@ -69,10 +70,7 @@ fn admin_user(user: &Listed) -> pb::AdminUser {
         role: if user.role == Role::Admin { pb::Role::Admin } else { pb::Role::User } as i32,
         total_messages: user.total_messages as i32,
         business_plan_status: status as i32,
-        plan_completion_percentage: user
-            .plan_completed_steps
-            .map(|n| (n as f64 * 100.0 / 6.0).round() as i32)
-            .unwrap_or(0),
+        plan_completion_percentage: completed.map_or(0, plan_store::progress),
         created_at: Some(timestamp(user.created_at)),
         last_active_at: user.last_active_at.map(timestamp),
     }

@@ -34,6 +34,26 @@ pub enum Status {
     Completed,
 }
 
+impl Status {
+    /// A plan's status from how many of its steps are complete and whether anything was written
+    /// in it: what [`Plan::status`] says of a loaded plan, and what a list of many people (the
+    /// admin's) says from two counts without loading each plan.
+    pub fn of(completed_steps: usize, written: bool) -> Self {
+        if completed_steps >= Step::ALL.len() {
+            Status::Completed
+        } else if completed_steps > 0 || written {
+            Status::InProgress
+        } else {
+            Status::Draft
+        }
+    }
+}
+
+/// 0 to 100: the share of the plan's steps that are complete.
+pub fn progress(completed_steps: usize) -> i32 {
+    (completed_steps.min(Step::ALL.len()) as f64 * 100.0 / Step::ALL.len() as f64).round() as i32
+}
+
 /// Where a change came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
@@ -108,8 +128,7 @@ impl Plan {
 
     /// 0 to 100: the share of completed steps.
     pub fn progress(&self) -> i32 {
-        let done = self.sections.iter().filter(|s| s.completed).count() as f64;
-        (done * 100.0 / Step::ALL.len() as f64).round() as i32
+        progress(self.sections.iter().filter(|s| s.completed).count())
     }
 
     /// How many of the SWOT's quadrants (in the market step) have something written: 0 to 4.
@@ -130,13 +149,8 @@ impl Plan {
     }
 
     pub fn status(&self) -> Status {
-        if self.sections.iter().all(|s| s.completed) {
-            Status::Completed
-        } else if self.sections.iter().any(|s| s.completed || sections::has_content(s.step, &s.data)) {
-            Status::InProgress
-        } else {
-            Status::Draft
-        }
+        let done = self.sections.iter().filter(|s| s.completed).count();
+        Status::of(done, self.sections.iter().any(|s| sections::has_content(s.step, &s.data)))
     }
 }
 

@@ -49,3 +49,14 @@ fn scenarios_are_ready_exactly_when_the_finance_maths_can_run() {
         assert_eq!(plan_with(json!({}), finance.clone()).scenarios_ready(), inputs.is_some(), "{finance}");
     }
 }
+
+#[test]
+fn a_plan_s_status_and_progress_read_the_same_from_two_counts_as_from_the_plan() {
+    // The admin's list says them from counts; the builder and the dashboard from the plan.
+    assert_eq!(Status::of(0, false), Status::Draft);
+    assert_eq!(Status::of(0, true), Status::InProgress, "something written, nothing complete");
+    assert_eq!(Status::of(3, false), Status::InProgress);
+    assert_eq!(Status::of(6, true), Status::Completed);
+    // Three of six steps: 50 %; one of six: 16,67 % → 17; never past 100.
+    assert_eq!((progress(0), progress(1), progress(3), progress(6), progress(7)), (0, 17, 50, 100, 100));
+}
