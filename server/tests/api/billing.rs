@@ -252,10 +252,8 @@ on_both_engines!(someone_else_asking_with_a_persons_number_never_gets_their_open
 async fn looking_up_checkouts_without_a_token_is_limited_per_address(db: TestDatabase) {
     let app = app(db).await;
     let session = pay(&app, "monthly").await;
-    // The limit counts in fixed windows of a minute: start at one's beginning, so that the 122
-    // lookups fall in the same window however slowly a loaded machine makes them.
-    let now = app.db.clock().now_ms();
-    app.db.clock().set(now - now.rem_euclid(60_000) + 60_000);
+    // The limit counts in fixed windows of a minute: the 122 lookups in one of them.
+    app.at_a_minute_s_start();
     let mut statuses = Vec::new();
     for _ in 0..122 {
         let (status, _) = app.rest_get(&format!("/api/subscriptions/checkout/{session}"), "pt-BR").await;

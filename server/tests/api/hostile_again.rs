@@ -74,6 +74,8 @@ async fn drafts_are_capped_per_person_and_autosave_is_rate_limited(db: TestDatab
     let app = spawn_app(db).await;
     app.register(ANA).await;
     let (token, _) = app.login(ANA).await;
+    // Autosaves are counted in fixed windows of a minute: every save below in one of them.
+    app.at_a_minute_s_start();
     let save = |context: String| {
         let body = json!({"data": {"text": "x".repeat(100)}, "context": context});
         app.call(Method::POST, "/api/webhook/business-plan/auto-save", body, Some(&token))
@@ -183,6 +185,7 @@ async fn behind_a_trusted_proxy_every_forwarded_line_is_read_and_ipv6_clients_ar
     };
     // Sixty starts a window per address: every address of one /64 counts as one caller, whatever
     // the client wrote on its own line.
+    app.at_a_minute_s_start();
     let mut statuses = Vec::new();
     for i in 0..61 {
         let proxy_saw = if i % 2 == 0 { "2001:db8:1:2::1" } else { "2001:db8:1:2:ffff::9" };

@@ -333,6 +333,7 @@ on_both_engines!(someone_without_a_visible_number_logs_in_by_message);
 
 async fn starting_logins_by_message_is_limited_per_address(db: TestDatabase) {
     let app = app(db).await;
+    app.at_a_minute_s_start();
     let mut statuses = Vec::new();
     for _ in 0..62 {
         let (status, _) =
