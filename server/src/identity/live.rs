@@ -1,13 +1,13 @@
 //! Live sessions: whether an access token's session still stands, answered from memory. Each
 //! process keeps the callers it authenticated (user row and session end) by session, and forgets a
 //! user's or a session's entries as soon as a change to them is announced (`changes`), whichever
-//! process made it; an entry is also re-read after [`FRESH_FOR`] in case a notice was missed (a
+//! process made it; an entry is also re-read after [`FRESH_FOR_MS`] in case a notice was missed (a
 //! PostgreSQL listener reconnecting). Streams ask [`LiveSessions::ended`] to learn when to stop.
 
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use tokio::sync::broadcast::{Receiver, error::TryRecvError};
@@ -18,8 +18,11 @@ use super::{
 };
 use crate::db::{Db, Notice};
 
-/// How long an entry is trusted without a notice.
-pub const FRESH_FOR: Duration = Duration::from_secs(30);
+/// How long an entry is trusted without a notice, on the application's clock.
+pub const FRESH_FOR_MS: i64 = 30_000;
+/// How often a watch whose token runs out reads the clock again: the clock can be moved (a test,
+/// an operator's correction), so the end is not one long sleep computed once.
+const EXPIRY_LOOK_EVERY: Duration = Duration::from_secs(1);
 /// Entries kept at most; beyond it the cache starts over (it only ever saves a query).
 const CAPACITY: usize = 100_000;
 
@@ -46,7 +49,8 @@ struct State {
 
 struct Entry {
     live: Live,
-    read_at: Instant,
+    /// When it was read, on the application's clock (ms).
+    read_at: i64,
 }
 
 impl State {
@@ -93,8 +97,9 @@ impl LiveSessions {
         let generation = {
             let mut state = self.state.lock().expect("the session cache is never poisoned");
             state.catch_up();
+            let now = self.db.now_ms();
             if let Some(entry) = state.entries.get(session_id)
-                && entry.read_at.elapsed() < FRESH_FOR
+                && (0..FRESH_FOR_MS).contains(&(now - entry.read_at))
                 && entry.live.user.id == user_id
                 && entry.live.session_ends_at > self.db.now_ms()
             {
@@ -112,7 +117,7 @@ impl LiveSessions {
                 }
                 state
                     .entries
-                    .insert(session_id.to_owned(), Entry { live: live.clone(), read_at: Instant::now() });
+                    .insert(session_id.to_owned(), Entry { live: live.clone(), read_at: self.db.now_ms() });
             }
             Some(_) => {}
             None => {
@@ -152,8 +157,15 @@ impl LiveSessions {
         session_id: &str,
         token_expires_at: i64,
     ) {
-        let expiry =
-            tokio::time::sleep(Duration::from_millis((token_expires_at - self.db.now_ms()).max(0) as u64));
+        let expiry = async {
+            loop {
+                let left = token_expires_at - self.db.now_ms();
+                if left <= 0 {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(left as u64).min(EXPIRY_LOOK_EVERY)).await;
+            }
+        };
         tokio::pin!(expiry);
         loop {
             let check = tokio::select! {

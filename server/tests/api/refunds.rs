@@ -150,6 +150,9 @@ on_both_engines!(a_monthly_boleto_ends_at_stripe_now_and_the_key_can_be_given_on
 async fn a_pix_key_from_someone_owed_nothing_is_an_ordinary_message(db: TestDatabase) {
     let stripe = FakeStripe::start().await;
     let app = app(db, &stripe).await;
+    // Her "Oi" is answered (the welcome) before she writes again: otherwise both messages are one
+    // burst, answered once as a first contact.
+    says(&app, "escolha o seu plano").await;
     let token = app.login(ANA).await.0;
     let (status, body) = app
         .call(
