@@ -3,7 +3,9 @@
 //! commit by every server process (`db::Notice`), so per-process caches of live sessions forget
 //! what they held and open streams check whether their session still stands.
 
-use crate::db::{Db, Tx};
+use tokio::sync::broadcast::{Receiver, error::TryRecvError};
+
+use crate::db::{Db, Notice, Tx};
 
 /// The notice channel (also the PostgreSQL NOTIFY channel).
 pub const CHANNEL: &str = "socio_auth";
@@ -48,6 +50,33 @@ impl Change {
     }
 }
 
+/// What a per-process cache learns from the notices heard since it last looked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(in crate::identity) enum Heard {
+    Change(Change),
+    /// Notices were lost (the receiver fell behind): anything cached may be stale.
+    Missed,
+}
+
+/// The identity changes `notices` holds now, without waiting: other channels' notices and
+/// unreadable payloads are skipped. The caches of live sessions and of the users' totals read them.
+pub(in crate::identity) fn heard(notices: &mut Receiver<Notice>) -> impl Iterator<Item = Heard> + '_ {
+    std::iter::from_fn(move || {
+        loop {
+            match notices.try_recv() {
+                Ok(notice) if notice.channel == CHANNEL => {
+                    if let Some(change) = Change::parse(&notice.payload) {
+                        return Some(Heard::Change(change));
+                    }
+                }
+                Ok(_) => {}
+                Err(TryRecvError::Lagged(_)) => return Some(Heard::Missed),
+                Err(TryRecvError::Empty | TryRecvError::Closed) => return None,
+            }
+        }
+    })
+}
+
 /// The user's row or sessions changed in this transaction.
 pub(in crate::identity) async fn user_changed(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
     tx.announce(CHANNEL, Change::User(user_id.to_owned()).payload()).await
@@ -77,5 +106,22 @@ mod tests {
         assert_eq!(Change::parse("user "), None);
         assert_eq!(Change::parse("plan u-1"), None);
         assert_eq!(Change::parse(""), None);
+    }
+
+    #[test]
+    fn a_cache_hears_identity_changes_only_and_learns_when_it_fell_behind() {
+        let (sender, mut notices) = tokio::sync::broadcast::channel(2);
+        let notice = |channel, payload: &str| Notice { channel, payload: payload.to_owned() };
+        sender.send(notice("socio_conversation", "user u-1")).unwrap();
+        sender.send(notice(CHANNEL, "joined u-2")).unwrap();
+        assert_eq!(heard(&mut notices).collect::<Vec<_>>(), [Heard::Change(Change::Joined("u-2".into()))]);
+        // Three notices into room for two: the oldest is lost, and the cache is told.
+        for payload in ["user u-1", "nonsense", "session s-1"] {
+            sender.send(notice(CHANNEL, payload)).unwrap();
+        }
+        assert_eq!(
+            heard(&mut notices).collect::<Vec<_>>(),
+            [Heard::Missed, Heard::Change(Change::Session("s-1".into()))]
+        );
     }
 }

@@ -10,10 +10,10 @@ use std::{
     time::Duration,
 };
 
-use tokio::sync::broadcast::{Receiver, error::TryRecvError};
+use tokio::sync::broadcast::Receiver;
 
 use super::{
-    changes::{self, Change},
+    changes::{self, Change, Heard},
     users::{self, User},
 };
 use crate::db::{Db, Notice};
@@ -56,28 +56,17 @@ struct Entry {
 impl State {
     /// Applies the notices heard since the last look.
     fn catch_up(&mut self) {
-        loop {
-            match self.notices.try_recv() {
-                Ok(notice) => {
-                    if notice.channel != changes::CHANNEL {
-                        continue;
-                    }
-                    match Change::parse(&notice.payload) {
-                        Some(Change::Session(session)) => {
-                            self.entries.remove(&session);
-                        }
-                        Some(Change::User(user)) => self.entries.retain(|_, e| e.live.user.id != user),
-                        // Nobody's session is cached before they exist.
-                        Some(Change::Joined(_)) | None => continue,
-                    }
-                    self.generation += 1;
+        for heard in changes::heard(&mut self.notices) {
+            match heard {
+                Heard::Change(Change::Session(session)) => {
+                    self.entries.remove(&session);
                 }
-                Err(TryRecvError::Lagged(_)) => {
-                    self.entries.clear();
-                    self.generation += 1;
-                }
-                Err(TryRecvError::Empty | TryRecvError::Closed) => return,
+                Heard::Change(Change::User(user)) => self.entries.retain(|_, e| e.live.user.id != user),
+                // Nobody's session is cached before they exist.
+                Heard::Change(Change::Joined(_)) => continue,
+                Heard::Missed => self.entries.clear(),
             }
+            self.generation += 1;
         }
     }
 }

@@ -9,9 +9,9 @@ use std::{
     sync::{Arc, Mutex},
 };
 
-use tokio::sync::broadcast::{Receiver, error::TryRecvError};
+use tokio::sync::broadcast::Receiver;
 
-use super::changes::{self, Change};
+use super::changes::{self, Change, Heard};
 use crate::db::{Db, Notice};
 
 /// How long a counted total is trusted without a notice.
@@ -38,21 +38,11 @@ struct Counted {
 
 impl State {
     fn catch_up(&mut self) {
-        loop {
-            match self.notices.try_recv() {
-                Ok(notice) if notice.channel == changes::CHANNEL => {
-                    // A session's end changes no count; anything about a user may.
-                    if matches!(Change::parse(&notice.payload), Some(Change::User(_) | Change::Joined(_))) {
-                        self.counted.clear();
-                        self.generation += 1;
-                    }
-                }
-                Ok(_) => {}
-                Err(TryRecvError::Lagged(_)) => {
-                    self.counted.clear();
-                    self.generation += 1;
-                }
-                Err(TryRecvError::Empty | TryRecvError::Closed) => return,
+        for heard in changes::heard(&mut self.notices) {
+            // A session's end changes no count; anything about a user may.
+            if matches!(heard, Heard::Change(Change::User(_) | Change::Joined(_)) | Heard::Missed) {
+                self.counted.clear();
+                self.generation += 1;
             }
         }
     }

@@ -41,6 +41,12 @@ async fn add_user(app: &TestApp, phone: &str, name: &str, tier: Tier) -> String 
     user.id
 }
 
+/// The admin sets a person's tier ("pro" or "free") by the override: the answer.
+async fn set_tier_as_admin(app: &TestApp, token: &str, id: &str, tier: &str) -> (u16, Value) {
+    let body = json!({"subscriptionStatus": tier});
+    app.call(Method::PUT, &format!("/api/admin/users/{id}/subscription"), body, Some(token)).await
+}
+
 /// The list's total is remembered between pages (counting every user grows with the database),
 /// yet a user who joins, changes tier or is erased is in the very next page's total.
 async fn the_list_s_total_follows_every_join_tier_change_and_erasure_at_once(db: TestDatabase) {
@@ -62,14 +68,7 @@ async fn the_list_s_total_follows_every_join_tier_change_and_erasure_at_once(db:
     assert_eq!(totals().await, [2, 0]);
     let id = add_user(&app, "+5511987650002", "Bia", Tier::Free).await;
     assert_eq!(totals().await, [3, 0]);
-    let (status, body) = app
-        .call(
-            Method::PUT,
-            &format!("/api/admin/users/{id}/subscription"),
-            json!({"subscriptionStatus": "pro"}),
-            Some(&token),
-        )
-        .await;
+    let (status, body) = set_tier_as_admin(&app, &token, &id, "pro").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(totals().await, [3, 1], "a tier change moves the filtered total");
     let (status, body) =
@@ -121,14 +120,7 @@ on_both_engines!(finding_users_by_name_number_and_tier_with_pages);
 async fn setting_pro_and_free_is_an_audited_override(db: TestDatabase) {
     let (app, token) = admin_app(db, &[]).await;
     let id = add_user(&app, "+5511987654321", "Ana Lima", Tier::Free).await;
-    let (status, body) = app
-        .call(
-            Method::PUT,
-            &format!("/api/admin/users/{id}/subscription"),
-            json!({"subscriptionStatus": "pro"}),
-            Some(&token),
-        )
-        .await;
+    let (status, body) = set_tier_as_admin(&app, &token, &id, "pro").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["message"], "Usuário atualizado para Pro");
     assert_eq!(body["data"]["user"]["subscriptionStatus"], "pro");
@@ -137,14 +129,7 @@ async fn setting_pro_and_free_is_an_audited_override(db: TestDatabase) {
             .await,
         1
     );
-    let (_, body) = app
-        .call(
-            Method::PUT,
-            &format!("/api/admin/users/{id}/subscription"),
-            json!({"subscriptionStatus": "free"}),
-            Some(&token),
-        )
-        .await;
+    let (_, body) = set_tier_as_admin(&app, &token, &id, "free").await;
     assert_eq!(body["message"], "Usuário atualizado para Free");
     let (_, audit) = app.call(Method::GET, "/api/admin/audit", Value::Null, Some(&token)).await;
     let actions: Vec<&str> =
