@@ -1,6 +1,7 @@
 // Lint rules: TypeScript's recommended set, the rules of hooks, and the bulletproof-react
 // boundaries — shared code (components, lib) imports no feature or app code, features do not import
-// each other or the app, and a feature's components reach the server only through its api/ folder.
+// each other or the app, a feature's components reach the server only through its api/ folder, and
+// no file imports itself through a circle of others.
 import js from "@eslint/js";
 import importPlugin from "eslint-plugin-import";
 import reactHooks from "eslint-plugin-react-hooks";
@@ -18,10 +19,15 @@ export default tseslint.config(
     files: ["**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     plugins: { "react-hooks": reactHooks, import: importPlugin },
-    settings: { "import/resolver": { typescript: { project: "./tsconfig.json" }, node: true } },
+    settings: {
+      "import/resolver": { typescript: { project: "./tsconfig.json" }, node: true },
+      "import/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+    },
     rules: {
       ...reactHooks.configs.recommended.rules,
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+      // No circle between files, however long: the import graph is layered like the server's.
+      "import/no-cycle": ["error", { maxDepth: Infinity, ignoreExternal: true }],
       "import/no-restricted-paths": [
         "error",
         {

@@ -21,7 +21,10 @@ use crate::{
     },
     plan::{
         Plans,
-        results::{MonthResult, PlanForecast, Results},
+        tracking::{
+            Results,
+            results::{MonthResult, PlanForecast},
+        },
     },
 };
 

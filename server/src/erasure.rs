@@ -48,8 +48,8 @@ pub async fn erase_recorded(db: &Db, user_id: &str, by: &Request<'_>) -> Result<
 async fn erase_in(tx: &mut Tx, user_id: &str) -> Result<bool, sqlx::Error> {
     subscriptions::erase_user(tx, user_id).await?;
     store::erase_user(tx, user_id).await?;
-    crate::plan::results::erase_user(tx, user_id).await?;
-    crate::plan::reminders::erase_user(tx, user_id).await?;
+    crate::plan::tracking::results::erase_user(tx, user_id).await?;
+    crate::plan::tracking::reminders::erase_user(tx, user_id).await?;
     crate::conversation::reminders::erase_user(tx, user_id).await?;
     guide::erase_user(tx, user_id).await?;
     messages::erase_user(tx, user_id).await?;

@@ -25,10 +25,31 @@ pub const LAYERS: &[&[&str]] = &[
     ],
 ];
 
+/// The rooms of the plan's domain, top first, by the name of their module under `plan`: the
+/// document and the advice read everything; tracking (results, calendar, ceiling, reminders) reads
+/// money and the plan itself; money (finance, taxes, pricing, checks) reads the plan itself; the plan
+/// itself (its sections, store, change feed, months and amounts, and the `Plans` service in
+/// `plan/mod.rs`) reads none of them.
+pub const PLAN_ROOMS: &[&[&str]] = &[
+    &["document", "advice"],
+    &["tracking"],
+    &["money"],
+    &["store", "sections", "events", "labels", "month", "amounts", "price_request"],
+];
+
+/// The room of a module under `plan` (0 is the top); the plan's own items (`plan::Plans`) are the
+/// plan itself.
+pub fn plan_room_of(name: &str) -> usize {
+    PLAN_ROOMS.iter().position(|room| room.contains(&name)).unwrap_or(PLAN_ROOMS.len() - 1)
+}
+
 /// The layer of a top-level module (0 is the top).
 pub fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|layer| layer.contains(&module))
 }
+
+#[cfg(test)]
+mod circles;
 
 #[cfg(test)]
 mod tests {
@@ -86,6 +107,45 @@ mod tests {
                 sources(&path, out);
             } else if path.extension().is_some_and(|e| e == "rs") {
                 out.push(path);
+            }
+        }
+    }
+
+    #[test]
+    fn every_file_of_the_plan_imports_only_from_its_room_or_below() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = std::collections::BTreeMap::new();
+        super::circles::read(&root, &root, &mut files);
+        let mut upward = Vec::new();
+        for (file, source) in
+            super::circles::production(&files).iter().filter(|(f, _)| f.starts_with("plan/"))
+        {
+            let module = super::circles::module_of(Path::new(file));
+            let own = module.get(1).map_or(PLAN_ROOMS.len() - 1, |name| plan_room_of(name));
+            for path in super::circles::references(source, &module) {
+                if let [plan, name, ..] = path.as_slice()
+                    && plan == "plan"
+                    && plan_room_of(name) < own
+                {
+                    upward.push(format!("{file} uses plan::{name}"));
+                }
+            }
+        }
+        upward.sort();
+        upward.dedup();
+        assert!(upward.is_empty(), "the plan's rooms used from below:\n{}", upward.join("\n"));
+    }
+
+    #[test]
+    fn every_room_of_the_plan_is_in_the_list() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/plan");
+        for entry in fs::read_dir(root).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().trim_end_matches(".rs").to_owned();
+            if name != "mod" {
+                assert!(
+                    PLAN_ROOMS.iter().any(|room| room.contains(&name.as_str())),
+                    "plan::{name} is in no room"
+                );
             }
         }
     }

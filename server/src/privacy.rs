@@ -13,8 +13,11 @@ use crate::{
     identity::users::{self, User},
     plan::{
         Plans,
-        results::{self, MonthResult, PlanForecast, Results},
         store::Plan,
+        tracking::{
+            Results,
+            results::{self, MonthResult, PlanForecast},
+        },
     },
 };
 

@@ -27,7 +27,7 @@ use socio::{
         users::{self, Spelling, Tier},
     },
     locale::Language,
-    plan::{document, finance},
+    plan::money::finance,
     proto::{json as proto_json, socio::v1 as pb},
 };
 
@@ -157,7 +157,7 @@ async fn run_persona(
                     .map_err(|e| anyhow::anyhow!("{e}"))?;
                 let figures = saved_plan_inputs(db, &user.id).await?.map(|(inputs, _)| {
                     let month = finance::analyse(&inputs).month;
-                    socio::plan::pricing::PlanFigures {
+                    socio::plan::money::pricing::PlanFigures {
                         monthly_revenue: month.revenue,
                         monthly_fixed_costs: inputs.monthly_fixed_costs,
                         average_ticket: inputs.average_ticket,
@@ -165,8 +165,8 @@ async fn run_persona(
                         tax: inputs.tax,
                     }
                 });
-                let priced = socio::plan::pricing::Request::parse(&request)
-                    .and_then(|r| socio::plan::pricing::price(&r, figures.as_ref(), persona.language));
+                let priced = socio::plan::price_request::Request::parse(&request)
+                    .and_then(|r| socio::plan::money::pricing::price(&r, figures.as_ref(), persona.language));
                 let said = priced.is_ok_and(|p| {
                     let plain = format!("{:.2}", p.price);
                     reply.contains(&plain) || reply.contains(&plain.replace('.', ","))
@@ -177,7 +177,7 @@ async fn run_persona(
                 let lang = persona.language;
                 let plan = saved_plan_inputs(db, &user.id).await?;
                 let expected = plan.map(|(inputs, _)| {
-                    socio::plan::checks::warnings(None, &inputs, &finance::analyse(&inputs), lang)
+                    socio::plan::money::checks::warnings(None, &inputs, &finance::analyse(&inputs), lang)
                 });
                 let warning = expected.unwrap_or_default().into_iter().find(|w| w.code == code);
                 tick(&mut score.warned, warning.is_some_and(|w| reply.contains(&w.message)));
@@ -259,10 +259,10 @@ async fn saved_plan_inputs(db: &Db, user_id: &str) -> anyhow::Result<Option<(fin
     let saved = saved_section(db, user_id, "finance").await?;
     let legal = saved_section(db, user_id, "legal").await?;
     let data: pb::FinanceData = proto_json::from_json(saved).map_err(|e| anyhow::anyhow!("{e}"))?;
-    Ok(document::finance_inputs(&data).map(|mut inputs| {
+    Ok(finance::finance_inputs(&data).map(|mut inputs| {
         let revenue = inputs.average_ticket * inputs.expected_sales_per_month;
-        let payroll = socio::plan::taxes::Payroll::of(&data);
-        inputs.tax = socio::plan::taxes::basis(&legal, revenue, &payroll, None, db.now_ms());
+        let payroll = socio::plan::money::taxes::Payroll::of(&data);
+        inputs.tax = socio::plan::money::taxes::basis(&legal, revenue, &payroll, None, db.now_ms());
         (inputs, legal)
     }))
 }

@@ -18,8 +18,9 @@ use crate::{
     },
     error::{AppError, Precondition, Problem},
     plan::{
-        Plans, results, sections,
+        Plans, sections,
         store::{Patch, Plan, Source, StepUpdate},
+        tracking::results,
     },
     proto::{
         json::struct_to_json,

@@ -101,7 +101,7 @@ fn export_json(data: &Collected) -> Json {
     let markdown = |p| document::to_markdown(&document::model(p, user, user.language, None, *at));
     json!({
         "exportedAt": timestamp(*at).to_string(),
-        "monthResults": crate::plan::results::as_json(months, forecast.as_ref()),
+        "monthResults": crate::plan::tracking::results::as_json(months, forecast.as_ref()),
         "user": to_json(&super::user_proto(user)),
         "subscriptions": subscriptions,
         "businessPlan": plan.as_ref().map(|p| to_json(&plan_proto(p))),

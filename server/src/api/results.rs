@@ -1,5 +1,5 @@
 //! `ResultsService`: a month's real numbers (record, list) against the plan, and the proactive
-//! messages the person agreed to (`plan::reminders`). Thin: it reads the request, calls the
+//! messages the person agreed to (`plan::tracking::reminders`). Thin: it reads the request, calls the
 //! domain, and maps to proto.
 
 use super::{
@@ -9,11 +9,14 @@ use super::{
 };
 use crate::{
     plan::{
-        calendar::{self, CeilingOutlook},
-        ceiling,
-        reminders::{Preferences, Reminders},
-        results::{self, Outlook, Results},
         store::Source,
+        tracking::{
+            Outlook, Results,
+            calendar::{self, CeilingOutlook},
+            ceiling,
+            reminders::{Preferences, Reminders},
+            results,
+        },
     },
     proto::socio::v1::{self as pb, results_service_server::ResultsService},
 };
@@ -100,7 +103,9 @@ impl ResultsApi {
             results: months.iter().map(|m| month_proto(m, forecast.as_ref())).collect(),
             // What the plan expects of the current month (its tax tables).
             plan: forecast.as_ref().map(|f| {
-                forecast_proto(&f.month(results::YearMonth { year: today.year, month: today.month }))
+                forecast_proto(
+                    &f.month(crate::plan::month::YearMonth { year: today.year, month: today.month }),
+                )
             }),
             biggest_gap: results::biggest_gap(&months, forecast.as_ref(), lang).unwrap_or_default(),
         }))

@@ -175,8 +175,8 @@ fn contracts(
             crate::consultant::web_chat::WebChat::new(engine, db.clone()),
         )))
         .add_service(ResultsServiceServer::new(crate::api::results::ResultsApi::new(
-            crate::plan::results::Results::new(plans.clone()),
-            crate::plan::reminders::Reminders::new(db.clone()),
+            crate::plan::tracking::Results::new(plans.clone()),
+            crate::plan::tracking::reminders::Reminders::new(db.clone()),
         )))
         .add_service(AccountServiceServer::new(crate::api::account::AccountApi::new(exports.clone())))
         .add_service(LandingServiceServer::new(LandingApi::new(

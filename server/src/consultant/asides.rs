@@ -9,7 +9,11 @@ use crate::{
     facts,
     identity::search::fold,
     locale::Language,
-    plan::{document, finance, money::format_brl, sections::Step, store::Plan},
+    plan::{
+        money::{finance, format_brl},
+        sections::Step,
+        store::Plan,
+    },
     proto::{json as proto_json, socio::v1 as pb},
 };
 
@@ -114,7 +118,7 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
         super::pricing_words::answer(text, plan, lang)
     } else if has(&["ponto de equilibrio", "break-even", "break even", "empatar"]) {
         let data: pb::FinanceData = proto_json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
-        match document::plan_inputs(plan, &data).map(|i| finance::analyse(&i)) {
+        match finance::plan_inputs(plan, &data).map(|i| finance::analyse(&i)) {
             Some(a) => match (a.break_even_sales, a.break_even_revenue) {
                 (Some(sales), Some(revenue)) => lang.choose(
                     format!("Pelo seu plano, o ponto de equilíbrio é de {} vendas por mês ({} de faturamento), já com os impostos.", sales.ceil(), format_brl(revenue, lang)),

@@ -1,5 +1,5 @@
 //! The model's `analyze_finance` tool: the numbers of any answer come from the server's maths
-//! (`plan::finance`), never from the model's arithmetic. It runs on the figures saved in the
+//! (`plan::money::finance`), never from the model's arithmetic. It runs on the figures saved in the
 //! person's plan, any of them replaced by hypothetical ones the person asks about ("e se eu vender
 //! 20% a mais?", "e se o aluguel subir para 3 mil?"), and answers contribution margin, break-even
 //! in sales and revenue, the month's income statement, the viability indicators, payback, the
@@ -10,11 +10,13 @@ use serde_json::{Value as Json, json};
 use crate::{
     locale::Language,
     plan::{
-        checks, document,
-        finance::{self, Inputs},
+        money::{
+            checks,
+            finance::{self, Inputs},
+            taxes,
+        },
         sections::Step,
         store::Plan,
-        taxes,
     },
     proto::{json as proto_json, socio::v1 as pb},
 };
@@ -58,7 +60,7 @@ pub fn run(plan: &Plan, args: &Json) -> String {
             .or(saved.expected_sales_per_month),
         ..saved
     };
-    let Some(mut inputs) = document::finance_inputs(&data) else {
+    let Some(mut inputs) = finance::finance_inputs(&data) else {
         let missing: Vec<&str> = [
             ("averageTicket", data.average_ticket.is_none()),
             ("expectedSalesPerMonth", data.expected_sales_per_month.is_none()),
@@ -132,7 +134,7 @@ fn answer(plan: Option<&Plan>, inputs: &Inputs, hypothetical: bool, lang: Langua
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::finance::tests::bakery;
+    use crate::plan::money::finance::tests::bakery;
 
     #[test]
     fn the_answer_carries_the_server_s_figures_rounded_for_quoting() {
@@ -154,12 +156,12 @@ mod tests {
             "the model is handed the warning to raise"
         );
         let mei = Inputs {
-            tax: crate::plan::taxes::Basis::Mei {
+            tax: crate::plan::money::taxes::Basis::Mei {
                 activity: None,
                 das: 87.05,
                 excess: None,
                 expired: None,
-                rules: crate::plan::taxes::MeiRules::on("2026-06-01"),
+                rules: crate::plan::money::taxes::MeiRules::on("2026-06-01"),
             },
             ..bakery()
         };

@@ -17,6 +17,5 @@ pub mod questions;
 pub mod replies;
 pub mod results_interview;
 pub mod scope;
-pub mod stream;
 pub mod web_chat;
 pub mod worker;

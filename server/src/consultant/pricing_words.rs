@@ -2,7 +2,7 @@
 //! "Quanto devo cobrar por um bolo de R$ 30 de custo, 4 % de cartão, 25 % de margem?" — the cost
 //! and each share read as Brazilians type them ("R$ 30", "4%", "3,5 %", "25 por cento"), each share
 //! named by the words beside it (cartão, maquininha, comissão, margem), then priced by the plan's one
-//! computation (`plan::pricing`) or answered with what is missing.
+//! computation (`plan::money::pricing`) or answered with what is missing.
 
 use serde_json::{Value as Json, json};
 
@@ -11,8 +11,11 @@ use crate::{
     identity::search::fold,
     locale::Language,
     plan::{
-        money::format_brl,
-        pricing::{self, PlanFigures, Request},
+        money::{
+            format_brl,
+            pricing::{self, PlanFigures},
+        },
+        price_request::Request,
         store::Plan,
     },
 };

@@ -1,6 +1,6 @@
 //! The offline guide's short interview for a month's results: started by "resultados" (or by an
 //! answer to the monthly check-in), it asks last month's revenue, costs and number of sales, one
-//! at a time, records them (`plan::results`) and answers with the month against the plan. The
+//! at a time, records them (`plan::tracking::results`) and answers with the month against the plan. The
 //! answers so far wait in the guide's state (`guide_state.draft`); "pular" leaves the interview.
 
 use serde_json::{Value as Json, json};
@@ -15,8 +15,12 @@ use crate::{
     locale::Language,
     plan::{
         money::format_brl,
-        results::{self, Forecast, MonthResult, Results, Variance, YearMonth},
+        month::YearMonth,
         store::Source,
+        tracking::{
+            Results,
+            results::{self, Forecast, MonthResult, Variance},
+        },
     },
     whatsapp::templates::Template,
 };

@@ -18,7 +18,7 @@ use crate::{
         jobs::{self, Job, JobError, JobHandler, JobPayload, NewJob},
     },
     identity::users,
-    plan::reminders,
+    plan::tracking::reminders,
     telemetry::metrics,
     whatsapp::{
         choices::Choice,

@@ -121,16 +121,16 @@ impl Inbox {
             }
         }
         for change in &inbound.preferences {
-            use crate::plan::reminders::Said;
+            use crate::plan::tracking::reminders::Said;
             // Meta's "stop" of marketing messages stops every proactive message of ours too.
             let Some(contact) = Contact::from_sender(&change.from) else { continue };
             let Some(user) = users::find_by_contact(&mut tx, &contact).await? else { continue };
             // Dated by Meta: a report older than her latest stop or resume changes nothing.
             let at = change.timestamp_ms.unwrap_or(received_at);
             let changed = if change.stop {
-                crate::plan::reminders::stop(&mut tx, &user.id, at, Said::Reported).await?
+                crate::plan::tracking::reminders::stop(&mut tx, &user.id, at, Said::Reported).await?
             } else {
-                crate::plan::reminders::resume(&mut tx, &user.id, at, Said::Reported).await?
+                crate::plan::tracking::reminders::resume(&mut tx, &user.id, at, Said::Reported).await?
             };
             tracing::info!(user = %user.id, stop = change.stop, changed, "WhatsApp's marketing preference");
         }

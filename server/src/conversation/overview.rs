@@ -17,8 +17,9 @@ use crate::{
     error::AppError,
     plan::{
         Plans,
-        results::{MonthResult, Results, YearMonth},
+        month::YearMonth,
         store::{self, Plan, StoredSection},
+        tracking::{Results, results::MonthResult},
     },
     whatsapp::payload::MessageKind,
 };

@@ -6,7 +6,7 @@
 use crate::{
     db::Tx,
     identity::{search::fold, users::User},
-    plan::reminders::{self, OFFER_NO, OFFER_YES, Said},
+    plan::tracking::reminders::{self, OFFER_NO, OFFER_YES, Said},
     whatsapp::payload::InboundMessage,
 };
 

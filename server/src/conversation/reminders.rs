@@ -1,6 +1,6 @@
 //! The scheduler of the proactive messages people asked for: ticking every minute in the server and
 //! looking at the people once in each hour, since what is due changes by the hour (and once, as of
-//! any instant, with `socio reminders run --now <RFC 3339>`), it asks `plan::calendar` what
+//! any instant, with `socio reminders run --now <RFC 3339>`), it asks `plan::tracking::calendar` what
 //! is due for each person who consented and has not said "PARAR", and sends each reminder once per
 //! person, kind and period — the `reminders_sent` key is claimed (`insert … on conflict do
 //! nothing`) in the transaction that stores the message and its send job, so several servers and
@@ -16,11 +16,13 @@ use crate::{
     error::AppError,
     identity::users::{self, User},
     plan::{
-        calendar::{self, Due, Profile},
-        reminders::{self, Preferences},
-        results,
         sections::Step,
         store::{self, Detail},
+        tracking::{
+            calendar::{self, Due, Profile},
+            reminders::{self, Preferences},
+            results,
+        },
     },
     whatsapp::{
         choices::Choice,

@@ -59,7 +59,7 @@ impl<T> Dated<T> {
     }
 }
 
-/// The tax tables of the plan's numbers (`plan::taxes`), beside the facts whose words they match.
+/// The tax tables of the plan's numbers (`plan::money::taxes`), beside the facts whose words they match.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Taxes {
@@ -191,7 +191,7 @@ pub struct AnnexIvCpp {
 }
 
 /// The dates and figures the reminders and the ceiling projection use, each beside the fact whose
-/// words it matches (`plan::calendar` reads them; none is written in code).
+/// words it matches (`plan::tracking::calendar` reads them; none is written in code).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Calendar {

@@ -19,7 +19,7 @@ pub enum Form {
 impl Form {
     /// From the plan's legal step (a MEI by `taxes::is_mei`, the one rule).
     pub fn of(legal: &serde_json::Value) -> Self {
-        if super::taxes::is_mei(legal) {
+        if super::money::taxes::is_mei(legal) {
             return Form::Mei;
         }
         match legal["businessType"].as_str().unwrap_or_default() {

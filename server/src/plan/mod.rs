@@ -1,23 +1,23 @@
 //! The business plan: six sections built over WhatsApp, the web chat and the builder, their
-//! progress and status, the change feed that keeps dashboards live, the finance maths and the
-//! complete plan document.
+//! progress and status, the change feed that keeps dashboards live (`Plans`, the domain's door).
+//! Its rooms, top first (`layers::PLAN_ROOMS`, kept by a test): the complete plan `document` and
+//! the `advice` read everything; `tracking` (the months recorded against the plan, the fiscal
+//! calendar, the MEI's ceiling, reminders) reads money and the plan itself; `money` (finance maths,
+//! taxes, prices, the figures worth a second look) reads the plan itself; the plan itself —
+//! `sections`, `store`, `events`, `labels`, `month`, `amounts`, `price_request` and this service —
+//! reads none of them.
 
 pub mod advice;
-pub mod calendar;
-pub mod ceiling;
-pub mod checks;
+pub mod amounts;
 pub mod document;
 pub mod events;
-pub mod finance;
-pub mod finance_tables;
 pub mod labels;
 pub mod money;
-pub mod pricing;
-pub mod reminders;
-pub mod results;
+pub mod month;
+pub mod price_request;
 pub mod sections;
 pub mod store;
-pub mod taxes;
+pub mod tracking;
 
 use self::{
     events::{PlanEvent, PlanEvents},
@@ -29,8 +29,6 @@ use crate::{
         rate_limit::{self, Limit},
     },
     error::AppError,
-    identity::users::User,
-    locale::Language,
 };
 
 /// Plans, with every change published to live watchers.
@@ -124,21 +122,5 @@ impl Plans {
 
     pub async fn delete(&self, user_id: &str) -> Result<bool, AppError> {
         Ok(store::delete(&self.db, user_id).await?)
-    }
-
-    /// Writes the complete plan from the sections, as the next version of the document.
-    pub async fn generate(
-        &self,
-        user: &User,
-        language: Language,
-        overview: Option<&str>,
-    ) -> Result<(Plan, store::Document), AppError> {
-        let plan = self.get_or_create(&user.id).await?;
-        let model = document::model(&plan, user, language, overview, self.db.now_ms());
-        let markdown = document::to_markdown(&model);
-        let model = serde_json::to_value(&model).map_err(|e| AppError::Internal(e.into()))?;
-        let stored = store::store_document(&self.db, &plan.id, language.tag(), &markdown, &model).await?;
-        let plan = self.find(&user.id).await?.unwrap_or(plan);
-        Ok((plan, stored))
     }
 }

@@ -225,7 +225,7 @@ pub fn validate_marketing(data: &pb::MarketingData, prefix: &str) -> Result<(), 
             return Err(AppError::invalid(format!("{prices}[{i}].name"), Problem::TooLong { max: 80 }));
         }
         let request = price.request.clone().unwrap_or_default();
-        if let Err(err) = super::pricing::Request::parse(&request) {
+        if let Err(err) = super::price_request::Request::parse(&request) {
             let field = match err {
                 AppError::InvalidInput(violations) => violations.into_iter().next().map(|v| v.field),
                 _ => None,
@@ -277,7 +277,7 @@ pub fn validate_legal(data: &mut pb::LegalData, prefix: &str) -> Result<(), AppE
     );
     // A CNAE subclass, kept as its seven digits ("9602-5/01" → "9602501"); empty clears it.
     if !data.cnae.trim().is_empty() {
-        match crate::plan::taxes::normalise_cnae(&data.cnae) {
+        match normalise_cnae(&data.cnae) {
             Some(cnae) => data.cnae = cnae,
             None => r.violations.push(FieldViolation::new(
                 r.field("cnae"),
@@ -364,6 +364,14 @@ pub fn has_content(step: Step, data: &Json) -> bool {
         Step::Hr => filled::<pb::HrData>(data),
         Step::Legal => filled::<pb::LegalData>(data),
     }
+}
+
+/// A CNAE subclass as seven digits, from "9602-5/01", "9602501" or "9602-5-01". None unless it
+/// has exactly seven digits.
+pub fn normalise_cnae(text: &str) -> Option<String> {
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    let only_separators = text.chars().all(|c| c.is_ascii_digit() || " .-/".contains(c));
+    (digits.len() == 7 && only_separators).then_some(digits)
 }
 
 #[cfg(test)]

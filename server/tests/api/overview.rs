@@ -6,7 +6,7 @@ use reqwest::Method;
 use serde_json::json;
 use socio::{
     conversation::{messages, overview},
-    plan::{results, store},
+    plan::{store, tracking::results},
 };
 
 use crate::{

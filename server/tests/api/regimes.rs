@@ -1,5 +1,5 @@
 //! Every regime through the contract, with the figures an accountant works out by hand (issue 43;
-//! the unit tests in `plan::taxes` show each computation with its source): Lucro Presumido, the
+//! the unit tests in `plan::money::taxes` show each computation with its source): Lucro Presumido, the
 //! annex from the CNAE, the legal Fator R from wages and pró-labore, Annex IV's CPP, and a service
 //! business asked for its CNAE instead of a silent Annex V.
 

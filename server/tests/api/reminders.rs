@@ -188,7 +188,7 @@ async fn parar_and_meta_s_own_stop_keep_every_reminder_from_going(db: TestDataba
     assert_eq!(app.post_whatsapp_webhook(&body, Some(APP_SECRET)).await, 200);
     graph.wait_for_requests(1).await;
     let user_id: String = sqlx::query_scalar("select id from users").fetch_one(app.db.pool()).await.unwrap();
-    socio::plan::reminders::set(&app.db, &user_id, true, true, None, None).await.unwrap();
+    socio::plan::tracking::reminders::set(&app.db, &user_id, true, true, None, None).await.unwrap();
 
     // Meta's user_preferences webhook: she stopped the business's marketing messages.
     let stop = crate::fake_graph::user_preferences("stop", 1795253690);
@@ -346,9 +346,13 @@ async fn the_guide_records_a_month_in_a_short_interview_started_by_resultados_or
     // The check-in's answer starts it too, taking the first figure as the revenue.
     sqlx::query("delete from month_results").execute(app.db.pool()).await.unwrap();
     agree(&app, &token, true, false).await;
-    let at = socio::plan::results::YearMonth::current(app.db.now_ms());
-    let first_business_day =
-        socio::plan::calendar::checkin_day(at.year, at.month, &Default::default(), socio::facts::calendar());
+    let at = socio::plan::month::YearMonth::current(app.db.now_ms());
+    let first_business_day = socio::plan::tracking::calendar::checkin_day(
+        at.year,
+        at.month,
+        &Default::default(),
+        socio::facts::calendar(),
+    );
     let nine = socio::clock::CivilDate::starts_at(first_business_day) + 9 * 3_600_000;
     assert_eq!(socio::conversation::reminders::run(&app.db, nine).await.unwrap().sent, 1);
     eventually("the check-in", || async { !received_containing(&app, "no seu negócio?").await.is_empty() })

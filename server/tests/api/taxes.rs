@@ -76,7 +76,7 @@ async fn once_months_are_recorded_the_simples_rate_comes_from_their_revenue_not_
 
     // Two real months, far below the plan: R$ 10.000 and R$ 14.000. The RBT12 is their average
     // × 12 (Res. CGSN 140/2018 art. 22) = R$ 144.000, Annex I's first bracket: 4 %.
-    let last = socio::plan::results::YearMonth::current(app.db.now_ms()).previous();
+    let last = socio::plan::month::YearMonth::current(app.db.now_ms()).previous();
     for (month, revenue) in [(last, 10_000), (last.previous(), 14_000)] {
         let body = json!({"revenue": revenue, "costs": 9_000, "salesCount": 500});
         let (status, answer) =

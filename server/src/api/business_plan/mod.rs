@@ -22,7 +22,8 @@ use crate::{
     plan::{
         Plans,
         events::MAX_WATCHERS,
-        pricing,
+        money::pricing,
+        price_request,
         sections::{self, Step},
         store::{self, Patch, Plan, Source, StepUpdate},
     },
@@ -160,7 +161,7 @@ impl BusinessPlanApi {
 
     async fn price(&self, call: Call<Price>) -> Answer<Price> {
         let caller = call.caller()?;
-        let request = pricing::Request::parse(call.body())?;
+        let request = price_request::Request::parse(call.body())?;
         // Reading never creates a plan: a plan-less caller gets the price without tax or fixed costs.
         let plan = self.plans.find(&caller.user.id).await?;
         let figures = plan.as_ref().and_then(pricing::PlanFigures::of);

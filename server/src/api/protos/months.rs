@@ -4,7 +4,7 @@
 
 use crate::{
     api::timestamp,
-    plan::results::{self, Forecast, MonthResult, PlanForecast},
+    plan::tracking::results::{self, Forecast, MonthResult, PlanForecast},
     proto::socio::v1 as pb,
 };
 

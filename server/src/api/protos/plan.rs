@@ -6,10 +6,9 @@
 use crate::{
     api::timestamp,
     plan::{
-        checks, document, finance,
+        money::{checks, finance, taxes},
         sections::Step,
         store::{self, Plan},
-        taxes,
     },
     proto::{json, socio::v1 as pb},
 };
@@ -56,7 +55,7 @@ pub fn plan_proto(plan: &Plan) -> pb::BusinessPlan {
         updated_at: Some(timestamp(plan.updated_at)),
         finance_analysis: section::<pb::FinanceData>(plan, Step::Finance)
             .as_ref()
-            .and_then(|data| document::plan_inputs(plan, data))
+            .and_then(|data| finance::plan_inputs(plan, data))
             .map(|inputs| finance_proto(plan, &inputs)),
     }
 }

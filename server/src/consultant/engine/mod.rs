@@ -22,7 +22,7 @@ use crate::{
     db::Db,
     error::AppError,
     identity::users::{Tier, User},
-    plan::{Plans, store::Plan},
+    plan::{Plans, document, store::Plan},
     prompts::Prompts,
     whatsapp::choices::Choice,
 };
@@ -188,7 +188,7 @@ impl Engine {
             return Ok((plan, document));
         }
         let overview = self.overview(&plan, user, language).await;
-        self.plans.generate(user, language, overview.as_deref()).await
+        document::generate(&self.plans, user, language, overview.as_deref()).await
     }
 
     /// An overview of the plan written by the model from the plan's data only, for the complete

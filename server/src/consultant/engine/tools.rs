@@ -12,9 +12,10 @@ use crate::{
     facts,
     identity::users::User,
     plan::{
-        results::{self, Results, YearMonth},
+        month::YearMonth,
         sections::Step,
         store::{Patch, Source, StepUpdate},
+        tracking::{Results, results},
     },
     whatsapp::choices::{Choice, MAX_ROWS},
 };

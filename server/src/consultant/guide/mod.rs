@@ -24,9 +24,9 @@ use crate::{
     locale::Language,
     plan::{
         Plans,
-        results::Results,
         sections::Step,
         store::{Patch, Plan, Source, StepUpdate},
+        tracking::Results,
     },
     whatsapp::choices::Choice,
 };
@@ -406,9 +406,9 @@ impl Guide {
             .then(|| patch["cnae"].as_str().map(str::to_owned))
             .flatten();
         let said = self.save_and_move_on(user, question, patch, lang).await?;
-        Ok(match cnae.as_deref().and_then(crate::plan::taxes::cnae_entry) {
+        Ok(match cnae.as_deref().and_then(crate::plan::money::taxes::cnae_entry) {
             Some((entry, _)) => {
-                let code = crate::plan::taxes::shown_cnae(cnae.as_deref().unwrap_or_default());
+                let code = crate::plan::money::taxes::shown_cnae(cnae.as_deref().unwrap_or_default());
                 format!(
                     "{}\n{said}",
                     lang.choose(

@@ -10,7 +10,12 @@ use crate::{
         replies::Links,
     },
     locale::Language,
-    plan::{advice, checks, document, finance, labels, money::format_brl, sections::Step, store::Plan},
+    plan::{
+        advice, labels,
+        money::{checks, finance, format_brl},
+        sections::Step,
+        store::Plan,
+    },
     proto::{json, socio::v1 as pb},
 };
 
@@ -192,7 +197,7 @@ pub(super) fn tip(plan: &Plan, step: Step, lang: Language) -> String {
 /// in words), once the plan has both its numbers and a regime the taxes can be computed in.
 fn after_taxes(plan: &Plan, lang: Language) -> Option<String> {
     let data: pb::FinanceData = json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
-    let inputs = document::plan_inputs(plan, &data)?;
+    let inputs = finance::plan_inputs(plan, &data)?;
     let a = finance::analyse(&inputs);
     let brl = |v: f64| format_brl(v, lang);
     let mut said = match inputs.tax.modelled() {
@@ -208,7 +213,7 @@ fn after_taxes(plan: &Plan, lang: Language) -> Option<String> {
                 brl(a.month.result)
             ),
         ),
-        false if inputs.tax == crate::plan::taxes::Basis::NotChosen => return None,
+        false if inputs.tax == crate::plan::money::taxes::Basis::NotChosen => return None,
         false => format!("📊 {}", inputs.tax.explain(lang)),
     };
     for warning in checks::warnings(Some(plan), &inputs, &a, lang) {
@@ -227,12 +232,12 @@ pub(super) fn form(plan: &Plan) -> advice::Form {
 /// Whether the plan's numbers include its taxes (a regime they can be computed in).
 fn inputs_taxed(plan: &Plan) -> bool {
     let data: Option<pb::FinanceData> = json::from_json(plan.section(Step::Finance).data.clone()).ok();
-    data.as_ref().and_then(|d| document::plan_inputs(plan, d)).is_some_and(|i| i.tax.modelled())
+    data.as_ref().and_then(|d| finance::plan_inputs(plan, d)).is_some_and(|i| i.tax.modelled())
 }
 
 pub(super) fn finance_tip(plan: &Plan, lang: Language) -> String {
     let data: Option<pb::FinanceData> = json::from_json(plan.section(Step::Finance).data.clone()).ok();
-    let Some(a) = data.as_ref().and_then(|d| document::plan_inputs(plan, d)).map(|i| finance::analyse(&i))
+    let Some(a) = data.as_ref().and_then(|d| finance::plan_inputs(plan, d)).map(|i| finance::analyse(&i))
     else {
         return lang
             .choose(

@@ -11,6 +11,7 @@
 //! pass with waiting: it is a failure like any other.
 
 mod pacing;
+mod stream;
 #[cfg(test)]
 mod tests;
 mod transcribe;
@@ -28,7 +29,6 @@ use serde::Deserialize;
 use serde_json::{Value as Json, json};
 use tokio::sync::Semaphore;
 
-use super::stream;
 use crate::{config::LlmConfig, telemetry::metrics};
 
 const MAX_RETRIES: u32 = 2;

@@ -105,7 +105,7 @@ pub(super) fn cnpj_status(lower: &str) -> Option<&'static str> {
 /// A CNAE subclass as seven digits: typed as a code, or the business described in words matched to
 /// an entry of the facts' table (the words people use for the commonest activities).
 pub(super) fn cnae(text: &str) -> Option<String> {
-    if let Some(code) = crate::plan::taxes::normalise_cnae(text) {
+    if let Some(code) = crate::plan::sections::normalise_cnae(text) {
         return Some(code);
     }
     const WORDS: &[(&[&str], &str)] = &[

@@ -65,7 +65,7 @@ macro_rules! q {
 /// A Simples company whose CNAE is taxed by the Fator R, or in Annex IV (its CPP is on payroll):
 /// the payroll decides its tax.
 fn payroll_matters(legal: &Json) -> bool {
-    use crate::plan::taxes::{Annex, Treatment, cnae_entry};
+    use crate::plan::money::taxes::{Annex, Treatment, cnae_entry};
     legal["taxRegime"].as_str() == Some("simples_nacional")
         && legal["cnae"]
             .as_str()

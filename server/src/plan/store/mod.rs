@@ -18,9 +18,8 @@ use serde_json::Value as Json;
 use sqlx::{AnyConnection, Row, any::AnyRow};
 
 use super::{
-    results::YearMonth,
+    month::YearMonth,
     sections::{self, Step},
-    taxes::Recorded,
 };
 use crate::{
     db::{Db, get_bool},
@@ -102,6 +101,27 @@ pub struct Document {
     pub generated_at: i64,
 }
 
+/// The revenue a person recorded in the twelve months before the current one (São Paulo): once a
+/// month is recorded, the RBT12 comes from it instead of the plan's expectation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recorded {
+    pub revenue: f64,
+    pub months: u32,
+}
+
+impl Recorded {
+    /// The RBT12 as the Simples' rules count it (Res. CGSN 140/2018 art. 22): the revenue of the
+    /// twelve months before; with fewer months (a business in its first year, or months not
+    /// recorded) their average × 12. None without a month.
+    pub fn rbt12(self) -> Option<f64> {
+        match self.months {
+            0 => None,
+            12.. => Some(self.revenue.max(0.0)),
+            n => Some(self.revenue.max(0.0) / f64::from(n) * 12.0),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     pub id: String,
@@ -142,7 +162,7 @@ impl Plan {
     }
 
     /// Whether the finance step has what the scenarios are computed from: the average ticket and
-    /// the sales expected a month (as `document::finance_inputs` asks).
+    /// the sales expected a month (as `finance::finance_inputs` asks).
     pub fn scenarios_ready(&self) -> bool {
         let finance = &self.section(Step::Finance).data;
         ["averageTicket", "expectedSalesPerMonth"].iter().all(|field| finance[*field].is_number())

@@ -4,7 +4,7 @@ use serde_json::json;
 
 use super::*;
 use crate::{
-    plan::document,
+    plan::money::finance,
     proto::{json::from_json, socio::v1 as pb},
 };
 
@@ -45,7 +45,7 @@ fn scenarios_are_ready_exactly_when_the_finance_maths_can_run() {
         json!({"averageTicket": 25.5, "expectedSalesPerMonth": 1, "monthlyFixedCosts": null}),
     ] {
         let inputs =
-            from_json::<pb::FinanceData>(finance.clone()).ok().and_then(|d| document::finance_inputs(&d));
+            from_json::<pb::FinanceData>(finance.clone()).ok().and_then(|d| finance::finance_inputs(&d));
         assert_eq!(plan_with(json!({}), finance.clone()).scenarios_ready(), inputs.is_some(), "{finance}");
     }
 }

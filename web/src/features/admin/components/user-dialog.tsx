@@ -15,7 +15,7 @@ import { formatHandle } from "@/lib/phone";
 import { useChatHistory, useDeleteUser, useExportUser, useSetSubscription, useUser, useUserPlan } from "../api/use-admin";
 import { useTakeOver } from "../api/use-handoffs";
 import { ChatBubble } from "./chat-bubble";
-import { PLAN_STATUS_KEYS, TierBadge } from "./users-tab";
+import { PLAN_STATUS_KEYS, TierBadge } from "./user-labels";
 
 /** Where a new tab opens (a seam for tests). */
 export const exportWindow = { open: (url: string) => window.open(url, "_blank", "noopener") };

@@ -4,9 +4,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 
 import { Button } from "@/components/ui/button";
-import { type AdminUser, BusinessPlanStatus, SubscriptionFilter } from "@/gen/socio/v1/admin_pb";
-import { SubscriptionStatus } from "@/gen/socio/v1/common_pb";
-import { cn } from "@/lib/cn";
+import { BusinessPlanStatus, SubscriptionFilter } from "@/gen/socio/v1/admin_pb";
 import { formatDate, formatDateTime } from "@/lib/dates";
 import { currentLanguage } from "@/lib/i18n";
 import { formatHandle } from "@/lib/phone";
@@ -14,30 +12,13 @@ import { TableScroll } from "@/components/ui/table-scroll";
 
 import { useUsers } from "../api/use-admin";
 import { UserDialog } from "./user-dialog";
-
-export const PLAN_STATUS_KEYS: Record<BusinessPlanStatus, string> = {
-  [BusinessPlanStatus.UNSPECIFIED]: "none",
-  [BusinessPlanStatus.NONE]: "none",
-  [BusinessPlanStatus.DRAFT]: "draft",
-  [BusinessPlanStatus.IN_PROGRESS]: "in_progress",
-  [BusinessPlanStatus.COMPLETED]: "completed",
-};
+import { PLAN_STATUS_KEYS, TierBadge } from "./user-labels";
 
 const FILTERS = [
   { value: SubscriptionFilter.ALL, key: "all" },
   { value: SubscriptionFilter.FREE, key: "free" },
   { value: SubscriptionFilter.PRO, key: "pro" },
 ] as const;
-
-export function TierBadge({ user }: { user: AdminUser }) {
-  const { t } = useTranslation("admin");
-  const pro = user.subscriptionStatus === SubscriptionStatus.PRO;
-  return (
-    <span className={cn("rounded-full px-2.5 py-0.5 text-xs font-semibold", pro ? "bg-brand-700 text-white" : "bg-slate-200 text-slate-700")}>
-      {pro ? t("users.pro") : t("users.free")}
-    </span>
-  );
-}
 
 /** The users directory: search (name or phone), filter by plan, 20 a page, details per user. */
 export function UsersTab() {

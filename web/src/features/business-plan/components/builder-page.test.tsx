@@ -85,7 +85,7 @@ function api(seen: Seen) {
         seen.deleted += 1;
         return {};
       },
-      // The server's markup divisor for a plan without taxes or fixed costs (plan/pricing.rs).
+      // The server's markup divisor for a plan without taxes or fixed costs (plan/money/pricing.rs).
       price: (request) => {
         const shares = [["card_fee", "Taxas de cartão", request.cardFeePercent ?? 0], ["margin", "Margem", request.targetMarginPercent]] as const;
         const divisor = 1 - shares.reduce((sum, [, , p]) => sum + p / 100, 0);

@@ -7,6 +7,7 @@
 //! lowers every sale's margin, a fixed DAS (the MEI) adds to what break-even must cover.
 
 use super::taxes::Basis;
+use crate::{plan::store::Plan, proto::socio::v1 as pb};
 
 /// What the user told us about money.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -196,6 +197,28 @@ fn break_even(tax: &Basis, ticket: f64, variable: f64, fixed: f64) -> (Option<f6
     answer
 }
 
+/// The finance inputs the user gave, if enough to compute anything.
+pub fn finance_inputs(data: &pb::FinanceData) -> Option<Inputs> {
+    let (ticket, sales) = (data.average_ticket?, data.expected_sales_per_month?);
+    Some(Inputs {
+        startup_costs: data.startup_costs.unwrap_or(0.0),
+        working_capital: data.working_capital.unwrap_or(0.0),
+        monthly_fixed_costs: data.monthly_fixed_costs.unwrap_or(0.0),
+        average_ticket: ticket,
+        variable_cost_per_sale: data.variable_cost_per_sale,
+        variable_cost_percent: data.variable_cost_percent,
+        expected_sales_per_month: f64::from(sales),
+        tax: Basis::NotChosen,
+    })
+}
+
+/// [`finance_inputs`] with the plan's taxes (its legal step's regime and activity).
+pub fn plan_inputs(plan: &Plan, data: &pb::FinanceData) -> Option<Inputs> {
+    let mut inputs = finance_inputs(data)?;
+    inputs.tax = super::taxes::of_plan(plan, inputs.average_ticket * inputs.expected_sales_per_month, data);
+    Some(inputs)
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -232,7 +255,7 @@ pub(crate) mod tests {
             variable_cost_per_sale: None,
             variable_cost_percent: Some(37.0),
             expected_sales_per_month: 2_000.0,
-            tax: crate::plan::taxes::basis(&legal, 36_000.0, &Default::default(), None, 0),
+            tax: crate::plan::money::taxes::basis(&legal, 36_000.0, &Default::default(), None, 0),
         };
         let a = analyse(&inputs);
         assert!(close(a.month.taxes, 2_265.0), "{}", a.month.taxes);
@@ -252,7 +275,7 @@ pub(crate) mod tests {
                 das: 82.05,
                 excess: None,
                 expired: None,
-                rules: crate::plan::taxes::MeiRules::on("2026-06-01"),
+                rules: crate::plan::money::taxes::MeiRules::on("2026-06-01"),
             },
             ..bakery()
         };
@@ -349,10 +372,10 @@ pub(crate) mod tests {
                     das: next(100.0),
                     excess: None,
                     expired: None,
-                    rules: crate::plan::taxes::MeiRules::on("2026-06-01"),
+                    rules: crate::plan::money::taxes::MeiRules::on("2026-06-01"),
                 },
                 _ => Basis::Simples {
-                    annex: crate::plan::taxes::Annex::I,
+                    annex: crate::plan::money::taxes::Annex::I,
                     rbt12: 0.0,
                     nominal: 0.0,
                     deduction: 0.0,

@@ -7,11 +7,10 @@
 
 use super::{
     finance::{Analysis, Inputs},
-    money::format_brl,
-    sections::Step,
-    store::Plan,
+    format_brl,
     taxes::{Basis, MeiRules},
 };
+use crate::plan::{sections::Step, store::Plan};
 use crate::{facts, locale::Language};
 
 /// A contribution margin under this share of the price is thin.
@@ -173,7 +172,7 @@ fn investment_without_funding(plan: Option<&Plan>, inputs: &Inputs, lang: Langua
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::finance::{analyse, tests::bakery};
+    use crate::plan::money::finance::{analyse, tests::bakery};
 
     fn codes(inputs: &Inputs) -> Vec<&'static str> {
         warnings(None, inputs, &analyse(inputs), Language::PtBr).iter().map(|w| w.code).collect()
@@ -205,7 +204,7 @@ mod tests {
                 das: 87.05,
                 excess: None,
                 expired: None,
-                rules: crate::plan::taxes::MeiRules::on("2026-06-01"),
+                rules: crate::plan::money::taxes::MeiRules::on("2026-06-01"),
             },
             ..bakery()
         };

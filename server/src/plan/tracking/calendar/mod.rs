@@ -11,10 +11,13 @@
 use super::{
     ceiling::{CeilingProjection, ceiling_projection, ceiling_warning},
     reminders::Preferences,
-    results::{self, MonthResult, PlanForecast, YearMonth},
+    results::{self, MonthResult, PlanForecast},
+};
+use crate::plan::{
+    money::taxes,
+    month::YearMonth,
     sections::Step,
     store::{self, Detail, Plan},
-    taxes,
 };
 use crate::{
     clock::{CivilDate, month_name},

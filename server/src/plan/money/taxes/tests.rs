@@ -215,7 +215,7 @@ fn a_mei_past_the_ceiling_by_up_to_20_percent_pays_the_excess() {
             das: 82.05,
             excess: None,
             expired: None,
-            rules: crate::plan::taxes::MeiRules::on("2026-06-01")
+            rules: crate::plan::money::taxes::MeiRules::on("2026-06-01")
         }
     );
 }
@@ -298,7 +298,7 @@ fn a_mei_pays_the_das_of_its_activity_and_lucro_real_is_the_accountant_s() {
             das: 82.05,
             excess: None,
             expired: None,
-            rules: crate::plan::taxes::MeiRules::on("2026-06-01")
+            rules: crate::plan::money::taxes::MeiRules::on("2026-06-01")
         }
     );
     let services =

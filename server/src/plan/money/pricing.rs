@@ -10,38 +10,13 @@
 //! `price_product` tool, the guide and the builder (Sebrae, "Como calcular o preço de venda",
 //! markup divisor).
 
-use super::{
-    document, finance,
-    money::{cents, format_brl},
-    sections::Step,
-    store::Plan,
-    taxes::Basis,
-};
+use super::{cents, finance, format_brl, taxes::Basis};
+use crate::plan::{price_request::Request, sections::Step, store::Plan};
 use crate::{
     error::{AppError, Problem},
     locale::Language,
     proto::{json as proto_json, socio::v1 as pb},
 };
-
-/// What the owner gives: the unit's cost in reais and the shares, each 0 to 1.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Request {
-    pub unit_cost: f64,
-    pub card_fee: f64,
-    pub commission: f64,
-    pub other_variable: f64,
-    pub target_margin: f64,
-    pub include_fixed_costs: bool,
-    /// A service priced by the hour: hours a unit takes, billable hours a month, pró-labore wanted.
-    pub hourly: Option<Hourly>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Hourly {
-    pub hours_per_unit: f64,
-    pub billable_hours_per_month: f64,
-    pub desired_pro_labore: f64,
-}
 
 /// One part of the price: its name, its share of the price (0 to 1) and its amount.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,7 +55,7 @@ impl PlanFigures {
     /// From a saved plan's finance step, with its taxes; None without a ticket and sales.
     pub fn of(plan: &Plan) -> Option<Self> {
         let data: pb::FinanceData = proto_json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
-        let inputs = document::plan_inputs(plan, &data)?;
+        let inputs = finance::plan_inputs(plan, &data)?;
         let month = finance::analyse(&inputs).month;
         Some(Self {
             monthly_revenue: month.revenue,
@@ -96,69 +71,6 @@ impl PlanFigures {
     fn tax_share(&self) -> Option<f64> {
         (self.tax.modelled() && self.monthly_revenue > 0.0)
             .then(|| self.tax.monthly(self.monthly_revenue) / self.monthly_revenue)
-    }
-}
-
-fn share(field: &str, percent: Option<f64>) -> Result<f64, AppError> {
-    let percent = percent.unwrap_or(0.0);
-    if !percent.is_finite() || !(0.0..=100.0).contains(&percent) {
-        return Err(AppError::invalid(field, Problem::OutOfRange { min: 0, max: 100 }));
-    }
-    Ok(percent / 100.0)
-}
-
-fn positive(field: &str, value: f64) -> Result<f64, AppError> {
-    if !value.is_finite() || value <= 0.0 || value > 1.0e9 {
-        return Err(AppError::invalid(
-            field,
-            Problem::Format { pt_br: "um valor maior que zero", en: "a value above zero" },
-        ));
-    }
-    Ok(value)
-}
-
-impl Request {
-    /// From the contract's fields, checked: the cost above zero, each percentage from 0 to 100,
-    /// a service by the hour with its hours and pró-labore.
-    pub fn parse(r: &pb::PriceRequest) -> Result<Self, AppError> {
-        let service = match r.kind.as_str() {
-            "" | "product" => false,
-            "service" => true,
-            _ => return Err(AppError::invalid("kind", Problem::one_of(&["product", "service"]))),
-        };
-        let hourly = if service && (r.hours_per_unit.is_some() || r.billable_hours_per_month.is_some()) {
-            let hours = positive("hoursPerUnit", r.hours_per_unit.unwrap_or(0.0))?;
-            let billable = positive("billableHoursPerMonth", r.billable_hours_per_month.unwrap_or(0.0))?;
-            if billable > 744.0 {
-                return Err(AppError::invalid(
-                    "billableHoursPerMonth",
-                    Problem::OutOfRange { min: 1, max: 744 },
-                ));
-            }
-            let pro_labore = super::results::amount("desiredProLabore", r.desired_pro_labore.unwrap_or(0.0))?;
-            Some(Hourly {
-                hours_per_unit: hours,
-                billable_hours_per_month: billable,
-                desired_pro_labore: pro_labore,
-            })
-        } else {
-            None
-        };
-        let unit_cost = if hourly.is_some() {
-            // A service's materials may be nothing: its hours are its cost.
-            super::results::amount("unitCost", r.unit_cost)?
-        } else {
-            positive("unitCost", r.unit_cost)?
-        };
-        Ok(Self {
-            unit_cost,
-            card_fee: share("cardFeePercent", r.card_fee_percent)?,
-            commission: share("commissionPercent", r.commission_percent)?,
-            other_variable: share("otherVariablePercent", r.other_variable_percent)?,
-            target_margin: share("targetMarginPercent", Some(r.target_margin_percent))?,
-            include_fixed_costs: r.include_fixed_costs.unwrap_or(true),
-            hourly,
-        })
     }
 }
 

@@ -8,93 +8,22 @@
 use serde_json::Value as Json;
 use sqlx::Row;
 
-use super::{
-    document, finance,
-    money::{self, cents},
+use crate::plan::{
+    amounts::amount,
+    money::{self, cents, finance, taxes},
+    month::YearMonth,
     sections::Step,
-    store::{self, Detail, Plan, Source},
+    store::{self, Detail, Plan, Recorded, Source},
 };
 use crate::{
-    clock::CivilDate,
     db::Db,
     error::{AppError, Problem},
     locale::Language,
     proto::{json as proto_json, socio::v1 as pb},
 };
 
-/// The largest amount a month may hold, in reais (a typo's guard, far above any small business).
-const MAX_AMOUNT: f64 = 1.0e11;
 /// Months a list shows: the last two years.
 const MONTHS_LISTED: i64 = 24;
-
-/// A month of the São Paulo calendar, `YYYY-MM`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct YearMonth {
-    pub year: i64,
-    pub month: i64,
-}
-
-impl YearMonth {
-    /// A month as people write it in the contract (`2026-10`), not after the current São Paulo
-    /// month.
-    pub fn parse(field: &str, text: &str, now: i64) -> Result<Self, AppError> {
-        let format = Problem::Format {
-            pt_br: "um mês no formato AAAA-MM (ex.: 2026-10)",
-            en: "a month as YYYY-MM (e.g. 2026-10)",
-        };
-        let text = text.trim();
-        let (year, month) = text.split_once('-').ok_or_else(|| AppError::invalid(field, format.clone()))?;
-        let valid =
-            year.len() == 4 && month.len() == 2 && text.chars().all(|c| c.is_ascii_digit() || c == '-');
-        let (Ok(year), Ok(month)) = (year.parse::<i64>(), month.parse::<i64>()) else {
-            return Err(AppError::invalid(field, format));
-        };
-        if !valid || !(2000..=2100).contains(&year) || !(1..=12).contains(&month) {
-            return Err(AppError::invalid(field, format));
-        }
-        let this = Self { year, month };
-        if this > Self::current(now) {
-            return Err(AppError::invalid(
-                field,
-                Problem::Format {
-                    pt_br: "um mês que já começou (não dá para registrar o futuro)",
-                    en: "a month that has already begun (the future cannot be recorded)",
-                },
-            ));
-        }
-        Ok(this)
-    }
-
-    /// The month it is in São Paulo at `now`.
-    pub fn current(now: i64) -> Self {
-        let today = CivilDate::in_sao_paulo(now);
-        Self { year: today.year, month: today.month }
-    }
-
-    pub fn key(self) -> String {
-        format!("{:04}-{:02}", self.year, self.month)
-    }
-
-    /// The month before.
-    pub fn previous(self) -> Self {
-        if self.month == 1 {
-            Self { year: self.year - 1, month: 12 }
-        } else {
-            Self { month: self.month - 1, ..self }
-        }
-    }
-
-    /// Noon of the month's 15th in São Paulo: the instant a month's rules are taken at.
-    pub fn middle(self) -> i64 {
-        CivilDate { year: self.year, month: self.month, day: 15 }.starts_at() + 12 * 3_600_000
-    }
-
-    /// "outubro de 2026" / "October 2026".
-    pub fn name(self, lang: Language) -> String {
-        let name = crate::clock::month_name(self.month, lang).unwrap_or_default();
-        lang.choose(format!("{name} de {}", self.year), format!("{name} {}", self.year))
-    }
-}
 
 /// What a person recorded for a month.
 #[derive(Clone, Debug, PartialEq)]
@@ -130,25 +59,8 @@ pub struct Variance {
     pub result_percent: Option<f64>,
 }
 
-/// An amount in reais from a request: finite, not negative, not absurd.
-pub fn amount(field: &str, value: f64) -> Result<f64, AppError> {
-    if !value.is_finite() || value < 0.0 {
-        return Err(AppError::invalid(
-            field,
-            Problem::Format {
-                pt_br: "um valor em reais, zero ou mais",
-                en: "an amount in reais, zero or more",
-            },
-        ));
-    }
-    if value > MAX_AMOUNT {
-        return Err(AppError::invalid(field, Problem::OutOfRange { min: 0, max: MAX_AMOUNT as i64 }));
-    }
-    Ok((value * 100.0).round() / 100.0)
-}
-
 /// Records (or corrects) a month's results.
-async fn record(
+pub(super) async fn record(
     db: &Db,
     user_id: &str,
     month: YearMonth,
@@ -232,15 +144,15 @@ pub struct PlanForecast {
     inputs: finance::Inputs,
     legal: Json,
     finance: pb::FinanceData,
-    recorded: Option<super::taxes::Recorded>,
+    recorded: Option<Recorded>,
 }
 
 impl PlanForecast {
     /// How the plan's taxes are worked out in `month`: with the tables in force in it.
-    pub fn tax_in(&self, month: YearMonth) -> super::taxes::Basis {
+    pub fn tax_in(&self, month: YearMonth) -> taxes::Basis {
         let revenue = self.inputs.average_ticket * self.inputs.expected_sales_per_month;
-        let payroll = super::taxes::Payroll::of(&self.finance);
-        super::taxes::basis(&self.legal, revenue, &payroll, self.recorded, month.middle())
+        let payroll = taxes::Payroll::of(&self.finance);
+        taxes::basis(&self.legal, revenue, &payroll, self.recorded, month.middle())
     }
 
     /// The plan's expectation of `month`.
@@ -259,7 +171,7 @@ impl PlanForecast {
 /// What the plan's finance step expects of a month, once it has a ticket and the sales a month.
 pub fn forecast(plan: &Plan) -> Option<PlanForecast> {
     let data: pb::FinanceData = proto_json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
-    let inputs = document::plan_inputs(plan, &data)?;
+    let inputs = finance::plan_inputs(plan, &data)?;
     Some(PlanForecast {
         inputs,
         legal: plan.section(Step::Legal).data.clone(),
@@ -270,7 +182,7 @@ pub fn forecast(plan: &Plan) -> Option<PlanForecast> {
 
 /// What the person's plan expects of a month, when they have a plan with the figures (reading it
 /// never creates a plan).
-async fn forecast_of(db: &Db, user_id: &str) -> Result<Option<PlanForecast>, sqlx::Error> {
+pub(super) async fn forecast_of(db: &Db, user_id: &str) -> Result<Option<PlanForecast>, sqlx::Error> {
     let mut conn = db.pool().acquire().await?;
     let plan = store::find(&mut conn, user_id, Detail::Sections, db.now_ms()).await?;
     Ok(plan.as_ref().and_then(forecast))
@@ -382,76 +294,6 @@ pub fn as_json(results: &[MonthResult], forecast: Option<&PlanForecast>) -> Json
     Json::Array(months)
 }
 
-/// A person's months as a service: recording one (by the dashboard or the model) and reading them
-/// against the plan with a MEI's ceiling outlook. It owns its reads and writes; adapters hold no
-/// database.
-#[derive(Clone)]
-pub struct Results {
-    plans: super::Plans,
-}
-
-/// The recorded months (newest first) with what the plan expects of a month and, for a MEI, the
-/// ceiling at the year's pace, or last year's excess in the new year's first months.
-pub struct Outlook {
-    pub months: Vec<MonthResult>,
-    pub forecast: Option<PlanForecast>,
-    pub ceiling: Option<super::calendar::CeilingOutlook>,
-    /// The day São Paulo is on (what the ceiling's deadlines are read against).
-    pub today: CivilDate,
-}
-
-impl Results {
-    pub fn new(plans: super::Plans) -> Self {
-        Self { plans }
-    }
-
-    /// Records `month` (`YYYY-MM`, not in the future) as the person gives it; the month and what
-    /// the plan expects of one.
-    pub async fn record(
-        &self,
-        user_id: &str,
-        month: &str,
-        figures: (f64, f64, i64),
-        source: Source,
-    ) -> Result<(MonthResult, Option<PlanForecast>), AppError> {
-        let month = YearMonth::parse("month", month, self.plans.db().now_ms())?;
-        let recorded = self.record_month(user_id, month, figures, source).await?;
-        let plan = self.plans.get_or_create(user_id).await?;
-        Ok((recorded, forecast(&plan)))
-    }
-
-    /// Records `month`'s revenue, costs and sales count (each checked; nothing stored on a bad one).
-    pub async fn record_month(
-        &self,
-        user_id: &str,
-        month: YearMonth,
-        (revenue, costs, sales): (f64, f64, i64),
-        source: Source,
-    ) -> Result<MonthResult, AppError> {
-        record(self.plans.db(), user_id, month, revenue, costs, sales, source).await
-    }
-
-    /// What the person's plan expects of a month, when they have a plan whose finance section
-    /// says enough (none is made by asking).
-    pub async fn forecast_for(&self, user_id: &str) -> Result<Option<PlanForecast>, AppError> {
-        Ok(forecast_of(self.plans.db(), user_id).await?)
-    }
-
-    /// The recorded months, newest first.
-    pub async fn months(&self, user_id: &str) -> Result<Vec<MonthResult>, AppError> {
-        Ok(list(self.plans.db(), user_id).await?)
-    }
-
-    /// The person's months against the plan now.
-    pub async fn outlook(&self, user_id: &str) -> Result<Outlook, AppError> {
-        let db = self.plans.db();
-        let months = list(db, user_id).await?;
-        let now = db.now_ms();
-        let (forecast, ceiling) = super::calendar::outlook(db, user_id, &months, now).await?;
-        Ok(Outlook { months, forecast, ceiling, today: CivilDate::in_sao_paulo(now) })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -483,12 +325,12 @@ mod tests {
         let forecast = forecast(&plan).unwrap();
         let (december, january) = (YearMonth { year: 2026, month: 12 }, YearMonth { year: 2027, month: 1 });
         // December 2026: 2026's DAS (R$ 82,05, commerce) in force; costs 1.200 + 150 × 18 + 82,05.
-        assert!(matches!(forecast.tax_in(december), super::super::taxes::Basis::Mei { expired: None, .. }));
+        assert!(matches!(forecast.tax_in(december), taxes::Basis::Mei { expired: None, .. }));
         assert!((forecast.month(december).costs - 3_982.05).abs() < 1e-9);
         // January 2027, nothing newer published: 2026's value, known to be past its period.
         let stale = forecast.tax_in(january);
         assert!(
-            matches!(&stale, super::super::taxes::Basis::Mei { expired: Some(until), .. } if until == "2026-12-31"),
+            matches!(&stale, taxes::Basis::Mei { expired: Some(until), .. } if until == "2026-12-31"),
             "{stale:?}"
         );
     }

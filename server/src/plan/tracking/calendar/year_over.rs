@@ -13,10 +13,12 @@ use crate::{
     facts::{self, Calendar},
     locale::Language,
     plan::{
-        ceiling::{CeilingProjection, ceiling_projection},
-        money::format_brl,
-        results::{MonthResult, YearMonth},
-        taxes::Activity,
+        money::{format_brl, taxes::Activity},
+        month::YearMonth,
+        tracking::{
+            ceiling::{CeilingProjection, ceiling_projection},
+            results::MonthResult,
+        },
     },
 };
 

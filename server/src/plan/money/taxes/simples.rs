@@ -56,14 +56,6 @@ pub enum Treatment {
     FatorR,
 }
 
-/// A CNAE subclass as seven digits, from "9602-5/01", "9602501" or "9602-5-01". None unless it
-/// has exactly seven digits.
-pub fn normalise_cnae(text: &str) -> Option<String> {
-    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
-    let only_separators = text.chars().all(|c| c.is_ascii_digit() || " .-/".contains(c));
-    (digits.len() == 7 && only_separators).then_some(digits)
-}
-
 /// The facts' entry of a CNAE subclass (seven digits), with its treatment.
 pub fn cnae_entry(cnae: &str) -> Option<(&'static facts::CnaeEntry, Treatment)> {
     let entry = facts::taxes().cnaes.table.get(cnae)?;

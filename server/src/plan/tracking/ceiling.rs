@@ -3,10 +3,8 @@
 //! it, and the tolerance rule with its source — every figure from the dated facts
 //! (`facts::calendar`).
 
-use super::{
-    money,
-    results::{MonthResult, YearMonth},
-};
+use super::results::MonthResult;
+use crate::plan::{money, month::YearMonth};
 use crate::{facts, locale::Language};
 
 /// The ceiling at the pace of the year's recorded months.

@@ -1,5 +1,14 @@
-//! Reais as each language writes them: `R$ 12.345,67` (with a non-breaking space) in Portuguese,
-//! `R$12,345.67` in English. Always BRL.
+//! Money: the plan's finance maths, its taxes, prices and the figures worth a second look, over
+//! reais as each language writes them — `R$ 12.345,67` (with a non-breaking space) in Portuguese,
+//! `R$12,345.67` in English, always BRL.
+//!
+//! This room reads the plan itself (its sections and store) and never the tracking of months or the
+//! document, which read it.
+
+pub mod checks;
+pub mod finance;
+pub mod pricing;
+pub mod taxes;
 
 use crate::locale::Language;
 

@@ -28,9 +28,12 @@ use serde_json::Value as Json;
 pub use explain::shown as shown_cnae;
 pub use payroll::Payroll;
 pub use presumido::Presumido;
-pub use simples::{Annex, Treatment, cnae_entry, normalise_cnae, simples_rate};
+pub use simples::{Annex, Treatment, cnae_entry, simples_rate};
 
-use super::{sections::Step, store::Plan};
+use crate::plan::{
+    sections::{Step, normalise_cnae},
+    store::{Plan, Recorded},
+};
 use crate::{facts, locale::Language, proto::socio::v1 as pb};
 
 /// What the business does, as the tax tables need it.
@@ -59,27 +62,6 @@ impl Activity {
             Activity::Industry => lang.choose("indústria", "industry"),
             Activity::Services => lang.choose("serviços", "services"),
             Activity::CommerceAndServices => lang.choose("comércio e serviços", "commerce and services"),
-        }
-    }
-}
-
-/// The revenue a person recorded in the twelve months before the current one (São Paulo): once a
-/// month is recorded, the RBT12 comes from it instead of the plan's expectation.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Recorded {
-    pub revenue: f64,
-    pub months: u32,
-}
-
-impl Recorded {
-    /// The RBT12 as the Simples' rules count it (Res. CGSN 140/2018 art. 22): the revenue of the
-    /// twelve months before; with fewer months (a business in its first year, or months not
-    /// recorded) their average × 12. None without a month.
-    pub fn rbt12(self) -> Option<f64> {
-        match self.months {
-            0 => None,
-            12.. => Some(self.revenue.max(0.0)),
-            n => Some(self.revenue.max(0.0) / f64::from(n) * 12.0),
         }
     }
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value as Json, json};
 
-use super::llm::{Completion, ToolCall};
+use super::{Completion, ToolCall};
 
 /// Splits a byte stream into the `data:` payloads of its events, however the bytes are cut (a
 /// character's bytes too: lines are decoded only once whole).

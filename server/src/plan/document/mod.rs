@@ -6,21 +6,42 @@
 use serde::Serialize;
 use serde_json::Value as Json;
 
+mod finance_tables;
+
 use super::{
-    advice,
-    finance::{self, Inputs},
-    finance_tables, labels,
-    money::format_brl,
+    Plans, advice, labels,
+    money::{
+        checks,
+        finance::{self, plan_inputs},
+        format_brl, pricing, taxes,
+    },
+    price_request,
     sections::Step,
-    store::Plan,
-    taxes,
+    store::{self, Plan},
 };
 use crate::{
     clock::CivilDate,
+    error::AppError,
     identity::users::User,
     locale::Language,
     proto::{json, socio::v1 as pb},
 };
+
+/// Writes the complete plan from the sections, as the next version of the document.
+pub async fn generate(
+    plans: &Plans,
+    user: &User,
+    language: Language,
+    overview: Option<&str>,
+) -> Result<(Plan, store::Document), AppError> {
+    let plan = plans.get_or_create(&user.id).await?;
+    let model = model(&plan, user, language, overview, plans.db().now_ms());
+    let markdown = to_markdown(&model);
+    let model = serde_json::to_value(&model).map_err(|e| AppError::Internal(e.into()))?;
+    let stored = store::store_document(plans.db(), &plan.id, language.tag(), &markdown, &model).await?;
+    let plan = plans.find(&user.id).await?.unwrap_or(plan);
+    Ok((plan, stored))
+}
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Item {
@@ -196,14 +217,14 @@ fn pricing_table(b: &mut Builder, plan: &Plan, prices: &[pb::SavedPrice], lang: 
     if prices.is_empty() {
         return;
     }
-    let figures = super::pricing::PlanFigures::of(plan);
+    let figures = pricing::PlanFigures::of(plan);
     let brl = |v: f64| format_brl(v, lang);
     let rows = prices
         .iter()
         .map(|saved| {
             let request = saved.request.clone().unwrap_or_default();
-            let priced = super::pricing::Request::parse(&request)
-                .and_then(|r| super::pricing::price(&r, figures.as_ref(), lang));
+            let priced = price_request::Request::parse(&request)
+                .and_then(|r| pricing::price(&r, figures.as_ref(), lang));
             let Ok(p) = priced else {
                 let why = lang.choose("não fecha com o plano de hoje", "does not add up with today's plan");
                 return vec![
@@ -363,28 +384,6 @@ fn swot(b: &mut Builder, market: &pb::MarketData, lang: Language) {
     });
 }
 
-/// The finance inputs the user gave, if enough to compute anything.
-pub fn finance_inputs(data: &pb::FinanceData) -> Option<Inputs> {
-    let (ticket, sales) = (data.average_ticket?, data.expected_sales_per_month?);
-    Some(Inputs {
-        startup_costs: data.startup_costs.unwrap_or(0.0),
-        working_capital: data.working_capital.unwrap_or(0.0),
-        monthly_fixed_costs: data.monthly_fixed_costs.unwrap_or(0.0),
-        average_ticket: ticket,
-        variable_cost_per_sale: data.variable_cost_per_sale,
-        variable_cost_percent: data.variable_cost_percent,
-        expected_sales_per_month: f64::from(sales),
-        tax: taxes::Basis::NotChosen,
-    })
-}
-
-/// [`finance_inputs`] with the plan's taxes (its legal step's regime and activity).
-pub fn plan_inputs(plan: &Plan, data: &pb::FinanceData) -> Option<Inputs> {
-    let mut inputs = finance_inputs(data)?;
-    inputs.tax = taxes::of_plan(plan, inputs.average_ticket * inputs.expected_sales_per_month, data);
-    Some(inputs)
-}
-
 fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> DocSection {
     let mut b = Builder::new(lang, lang.choose("6. Plano financeiro", "6. Financial plan").into());
     let brl = |v: f64| format_brl(v, lang);
@@ -400,7 +399,7 @@ fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> Doc
         let analysis = finance::analyse(&inputs);
         b.section.notes.push(inputs.tax.explain(lang));
         // The figures worth a second look, as the builder and the API list them.
-        for warning in super::checks::warnings(Some(plan), &inputs, &analysis, lang) {
+        for warning in checks::warnings(Some(plan), &inputs, &analysis, lang) {
             if warning.code != "tax_incomplete" {
                 b.section.notes.push(format!("⚠ {}", warning.message));
             }

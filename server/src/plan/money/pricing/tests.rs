@@ -3,7 +3,10 @@
 use serde_json::json;
 
 use super::*;
-use crate::plan::taxes::{self, Payroll};
+use crate::plan::{
+    money::taxes::{self, Payroll},
+    price_request::Hourly,
+};
 
 /// 1 June 2026, noon in São Paulo: the tables of 2026 (the MEI's DAS of commerce R$ 82,05, of
 /// services R$ 86,05 — Resolução CGSN 140/2018 art. 101, minimum wage of 2026).

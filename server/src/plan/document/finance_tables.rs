@@ -2,12 +2,12 @@
 //! indicators (break-even, payback, profitability, return), the three scenarios and the
 //! twelve-month cash flow — from `finance`'s analysis, worded in the reader's language.
 
-use super::{
-    document::Table,
-    finance::{self, Analysis, Inputs},
-    money::{format_brl, format_number},
-};
+use super::Table;
 use crate::locale::Language;
+use crate::plan::money::{
+    finance::{self, Analysis, Inputs},
+    format_brl, format_number,
+};
 
 /// The financial section's tables, in the document's order.
 pub fn tables(inputs: &Inputs, a: &Analysis, lang: Language) -> Vec<Table> {
