@@ -4,12 +4,16 @@
 //! time until 2019). Also the one place the civil-date arithmetic lives, and the one place that
 //! reads the time: [`Clock`], which the application hands to everything that needs "now".
 
-use std::sync::{
-    Arc, OnceLock,
-    atomic::{AtomicI64, Ordering},
+use std::{
+    sync::{
+        Arc, OnceLock,
+        atomic::{AtomicI64, Ordering},
+    },
+    time::Duration,
 };
 
 use jiff::{Timestamp, civil, tz::TimeZone};
+use tokio::sync::Notify;
 
 /// A day's length, for durations (the 7-day guarantee, "the last 30 days"); never a day boundary.
 pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
@@ -47,10 +51,21 @@ pub fn steady_offset_ms(from: i64, to: i64) -> Option<i64> {
 /// clock. [`Clock::system`] is the machine's time. [`Clock::adjustable`] is the machine's time moved
 /// by an amount a test sets ([`Clock::advance`], [`Clock::set`]): it keeps running, so timers,
 /// leases and batch windows still fall due, while a test jumps to another day without waiting or
-/// rewriting rows. Cloning shares the clock.
+/// rewriting rows; whoever waits on it ([`Clock::sleep_until`]) wakes when it is moved past the
+/// instant waited for. Cloning shares the clock.
+///
+/// `std::time::Instant` is left to measuring how long something took (the metrics' durations):
+/// no decision reads it.
 #[derive(Clone, Debug, Default)]
 pub struct Clock {
-    shift_ms: Option<Arc<AtomicI64>>,
+    shift: Option<Arc<Shift>>,
+}
+
+/// How far a test moved an adjustable clock, and the waiters to wake when it moves.
+#[derive(Debug, Default)]
+struct Shift {
+    ms: AtomicI64,
+    moved: Notify,
 }
 
 impl Clock {
@@ -61,7 +76,7 @@ impl Clock {
 
     /// The machine's time until a test moves it.
     pub fn adjustable() -> Self {
-        Self { shift_ms: Some(Arc::new(AtomicI64::new(0))) }
+        Self { shift: Some(Arc::default()) }
     }
 
     /// Milliseconds since the Unix epoch: the storage format of every time.
@@ -70,7 +85,30 @@ impl Clock {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis() as i64)
             .unwrap_or_default();
-        machine.saturating_add(self.shift_ms.as_ref().map_or(0, |shift| shift.load(Ordering::Acquire)))
+        machine.saturating_add(self.shift.as_ref().map_or(0, |shift| shift.ms.load(Ordering::Acquire)))
+    }
+
+    /// Waits until the clock reads `at_ms` or later: the time passing, or a test moving an
+    /// adjustable clock there (every waiter wakes when it moves and looks again).
+    pub async fn sleep_until(&self, at_ms: i64) {
+        loop {
+            // Asked before reading the time, so a move between the two still wakes this wait.
+            let moved = self.shift.as_ref().map(|shift| shift.moved.notified());
+            let left = at_ms.saturating_sub(self.now_ms());
+            if left <= 0 {
+                return;
+            }
+            let passing = tokio::time::sleep(Duration::from_millis(left.unsigned_abs()));
+            match moved {
+                Some(moved) => {
+                    tokio::select! {
+                        () = passing => {}
+                        () = moved => {}
+                    }
+                }
+                None => passing.await,
+            }
+        }
     }
 
     /// The day it is in São Paulo.
@@ -83,7 +121,9 @@ impl Clock {
     /// # Panics
     /// On the system clock, which nothing may move.
     pub fn advance(&self, ms: i64) {
-        self.shift_ms.as_ref().expect("only an adjustable clock moves").fetch_add(ms, Ordering::AcqRel);
+        let shift = self.shift.as_ref().expect("only an adjustable clock moves");
+        shift.ms.fetch_add(ms, Ordering::AcqRel);
+        shift.moved.notify_waiters();
     }
 
     /// Moves an adjustable clock to the instant `at_ms`, from where it keeps running.
@@ -91,9 +131,10 @@ impl Clock {
     /// # Panics
     /// On the system clock, which nothing may move.
     pub fn set(&self, at_ms: i64) {
-        let shift = self.shift_ms.as_ref().expect("only an adjustable clock moves");
+        let shift = self.shift.as_ref().expect("only an adjustable clock moves");
         let machine = Clock::system().now_ms();
-        shift.store(at_ms.saturating_sub(machine), Ordering::Release);
+        shift.ms.store(at_ms.saturating_sub(machine), Ordering::Release);
+        shift.moved.notify_waiters();
     }
 }
 
@@ -225,6 +266,25 @@ mod tests {
         assert_eq!(shared.today().iso(), "2026-03-11");
         let system = Clock::system().now_ms();
         assert!((Clock::adjustable().now_ms() - system).abs() < 1_000, "an unmoved clock is the machine's");
+    }
+
+    #[tokio::test]
+    async fn a_wait_on_an_adjustable_clock_ends_when_a_test_moves_it_past_the_instant() {
+        let clock = Clock::adjustable();
+        let an_hour_on = clock.now_ms() + 3_600_000;
+        let waiting = tokio::spawn({
+            let clock = clock.clone();
+            async move { clock.sleep_until(an_hour_on).await }
+        });
+        tokio::task::yield_now().await;
+        clock.advance(1_800_000);
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "half an hour on, it still waits");
+        clock.advance(1_800_000);
+        tokio::time::timeout(Duration::from_secs(5), waiting).await.expect("woken by the move").unwrap();
+        // An instant already past does not wait at all, on either clock.
+        Clock::system().sleep_until(0).await;
+        clock.sleep_until(an_hour_on).await;
     }
 
     #[test]

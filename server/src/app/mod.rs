@@ -114,7 +114,11 @@ impl Application {
         let events = PlanEvents::default();
         events.start_relay(db.clone()).await.context("cannot listen for plan changes on the database")?;
         let plans = Plans::new(db.clone(), events);
-        let llm = config.llm.clone().map(|c| LlmClient::new(c, config.jobs.model_calls)).transpose()?;
+        let llm = config
+            .llm
+            .clone()
+            .map(|c| LlmClient::new(c, config.jobs.model_calls, db.clock().clone()))
+            .transpose()?;
         let voice = MediaClient::new(&config.whatsapp).zip(config.llm.as_ref().and_then(Transcriber::new));
         let guide = Guide::new(db.clone(), plans.clone(), links.clone());
         let engine = Engine::new(db.clone(), plans.clone(), guide, llm);

@@ -80,6 +80,9 @@ struct Inner {
     requests: Vec<Value>,
     /// When each request came in.
     arrivals: Vec<std::time::Instant>,
+    /// When each request came in on the application's clock (ms), once `on_clock` gave it.
+    arrivals_on_clock: Vec<i64>,
+    clock: Option<socio::clock::Clock>,
     script: VecDeque<Answer>,
     /// Unscripted answers wait here.
     default_hold: Option<Gate>,
@@ -200,6 +203,16 @@ impl FakeLlm {
         self.inner.lock().unwrap().arrivals.clone()
     }
 
+    /// Dates every request from now on by the application's `clock` too.
+    pub fn on_clock(&self, clock: socio::clock::Clock) {
+        self.inner.lock().unwrap().clock = Some(clock);
+    }
+
+    /// When each request came in on the clock given to `on_clock` (ms), in order.
+    pub fn arrivals_on_clock(&self) -> Vec<i64> {
+        self.inner.lock().unwrap().arrivals_on_clock.clone()
+    }
+
     /// The next answer streams `pieces` of text, one event each (plain JSON if not asked to stream).
     pub fn stream_text(&self, pieces: &[&str]) {
         self.stream_pieces(pieces, Hold::AtOnce);
@@ -299,6 +312,9 @@ async fn complete(
             .flatten();
         inner.requests.push(body);
         inner.arrivals.push(std::time::Instant::now());
+        if let Some(at) = inner.clock.as_ref().map(socio::clock::Clock::now_ms) {
+            inner.arrivals_on_clock.push(at);
+        }
         inner.in_flight += 1;
         inner.peak_in_flight = inner.peak_in_flight.max(inner.in_flight);
         let default_hold = inner.default_hold.clone().map_or(Hold::AtOnce, Hold::Until);

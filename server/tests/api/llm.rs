@@ -188,20 +188,53 @@ async fn server_errors_fall_back_to_the_offline_guide(db: TestDatabase) {
 }
 on_both_engines!(server_errors_fall_back_to_the_offline_guide);
 
+/// Moves the application's clock on, a quarter of a second at a time, until the model has had `n`
+/// requests: the test passes the client's pauses instead of sitting them out.
+async fn move_the_clock_until_requests(app: &TestApp, llm: &FakeLlm, n: usize) {
+    crate::helpers::eventually(&format!("{n} requests to the model"), || async {
+        let done = llm.arrivals().len() >= n;
+        if !done {
+            app.db.clock().advance(250);
+        }
+        done
+    })
+    .await;
+}
+
+/// Runs the application's clock ten times faster than the machine's while it lives.
+struct FastForward(tokio::task::JoinHandle<()>);
+
+impl FastForward {
+    fn start(clock: socio::clock::Clock) -> Self {
+        Self(tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                clock.advance(90);
+            }
+        }))
+    }
+}
+
+impl Drop for FastForward {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 async fn a_429_slows_every_call_down_for_its_retry_after_and_the_model_still_answers(db: TestDatabase) {
     let llm = FakeLlm::start().await;
     llm.rate_limit(Some("2"));
     let app = app_with_model(db, &llm, 10).await;
+    llm.on_clock(app.db.clock().clone());
     app.make_pro(ANA, socio::locale::Language::PtBr).await;
-    let reply = app.say(ANA, "Oi").await;
+    let (reply, ()) = tokio::join!(app.say(ANA, "Oi"), async {
+        crate::helpers::eventually("the 429", || async { !llm.arrivals().is_empty() }).await;
+        move_the_clock_until_requests(&app, &llm, 2).await;
+    });
     assert!(reply.contains("Sou o Sócio, com o modelo"), "the model answered after waiting: {reply}");
-    let arrivals = llm.arrivals();
-    assert_eq!(arrivals.len(), 2, "the 429 and the call after it");
-    assert!(
-        arrivals[1] - arrivals[0] >= Duration::from_millis(1900),
-        "waited the Retry-After: {:?}",
-        arrivals[1] - arrivals[0]
-    );
+    let at = llm.arrivals_on_clock();
+    assert_eq!(at.len(), 2, "the 429 and the call after it");
+    assert!(at[1] - at[0] >= 2_000, "waited the Retry-After on the clock: {} ms", at[1] - at[0]);
 }
 on_both_engines!(a_429_slows_every_call_down_for_its_retry_after_and_the_model_still_answers);
 
@@ -210,17 +243,17 @@ async fn a_429_without_retry_after_backs_off_doubling_until_the_model_answers(db
     llm.rate_limit(None);
     llm.rate_limit(None);
     let app = app_with_model(db, &llm, 10).await;
+    llm.on_clock(app.db.clock().clone());
     app.make_pro(ANA, socio::locale::Language::PtBr).await;
-    let reply = app.say(ANA, "Oi").await;
+    let (reply, ()) = tokio::join!(app.say(ANA, "Oi"), async {
+        crate::helpers::eventually("the first 429", || async { !llm.arrivals().is_empty() }).await;
+        move_the_clock_until_requests(&app, &llm, 3).await;
+    });
     assert!(reply.contains("Sou o Sócio, com o modelo"), "the model answered: {reply}");
-    let arrivals = llm.arrivals();
-    assert_eq!(arrivals.len(), 3);
-    assert!(arrivals[1] - arrivals[0] >= Duration::from_millis(900), "{:?}", arrivals[1] - arrivals[0]);
-    assert!(
-        arrivals[2] - arrivals[1] >= Duration::from_millis(1900),
-        "doubled: {:?}",
-        arrivals[2] - arrivals[1]
-    );
+    let at = llm.arrivals_on_clock();
+    assert_eq!(at.len(), 3);
+    assert!(at[1] - at[0] >= 1_000, "a second first: {} ms", at[1] - at[0]);
+    assert!(at[2] - at[1] >= 2_000, "doubled: {} ms", at[2] - at[1]);
 }
 on_both_engines!(a_429_without_retry_after_backs_off_doubling_until_the_model_answers);
 
@@ -230,10 +263,13 @@ async fn replies_that_ran_out_of_time_on_429s_get_the_guide_and_never_open_the_b
     llm.rate_limit_for(Duration::from_secs(120), Some("0.3"));
     let app = app_with_model(db, &llm, 1).await;
     app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    // Each reply's second on the clock passes in a tenth of one.
+    let fast = FastForward::start(app.db.clock().clone());
     for text in ["Oi", "Padaria", "Pão ruim no bairro", "Fermentação natural", "planejando"] {
         let reply = app.say(ANA, text).await;
         assert!(!reply.contains("com o modelo"), "rate limited: {reply}");
     }
+    drop(fast);
     assert!(llm.requests().len() >= 10, "each reply kept trying: {}", llm.requests().len());
     // The provider's limit passes now; a breaker that counted 429s would be open at this moment.
     llm.rate_limit_for(Duration::ZERO, None);
@@ -362,9 +398,12 @@ async fn the_breaker_opens_after_repeated_failures_and_stops_calling(db: TestDat
     llm.answer_with((0..15).map(|_| (500, oops.clone())));
     let app = app_with_model(db, &llm, 5).await;
     app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    // The pauses between retries pass on the clock, ten times faster; far from the minute's cooldown.
+    let fast = FastForward::start(app.db.clock().clone());
     for text in ["Oi", "Padaria", "Pão ruim no bairro", "Fermentação natural", "planejando"] {
         app.say(ANA, text).await;
     }
+    drop(fast);
     let calls = llm.requests().len();
     assert_eq!(calls, 15, "five failed replies, three calls each");
     let reply = app.say(ANA, "Alimentação").await;

@@ -24,12 +24,14 @@ use std::{
     time::{Duration, Instant},
 };
 
+use self::pacing::millis;
+
 use rand::Rng;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
 use tokio::sync::Semaphore;
 
-use crate::{config::LlmConfig, telemetry::metrics};
+use crate::{clock::Clock, config::LlmConfig, telemetry::metrics};
 
 const MAX_RETRIES: u32 = 2;
 /// The first pause after a 429 without `Retry-After`; it doubles while 429s keep coming.
@@ -80,6 +82,8 @@ pub struct LlmClient {
     throttle: Throttle,
     in_flight: Arc<Semaphore>,
     capacity: usize,
+    /// The application's clock: the deadline, the throttle's pauses and the breaker's cooldown.
+    clock: Clock,
 }
 
 #[derive(Deserialize)]
@@ -93,15 +97,16 @@ struct Choice {
 }
 
 impl LlmClient {
-    /// A client keeping at most `max_in_flight` calls in flight at once.
-    pub fn new(config: LlmConfig, max_in_flight: usize) -> anyhow::Result<Self> {
+    /// A client keeping at most `max_in_flight` calls in flight at once, pacing them on `clock`.
+    pub fn new(config: LlmConfig, max_in_flight: usize, clock: Clock) -> anyhow::Result<Self> {
         let http = reqwest::Client::builder().connect_timeout(Duration::from_secs(5)).build()?;
         let capacity = max_in_flight.max(1);
         Ok(Self {
             http,
             config,
-            breaker: Breaker::default(),
-            throttle: Throttle::default(),
+            breaker: Breaker::new(clock.clone()),
+            throttle: Throttle::new(clock.clone()),
+            clock,
             in_flight: Arc::new(Semaphore::new(capacity)),
             capacity,
         })
@@ -142,7 +147,7 @@ impl LlmClient {
         if !self.breaker.allows() {
             return Err(LlmError::BreakerOpen);
         }
-        let deadline = Instant::now() + self.config.timeout;
+        let deadline = self.clock.now_ms().saturating_add(millis(self.config.timeout));
         let mut last = String::new();
         let mut attempt = 0;
         let mut only_slowed = true;
@@ -152,12 +157,13 @@ impl LlmClient {
                     last = "the model asked us to slow down past the deadline".into();
                     break;
                 }
-                tokio::time::sleep_until(until.into()).await;
+                self.clock.sleep_until(until).await;
             }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
+            let left = deadline.saturating_sub(self.clock.now_ms());
+            if left <= 0 {
                 break;
             }
+            let left = Duration::from_millis(left.unsigned_abs());
             let call = async {
                 let _slot = InFlight::enter(self).await;
                 let started = Instant::now();
@@ -197,8 +203,8 @@ impl LlmClient {
             if attempt > MAX_RETRIES {
                 break;
             }
-            let pause = Duration::from_millis(rand::rng().random_range(100..400) * u64::from(attempt));
-            tokio::time::sleep(pause.min(deadline.saturating_duration_since(Instant::now()))).await;
+            let pause = rand::rng().random_range(100..400) * i64::from(attempt);
+            self.clock.sleep_until(self.clock.now_ms().saturating_add(pause).min(deadline)).await;
         }
         if !only_slowed {
             self.breaker.failure();

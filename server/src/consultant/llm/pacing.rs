@@ -1,18 +1,18 @@
 //! How the process paces its calls to the model: the circuit breaker that stops calling for a
 //! while after repeated failures, and the throttle every call waits on after a 429 (its
-//! `Retry-After`, or a doubling pause).
+//! `Retry-After`, or a doubling pause). Both count on the application's clock, so a test moves
+//! past a cooldown or a pause instead of waiting for it.
 
-use std::{
-    sync::Mutex,
-    time::{Duration, Instant},
-};
+use std::{sync::Mutex, time::Duration};
 
 use super::*;
+use crate::clock::Clock;
 
 #[derive(Default)]
 struct BreakerState {
     failures: u32,
-    open_until: Option<Instant>,
+    /// When calls may go through again, on the clock (ms).
+    open_until: Option<i64>,
 }
 
 /// Opens after repeated failures; lets calls through again after the cooldown, and closes on the
@@ -21,22 +21,22 @@ struct BreakerState {
 pub struct Breaker {
     state: Arc<Mutex<BreakerState>>,
     cooldown: Duration,
-}
-
-impl Default for Breaker {
-    fn default() -> Self {
-        Self::with_cooldown(BREAKER_COOLDOWN)
-    }
+    clock: Clock,
 }
 
 impl Breaker {
-    pub fn with_cooldown(cooldown: Duration) -> Self {
-        Self { state: Arc::default(), cooldown }
+    /// A breaker with the usual cooldown.
+    pub fn new(clock: Clock) -> Self {
+        Self::with_cooldown(BREAKER_COOLDOWN, clock)
+    }
+
+    pub fn with_cooldown(cooldown: Duration, clock: Clock) -> Self {
+        Self { state: Arc::default(), cooldown, clock }
     }
 
     pub fn allows(&self) -> bool {
         let state = self.state.lock().expect("breaker lock");
-        state.open_until.is_none_or(|until| Instant::now() >= until)
+        state.open_until.is_none_or(|until| self.clock.now_ms() >= until)
     }
     pub(super) fn success(&self) {
         *self.state.lock().expect("breaker lock") = BreakerState::default();
@@ -45,7 +45,7 @@ impl Breaker {
         let mut state = self.state.lock().expect("breaker lock");
         state.failures += 1;
         if state.failures >= BREAKER_THRESHOLD {
-            state.open_until = Some(Instant::now() + self.cooldown);
+            state.open_until = Some(self.clock.now_ms().saturating_add(millis(self.cooldown)));
             tracing::warn!(
                 "the model failed {} times in a row; using the offline guide for a while",
                 state.failures
@@ -58,15 +58,27 @@ impl Breaker {
 }
 
 /// The provider's "slow down", shared by every call of the process.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Throttle {
-    state: Arc<Mutex<(Option<Instant>, u32)>>,
+    /// Until when calls wait (on the clock, ms), and the 429s in a row.
+    state: Arc<Mutex<(Option<i64>, u32)>>,
+    clock: Clock,
+}
+
+/// A duration in whole milliseconds, as the clock counts.
+pub(super) fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
 impl Throttle {
-    /// Until when calls wait, if they do.
-    pub fn resting_until(&self) -> Option<Instant> {
-        self.state.lock().expect("throttle lock").0.filter(|until| *until > Instant::now())
+    pub fn new(clock: Clock) -> Self {
+        Self { state: Arc::default(), clock }
+    }
+
+    /// Until when calls wait (on the clock, ms), if they do.
+    pub fn resting_until(&self) -> Option<i64> {
+        let now = self.clock.now_ms();
+        self.state.lock().expect("throttle lock").0.filter(|until| *until > now)
     }
 
     /// A 429: calls wait `retry_after` (or a pause that doubles with each 429 in a row).
@@ -76,7 +88,7 @@ impl Throttle {
         let pause = retry_after.unwrap_or_else(|| {
             FIRST_SLOW_DOWN.saturating_mul(2u32.saturating_pow(state.1 - 1)).min(MAX_SLOW_DOWN)
         });
-        let until = Instant::now() + pause;
+        let until = self.clock.now_ms().saturating_add(millis(pause));
         state.0 = Some(state.0.map_or(until, |current| current.max(until)));
         tracing::warn!(
             pause_ms = pause.as_millis() as u64,

@@ -4,11 +4,16 @@ use super::*;
 
 #[test]
 fn a_429_s_pause_is_its_retry_after_or_doubles_from_one_second() {
-    let throttle = Throttle::default();
+    let clock = Clock::adjustable();
+    let throttle = Throttle::new(clock.clone());
     assert_eq!(throttle.slow_down(None), Duration::from_secs(1));
     assert_eq!(throttle.slow_down(None), Duration::from_secs(2));
     assert_eq!(throttle.slow_down(Some(Duration::from_millis(300))), Duration::from_millis(300));
     assert!(throttle.resting_until().is_some(), "the longest pause still holds");
+    clock.advance(1_999);
+    assert!(throttle.resting_until().is_some(), "2 s (the longest) are not over");
+    clock.advance(2);
+    assert_eq!(throttle.resting_until(), None, "over once the clock passes them");
     throttle.answered();
     assert_eq!(throttle.slow_down(None), Duration::from_secs(1), "an answer starts over");
     for _ in 0..10 {
@@ -32,14 +37,17 @@ fn retry_after_is_read_in_seconds_or_milliseconds() {
 
 #[test]
 fn the_breaker_opens_after_five_failures_and_closes_after_the_cooldown_and_a_success() {
-    let breaker = Breaker::with_cooldown(Duration::from_millis(30));
+    let clock = Clock::adjustable();
+    let breaker = Breaker::with_cooldown(Duration::from_secs(60), clock.clone());
     for _ in 0..4 {
         breaker.failure();
     }
     assert!(breaker.allows(), "four failures keep it closed");
     breaker.failure();
     assert!(breaker.is_open());
-    std::thread::sleep(Duration::from_millis(40));
+    clock.advance(59_000);
+    assert!(breaker.is_open(), "a minute's cooldown is not over after 59 s");
+    clock.advance(1_000);
     assert!(breaker.allows(), "half-open after the cooldown");
     breaker.success();
     breaker.failure();
