@@ -50,7 +50,7 @@ async fn erase_in(tx: &mut Tx, user_id: &str) -> Result<bool, sqlx::Error> {
     store::erase_user(tx, user_id).await?;
     crate::plan::tracking::results::erase_user(tx, user_id).await?;
     crate::plan::tracking::reminders::erase_user(tx, user_id).await?;
-    crate::conversation::reminders::erase_user(tx, user_id).await?;
+    crate::conversation::proactive::erase_user(tx, user_id).await?;
     guide::erase_user(tx, user_id).await?;
     messages::erase_user(tx, user_id).await?;
     handoff::erase_user(tx, user_id).await?;

@@ -12,7 +12,8 @@ use super::{
 use crate::{
     consultant::replies,
     conversation::{
-        handoff::{self, Handoffs},
+        desk::Desk,
+        handoff,
         messages::{Activity, Author},
         overview::{Overview, Overviews, Recent},
     },
@@ -37,16 +38,16 @@ const MONTHS_SHOWN: i64 = 12;
 pub struct DashboardApi {
     plans: Plans,
     overviews: Overviews,
-    handoffs: Handoffs,
+    desk: Desk,
     whatsapp_url: String,
 }
 
 impl DashboardApi {
-    pub fn new(plans: Plans, handoffs: Handoffs, business_number: &str) -> Self {
+    pub fn new(plans: Plans, desk: Desk, business_number: &str) -> Self {
         Self {
             overviews: Overviews::new(plans.clone()),
             plans,
-            handoffs,
+            desk,
             whatsapp_url: format!("https://wa.me/{business_number}"),
         }
     }
@@ -181,7 +182,7 @@ impl DashboardApi {
                 Problem::TooLong { max: handoff::MAX_NOTE_CHARS },
             ));
         }
-        let asked = self.handoffs.request_call(&caller.user.id, times).await?;
+        let asked = self.desk.request_call(&caller.user.id, times).await?;
         let (queued, message) = match asked {
             handoff::CallRequest::Added => (
                 true,

@@ -16,7 +16,7 @@ use axum::{
 };
 
 use crate::{
-    billing::stripe_events::{Delivery, StripeWebhooks},
+    billing::stripe_events::{EventOutcome, StripeWebhooks},
     config::Secret,
     conversation::inbox::Inbox,
     whatsapp::{payload, signature},
@@ -88,18 +88,18 @@ pub async fn receive(State(hook): State<WhatsAppWebhook>, headers: HeaderMap, bo
 pub async fn stripe(State(hook): State<StripeWebhooks>, headers: HeaderMap, body: Bytes) -> Response {
     let header = headers.get("stripe-signature").and_then(|v| v.to_str().ok());
     match hook.deliver(&body, header).await {
-        Delivery::BadSignature => {
+        EventOutcome::BadSignature => {
             tracing::warn!(target: "security", event = "stripe_signature_refused", "refused a Stripe webhook with a bad, stale or missing signature");
             (StatusCode::BAD_REQUEST, "invalid signature").into_response()
         }
-        Delivery::Malformed => (StatusCode::BAD_REQUEST, "malformed payload").into_response(),
-        Delivery::AlreadyHandled => (StatusCode::OK, "already handled").into_response(),
-        Delivery::Handled => (StatusCode::OK, "ok").into_response(),
-        Delivery::Unavailable(err) => {
+        EventOutcome::Malformed => (StatusCode::BAD_REQUEST, "malformed payload").into_response(),
+        EventOutcome::AlreadyHandled => (StatusCode::OK, "already handled").into_response(),
+        EventOutcome::Handled => (StatusCode::OK, "ok").into_response(),
+        EventOutcome::Unavailable(err) => {
             tracing::error!(error = %err, "billing events unavailable");
             (StatusCode::SERVICE_UNAVAILABLE, "try again").into_response()
         }
-        Delivery::Failed { kind, error } => {
+        EventOutcome::Failed { kind, error } => {
             tracing::error!(error = %error, kind, "a Stripe event could not be handled; Stripe will retry");
             (StatusCode::INTERNAL_SERVER_ERROR, "try again").into_response()
         }

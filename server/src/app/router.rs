@@ -34,7 +34,7 @@ use crate::{
     },
     billing::{stripe::StripeClient, stripe_events::StripeWebhooks},
     config::{Config, RunMode, WhatsAppMode},
-    conversation::{handoff::Handoffs, inbox::Inbox},
+    conversation::{desk::Desk, inbox::Inbox},
     db::{Db, jobs::Batching},
     identity::{caller::Authenticator, codes::CodeHasher, login::Login, sessions::TokenKeys},
     proto::{
@@ -157,7 +157,7 @@ fn contracts(
         )))
         .add_service(DashboardServiceServer::new(DashboardApi::new(
             plans.clone(),
-            Handoffs::new(db.clone()),
+            Desk::new(db.clone()),
             &config.whatsapp.business_number,
         )))
         .add_service(BillingServiceServer::new(BillingApi::new(

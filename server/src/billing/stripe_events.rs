@@ -182,7 +182,7 @@ mod tests {
 
 /// What came of one delivery of Stripe's webhook.
 #[derive(Debug)]
-pub enum Delivery {
+pub enum EventOutcome {
     /// The signature is missing, stale or not Stripe's: refused, nothing read.
     BadSignature,
     /// Signed, but not an event.
@@ -213,27 +213,27 @@ impl StripeWebhooks {
     }
 
     /// Checks the delivery's `Stripe-Signature` against its body, then handles its event once.
-    pub async fn deliver(&self, body: &[u8], signature: Option<&str>) -> Delivery {
+    pub async fn deliver(&self, body: &[u8], signature: Option<&str>) -> EventOutcome {
         let now_secs = self.db.now_ms() / 1000;
         if !super::stripe::verify_signature(self.stripe.webhook_secret(), body, signature, now_secs) {
-            return Delivery::BadSignature;
+            return EventOutcome::BadSignature;
         }
-        let Ok(event) = serde_json::from_slice::<Json>(body) else { return Delivery::Malformed };
+        let Ok(event) = serde_json::from_slice::<Json>(body) else { return EventOutcome::Malformed };
         let (id, kind) =
             (event["id"].as_str().unwrap_or_default(), event["type"].as_str().unwrap_or_default());
         match subscriptions::seen_event(&self.db, "stripe", id).await {
-            Ok(true) => return Delivery::AlreadyHandled,
+            Ok(true) => return EventOutcome::AlreadyHandled,
             Ok(false) => {}
-            Err(err) => return Delivery::Unavailable(err),
+            Err(err) => return EventOutcome::Unavailable(err),
         }
         if let Err(error) =
             handle(&self.db, &self.stripe, &StripeEvent::parse(&event), &self.fix_payment_url).await
         {
-            return Delivery::Failed { kind: kind.to_owned(), error };
+            return EventOutcome::Failed { kind: kind.to_owned(), error };
         }
         if let Err(err) = subscriptions::record_event(&self.db, "stripe", id, kind).await {
             tracing::warn!(error = %err, "a handled Stripe event could not be recorded");
         }
-        Delivery::Handled
+        EventOutcome::Handled
     }
 }

@@ -28,7 +28,7 @@ use crate::{
         handoff::{self, Reason},
         inbox::ReplyJob,
         messages::{self, Messages},
-        reminders, split, summaries, updates,
+        proactive, split, summaries, updates,
     },
     db::{
         Db,
@@ -205,7 +205,7 @@ impl ReplyHandler {
             plan_request::request(&mut tx, &user.id, user.language).await?;
         }
         if offer_checkins {
-            reminders::offer_once_finance_is_done(&mut tx, &user, now + parts.len() as i64).await?;
+            proactive::offer_once_finance_is_done(&mut tx, &user, now + parts.len() as i64).await?;
         }
         tx.commit().await?; // wakes the workers for the sends (and the plan)
         Ok(())

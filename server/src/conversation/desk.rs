@@ -1,12 +1,13 @@
-//! The team's desk as a service: the queue of people waiting for a person, taking a conversation
+//! The handoff desk as a service, the one door to `handoff`: a person asking for a consultation
+//! call, and the team's side — the queue of people waiting for a person, taking a conversation
 //! over, answering as a person on WhatsApp, giving it back, and what a live view of a conversation
-//! shows. Every change is committed with its audit record in one transaction; the handoff adapter
-//! holds no database.
+//! shows. Every change is committed with its audit record in one transaction; the adapters hold no
+//! database.
 
 use tokio::sync::broadcast;
 
 use super::{
-    handoff::{self, Handoff, Refusal, Take},
+    handoff::{self, CallRequest, Handoff, Refusal, Take},
     messages::{self, FailedSend, Message},
     summaries::{self, Summary},
     updates,
@@ -38,6 +39,15 @@ impl Desk {
 
     pub fn now_ms(&self) -> i64 {
         self.db.now_ms()
+    }
+
+    /// The person asks for a consultation call with the preferred times (`handoff::request_call`),
+    /// committed.
+    pub async fn request_call(&self, user_id: &str, times: &str) -> Result<CallRequest, AppError> {
+        let mut tx = self.db.begin().await?;
+        let asked = handoff::request_call(&mut tx, user_id, times, self.db.now_ms()).await?;
+        tx.commit().await?;
+        Ok(asked)
     }
 
     /// A page of the person's messages between `from` and `to` (Unix ms), oldest first, and how

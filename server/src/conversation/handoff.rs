@@ -15,7 +15,6 @@ use sqlx::{AnyConnection, Row, any::AnyRow};
 use super::{delivery, messages, updates};
 use crate::{
     db::{Db, Tx, jobs},
-    error::AppError,
     identity::{search::fold, users::User},
 };
 
@@ -125,26 +124,6 @@ pub async fn request(
         updates::changed(tx, user_id).await?;
     }
     Ok(added)
-}
-
-/// The handoff queue's calls a person makes, as a service that owns its transactions.
-#[derive(Clone)]
-pub struct Handoffs {
-    db: Db,
-}
-
-impl Handoffs {
-    pub fn new(db: Db) -> Self {
-        Self { db }
-    }
-
-    /// Asks for a consultation call with the preferred times (`request_call`), committed.
-    pub async fn request_call(&self, user_id: &str, times: &str) -> Result<CallRequest, AppError> {
-        let mut tx = self.db.begin().await?;
-        let asked = request_call(&mut tx, user_id, times, self.db.now_ms()).await?;
-        tx.commit().await?;
-        Ok(asked)
-    }
 }
 
 /// What asking for a consultation call came to.

@@ -23,9 +23,9 @@ use crate::{
 };
 
 use super::{
-    message_login, messages, notices,
+    login_question, messages, notices,
     number_change::{self, NumberChange},
-    reminder_words, reminders, updates,
+    proactive, reminder_words, updates,
 };
 
 /// The job that answers a person: everything they wrote by the time it runs.
@@ -100,13 +100,13 @@ impl Inbox {
                 continue;
             };
             users::touch(&mut tx, &user.id, at).await?;
-            reminders::mark_answered(&mut tx, &user.id, at).await?;
+            proactive::mark_answered(&mut tx, &user.id, at).await?;
             updates::changed(&mut tx, &user.id).await?;
             receipt.stored += 1;
             if message.kind == MessageKind::Reaction {
                 continue; // an emoji on one of our messages needs no answer
             }
-            if message_login::take(&mut tx, &user, message, &stored_id, at).await? {
+            if login_question::take(&mut tx, &user, message, &stored_id, at).await? {
                 continue; // a login by message, answered already
             }
             if reminder_words::take(&mut tx, &user, message, &stored_id, at).await? {

@@ -116,6 +116,6 @@ async fn absorb(conn: &mut Tx, from: &str, into: &str) -> Result<(), sqlx::Error
     messages::hand_over(conn, from, into).await?;
     subscriptions::hand_over(conn, from, into).await?;
     notices::hand_over(conn, from, into).await?;
-    super::reminders::hand_over(conn, from, into).await?;
+    super::proactive::hand_over(conn, from, into).await?;
     numbers::remove_absorbed(conn, from).await
 }

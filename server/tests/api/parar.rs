@@ -18,7 +18,7 @@ fn instant(text: &str) -> i64 {
 
 /// Runs the scheduler once as of `at`; how many it sent.
 async fn run(app: &TestApp, at: &str) -> usize {
-    socio::conversation::reminders::run(&app.db, instant(at)).await.unwrap().sent
+    socio::conversation::proactive::run(&app.db, instant(at)).await.unwrap().sent
 }
 
 /// PARAR is final (issue 42): the scheduler and 250 people saying PARAR at the same moment. The
@@ -34,7 +34,7 @@ async fn a_scheduler_run_racing_everyone_s_parar_stores_nothing_after_a_stop(db:
         socio::plan::tracking::reminders::set(&app.db, &user_id, true, true, None, None).await.unwrap();
     }
     // The first business day of December at 09:00: everyone's check-in is due.
-    let scheduler = socio::conversation::reminders::run(&app.db, instant("2026-12-01T09:00:00-03:00"));
+    let scheduler = socio::conversation::proactive::run(&app.db, instant("2026-12-01T09:00:00-03:00"));
     let parar = futures::future::join_all(phones.iter().map(|phone| {
         let app = &app;
         async move {

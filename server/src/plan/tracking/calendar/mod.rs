@@ -5,7 +5,7 @@
 //! what a MEI whose last year passed it must do by when ([`year_over`]). Pure functions of an
 //! instant in São Paulo, the person's choices and their recorded months; every date and figure
 //! comes from the dated facts (`facts::calendar`), none is written here. Nothing is ever due
-//! between 20:00 and 08:00. The scheduler (`conversation::reminders`) sends each once per person
+//! between 20:00 and 08:00. The scheduler (`conversation::proactive`) sends each once per person
 //! and period.
 
 use super::{
