@@ -194,7 +194,7 @@ impl VisitorId {
 }
 
 /// Counts the event once per visitor, kind and day; repeats the same day change nothing.
-pub async fn record(
+pub(in crate::analytics) async fn record(
     db: &Db,
     kind: EventKind,
     variant: Variant,
@@ -254,7 +254,12 @@ pub struct Reminders {
 }
 
 /// The report as it reads at `now` (Unix ms).
-pub async fn report_at(db: &Db, days: i64, now: i64, rates: &MessageRates) -> Result<Report, sqlx::Error> {
+pub(in crate::analytics) async fn report_at(
+    db: &Db,
+    days: i64,
+    now: i64,
+    rates: &MessageRates,
+) -> Result<Report, sqlx::Error> {
     let today = CivilDate::in_sao_paulo(now).days();
     let first_day = today - days + 1;
     let since = CivilDate::from_days(first_day).starts_at();

@@ -9,13 +9,36 @@ use crate::{
     consultant::guide,
     conversation::{handoff, messages, notices, summaries},
     db::{Db, Tx},
+    error::AppError,
     identity::directory,
     plan::store,
     whatsapp::outbox,
 };
 
+/// Erasure as a service: the one way to erase a person.
+#[derive(Clone)]
+pub struct Erasure {
+    db: Db,
+}
+
+impl Erasure {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// Erases the user; false when there was no such user.
+    pub async fn erase(&self, user_id: &str) -> Result<bool, AppError> {
+        Ok(erase(&self.db, user_id).await?)
+    }
+
+    /// Erases the user with the audit record of who asked, in one transaction (`erase_recorded`).
+    pub async fn erase_recorded(&self, user_id: &str, by: &Request<'_>) -> Result<bool, AppError> {
+        Ok(erase_recorded(&self.db, user_id, by).await?)
+    }
+}
+
 /// Erases the user; false when there was no such user.
-pub async fn erase(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
+async fn erase(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
     let mut tx = db.begin().await?;
     if !erase_in(&mut tx, user_id).await? {
         return Ok(false); // nothing is committed
@@ -33,7 +56,7 @@ pub struct Request<'a> {
 
 /// Erases the user and records who asked in the audit log, in one transaction: the erasure is never
 /// kept without its record, nor the record without it. False when there was no such user.
-pub async fn erase_recorded(db: &Db, user_id: &str, by: &Request<'_>) -> Result<bool, sqlx::Error> {
+async fn erase_recorded(db: &Db, user_id: &str, by: &Request<'_>) -> Result<bool, sqlx::Error> {
     let mut tx = db.begin().await?;
     if !erase_in(&mut tx, user_id).await? {
         return Ok(false); // nothing is committed

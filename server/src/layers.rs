@@ -50,6 +50,8 @@ pub fn layer_of(module: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod circles;
+#[cfg(test)]
+mod doors;
 
 #[cfg(test)]
 mod tests {

@@ -157,7 +157,7 @@ async fn run_reminders(now: Option<&str>) -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let db = Db::connect(&config.database_url).await?;
     db.migrate().await?;
-    let run = socio::conversation::proactive::run(&db, now).await?;
+    let run = socio::conversation::proactive::Proactive::new(db).run(now).await?;
     println!("reminders: {} sent, {} people with reminders on", run.sent, run.considered);
     Ok(())
 }

@@ -67,7 +67,11 @@ impl Email {
 }
 
 /// Stores the address; giving it again keeps the first consent.
-pub async fn subscribe(db: &Db, email: &Email, language: Language) -> Result<(), sqlx::Error> {
+pub(in crate::newsletter) async fn subscribe(
+    db: &Db,
+    email: &Email,
+    language: Language,
+) -> Result<(), sqlx::Error> {
     let now = db.now_ms();
     sqlx::query(
         "insert into newsletter_subscribers (email, language, consented_at, created_at) values ($1, $2, $3, $3) \

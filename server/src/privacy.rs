@@ -63,7 +63,7 @@ impl Privacy {
 
     /// Erases the person and records who asked, in one transaction; false when there was none.
     pub async fn erase(&self, user_id: &str, by: &Request<'_>) -> Result<bool, AppError> {
-        Ok(erasure::erase_recorded(&self.db, user_id, by).await?)
+        erasure::Erasure::new(self.db.clone()).erase_recorded(user_id, by).await
     }
 
     /// The person's data; None when there is no such person.

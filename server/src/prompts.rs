@@ -159,12 +159,12 @@ fn prompt_from(row: &sqlx::any::AnyRow) -> Result<Prompt, sqlx::Error> {
     })
 }
 
-pub async fn list(db: &Db) -> Result<Vec<Prompt>, sqlx::Error> {
+pub(in crate::prompts) async fn list(db: &Db) -> Result<Vec<Prompt>, sqlx::Error> {
     let sql = format!("select {PROMPT_COLUMNS} from system_prompts order by created_at desc");
     sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(db.pool()).await?.iter().map(prompt_from).collect()
 }
 
-pub async fn get(db: &Db, id: &str) -> Result<Prompt, AppError> {
+pub(in crate::prompts) async fn get(db: &Db, id: &str) -> Result<Prompt, AppError> {
     let sql = format!("select {PROMPT_COLUMNS} from system_prompts where id = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(db.pool()).await?;
     row.as_ref().map(prompt_from).transpose()?.ok_or(AppError::NotFound(Resource::SystemPrompt))

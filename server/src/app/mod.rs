@@ -186,7 +186,10 @@ impl Application {
             jobs::spawn_workers(&self.db, self.handlers, self.worker_options, workers_stopped.clone());
         // The proactive messages people asked for, every minute (docs/business-plan.md, "Staying on track").
         if let Some(every) = self.config.jobs.reminders_every {
-            workers.spawn(crate::conversation::proactive::schedule(self.db.clone(), every, workers_stopped));
+            workers.spawn(
+                crate::conversation::proactive::Proactive::new(self.db.clone())
+                    .schedule(every, workers_stopped),
+            );
         }
         tracing::info!(port = self.port, database = ?self.db.engine(), "Sócio is serving");
 

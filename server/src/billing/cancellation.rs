@@ -33,7 +33,7 @@ pub enum Refund {
 }
 
 /// Cancels the user's running subscription, saying what became of the payment.
-pub async fn cancel(
+pub(in crate::billing) async fn cancel(
     db: &Db,
     stripe: Option<&StripeClient>,
     user_id: &str,

@@ -139,7 +139,7 @@ pub struct Outcome {
 }
 
 /// The outcome of a checkout session, for the page a person lands on after paying.
-pub async fn outcome(db: &Db, id: &str) -> Result<Option<Outcome>, sqlx::Error> {
+pub(in crate::billing) async fn outcome(db: &Db, id: &str) -> Result<Option<Outcome>, sqlx::Error> {
     let row = sqlx::query(
         "select id, user_id, billing_interval, provider, amount_cents, currency, status, completed_at, receipt_url \
          from checkout_sessions where id = $1",

@@ -95,7 +95,7 @@ impl From<AppError> for HandlingError {
 }
 
 /// Carries out one event. `fix_payment_url` is where a person whose renewal failed is sent.
-pub async fn handle(
+pub(in crate::billing) async fn handle(
     db: &Db,
     stripe: &StripeClient,
     event: &StripeEvent,

@@ -213,7 +213,7 @@ pub enum Ending {
 }
 
 /// Records a cancellation the provider (if any) has already carried out.
-pub async fn cancel(
+pub(in crate::billing) async fn cancel(
     db: &Db,
     user_id: &str,
     subscription_id: &str,
@@ -355,7 +355,7 @@ pub async fn erase_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
 }
 
 /// Ends a subscription whose paid period is over after a cancellation (the expiry job).
-pub async fn expire(db: &Db, subscription_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::billing) async fn expire(db: &Db, subscription_id: &str) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
     let now = db.now_ms();
     let update = sqlx::query(
@@ -407,7 +407,7 @@ pub(in crate::billing) async fn record_event(
 }
 
 /// A renewal failed: past due, and the user is told how to fix it on WhatsApp.
-pub async fn payment_failed(
+pub(in crate::billing) async fn payment_failed(
     db: &Db,
     provider_subscription_id: &str,
     fix_url: &str,
@@ -437,7 +437,7 @@ pub async fn payment_failed(
 /// period; a month from now when Stripe gave none). An invoice for a subscription we do not know
 /// yet — the first one, which Stripe may send before the checkout completes — changes nothing: the
 /// checkout's completion reads the same invoice from Stripe.
-pub async fn renewed(
+pub(in crate::billing) async fn renewed(
     db: &Db,
     provider_subscription_id: &str,
     period_end: Option<i64>,

@@ -43,7 +43,10 @@ pub(in crate::consultant) async fn answers_a_checkin(db: &Db, user_id: &str) -> 
 }
 
 /// The field the interview waits on, with the answers so far; None when it is not running.
-pub async fn pending(db: &Db, user_id: &str) -> Result<Option<(String, Json)>, sqlx::Error> {
+pub(in crate::consultant) async fn pending(
+    db: &Db,
+    user_id: &str,
+) -> Result<Option<(String, Json)>, sqlx::Error> {
     let row = sqlx::query("select field, draft from guide_state where user_id = $1 and step = $2")
         .bind(user_id)
         .bind(STEP)
@@ -73,7 +76,7 @@ async fn wait_for(db: &Db, user_id: &str, field: &str, draft: &Json) -> Result<(
 }
 
 /// Leaves the interview (the plan's interview picks up where it was next time).
-pub async fn leave(db: &Db, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::consultant) async fn leave(db: &Db, user_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("delete from guide_state where user_id = $1 and step = $2")
         .bind(user_id)
         .bind(STEP)
@@ -101,7 +104,7 @@ fn question(field: &str, month: &str, lang: Language) -> String {
 
 /// Starts the interview for last month; `first_answer` (what answered a check-in) is taken as the
 /// revenue when it reads as an amount.
-pub async fn start(
+pub(in crate::consultant) async fn start(
     db: &Db,
     results: &Results,
     user: &User,
@@ -119,7 +122,7 @@ pub async fn start(
 }
 
 /// Takes the answer to the field the interview waits on.
-pub async fn answer(
+pub(in crate::consultant) async fn answer(
     db: &Db,
     results: &Results,
     user: &User,

@@ -243,7 +243,7 @@ pub async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Hando
 }
 
 /// The queue: those waiting, longest first, then those taken.
-pub async fn list(db: &Db) -> Result<Vec<Handoff>, sqlx::Error> {
+pub(in crate::conversation) async fn list(db: &Db) -> Result<Vec<Handoff>, sqlx::Error> {
     let sql = format!(
         "select {COLUMNS} from handoffs h join users u on u.id = h.user_id \
          order by case when h.status = 'waiting' then 0 else 1 end, h.requested_at limit 500"

@@ -79,16 +79,29 @@ impl Overviews {
         preview_chars: i64,
         months: i64,
     ) -> Result<Overview, AppError> {
-        let db = self.plans.db();
-        let now = db.now_ms();
-        if let Some(overview) = read(db, user_id, now, recent, preview_chars, months).await? {
+        if let Some(overview) = self.in_one_read(user_id, recent, preview_chars, months).await? {
             return Ok(overview);
         }
+        let db = self.plans.db();
+        let now = db.now_ms();
         let plan = self.plans.outline(user_id).await?;
         let latest = messages::latest(db, user_id, recent, 0).await?;
         let activity = messages::activity(db, user_id, now).await?;
         let months = Results::new(self.plans.clone()).months(user_id).await?;
         Ok(Overview { plan, recent: latest.into_iter().map(Recent::from).collect(), activity, months })
+    }
+
+    /// The overview in one round trip, as [`Overviews::of`] reads it first: None while the person
+    /// has no plan yet (`of` then creates it and reads the parts alone).
+    pub async fn in_one_read(
+        &self,
+        user_id: &str,
+        recent: i64,
+        preview_chars: i64,
+        months: i64,
+    ) -> Result<Option<Overview>, AppError> {
+        let db = self.plans.db();
+        Ok(read(db, user_id, db.now_ms(), recent, preview_chars, months).await?)
     }
 
     /// A page of the person's messages, newest first, and how many there are.
@@ -175,7 +188,7 @@ fn statement(engine: Engine) -> String {
 /// characters) and `months` recorded months at most. None when the person has no plan yet (the
 /// caller creates it and reads the parts alone), or in the rare window where São Paulo's offset
 /// changed within the last 30 days (the days are then counted one by one, in Rust).
-pub async fn read(
+pub(in crate::conversation) async fn read(
     db: &Db,
     user_id: &str,
     now: i64,

@@ -16,12 +16,14 @@ use crate::{
     error::AppError,
     identity::users::{self, User},
     plan::{
+        Plans,
+        events::PlanEvents,
         sections::Step,
         store::{self, Detail},
         tracking::{
+            Results,
             calendar::{self, Due, Profile},
             reminders::{self, Preferences},
-            results,
         },
     },
     whatsapp::{
@@ -39,15 +41,41 @@ pub struct Run {
     pub sent: usize,
 }
 
-/// Sends what is due at `now` (Unix ms) to everyone who asked for it.
-pub async fn run(db: &Db, now: i64) -> Result<Run, AppError> {
+/// The scheduler as a service: a run at an instant (the server's ticks, `socio reminders run`),
+/// or the schedule that ticks until the server stops.
+#[derive(Clone)]
+pub struct Proactive {
+    db: Db,
+    /// The person's months, read through their domain's service (a plan without watchers: reading
+    /// publishes nothing).
+    results: Results,
+}
+
+impl Proactive {
+    pub fn new(db: Db) -> Self {
+        let results = Results::new(Plans::new(db.clone(), PlanEvents::default()));
+        Self { db, results }
+    }
+
+    /// Sends what is due at `now` (Unix ms) to everyone who asked for it.
+    pub async fn run(&self, now: i64) -> Result<Run, AppError> {
+        run(&self.db, &self.results, now).await
+    }
+
+    /// Ticks every `every` until `stop`, and sends what is due once in each hour.
+    pub async fn schedule(self, every: Duration, stop: tokio::sync::watch::Receiver<bool>) {
+        schedule(self, every, stop).await;
+    }
+}
+
+async fn run(db: &Db, results: &Results, now: i64) -> Result<Run, AppError> {
     let mut outcome = Run::default();
     if calendar::quiet(now) {
         return Ok(outcome);
     }
     for (user_id, prefs) in reminders::Reminders::new(db.clone()).active().await? {
         outcome.considered += 1;
-        match run_for(db, &user_id, &prefs, now).await {
+        match run_for(db, results, &user_id, &prefs, now).await {
             Ok(sent) => outcome.sent += sent,
             // One person's trouble never keeps the others' reminders.
             Err(error) => tracing::error!(user = %user_id, %error, "reminders for one person failed"),
@@ -59,7 +87,13 @@ pub async fn run(db: &Db, now: i64) -> Result<Run, AppError> {
     Ok(outcome)
 }
 
-async fn run_for(db: &Db, user_id: &str, prefs: &Preferences, now: i64) -> Result<usize, AppError> {
+async fn run_for(
+    db: &Db,
+    results: &Results,
+    user_id: &str,
+    prefs: &Preferences,
+    now: i64,
+) -> Result<usize, AppError> {
     let mut conn = db.pool().acquire().await?;
     let Some(user) = users::find_by_id(&mut conn, user_id).await? else { return Ok(0) };
     if user.whatsapp_address().is_none() {
@@ -67,9 +101,7 @@ async fn run_for(db: &Db, user_id: &str, prefs: &Preferences, now: i64) -> Resul
     }
     let plan = store::find(&mut conn, user_id, Detail::Sections, now).await?;
     drop(conn);
-    // A read of the results' own (public) list: `Results` needs the app's `Plans` and its
-    // watchers, which this entry (also `socio reminders` from the shell) does not have.
-    let months = results::list(db, user_id).await?;
+    let months = results.months(user_id).await?;
     let profile = Profile::of(plan.as_ref(), &months);
     let name = user
         .first_name()
@@ -192,7 +224,8 @@ pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result
 
 /// The scheduler: ticks `every` (a minute) until `stop` turns true, and runs a pass in the first
 /// tick of each hour. Several servers may run it at once.
-pub async fn schedule(db: Db, every: Duration, mut stop: tokio::sync::watch::Receiver<bool>) {
+async fn schedule(proactive: Proactive, every: Duration, mut stop: tokio::sync::watch::Receiver<bool>) {
+    let db = &proactive.db;
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut last_pass = None;
@@ -224,7 +257,7 @@ pub async fn schedule(db: Db, every: Duration, mut stop: tokio::sync::watch::Rec
         if last_pass == Some(hour) {
             continue;
         }
-        match run(&db, now).await {
+        match run(db, &proactive.results, now).await {
             Ok(_) => last_pass = Some(hour),
             Err(error) => tracing::error!(%error, "the reminder scheduler's run failed"),
         }

@@ -176,7 +176,11 @@ async fn insert_refresh(
 }
 
 /// Starts a session (a new family) for a user who just proved who they are.
-pub async fn start(db: &Db, keys: &TokenKeys, user: &User) -> Result<TokenPair, AppError> {
+pub(in crate::identity) async fn start(
+    db: &Db,
+    keys: &TokenKeys,
+    user: &User,
+) -> Result<TokenPair, AppError> {
     let family_id = uuid::Uuid::new_v4().to_string();
     let mut conn = db.pool().acquire().await?;
     let now = db.now_ms();

@@ -21,7 +21,7 @@ use std::{
 
 /// A token of Rust source, as much as the reader needs.
 #[derive(Clone, Debug, PartialEq)]
-enum Token {
+pub(super) enum Token {
     Ident(String),
     Path,
     Open,
@@ -32,7 +32,7 @@ enum Token {
 }
 
 /// Identifiers, `::`, braces, commas and semicolons; comments, strings and characters dropped.
-fn tokens(source: &str) -> Vec<Token> {
+pub(super) fn tokens(source: &str) -> Vec<Token> {
     let chars: Vec<char> = source.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;

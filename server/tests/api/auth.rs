@@ -335,7 +335,7 @@ async fn an_erased_user_or_a_changed_role_stops_the_tokens_at_once(db: TestDatab
     let erased = app.register("+5521998765432").await;
     let (access, _) = app.login("+5521998765432").await;
     assert_eq!(app.me(&access).await.0, 200);
-    assert!(socio::erasure::erase(&app.db, &erased).await.unwrap());
+    assert!(socio::erasure::Erasure::new(app.db.clone()).erase(&erased).await.unwrap());
     assert_eq!(app.me(&access).await.0, 401, "an erased user's token stops working");
 }
 on_both_engines!(an_erased_user_or_a_changed_role_stops_the_tokens_at_once);

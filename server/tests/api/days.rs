@@ -5,9 +5,10 @@
 use reqwest::Method;
 use serde_json::Value;
 use socio::{
-    analytics,
+    analytics::Funnel,
     clock::{CivilDate, DAY_MS},
-    conversation::messages,
+    conversation::overview::Overviews,
+    plan::{Plans, events::PlanEvents},
 };
 
 use crate::{
@@ -19,6 +20,13 @@ const ADMIN: &str = "+5531999990000";
 /// 2026-11-22 02:30 UTC: 23:30 on Saturday 21 November in São Paulo.
 const SATURDAY_23_30: i64 = 1_795_314_600_000;
 const HOUR: i64 = 3_600_000;
+
+/// The person's activity figures as the dashboard reads them, with the clock at `at`.
+async fn activity_at(app: &TestApp, user_id: &str, at: i64) -> socio::conversation::messages::Activity {
+    app.db.clock().set(at);
+    let overviews = Overviews::new(Plans::new(app.db.clone(), PlanEvents::default()));
+    overviews.stats(user_id).await.unwrap().1
+}
 
 async fn message_at(app: &TestApp, user_id: &str, at: i64, n: usize) {
     sqlx::query(
@@ -46,12 +54,12 @@ async fn at_half_past_eleven_in_sao_paulo_the_day_counted_is_sao_paulo_s(db: Tes
         message_at(&app, &ana, at, n).await;
     }
 
-    let activity = messages::activity(&app.db, &ana, SATURDAY_23_30 + 60_000).await.unwrap();
+    let activity = activity_at(&app, &ana, SATURDAY_23_30 + 60_000).await;
     assert_eq!(activity.days_active, 3, "Saturday, Friday and the Saturday before, in São Paulo");
     assert_eq!(activity.messages_this_week, 3, "today and the six days before it, from midnight there");
 
     let rates = socio::config::MessageRates::default();
-    let report = analytics::report_at(&app.db, 3, SATURDAY_23_30 + 60_000, &rates).await.unwrap();
+    let report = Funnel::new(app.db.clone()).report(3, &rates).await.unwrap();
     let days: Vec<(String, i64)> = report.messages_per_day.iter().map(|d| (d.day.clone(), d.count)).collect();
     assert_eq!(
         days,
@@ -92,7 +100,7 @@ async fn across_the_2018_summer_time_change_active_days_are_still_sao_paulo_days
     for (n, at) in times.into_iter().enumerate() {
         message_at(&app, &ana, at, n).await;
     }
-    let activity = messages::activity(&app.db, &ana, tenth + 2 * HOUR).await.unwrap();
+    let activity = activity_at(&app, &ana, tenth + 2 * HOUR).await;
     assert_eq!(
         (activity.days_active, activity.messages_this_week, activity.total_messages),
         (2, 2, 4),

@@ -270,7 +270,7 @@ async fn pro_users_ask_for_a_consultation_call_from_the_dashboard_into_the_same_
         .await;
     assert_eq!(status, 409, "a Pro feature");
 
-    assert!(socio::erasure::erase(&app.db, &ana).await.unwrap());
+    assert!(socio::erasure::Erasure::new(app.db.clone()).erase(&ana).await.unwrap());
     assert_eq!(queue(&app, &admin).await["handoffs"], json!([]), "erasure takes the request with it");
 }
 on_both_engines!(pro_users_ask_for_a_consultation_call_from_the_dashboard_into_the_same_queue);

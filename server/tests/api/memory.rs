@@ -96,7 +96,7 @@ async fn older_turns_are_summarised_by_the_model_and_come_back_in_its_context(db
         detail["data"]["conversationSummary"],
         "Ana abre uma padaria em Campinas; já perguntou sobre preços e MEI."
     );
-    assert!(socio::erasure::erase(&app.db, &ana).await.unwrap());
+    assert!(socio::erasure::Erasure::new(app.db.clone()).erase(&ana).await.unwrap());
     assert_eq!(app.count("select count(*) as n from conversation_summaries").await, 0);
 }
 on_both_engines!(older_turns_are_summarised_by_the_model_and_come_back_in_its_context);

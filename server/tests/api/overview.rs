@@ -5,8 +5,8 @@
 use reqwest::Method;
 use serde_json::json;
 use socio::{
-    conversation::{messages, overview},
-    plan::{store, tracking::results},
+    conversation::{messages::Messages, overview::Overviews},
+    plan::{Plans, events::PlanEvents, store, tracking::Results},
 };
 
 use crate::{
@@ -36,14 +36,16 @@ async fn the_overview_read_in_one_statement_is_what_its_parts_read_alone_say(db:
     let user_id = app.user_column(ANA, "id").await;
 
     let now = app.db.now_ms();
-    let read = overview::read(&app.db, &user_id, now, 5, 140, 12).await.unwrap().expect("the plan exists");
+    let plans = Plans::new(app.db.clone(), PlanEvents::default());
+    let overviews = Overviews::new(plans.clone());
+    let read = overviews.in_one_read(&user_id, 5, 140, 12).await.unwrap().expect("the plan exists");
     let mut conn = app.db.pool().acquire().await.unwrap();
     let plan = store::find(&mut conn, &user_id, store::Detail::Sections, now).await.unwrap().unwrap();
     drop(conn);
     assert_eq!(read.plan, plan, "the plan, its sections and its recorded RBT12");
-    assert_eq!(read.activity, messages::activity(&app.db, &user_id, now).await.unwrap());
+    assert_eq!(read.activity, overviews.stats(&user_id).await.unwrap().1);
     assert!(read.activity.total_messages >= 3, "{:?}", read.activity);
-    let alone = messages::latest(&app.db, &user_id, 5, 0).await.unwrap();
+    let (alone, _) = Messages::new(app.db.clone()).page(&user_id, 5, 0).await.unwrap();
     assert_eq!(
         read.recent.iter().map(|m| &m.id).collect::<Vec<_>>(),
         alone.iter().map(|m| &m.id).collect::<Vec<_>>()
@@ -60,7 +62,7 @@ async fn the_overview_read_in_one_statement_is_what_its_parts_read_alone_say(db:
         read.recent.iter().any(|m| m.content.chars().count() == 141),
         "the long one is cut, and says there was more"
     );
-    let months = results::list(&app.db, &user_id).await.unwrap();
+    let months = Results::new(plans).months(&user_id).await.unwrap();
     assert_eq!(read.months, months);
     assert_eq!(
         read.months.iter().map(|m| m.month.key()).collect::<Vec<_>>(),
@@ -73,10 +75,11 @@ async fn someone_without_a_plan_has_no_overview_yet_and_the_dashboard_creates_it
     let app = spawn_app(db).await;
     app.register(ANA).await;
     let user_id = app.user_column(ANA, "id").await;
-    assert!(overview::read(&app.db, &user_id, app.db.now_ms(), 5, 140, 12).await.unwrap().is_none());
+    let overviews = Overviews::new(Plans::new(app.db.clone(), PlanEvents::default()));
+    assert!(overviews.in_one_read(&user_id, 5, 140, 12).await.unwrap().is_none());
     let (token, _) = app.login(ANA).await;
     let (status, body) = app.call(Method::GET, "/api/dashboard", serde_json::Value::Null, Some(&token)).await;
     assert_eq!(status, 200, "{body}");
-    assert!(overview::read(&app.db, &user_id, app.db.now_ms(), 5, 140, 12).await.unwrap().is_some());
+    assert!(overviews.in_one_read(&user_id, 5, 140, 12).await.unwrap().is_some());
 }
 on_both_engines!(someone_without_a_plan_has_no_overview_yet_and_the_dashboard_creates_it);

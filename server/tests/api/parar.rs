@@ -18,7 +18,7 @@ fn instant(text: &str) -> i64 {
 
 /// Runs the scheduler once as of `at`; how many it sent.
 async fn run(app: &TestApp, at: &str) -> usize {
-    socio::conversation::proactive::run(&app.db, instant(at)).await.unwrap().sent
+    socio::conversation::proactive::Proactive::new(app.db.clone()).run(instant(at)).await.unwrap().sent
 }
 
 /// PARAR is final (issue 42): the scheduler and 250 people saying PARAR at the same moment. The
@@ -31,10 +31,14 @@ async fn a_scheduler_run_racing_everyone_s_parar_stores_nothing_after_a_stop(db:
     let phones: Vec<String> = (0..PEOPLE).map(|n| format!("+55119{:08}", 70_000_000 + n)).collect();
     for phone in &phones {
         let user_id = app.register(phone).await;
-        socio::plan::tracking::reminders::set(&app.db, &user_id, true, true, None, None).await.unwrap();
+        socio::plan::tracking::reminders::Reminders::new(app.db.clone())
+            .choose(&user_id, true, true, None, None)
+            .await
+            .unwrap();
     }
     // The first business day of December at 09:00: everyone's check-in is due.
-    let scheduler = socio::conversation::proactive::run(&app.db, instant("2026-12-01T09:00:00-03:00"));
+    let proactive = socio::conversation::proactive::Proactive::new(app.db.clone());
+    let scheduler = proactive.run(instant("2026-12-01T09:00:00-03:00"));
     let parar = futures::future::join_all(phones.iter().map(|phone| {
         let app = &app;
         async move {
@@ -83,7 +87,10 @@ async fn a_retried_check_in_is_dropped_once_parar_arrived_before_its_retry(db: T
     assert_eq!(app.post_whatsapp_webhook(&body, Some(APP_SECRET)).await, 200);
     graph.wait_for_requests(1).await;
     let user_id: String = sqlx::query_scalar("select id from users").fetch_one(app.db.pool()).await.unwrap();
-    socio::plan::tracking::reminders::set(&app.db, &user_id, true, true, None, None).await.unwrap();
+    socio::plan::tracking::reminders::Reminders::new(app.db.clone())
+        .choose(&user_id, true, true, None, None)
+        .await
+        .unwrap();
 
     // Meta's error shape for a temporary failure (developers.facebook.com/documentation/
     // business-messaging/whatsapp/support/error-codes: code 2, "Service temporarily unavailable").
@@ -138,7 +145,10 @@ async fn a_marketing_preference_older_than_her_latest_word_is_ignored(db: TestDa
     assert_eq!(app.post_whatsapp_webhook(&body, Some(APP_SECRET)).await, 200);
     graph.wait_for_requests(1).await;
     let user_id: String = sqlx::query_scalar("select id from users").fetch_one(app.db.pool()).await.unwrap();
-    socio::plan::tracking::reminders::set(&app.db, &user_id, true, true, None, None).await.unwrap();
+    socio::plan::tracking::reminders::Reminders::new(app.db.clone())
+        .choose(&user_id, true, true, None, None)
+        .await
+        .unwrap();
     let parar = String::from_utf8(body.clone()).unwrap().replace("Oi! Quero abrir uma padaria.", "PARAR");
     let parar = parar.replace("wamid.", "wamid.parar.");
     assert_eq!(app.post_whatsapp_webhook(parar.as_bytes(), Some(APP_SECRET)).await, 200);

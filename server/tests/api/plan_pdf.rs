@@ -110,25 +110,31 @@ pub(crate) fn pdf_text(pdf: &[u8]) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
+/// The plan's document written as the next version, through the plan's domain (as the model's
+/// generation does: every call a new version).
+async fn generate_document(
+    app: &crate::helpers::TestApp,
+    user_id: &str,
+) -> (socio::plan::store::Plan, socio::plan::store::Document) {
+    let plans = socio::plan::Plans::new(app.db.clone(), socio::plan::events::PlanEvents::default());
+    let mut conn = app.db.pool().acquire().await.unwrap();
+    let user = socio::identity::users::find_by_id(&mut conn, user_id).await.unwrap().unwrap();
+    drop(conn);
+    socio::plan::document::generate(&plans, &user, socio::locale::Language::PtBr, None).await.unwrap()
+}
+
 async fn a_dashboard_read_leaves_the_generated_document_behind_and_a_plan_read_brings_it(db: TestDatabase) {
     use socio::plan::store::{self, Detail};
     let (app, _) = logged_in(db).await;
     let user_id = app.user_column(ANA, "id").await;
     let mut conn = app.db.pool().acquire().await.unwrap();
     let plan = store::get_or_create(&mut conn, &user_id, Detail::Sections, app.db.now_ms()).await.unwrap();
-    store::store_document(
-        &app.db,
-        &plan.id,
-        "pt-BR",
-        "# Plano da confeitaria",
-        &json!({"title": "Confeitaria"}),
-    )
-    .await
-    .unwrap();
+    let (_, document) = generate_document(&app, &user_id).await;
 
     let full =
         store::find(&mut conn, &user_id, Detail::WithDocument, app.db.now_ms()).await.unwrap().unwrap();
-    assert_eq!(full.document.as_ref().map(|d| d.markdown.as_str()), Some("# Plano da confeitaria"));
+    assert_eq!(full.id, plan.id);
+    assert_eq!(full.document.as_ref().map(|d| &d.markdown), Some(&document.markdown));
     let outline = store::get_or_create(&mut conn, &user_id, Detail::Sections, app.db.now_ms()).await.unwrap();
     assert_eq!(outline.document, None, "the dashboard does not carry the document's Markdown and model");
     assert_eq!((outline.id, outline.sections), (full.id, full.sections), "the same plan otherwise");
@@ -160,10 +166,9 @@ on_both_engines!(generating_an_unchanged_plan_again_stores_nothing_new_and_a_flo
 async fn only_the_last_ten_generated_documents_are_kept(db: TestDatabase) {
     let (app, token) = logged_in(db).await;
     app.call(Method::POST, "/api/business-plan/generate", json!({}), Some(&token)).await;
-    let plan_id: String =
-        sqlx::query("select plan_id from plan_documents").fetch_one(app.db.pool()).await.unwrap().get(0);
+    let user_id = app.user_column(ANA, "id").await;
     for _ in 0..12 {
-        socio::plan::store::store_document(&app.db, &plan_id, "pt-BR", "# Plano", &json!({})).await.unwrap();
+        generate_document(&app, &user_id).await;
     }
     let versions: Vec<i32> = sqlx::query("select version from plan_documents order by version")
         .fetch_all(app.db.pool())

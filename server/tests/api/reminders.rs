@@ -21,7 +21,7 @@ fn instant(text: &str) -> i64 {
 
 /// Runs the scheduler once as of `at` (what `socio reminders run --now` does); how many it sent.
 async fn run(app: &TestApp, at: &str) -> usize {
-    socio::conversation::proactive::run(&app.db, instant(at)).await.unwrap().sent
+    socio::conversation::proactive::Proactive::new(app.db.clone()).run(instant(at)).await.unwrap().sent
 }
 
 /// Ana, a MEI, logged in: her token.
@@ -171,7 +171,7 @@ async fn a_reminder_goes_once_however_many_servers_run_the_scheduler_at_once(db:
     let at = "2026-11-16T10:00:00-03:00";
     let runs = (0..8).map(|n| {
         let db = if n % 2 == 0 { app.db.clone() } else { other.db.clone() };
-        async move { socio::conversation::proactive::run(&db, instant(at)).await.unwrap().sent }
+        async move { socio::conversation::proactive::Proactive::new(db).run(instant(at)).await.unwrap().sent }
     });
     let sent: usize = futures::future::join_all(runs).await.into_iter().sum();
     assert_eq!(sent, 1, "the DAS reminder, once");
@@ -188,7 +188,10 @@ async fn parar_and_meta_s_own_stop_keep_every_reminder_from_going(db: TestDataba
     assert_eq!(app.post_whatsapp_webhook(&body, Some(APP_SECRET)).await, 200);
     graph.wait_for_requests(1).await;
     let user_id: String = sqlx::query_scalar("select id from users").fetch_one(app.db.pool()).await.unwrap();
-    socio::plan::tracking::reminders::set(&app.db, &user_id, true, true, None, None).await.unwrap();
+    socio::plan::tracking::reminders::Reminders::new(app.db.clone())
+        .choose(&user_id, true, true, None, None)
+        .await
+        .unwrap();
 
     // Meta's user_preferences webhook: she stopped the business's marketing messages.
     let stop = crate::fake_graph::user_preferences("stop", 1795253690);
@@ -354,7 +357,10 @@ async fn the_guide_records_a_month_in_a_short_interview_started_by_resultados_or
         socio::facts::calendar(),
     );
     let nine = socio::clock::CivilDate::starts_at(first_business_day) + 9 * 3_600_000;
-    assert_eq!(socio::conversation::proactive::run(&app.db, nine).await.unwrap().sent, 1);
+    assert_eq!(
+        socio::conversation::proactive::Proactive::new(app.db.clone()).run(nine).await.unwrap().sent,
+        1
+    );
     eventually("the check-in", || async { !received_containing(&app, "no seu negócio?").await.is_empty() })
         .await;
     let next = app.say(ANA, "Fechei com 18 mil").await;

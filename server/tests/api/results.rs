@@ -127,7 +127,7 @@ async fn results_are_exported_and_erased_with_the_person(db: TestDatabase) {
         .await
         .unwrap()
         .get("user_id");
-    assert!(socio::erasure::erase(&app.db, &user).await.unwrap());
+    assert!(socio::erasure::Erasure::new(app.db.clone()).erase(&user).await.unwrap());
     assert_eq!(app.count("select count(*) as n from month_results").await, 0);
 }
 on_both_engines!(results_are_exported_and_erased_with_the_person);

@@ -79,7 +79,7 @@ async fn a_watch_ends_when_the_person_is_erased(db: TestDatabase) {
     let user_id = app.register(ANA).await;
     let (access, _) = app.login(ANA).await;
     let mut stream = watch(&app, &access).await.unwrap();
-    assert!(socio::erasure::erase(&app.db, &user_id).await.unwrap());
+    assert!(socio::erasure::Erasure::new(app.db.clone()).erase(&user_id).await.unwrap());
     assert_eq!(ending(&mut stream, Duration::from_secs(1)).await, Code::Unauthenticated);
 }
 on_both_engines!(a_watch_ends_when_the_person_is_erased);

@@ -209,7 +209,8 @@ async fn graph_down_leaves_the_reply_failed_with_the_reason_and_visible(db: Test
     eventually("the reply ends failed", || outbound_status_is(&app, "failed")).await;
     let sent = outbound(&app).await;
     assert!(sent[0].2.as_deref().unwrap().contains("unreachable"), "{:?}", sent[0].2);
-    let (failed, total) = socio::conversation::messages::failed_sends(&app.db, 20, 0).await.unwrap();
+    let (failed, total) =
+        socio::conversation::desk::Desk::new(app.db.clone()).failed_sends(20, 0).await.unwrap();
     assert_eq!(total, 1);
     assert_eq!(failed[0].phone_number, "+5511987654321");
     // The message is failed first, then its job: wait for the job, not for time.
@@ -431,10 +432,10 @@ async fn a_text_outside_the_24_hour_window_is_not_sent_and_says_why(db: TestData
     tx.commit().await.unwrap();
 
     eventually("the late text ends failed", || async {
-        messages::get(&app.db, &id).await.unwrap().is_some_and(|m| m.status == "failed")
+        messages::Messages::new(app.db.clone()).get(&id).await.unwrap().is_some_and(|m| m.status == "failed")
     })
     .await;
-    let late = messages::get(&app.db, &id).await.unwrap().unwrap();
+    let late = messages::Messages::new(app.db.clone()).get(&id).await.unwrap().unwrap();
     assert!(late.error.unwrap().contains("24-hour"));
     assert_eq!(graph.requests().len(), 1, "Meta was not asked to send it");
 }

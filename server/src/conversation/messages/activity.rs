@@ -19,7 +19,11 @@ pub struct Activity {
 
 /// "This week" is today and the six days before it, "days active" counts the days of the last 30
 /// (today included) with a message: days in São Paulo.
-pub async fn activity(db: &Db, user_id: &str, now: i64) -> Result<Activity, sqlx::Error> {
+pub(in crate::conversation) async fn activity(
+    db: &Db,
+    user_id: &str,
+    now: i64,
+) -> Result<Activity, sqlx::Error> {
     let today = CivilDate::in_sao_paulo(now);
     let week_starts = today.plus_days(-6).starts_at();
     let month_starts = today.plus_days(-29).starts_at();

@@ -126,7 +126,7 @@ pub(in crate::conversation) async fn last_inbound_at(
     row.try_get("at")
 }
 
-pub async fn get(db: &Db, id: &str) -> Result<Option<Message>, sqlx::Error> {
+pub(in crate::conversation) async fn get(db: &Db, id: &str) -> Result<Option<Message>, sqlx::Error> {
     let sql = format!("select {COLUMNS} from messages where id = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(db.pool()).await?;
     row.as_ref().map(from_row).transpose()
@@ -183,7 +183,12 @@ pub(in crate::conversation) async fn page(
 }
 
 /// The user's messages, newest first, without counting them all (the dashboard's preview).
-pub async fn latest(db: &Db, user_id: &str, limit: i64, offset: i64) -> Result<Vec<Message>, sqlx::Error> {
+pub(in crate::conversation) async fn latest(
+    db: &Db,
+    user_id: &str,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<Message>, sqlx::Error> {
     let sql = format!(
         "select {COLUMNS} from messages where user_id = $1 order by created_at desc, id desc limit $2 offset $3"
     );

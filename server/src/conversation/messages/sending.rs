@@ -170,7 +170,11 @@ pub struct FailedSend {
 }
 
 /// Failed sends, newest first, and how many there are in all.
-pub async fn failed_sends(db: &Db, limit: i64, offset: i64) -> Result<(Vec<FailedSend>, i64), sqlx::Error> {
+pub(in crate::conversation) async fn failed_sends(
+    db: &Db,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<FailedSend>, i64), sqlx::Error> {
     let rows = sqlx::query(
         "select m.id, m.user_id, coalesce(u.phone_number, u.username, u.bsuid) as phone_number, m.content, m.error, m.updated_at from messages m \
          join users u on u.id = m.user_id where m.direction = 'outbound' and m.status = 'failed' \

@@ -15,7 +15,7 @@ use crate::{
 pub const CHANGES_CHANNEL: &str = "socio_plan_changes";
 
 /// Applies the updates atomically (all or none) and records each in the change feed.
-pub async fn apply(
+pub(in crate::plan) async fn apply(
     db: &Db,
     user_id: &str,
     actor_id: Option<&str>,
@@ -123,7 +123,7 @@ async fn record(
 }
 
 /// The user's changes after `since`, oldest first, at most `limit`.
-pub async fn changes_since(
+pub(in crate::plan) async fn changes_since(
     db: &Db,
     user_id: &str,
     since: i64,
@@ -155,7 +155,7 @@ pub async fn changes_since(
 }
 
 /// The newest cursor of the user's feed (0 when there is none).
-pub async fn latest_cursor(db: &Db, user_id: &str) -> Result<i64, sqlx::Error> {
+pub(in crate::plan) async fn latest_cursor(db: &Db, user_id: &str) -> Result<i64, sqlx::Error> {
     let row = sqlx::query(
         "select max(c.seq) as seq from plan_changes c join business_plans p on p.id = c.plan_id where p.user_id = $1",
     )

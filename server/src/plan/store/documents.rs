@@ -12,7 +12,7 @@ pub const DOCUMENTS_KEPT: i32 = 10;
 
 /// Stores a newly generated document as the next version, forgetting those older than the last
 /// [`DOCUMENTS_KEPT`].
-pub async fn store_document(
+pub(in crate::plan) async fn store_document(
     db: &Db,
     plan_id: &str,
     language: &str,

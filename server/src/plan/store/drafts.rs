@@ -11,7 +11,12 @@ use crate::{
 };
 
 /// Keeps what the user is typing, per context, without touching the sections.
-pub async fn save_draft(db: &Db, user_id: &str, context: &str, data: &Json) -> Result<i64, AppError> {
+pub(in crate::plan) async fn save_draft(
+    db: &Db,
+    user_id: &str,
+    context: &str,
+    data: &Json,
+) -> Result<i64, AppError> {
     // One writer of a person's drafts at a time (across servers), so the count below holds.
     let _one_at_a_time = db.lock_key(&format!("drafts:{user_id}")).await?;
     let mut tx = db.begin().await?;

@@ -11,9 +11,12 @@ mod drafts;
 #[cfg(test)]
 mod tests;
 
-pub use changes::{CHANGES_CHANNEL, CHANGES_KEPT, apply, changes_since, latest_cursor};
-pub use documents::{DOCUMENTS_KEPT, store_document};
-pub use drafts::{MAX_DRAFT_CONTEXTS, save_draft};
+pub use changes::{CHANGES_CHANNEL, CHANGES_KEPT};
+pub(in crate::plan) use changes::{apply, changes_since, latest_cursor};
+pub use documents::DOCUMENTS_KEPT;
+pub(in crate::plan) use documents::store_document;
+pub use drafts::MAX_DRAFT_CONTEXTS;
+pub(in crate::plan) use drafts::save_draft;
 use serde_json::Value as Json;
 use sqlx::{AnyConnection, Row, any::AnyRow};
 
@@ -389,7 +392,7 @@ pub async fn get_or_create(
 }
 
 /// Deletes the plan and everything of it. False when there was none.
-pub async fn delete(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
+pub(in crate::plan) async fn delete(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
     let mut tx = db.begin().await?;
     let id: Option<String> = sqlx::query("select id from business_plans where user_id = $1")
         .bind(user_id)

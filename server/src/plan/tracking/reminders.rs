@@ -64,7 +64,7 @@ async fn active(db: &Db) -> Result<Vec<(String, Preferences)>, sqlx::Error> {
 
 /// Saves what the person chose (the dashboard, or "sim" on WhatsApp). Turning something on is
 /// consent, recorded with its time, and resumes what was stopped.
-pub async fn set(
+pub(in crate::plan) async fn set(
     db: &Db,
     user_id: &str,
     monthly_checkin: bool,

@@ -94,7 +94,7 @@ pub(super) async fn record(
 }
 
 /// The person's recorded months, newest first (the last two years).
-pub async fn list(db: &Db, user_id: &str) -> Result<Vec<MonthResult>, sqlx::Error> {
+pub(in crate::plan) async fn list(db: &Db, user_id: &str) -> Result<Vec<MonthResult>, sqlx::Error> {
     let rows = sqlx::query(
         "select month, revenue_cents, costs_cents, sales_count, recorded_at from month_results \
          where user_id = $1 order by month desc limit $2",

@@ -196,7 +196,7 @@ pub fn checkin_day(year: i64, month: i64, prefs: &Preferences, calendar: &Calend
 /// passed and the new year has just begun ([`year_over`]), else the current year's projection
 /// (São Paulo; None for another business or without a month recorded), from one read of the plan
 /// (reading never creates one).
-pub async fn outlook(
+pub(in crate::plan) async fn outlook(
     db: &Db,
     user_id: &str,
     months: &[MonthResult],
