@@ -72,11 +72,11 @@ impl Administration {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<Listed>, i64), AppError> {
-        Ok(self.directory.list(tier, search, limit, offset).await?)
+        self.directory.list(tier, search, limit, offset).await
     }
 
     pub async fn stats(&self) -> Result<Stats, AppError> {
-        Ok(self.directory.stats().await?)
+        self.directory.stats().await
     }
 
     /// The person with their conversation's summary and their months.
@@ -114,7 +114,7 @@ impl Administration {
 
     /// A page of the audit trail, newest first, and how many events in all.
     pub async fn audit_events(&self, limit: i64, offset: i64) -> Result<(Vec<AuditEvent>, i64), AppError> {
-        Ok(self.audit.list(limit, offset).await?)
+        self.audit.list(limit, offset).await
     }
 
     /// The funnel, the messages and their cost over the last `days`.

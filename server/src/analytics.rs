@@ -93,7 +93,7 @@ pub mod costs {
     }
 
     /// From São Paulo day `first_day` (days since 1970) to `today`, starting at `since` (ms).
-    pub async fn billing(
+    pub(in crate::analytics) async fn billing(
         db: &Db,
         rates: &MessageRates,
         first_day: i64,

@@ -3,6 +3,7 @@
 use sqlx::{AnyConnection, Row};
 
 use crate::db::Db;
+use crate::error::AppError;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AuditEvent {
@@ -47,7 +48,7 @@ impl AuditLog {
     }
 
     /// Newest first, and how many there are.
-    pub async fn list(&self, limit: i64, offset: i64) -> Result<(Vec<AuditEvent>, i64), sqlx::Error> {
+    pub async fn list(&self, limit: i64, offset: i64) -> Result<(Vec<AuditEvent>, i64), AppError> {
         let db = &self.db;
         let rows = sqlx::query(
             "select id, actor_id, action, target_id, detail, created_at from audit_events order by created_at desc limit $1 offset $2",

@@ -295,14 +295,14 @@ impl Prompts {
     }
 
     /// The active prompt's text, or the built-in default when none is active.
-    pub async fn active(&self) -> Result<String, sqlx::Error> {
-        active(&self.db).await
+    pub async fn active(&self) -> Result<String, AppError> {
+        Ok(active(&self.db).await?)
     }
 
     /// Seeds the default prompt when there is none, and keeps a seeded default no admin edited up
     /// to date with the code's (see [`seed_default`]).
-    pub async fn seed_default(&self) -> Result<(), sqlx::Error> {
-        seed_default(&self.db).await
+    pub async fn seed_default(&self) -> Result<(), AppError> {
+        Ok(seed_default(&self.db).await?)
     }
 
     pub async fn list(&self) -> Result<Vec<Prompt>, AppError> {

@@ -108,7 +108,7 @@ pub async fn outbox_file(
                 .into_response()
         }
         Ok(None) => envelope::error(AppError::NotFound(crate::error::Resource::File), language(&headers)),
-        Err(error) => envelope::error(error.into(), language(&headers)),
+        Err(error) => envelope::error(error, language(&headers)),
     }
 }
 

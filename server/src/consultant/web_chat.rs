@@ -68,6 +68,6 @@ impl WebChat {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<Message>, i64), AppError> {
-        Ok(self.messages.page(user_id, limit, offset).await?)
+        self.messages.page(user_id, limit, offset).await
     }
 }

@@ -17,6 +17,7 @@ use crate::{
         Db, Tx,
         jobs::{self, Job, JobError, JobHandler, JobPayload, NewJob},
     },
+    error::AppError,
     identity::users,
     plan::tracking::reminders,
     telemetry::metrics,
@@ -178,8 +179,8 @@ impl Delivery {
     }
 
     /// Whether the person wrote to us within WhatsApp's 24-hour customer-service window.
-    pub async fn window_open(&self, user_id: &str) -> Result<bool, sqlx::Error> {
-        window_open(&self.db, user_id).await
+    pub async fn window_open(&self, user_id: &str) -> Result<bool, AppError> {
+        Ok(window_open(&self.db, user_id).await?)
     }
 
     /// Hands `message` to WhatsApp as `outgoing`, once (see [`hand_over`]).

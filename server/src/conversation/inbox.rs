@@ -14,6 +14,7 @@ use crate::{
         Db, Tx,
         jobs::{self, Batching, JobPayload, NewJob},
     },
+    error::AppError,
     identity::{
         contact::Contact,
         users::{self, User},
@@ -69,7 +70,7 @@ impl Inbox {
 
     /// Stores a delivery durably. When this returns Ok, every message is stored and its reply
     /// scheduled; on Err nothing is.
-    pub async fn receive(&self, inbound: &Inbound) -> Result<Receipt, sqlx::Error> {
+    pub async fn receive(&self, inbound: &Inbound) -> Result<Receipt, AppError> {
         let mut receipt = Receipt::default();
         let mut tx = self.db.begin().await?;
         let received_at = self.db.now_ms();

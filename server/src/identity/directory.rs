@@ -11,6 +11,7 @@ use super::{
     users::{Role, Tier},
 };
 use crate::db::{Db, Tx};
+use crate::error::AppError;
 
 /// What a search looks for: a number typed in any form ("(31) 98765-4321") as its digits, anything
 /// else folded.
@@ -141,7 +142,7 @@ impl Directory {
         search: &str,
         limit: i64,
         offset: i64,
-    ) -> Result<(Vec<Listed>, i64), sqlx::Error> {
+    ) -> Result<(Vec<Listed>, i64), AppError> {
         let db = &self.db;
         let mut conditions = vec!["1 = 1".to_owned()];
         // `%` and `_` typed in a search are literal (a username may hold `_`).
@@ -194,16 +195,16 @@ impl Directory {
     }
 
     /// The user as listed, when there is one.
-    pub async fn get(&self, id: &str) -> Result<Option<Listed>, sqlx::Error> {
+    pub async fn get(&self, id: &str) -> Result<Option<Listed>, AppError> {
         let db = &self.db;
         let sql = format!("{LISTED} from users u where u.id = $2");
         let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(true).bind(id).fetch_optional(db.pool()).await?;
-        row.as_ref().map(listed).transpose()
+        Ok(row.as_ref().map(listed).transpose()?)
     }
 
     /// The admin panel's figures: users (active in the last 30 days, Pro), messages, plans
     /// (complete: all six steps).
-    pub async fn stats(&self) -> Result<Stats, sqlx::Error> {
+    pub async fn stats(&self) -> Result<Stats, AppError> {
         let db = &self.db;
         let row = sqlx::query(
             "select (select count(*) from users) as total, \
@@ -228,14 +229,15 @@ impl Directory {
     }
 
     /// The accounts found to be one person, waiting for an admin, oldest first.
-    pub async fn identity_conflicts(&self) -> Result<Vec<Conflict>, sqlx::Error> {
+    pub async fn identity_conflicts(&self) -> Result<Vec<Conflict>, AppError> {
         let db = &self.db;
         let rows = sqlx::query(
             "select user_id, kept_user_id, phone_key from phone_key_conflicts order by found_at, user_id",
         )
         .fetch_all(db.pool())
         .await?;
-        rows.iter()
+        Ok(rows
+            .iter()
             .map(|r| {
                 Ok(Conflict {
                     user_id: r.try_get("user_id")?,
@@ -243,11 +245,11 @@ impl Directory {
                     phone_key: r.try_get("phone_key")?,
                 })
             })
-            .collect()
+            .collect::<Result<_, sqlx::Error>>()?)
     }
 
     /// Fills the search key of users who have none (written before it existed).
-    pub async fn backfill_search_keys(&self) -> Result<(), sqlx::Error> {
+    pub async fn backfill_search_keys(&self) -> Result<(), AppError> {
         let db = &self.db;
         let rows = sqlx::query("select id, name, phone_number, username from users where search_key = ''")
             .fetch_all(db.pool())

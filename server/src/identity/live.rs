@@ -17,6 +17,7 @@ use super::{
     users::{self, User},
 };
 use crate::db::{Db, Notice};
+use crate::error::AppError;
 
 /// How long an entry is trusted without a notice, on the application's clock.
 pub const FRESH_FOR_MS: i64 = 30_000;
@@ -73,7 +74,7 @@ impl State {
 
 impl LiveSessions {
     /// Starts hearing changes (on PostgreSQL, every process's).
-    pub async fn start(db: Db) -> Result<Self, sqlx::Error> {
+    pub async fn start(db: Db) -> Result<Self, AppError> {
         let notices = db.notices();
         db.relay(changes::CHANNEL).await?;
         let state = State { entries: HashMap::new(), notices, generation: 0 };
@@ -82,7 +83,7 @@ impl LiveSessions {
 
     /// The session when it stands and belongs to the user; None when it does not exist, is
     /// another user's, was ended, or ran out.
-    pub async fn find(&self, user_id: &str, session_id: &str) -> Result<Option<Live>, sqlx::Error> {
+    pub async fn find(&self, user_id: &str, session_id: &str) -> Result<Option<Live>, AppError> {
         let generation = {
             let mut state = self.state.lock().expect("the session cache is never poisoned");
             state.catch_up();

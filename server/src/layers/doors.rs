@@ -3,27 +3,79 @@
 //! transactions behind the service's back — so such steps are private to their domain
 //! (`pub(in crate::<domain>)`) and callers above go through the service, which owns its
 //! transactions; a step inside a caller's transaction takes that transaction (`&mut Tx`) instead.
+//! And a service says its errors as the application's (`AppError`): the database's error is
+//! wrapped once, where the service meets it, never handed up.
 
 use std::{collections::BTreeMap, path::Path};
 
 use super::circles::{Token, production, read, tokens};
 
-/// The public free functions (`pub fn` or `pub(crate) fn` outside any block) of a file that take
-/// the `Db` among their parameters.
-fn public_free_functions_taking_the_db(source: &str) -> Vec<String> {
+/// Where a public function stands: free (at a module's level, inline modules included) or a method
+/// of an `impl` block.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Place {
+    Free,
+    Method,
+}
+
+/// A public function (`pub`, or `pub(crate)`; `pub(super)` and `pub(in …)` keep it inside): where
+/// it stands, its name, and the tokens of its parameters and of what it returns.
+struct Public {
+    place: Place,
+    name: String,
+    parameters: Vec<Token>,
+    returns: Vec<Token>,
+}
+
+/// What a block is, by the first keyword of the item that opens it.
+#[derive(Clone, Copy, PartialEq)]
+enum Block {
+    Module,
+    Impl,
+    Other,
+}
+
+fn public_functions(source: &str) -> Vec<Public> {
     let tokens = tokens(source);
     let ident = |at: usize| match tokens.get(at) {
         Some(Token::Ident(name)) => Some(name.as_str()),
         _ => None,
     };
     let mut found = Vec::new();
-    let mut depth = 0;
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut header_start = 0;
     for at in 0..tokens.len() {
         match &tokens[at] {
-            Token::Open => depth += 1,
-            Token::Close => depth -= 1,
-            Token::Ident(pub_) if pub_ == "pub" && depth == 0 => {
-                // `pub`, or `pub(crate)`; `pub(super)` and `pub(in …)` keep it inside.
+            Token::Open => {
+                let header = &tokens[header_start..at];
+                let first = header.iter().find_map(|t| match t {
+                    Token::Ident(k)
+                        if ["fn", "impl", "mod", "trait", "struct", "enum"].contains(&k.as_str()) =>
+                    {
+                        Some(k.as_str())
+                    }
+                    _ => None,
+                });
+                blocks.push(match first {
+                    Some("mod") => Block::Module,
+                    Some("impl") => Block::Impl,
+                    _ => Block::Other,
+                });
+                header_start = at + 1;
+            }
+            Token::Close => {
+                blocks.pop();
+                header_start = at + 1;
+            }
+            Token::Semicolon => header_start = at + 1,
+            Token::Ident(pub_) if pub_ == "pub" => {
+                let place = if blocks.iter().all(|b| *b == Block::Module) {
+                    Place::Free
+                } else if blocks.last() == Some(&Block::Impl) {
+                    Place::Method
+                } else {
+                    continue;
+                };
                 let mut next = at + 1;
                 if tokens.get(next) == Some(&Token::Other('(')) {
                     if ident(next + 1) != Some("crate") {
@@ -38,32 +90,62 @@ fn public_free_functions_taking_the_db(source: &str) -> Vec<String> {
                     continue;
                 }
                 let name = ident(next + 1).unwrap_or_default().to_owned();
-                // The parameters: from the first `(` to its match.
+                // The parameters: from the first `(` to its match; what it returns: to the body.
                 let Some(open) = (next..tokens.len()).find(|&i| tokens[i] == Token::Other('(')) else {
                     continue;
                 };
                 let mut parens = 0;
-                for token in &tokens[open..] {
+                let mut close = open;
+                for (i, token) in tokens.iter().enumerate().skip(open) {
                     match token {
                         Token::Other('(') => parens += 1,
-                        Token::Other(')') => {
-                            parens -= 1;
-                            if parens == 0 {
-                                break;
-                            }
-                        }
-                        Token::Ident(ty) if ty == "Db" => {
-                            found.push(name.clone());
-                            break;
-                        }
+                        Token::Other(')') => parens -= 1,
                         _ => {}
                     }
+                    if parens == 0 {
+                        close = i;
+                        break;
+                    }
                 }
+                let end = (close..tokens.len())
+                    .find(|&i| matches!(tokens[i], Token::Open | Token::Semicolon))
+                    .unwrap_or(tokens.len());
+                let returns = tokens[close + 1..end]
+                    .iter()
+                    .take_while(|t| !matches!(t, Token::Ident(w) if w == "where"))
+                    .cloned()
+                    .collect();
+                found.push(Public { place, name, parameters: tokens[open..=close].to_vec(), returns });
             }
             _ => {}
         }
     }
     found
+}
+
+/// The public free functions of a file that take the `Db` among their parameters.
+fn public_free_functions_taking_the_db(source: &str) -> Vec<String> {
+    public_functions(source)
+        .into_iter()
+        .filter(|f| f.place == Place::Free && f.parameters.contains(&Token::Ident("Db".into())))
+        .map(|f| f.name)
+        .collect()
+}
+
+/// The public methods of a file that return the database's own error (`sqlx::Error`).
+fn public_methods_returning_the_database_s_error(source: &str) -> Vec<String> {
+    public_functions(source)
+        .into_iter()
+        .filter(|f| {
+            f.place == Place::Method
+                && f.returns.windows(3).any(|w| {
+                    w[0] == Token::Ident("sqlx".into())
+                        && w[1] == Token::Path
+                        && w[2] == Token::Ident("Error".into())
+                })
+        })
+        .map(|f| f.name)
+        .collect()
 }
 
 #[test]
@@ -75,8 +157,43 @@ fn the_reader_finds_public_free_functions_that_take_the_db_and_nothing_else() {
                   fn private(db: &Db) {}\n\
                   pub fn on_a_transaction(tx: &mut Tx) {}\n\
                   pub fn returns(x: i64) -> Db { todo!() }\n\
-                  impl Service { pub fn new(db: Db) -> Self { todo!() } }";
-    assert_eq!(public_free_functions_taking_the_db(source), ["list", "count"]);
+                  impl Service { pub fn new(db: Db) -> Self { todo!() } }\n\
+                  pub mod inner { pub async fn nested(db: &Db) {} }\n\
+                  fn body() { struct Local; impl Local { pub fn hidden(db: &Db) {} } }";
+    assert_eq!(public_free_functions_taking_the_db(source), ["list", "count", "nested"]);
+}
+
+#[test]
+fn the_reader_finds_public_methods_that_return_the_database_s_error() {
+    let source = "impl Service {\n\
+                      pub async fn raw(&self) -> Result<(), sqlx::Error> { todo!() }\n\
+                      pub async fn wrapped(&self) -> Result<(), AppError> { todo!() }\n\
+                      async fn private(&self) -> Result<(), sqlx::Error> { todo!() }\n\
+                      pub fn generic<T>(&self) -> Result<T, sqlx::Error> where T: Send { todo!() }\n\
+                  }\n\
+                  pub async fn step(tx: &mut Tx) -> Result<(), sqlx::Error> { todo!() }";
+    assert_eq!(public_methods_returning_the_database_s_error(source), ["raw", "generic"]);
+}
+
+#[test]
+fn every_service_outside_db_says_its_errors_as_the_app_s_error() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = BTreeMap::new();
+    read(&root, &root, &mut files);
+    let found: Vec<String> = production(&files)
+        .iter()
+        .filter(|(file, _)| !file.starts_with("db/"))
+        .flat_map(|(file, source)| {
+            public_methods_returning_the_database_s_error(source)
+                .into_iter()
+                .map(move |name| format!("{file}: {name}"))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "methods that hand the database's error up (wrap it once, as AppError):\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]

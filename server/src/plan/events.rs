@@ -14,6 +14,7 @@ use tokio::sync::broadcast;
 
 use super::store::{self, CHANGES_CHANNEL, Change, Detail, Status};
 use crate::db::{Db, notify};
+use crate::error::AppError;
 
 #[derive(Clone, Debug)]
 pub struct PlanEvent {
@@ -64,7 +65,7 @@ impl PlanEvents {
 
     /// On PostgreSQL, starts relaying every process's changes to this process's watchers; the
     /// caller then leaves publishing to the relay. Does nothing on SQLite.
-    pub async fn start_relay(&self, db: Db) -> Result<(), sqlx::Error> {
+    pub async fn start_relay(&self, db: Db) -> Result<(), AppError> {
         let Some(mut announced) = notify::listen(&db, CHANGES_CHANNEL).await? else { return Ok(()) };
         let events = self.clone();
         tokio::spawn(async move {

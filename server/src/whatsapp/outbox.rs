@@ -7,6 +7,7 @@ use sqlx::Row;
 
 use super::sender::{Document, Outgoing, SendError, Sent, WhatsAppSender};
 use crate::db::Db;
+use crate::error::AppError;
 
 /// The dev outbox as a service: the sender that writes to it, and what the simulator reads of it.
 #[derive(Clone)]
@@ -24,18 +25,18 @@ impl DevOutbox {
     }
 
     /// What was sent to `to` (`delivered_to`).
-    pub async fn delivered_to(&self, to: &str) -> Result<Vec<Delivered>, sqlx::Error> {
-        delivered_to(&self.db, to).await
+    pub async fn delivered_to(&self, to: &str) -> Result<Vec<Delivered>, AppError> {
+        Ok(delivered_to(&self.db, to).await?)
     }
 
     /// Whether `to` sees us typing (`typing`).
-    pub async fn typing(&self, to: &str) -> Result<bool, sqlx::Error> {
-        typing(&self.db, to).await
+    pub async fn typing(&self, to: &str) -> Result<bool, AppError> {
+        Ok(typing(&self.db, to).await?)
     }
 
     /// A file sent, by its place in the outbox (`file`).
-    pub async fn file(&self, seq: i64) -> Result<Option<(String, Vec<u8>)>, sqlx::Error> {
-        file(&self.db, seq).await
+    pub async fn file(&self, seq: i64) -> Result<Option<(String, Vec<u8>)>, AppError> {
+        Ok(file(&self.db, seq).await?)
     }
 }
 

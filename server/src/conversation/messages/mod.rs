@@ -20,6 +20,7 @@ use sqlx::{AnyConnection, Row, any::AnyRow};
 
 use crate::{
     db::Db,
+    error::AppError,
     whatsapp::{choices::Choice, payload::MessageKind, templates::Filled},
 };
 
@@ -277,13 +278,13 @@ impl Messages {
         Self { db }
     }
 
-    pub async fn get(&self, id: &str) -> Result<Option<Message>, sqlx::Error> {
-        get(&self.db, id).await
+    pub async fn get(&self, id: &str) -> Result<Option<Message>, AppError> {
+        Ok(get(&self.db, id).await?)
     }
 
     /// The person's whole conversation, oldest first.
-    pub async fn conversation(&self, user_id: &str) -> Result<Vec<Message>, sqlx::Error> {
-        conversation(&self.db, user_id).await
+    pub async fn conversation(&self, user_id: &str) -> Result<Vec<Message>, AppError> {
+        Ok(conversation(&self.db, user_id).await?)
     }
 
     /// A page of the person's conversation, newest first, and how many messages there are in all.
@@ -292,18 +293,18 @@ impl Messages {
         user_id: &str,
         limit: i64,
         offset: i64,
-    ) -> Result<(Vec<Message>, i64), sqlx::Error> {
-        page(&self.db, user_id, limit, offset).await
+    ) -> Result<(Vec<Message>, i64), AppError> {
+        Ok(page(&self.db, user_id, limit, offset).await?)
     }
 
     /// The WhatsApp media id of a message (voice notes, images), if any.
-    pub async fn media_id(&self, id: &str) -> Result<Option<String>, sqlx::Error> {
-        media_id(&self.db, id).await
+    pub async fn media_id(&self, id: &str) -> Result<Option<String>, AppError> {
+        Ok(media_id(&self.db, id).await?)
     }
 
     /// Keeps what a voice note said (its transcription) as the message's words.
-    pub async fn set_content(&self, id: &str, content: &str) -> Result<(), sqlx::Error> {
-        set_content(&self.db, id, content).await
+    pub async fn set_content(&self, id: &str, content: &str) -> Result<(), AppError> {
+        Ok(set_content(&self.db, id, content).await?)
     }
 
     /// Stores a message of the web chat, the person's (`Author::User`) or the consultant's, at
@@ -314,12 +315,12 @@ impl Messages {
         author: Author,
         content: &str,
         at: i64,
-    ) -> Result<Message, sqlx::Error> {
-        insert_web_message(&self.db, user_id, author, content, at).await
+    ) -> Result<Message, AppError> {
+        Ok(insert_web_message(&self.db, user_id, author, content, at).await?)
     }
 
     /// Whether a message of ours to the person other than `except` is still queued or being sent.
-    pub async fn outbound_pending(&self, user_id: &str, except: &str) -> Result<bool, sqlx::Error> {
-        outbound_pending(&self.db, user_id, except).await
+    pub async fn outbound_pending(&self, user_id: &str, except: &str) -> Result<bool, AppError> {
+        Ok(outbound_pending(&self.db, user_id, except).await?)
     }
 }

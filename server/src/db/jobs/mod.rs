@@ -128,6 +128,36 @@ impl From<sqlx::Error> for JobError {
     }
 }
 
+/// A service's error while running a job: what may pass (the database, a provider, a limit, a
+/// conversation another holds) is tried again later; what will be refused the same way every time
+/// ends the job `failed` now.
+impl From<crate::error::AppError> for JobError {
+    fn from(err: crate::error::AppError) -> Self {
+        use crate::error::AppError as E;
+        let text = err.to_string();
+        match err {
+            E::Internal(_)
+            | E::Unavailable(_)
+            | E::PaymentsUnavailable(_)
+            | E::RateLimited { .. }
+            | E::CodeAlreadySent { .. }
+            | E::NumberLocked { .. }
+            | E::TooManyStreams { .. }
+            | E::ConversationTaken { .. } => JobError::Retryable(text),
+            E::InvalidInput(_)
+            | E::MalformedBody(_)
+            | E::Unauthenticated
+            | E::PermissionDenied
+            | E::NotFound(_)
+            | E::AlreadyExists(_)
+            | E::FailedPrecondition(_)
+            | E::NotRegistered { .. }
+            | E::InvalidCode
+            | E::PaymentsRefused(_) => JobError::Permanent(text),
+        }
+    }
+}
+
 /// Stored state of a job, for tests and the admin panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JobState {

@@ -262,8 +262,8 @@ impl Reminders {
     }
 
     /// Everyone who agreed to something and has not said "PARAR", with their choices.
-    pub async fn active(&self) -> Result<Vec<(String, Preferences)>, sqlx::Error> {
-        active(&self.db).await
+    pub async fn active(&self) -> Result<Vec<(String, Preferences)>, AppError> {
+        Ok(active(&self.db).await?)
     }
 
     /// What the person chose (nothing yet: all off).
