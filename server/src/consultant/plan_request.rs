@@ -5,7 +5,7 @@
 use crate::{
     db::{
         Tx,
-        jobs::{self, JobPayload},
+        jobs::{self, JobPayload, NewJob},
     },
     locale::Language,
 };
@@ -24,14 +24,19 @@ impl JobPayload for PlanDocumentJob {
     const KIND: &'static str = "plan_document";
 }
 
-/// Asks for the plan to be sent to the person, in `language`, in this transaction. A person's
-/// plans go one at a time, after the reply that says it is coming.
-pub async fn request(tx: &mut Tx, user_id: &str, language: Language) -> Result<(), sqlx::Error> {
-    let job = PlanDocumentJob { user_id: user_id.to_owned(), language: Some(language.tag().to_owned()) }
+/// The job that sends the plan to the person, in `language`, half a second after `now`: a
+/// person's plans go one at a time, after the reply that says it is coming.
+pub fn job(user_id: &str, language: Language, now: i64) -> NewJob {
+    PlanDocumentJob { user_id: user_id.to_owned(), language: Some(language.tag().to_owned()) }
         .job()
         .subject(user_id)
-        .run_at(tx.now_ms() + 500);
-    jobs::enqueue(tx, job).await.map(|_| ())
+        .run_at(now + 500)
+}
+
+/// Asks for the plan to be sent to the person, in `language`, in this transaction ([`job`]).
+pub async fn request(tx: &mut Tx, user_id: &str, language: Language) -> Result<(), sqlx::Error> {
+    let now = tx.now_ms();
+    jobs::enqueue(tx, job(user_id, language, now)).await.map(|_| ())
 }
 
 /// Whether what someone wrote asks us to send them the plan.

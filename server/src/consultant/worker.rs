@@ -1,7 +1,9 @@
-//! The reply worker: claims a user's unanswered messages, composes one reply, and in one
-//! transaction stores it, marks the messages answered and enqueues its delivery. A crash before
-//! that commit leaves the messages claimed by the job, which its retry picks up again; after it,
-//! the retry finds nothing left to answer — so a reply is stored, and sent, once.
+//! The reply worker, a use case over services: claims a user's unanswered messages
+//! (`conversation::turns`), composes one reply (the consultant's engine, the guide, a refund's Pix
+//! key), and has the turn store it — the messages answered and its delivery enqueued in one
+//! transaction. A crash before that commit leaves the messages claimed by the job, which its retry
+//! picks up again; after it, the retry finds nothing left to answer — so a reply is stored, and
+//! sent, once. It opens no transaction of its own.
 //!
 //! While a human consultant has the conversation (`handoff`), the job answers nothing: the
 //! messages are the admin's to answer. Someone who asks for a person is told one will answer and
@@ -24,17 +26,16 @@ use crate::{
         pix_key::PixKey,
     },
     conversation::{
-        delivery,
-        handoff::{self, Reason},
+        handoff,
         inbox::ReplyJob,
         messages::{self, Messages},
-        proactive, split, summaries, updates,
+        turns::{self, Claim, Turns},
     },
     db::{
         Db,
-        jobs::{self, Job, JobError, JobHandler},
+        jobs::{Job, JobError, JobHandler},
     },
-    identity::users::{self, User},
+    identity::users::User,
     whatsapp::{media::MediaClient, payload::MessageKind, sender::WhatsAppSender, typing},
 };
 
@@ -44,7 +45,7 @@ fn retryable(err: crate::error::AppError) -> JobError {
 }
 
 pub struct ReplyHandler {
-    db: Db,
+    turns: Turns,
     links: Links,
     engine: Engine,
     voice: Option<(MediaClient, Transcriber)>,
@@ -64,7 +65,7 @@ impl ReplyHandler {
         Self {
             messages: Messages::new(db.clone()),
             refunds: ManualRefunds::new(db.clone()),
-            db,
+            turns: Turns::new(db),
             links,
             engine,
             voice,
@@ -130,19 +131,9 @@ impl ReplyHandler {
 
     async fn reply(&self, job: &Job) -> Result<(), JobError> {
         let ReplyJob { user_id } = job.payload_as()?;
-        let user_id = user_id.as_str();
-        let mut tx = self.db.begin().await?;
-        let claimed = messages::claim_unanswered(&mut tx, user_id, &job.id, self.db.now_ms()).await?;
-        let user = users::find_by_id(&mut tx, user_id).await?;
-        let first_contact = !messages::has_replied(&mut tx, user_id).await?;
-        let taken = handoff::is_taken(&mut tx, user_id).await?;
-        if taken {
-            // A person is answering them: what they wrote is the admin's to answer.
-            messages::mark_answered(&mut tx, &job.id, self.db.now_ms()).await?;
-        }
-        tx.commit().await?;
+        let Claim { user, messages: mut claimed, first_contact, taken } =
+            self.turns.claim(&user_id, &job.id).await?;
         let Some(user) = user else { return Ok(()) };
-        let mut claimed = claimed;
         if claimed.is_empty() || taken {
             return Ok(()); // answered together with an earlier message of the burst, or by a person
         }
@@ -159,9 +150,7 @@ impl ReplyHandler {
             (user, text, Vec::new())
         } else if !self.engine.has_model() && handoff::asks_for_a_person(&asked) {
             // The offline guide's rule; a model decides through its request_human tool.
-            let mut tx = self.db.begin().await?;
-            handoff::request(&mut tx, &user.id, Reason::Asked, &asked, self.db.now_ms()).await?;
-            tx.commit().await?;
+            self.turns.queue_for_a_person(&user.id, &asked).await?;
             tracing::info!(user = %user.id, "a person asked for a human consultant: queued for the admins");
             let text = replies::a_person_will_answer(&user);
             (user, text, Vec::new())
@@ -170,9 +159,7 @@ impl ReplyHandler {
             self.transcribe(&user, &mut claimed).await;
             let consultant = self.consult(&user, &replies::readable_text(&claimed)).await?;
             // The consultant may have switched the user's language: answer in the new one.
-            let mut conn = self.db.pool().acquire().await?;
-            let user = users::find_by_id(&mut conn, &user.id).await?.unwrap_or(user);
-            drop(conn);
+            let user = self.turns.person(&user.id).await?.unwrap_or(user);
             let choices = consultant.as_ref().map(|a| a.choices.clone()).unwrap_or_default();
             let text =
                 replies::compose(&user, first_contact, &claimed, &self.links, consultant.map(|a| a.text));
@@ -181,33 +168,17 @@ impl ReplyHandler {
             (user, text, choices)
         };
 
-        let mut tx = self.db.begin().await?;
-        if messages::mark_answered(&mut tx, &job.id, self.db.now_ms()).await? == 0 {
-            // A person took the conversation over meanwhile (or a retry answered): dropped unsent.
-            return Ok(());
-        }
-        updates::changed(&mut tx, &user.id).await?;
-        summaries::schedule_if_due(&mut tx, &user.id).await?;
-        // A long answer goes as several messages, in order (the person's sends run one at a time).
-        let now = self.db.now_ms();
-        let answers = claimed.iter().map(|m| m.created_at).max().unwrap_or(now);
-        let parts = split::into_messages(&text, split::MAX_CHARS);
-        for (n, part) in parts.iter().enumerate() {
-            // The taps go with the last part, the one that asks.
-            let offered = if n + 1 == parts.len() { choices.as_slice() } else { &[] };
-            let id = messages::insert_outbound(&mut tx, &user.id, part, offered, now + n as i64).await?;
-            // The first part answers the person's latest message: its send measures the reply time.
-            let answers_at = (n == 0).then_some(answers);
-            let send = delivery::answering_job(&id, &user.id, answers_at).run_at(now + n as i64);
-            jobs::enqueue(&mut tx, send).await?;
-        }
-        if plan_asked {
-            plan_request::request(&mut tx, &user.id, user.language).await?;
-        }
-        if offer_checkins {
-            proactive::offer_once_finance_is_done(&mut tx, &user, now + parts.len() as i64).await?;
-        }
-        tx.commit().await?; // wakes the workers for the sends (and the plan)
+        let now = self.turns.now_ms();
+        let answer = turns::Answer {
+            user: &user,
+            text: &text,
+            choices: &choices,
+            answers_at: claimed.iter().map(|m| m.created_at).max().unwrap_or(now),
+            then: plan_asked.then(|| plan_request::job(&user.id, user.language, now)),
+            offer_checkins,
+        };
+        // False when a person took the conversation over meanwhile (or a retry answered): dropped.
+        self.turns.answer(&job.id, answer).await?;
         Ok(())
     }
 }

@@ -17,4 +17,5 @@ pub mod proactive;
 pub mod reminder_words;
 pub mod split;
 pub mod summaries;
+pub mod turns;
 pub mod updates;
