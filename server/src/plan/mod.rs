@@ -28,8 +28,17 @@ use crate::{
         Db, notify,
         rate_limit::{self, Limit},
     },
-    error::AppError,
+    error::{AppError, Problem},
 };
+
+/// Writes per person through the real-time sync calls (a 429 with the seconds to wait beyond):
+/// an editor saves every few seconds at most; a script writing faster is refused.
+const AUTO_SAVES: Limit = Limit { max: 60, window: std::time::Duration::from_secs(60) };
+const SYNC_UPDATES: Limit = Limit { max: 120, window: std::time::Duration::from_secs(60) };
+const BATCH_UPDATES: Limit = Limit { max: 30, window: std::time::Duration::from_secs(60) };
+/// A draft's size at most (its JSON), and its context's length.
+pub const MAX_DRAFT_BYTES: usize = 64 * 1024;
+const MAX_CONTEXT_CHARS: usize = 64;
 
 /// Plans, with every change published to live watchers.
 #[derive(Clone)]
@@ -56,6 +65,48 @@ impl Plans {
         rate_limit::per_key(&self.db, key, limit).await
     }
 
+    /// One section's update from the real-time sync (`SYNC_UPDATES` a minute per person).
+    pub async fn sync(
+        &self,
+        user_id: &str,
+        source: Source,
+        update: StepUpdate,
+    ) -> Result<(Plan, Vec<Change>), AppError> {
+        self.limited(&format!("sync_update:{user_id}"), SYNC_UPDATES).await?;
+        self.update(user_id, Some(user_id), source, &[update]).await
+    }
+
+    /// Several sections' updates at once, all or none (`BATCH_UPDATES` batches a minute per person).
+    pub async fn batch(
+        &self,
+        user_id: &str,
+        source: Source,
+        updates: &[StepUpdate],
+    ) -> Result<(Plan, Vec<Change>), AppError> {
+        self.limited(&format!("batch_updates:{user_id}"), BATCH_UPDATES).await?;
+        self.update(user_id, Some(user_id), source, updates).await
+    }
+
+    /// Keeps the builder's unsaved edits under `context` ("general" when blank; at most 64
+    /// characters, the data at most [`MAX_DRAFT_BYTES`]), `AUTO_SAVES` a minute per person; when
+    /// they were saved.
+    pub async fn auto_save(
+        &self,
+        user_id: &str,
+        context: &str,
+        data: &serde_json::Value,
+    ) -> Result<i64, AppError> {
+        self.limited(&format!("auto_save:{user_id}"), AUTO_SAVES).await?;
+        let context = if context.trim().is_empty() { "general" } else { context.trim() };
+        if context.chars().count() > MAX_CONTEXT_CHARS {
+            return Err(AppError::invalid("context", Problem::TooLong { max: MAX_CONTEXT_CHARS }));
+        }
+        if data.to_string().len() > MAX_DRAFT_BYTES {
+            return Err(AppError::invalid("data", Problem::TooLong { max: MAX_DRAFT_BYTES }));
+        }
+        store::save_draft(&self.db, user_id, context, data).await
+    }
+
     /// The cursor of the person's latest change (0 with none).
     pub async fn latest_cursor(&self, user_id: &str) -> Result<i64, AppError> {
         Ok(store::latest_cursor(&self.db, user_id).await?)
@@ -69,16 +120,6 @@ impl Plans {
         limit: i64,
     ) -> Result<Vec<Change>, AppError> {
         Ok(store::changes_since(&self.db, user_id, since, limit).await?)
-    }
-
-    /// Keeps the builder's unsaved edits under `context`; when they were saved.
-    pub async fn save_draft(
-        &self,
-        user_id: &str,
-        context: &str,
-        data: &serde_json::Value,
-    ) -> Result<i64, AppError> {
-        store::save_draft(&self.db, user_id, context, data).await
     }
 
     pub async fn find(&self, user_id: &str) -> Result<Option<Plan>, AppError> {

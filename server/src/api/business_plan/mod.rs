@@ -15,7 +15,6 @@ use super::{
 };
 use crate::{
     consultant::engine::Engine,
-    db::rate_limit::Limit,
     error::{AppError, Problem},
     identity::live::LiveSessions,
     locale::Language,
@@ -25,7 +24,7 @@ use crate::{
         money::pricing,
         price_request,
         sections::{self, Step},
-        store::{self, Patch, Plan, Source, StepUpdate},
+        store::{Patch, Source, StepUpdate},
     },
     proto::{
         json::{self, struct_to_json},
@@ -36,15 +35,8 @@ use crate::{
 use super::protos::plan::{document_proto, plan_proto, status_proto, step_states};
 use protos::{change_proto, source_from_proto};
 
+/// Updates in one batch at most (the contract's limit).
 const MAX_BATCH: usize = 20;
-/// Writes per person through the real-time sync calls (a 429 with the seconds to wait beyond):
-/// an editor saves every few seconds at most; a script writing faster is refused.
-const AUTO_SAVES: Limit = Limit { max: 60, window: std::time::Duration::from_secs(60) };
-const SYNC_UPDATES: Limit = Limit { max: 120, window: std::time::Duration::from_secs(60) };
-const BATCH_UPDATES: Limit = Limit { max: 30, window: std::time::Duration::from_secs(60) };
-/// Plan documents one user may generate a minute (each may call the model).
-pub const GENERATIONS_PER_USER: Limit = Limit { max: 10, window: std::time::Duration::from_secs(60) };
-const MAX_DRAFT_BYTES: usize = 64 * 1024;
 
 #[derive(Clone)]
 pub struct BusinessPlanApi {
@@ -62,19 +54,6 @@ impl BusinessPlanApi {
         sessions: LiveSessions,
     ) -> Self {
         Self { plans, renderer, engine, sessions }
-    }
-
-    /// Generates the document, with the model's overview when a model is configured — unless the
-    /// latest one already says what the plan says now, in this language: then that one, with no
-    /// model call and no new version. At most [`GENERATIONS_PER_USER`] a minute.
-    async fn generate(
-        &self,
-        user: &crate::identity::users::User,
-        language: Language,
-    ) -> Result<(Plan, store::Document), AppError> {
-        let key = format!("generate_plan:user:{}", user.id);
-        self.plans.limited(&key, GENERATIONS_PER_USER).await?;
-        self.engine.document(user, language).await
     }
 
     /// The six `update_*` calls: one section's data and completed flag, written by its owner.
@@ -204,7 +183,7 @@ impl BusinessPlanApi {
     async fn generate_business_plan(&self, call: Call<GenerateBusinessPlan>) -> Answer<GenerateBusinessPlan> {
         let caller = call.caller()?;
         let language = Language::parse(&call.body().language).unwrap_or(caller.user.language);
-        let (plan, document) = self.generate(&caller.user, language).await?;
+        let (plan, document) = self.engine.generate(&caller.user, language).await?;
         let reply = pb::GenerateBusinessPlanResponse {
             business_plan: Some(plan_proto(&plan)),
             document: Some(document_proto(&document, &plan)),
@@ -216,20 +195,7 @@ impl BusinessPlanApi {
     async fn export_business_plan(&self, call: Call<ExportBusinessPlan>) -> Answer<ExportBusinessPlan> {
         let caller = call.caller()?;
         let format = pb::ExportFormat::try_from(call.body().format).unwrap_or(pb::ExportFormat::Unspecified);
-        // Always the plan as it is now: the latest version while nothing changed since, else a new
-        // one (in the language the latest was made in).
-        let existing = self.plans.find(&caller.user.id).await?;
-        let document = match existing.as_ref().and_then(Plan::current_document) {
-            Some(document) => document.clone(),
-            None => {
-                let language = existing
-                    .as_ref()
-                    .and_then(|p| p.document.as_ref())
-                    .and_then(|d| Language::parse(&d.language))
-                    .unwrap_or(caller.user.language);
-                self.generate(&caller.user, language).await?.1
-            }
-        };
+        let document = self.engine.document_now(&caller.user).await?;
         let name = format!("plano-de-negocios-v{}", document.version);
         let reply = match format {
             pb::ExportFormat::Pdf => {
@@ -263,10 +229,8 @@ impl BusinessPlanApi {
 
     async fn sync_update(&self, call: Call<SyncUpdate>) -> Answer<SyncUpdate> {
         let caller = call.caller()?;
-        self.plans.limited(&format!("sync_update:{}", caller.user.id), SYNC_UPDATES).await?;
         let (update, source) = sync_update(call.body(), "")?;
-        let (plan, changes) =
-            self.plans.update(&caller.user.id, Some(&caller.user.id), source, &[update]).await?;
+        let (plan, changes) = self.plans.sync(&caller.user.id, source, update).await?;
         Ok(Reply::from(pb::SyncUpdateResponse {
             business_plan: Some(plan_proto(&plan)),
             change: changes.first().map(change_proto),
@@ -287,17 +251,9 @@ impl BusinessPlanApi {
 
     async fn auto_save(&self, call: Call<AutoSave>) -> Answer<AutoSave> {
         let caller = call.caller()?;
-        self.plans.limited(&format!("auto_save:{}", caller.user.id), AUTO_SAVES).await?;
         let body = call.body();
-        let context = if body.context.trim().is_empty() { "general" } else { body.context.trim() };
-        if context.chars().count() > 64 {
-            return Err(AppError::invalid("context", Problem::TooLong { max: 64 }));
-        }
         let data = body.data.as_ref().map(struct_to_json).unwrap_or(Json::Object(Default::default()));
-        if data.to_string().len() > MAX_DRAFT_BYTES {
-            return Err(AppError::invalid("data", Problem::TooLong { max: MAX_DRAFT_BYTES }));
-        }
-        let saved_at = self.plans.save_draft(&caller.user.id, context, &data).await?;
+        let saved_at = self.plans.auto_save(&caller.user.id, &body.context, &data).await?;
         Ok(Reply::from(pb::AutoSaveResponse { saved_at: Some(timestamp(saved_at)) }))
     }
 
@@ -322,7 +278,6 @@ impl BusinessPlanApi {
 
     async fn batch_updates(&self, call: Call<BatchUpdates>) -> Answer<BatchUpdates> {
         let caller = call.caller()?;
-        self.plans.limited(&format!("batch_updates:{}", caller.user.id), BATCH_UPDATES).await?;
         let body = call.body();
         if body.updates.is_empty() || body.updates.len() > MAX_BATCH {
             return Err(AppError::invalid("updates", Problem::OutOfRange { min: 1, max: MAX_BATCH as i64 }));
@@ -336,8 +291,7 @@ impl BusinessPlanApi {
             }
             updates.push(update);
         }
-        let (plan, changes) =
-            self.plans.update(&caller.user.id, Some(&caller.user.id), source, &updates).await?;
+        let (plan, changes) = self.plans.batch(&caller.user.id, source, &updates).await?;
         Ok(Reply::from(pb::BatchUpdatesResponse {
             business_plan: Some(plan_proto(&plan)),
             changes: changes.iter().map(change_proto).collect(),

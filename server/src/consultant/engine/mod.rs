@@ -19,7 +19,7 @@ use crate::{
         messages::{Author, Message, Messages},
         summaries,
     },
-    db::Db,
+    db::{Db, rate_limit::Limit},
     error::AppError,
     identity::users::{Tier, User},
     plan::{Plans, document, store::Plan},
@@ -46,6 +46,9 @@ fn user_data(text: &str) -> String {
     let encoded = text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
     format!("<{DATA_TAG}>\n{encoded}\n</{DATA_TAG}>")
 }
+
+/// Plan documents one user may ask for a minute (each may call the model).
+pub const GENERATIONS_PER_USER: Limit = Limit { max: 10, window: std::time::Duration::from_secs(60) };
 
 #[derive(Clone)]
 pub struct Engine {
@@ -174,6 +177,32 @@ impl Engine {
             .chars()
             .take(SUMMARY_CHARS)
             .collect())
+    }
+
+    /// The document asked for by its owner (the builder's "generate", the export): as
+    /// [`Engine::document`], at most [`GENERATIONS_PER_USER`] a minute — each may call the model.
+    pub async fn generate(
+        &self,
+        user: &User,
+        language: crate::locale::Language,
+    ) -> Result<(Plan, crate::plan::store::Document), AppError> {
+        self.plans.limited(&format!("generate_plan:user:{}", user.id), GENERATIONS_PER_USER).await?;
+        self.document(user, language).await
+    }
+
+    /// Always the plan as it is now: the latest document while nothing changed since, else a new
+    /// one ([`Engine::generate`]) in the language the latest was made in (the person's, with none).
+    pub async fn document_now(&self, user: &User) -> Result<crate::plan::store::Document, AppError> {
+        let existing = self.plans.find(&user.id).await?;
+        if let Some(document) = existing.as_ref().and_then(Plan::current_document) {
+            return Ok(document.clone());
+        }
+        let language = existing
+            .as_ref()
+            .and_then(|p| p.document.as_ref())
+            .and_then(|d| crate::locale::Language::parse(&d.language))
+            .unwrap_or(user.language);
+        Ok(self.generate(user, language).await?.1)
     }
 
     /// The complete plan document in `language`: the latest one when it already says what the plan
