@@ -1,11 +1,17 @@
 //! The LGPD rights of art. 18 as a service: a complete copy of one person's data (asked by an
-//! admin or by the person) and the erasure of everything personal, each recorded in the audit log
-//! in the same transaction as what it records. Adapters sign the link and format the copy; the
-//! reads and writes are here. It sits beside `erasure`, above the domains it gathers.
+//! admin or by the person) behind a signed link that expires in 15 minutes and only ever serves
+//! that person's copy, and the erasure of everything personal, each recorded in the audit log in
+//! the same transaction as what it records. The export adapter formats the copy; the reads, the
+//! writes and the link's signature are here. It sits beside `erasure`, above the domains it
+//! gathers.
+
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
 
 use crate::{
     audit,
     billing::subscriptions,
+    config::Secret,
     conversation::messages::{Message, Messages},
     db::Db,
     erasure,
@@ -34,17 +40,60 @@ pub struct Collected {
     pub at: i64,
 }
 
+/// How long an export's link serves the copy.
+pub const LINK_TTL_MS: i64 = 15 * 60 * 1000;
+
 #[derive(Clone)]
 pub struct Privacy {
     db: Db,
     plans: Plans,
     messages: Messages,
     results: Results,
+    /// The exports' links: signed with a key derived from the secret, on the public address.
+    key: Vec<u8>,
+    public_url: String,
 }
 
 impl Privacy {
-    pub fn new(db: Db, plans: Plans) -> Self {
-        Self { messages: Messages::new(db.clone()), results: Results::new(plans.clone()), db, plans }
+    pub fn new(db: Db, plans: Plans, secret: &Secret, public_url: &str) -> Self {
+        Self {
+            messages: Messages::new(db.clone()),
+            results: Results::new(plans.clone()),
+            db,
+            plans,
+            key: secret.purpose_key("socio data exports"),
+            public_url: public_url.to_owned(),
+        }
+    }
+
+    /// Records that `by` asked for a copy of `user_id`'s data and gives the link to it, valid
+    /// [`LINK_TTL_MS`] from now, and until when.
+    pub async fn export_link(&self, user_id: &str, by: &Request<'_>) -> Result<(String, i64), AppError> {
+        let expires = self.record_export(user_id, by).await? + LINK_TTL_MS;
+        Ok((self.link(user_id, expires), expires))
+    }
+
+    /// A link to the person's copy, valid until `expires` (Unix ms).
+    pub fn link(&self, user_id: &str, expires: i64) -> String {
+        format!(
+            "{}/api/admin/exports/{user_id}?expires={expires}&signature={}",
+            self.public_url,
+            self.signature(user_id, expires)
+        )
+    }
+
+    /// Whether a link's signature is ours for this person and expiry (compared in constant time).
+    pub fn signed(&self, user_id: &str, expires: i64, signature: &str) -> bool {
+        let Ok(given) = hex::decode(signature) else { return false };
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
+        mac.update(format!("{user_id}:{expires}").as_bytes());
+        mac.verify_slice(&given).is_ok()
+    }
+
+    fn signature(&self, user_id: &str, expires: i64) -> String {
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
+        mac.update(format!("{user_id}:{expires}").as_bytes());
+        hex::encode(mac.finalize().into_bytes())
     }
 
     /// Now, by the server's clock (a link's expiry is counted from it).
@@ -53,7 +102,7 @@ impl Privacy {
     }
 
     /// Records that `by` asked for a copy of `user_id`'s data; when it was recorded.
-    pub async fn record_export(&self, user_id: &str, by: &Request<'_>) -> Result<i64, AppError> {
+    async fn record_export(&self, user_id: &str, by: &Request<'_>) -> Result<i64, AppError> {
         let db = &self.db;
         let now = db.now_ms();
         let mut conn = db.pool().acquire().await?;

@@ -4,23 +4,22 @@
 
 use super::{
     call::{Answer, Call, Reply, rpc_service, say},
-    export::{Exports, LINK_TTL_MS},
     timestamp,
 };
 use crate::{
     error::{AppError, Problem, Resource},
-    privacy,
+    privacy::{self, Privacy},
     proto::socio::v1::{self as pb, account_service_server::AccountService},
 };
 
 #[derive(Clone)]
 pub struct AccountApi {
-    exports: Exports,
+    privacy: Privacy,
 }
 
 impl AccountApi {
-    pub fn new(exports: Exports) -> Self {
-        Self { exports }
+    pub fn new(privacy: Privacy) -> Self {
+        Self { privacy }
     }
 }
 
@@ -32,11 +31,8 @@ impl AccountApi {
             action: "export_own_data",
             detail: "LGPD export, self-service",
         };
-        let expires = self.exports.privacy.record_export(&user.id, &by).await? + LINK_TTL_MS;
-        Ok(Reply::from(pb::ExportMyDataResponse {
-            download_url: self.exports.link(&user.id, expires),
-            expires_at: Some(timestamp(expires)),
-        }))
+        let (download_url, expires) = self.privacy.export_link(&user.id, &by).await?;
+        Ok(Reply::from(pb::ExportMyDataResponse { download_url, expires_at: Some(timestamp(expires)) }))
     }
 
     async fn delete_my_account(&self, call: Call<DeleteMyAccount>) -> Answer<DeleteMyAccount> {
@@ -56,7 +52,7 @@ impl AccountApi {
             action: "delete_own_account",
             detail: "LGPD erasure, self-service",
         };
-        if !self.exports.privacy.erase(&user_id, &by).await? {
+        if !self.privacy.erase(&user_id, &by).await? {
             return Err(AppError::NotFound(Resource::User));
         }
         let notice = if was_pro {

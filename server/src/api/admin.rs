@@ -4,7 +4,6 @@
 use super::{
     call::{Answer, Call, Reply, rpc_service, say},
     enum_field,
-    export::{Exports, LINK_TTL_MS},
     paging::{DEFAULT_LIMIT, Page},
     pix_refund_proto,
     protos::{chat::admin_chat_message, months::month_proto, plan::plan_proto},
@@ -23,7 +22,7 @@ use crate::{
         users::{Role, Tier},
     },
     plan::{Plans, store as plan_store},
-    privacy,
+    privacy::{self, Privacy},
     proto::socio::v1::{self as pb, admin_service_server::AdminService},
 };
 
@@ -31,7 +30,7 @@ use crate::{
 pub struct AdminApi {
     admin: Administration,
     plans: Plans,
-    exports: Exports,
+    privacy: Privacy,
     rates: MessageRates,
     refunds: ManualRefunds,
 }
@@ -40,11 +39,11 @@ impl AdminApi {
     pub fn new(
         admin: Administration,
         plans: Plans,
-        exports: Exports,
+        privacy: Privacy,
         rates: MessageRates,
         refunds: ManualRefunds,
     ) -> Self {
-        Self { admin, plans, exports, rates, refunds }
+        Self { admin, plans, privacy, rates, refunds }
     }
 }
 
@@ -158,7 +157,7 @@ impl AdminApi {
         let actor = call.caller()?;
         let id = call.body().id.clone();
         let by = privacy::Request { actor_id: &actor.user.id, action: "delete_user", detail: "LGPD erasure" };
-        if !self.exports.privacy.erase(&id, &by).await? {
+        if !self.privacy.erase(&id, &by).await? {
             return Err(AppError::NotFound(Resource::User));
         }
         let notice = say("Usuário excluído com sucesso", "User deleted successfully");
@@ -176,11 +175,8 @@ impl AdminApi {
         let id = call.body().id.clone();
         self.admin.user(&id).await?;
         let by = privacy::Request { actor_id: &actor.user.id, action: "export_user", detail: "LGPD export" };
-        let expires = self.exports.privacy.record_export(&id, &by).await? + LINK_TTL_MS;
-        Ok(Reply::from(pb::ExportUserDataResponse {
-            download_url: self.exports.link(&id, expires),
-            expires_at: Some(timestamp(expires)),
-        }))
+        let (download_url, expires) = self.privacy.export_link(&id, &by).await?;
+        Ok(Reply::from(pb::ExportUserDataResponse { download_url, expires_at: Some(timestamp(expires)) }))
     }
 
     async fn list_audit_events(&self, call: Call<ListAuditEvents>) -> Answer<ListAuditEvents> {

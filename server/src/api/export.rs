@@ -1,65 +1,34 @@
 //! LGPD export: a complete, machine-readable copy of one user's data — profile, subscriptions,
-//! plan (JSON and Markdown) and messages — behind a signed link that expires in 15 minutes and
-//! only ever serves that user's export. The signature is the link's only key, so it can be opened
-//! in a new tab.
+//! plan (JSON and Markdown) and messages — behind a link `privacy::Privacy` signed, that expires
+//! in 15 minutes and only ever serves that user's export. The signature is the link's only key,
+//! so it can be opened in a new tab.
 
 use axum::{
     extract::{Path, Query, State},
     http::{HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
-use hmac::{Hmac, Mac};
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
-use sha2::Sha256;
 
 use super::{protos::plan::plan_proto, timestamp};
 use crate::{
-    config::Secret,
     conversation::messages::Author,
-    db::Db,
     locale::Language,
-    plan::{Plans, document},
+    plan::document,
     privacy::{Collected, Privacy},
     proto::json::to_json,
 };
 
-pub const LINK_TTL_MS: i64 = 15 * 60 * 1000;
-
+/// The export adapter: the copy's JSON, served to whoever holds a link the privacy service signed.
 #[derive(Clone)]
 pub struct Exports {
-    pub privacy: Privacy,
-    key: Vec<u8>,
-    public_url: String,
+    privacy: Privacy,
 }
 
 impl Exports {
-    /// The exports of the people in `db`, their links signed with a key derived from `secret`.
-    pub fn new(db: Db, plans: Plans, secret: &Secret, public_url: &str) -> Self {
-        let privacy = Privacy::new(db, plans);
-        Self { privacy, key: secret.purpose_key("socio data exports"), public_url: public_url.to_owned() }
-    }
-
-    fn signature(&self, user_id: &str, expires: i64) -> String {
-        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
-        mac.update(format!("{user_id}:{expires}").as_bytes());
-        hex::encode(mac.finalize().into_bytes())
-    }
-
-    /// A link to the user's export, valid until `expires` (Unix ms).
-    pub fn link(&self, user_id: &str, expires: i64) -> String {
-        format!(
-            "{}/api/admin/exports/{user_id}?expires={expires}&signature={}",
-            self.public_url,
-            self.signature(user_id, expires)
-        )
-    }
-
-    fn verify(&self, user_id: &str, expires: i64, signature: &str) -> bool {
-        let Ok(given) = hex::decode(signature) else { return false };
-        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
-        mac.update(format!("{user_id}:{expires}").as_bytes());
-        mac.verify_slice(&given).is_ok()
+    pub fn new(privacy: Privacy) -> Self {
+        Self { privacy }
     }
 
     /// The person's data as the export's JSON; None when there is no such person.
@@ -125,7 +94,7 @@ pub async fn download(
     Query(link): Query<LinkQuery>,
 ) -> Response {
     let lang = Language::default();
-    if !exports.verify(&user_id, link.expires, &link.signature) {
+    if !exports.privacy.signed(&user_id, link.expires, &link.signature) {
         tracing::warn!(target: "security", event = "export_link_refused", "an export link with a bad signature");
         return (StatusCode::FORBIDDEN, lang.choose("Link inválido.", "Invalid link.")).into_response();
     }

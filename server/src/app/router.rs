@@ -37,6 +37,7 @@ use crate::{
     conversation::{desk::Desk, inbox::Inbox},
     db::{Db, jobs::Batching},
     identity::{caller::Authenticator, codes::CodeHasher, login::Login, sessions::TokenKeys},
+    privacy::Privacy,
     proto::{
         DESCRIPTOR_SET, descriptor_pool,
         socio::v1::{
@@ -69,9 +70,9 @@ pub(super) async fn build_router(
         .await
         .context("cannot listen for conversation changes on the database")?;
     let auth = Authenticator::new(sessions, keys.clone());
-    let exports = Exports::new(db.clone(), parts.plans.clone(), &config.jwt_secret, &config.public_url);
+    let privacy = Privacy::new(db.clone(), parts.plans.clone(), &config.jwt_secret, &config.public_url);
     let callbacks = callbacks(config, db, parts.stripe.clone());
-    let grpc = with_health_and_reflection(contracts(config, db, &auth, keys, &exports, parts)).await?;
+    let grpc = with_health_and_reflection(contracts(config, db, &auth, keys, &privacy, parts)).await?;
 
     let table = RouteTable::from_pool(descriptor_pool(), "socio.v1")?;
     let openapi = bytes::Bytes::from(serde_json::to_vec(&openapi::document(&table))?);
@@ -83,7 +84,7 @@ pub(super) async fn build_router(
     let web = WebApp::new(&config.web_dir);
     let export_routes = axum::Router::new()
         .route("/api/admin/exports/{user_id}", get(crate::api::export::download))
-        .with_state(exports);
+        .with_state(Exports::new(privacy));
     let probe = crate::telemetry::health::Health::new(db.clone(), job_kinds);
     let ready = probe.clone();
 
@@ -131,7 +132,7 @@ fn contracts(
     db: &Db,
     auth: &Authenticator,
     keys: TokenKeys,
-    exports: &Exports,
+    privacy: &Privacy,
     parts: Parts,
 ) -> Routes {
     let Parts { sender, plans, engine, stripe, renderer, proof } = parts;
@@ -178,7 +179,7 @@ fn contracts(
             crate::plan::tracking::Results::new(plans.clone()),
             crate::plan::tracking::reminders::Reminders::new(db.clone()),
         )))
-        .add_service(AccountServiceServer::new(crate::api::account::AccountApi::new(exports.clone())))
+        .add_service(AccountServiceServer::new(crate::api::account::AccountApi::new(privacy.clone())))
         .add_service(LandingServiceServer::new(LandingApi::new(
             (
                 crate::analytics::Funnel::new(db.clone()),
@@ -192,7 +193,7 @@ fn contracts(
         .add_service(AdminServiceServer::new(AdminApi::new(
             crate::administration::Administration::new(db.clone(), plans.clone()),
             plans.clone(),
-            exports.clone(),
+            privacy.clone(),
             config.whatsapp.rates,
             crate::billing::manual_refunds::ManualRefunds::new(db.clone()),
         )))

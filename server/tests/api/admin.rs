@@ -320,13 +320,13 @@ async fn an_export_link_serves_that_user_s_data_in_its_window_only(db: TestDatab
         403,
         "the link serves only its user"
     );
-    let exports = socio::api::export::Exports::new(
+    let privacy = socio::privacy::Privacy::new(
         app.db.clone(),
         socio::plan::Plans::new(app.db.clone(), Default::default()),
         &socio::config::Secret::new("test-secret-that-is-long-enough-0123456789"),
         &app.address,
     );
-    let expired = exports.link(&id, app.db.now_ms() - 1);
+    let expired = privacy.link(&id, app.db.now_ms() - 1);
     assert_eq!(app.http.get(&expired).send().await.unwrap().status(), 410, "not after its window");
     let (_, audit) = app.call(Method::GET, "/api/admin/audit", Value::Null, Some(&token)).await;
     assert_eq!(audit["data"]["events"][0]["action"], "export_user");
