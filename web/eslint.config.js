@@ -45,7 +45,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/features/*/components/**/*.tsx"],
+    files: ["src/features/*/components/**/*.tsx", "src/components/**/*.tsx"],
     ignores: ["**/*.test.tsx"],
     rules: {
       "no-restricted-imports": [

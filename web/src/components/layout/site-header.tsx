@@ -1,31 +1,16 @@
-import { useMutation } from "@connectrpc/connect-query";
-import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 
 import { Button } from "@/components/ui/button";
-import { AuthService } from "@/gen/socio/v1/auth_pb";
-import { clearTokens, getRefreshToken, useAccessToken } from "@/lib/session";
+import { useAccessToken } from "@/lib/session";
+import { useSignOut } from "@/lib/use-sign-out";
 
 import { LanguageSwitch } from "./language-switch";
 
 export function SiteHeader() {
   const { t } = useTranslation();
   const token = useAccessToken();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const logout = useMutation(AuthService.method.logout);
-
-  async function signOut() {
-    try {
-      await logout.mutateAsync({ refreshToken: getRefreshToken() ?? "" });
-    } finally {
-      // Leave the protected page first, so its guard does not send us to /login.
-      await navigate("/");
-      clearTokens();
-      queryClient.clear();
-    }
-  }
+  const { signOut, pending } = useSignOut();
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200/70 bg-white/90 backdrop-blur">
@@ -43,7 +28,7 @@ export function SiteHeader() {
               <Button asChild variant="ghost" size="sm">
                 <Link to="/dashboard">{t("nav.dashboard")}</Link>
               </Button>
-              <Button variant="secondary" size="sm" onClick={() => void signOut().catch(() => {})} disabled={logout.isPending}>
+              <Button variant="secondary" size="sm" onClick={() => void signOut().catch(() => {})} disabled={pending}>
                 {t("nav.signOut")}
               </Button>
             </>

@@ -175,7 +175,7 @@ export function DashboardPage() {
             </dl>
           </Card>
 
-          <MonthResults />
+          <MonthResults recorded={dashboard.data?.results} />
 
           <Card title={t("messages.title")} className="lg:col-span-2">
             {recentMessages.length === 0 ? (

@@ -51,6 +51,9 @@ function api(recorded: { month: string; revenue: number; costs: number; salesCou
             { desc: BadRequestSchema, value: create(BadRequestSchema, { fieldViolations: [{ field: "month", description: "month deve ser um mês que já começou" }] }) },
           ]);
         }
+        // Recording a month again corrects it (the server's upsert), never a second row.
+        const earlier = recorded.findIndex((r) => r.month === request.month);
+        if (earlier >= 0) recorded.splice(earlier, 1);
         recorded.unshift({ month: request.month, revenue: request.revenue, costs: request.costs, salesCount: request.salesCount });
         return { result: { month: request.month, revenue: request.revenue, costs: request.costs, salesCount: request.salesCount } };
       },
@@ -59,6 +62,27 @@ function api(recorded: { month: string; revenue: number; costs: number; salesCou
 }
 
 describe("month's results on the dashboard", () => {
+  it("shows the months the dashboard's read already carries while the full list is on its way", async () => {
+    storeTokens("t", "r");
+    const october = { month: "2026-10", revenue: 21000, costs: 15000, salesCount: 840, result: 6000 };
+    renderApp("/dashboard", {
+      api: (router: ConnectRouter) => {
+        router.service(AuthService, { getMe: () => ({ user }) });
+        router.service(DashboardService, {
+          getDashboard: () => ({ user, businessPlan: { steps: [] }, stats: {}, whatsappUrl: "https://wa.me/5511900000000", results: [october] }),
+        });
+        router.service(ResultsService, {
+          getReminders: () => ({ reminders: { monthlyCheckin: false, taxReminders: false, stopped: false } }),
+          // The list never answers here: what shows came with the dashboard.
+          listResults: () => new Promise(() => {}),
+        });
+      },
+    });
+    const card = await screen.findByRole("region", { name: "Resultados do mês" });
+    expect(await within(card).findByRole("img", { name: "Faturamento real × previsto no plano" })).toBeInTheDocument();
+    expect(within(card).queryByText(/Registre o faturamento/)).not.toBeInTheDocument();
+  });
+
   it("records a month typed as people write reais and shows it against the plan", async () => {
     storeTokens("t", "r");
     const recorded: { month: string; revenue: number; costs: number; salesCount: number }[] = [];

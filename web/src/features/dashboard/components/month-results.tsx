@@ -63,8 +63,10 @@ function ActualAgainstPlan({ months, pick, title, planValue }: { months: MonthRe
   );
 }
 
-/** "Resultados do mês": record a month's revenue, costs and sales, and see them against the plan. */
-export function MonthResults() {
+/** "Resultados do mês": record a month's revenue, costs and sales, and see them against the plan.
+ * `recorded` are the months the dashboard's own read carries: shown at once, before the list with
+ * the plan's figures, the biggest gap and the ceiling arrives. */
+export function MonthResults({ recorded }: { recorded?: MonthResult[] }) {
   const { t, i18n } = useTranslation("dashboard");
   const language = currentLanguage(i18n);
   const results = useResults();
@@ -75,7 +77,7 @@ export function MonthResults() {
   const [sales, setSales] = useState("");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const id = useId();
-  const months = results.data?.results ?? [];
+  const months = results.data?.results ?? recorded ?? [];
   const plan = results.data?.plan;
 
   async function submit(event: FormEvent) {
