@@ -240,13 +240,13 @@ pub struct Report {
     pub messages_per_day: Vec<DailyCount>,
     pub failed_sends_per_day: Vec<DailyCount>,
     pub billing: costs::Billing,
-    pub reminders: Reminders,
+    pub reminders: RemindersSent,
 }
 
 /// The proactive messages of the window: check-ins sent and answered (the person wrote after
 /// them), every reminder sent, and the people who said stop.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Reminders {
+pub struct RemindersSent {
     pub checkins_sent: i64,
     pub checkins_answered: i64,
     pub reminders_sent: i64,
@@ -325,7 +325,7 @@ pub(in crate::analytics) async fn report_at(
     })
 }
 
-async fn reminders(db: &Db, since: i64) -> Result<Reminders, sqlx::Error> {
+async fn reminders(db: &Db, since: i64) -> Result<RemindersSent, sqlx::Error> {
     let row = sqlx::query(
         "select \
          coalesce(sum(case when kind = 'checkin' then 1 else 0 end), 0) as checkins, \
@@ -337,7 +337,7 @@ async fn reminders(db: &Db, since: i64) -> Result<Reminders, sqlx::Error> {
     .bind(since)
     .fetch_one(db.pool())
     .await?;
-    Ok(Reminders {
+    Ok(RemindersSent {
         checkins_sent: row.try_get("checkins")?,
         checkins_answered: row.try_get("answered")?,
         reminders_sent: row.try_get("every")?,

@@ -114,6 +114,7 @@ impl Application {
         let events = PlanEvents::default();
         events.start_relay(db.clone()).await.context("cannot listen for plan changes on the database")?;
         let plans = Plans::new(db.clone(), events);
+        plans.fill_section_flags().await?;
         let llm = config
             .llm
             .clone()

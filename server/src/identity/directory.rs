@@ -45,7 +45,7 @@ const LISTED: &str = "select u.id, u.name, u.phone_number, u.username, u.languag
     (select count(*) from messages m where m.user_id = u.id) as total_messages, \
     (select count(*) from business_plans p where p.user_id = u.id) as has_plan, \
     (select count(*) from plan_sections s join business_plans p on p.id = s.plan_id where p.user_id = u.id and s.completed = $1) as completed_steps, \
-    (select count(*) from plan_changes c join business_plans p on p.id = c.plan_id where p.user_id = u.id) as changes";
+    (select count(*) from plan_sections s join business_plans p on p.id = s.plan_id where p.user_id = u.id and s.filled = $1) as filled_steps";
 
 /// Most recently active first (the index `users_activity_idx`).
 const ACTIVITY_ORDER: &str = "order by coalesce(u.last_active_at, u.created_at) desc, u.id";
@@ -62,7 +62,7 @@ fn listed(row: &AnyRow) -> Result<Listed, sqlx::Error> {
         role: if row.try_get::<String, _>("role")? == "admin" { Role::Admin } else { Role::User },
         total_messages: row.try_get("total_messages")?,
         plan_completed_steps: (has_plan > 0).then(|| row.try_get("completed_steps")).transpose()?,
-        plan_has_content: row.try_get::<i64, _>("changes")? > 0,
+        plan_has_content: row.try_get::<i64, _>("filled_steps")? > 0,
         created_at: row.try_get("created_at")?,
         last_active_at: row.try_get("last_active_at")?,
     })

@@ -161,6 +161,12 @@ impl Plans {
         Ok((plan, changes))
     }
 
+    /// Says of the sections written before the flag was kept whether they have anything filled
+    /// in (at start: the admin's list reads the flag).
+    pub async fn fill_section_flags(&self) -> Result<u64, AppError> {
+        Ok(store::fill_section_flags(&self.db).await?)
+    }
+
     pub async fn delete(&self, user_id: &str) -> Result<bool, AppError> {
         Ok(store::delete(&self.db, user_id).await?)
     }

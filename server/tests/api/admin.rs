@@ -404,3 +404,33 @@ async fn the_figures_count_users_activity_messages_and_plans_from_known_data(db:
     assert_eq!(after["averageMessagesPerUser"].as_f64().unwrap(), (average * 10.0).round() / 10.0);
 }
 on_both_engines!(the_figures_count_users_activity_messages_and_plans_from_known_data);
+
+/// The plan's status as the person's own plan says it and as the admin's list of users says it.
+async fn both_statuses(app: &TestApp, admin: &str, person: &str) -> (Value, Value) {
+    let (_, own) = app.call(Method::GET, "/api/business-plan", Value::Null, Some(person)).await;
+    let (_, listed) =
+        app.call(Method::GET, "/api/admin/users?search=11987654321", Value::Null, Some(admin)).await;
+    (own["data"]["businessPlan"]["status"].clone(), listed["data"]["users"][0]["businessPlanStatus"].clone())
+}
+
+async fn the_admin_s_list_says_a_plan_is_in_progress_by_the_plan_s_own_rule(db: TestDatabase) {
+    let (app, admin) = admin_app(db, &[]).await;
+    let ana = "+5511987654321";
+    app.register(ana).await;
+    let (person, _) = app.login(ana).await;
+    let idea = |text: &str| json!({"ideaData": {"businessIdea": text}});
+    app.call(Method::PUT, "/api/business-plan/idea", idea("Padaria de fermentação natural"), Some(&person))
+        .await;
+    assert_eq!(both_statuses(&app, &admin, &person).await, (json!("in_progress"), json!("in_progress")));
+    // Written, then emptied: a change on record, but nothing in the plan — a draft for both.
+    app.call(Method::PUT, "/api/business-plan/idea", idea(""), Some(&person)).await;
+    assert_eq!(both_statuses(&app, &admin, &person).await, (json!("draft"), json!("draft")));
+
+    // A section written before the flag was kept is judged at start, by the same rule.
+    app.call(Method::PUT, "/api/business-plan/idea", idea("Padaria"), Some(&person)).await;
+    sqlx::query("update plan_sections set filled = null").execute(app.db.pool()).await.unwrap();
+    let plans = socio::plan::Plans::new(app.db.clone(), Default::default());
+    assert_eq!(plans.fill_section_flags().await.unwrap(), 6);
+    assert_eq!(both_statuses(&app, &admin, &person).await, (json!("in_progress"), json!("in_progress")));
+}
+on_both_engines!(the_admin_s_list_says_a_plan_is_in_progress_by_the_plan_s_own_rule);

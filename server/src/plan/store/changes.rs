@@ -30,14 +30,18 @@ pub(in crate::plan) async fn apply(
         let current = plan.section(update.step).clone();
         let (data, changed) = patched(update, &current.data)?;
         let completed = update.completed.unwrap_or(current.completed);
-        sqlx::query("update plan_sections set data = $1, completed = $2, updated_at = $3 where plan_id = $4 and step = $5")
-            .bind(data.to_string())
-            .bind(completed)
-            .bind(now)
-            .bind(&plan.id)
-            .bind(update.step.key())
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "update plan_sections set data = $1, completed = $2, updated_at = $3, filled = $6 \
+             where plan_id = $4 and step = $5",
+        )
+        .bind(data.to_string())
+        .bind(completed)
+        .bind(now)
+        .bind(&plan.id)
+        .bind(update.step.key())
+        .bind(sections::has_content(update.step, &data))
+        .execute(&mut *tx)
+        .await?;
         let mut change = Change {
             cursor: 0,
             step: update.step,

@@ -376,7 +376,7 @@ pub async fn get_or_create(
     if created {
         for step in Step::ALL {
             let empty = sections::validate(step, Json::Object(Default::default()), "")?;
-            sqlx::query("insert into plan_sections (plan_id, step, data, completed, updated_at) values ($1, $2, $3, $4, $5)")
+            sqlx::query("insert into plan_sections (plan_id, step, data, completed, updated_at, filled) values ($1, $2, $3, $4, $5, $4)")
                 .bind(&id)
                 .bind(step.key())
                 .bind(empty.to_string())
@@ -389,6 +389,31 @@ pub async fn get_or_create(
     find(conn, user_id, detail, now)
         .await?
         .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a plan vanished while being read")))
+}
+
+/// Says of each section written before `filled` was kept whether it has anything filled in
+/// (`sections::has_content`); how many were said.
+pub(in crate::plan) async fn fill_section_flags(db: &Db) -> Result<u64, sqlx::Error> {
+    let rows = sqlx::query("select plan_id, step, data from plan_sections where filled is null")
+        .fetch_all(db.pool())
+        .await?;
+    let mut said = 0;
+    for row in rows {
+        let (plan_id, step, data): (String, String, String) =
+            (row.try_get("plan_id")?, row.try_get("step")?, row.try_get("data")?);
+        let Some(step) = Step::parse(&step) else { continue };
+        let filled = serde_json::from_str(&data).is_ok_and(|data| sections::has_content(step, &data));
+        said += sqlx::query(
+            "update plan_sections set filled = $1 where plan_id = $2 and step = $3 and filled is null",
+        )
+        .bind(filled)
+        .bind(plan_id)
+        .bind(step.key())
+        .execute(&mut *db.writer().await?)
+        .await?
+        .rows_affected();
+    }
+    Ok(said)
 }
 
 /// Deletes the plan and everything of it. False when there was none.
