@@ -3,10 +3,17 @@
 
 use reqwest::Method;
 use serde_json::{Value, json};
-use socio::identity::{
-    contact::Contact,
-    phone::PhoneNumber,
-    users::{self, Tier},
+use socio::{
+    conversation::messages::Author,
+    identity::{
+        contact::Contact,
+        phone::PhoneNumber,
+        users::{self, Tier},
+    },
+    plan::{
+        sections::Step,
+        store::{Source, StepUpdate},
+    },
 };
 
 use crate::{
@@ -342,7 +349,6 @@ async fn the_figures_count_users_activity_messages_and_plans_from_known_data(db:
     };
     let before = figures().await;
     let day = 86_400_000_i64;
-    let now = app.db.now_ms();
     let ana = add_user(&app, "+5511900000001", "Ana", Tier::Pro).await;
     let bia = add_user(&app, "+5511900000002", "Bia", Tier::Free).await;
     let caio = add_user(&app, "+5511900000003", "Caio", Tier::Free).await;
@@ -355,41 +361,25 @@ async fn the_figures_count_users_activity_messages_and_plans_from_known_data(db:
         users::touch(&mut conn, id, app.db.now_ms()).await.unwrap();
         app.db.clock().advance(shift);
     }
-    for (n, id) in [&ana, &ana, &ana, &bia].into_iter().enumerate() {
-        sqlx::query(
-            "insert into messages (id, user_id, direction, author, content, status, created_at, updated_at) \
-             values ($1, $2, 'inbound', 'user', 'oi', 'received', $3, $3)",
-        )
-        .bind(format!("known-{n}"))
-        .bind(id)
-        .bind(now)
-        .execute(app.db.pool())
-        .await
-        .unwrap();
+    // Three messages of Ana's and one of Bia's, now; Ana's plan complete, Bia's two steps in —
+    // through the conversation's and the plan's services.
+    let messages = socio::conversation::messages::Messages::new(app.db.clone());
+    for id in [&ana, &ana, &ana, &bia] {
+        messages.insert_web(id, Author::User, "oi", app.db.now_ms()).await.unwrap();
     }
+    let plans = socio::plan::Plans::new(app.db.clone(), Default::default());
     for (id, completed_steps) in [(&ana, 6), (&bia, 2)] {
-        let plan = format!("plan-{id}");
-        sqlx::query(
-            "insert into business_plans (id, user_id, created_at, updated_at) values ($1, $2, $3, $3)",
-        )
-        .bind(&plan)
-        .bind(id)
-        .bind(now)
-        .execute(app.db.pool())
-        .await
-        .unwrap();
-        for (i, step) in ["idea", "market", "finance", "marketing", "hr", "legal"].into_iter().enumerate() {
-            sqlx::query(
-                "insert into plan_sections (plan_id, step, completed, updated_at) values ($1, $2, $3, $4)",
-            )
-            .bind(&plan)
-            .bind(step)
-            .bind(i < completed_steps)
-            .bind(now)
-            .execute(app.db.pool())
-            .await
-            .unwrap();
-        }
+        let updates: Vec<StepUpdate> = Step::ALL
+            .iter()
+            .take(completed_steps)
+            .map(|&step| StepUpdate {
+                step,
+                patch: None,
+                completed: Some(true),
+                field: step.data_field().into(),
+            })
+            .collect();
+        plans.update(id, Some(id), Source::Dashboard, &updates).await.unwrap();
     }
 
     let after = figures().await;

@@ -7,7 +7,7 @@ use serde_json::Value;
 use socio::{
     analytics::Funnel,
     clock::{CivilDate, DAY_MS},
-    conversation::overview::Overviews,
+    conversation::{messages::Author, overview::Overviews},
     plan::{Plans, events::PlanEvents},
 };
 
@@ -28,17 +28,11 @@ async fn activity_at(app: &TestApp, user_id: &str, at: i64) -> socio::conversati
     overviews.stats(user_id).await.unwrap().1
 }
 
-async fn message_at(app: &TestApp, user_id: &str, at: i64, n: usize) {
-    sqlx::query(
-        "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
-         values ($1, $2, 'inbound', 'user', 'text', 'oi', 'answered', $3, $3)",
-    )
-    .bind(format!("m-{n}"))
-    .bind(user_id)
-    .bind(at)
-    .execute(app.db.pool())
-    .await
-    .unwrap();
+/// The person writes "oi" with the clock set to `at`.
+async fn message_at(app: &TestApp, user_id: &str, at: i64) {
+    app.db.clock().set(at);
+    let messages = socio::conversation::messages::Messages::new(app.db.clone());
+    messages.insert_web(user_id, Author::User, "oi", app.db.now_ms()).await.unwrap();
 }
 
 async fn at_half_past_eleven_in_sao_paulo_the_day_counted_is_sao_paulo_s(db: TestDatabase) {
@@ -50,8 +44,8 @@ async fn at_half_past_eleven_in_sao_paulo_the_day_counted_is_sao_paulo_s(db: Tes
     let friday_22_00 = SATURDAY_23_30 - 25 * HOUR - 30 * 60_000;
     let saturday_00_10 = SATURDAY_23_30 - 23 * HOUR - 20 * 60_000;
     let week_before = SATURDAY_23_30 - 7 * DAY_MS + 15 * 60_000;
-    for (n, at) in [SATURDAY_23_30, saturday_00_10, friday_22_00, week_before].into_iter().enumerate() {
-        message_at(&app, &ana, at, n).await;
+    for at in [SATURDAY_23_30, saturday_00_10, friday_22_00, week_before] {
+        message_at(&app, &ana, at).await;
     }
 
     let activity = activity_at(&app, &ana, SATURDAY_23_30 + 60_000).await;
@@ -97,8 +91,8 @@ async fn across_the_2018_summer_time_change_active_days_are_still_sao_paulo_days
     let third = CivilDate { year: 2018, month: 11, day: 3 }.starts_at();
     let tenth = CivilDate { year: 2018, month: 11, day: 10 }.starts_at();
     let times = [third + 20 * HOUR, third + 22 * HOUR, tenth + 30 * 60_000, tenth + 90 * 60_000];
-    for (n, at) in times.into_iter().enumerate() {
-        message_at(&app, &ana, at, n).await;
+    for at in times {
+        message_at(&app, &ana, at).await;
     }
     let activity = activity_at(&app, &ana, tenth + 2 * HOUR).await;
     assert_eq!(

@@ -5,7 +5,7 @@
 
 use reqwest::Method;
 use serde_json::Value;
-use socio::locale::Language;
+use socio::{conversation::messages::Author, locale::Language};
 
 use crate::{
     fake_llm::{FakeLlm, text},
@@ -16,31 +16,23 @@ use crate::{
 const ANA: &str = "+5511987654321";
 const ADMIN: &str = "+5531999990000";
 
-/// `n` earlier exchanges, an hour ago and before, as if Ana had talked for a while.
+/// `n` earlier exchanges, an hour ago and before, as if Ana had talked for a while: the clock goes
+/// back, each question and answer is stored a second apart as the conversation stores them, and
+/// the clock comes back to now.
 async fn earlier_conversation(app: &TestApp, user_id: &str, n: i64) {
-    let start = app.db.now_ms() - 3_600_000 - n * 2_000;
+    let messages = socio::conversation::messages::Messages::new(app.db.clone());
+    let back = 3_600_000 + n * 2_000;
+    app.db.clock().advance(-back);
     for i in 0..n {
-        for (direction, author, content, status) in [
-            ("inbound", "user", format!("Pergunta antiga {i} sobre a padaria de Campinas"), "answered"),
-            ("outbound", "assistant", format!("Resposta antiga {i}"), "sent"),
+        for (author, content) in [
+            (Author::User, format!("Pergunta antiga {i} sobre a padaria de Campinas")),
+            (Author::Assistant, format!("Resposta antiga {i}")),
         ] {
-            let at = start + i * 2_000 + if direction == "inbound" { 0 } else { 1_000 };
-            sqlx::query(
-                "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
-                 values ($1, $2, $3, $4, 'text', $5, $6, $7, $7)",
-            )
-            .bind(uuid::Uuid::new_v4().to_string())
-            .bind(user_id)
-            .bind(direction)
-            .bind(author)
-            .bind(content)
-            .bind(status)
-            .bind(at)
-            .execute(app.db.pool())
-            .await
-            .unwrap();
+            messages.insert_web(user_id, author, &content, app.db.now_ms()).await.unwrap();
+            app.db.clock().advance(1_000);
         }
     }
+    app.db.clock().advance(back - n * 2_000);
 }
 
 async fn summary_of(app: &TestApp, user_id: &str) -> Option<(String, String)> {

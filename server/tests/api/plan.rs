@@ -349,24 +349,18 @@ on_both_engines!(auto_save_keeps_a_draft_without_touching_the_sections);
 async fn the_dashboard_counts_real_messages(db: TestDatabase) {
     let (app, token) = logged_in(db).await;
     let user_id = app.user_column(ANA, "id").await;
-    let now = app.db.now_ms();
+    use socio::conversation::messages::{Author, Messages};
     let day = 86_400_000;
+    let messages = Messages::new(app.db.clone());
+    // Each message stored when the clock reads its moment, the clock back to now after each.
     for (n, (ago, author)) in
-        [(0, "user"), (1000, "assistant"), (8 * day, "user"), (40 * day, "assistant")].iter().enumerate()
+        [(0, Author::User), (1000, Author::Assistant), (8 * day, Author::User), (40 * day, Author::Assistant)]
+            .into_iter()
+            .enumerate()
     {
-        sqlx::query(
-            "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
-             values ($1, $2, $3, $4, 'text', $5, 'answered', $6, $6)",
-        )
-        .bind(format!("m{n}"))
-        .bind(&user_id)
-        .bind(if *author == "user" { "inbound" } else { "outbound" })
-        .bind(author)
-        .bind(format!("mensagem {n}"))
-        .bind(now - ago)
-        .execute(app.db.pool())
-        .await
-        .unwrap();
+        app.db.clock().advance(-ago);
+        messages.insert_web(&user_id, author, &format!("mensagem {n}"), app.db.now_ms()).await.unwrap();
+        app.db.clock().advance(ago);
     }
     let (status, body) = get(&app, "/api/dashboard", &token).await;
     assert_eq!(status, 200);
