@@ -156,7 +156,10 @@ pub async fn history(conn: &mut AnyConnection, user_id: &str) -> Result<Vec<Reco
 }
 
 /// The user's current subscription: the newest one that is not canceled, else the newest.
-pub async fn current(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Subscription>, sqlx::Error> {
+pub(in crate::billing) async fn current(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<Option<Subscription>, sqlx::Error> {
     let row = sqlx::query(
         "select id, billing_interval, provider, status, current_period_end, cancel_at_period_end, first_paid_at, created_at \
          from subscriptions where user_id = $1 order by case when status = 'canceled' then 1 else 0 end, created_at desc limit 1",

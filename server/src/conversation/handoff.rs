@@ -141,7 +141,7 @@ pub enum CallRequest {
 /// Asks for a consultation call with the preferred times: a new request, or the waiting one
 /// (asked on WhatsApp) becomes a call with the times — in one statement, so two at once cannot
 /// both add, and the times are never lost.
-pub async fn request_call(
+pub(in crate::conversation) async fn request_call(
     tx: &mut Tx,
     user_id: &str,
     times: &str,
@@ -180,7 +180,12 @@ pub enum Take {
 
 /// The admin takes the person's conversation, waiting or not. An answer the consultant is
 /// composing for them is dropped.
-pub async fn take(tx: &mut Tx, user_id: &str, admin: &User, now: i64) -> Result<Take, sqlx::Error> {
+pub(in crate::conversation) async fn take(
+    tx: &mut Tx,
+    user_id: &str,
+    admin: &User,
+    now: i64,
+) -> Result<Take, sqlx::Error> {
     let taken = sqlx::query(
         "insert into handoffs (user_id, status, reason, note, requested_at, taken_by, taken_by_name, taken_at, updated_at) \
          values ($1, 'taken', 'admin', '', $2, $3, $4, $2, $2) \
@@ -213,7 +218,7 @@ pub fn display_name(admin: &User) -> String {
 /// The conversation goes back to the consultant (or a waiting request is closed). True when there
 /// was a handoff. Messages that came while it was taken were the admin's to answer: the
 /// consultant answers what comes next, with them in its context.
-pub async fn give_back(tx: &mut Tx, user_id: &str) -> Result<bool, sqlx::Error> {
+pub(in crate::conversation) async fn give_back(tx: &mut Tx, user_id: &str) -> Result<bool, sqlx::Error> {
     let ended = sqlx::query("delete from handoffs where user_id = $1")
         .bind(user_id)
         .execute(&mut **tx)
@@ -227,7 +232,10 @@ pub async fn give_back(tx: &mut Tx, user_id: &str) -> Result<bool, sqlx::Error> 
 }
 
 /// Whether an admin is answering the person now.
-pub async fn is_taken(conn: &mut AnyConnection, user_id: &str) -> Result<bool, sqlx::Error> {
+pub(in crate::conversation) async fn is_taken(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<bool, sqlx::Error> {
     let row = sqlx::query("select 1 from handoffs where user_id = $1 and status = 'taken'")
         .bind(user_id)
         .fetch_optional(conn)
@@ -235,7 +243,10 @@ pub async fn is_taken(conn: &mut AnyConnection, user_id: &str) -> Result<bool, s
     Ok(row.is_some())
 }
 
-pub async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Handoff>, sqlx::Error> {
+pub(in crate::conversation) async fn get(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<Option<Handoff>, sqlx::Error> {
     let sql =
         format!("select {COLUMNS} from handoffs h join users u on u.id = h.user_id where h.user_id = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_optional(conn).await?;

@@ -29,7 +29,7 @@ const TAP: &str = "login:";
 /// Answers `message` when it belongs to a login by message (the code's text, a tapped number, or
 /// words answering the question while it is the latest). True when it did: the inbox schedules no
 /// reply for it.
-pub async fn take(
+pub(in crate::conversation) async fn take(
     tx: &mut Tx,
     user: &User,
     message: &InboundMessage,

@@ -5,7 +5,7 @@ use sqlx::AnyConnection;
 use crate::whatsapp::payload::InboundMessage;
 
 /// Keeps a notice; false when it was kept before (a redelivery), so it is acted on once.
-pub async fn record(
+pub(in crate::conversation) async fn record(
     conn: &mut AnyConnection,
     user_id: Option<&str>,
     message: &InboundMessage,
@@ -29,7 +29,11 @@ pub async fn record(
 }
 
 /// A number change absorbed `from` into `into`: its notices are `into`'s.
-pub async fn hand_over(conn: &mut AnyConnection, from: &str, into: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn hand_over(
+    conn: &mut AnyConnection,
+    from: &str,
+    into: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query("update whatsapp_notices set user_id = $2 where user_id = $1")
         .bind(from)
         .bind(into)

@@ -40,7 +40,7 @@ pub enum NumberChange {
     Conflict { other_user_id: String },
 }
 
-pub async fn follow(
+pub(in crate::conversation) async fn follow(
     conn: &mut Tx,
     user: &User,
     new_phone: Option<&PhoneNumber>,
@@ -81,7 +81,11 @@ pub async fn follow(
 /// while WhatsApp hid the number). The one that holds nothing but conversation joins the other;
 /// when both hold more (a plan, a subscription), both stay and the pair is listed for an admin, and
 /// `user` answers. Returns the account that answers now.
-pub async fn join(conn: &mut Tx, user: User, also: User) -> Result<User, sqlx::Error> {
+pub(in crate::conversation) async fn join(
+    conn: &mut Tx,
+    user: User,
+    also: User,
+) -> Result<User, sqlx::Error> {
     let bsuid = also.bsuid.clone();
     let (keep, gone) = if !holds_more_than_conversation(conn, &also).await? {
         (user, also)

@@ -161,7 +161,11 @@ async fn send_once(
 /// Once the plan's finance step is done, the consultant offers the check-ins once, with answers to
 /// tap, after its reply (`reminder_words` takes the answer). Nothing is sent without that "sim"
 /// (or the dashboard's switches).
-pub async fn offer_once_finance_is_done(tx: &mut Tx, user: &User, at: i64) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn offer_once_finance_is_done(
+    tx: &mut Tx,
+    user: &User,
+    at: i64,
+) -> Result<(), sqlx::Error> {
     let Some(plan) = store::find(tx, &user.id, Detail::Sections, at).await? else { return Ok(()) };
     if !plan.section(Step::Finance).completed {
         return Ok(());
@@ -185,7 +189,7 @@ pub async fn offer_once_finance_is_done(tx: &mut Tx, user: &User, at: i64) -> Re
 }
 
 /// A person wrote at `at`: their latest check-in, if still unanswered, is answered.
-pub async fn mark_answered(
+pub(in crate::conversation) async fn mark_answered(
     conn: &mut sqlx::AnyConnection,
     user_id: &str,
     at: i64,
@@ -203,7 +207,11 @@ pub async fn mark_answered(
 }
 
 /// A number change absorbed `from` into `into`: what was sent to `from` was sent to `into`.
-pub async fn hand_over(conn: &mut sqlx::AnyConnection, from: &str, into: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn hand_over(
+    conn: &mut sqlx::AnyConnection,
+    from: &str,
+    into: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "update reminders_sent set user_id = $2 where user_id = $1 and not exists \
          (select 1 from reminders_sent r where r.user_id = $2 and r.kind = reminders_sent.kind and r.period = reminders_sent.period)",

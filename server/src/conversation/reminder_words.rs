@@ -101,7 +101,7 @@ fn interrupted_question(message: &str) -> Option<&str> {
 
 /// Answers a stop or resume command; true when `message` was one (no reply job for it). "VOLTAR"
 /// with nothing stopped is left to the consultant.
-pub async fn take(
+pub(in crate::conversation) async fn take(
     tx: &mut Tx,
     user: &User,
     message: &InboundMessage,

@@ -57,7 +57,7 @@ pub async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Summa
 
 /// Enqueues the update when enough messages have left the window since the summary's end (one
 /// update waits per person and end).
-pub async fn schedule_if_due(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn schedule_if_due(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
     let covers_until = get(tx, user_id).await?.map_or(i64::MIN, |s| s.covers_until);
     let since: i64 = sqlx::query("select count(*) as n from messages where user_id = $1 and created_at > $2")
         .bind(user_id)

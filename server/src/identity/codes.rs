@@ -110,7 +110,7 @@ async fn hold_number(conn: &mut AnyConnection, phone: &PhoneNumber, now: i64) ->
 }
 
 /// Stores a new code for the number, replacing any earlier one. Returns its id.
-pub async fn store(
+pub(in crate::identity) async fn store(
     conn: &mut AnyConnection,
     hasher: &CodeHasher,
     phone: &PhoneNumber,

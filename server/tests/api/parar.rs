@@ -43,7 +43,18 @@ async fn a_scheduler_run_racing_everyone_s_parar_stores_nothing_after_a_stop(db:
         let app = &app;
         async move {
             let body = json!({"from": phone, "name": "Ana Lima", "text": "PARAR"});
-            let (status, answer) = app.call(Method::POST, "/api/dev/whatsapp/inbound", body, None).await;
+            // 250 at once on a loaded machine may find every connection busy past the pool's two
+            // seconds: the server answers 503 and nothing was stored, and the sender tries again,
+            // as Meta retries a webhook that was not answered 200.
+            let mut tries = 0;
+            let (status, answer) = loop {
+                let (status, answer) =
+                    app.call(Method::POST, "/api/dev/whatsapp/inbound", body.clone(), None).await;
+                tries += 1;
+                if status != 503 || tries == 5 {
+                    break (status, answer);
+                }
+            };
             assert_eq!(status, 200, "{answer}");
             // Her PARAR has committed by now.
             (phone.clone(), app.db.now_ms())

@@ -42,7 +42,7 @@ pub(in crate::conversation) async fn insert_inbound(
 
 /// Takes the user's unanswered messages for a reply job: those still `received`, and those this
 /// same job took before a crash. Oldest first.
-pub async fn claim_unanswered(
+pub(in crate::conversation) async fn claim_unanswered(
     conn: &mut AnyConnection,
     user_id: &str,
     job_id: &str,
@@ -66,7 +66,11 @@ pub async fn claim_unanswered(
 }
 
 /// Marks what a reply job took as answered. The count tells whether they were still its own.
-pub async fn mark_answered(conn: &mut AnyConnection, job_id: &str, now: i64) -> Result<u64, sqlx::Error> {
+pub(in crate::conversation) async fn mark_answered(
+    conn: &mut AnyConnection,
+    job_id: &str,
+    now: i64,
+) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
         "update messages set status = 'answered', updated_at = $1 where reply_job = $2 and status = 'processing'",
     )

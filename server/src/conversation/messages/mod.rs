@@ -13,7 +13,7 @@ mod outbound;
 mod sending;
 
 pub use activity::*;
-pub use inbound::*;
+pub(in crate::conversation) use inbound::*;
 pub use outbound::*;
 pub use sending::*;
 use sqlx::{AnyConnection, Row, any::AnyRow};
@@ -90,7 +90,7 @@ pub async fn last_outbound(conn: &mut AnyConnection, user_id: &str) -> Result<Op
 }
 
 /// Our message to the user just before `message_id` (ours too): what an offer interrupted.
-pub async fn outbound_before(
+pub(in crate::conversation) async fn outbound_before(
     conn: &mut AnyConnection,
     user_id: &str,
     message_id: &str,
@@ -105,7 +105,10 @@ pub async fn outbound_before(
 }
 
 /// True when we have ever written to this user.
-pub async fn has_replied(conn: &mut AnyConnection, user_id: &str) -> Result<bool, sqlx::Error> {
+pub(in crate::conversation) async fn has_replied(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<bool, sqlx::Error> {
     let row = sqlx::query("select 1 from messages where user_id = $1 and direction = 'outbound' limit 1")
         .bind(user_id)
         .fetch_optional(conn)
@@ -243,7 +246,11 @@ pub(in crate::conversation) async fn history(
 }
 
 /// A number change absorbed `from` into `into`: its conversation is `into`'s.
-pub async fn hand_over(conn: &mut AnyConnection, from: &str, into: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn hand_over(
+    conn: &mut AnyConnection,
+    from: &str,
+    into: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query("update messages set user_id = $2 where user_id = $1")
         .bind(from)
         .bind(into)

@@ -45,7 +45,10 @@ fn from_row(row: &AnyRow) -> Result<Preferences, sqlx::Error> {
     })
 }
 
-pub async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Preferences, sqlx::Error> {
+pub(in crate::plan) async fn get(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<Preferences, sqlx::Error> {
     let sql = format!("select {COLUMNS} from reminder_preferences where user_id = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_optional(conn).await?;
     row.as_ref().map_or(Ok(Preferences::default()), from_row)
