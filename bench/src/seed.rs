@@ -73,9 +73,11 @@ pub async fn seed(db: &Db, size: Size) -> anyhow::Result<Duration> {
             seq = counter(size.users),
         ),
         format!(
-            "insert into plan_sections (plan_id, step, data, completed, updated_at) \
+            // Empty sections, said empty as the server writes them (`filled`), so its start has
+            // nothing to judge.
+            "insert into plan_sections (plan_id, step, data, completed, updated_at, filled) \
              {seq}, steps(k, step) as (values (1, 'idea'), (2, 'market'), (3, 'finance'), (4, 'marketing'), (5, 'hr'), (6, 'legal')) \
-             select 'seed-p-' || n, step, '{{}}', (n + k) % 3 = 0, {now} - n * 1000 \
+             select 'seed-p-' || n, step, '{{}}', (n + k) % 3 = 0, {now} - n * 1000, 1 = 0 \
              from seq, steps where n % 10 < 7",
             seq = counter(size.users),
         ),

@@ -397,6 +397,12 @@ pub(in crate::plan) async fn fill_section_flags(db: &Db) -> Result<u64, sqlx::Er
     let rows = sqlx::query("select plan_id, step, data from plan_sections where filled is null")
         .fetch_all(db.pool())
         .await?;
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    // One transaction for them all: one commit, not one a section (on SQLite, a write-ahead log
+    // grown by thousands of commits slows every later read until it is checkpointed).
+    let mut tx = db.begin().await?;
     let mut said = 0;
     for row in rows {
         let (plan_id, step, data): (String, String, String) =
@@ -409,10 +415,11 @@ pub(in crate::plan) async fn fill_section_flags(db: &Db) -> Result<u64, sqlx::Er
         .bind(filled)
         .bind(plan_id)
         .bind(step.key())
-        .execute(&mut *db.writer().await?)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
     }
+    tx.commit().await?;
     Ok(said)
 }
 
