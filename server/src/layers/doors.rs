@@ -175,20 +175,21 @@ fn the_reader_finds_public_methods_that_return_the_database_s_error() {
     assert_eq!(public_methods_returning_the_database_s_error(source), ["raw", "generic"]);
 }
 
-#[test]
-fn every_service_outside_db_says_its_errors_as_the_app_s_error() {
+/// What `find` finds in each production file outside `db/`, as `file: name`.
+fn outside_db(find: fn(&str) -> Vec<String>) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = BTreeMap::new();
     read(&root, &root, &mut files);
-    let found: Vec<String> = production(&files)
+    production(&files)
         .iter()
         .filter(|(file, _)| !file.starts_with("db/"))
-        .flat_map(|(file, source)| {
-            public_methods_returning_the_database_s_error(source)
-                .into_iter()
-                .map(move |name| format!("{file}: {name}"))
-        })
-        .collect();
+        .flat_map(|(file, source)| find(source).into_iter().map(move |name| format!("{file}: {name}")))
+        .collect()
+}
+
+#[test]
+fn every_service_outside_db_says_its_errors_as_the_app_s_error() {
+    let found = outside_db(public_methods_returning_the_database_s_error);
     assert!(
         found.is_empty(),
         "methods that hand the database's error up (wrap it once, as AppError):\n{}",
@@ -198,16 +199,7 @@ fn every_service_outside_db_says_its_errors_as_the_app_s_error() {
 
 #[test]
 fn no_public_free_function_outside_db_takes_the_db() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = BTreeMap::new();
-    read(&root, &root, &mut files);
-    let found: Vec<String> = production(&files)
-        .iter()
-        .filter(|(file, _)| !file.starts_with("db/"))
-        .flat_map(|(file, source)| {
-            public_free_functions_taking_the_db(source).into_iter().map(move |name| format!("{file}: {name}"))
-        })
-        .collect();
+    let found = outside_db(public_free_functions_taking_the_db);
     assert!(
         found.is_empty(),
         "free functions that open a second way into a domain (make them private to it and call its service):\n{}",
