@@ -132,9 +132,7 @@ async fn promote(phone: &str) -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let db = Db::connect(&config.database_url).await?;
     db.migrate().await?;
-    let mut tx = db.begin().await?;
-    let user = roles::ensure_admin(&mut tx, &phone).await?;
-    tx.commit().await?;
+    let user = roles::Roles::new(db).promote(&phone).await?;
     tracing::info!(target: "security", event = "admin_promoted", user = %user.id, phone = %phone.masked());
     println!("{} is now an admin", user.handle());
     Ok(())

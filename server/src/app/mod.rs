@@ -223,9 +223,7 @@ async fn grant_admin_phones(db: &Db, phones: &[String]) -> anyhow::Result<()> {
     for phone in phones {
         let phone = PhoneNumber::parse(phone)
             .map_err(|_| anyhow::anyhow!("ADMIN_PHONES has an invalid number: {phone:?}"))?;
-        let mut tx = db.begin().await?;
-        roles::ensure_admin(&mut tx, &phone).await?;
-        tx.commit().await?;
+        roles::Roles::new(db.clone()).promote(&phone).await?;
     }
     Ok(())
 }

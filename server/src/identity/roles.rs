@@ -8,10 +8,47 @@ use super::{
     sessions,
     users::{self, Role, Spelling, User},
 };
-use crate::{db::Tx, locale::Language};
+use crate::{
+    db::{Db, Tx},
+    error::AppError,
+    locale::Language,
+};
+
+/// Roles as a service: each change committed with the end of the person's sessions.
+#[derive(Clone)]
+pub struct Roles {
+    db: Db,
+}
+
+impl Roles {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// Makes the number an admin, registering it if it never wrote to us (`ADMIN_PHONES`,
+    /// `socio admin promote`); the admin as they are now.
+    pub async fn promote(&self, phone: &PhoneNumber) -> Result<User, AppError> {
+        let mut tx = self.db.begin().await?;
+        let user = ensure_admin(&mut tx, phone).await?;
+        tx.commit().await?;
+        Ok(user)
+    }
+
+    /// Grants or removes the admin role; whether it changed (the person's sessions end then).
+    pub async fn set(&self, user_id: &str, role: Role) -> Result<bool, AppError> {
+        let mut tx = self.db.begin().await?;
+        let changed = set_role(&mut tx, user_id, role).await?;
+        tx.commit().await?;
+        Ok(changed)
+    }
+}
 
 /// Grants or removes the admin role. A role change ends the user's sessions.
-pub async fn set_role(conn: &mut Tx, user_id: &str, role: Role) -> Result<bool, sqlx::Error> {
+pub(in crate::identity) async fn set_role(
+    conn: &mut Tx,
+    user_id: &str,
+    role: Role,
+) -> Result<bool, sqlx::Error> {
     let changed = sqlx::query("update users set role = $1, updated_at = $2 where id = $3 and role <> $1")
         .bind(role.as_str())
         .bind(conn.now_ms())
@@ -29,7 +66,10 @@ pub async fn set_role(conn: &mut Tx, user_id: &str, role: Role) -> Result<bool, 
 
 /// Makes the number an admin, registering it if it never wrote to us (`ADMIN_PHONES`,
 /// `socio admin promote`).
-pub async fn ensure_admin(conn: &mut Tx, phone: &PhoneNumber) -> Result<User, sqlx::Error> {
+pub(in crate::identity) async fn ensure_admin(
+    conn: &mut Tx,
+    phone: &PhoneNumber,
+) -> Result<User, sqlx::Error> {
     let contact = Contact::phone(phone.clone());
     let user = users::register_contact(conn, &contact, Spelling::Typed, "", Language::default()).await?.user;
     if user.role != Role::Admin {

@@ -323,9 +323,7 @@ async fn an_erased_user_or_a_changed_role_stops_the_tokens_at_once(db: TestDatab
     assert_eq!(body["data"]["user"]["role"], "admin", "ADMIN_PHONES holds the admin role");
     let admin_id = body["data"]["user"]["id"].as_str().unwrap().to_owned();
 
-    let mut tx = app.db.begin().await.unwrap();
-    socio::identity::roles::set_role(&mut tx, &admin_id, Role::User).await.unwrap();
-    tx.commit().await.unwrap();
+    socio::identity::roles::Roles::new(app.db.clone()).set(&admin_id, Role::User).await.unwrap();
     assert_eq!(app.me(&admin_access).await.0, 401, "the demoted admin's token stops working");
     let (status, _) = app
         .call(reqwest::Method::POST, "/api/auth/refresh", json!({"refreshToken": admin_refresh}), None)
