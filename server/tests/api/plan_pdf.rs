@@ -124,18 +124,16 @@ async fn generate_document(
 }
 
 async fn a_dashboard_read_leaves_the_generated_document_behind_and_a_plan_read_brings_it(db: TestDatabase) {
-    use socio::plan::store::{self, Detail};
     let (app, _) = logged_in(db).await;
     let user_id = app.user_column(ANA, "id").await;
-    let mut conn = app.db.pool().acquire().await.unwrap();
-    let plan = store::get_or_create(&mut conn, &user_id, Detail::Sections, app.db.now_ms()).await.unwrap();
+    let plans = socio::plan::Plans::new(app.db.clone(), socio::plan::events::PlanEvents::default());
+    let plan = plans.outline(&user_id).await.unwrap();
     let (_, document) = generate_document(&app, &user_id).await;
 
-    let full =
-        store::find(&mut conn, &user_id, Detail::WithDocument, app.db.now_ms()).await.unwrap().unwrap();
+    let full = plans.find(&user_id).await.unwrap().unwrap();
     assert_eq!(full.id, plan.id);
     assert_eq!(full.document.as_ref().map(|d| &d.markdown), Some(&document.markdown));
-    let outline = store::get_or_create(&mut conn, &user_id, Detail::Sections, app.db.now_ms()).await.unwrap();
+    let outline = plans.outline(&user_id).await.unwrap();
     assert_eq!(outline.document, None, "the dashboard does not carry the document's Markdown and model");
     assert_eq!((outline.id, outline.sections), (full.id, full.sections), "the same plan otherwise");
 }

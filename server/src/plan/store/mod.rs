@@ -352,7 +352,7 @@ pub(super) async fn latest_document(
 }
 
 /// The user's plan, started now if they had none.
-pub async fn get_or_create(
+pub(in crate::plan) async fn get_or_create(
     conn: &mut AnyConnection,
     user_id: &str,
     detail: Detail,
