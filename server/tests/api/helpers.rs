@@ -336,6 +336,11 @@ impl TestApp {
 /// Waits until the job queue in `db` has nothing left to do now or in the next few seconds,
 /// whichever server (or process) runs it.
 pub async fn drain_jobs(db: &Db) {
+    drain_jobs_within(db, std::time::Duration::from_secs(10)).await
+}
+
+/// [`drain_jobs`] for a test that queues hundreds of jobs at once, within `limit`.
+pub async fn drain_jobs_within(db: &Db, limit: std::time::Duration) {
     let busy = || async {
         let sql = format!(
             "select count(*) as n from jobs where status in ('queued', 'running') and run_at <= {}",
@@ -343,7 +348,7 @@ pub async fn drain_jobs(db: &Db) {
         );
         count(db, &sql).await
     };
-    eventually("the job queue drains", || async { busy().await == 0 }).await;
+    eventually_within("the job queue drains", limit, || async { busy().await == 0 }).await;
 }
 
 /// A job enqueued in a transaction of its own, as a service enqueues one (the commit wakes the
