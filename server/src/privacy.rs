@@ -85,15 +85,18 @@ impl Privacy {
     /// Whether a link's signature is ours for this person and expiry (compared in constant time).
     pub fn signed(&self, user_id: &str, expires: i64, signature: &str) -> bool {
         let Ok(given) = hex::decode(signature) else { return false };
-        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
-        mac.update(format!("{user_id}:{expires}").as_bytes());
-        mac.verify_slice(&given).is_ok()
+        self.mac(user_id, expires).verify_slice(&given).is_ok()
     }
 
     fn signature(&self, user_id: &str, expires: i64) -> String {
+        hex::encode(self.mac(user_id, expires).finalize().into_bytes())
+    }
+
+    /// The MAC of a link: the person and the expiry, under the exports' key.
+    fn mac(&self, user_id: &str, expires: i64) -> Hmac<Sha256> {
         let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
         mac.update(format!("{user_id}:{expires}").as_bytes());
-        hex::encode(mac.finalize().into_bytes())
+        mac
     }
 
     /// Now, by the server's clock (a link's expiry is counted from it).
