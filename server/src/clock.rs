@@ -5,10 +5,7 @@
 //! reads the time: [`Clock`], which the application hands to everything that needs "now".
 
 use std::{
-    sync::{
-        Arc, OnceLock,
-        atomic::{AtomicI64, Ordering},
-    },
+    sync::{Arc, Mutex, OnceLock},
     time::Duration,
 };
 
@@ -52,7 +49,9 @@ pub fn steady_offset_ms(from: i64, to: i64) -> Option<i64> {
 /// by an amount a test sets ([`Clock::advance`], [`Clock::set`]): it keeps running, so timers,
 /// leases and batch windows still fall due, while a test jumps to another day without waiting or
 /// rewriting rows; whoever waits on it ([`Clock::sleep_until`]) wakes when it is moved past the
-/// instant waited for. Cloning shares the clock.
+/// instant waited for. A test that races a window against its own steps stops it
+/// ([`Clock::pause`]): from then on it moves only when the test moves it, however slow the machine.
+/// Cloning shares the clock.
 ///
 /// `std::time::Instant` is left to measuring how long something took (the metrics' durations):
 /// no decision reads it.
@@ -64,8 +63,35 @@ pub struct Clock {
 /// How far a test moved an adjustable clock, and the waiters to wake when it moves.
 #[derive(Debug, Default)]
 struct Shift {
-    ms: AtomicI64,
+    reading: Mutex<Reading>,
     moved: Notify,
+}
+
+/// What an adjustable clock reads: the machine's time plus an offset while it runs, one instant
+/// while it is paused.
+#[derive(Clone, Copy, Debug)]
+enum Reading {
+    Running { offset_ms: i64 },
+    Paused { at_ms: i64 },
+}
+
+impl Default for Reading {
+    fn default() -> Self {
+        Self::Running { offset_ms: 0 }
+    }
+}
+
+impl Shift {
+    fn reading(&self) -> std::sync::MutexGuard<'_, Reading> {
+        self.reading.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+fn machine_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
 }
 
 impl Clock {
@@ -81,11 +107,11 @@ impl Clock {
 
     /// Milliseconds since the Unix epoch: the storage format of every time.
     pub fn now_ms(&self) -> i64 {
-        let machine = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis() as i64)
-            .unwrap_or_default();
-        machine.saturating_add(self.shift.as_ref().map_or(0, |shift| shift.ms.load(Ordering::Acquire)))
+        match self.shift.as_ref().map(|shift| *shift.reading()) {
+            None => machine_ms(),
+            Some(Reading::Running { offset_ms }) => machine_ms().saturating_add(offset_ms),
+            Some(Reading::Paused { at_ms }) => at_ms,
+        }
     }
 
     /// Waits until the clock reads `at_ms` or later: the time passing, or a test moving an
@@ -122,7 +148,15 @@ impl Clock {
     /// On the system clock, which nothing may move.
     pub fn advance(&self, ms: i64) {
         let shift = self.shift.as_ref().expect("only an adjustable clock moves");
-        shift.ms.fetch_add(ms, Ordering::AcqRel);
+        {
+            let mut reading = shift.reading();
+            *reading = match *reading {
+                Reading::Running { offset_ms } => {
+                    Reading::Running { offset_ms: offset_ms.saturating_add(ms) }
+                }
+                Reading::Paused { at_ms } => Reading::Paused { at_ms: at_ms.saturating_add(ms) },
+            };
+        }
         shift.moved.notify_waiters();
     }
 
@@ -132,9 +166,28 @@ impl Clock {
     /// On the system clock, which nothing may move.
     pub fn set(&self, at_ms: i64) {
         let shift = self.shift.as_ref().expect("only an adjustable clock moves");
-        let machine = Clock::system().now_ms();
-        shift.ms.store(at_ms.saturating_sub(machine), Ordering::Release);
+        {
+            let mut reading = shift.reading();
+            *reading = match *reading {
+                Reading::Running { .. } => Reading::Running { offset_ms: at_ms.saturating_sub(machine_ms()) },
+                Reading::Paused { .. } => Reading::Paused { at_ms },
+            };
+        }
         shift.moved.notify_waiters();
+    }
+
+    /// Stops an adjustable clock where it reads now: from then on it moves only by
+    /// [`Clock::advance`] and [`Clock::set`], so a test's steps take no time by it however slow
+    /// the machine is.
+    ///
+    /// # Panics
+    /// On the system clock, which nothing may stop.
+    pub fn pause(&self) {
+        let shift = self.shift.as_ref().expect("only an adjustable clock moves");
+        let mut reading = shift.reading();
+        if let Reading::Running { offset_ms } = *reading {
+            *reading = Reading::Paused { at_ms: machine_ms().saturating_add(offset_ms) };
+        }
     }
 }
 
@@ -285,6 +338,31 @@ mod tests {
         // An instant already past does not wait at all, on either clock.
         Clock::system().sleep_until(0).await;
         clock.sleep_until(an_hour_on).await;
+    }
+
+    #[tokio::test]
+    async fn a_paused_clock_reads_the_same_instant_until_a_test_moves_it() {
+        let clock = Clock::adjustable();
+        let at = CivilDate { year: 2026, month: 12, day: 1 }.starts_at();
+        clock.set(at);
+        clock.pause();
+        let paused_at = clock.now_ms();
+        assert!((at..at + 1_000).contains(&paused_at), "{paused_at} is not just after {at}");
+        std::thread::sleep(Duration::from_millis(30));
+        assert_eq!(clock.now_ms(), paused_at, "the machine's time passing does not move it");
+        clock.advance(250);
+        assert_eq!(clock.now_ms(), paused_at + 250);
+        clock.set(at + DAY_MS);
+        assert_eq!(clock.now_ms(), at + DAY_MS, "set while paused stays where set");
+        let waiting = tokio::spawn({
+            let clock = clock.clone();
+            async move { clock.sleep_until(at + DAY_MS + 100).await }
+        });
+        // Longer than the wait's own timer: it wakes, reads the same instant, and waits again.
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        assert!(!waiting.is_finished(), "real time passing does not end a wait on a paused clock");
+        clock.advance(100);
+        tokio::time::timeout(Duration::from_secs(5), waiting).await.expect("woken by the move").unwrap();
     }
 
     #[test]

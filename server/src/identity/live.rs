@@ -7,7 +7,6 @@
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex},
-    time::Duration,
 };
 
 use tokio::sync::broadcast::Receiver;
@@ -21,9 +20,6 @@ use crate::error::AppError;
 
 /// How long an entry is trusted without a notice, on the application's clock.
 pub const FRESH_FOR_MS: i64 = 30_000;
-/// How often a watch whose token runs out reads the clock again: the clock can be moved (a test,
-/// an operator's correction), so the end is not one long sleep computed once.
-const EXPIRY_LOOK_EVERY: Duration = Duration::from_secs(1);
 /// Entries kept at most; beyond it the cache starts over (it only ever saves a query).
 const CAPACITY: usize = 100_000;
 
@@ -147,15 +143,10 @@ impl LiveSessions {
         session_id: &str,
         token_expires_at: i64,
     ) {
-        let expiry = async {
-            loop {
-                let left = token_expires_at - self.db.now_ms();
-                if left <= 0 {
-                    return;
-                }
-                tokio::time::sleep(Duration::from_millis(left as u64).min(EXPIRY_LOOK_EVERY)).await;
-            }
-        };
+        // On the app's clock: a test (or an operator's correction) moving it past the token's end
+        // ends the watch at once.
+        let clock = self.db.clock().clone();
+        let expiry = async move { clock.sleep_until(token_expires_at).await };
         tokio::pin!(expiry);
         loop {
             let check = tokio::select! {

@@ -151,13 +151,17 @@ impl Lane {
                     drop(slots);
                     // A job due but not claimed waits for its subject's running job, whose end
                     // wakes this lane (or, in another process, the next poll does).
+                    // The next job's time is waited for on the app's clock, so a test moving it
+                    // there wakes the lane at once; the poll catches other processes' jobs.
                     let now = db.now_ms();
-                    let nap = match self.queue.next_due(&self.kinds).await {
-                        Ok(Some(at)) if at > now => Duration::from_millis((at - now) as u64).min(idle_poll),
-                        _ => idle_poll,
+                    let due = match self.queue.next_due(&self.kinds).await {
+                        Ok(Some(at)) if at > now => Some(at),
+                        _ => None,
                     };
+                    let clock = db.clock();
                     tokio::select! {
-                        _ = tokio::time::sleep(nap) => {}
+                        _ = tokio::time::sleep(idle_poll) => {}
+                        _ = clock.sleep_until(due.unwrap_or(i64::MAX)), if due.is_some() => {}
                         _ = &mut added => {}
                         _ = shutdown.changed() => {}
                     }
