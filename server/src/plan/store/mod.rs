@@ -393,10 +393,12 @@ pub(in crate::plan) async fn get_or_create(
 
 /// Says of each section written before `filled` was kept whether it has anything filled in
 /// (`sections::has_content`); how many were said.
+/// The sections not yet judged: read through their partial index (migration 0031), so once all
+/// are judged a start reads none.
+const UNJUDGED_SECTIONS: &str = "select plan_id, step, data from plan_sections where filled is null";
+
 pub(in crate::plan) async fn fill_section_flags(db: &Db) -> Result<u64, sqlx::Error> {
-    let rows = sqlx::query("select plan_id, step, data from plan_sections where filled is null")
-        .fetch_all(db.pool())
-        .await?;
+    let rows = sqlx::query(UNJUDGED_SECTIONS).fetch_all(db.pool()).await?;
     if rows.is_empty() {
         return Ok(0);
     }

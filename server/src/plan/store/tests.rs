@@ -60,3 +60,14 @@ fn a_plan_s_status_and_progress_read_the_same_from_two_counts_as_from_the_plan()
     // Three of six steps: 50 %; one of six: 16,67 % → 17; never past 100.
     assert_eq!((progress(0), progress(1), progress(3), progress(6), progress(7)), (0, 17, 50, 100, 100));
 }
+
+#[tokio::test]
+async fn a_start_finds_the_sections_to_judge_through_their_index_not_by_reading_every_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::connect(&format!("sqlite://{}/plans.db", dir.path().display())).await.unwrap();
+    db.migrate().await.unwrap();
+    let explain = format!("explain query plan {UNJUDGED_SECTIONS}");
+    let rows = sqlx::query(sqlx::AssertSqlSafe(explain)).fetch_all(db.pool()).await.unwrap();
+    let plan: Vec<String> = rows.iter().map(|row| row.try_get("detail").unwrap()).collect();
+    assert_eq!(plan, ["SCAN plan_sections USING INDEX plan_sections_unjudged_idx"], "{plan:?}");
+}
