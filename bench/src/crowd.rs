@@ -44,6 +44,49 @@ pub struct Crowd {
     /// the Graph API.
     pub to_model_p99_ms: f64,
     pub after_model_p99_ms: f64,
+    /// The server's turns at writing over the crowd (its `/metrics`): how many, how long they held
+    /// the write connection in all, and how long they waited for it on average.
+    pub writes: Writes,
+}
+
+/// The server's turns at writing, from its metrics (`socio_db_write_*`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Writes {
+    pub turns: f64,
+    pub held_s: f64,
+    pub waited_s: f64,
+}
+
+impl Writes {
+    /// Read from a Prometheus text page.
+    fn read(page: &str) -> Self {
+        let value = |name: &str| {
+            page.lines()
+                .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.trim().parse::<f64>().ok())
+                .unwrap_or(0.0)
+        };
+        Self {
+            turns: value("socio_db_write_held_seconds_count"),
+            held_s: value("socio_db_write_held_seconds_sum"),
+            waited_s: value("socio_db_write_wait_seconds_sum"),
+        }
+    }
+
+    fn since(self, before: Self) -> Self {
+        Self {
+            turns: self.turns - before.turns,
+            held_s: self.held_s - before.held_s,
+            waited_s: self.waited_s - before.waited_s,
+        }
+    }
+}
+
+/// The server's write metrics now.
+async fn writes(http: &reqwest::Client, base: &str) -> Writes {
+    match http.get(format!("{base}/metrics")).send().await {
+        Ok(answer) => Writes::read(&answer.text().await.unwrap_or_default()),
+        Err(_) => Writes::default(),
+    }
 }
 
 impl Crowd {
@@ -63,6 +106,9 @@ impl Crowd {
             "loginCodeMs": load::round(self.login_code_ms),
             "p99PostedToModelMs": load::round(self.to_model_p99_ms),
             "p99ModelToGraphMs": load::round(self.after_model_p99_ms),
+            "writeTurns": self.writes.turns,
+            "writeHeldS": load::round(self.writes.held_s),
+            "writeWaitMeanMs": load::round(self.writes.waited_s * 1000.0 / self.writes.turns.max(1.0)),
         })
     }
 }
@@ -90,6 +136,7 @@ pub async fn crowd(url: &str, setup: Setup) -> anyhow::Result<Crowd> {
     // Every fifth seeded user is Pro; the crowd is made of them.
     let people: Vec<String> =
         (1..=setup.people).map(|k| seed::phone(5 * k).trim_start_matches('+').to_owned()).collect();
+    let writes_before = writes(&http, &base).await;
     let started = Instant::now();
     let posts = people.iter().enumerate().map(|(k, digits)| {
         let (http, base) = (http.clone(), base.clone());
@@ -111,6 +158,7 @@ pub async fn crowd(url: &str, setup: Setup) -> anyhow::Result<Crowd> {
     wait_for_answers(&fakes, &people, started + Duration::from_secs(120)).await;
     // Anything that would be a second answer has had time to show up.
     tokio::time::sleep(setup.batch_window + setup.model_time).await;
+    let writes = writes(&http, &base).await.since(writes_before);
     let seen = fakes.seen.lock().unwrap();
     let (mut times, mut to_model, mut after_model) = (Vec::new(), Vec::new(), Vec::new());
     let (mut answered, mut twice) = (0, 0);
@@ -143,6 +191,7 @@ pub async fn crowd(url: &str, setup: Setup) -> anyhow::Result<Crowd> {
         login_code_ms: code.as_secs_f64() * 1000.0,
         to_model_p99_ms: load::quantile_ms(&to_model, 0.99),
         after_model_p99_ms: load::quantile_ms(&after_model, 0.99),
+        writes,
     })
 }
 

@@ -179,11 +179,13 @@ impl Db {
     /// SQLITE_BUSY_SNAPSHOT when another connection wrote in between, and waiting cannot help.
     /// A transaction ([`Tx`]): a job enqueued in it wakes this process's workers once it commits.
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
+        let waiting = std::time::Instant::now();
         let inner = match self.engine {
             Engine::Sqlite => self.writes().begin_with("begin immediate").await?,
             Engine::Postgres => self.pool.begin().await?,
         };
         Ok(Tx {
+            _turn: Turn::taken_after(waiting),
             inner,
             engine: self.engine,
             jobs_added: self.jobs_added.clone(),
@@ -203,8 +205,10 @@ impl Db {
     /// woken the moment the writer before is done, for at most SQLite's busy timeout — leaves the
     /// busy handler for other processes (a `socio migrate` beside a running server). PostgreSQL
     /// locks rows, not the database: there it is a plain pooled connection.
-    pub async fn writer(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Any>, sqlx::Error> {
-        self.writes().acquire().await
+    pub async fn writer(&self) -> Result<Writer, sqlx::Error> {
+        let waiting = std::time::Instant::now();
+        let conn = self.writes().acquire().await?;
+        Ok(Writer { conn, _turn: Turn::taken_after(waiting) })
     }
 
     /// The pool writes go through: SQLite's one writing connection, or PostgreSQL's pool.
@@ -324,6 +328,50 @@ pub fn get_bool(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<bool>, s
     }
 }
 
+/// A turn at writing — a transaction ([`Db::begin`]) or a statement on [`Db::writer`]'s
+/// connection — timed for the metrics: how long it waited for the connection
+/// (`socio_db_write_wait_seconds`) and how long it held it (`socio_db_write_held_seconds`). On
+/// SQLite the turns take one connection one after another, so the held time's sum over a span of
+/// time is how busy the one writer was (issue 46: what bounds a crowd's replies there).
+struct Turn {
+    taken: std::time::Instant,
+}
+
+impl Turn {
+    fn taken_after(waiting: std::time::Instant) -> Self {
+        let taken = std::time::Instant::now();
+        ::metrics::histogram!("socio_db_write_wait_seconds").record(taken - waiting);
+        Self { taken }
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        ::metrics::histogram!("socio_db_write_held_seconds").record(self.taken.elapsed());
+    }
+}
+
+/// The connection to write one statement on ([`Db::writer`]), held until dropped; dereferences to
+/// the connection: `query.execute(&mut *db.writer().await?)`.
+pub struct Writer {
+    conn: sqlx::pool::PoolConnection<sqlx::Any>,
+    _turn: Turn,
+}
+
+impl std::ops::Deref for Writer {
+    type Target = sqlx::AnyConnection;
+
+    fn deref(&self) -> &Self::Target {
+        &self.conn
+    }
+}
+
+impl std::ops::DerefMut for Writer {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.conn
+    }
+}
+
 /// A database transaction in which enqueueing a job and waking the workers are one step: when a
 /// transaction that enqueued a job (`jobs::enqueue`) commits, this process's idle workers wake at
 /// once, whatever the job's kind (other processes find it at their next poll). Dereferences to the
@@ -331,6 +379,7 @@ pub fn get_bool(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<bool>, s
 /// Notices announced in it ([`Tx::announce`]) are heard when, and only if, it commits.
 pub struct Tx {
     inner: sqlx::Transaction<'static, sqlx::Any>,
+    _turn: Turn,
     engine: Engine,
     jobs_added: Arc<tokio::sync::Notify>,
     enqueued: bool,

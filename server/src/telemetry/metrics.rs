@@ -2,7 +2,8 @@
 //! and rendered by its Prometheus exporter; one recorder per process. What is measured: calls by
 //! RPC and protocol (count and latency), the job queue by kind (depth and the age of the oldest
 //! due job), model calls (in flight, latency, outcomes), the time from a person's last message to
-//! the reply handed to WhatsApp, and WhatsApp sends by outcome.
+//! the reply handed to WhatsApp, and WhatsApp sends by outcome. The database's turns at writing
+//! (waited and held) are recorded where they are taken, in `db`.
 
 use std::{
     collections::BTreeSet,
