@@ -8,6 +8,10 @@ pub mod jobs;
 pub mod key_lock;
 pub mod notify;
 pub mod rate_limit;
+mod writes;
+
+use writes::{Hearing, SqliteWriter};
+pub use writes::{Tx, Writer};
 
 use std::{
     str::FromStr,
@@ -17,14 +21,16 @@ use std::{
 
 use anyhow::Context;
 use sqlx::{
-    AnyPool, Connection, Executor,
+    AnyConnection, AnyPool, Connection, Executor,
     any::{AnyConnectOptions, AnyPoolOptions},
 };
 
 use crate::clock::Clock;
 
-/// The longest a writer waits for its turn at SQLite's write connection: its busy timeout.
-const WRITE_TURN_WAIT: Duration = Duration::from_secs(5);
+/// Every SQLite connection's settings: write-ahead log, foreign keys, a busy timeout for other
+/// processes' writes, and commits that do not wait for the disk (safe with the log).
+const SQLITE_PRAGMAS: &str = "pragma journal_mode = wal; pragma foreign_keys = on; \
+                              pragma busy_timeout = 5000; pragma synchronous = normal;";
 
 /// How long a pooled connection may sit idle before it is checked on the way out of the pool.
 const IDLE_BEFORE_PING: Duration = Duration::from_secs(1);
@@ -54,7 +60,7 @@ pub struct Db {
     /// "Now" for everything that reaches the database through this pool.
     clock: Clock,
     /// SQLite's connection for writes (None on PostgreSQL, where every connection writes).
-    writes: Option<AnyPool>,
+    writes: Option<SqliteWriter>,
 }
 
 /// A committed change that this process's caches and open streams may need to hear of, named by
@@ -105,11 +111,7 @@ impl Db {
         let pool_options = match engine {
             Engine::Sqlite => pool_options.after_connect(|conn, _meta| {
                 Box::pin(async move {
-                    conn.execute(
-                        "pragma journal_mode = wal; pragma foreign_keys = on; \
-                         pragma busy_timeout = 5000; pragma synchronous = normal;",
-                    )
-                    .await?;
+                    conn.execute(SQLITE_PRAGMAS).await?;
                     Ok(())
                 })
             }),
@@ -119,17 +121,15 @@ impl Db {
         // that sees another's commit throws its page cache away and reads the pages again, so
         // writers taking turns on eight connections spent most of each write re-reading the
         // database (issue 46: a crowd's writes went from ~0.8 ms to a fraction of that). The
-        // readers keep their eight.
+        // readers keep their eight. The writer is not pooled: `writes` says why.
         let writes = match engine {
-            Engine::Sqlite => Some(
-                pool_options
-                    .clone()
-                    .max_connections(1)
-                    .acquire_timeout(WRITE_TURN_WAIT)
-                    .connect_with(options.clone())
+            Engine::Sqlite => {
+                let mut conn = AnyConnection::connect_with(&options)
                     .await
-                    .with_context(|| format!("cannot open the database ({})", redact(&url)))?,
-            ),
+                    .with_context(|| format!("cannot open the database ({})", redact(&url)))?;
+                conn.execute(SQLITE_PRAGMAS).await.context("cannot set up the database connection")?;
+                Some(SqliteWriter::new(conn))
+            }
             Engine::Postgres => None,
         };
         let pool = pool_options
@@ -179,21 +179,12 @@ impl Db {
     /// SQLITE_BUSY_SNAPSHOT when another connection wrote in between, and waiting cannot help.
     /// A transaction ([`Tx`]): a job enqueued in it wakes this process's workers once it commits.
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
-        let waiting = std::time::Instant::now();
-        let inner = match self.engine {
-            Engine::Sqlite => self.writes().begin_with("begin immediate").await?,
-            Engine::Postgres => self.pool.begin().await?,
-        };
-        Ok(Tx {
-            _turn: Turn::taken_after(waiting),
-            inner,
-            engine: self.engine,
+        let hearing = Hearing {
             jobs_added: self.jobs_added.clone(),
-            enqueued: false,
             notices: self.notices.clone(),
-            announced: Vec::new(),
             clock: self.clock.clone(),
-        })
+        };
+        Tx::begin(&self.pool, self.writes.as_ref(), hearing).await
     }
 
     /// A connection to write on outside a transaction (one statement that changes rows):
@@ -206,14 +197,7 @@ impl Db {
     /// busy handler for other processes (a `socio migrate` beside a running server). PostgreSQL
     /// locks rows, not the database: there it is a plain pooled connection.
     pub async fn writer(&self) -> Result<Writer, sqlx::Error> {
-        let waiting = std::time::Instant::now();
-        let conn = self.writes().acquire().await?;
-        Ok(Writer { conn, _turn: Turn::taken_after(waiting) })
-    }
-
-    /// The pool writes go through: SQLite's one writing connection, or PostgreSQL's pool.
-    fn writes(&self) -> &AnyPool {
-        self.writes.as_ref().unwrap_or(&self.pool)
+        Writer::take(&self.pool, self.writes.as_ref()).await
     }
 
     /// Announces a change already committed (a statement outside a transaction): to this
@@ -325,120 +309,6 @@ pub fn get_bool(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<bool>, s
     match row.try_get::<Option<bool>, _>(column) {
         Ok(value) => Ok(value),
         Err(_) => Ok(row.try_get::<Option<i64>, _>(column)?.map(|v| v != 0)),
-    }
-}
-
-/// A turn at writing — a transaction ([`Db::begin`]) or a statement on [`Db::writer`]'s
-/// connection — timed for the metrics: how long it waited for the connection
-/// (`socio_db_write_wait_seconds`) and how long it held it (`socio_db_write_held_seconds`). On
-/// SQLite the turns take one connection one after another, so the held time's sum over a span of
-/// time is how busy the one writer was (issue 46: what bounds a crowd's replies there).
-struct Turn {
-    taken: std::time::Instant,
-}
-
-impl Turn {
-    fn taken_after(waiting: std::time::Instant) -> Self {
-        let taken = std::time::Instant::now();
-        ::metrics::histogram!("socio_db_write_wait_seconds").record(taken - waiting);
-        Self { taken }
-    }
-}
-
-impl Drop for Turn {
-    fn drop(&mut self) {
-        ::metrics::histogram!("socio_db_write_held_seconds").record(self.taken.elapsed());
-    }
-}
-
-/// The connection to write one statement on ([`Db::writer`]), held until dropped; dereferences to
-/// the connection: `query.execute(&mut *db.writer().await?)`.
-pub struct Writer {
-    conn: sqlx::pool::PoolConnection<sqlx::Any>,
-    _turn: Turn,
-}
-
-impl std::ops::Deref for Writer {
-    type Target = sqlx::AnyConnection;
-
-    fn deref(&self) -> &Self::Target {
-        &self.conn
-    }
-}
-
-impl std::ops::DerefMut for Writer {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.conn
-    }
-}
-
-/// A database transaction in which enqueueing a job and waking the workers are one step: when a
-/// transaction that enqueued a job (`jobs::enqueue`) commits, this process's idle workers wake at
-/// once, whatever the job's kind (other processes find it at their next poll). Dereferences to the
-/// connection, so queries take `&mut *tx` as with sqlx's own transaction.
-/// Notices announced in it ([`Tx::announce`]) are heard when, and only if, it commits.
-pub struct Tx {
-    inner: sqlx::Transaction<'static, sqlx::Any>,
-    _turn: Turn,
-    engine: Engine,
-    jobs_added: Arc<tokio::sync::Notify>,
-    enqueued: bool,
-    notices: tokio::sync::broadcast::Sender<Notice>,
-    announced: Vec<Notice>,
-    clock: Clock,
-}
-
-impl Tx {
-    /// Milliseconds since the Unix epoch, by the application's clock.
-    pub fn now_ms(&self) -> i64 {
-        self.clock.now_ms()
-    }
-
-    pub async fn commit(self) -> Result<(), sqlx::Error> {
-        self.inner.commit().await?;
-        if self.enqueued {
-            self.jobs_added.notify_waiters();
-        }
-        for notice in self.announced {
-            let _ = self.notices.send(notice);
-        }
-        Ok(())
-    }
-
-    /// Announces a change made in this transaction, heard once it commits: by this process
-    /// directly, by the others through PostgreSQL's NOTIFY (which also waits for the commit).
-    pub async fn announce(&mut self, channel: &'static str, payload: String) -> Result<(), sqlx::Error> {
-        if self.engine == Engine::Postgres {
-            sqlx::query("select pg_notify($1, $2)")
-                .bind(channel)
-                .bind(&payload)
-                .execute(&mut *self.inner)
-                .await?;
-        }
-        self.announced.push(Notice { channel, payload });
-        Ok(())
-    }
-
-    pub async fn rollback(self) -> Result<(), sqlx::Error> {
-        self.inner.rollback().await
-    }
-
-    pub(crate) fn job_enqueued(&mut self) {
-        self.enqueued = true;
-    }
-}
-
-impl std::ops::Deref for Tx {
-    type Target = sqlx::AnyConnection;
-
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
-
-impl std::ops::DerefMut for Tx {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.inner
     }
 }
 
