@@ -12,6 +12,7 @@ use tokio::{
 
 use super::{
     Backoff, Job, JobError,
+    completions::Completions,
     queue::{CLAIM_AT_ONCE, DEFAULT_LEASE, Queue},
 };
 use crate::db::Db;
@@ -102,11 +103,19 @@ pub fn spawn_workers(
 ) -> JoinSet<()> {
     let mut set = JoinSet::new();
     let process = uuid::Uuid::new_v4().simple().to_string();
+    // One gatherer of completions for every lane; it ends once the last job's runner is done.
+    let (completions, gathering) = Completions::start(Queue::new(db.clone(), &process[..12]));
+    set.spawn(gathering);
     for (n, (kinds, capacity)) in handlers.lanes(options.workers).into_iter().enumerate() {
         let queue = Queue::new(db.clone(), format!("{}-{n}", &process[..12]))
             .with_lease(options.lease)
             .with_backoff(options.backoff);
-        let lane = Lane { queue, kinds, slots: Arc::new(Semaphore::new(capacity)) };
+        let lane = Lane {
+            queue,
+            kinds,
+            slots: Arc::new(Semaphore::new(capacity)),
+            completions: completions.clone(),
+        };
         set.spawn(lane.dispatch(handlers.clone(), options.idle_poll, shutdown.clone()));
     }
     set
@@ -117,6 +126,7 @@ struct Lane {
     queue: Queue,
     kinds: Vec<&'static str>,
     slots: Arc<Semaphore>,
+    completions: Completions,
 }
 
 impl Lane {
@@ -144,7 +154,13 @@ impl Lane {
             match self.queue.claim_many(&self.kinds, slots.len()).await {
                 Ok(jobs) if !jobs.is_empty() => {
                     for (job, slot) in jobs.into_iter().zip(slots) {
-                        running.spawn(run_one(self.queue.clone(), handlers.clone(), job, slot));
+                        running.spawn(run_one(
+                            self.queue.clone(),
+                            self.completions.clone(),
+                            handlers.clone(),
+                            job,
+                            slot,
+                        ));
                     }
                 }
                 Ok(_) => {
@@ -182,7 +198,13 @@ impl Lane {
 
 /// Runs one claimed job, renewing its lease meanwhile, and records the outcome; the lane's slot
 /// is free again when it ends.
-async fn run_one(queue: Queue, handlers: Handlers, job: Job, _slot: OwnedSemaphorePermit) {
+async fn run_one(
+    queue: Queue,
+    completions: Completions,
+    handlers: Handlers,
+    job: Job,
+    _slot: OwnedSemaphorePermit,
+) {
     let Some(handler) = handlers.handlers.get(job.kind.as_str()) else {
         return;
     };
@@ -201,10 +223,10 @@ async fn run_one(queue: Queue, handlers: Handlers, job: Job, _slot: OwnedSemapho
         _ = renewing => unreachable!("the renewal loop never ends"),
     };
     let stored = match &outcome {
-        Ok(()) => queue.complete(&job).await.map(|_| ()),
+        Ok(()) => completions.complete(&queue, &job).await.map(|_| ()),
         Err(err) => {
             tracing::warn!(job = %job.id, kind = %job.kind, attempt = job.attempt, error = %err, "job failed");
-            queue.fail(&job, err).await
+            queue.fail(&job, err).await.map_err(|e| e.to_string())
         }
     };
     if let Err(err) = stored {

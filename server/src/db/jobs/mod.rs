@@ -13,8 +13,10 @@
 //! as tasks, so slow work (a reply waiting on the model) never holds up the rest (sends, notices).
 //! A job may act for a subject (a person): that subject's jobs of one kind run one at a time, the
 //! earliest first. A batched job waits under a batch key, at most one per key, and each new
-//! request moves its time later, up to a cap from the first (a trailing debounce).
+//! request moves its time later, up to a cap from the first (a trailing debounce). The jobs that
+//! end together are marked done together, one statement for all of them (`completions`).
 
+mod completions;
 mod lanes;
 mod queue;
 

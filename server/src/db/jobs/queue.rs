@@ -114,16 +114,23 @@ impl Queue {
     /// Marks a claimed job done. False when this worker no longer held it (its lease ran out and
     /// another worker took it over).
     pub async fn complete(&self, job: &Job) -> Result<bool, sqlx::Error> {
-        let done = sqlx::query(
-            "update jobs set status = 'done', locked_by = null, locked_until = null, updated_at = $1 \
-             where id = $2 and locked_by = $3 and status = 'running'",
-        )
-        .bind(self.db.now_ms())
-        .bind(&job.id)
-        .bind(&job.lock)
-        .execute(&mut *self.db.writer().await?)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        Ok(!self.complete_many(&[(job.id.as_str(), job.lock.as_str())]).await?.is_empty())
+    }
+
+    /// Marks claimed jobs done in one statement, each by its id and the lock token its runner holds
+    /// (`(id, lock)`); the ids of those still held, and so now done. Found by primary key, however
+    /// many jobs the table keeps.
+    pub(super) async fn complete_many(&self, jobs: &[(&str, &str)]) -> Result<Vec<String>, sqlx::Error> {
+        if jobs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut query =
+            sqlx::query(sqlx::AssertSqlSafe(completion_statement(jobs.len()))).bind(self.db.now_ms());
+        for (id, lock) in jobs {
+            query = query.bind(*id).bind(*lock);
+        }
+        let rows = query.fetch_all(&mut *self.db.writer().await?).await?;
+        rows.iter().map(|row| row.try_get("id")).collect()
     }
 
     /// Records a failed run: schedules a retry with backoff, or ends the job `failed` when the error
@@ -196,6 +203,22 @@ fn claim_statement(engine: Engine, kinds: usize, count: usize) -> String {
          order by j.run_at, j.created_at limit {count}{lock}) \
          returning id, kind, payload, attempts, max_attempts, created_at, subject",
         kinds = kind_params.join(", "),
+    )
+}
+
+/// The completion of `count` jobs (`$1` now, then each job's id and lock token).
+fn completion_statement(count: usize) -> String {
+    let ids: Vec<String> = (0..count).map(|i| format!("${}", 2 * i + 2)).collect();
+    let held: Vec<String> =
+        (0..count).map(|i| format!("(id = ${} and locked_by = ${})", 2 * i + 2, 2 * i + 3)).collect();
+    // A lock token is set only with `running` (a claim) and cleared with every other status, so
+    // the token alone says the runner still holds the job; without a term on the status, SQLite's
+    // planner looks the rows up by key instead of through the status index.
+    format!(
+        "update jobs set status = 'done', locked_by = null, locked_until = null, updated_at = $1 \
+         where id in ({}) and ({}) returning id",
+        ids.join(", "),
+        held.join(" or ")
     )
 }
 
@@ -290,5 +313,60 @@ mod tests {
         assert!(text.contains("jobs_subject_idx (subject=? AND kind=? AND status=?)"), "{text}");
         assert!(!plan.iter().any(|step| step.ends_with("jobs_ready_idx (status=?)")), "{text}");
         assert!(!plan.iter().any(|step| step.starts_with("SCAN")), "{text}");
+    }
+
+    #[tokio::test]
+    async fn a_completion_of_many_jobs_finds_each_by_its_key_whatever_the_history() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}/complete.db", dir.path().display())).await.unwrap();
+        db.migrate().await.unwrap();
+        let explain = format!("explain query plan {}", completion_statement(3));
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(explain)).bind(1_i64);
+        for n in 0..3 {
+            query = query.bind(format!("job-{n}")).bind("token");
+        }
+        let rows = query.fetch_all(db.pool()).await.expect("explain");
+        let plan: Vec<String> = rows.iter().map(|row| row.try_get("detail").expect("detail")).collect();
+        let text = plan.join("\n");
+        assert_eq!(plan, ["SEARCH jobs USING INDEX sqlite_autoindex_jobs_1 (id=?)"], "{text}");
+    }
+
+    #[tokio::test]
+    async fn jobs_completed_together_are_done_only_where_their_runner_still_held_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}/held.db", dir.path().display())).await.unwrap();
+        db.migrate().await.unwrap();
+        let mut tx = db.begin().await.unwrap();
+        for n in 0..3 {
+            crate::db::jobs::enqueue(
+                &mut tx,
+                crate::db::jobs::NewJob::new("send", serde_json::json!({ "n": n })),
+            )
+            .await
+            .unwrap();
+        }
+        tx.commit().await.unwrap();
+        let queue = Queue::new(db.clone(), "w1");
+        let jobs = queue.claim_many(&["send"], 3).await.unwrap();
+        assert_eq!(jobs.len(), 3);
+        // The third's lease ran out and another worker took it over.
+        sqlx::query("update jobs set locked_by = 'w2-token' where id = $1")
+            .bind(&jobs[2].id)
+            .execute(&mut *db.writer().await.unwrap())
+            .await
+            .unwrap();
+        let keys: Vec<(&str, &str)> = jobs.iter().map(|j| (j.id.as_str(), j.lock.as_str())).collect();
+        let mut done = queue.complete_many(&keys).await.unwrap();
+        done.sort();
+        let mut expected = vec![jobs[0].id.clone(), jobs[1].id.clone()];
+        expected.sort();
+        assert_eq!(done, expected);
+        let state = |id: String| {
+            let queue = queue.clone();
+            async move { queue.state(&id).await.unwrap().unwrap().status }
+        };
+        assert_eq!(state(jobs[0].id.clone()).await, "done");
+        assert_eq!(state(jobs[2].id.clone()).await, "running", "the other worker's to finish");
+        assert!(!queue.complete(&jobs[2]).await.unwrap());
     }
 }
