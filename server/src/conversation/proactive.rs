@@ -158,18 +158,25 @@ async fn send_once(
     Ok(true)
 }
 
-/// Once the plan's finance step is done, the consultant offers the check-ins once, with answers to
-/// tap, after its reply (`reminder_words` takes the answer). Nothing is sent without that "sim"
-/// (or the dashboard's switches).
-pub(in crate::conversation) async fn offer_once_finance_is_done(
+/// Whether the person's plan has its finance step done: from then on the consultant offers the
+/// check-ins (read before the reply's turn at the writer; the offer's claim keeps it to one).
+pub(in crate::conversation) async fn finance_is_done(
+    conn: &mut sqlx::AnyConnection,
+    user_id: &str,
+    at: i64,
+) -> Result<bool, sqlx::Error> {
+    let plan = store::find(conn, user_id, Detail::Sections, at).await?;
+    Ok(plan.is_some_and(|plan| plan.section(Step::Finance).completed))
+}
+
+/// Once the plan's finance step is done ([`finance_is_done`]), the consultant offers the check-ins
+/// once, with answers to tap, after its reply (`reminder_words` takes the answer). Nothing is sent
+/// without that "sim" (or the dashboard's switches).
+pub(in crate::conversation) async fn offer_checkins_once(
     tx: &mut Tx,
     user: &User,
     at: i64,
 ) -> Result<(), sqlx::Error> {
-    let Some(plan) = store::find(tx, &user.id, Detail::Sections, at).await? else { return Ok(()) };
-    if !plan.section(Step::Finance).completed {
-        return Ok(());
-    }
     let id = uuid::Uuid::new_v4().to_string();
     if !reminders::claim_offer(tx, &user.id, &id, at).await? {
         return Ok(());

@@ -6,10 +6,7 @@
 use sqlx::{AnyConnection, Row};
 
 use super::messages::{self, Message};
-use crate::db::{
-    Tx,
-    jobs::{self, JobPayload},
-};
+use crate::db::jobs::{JobPayload, NewJob};
 
 /// The job that brings a person's summary up to date.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -55,24 +52,26 @@ pub async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Summa
     .transpose()
 }
 
-/// Enqueues the update when enough messages have left the window since the summary's end (one
-/// update waits per person and end).
-pub(in crate::conversation) async fn schedule_if_due(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
-    let covers_until = get(tx, user_id).await?.map_or(i64::MIN, |s| s.covers_until);
+/// The update to enqueue when enough messages have left the window since the summary's end (one
+/// update waits per person and end, by its key): read before the answer's turn at the writer, and
+/// enqueued in it.
+pub(in crate::conversation) async fn due_update(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<Option<NewJob>, sqlx::Error> {
+    let covers_until = get(conn, user_id).await?.map_or(i64::MIN, |s| s.covers_until);
     let since: i64 = sqlx::query("select count(*) as n from messages where user_id = $1 and created_at > $2")
         .bind(user_id)
         .bind(covers_until)
-        .fetch_one(&mut **tx)
+        .fetch_one(&mut *conn)
         .await?
         .try_get("n")?;
-    if since >= WINDOW + EVERY {
-        let job = SummaryJob { user_id: user_id.to_owned() }
+    Ok((since >= WINDOW + EVERY).then(|| {
+        SummaryJob { user_id: user_id.to_owned() }
             .job()
             .subject(user_id)
-            .dedupe_key(format!("summary:{user_id}:{covers_until}"));
-        jobs::enqueue(tx, job).await?;
-    }
-    Ok(())
+            .dedupe_key(format!("summary:{user_id}:{covers_until}"))
+    }))
 }
 
 /// The messages the update should fold in: after the summary's end and before the window, oldest

@@ -59,19 +59,25 @@ impl Turns {
     }
 
     /// Claims the person's unanswered messages for `job_id`, in one transaction; while a person
-    /// holds the conversation they are marked answered at once (the admin's to answer).
+    /// holds the conversation they are marked answered at once (the admin's to answer). Who they
+    /// are and whether we ever answered them are read first, outside the writer's turn (a person's
+    /// reply jobs run one at a time, so no other reply comes between).
     pub async fn claim(&self, user_id: &str, job_id: &str) -> Result<Claim, AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        let Some(user) = users::find_by_id(&mut conn, user_id).await? else {
+            return Ok(Claim { user: None, messages: Vec::new(), first_contact: false, taken: false });
+        };
+        let first_contact = !messages::has_replied(&mut conn, user_id).await?;
+        drop(conn);
         let mut tx = self.db.begin().await?;
         let now = self.db.now_ms();
         let messages = messages::claim_unanswered(&mut tx, user_id, job_id, now).await?;
-        let user = users::find_by_id(&mut tx, user_id).await?;
-        let first_contact = !messages::has_replied(&mut tx, user_id).await?;
         let taken = handoff::is_taken(&mut tx, user_id).await?;
         if taken {
-            messages::mark_answered(&mut tx, job_id, now).await?;
+            messages::mark_answered(&mut tx, user_id, job_id, now).await?;
         }
         tx.commit().await?;
-        Ok(Claim { user, messages, first_contact, taken })
+        Ok(Claim { user: Some(user), messages, first_contact, taken })
     }
 
     /// The person as they are now (the consultant may have switched their language).
@@ -94,12 +100,22 @@ impl Turns {
     /// took the conversation over meanwhile, or a retry answered).
     pub async fn answer(&self, job_id: &str, answer: Answer<'_>) -> Result<bool, AppError> {
         let user = answer.user;
+        // What the answer's turn at the writer needs to know is read before it, on a reader: a
+        // SQLite turn holds the one writer for every statement in it (the summary's and the
+        // offer's jobs are each kept to one by their keys, whatever changed meanwhile).
+        let mut conn = self.db.pool().acquire().await?;
+        let summary = summaries::due_update(&mut conn, &user.id).await?;
+        let offer = answer.offer_checkins
+            && proactive::finance_is_done(&mut conn, &user.id, self.db.now_ms()).await?;
+        drop(conn);
         let mut tx = self.db.begin().await?;
-        if messages::mark_answered(&mut tx, job_id, self.db.now_ms()).await? == 0 {
+        if messages::mark_answered(&mut tx, &user.id, job_id, self.db.now_ms()).await? == 0 {
             return Ok(false);
         }
         updates::changed(&mut tx, &user.id).await?;
-        summaries::schedule_if_due(&mut tx, &user.id).await?;
+        if let Some(summary) = summary {
+            jobs::enqueue(&mut tx, summary).await?;
+        }
         // A long answer goes as several messages, in order (the person's sends run one at a time).
         let now = self.db.now_ms();
         let parts = split::into_messages(answer.text, split::MAX_CHARS);
@@ -114,8 +130,8 @@ impl Turns {
         if let Some(then) = answer.then {
             jobs::enqueue(&mut tx, then).await?;
         }
-        if answer.offer_checkins {
-            proactive::offer_once_finance_is_done(&mut tx, user, now + parts.len() as i64).await?;
+        if offer {
+            proactive::offer_checkins_once(&mut tx, user, now + parts.len() as i64).await?;
         }
         tx.commit().await?; // wakes the workers for the sends (and what follows)
         Ok(true)

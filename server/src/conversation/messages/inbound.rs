@@ -48,38 +48,35 @@ pub(in crate::conversation) async fn claim_unanswered(
     job_id: &str,
     now: i64,
 ) -> Result<Vec<Message>, sqlx::Error> {
-    sqlx::query(
-        "update messages set status = 'processing', reply_job = $1, updated_at = $2 \
-         where user_id = $3 and direction = 'inbound' and status = 'received'",
-    )
-    .bind(job_id)
-    .bind(now)
-    .bind(user_id)
-    .execute(&mut *conn)
-    .await?;
+    // One statement: on SQLite it runs inside the one writer's turn, where every statement counts.
     let sql = format!(
-        "select {COLUMNS} from messages where user_id = $1 and direction = 'inbound' and status = 'processing' \
-         and reply_job = $2 order by created_at, id"
+        "update messages set status = 'processing', reply_job = $1, updated_at = $2 \
+         where user_id = $3 and direction = 'inbound' and status = 'received' returning {COLUMNS}"
     );
-    let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).bind(job_id).fetch_all(conn).await?;
-    rows.iter().map(from_row).collect()
+    let rows =
+        sqlx::query(sqlx::AssertSqlSafe(sql)).bind(job_id).bind(now).bind(user_id).fetch_all(conn).await?;
+    let mut claimed = rows.iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
+    // RETURNING says nothing of the order: oldest first, as they were written.
+    claimed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+    Ok(claimed)
 }
 
-/// Marks what a reply job took as answered. The count tells whether they were still its own.
+/// Marks what a reply job took — the person's messages in `processing` under its id — as answered.
+/// The count tells whether they were still its own. Found through the person's messages by
+/// status (`messages_user_status_idx`): by status alone it read every message being answered for
+/// anyone, a thousand at a time in a crowd (issue 46).
 pub(in crate::conversation) async fn mark_answered(
     conn: &mut AnyConnection,
+    user_id: &str,
     job_id: &str,
     now: i64,
 ) -> Result<u64, sqlx::Error> {
-    let done = sqlx::query(
-        "update messages set status = 'answered', updated_at = $1 where reply_job = $2 and status = 'processing'",
-    )
-    .bind(now)
-    .bind(job_id)
-    .execute(conn)
-    .await?;
+    let done = sqlx::query(MARK_ANSWERED).bind(now).bind(job_id).bind(user_id).execute(conn).await?;
     Ok(done.rows_affected())
 }
+
+const MARK_ANSWERED: &str = "update messages set status = 'answered', updated_at = $1 \
+     where user_id = $3 and direction = 'inbound' and status = 'processing' and reply_job = $2";
 
 /// A message that something other than a reply answered (a login by message): no reply job takes
 /// it.
@@ -194,4 +191,34 @@ pub(in crate::conversation) async fn set_content(
         .execute(&mut *db.writer().await?)
         .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use sqlx::Row;
+
+    use crate::db::Db;
+
+    /// SQLite's plan for a statement, one line a step.
+    async fn plan(db: &Db, sql: &str) -> Vec<String> {
+        let explain = format!("explain query plan {sql}");
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(explain));
+        for n in 0..3 {
+            query = query.bind(n.to_string());
+        }
+        let rows = query.fetch_all(db.pool()).await.expect("explain");
+        rows.iter().map(|row| row.try_get::<String, _>("detail").expect("detail")).collect()
+    }
+
+    #[tokio::test]
+    async fn a_reply_marks_its_messages_answered_through_the_person_s_messages_not_everyone_s_in_progress() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}/answered.db", dir.path().display())).await.unwrap();
+        db.migrate().await.unwrap();
+        let plan = plan(&db, super::MARK_ANSWERED).await;
+        assert_eq!(
+            plan,
+            ["SEARCH messages USING INDEX messages_user_status_idx (user_id=? AND direction=? AND status=?)"]
+        );
+    }
 }
