@@ -44,6 +44,8 @@ pub struct Crowd {
     /// the Graph API.
     pub to_model_p99_ms: f64,
     pub after_model_p99_ms: f64,
+    /// How long the webhook took to answer 200 (the message stored), p99.
+    pub stored_p99_ms: f64,
     /// The server's turns at writing over the crowd (its `/metrics`): how many, how long they held
     /// the write connection in all, and how long they waited for it on average.
     pub writes: Writes,
@@ -106,6 +108,7 @@ impl Crowd {
             "loginCodeMs": load::round(self.login_code_ms),
             "p99PostedToModelMs": load::round(self.to_model_p99_ms),
             "p99ModelToGraphMs": load::round(self.after_model_p99_ms),
+            "p99WebhookStoredMs": load::round(self.stored_p99_ms),
             "writeTurns": self.writes.turns,
             "writeHeldS": load::round(self.writes.held_s),
             "writeWaitMeanMs": load::round(self.writes.waited_s * 1000.0 / self.writes.turns.max(1.0)),
@@ -144,16 +147,19 @@ pub async fn crowd(url: &str, setup: Setup) -> anyhow::Result<Crowd> {
         let body = run::delivery(&[(digits.clone(), format!("wamid.crowd.{k}"), text)]);
         async move {
             let posted = Instant::now();
-            (run::post_delivery(&http, &base, body).await, posted)
+            let ok = run::post_delivery(&http, &base, body).await;
+            (ok, posted, posted.elapsed())
         }
     });
     let code_asked = login_code_amid(&base, &fakes, setup.batch_window + setup.model_time / 2);
     let (posted, code) = tokio::join!(futures::future::join_all(posts), code_asked);
     let code = code?;
-    if posted.iter().any(|(ok, _)| !ok) {
+    if posted.iter().any(|(ok, _, _)| !ok) {
         bail!("a crowd delivery was refused");
     }
-    let posted_at: HashMap<&String, Instant> = people.iter().zip(posted.iter().map(|(_, at)| *at)).collect();
+    let posted_at: HashMap<&String, Instant> = people.iter().zip(posted.iter().map(|(_, at, _)| *at)).collect();
+    let mut stored: Vec<Duration> = posted.iter().map(|(_, _, took)| *took).collect();
+    stored.sort_unstable();
 
     wait_for_answers(&fakes, &people, started + Duration::from_secs(120)).await;
     // Anything that would be a second answer has had time to show up.
@@ -191,6 +197,7 @@ pub async fn crowd(url: &str, setup: Setup) -> anyhow::Result<Crowd> {
         login_code_ms: code.as_secs_f64() * 1000.0,
         to_model_p99_ms: load::quantile_ms(&to_model, 0.99),
         after_model_p99_ms: load::quantile_ms(&after_model, 0.99),
+        stored_p99_ms: load::quantile_ms(&stored, 0.99),
         writes,
     })
 }
