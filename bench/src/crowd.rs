@@ -157,7 +157,8 @@ pub async fn crowd(url: &str, setup: Setup) -> anyhow::Result<Crowd> {
     if posted.iter().any(|(ok, _, _)| !ok) {
         bail!("a crowd delivery was refused");
     }
-    let posted_at: HashMap<&String, Instant> = people.iter().zip(posted.iter().map(|(_, at, _)| *at)).collect();
+    let posted_at: HashMap<&String, Instant> =
+        people.iter().zip(posted.iter().map(|(_, at, _)| *at)).collect();
     let mut stored: Vec<Duration> = posted.iter().map(|(_, _, took)| *took).collect();
     stored.sort_unstable();
 

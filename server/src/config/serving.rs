@@ -13,8 +13,11 @@ pub struct JobsConfig {
     /// How many replies — model calls — one process keeps in flight (`LLM_MAX_CONCURRENCY`); they
     /// have a lane of their own, so they never wait for, nor hold up, the shared one.
     pub model_calls: usize,
-    /// How many WhatsApp sends one process keeps in flight (`WHATSAPP_SEND_CONCURRENCY`): their
-    /// own lane, I/O to Meta, which limits a number's throughput on its side.
+    /// How many WhatsApp sends one process keeps in flight (`WHATSAPP_SEND_CONCURRENCY`, 64): their
+    /// own lane, I/O to Meta. Meta limits a number's throughput on its side — 80 messages a second,
+    /// 1,000 once upgraded — and answers 130429 beyond it, which is retried; at its usual latency 64
+    /// in flight stays within an upgraded number's rate, and a crowd of 1,000 measured its fastest
+    /// between 64 and 128 (16 left the sends waiting on our own cap; docs/performance.md).
     pub sends: usize,
     /// First retry delay; each further retry doubles it (with jitter), up to ten minutes.
     pub retry_base: Duration,
@@ -78,7 +81,7 @@ pub(super) fn jobs_config(var: &dyn Fn(&str) -> Option<String>) -> Result<JobsCo
     Ok(JobsConfig {
         workers: parse_number(&var, "SOCIO_WORKERS", 4)?.clamp(1, 64) as usize,
         model_calls: parse_number(&var, "LLM_MAX_CONCURRENCY", 1024)?.clamp(1, 4096) as usize,
-        sends: parse_number(&var, "WHATSAPP_SEND_CONCURRENCY", 16)?.clamp(1, 256) as usize,
+        sends: parse_number(&var, "WHATSAPP_SEND_CONCURRENCY", 64)?.clamp(1, 256) as usize,
         retry_base: Duration::from_millis(parse_number(&var, "SOCIO_JOB_RETRY_BASE_MS", 2000)?.max(1)),
         lease: Duration::from_millis(parse_number(&var, "SOCIO_JOB_LEASE_MS", 30_000)?.max(300)),
         reminders_every: Some(parse_number(&var, "SOCIO_REMINDERS_EVERY_S", 60)?)
