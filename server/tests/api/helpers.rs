@@ -220,6 +220,15 @@ impl TestApp {
         self.db.clock().set(now - now.rem_euclid(60_000) + 60_000);
     }
 
+    /// Moves the injected clock to the start of the next `window_ms` (a fixed window a limit
+    /// counts in) and stops it there: a burst, however long a loaded machine takes to send it,
+    /// falls in one window. The clock then moves only when the test moves it.
+    pub fn still_at_a_window_s_start(&self, window_ms: i64) {
+        let now = self.db.clock().now_ms();
+        self.db.clock().set(now - now.rem_euclid(window_ms) + window_ms);
+        self.db.clock().pause();
+    }
+
     /// Stops the server gracefully and waits for it.
     pub async fn stop(mut self) -> TestDatabase {
         if let Some(tx) = self.shutdown.take() {
