@@ -49,10 +49,7 @@ pub(in crate::conversation) async fn claim_unanswered(
     now: i64,
 ) -> Result<Vec<Message>, sqlx::Error> {
     // One statement: on SQLite it runs inside the one writer's turn, where every statement counts.
-    let sql = format!(
-        "update messages set status = 'processing', reply_job = $1, updated_at = $2 \
-         where user_id = $3 and direction = 'inbound' and status = 'received' returning {COLUMNS}"
-    );
+    let sql = format!("{CLAIM} returning {COLUMNS}");
     let rows =
         sqlx::query(sqlx::AssertSqlSafe(sql)).bind(job_id).bind(now).bind(user_id).fetch_all(conn).await?;
     let mut claimed = rows.iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
@@ -60,6 +57,13 @@ pub(in crate::conversation) async fn claim_unanswered(
     claimed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
     Ok(claimed)
 }
+
+/// The claim of a person's unanswered messages for a reply job (`$1` the job, `$2` now, `$3` the
+/// person): those received since, and those the same job claimed before it was interrupted (a
+/// crash after the claim's commit: its retry, the same job, answers them).
+const CLAIM: &str = "update messages set status = 'processing', reply_job = $1, updated_at = $2 \
+     where user_id = $3 and direction = 'inbound' and status in ('received', 'processing') \
+     and (status = 'received' or reply_job = $1)";
 
 /// Marks what a reply job took — the person's messages in `processing` under its id — as answered.
 /// The count tells whether they were still its own. Found through the person's messages by
@@ -208,6 +212,40 @@ mod tests {
         }
         let rows = query.fetch_all(db.pool()).await.expect("explain");
         rows.iter().map(|row| row.try_get::<String, _>("detail").expect("detail")).collect()
+    }
+
+    #[tokio::test]
+    async fn a_retried_reply_job_takes_back_what_it_claimed_before_a_crash_and_what_came_since() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}/claim.db", dir.path().display())).await.unwrap();
+        db.migrate().await.unwrap();
+        let mut writer = db.writer().await.unwrap();
+        sqlx::query("insert into users (id, phone_number, created_at, updated_at) values ('u1', '+5511987654321', 0, 0)")
+            .execute(&mut *writer)
+            .await
+            .unwrap();
+        let receive = |id: &'static str, at: i64| {
+            sqlx::query(
+                "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
+                 values ($1, 'u1', 'inbound', 'user', 'text', $1, 'received', $2, $2)",
+            )
+            .bind(id)
+            .bind(at)
+        };
+        receive("m1", 1).execute(&mut *writer).await.unwrap();
+        let ids = |claimed: Vec<super::Message>| claimed.into_iter().map(|m| m.id).collect::<Vec<_>>();
+        assert_eq!(ids(super::claim_unanswered(&mut writer, "u1", "job-a", 10).await.unwrap()), ["m1"]);
+        // The server dies before answering; she writes again; the job's retry takes both.
+        receive("m2", 20).execute(&mut *writer).await.unwrap();
+        assert_eq!(ids(super::claim_unanswered(&mut writer, "u1", "job-a", 30).await.unwrap()), ["m1", "m2"]);
+        // Another job finds nothing of job A's.
+        assert!(super::claim_unanswered(&mut writer, "u1", "job-b", 40).await.unwrap().is_empty());
+        drop(writer);
+        let claim = format!("{} returning id", super::CLAIM);
+        assert_eq!(
+            plan(&db, &claim).await,
+            ["SEARCH messages USING INDEX messages_user_status_idx (user_id=? AND direction=? AND status=?)"]
+        );
     }
 
     #[tokio::test]
