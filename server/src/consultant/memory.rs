@@ -7,7 +7,7 @@ use futures::future::BoxFuture;
 
 use super::engine::Engine;
 use crate::{
-    conversation::summaries::{self, SummaryJob},
+    conversation::summaries::{Summaries, SummaryJob},
     db::{
         Db,
         jobs::{Job, JobError, JobHandler},
@@ -15,14 +15,20 @@ use crate::{
     identity::users,
 };
 
+/// A domain error while summarising: tried again later.
+fn retryable(err: crate::error::AppError) -> JobError {
+    JobError::Retryable(err.to_string())
+}
+
 pub struct SummaryHandler {
     db: Db,
     engine: Engine,
+    summaries: Summaries,
 }
 
 impl SummaryHandler {
     pub fn new(db: Db, engine: Engine) -> Self {
-        Self { db, engine }
+        Self { summaries: Summaries::new(db.clone()), db, engine }
     }
 
     async fn update(&self, job: &Job) -> Result<(), JobError> {
@@ -30,9 +36,8 @@ impl SummaryHandler {
         let user_id = user_id.as_str();
         let mut conn = self.db.pool().acquire().await?;
         let Some(user) = users::find_by_id(&mut conn, user_id).await? else { return Ok(()) };
-        let previous = summaries::get(&mut conn, user_id).await?;
-        let older = summaries::to_fold_in(&mut conn, user_id).await?;
         drop(conn);
+        let (previous, older) = self.summaries.with_what_to_fold_in(user_id).await.map_err(retryable)?;
         let Some(last) = older.last() else { return Ok(()) };
         let covers_until = last.created_at;
         let previous_text = previous.as_ref().map(|s| s.text.as_str());
@@ -46,8 +51,7 @@ impl SummaryHandler {
                 "guide",
             ),
         };
-        let mut conn = self.db.pool().acquire().await?;
-        summaries::store(&mut conn, user_id, &text, covers_until, source, self.db.now_ms()).await?;
+        self.summaries.store(user_id, &text, covers_until, source).await.map_err(retryable)?;
         Ok(())
     }
 }

@@ -8,7 +8,7 @@ use sqlx::Row;
 
 use super::parse;
 use crate::{
-    conversation::messages,
+    conversation::messages::Messages,
     db::Db,
     error::AppError,
     identity::users::User,
@@ -36,9 +36,8 @@ pub fn starts(text: &str) -> bool {
 }
 
 /// Whether our last message to the person was the monthly check-in (their message answers it).
-pub(in crate::consultant) async fn answers_a_checkin(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
-    let mut conn = db.pool().acquire().await?;
-    let last = messages::last_outbound(&mut conn, user_id).await?;
+pub(in crate::consultant) async fn answers_a_checkin(db: &Db, user_id: &str) -> Result<bool, AppError> {
+    let last = Messages::new(db.clone()).last_outbound(user_id).await?;
     Ok(last.and_then(|m| m.template).is_some_and(|t| t.template == Template::Checkin))
 }
 

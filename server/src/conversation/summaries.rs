@@ -6,7 +6,13 @@
 use sqlx::{AnyConnection, Row};
 
 use super::messages::{self, Message};
-use crate::db::jobs::{JobPayload, NewJob};
+use crate::{
+    db::{
+        Db,
+        jobs::{JobPayload, NewJob},
+    },
+    error::AppError,
+};
 
 /// The job that brings a person's summary up to date.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -34,7 +40,10 @@ pub struct Summary {
     pub updated_at: i64,
 }
 
-pub async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Summary>, sqlx::Error> {
+pub(in crate::conversation) async fn get(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<Option<Summary>, sqlx::Error> {
     let row = sqlx::query(
         "select summary, covers_until, source, updated_at from conversation_summaries where user_id = $1",
     )
@@ -76,13 +85,13 @@ pub(in crate::conversation) async fn due_update(
 
 /// The messages the update should fold in: after the summary's end and before the window, oldest
 /// first (at most [`MAX_READ`]).
-pub async fn to_fold_in(conn: &mut AnyConnection, user_id: &str) -> Result<Vec<Message>, sqlx::Error> {
+async fn to_fold_in(conn: &mut AnyConnection, user_id: &str) -> Result<Vec<Message>, sqlx::Error> {
     let covers_until = get(conn, user_id).await?.map_or(i64::MIN, |s| s.covers_until);
     messages::before_latest(conn, user_id, covers_until, WINDOW, MAX_READ).await
 }
 
 /// Keeps the summary, now covering up to `covers_until`.
-pub async fn store(
+async fn store(
     conn: &mut AnyConnection,
     user_id: &str,
     text: &str,
@@ -109,4 +118,45 @@ pub async fn store(
 pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("delete from conversation_summaries where user_id = $1").bind(user_id).execute(conn).await?;
     Ok(())
+}
+
+/// A person's summary as a service, for the consultant: the summary as it stands, the messages its
+/// next update folds in, and the update kept (on the write connection).
+#[derive(Clone)]
+pub struct Summaries {
+    db: Db,
+}
+
+impl Summaries {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    pub async fn get(&self, user_id: &str) -> Result<Option<Summary>, AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        Ok(get(&mut conn, user_id).await?)
+    }
+
+    /// The summary as it stands and the messages its update should fold in, in one read.
+    pub async fn with_what_to_fold_in(
+        &self,
+        user_id: &str,
+    ) -> Result<(Option<Summary>, Vec<Message>), AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        let summary = get(&mut conn, user_id).await?;
+        Ok((summary, to_fold_in(&mut conn, user_id).await?))
+    }
+
+    /// Keeps the summary, now covering up to `covers_until`, written by `source` (the model, the guide).
+    pub async fn store(
+        &self,
+        user_id: &str,
+        text: &str,
+        covers_until: i64,
+        source: &str,
+    ) -> Result<(), AppError> {
+        let now = self.db.now_ms();
+        let mut writer = self.db.writer().await?;
+        Ok(store(&mut writer, user_id, text, covers_until, source, now).await?)
+    }
 }

@@ -132,6 +132,21 @@ fn public_free_functions_taking_the_db(source: &str) -> Vec<String> {
         .collect()
 }
 
+/// The public free functions of a file that take a caller's connection or transaction (`Tx`,
+/// `AnyConnection`): steps another domain can compose into its own transaction.
+fn public_free_functions_taking_a_connection(source: &str) -> Vec<String> {
+    public_functions(source)
+        .into_iter()
+        .filter(|f| {
+            f.place == Place::Free
+                && f.parameters
+                    .iter()
+                    .any(|t| matches!(t, Token::Ident(name) if name == "Tx" || name == "AnyConnection"))
+        })
+        .map(|f| f.name)
+        .collect()
+}
+
 /// The public methods of a file that return the database's own error (`sqlx::Error`).
 fn public_methods_returning_the_database_s_error(source: &str) -> Vec<String> {
     public_functions(source)
@@ -161,6 +176,17 @@ fn the_reader_finds_public_free_functions_that_take_the_db_and_nothing_else() {
                   pub mod inner { pub async fn nested(db: &Db) {} }\n\
                   fn body() { struct Local; impl Local { pub fn hidden(db: &Db) {} } }";
     assert_eq!(public_free_functions_taking_the_db(source), ["list", "count", "nested"]);
+}
+
+#[test]
+fn the_reader_finds_public_steps_on_a_caller_s_connection_or_transaction() {
+    let source = "pub async fn on_tx(tx: &mut Tx) {}\n\
+                  pub async fn on_conn(conn: &mut sqlx::AnyConnection, id: &str) {}\n\
+                  pub(in crate::plan) async fn inside(tx: &mut Tx) {}\n\
+                  async fn private(conn: &mut AnyConnection) {}\n\
+                  pub async fn on_db(db: &Db) {}\n\
+                  impl Service { pub async fn forget(&self, tx: &mut Tx) {} }";
+    assert_eq!(public_free_functions_taking_a_connection(source), ["on_tx", "on_conn"]);
 }
 
 #[test]
@@ -204,5 +230,72 @@ fn no_public_free_function_outside_db_takes_the_db() {
         found.is_empty(),
         "free functions that open a second way into a domain (make them private to it and call its service):\n{}",
         found.join("\n")
+    );
+}
+
+/// The steps on a caller's connection or transaction that other domains still compose into their
+/// own transactions (issue 47: each is to move behind its domain's service, as the summaries and
+/// the last message did). The list only shrinks: a new public step fails the test below, and so
+/// does a listed one that is gone, so that the list stays true.
+const STEPS_STILL_SHARED: &[&str] = &[
+    "audit.rs: record",
+    "billing/subscriptions.rs: erase_user",
+    "billing/subscriptions.rs: hand_over",
+    "billing/subscriptions.rs: history",
+    "billing/subscriptions.rs: holds_open",
+    "billing/subscriptions.rs: override_tier",
+    "consultant/guide/mod.rs: erase_user",
+    "consultant/plan_request.rs: request",
+    "conversation/handoff.rs: erase_user",
+    "conversation/handoff.rs: request",
+    "conversation/messages/mod.rs: erase_user",
+    "conversation/messages/outbound.rs: insert_document",
+    "conversation/messages/outbound.rs: insert_outbound",
+    "conversation/notices.rs: erase_user",
+    "conversation/proactive.rs: erase_user",
+    "conversation/summaries.rs: erase_user",
+    "conversation/updates.rs: changed",
+    "identity/directory.rs: erase",
+    "identity/message_login.rs: answer",
+    "identity/message_login.rs: asked_with",
+    "identity/message_login.rs: code_only",
+    "identity/message_login.rs: pending_for",
+    "identity/message_login.rs: sent_by",
+    "identity/numbers.rs: change_bsuid",
+    "identity/numbers.rs: change_number",
+    "identity/numbers.rs: record_conflict",
+    "identity/numbers.rs: remove_absorbed",
+    "identity/users.rs: find_by_bsuid",
+    "identity/users.rs: find_by_contact",
+    "identity/users.rs: find_by_id",
+    "identity/users.rs: find_by_phone",
+    "identity/users.rs: register_contact",
+    "identity/users.rs: set_language",
+    "identity/users.rs: set_tier",
+    "identity/users.rs: touch",
+    "plan/store/mod.rs: erase_user",
+    "plan/store/mod.rs: find",
+    "plan/store/mod.rs: has_plan",
+    "plan/tracking/reminders.rs: answer_offer",
+    "plan/tracking/reminders.rs: claim_offer",
+    "plan/tracking/reminders.rs: erase_user",
+    "plan/tracking/reminders.rs: open_offer",
+    "plan/tracking/reminders.rs: resume",
+    "plan/tracking/reminders.rs: still_wanted",
+    "plan/tracking/reminders.rs: stop",
+    "plan/tracking/results.rs: erase_user",
+    "whatsapp/outbox.rs: erase_to",
+];
+
+#[test]
+fn no_new_public_step_on_a_connection_outside_db() {
+    let found = outside_db(public_free_functions_taking_a_connection);
+    let new: Vec<&String> = found.iter().filter(|f| !STEPS_STILL_SHARED.contains(&f.as_str())).collect();
+    let gone: Vec<&&str> = STEPS_STILL_SHARED.iter().filter(|s| !found.iter().any(|f| f == **s)).collect();
+    assert!(
+        new.is_empty() && gone.is_empty(),
+        "public steps on a caller's connection that are not listed (make them private to their domain and add a service method):\n{}\nlisted but gone (take them off the list):\n{}",
+        new.iter().map(|f| format!("    \"{f}\",")).collect::<Vec<_>>().join("\n"),
+        gone.iter().map(|s| s.to_string()).collect::<Vec<_>>().join("\n")
     );
 }

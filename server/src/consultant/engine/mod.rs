@@ -17,7 +17,7 @@ use super::{
 use crate::{
     conversation::{
         messages::{Author, Message, Messages},
-        summaries,
+        summaries::{self, Summaries},
     },
     db::{Db, rate_limit::Limit},
     error::AppError,
@@ -58,6 +58,7 @@ pub struct Engine {
     llm: Option<LlmClient>,
     prompts: Prompts,
     messages: Messages,
+    summaries: Summaries,
 }
 
 /// What the consultant says, and the answers it offers to tap with it (WhatsApp's buttons or list).
@@ -120,7 +121,15 @@ pub fn plan_summary(plan: &Plan, reader: Reader) -> String {
 
 impl Engine {
     pub fn new(db: Db, plans: Plans, guide: Guide, llm: Option<LlmClient>) -> Self {
-        Self { prompts: Prompts::new(db.clone()), messages: Messages::new(db.clone()), db, plans, guide, llm }
+        Self {
+            prompts: Prompts::new(db.clone()),
+            messages: Messages::new(db.clone()),
+            summaries: Summaries::new(db.clone()),
+            db,
+            plans,
+            guide,
+            llm,
+        }
     }
 
     /// Whether a model answers now (configured, its breaker closed): it then decides on its own,
@@ -320,9 +329,7 @@ impl Engine {
         }
         history.reverse();
         let earlier = all.len().saturating_sub(history.len());
-        let mut conn = self.db.pool().acquire().await?;
-        let summary = summaries::get(&mut conn, &user.id).await?;
-        drop(conn);
+        let summary = self.summaries.get(&user.id).await?;
         // What the server knows goes in a system message; what the person (or a summary of their
         // words) wrote — their name, their plan, the summary — goes in a user message between
         // tags, as data: it can never speak with the system's voice.

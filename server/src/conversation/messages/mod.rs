@@ -81,7 +81,10 @@ pub(super) fn from_row(row: &AnyRow) -> Result<Message, sqlx::Error> {
 }
 
 /// Our last message to the user, if any.
-pub async fn last_outbound(conn: &mut AnyConnection, user_id: &str) -> Result<Option<Message>, sqlx::Error> {
+pub(in crate::conversation) async fn last_outbound(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<Option<Message>, sqlx::Error> {
     let sql = format!(
         "select {COLUMNS} from messages where user_id = $1 and direction = 'outbound' order by created_at desc limit 1"
     );
@@ -287,6 +290,12 @@ impl Messages {
 
     pub async fn get(&self, id: &str) -> Result<Option<Message>, AppError> {
         Ok(get(&self.db, id).await?)
+    }
+
+    /// Our last message to the person, if any.
+    pub async fn last_outbound(&self, user_id: &str) -> Result<Option<Message>, AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        Ok(last_outbound(&mut conn, user_id).await?)
     }
 
     /// The person's whole conversation, oldest first.
