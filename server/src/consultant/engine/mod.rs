@@ -312,10 +312,12 @@ impl Engine {
     async fn context(&self, user: &User) -> Result<Vec<Json>, AppError> {
         let prompt = self.prompts.active().await?;
         let plan = self.plans.get_or_create(&user.id).await?;
-        let all = self.messages.conversation(&user.id).await?;
+        // The latest messages and how many there are, not the whole conversation: a reply reads the
+        // same few rows whether the person wrote twenty messages or twenty thousand.
+        let (latest, total) = self.messages.page(&user.id, HISTORY_MESSAGES as i64, 0).await?;
         let mut history: Vec<Json> = Vec::new();
         let mut used = 0;
-        for message in all.iter().rev().take(HISTORY_MESSAGES) {
+        for message in &latest {
             if message.content.trim().is_empty() || (used > 0 && used + message.content.len() > HISTORY_CHARS)
             {
                 break;
@@ -328,7 +330,7 @@ impl Engine {
             history.push(json!({"role": role, "content": message.content}));
         }
         history.reverse();
-        let earlier = all.len().saturating_sub(history.len());
+        let earlier = usize::try_from(total).unwrap_or_default().saturating_sub(history.len());
         let summary = self.summaries.get(&user.id).await?;
         // What the server knows goes in a system message; what the person (or a summary of their
         // words) wrote — their name, their plan, the summary — goes in a user message between
