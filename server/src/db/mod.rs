@@ -312,6 +312,17 @@ pub fn get_bool(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<bool>, s
     }
 }
 
+/// SQLite's plan for a statement (`EXPLAIN QUERY PLAN`), one line a step: what the tests that
+/// hold a statement to its index compare. Its parameters are left unbound (NULL), which does not
+/// change the plan.
+#[cfg(test)]
+pub(crate) async fn sqlite_query_plan(db: &Db, sql: &str) -> Vec<String> {
+    use sqlx::Row;
+    let explain = format!("explain query plan {sql}");
+    let rows = sqlx::query(sqlx::AssertSqlSafe(explain)).fetch_all(db.pool()).await.expect("explain");
+    rows.iter().map(|row| row.try_get::<String, _>("detail").expect("detail")).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

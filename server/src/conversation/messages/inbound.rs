@@ -199,20 +199,7 @@ pub(in crate::conversation) async fn set_content(
 
 #[cfg(test)]
 mod tests {
-    use sqlx::Row;
-
-    use crate::db::Db;
-
-    /// SQLite's plan for a statement, one line a step.
-    async fn plan(db: &Db, sql: &str) -> Vec<String> {
-        let explain = format!("explain query plan {sql}");
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(explain));
-        for n in 0..3 {
-            query = query.bind(n.to_string());
-        }
-        let rows = query.fetch_all(db.pool()).await.expect("explain");
-        rows.iter().map(|row| row.try_get::<String, _>("detail").expect("detail")).collect()
-    }
+    use crate::db::{Db, sqlite_query_plan};
 
     #[tokio::test]
     async fn a_retried_reply_job_takes_back_what_it_claimed_before_a_crash_and_what_came_since() {
@@ -243,7 +230,7 @@ mod tests {
         drop(writer);
         let claim = format!("{} returning id", super::CLAIM);
         assert_eq!(
-            plan(&db, &claim).await,
+            sqlite_query_plan(&db, &claim).await,
             ["SEARCH messages USING INDEX messages_user_status_idx (user_id=? AND direction=? AND status=?)"]
         );
     }
@@ -253,7 +240,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::connect(&format!("sqlite://{}/answered.db", dir.path().display())).await.unwrap();
         db.migrate().await.unwrap();
-        let plan = plan(&db, super::MARK_ANSWERED).await;
+        let plan = sqlite_query_plan(&db, super::MARK_ANSWERED).await;
         assert_eq!(
             plan,
             ["SEARCH messages USING INDEX messages_user_status_idx (user_id=? AND direction=? AND status=?)"]

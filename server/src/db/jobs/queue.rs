@@ -320,13 +320,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::connect(&format!("sqlite://{}/complete.db", dir.path().display())).await.unwrap();
         db.migrate().await.unwrap();
-        let explain = format!("explain query plan {}", completion_statement(3));
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(explain)).bind(1_i64);
-        for n in 0..3 {
-            query = query.bind(format!("job-{n}")).bind("token");
-        }
-        let rows = query.fetch_all(db.pool()).await.expect("explain");
-        let plan: Vec<String> = rows.iter().map(|row| row.try_get("detail").expect("detail")).collect();
+        let plan = crate::db::sqlite_query_plan(&db, &completion_statement(3)).await;
         let text = plan.join("\n");
         assert_eq!(plan, ["SEARCH jobs USING INDEX sqlite_autoindex_jobs_1 (id=?)"], "{text}");
     }

@@ -66,8 +66,6 @@ async fn a_start_finds_the_sections_to_judge_through_their_index_not_by_reading_
     let dir = tempfile::tempdir().unwrap();
     let db = Db::connect(&format!("sqlite://{}/plans.db", dir.path().display())).await.unwrap();
     db.migrate().await.unwrap();
-    let explain = format!("explain query plan {UNJUDGED_SECTIONS}");
-    let rows = sqlx::query(sqlx::AssertSqlSafe(explain)).fetch_all(db.pool()).await.unwrap();
-    let plan: Vec<String> = rows.iter().map(|row| row.try_get("detail").unwrap()).collect();
+    let plan = crate::db::sqlite_query_plan(&db, UNJUDGED_SECTIONS).await;
     assert_eq!(plan, ["SCAN plan_sections USING INDEX plan_sections_unjudged_idx"], "{plan:?}");
 }
