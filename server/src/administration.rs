@@ -5,8 +5,8 @@
 
 use crate::{
     analytics::{self, Funnel},
-    audit::{self, AuditEvent, AuditLog},
-    billing::subscriptions,
+    audit::{AuditEvent, AuditLog},
+    billing::subscriptions::Subscriptions,
     config::MessageRates,
     conversation::{
         desk::Desk,
@@ -45,6 +45,7 @@ pub struct Administration {
     results: Results,
     audit: AuditLog,
     funnel: Funnel,
+    subscriptions: Subscriptions,
 }
 
 impl Administration {
@@ -55,6 +56,7 @@ impl Administration {
             results: Results::new(plans),
             audit: AuditLog::new(db.clone()),
             funnel: Funnel::new(db.clone()),
+            subscriptions: Subscriptions::new(db.clone()),
             db,
         }
     }
@@ -105,9 +107,11 @@ impl Administration {
     pub async fn override_tier(&self, actor_id: &str, id: &str, tier: Tier) -> Result<Listed, AppError> {
         self.user(id).await?;
         let mut tx = self.db.begin().await?;
-        subscriptions::override_tier(&mut tx, id, tier).await?;
+        self.subscriptions.override_tier_in(&mut tx, id, tier).await?;
         let now = tx.now_ms();
-        audit::record(&mut tx, actor_id, &format!("set_subscription_{}", tier.as_str()), id, "", now).await?;
+        self.audit
+            .record_in(&mut tx, actor_id, &format!("set_subscription_{}", tier.as_str()), id, "", now)
+            .await?;
         tx.commit().await?;
         self.user(id).await
     }

@@ -15,7 +15,7 @@ pub struct AuditEvent {
     pub created_at: i64,
 }
 
-pub async fn record(
+async fn record(
     conn: &mut AnyConnection,
     actor_id: &str,
     action: &str,
@@ -35,8 +35,8 @@ pub async fn record(
     tracing::info!(target: "security", event = "admin_action", actor = %actor_id, action, target = %target_id);
     Ok(())
 }
-/// The audit trail as the admins read it. Writing an event is [`record`], inside the transaction
-/// of the action it records.
+/// The audit trail as the admins read it, and written: an event is recorded inside the transaction
+/// of the action it records ([`AuditLog::record_in`]).
 #[derive(Clone)]
 pub struct AuditLog {
     db: Db,
@@ -45,6 +45,35 @@ pub struct AuditLog {
 impl AuditLog {
     pub fn new(db: Db) -> Self {
         Self { db }
+    }
+
+    /// Records that `actor_id` did `action` on `target_id` now, on its own (an action that changes
+    /// nothing else: a copy of a person's data asked for).
+    pub async fn record(
+        &self,
+        actor_id: &str,
+        action: &str,
+        target_id: &str,
+        detail: &str,
+    ) -> Result<i64, AppError> {
+        let now = self.db.now_ms();
+        let mut writer = self.db.writer().await?;
+        record(&mut writer, actor_id, action, target_id, detail, now).await?;
+        Ok(now)
+    }
+
+    /// Records that `actor_id` did `action` on `target_id`, at `now`, in the caller's connection or
+    /// transaction — the one of the action it records, so neither is kept without the other.
+    pub async fn record_in(
+        &self,
+        conn: &mut AnyConnection,
+        actor_id: &str,
+        action: &str,
+        target_id: &str,
+        detail: &str,
+        now: i64,
+    ) -> Result<(), AppError> {
+        Ok(record(conn, actor_id, action, target_id, detail, now).await?)
     }
 
     /// Newest first, and how many there are.

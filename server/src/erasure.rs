@@ -4,47 +4,87 @@
 //! identity (sessions end) and the dev outbox. It sits above the domains it asks.
 
 use crate::{
-    audit,
-    billing::subscriptions,
-    consultant::guide,
-    conversation::{handoff, messages, notices, summaries},
+    audit::AuditLog,
+    billing::subscriptions::Subscriptions,
+    consultant::guide::AskedQuestions,
+    conversation::erase::ConversationErasure,
     db::{Db, Tx},
     error::AppError,
-    identity::directory,
-    plan::store,
-    whatsapp::outbox,
+    identity::directory::Directory,
+    plan::{
+        Plans,
+        events::PlanEvents,
+        tracking::{Results, reminders::Reminders},
+    },
+    whatsapp::outbox::DevOutbox,
 };
 
-/// Erasure as a service: the one way to erase a person.
+/// Erasure as a service: the one way to erase a person. It asks each domain's service for its part,
+/// all in one transaction.
 #[derive(Clone)]
 pub struct Erasure {
     db: Db,
+    subscriptions: Subscriptions,
+    plans: Plans,
+    results: Results,
+    reminders: Reminders,
+    directory: Directory,
+    outbox: DevOutbox,
+    audit: AuditLog,
 }
 
 impl Erasure {
     pub fn new(db: Db) -> Self {
-        Self { db }
+        Self {
+            subscriptions: Subscriptions::new(db.clone()),
+            // An erasure publishes no change of a plan: there is no plan left to watch.
+            plans: Plans::new(db.clone(), PlanEvents::default()),
+            results: Results::new(Plans::new(db.clone(), PlanEvents::default())),
+            reminders: Reminders::new(db.clone()),
+            directory: Directory::new(db.clone()),
+            outbox: DevOutbox::new(db.clone()),
+            audit: AuditLog::new(db.clone()),
+            db,
+        }
     }
 
     /// Erases the user; false when there was no such user.
     pub async fn erase(&self, user_id: &str) -> Result<bool, AppError> {
-        Ok(erase(&self.db, user_id).await?)
+        let mut tx = self.db.begin().await?;
+        if !self.erase_in(&mut tx, user_id).await? {
+            return Ok(false); // nothing is committed
+        }
+        tx.commit().await?;
+        Ok(true)
     }
 
-    /// Erases the user with the audit record of who asked, in one transaction (`erase_recorded`).
+    /// Erases the user and records who asked in the audit log, in one transaction: the erasure is
+    /// never kept without its record, nor the record without it. False when there was no such user.
     pub async fn erase_recorded(&self, user_id: &str, by: &Request<'_>) -> Result<bool, AppError> {
-        Ok(erase_recorded(&self.db, user_id, by).await?)
+        let mut tx = self.db.begin().await?;
+        if !self.erase_in(&mut tx, user_id).await? {
+            return Ok(false); // nothing is committed
+        }
+        let now = tx.now_ms();
+        self.audit.record_in(&mut tx, by.actor_id, by.action, user_id, by.detail, now).await?;
+        tx.commit().await?;
+        Ok(true)
     }
-}
 
-/// Erases the user; false when there was no such user.
-async fn erase(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
-    let mut tx = db.begin().await?;
-    if !erase_in(&mut tx, user_id).await? {
-        return Ok(false); // nothing is committed
+    /// Each domain erases its own rows in `tx` — billing first (running subscriptions end), the
+    /// identity last (it says the numbers the dev outbox knew them by); false when there was no
+    /// such user.
+    async fn erase_in(&self, tx: &mut Tx, user_id: &str) -> Result<bool, AppError> {
+        self.subscriptions.erase_in(tx, user_id).await?;
+        self.plans.erase_in(tx, user_id).await?;
+        self.results.erase_in(tx, user_id).await?;
+        self.reminders.erase_in(tx, user_id).await?;
+        AskedQuestions.erase_in(tx, user_id).await?;
+        ConversationErasure.erase_in(tx, user_id).await?;
+        let Some(phones) = self.directory.erase_in(tx, user_id).await? else { return Ok(false) };
+        self.outbox.erase_in(tx, &phones).await?;
+        Ok(true)
     }
-    tx.commit().await?;
-    Ok(true)
 }
 
 /// Who asked for a right over a person's data (an erasure, a copy), as the audit log records it.
@@ -52,34 +92,4 @@ pub struct Request<'a> {
     pub actor_id: &'a str,
     pub action: &'a str,
     pub detail: &'a str,
-}
-
-/// Erases the user and records who asked in the audit log, in one transaction: the erasure is never
-/// kept without its record, nor the record without it. False when there was no such user.
-async fn erase_recorded(db: &Db, user_id: &str, by: &Request<'_>) -> Result<bool, sqlx::Error> {
-    let mut tx = db.begin().await?;
-    if !erase_in(&mut tx, user_id).await? {
-        return Ok(false); // nothing is committed
-    }
-    let now = tx.now_ms();
-    audit::record(&mut tx, by.actor_id, by.action, user_id, by.detail, now).await?;
-    tx.commit().await?;
-    Ok(true)
-}
-
-/// Each domain erases its own rows in `tx`; false when there was no such user.
-async fn erase_in(tx: &mut Tx, user_id: &str) -> Result<bool, sqlx::Error> {
-    subscriptions::erase_user(tx, user_id).await?;
-    store::erase_user(tx, user_id).await?;
-    crate::plan::tracking::results::erase_user(tx, user_id).await?;
-    crate::plan::tracking::reminders::erase_user(tx, user_id).await?;
-    crate::conversation::proactive::erase_user(tx, user_id).await?;
-    guide::erase_user(tx, user_id).await?;
-    messages::erase_user(tx, user_id).await?;
-    handoff::erase_user(tx, user_id).await?;
-    summaries::erase_user(tx, user_id).await?;
-    notices::erase_user(tx, user_id).await?;
-    let Some(phones) = directory::erase(tx, user_id).await? else { return Ok(false) };
-    outbox::erase_to(tx, &phones).await?;
-    Ok(true)
 }

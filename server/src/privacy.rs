@@ -9,14 +9,14 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
 use crate::{
-    audit,
-    billing::subscriptions,
+    audit::AuditLog,
+    billing::subscriptions::{self, Subscriptions},
     config::Secret,
     conversation::messages::{Message, Messages},
     db::Db,
     erasure,
     error::AppError,
-    identity::users::{self, User},
+    identity::users::{User, Users},
     plan::{
         Plans,
         store::Plan,
@@ -49,6 +49,10 @@ pub struct Privacy {
     plans: Plans,
     messages: Messages,
     results: Results,
+    users: Users,
+    subscriptions: Subscriptions,
+    audit: AuditLog,
+    erasure: erasure::Erasure,
     /// The exports' links: signed with a key derived from the secret, on the public address.
     key: Vec<u8>,
     public_url: String,
@@ -59,6 +63,10 @@ impl Privacy {
         Self {
             messages: Messages::new(db.clone()),
             results: Results::new(plans.clone()),
+            users: Users::new(db.clone()),
+            subscriptions: Subscriptions::new(db.clone()),
+            audit: AuditLog::new(db.clone()),
+            erasure: erasure::Erasure::new(db.clone()),
             db,
             plans,
             key: secret.purpose_key("socio data exports"),
@@ -106,25 +114,19 @@ impl Privacy {
 
     /// Records that `by` asked for a copy of `user_id`'s data; when it was recorded.
     async fn record_export(&self, user_id: &str, by: &Request<'_>) -> Result<i64, AppError> {
-        let db = &self.db;
-        let now = db.now_ms();
-        let mut conn = db.pool().acquire().await?;
-        audit::record(&mut conn, by.actor_id, by.action, user_id, by.detail, now).await?;
-        Ok(now)
+        self.audit.record(by.actor_id, by.action, user_id, by.detail).await
     }
 
     /// Erases the person and records who asked, in one transaction; false when there was none.
     pub async fn erase(&self, user_id: &str, by: &Request<'_>) -> Result<bool, AppError> {
-        erasure::Erasure::new(self.db.clone()).erase_recorded(user_id, by).await
+        self.erasure.erase_recorded(user_id, by).await
     }
 
     /// The person's data; None when there is no such person.
     pub async fn collect(&self, user_id: &str) -> Result<Option<Collected>, AppError> {
         let db = &self.db;
-        let mut conn = db.pool().acquire().await?;
-        let Some(user) = users::find_by_id(&mut conn, user_id).await? else { return Ok(None) };
-        let subscriptions = subscriptions::history(&mut conn, user_id).await?;
-        drop(conn);
+        let Some(user) = self.users.find(user_id).await? else { return Ok(None) };
+        let subscriptions = self.subscriptions.history(user_id).await?;
         let plan = self.plans.find(user_id).await?;
         let messages = self.messages.conversation(user_id).await?;
         let months = self.results.months(user_id).await?;

@@ -5,7 +5,7 @@
 use sqlx::Row;
 
 use crate::{
-    audit,
+    audit::AuditLog,
     db::Db,
     error::{AppError, FieldViolation, Precondition, Problem, Resource},
 };
@@ -209,7 +209,7 @@ async fn create(db: &Db, actor_id: &str, draft: &Draft) -> Result<Prompt, AppErr
     if draft.activate {
         make_active(&mut tx, &id, now).await?;
     }
-    audit::record(&mut tx, actor_id, "create_system_prompt", &id, "", now).await?;
+    AuditLog::new(db.clone()).record_in(&mut tx, actor_id, "create_system_prompt", &id, "", now).await?;
     tx.commit().await?;
     get(db, &id).await
 }
@@ -236,7 +236,7 @@ async fn update(db: &Db, actor_id: &str, id: &str, draft: &Draft) -> Result<Prom
     if draft.activate {
         make_active(&mut tx, id, now).await?;
     }
-    audit::record(&mut tx, actor_id, "update_system_prompt", id, "", now).await?;
+    AuditLog::new(db.clone()).record_in(&mut tx, actor_id, "update_system_prompt", id, "", now).await?;
     tx.commit().await?;
     get(db, id).await
 }
@@ -250,7 +250,9 @@ async fn activate(db: &Db, actor_id: &str, id: &str) -> Result<Prompt, AppError>
         let now = db.now_ms();
         match make_active(&mut tx, id, now).await {
             Ok(()) => {
-                audit::record(&mut tx, actor_id, "activate_system_prompt", id, "", now).await?;
+                AuditLog::new(db.clone())
+                    .record_in(&mut tx, actor_id, "activate_system_prompt", id, "", now)
+                    .await?;
                 tx.commit().await?;
                 break;
             }
@@ -277,7 +279,7 @@ async fn delete(db: &Db, actor_id: &str, id: &str) -> Result<(), AppError> {
         .execute(&mut *tx)
         .await?;
     let now = tx.now_ms();
-    audit::record(&mut tx, actor_id, "delete_system_prompt", id, "", now).await?;
+    AuditLog::new(db.clone()).record_in(&mut tx, actor_id, "delete_system_prompt", id, "", now).await?;
     tx.commit().await?;
     Ok(())
 }

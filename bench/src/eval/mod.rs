@@ -24,7 +24,7 @@ use socio::{
     identity::{
         contact::Contact,
         phone::PhoneNumber,
-        users::{self, Spelling, Tier},
+        users::{Spelling, Tier, Users},
     },
     locale::Language,
     plan::money::finance,
@@ -121,13 +121,12 @@ async fn run_persona(
     persona: &Persona,
 ) -> anyhow::Result<Score> {
     let phone = PhoneNumber::parse(persona.phone).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let users = Users::new(db.clone());
     let mut tx = db.begin().await?;
     let contact = Contact::phone(phone);
     let user =
-        users::register_contact(&mut tx, &contact, Spelling::Delivered, persona.name, persona.language)
-            .await?
-            .user;
-    users::set_tier(&mut tx, &user.id, Tier::Pro).await?;
+        users.register_in(&mut tx, &contact, Spelling::Delivered, persona.name, persona.language).await?.user;
+    users.set_tier_in(&mut tx, &user.id, Tier::Pro).await?;
     tx.commit().await?;
     let mut score = Score::default();
     let mut expected: HashMap<&str, serde_json::Map<String, Value>> = HashMap::new();

@@ -9,7 +9,7 @@ use super::subscriptions::{CancelWhen, Interval, ProviderIds, stop_running};
 use crate::{
     db::{Db, Tx, jobs},
     error::{AppError, Resource},
-    identity::users::{self, Tier},
+    identity::users::{Tier, Users},
     whatsapp::notices,
 };
 
@@ -206,8 +206,9 @@ pub(in crate::billing) async fn complete_session(
         .bind(session.amount_cents)
         .execute(&mut *tx)
         .await?;
-        users::set_tier(&mut tx, user_id, Tier::Pro).await?;
-        welcome_to_pro(&mut tx, user_id, now).await?;
+        let users = Users::new(db.clone());
+        users.set_tier_in(&mut tx, user_id, Tier::Pro).await?;
+        welcome_to_pro(&users, &mut tx, user_id, now).await?;
         tracing::info!(user = %user_id, "a checkout was paid: the user is Pro");
     }
     tx.commit().await?;
@@ -217,8 +218,8 @@ pub(in crate::billing) async fn complete_session(
     })
 }
 
-async fn welcome_to_pro(conn: &mut Tx, user_id: &str, now: i64) -> Result<(), sqlx::Error> {
-    let Some(user) = users::find_by_id(conn, user_id).await? else { return Ok(()) };
+async fn welcome_to_pro(users: &Users, conn: &mut Tx, user_id: &str, now: i64) -> Result<(), AppError> {
+    let Some(user) = users.find_in(conn, user_id).await? else { return Ok(()) };
     let name = user.first_name().map(|n| format!(", {n}")).unwrap_or_default();
     let text = user.language.choose(
         format!("🎉 Bem-vindo ao Sócio Pro{name}! A partir de agora sou o seu consultor aqui no WhatsApp. Vamos começar o seu plano de negócios? Responda *Oi*."),

@@ -12,7 +12,7 @@ use super::pix_key::PixKey;
 use crate::{
     db::{Db, Tx, jobs},
     error::{AppError, Precondition, Resource},
-    identity::users,
+    identity::users::Users,
     locale::Language,
     plan::money::format_brl,
     whatsapp::notices,
@@ -88,13 +88,14 @@ fn from_row(row: &AnyRow) -> Result<ManualRefund, sqlx::Error> {
 /// Opens the refund of a cancelled subscription's payment and asks the person for a Pix key on
 /// WhatsApp, in the cancellation's transaction. Opening it twice keeps the first.
 pub(super) async fn open(
+    users: &Users,
     tx: &mut Tx,
     user_id: &str,
     subscription_id: &str,
     amount_cents: i64,
     paid_with: &str,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     let opened = sqlx::query(
         "insert into manual_refunds (id, user_id, subscription_id, amount_cents, paid_with, status, requested_at) \
          values ($1, $2, $3, $4, $5, 'awaiting_key', $6) on conflict (subscription_id) do nothing",
@@ -111,7 +112,7 @@ pub(super) async fn open(
     if opened == 0 {
         return Ok(());
     }
-    let Some(user) = users::find_by_id(tx, user_id).await? else { return Ok(()) };
+    let Some(user) = users.find_in(tx, user_id).await? else { return Ok(()) };
     let text = ask_for_key(amount_cents, user.language);
     jobs::enqueue(tx, notices::notice_job(user_id, &text, now)).await?;
     Ok(())
@@ -239,7 +240,7 @@ impl ManualRefunds {
             }));
         }
         if let Some(user_id) = &refund.user_id
-            && let Some(user) = users::find_by_id(&mut tx, user_id).await?
+            && let Some(user) = Users::new(self.db.clone()).find_in(&mut tx, user_id).await?
         {
             jobs::enqueue(&mut tx, notices::notice_job(user_id, &paid_notice(&refund, user.language), now))
                 .await?;

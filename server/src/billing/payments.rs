@@ -22,7 +22,7 @@ use crate::{
     identity::{
         links::LinkKeys,
         phone::PhoneNumber,
-        users::{self, Tier, User},
+        users::{Tier, User, Users},
     },
 };
 
@@ -58,6 +58,7 @@ pub struct Payments {
     public_url: String,
     stripe: Option<StripeClient>,
     links: LinkKeys,
+    users: Users,
 }
 
 impl Payments {
@@ -68,7 +69,7 @@ impl Payments {
         stripe: Option<StripeClient>,
         links: LinkKeys,
     ) -> Self {
-        Self { db, provider, public_url: public_url.to_owned(), stripe, links }
+        Self { users: Users::new(db.clone()), db, provider, public_url: public_url.to_owned(), stripe, links }
     }
 
     pub fn now_ms(&self) -> i64 {
@@ -97,15 +98,13 @@ impl Payments {
 
     /// The person registered with the number, if any.
     pub async fn person_by_phone(&self, phone: &PhoneNumber) -> Result<Option<User>, AppError> {
-        let mut conn = self.db.pool().acquire().await?;
-        Ok(users::find_by_phone(&mut conn, phone).await?)
+        self.users.find_by_phone(phone).await
     }
 
     /// The person a checkout link names; None when the link is not ours or has expired.
     pub async fn person_by_link(&self, link: &str) -> Result<Option<User>, AppError> {
         let Some(user_id) = self.links.verify(link, self.db.now_ms()) else { return Ok(None) };
-        let mut conn = self.db.pool().acquire().await?;
-        users::find_by_id(&mut conn, &user_id).await?.ok_or(AppError::NotFound(Resource::User)).map(Some)
+        self.users.find(&user_id).await?.ok_or(AppError::NotFound(Resource::User)).map(Some)
     }
 
     /// The page after checking out: with a paid checkout's session, it shows what was paid.
@@ -196,8 +195,7 @@ impl Payments {
     /// what became of the payment and the person's tier after it.
     pub async fn cancel(&self, user_id: &str) -> Result<(Subscription, Refund, Tier), AppError> {
         let (subscription, refunded) = cancellation::cancel(&self.db, self.stripe.as_ref(), user_id).await?;
-        let mut conn = self.db.pool().acquire().await?;
-        let user = users::find_by_id(&mut conn, user_id).await?;
+        let user = self.users.find(user_id).await?;
         Ok((subscription, refunded, user.map(|u| u.tier).unwrap_or(Tier::Free)))
     }
 
@@ -218,9 +216,8 @@ impl Payments {
         let session = checkout::find_session(&self.db, id)
             .await?
             .ok_or(AppError::NotFound(Resource::CheckoutSession))?;
-        let mut conn = self.db.pool().acquire().await?;
         let user = match &session.user_id {
-            Some(user_id) => users::find_by_id(&mut conn, user_id).await?,
+            Some(user_id) => self.users.find(user_id).await?,
             None => None,
         };
         Ok((session, user))

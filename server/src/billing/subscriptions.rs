@@ -16,7 +16,7 @@ use crate::{
         jobs::{self, JobPayload},
     },
     error::{AppError, Resource},
-    identity::users::{self, Tier},
+    identity::users::{Tier, Users},
     whatsapp::notices,
 };
 
@@ -132,7 +132,10 @@ pub struct Record {
 }
 
 /// Every subscription the user has had, oldest first.
-pub async fn history(conn: &mut AnyConnection, user_id: &str) -> Result<Vec<Record>, sqlx::Error> {
+pub(in crate::billing) async fn history(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<Vec<Record>, sqlx::Error> {
     sqlx::query(
         "select plan_type, billing_interval, provider, status, amount_cents, source, created_at \
          from subscriptions where user_id = $1 order by created_at",
@@ -231,10 +234,18 @@ pub(in crate::billing) async fn cancel(
                 .bind(subscription_id)
                 .execute(&mut *tx)
                 .await?;
-            users::set_tier(&mut tx, user_id, Tier::Free).await?;
+            Users::new(db.clone()).set_tier_in(&mut tx, user_id, Tier::Free).await?;
             if let Ending::RefundByPix { amount_cents, paid_with } = ending {
-                super::manual_refunds::open(&mut tx, user_id, subscription_id, amount_cents, paid_with, now)
-                    .await?;
+                super::manual_refunds::open(
+                    &Users::new(db.clone()),
+                    &mut tx,
+                    user_id,
+                    subscription_id,
+                    amount_cents,
+                    paid_with,
+                    now,
+                )
+                .await?;
             }
         }
         Ending::AtPeriodEnd { provider_ends_it } => {
@@ -297,9 +308,9 @@ pub(super) async fn stop_running(
 
 /// An admin's Pro or Free, recorded as an override apart from paid subscriptions. Free stops every
 /// paid subscription too, at the provider as well: nobody is charged for a plan they no longer have.
-pub async fn override_tier(conn: &mut Tx, user_id: &str, tier: Tier) -> Result<(), sqlx::Error> {
+async fn override_tier(users: &Users, conn: &mut Tx, user_id: &str, tier: Tier) -> Result<(), AppError> {
     let now = conn.now_ms();
-    users::set_tier(conn, user_id, tier).await?;
+    users.set_tier_in(conn, user_id, tier).await?;
     match tier {
         Tier::Pro => {
             sqlx::query("update subscriptions set status = 'canceled', updated_at = $1 where user_id = $2 and source = 'admin' and status <> 'canceled'")
@@ -325,7 +336,10 @@ pub async fn override_tier(conn: &mut Tx, user_id: &str, tier: Tier) -> Result<(
 
 /// Whether the user has a subscription that is not over (a number change never merges such an
 /// account away).
-pub async fn holds_open(conn: &mut AnyConnection, user_id: &str) -> Result<bool, sqlx::Error> {
+pub(in crate::billing) async fn holds_open(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<bool, sqlx::Error> {
     Ok(sqlx::query("select 1 from subscriptions where user_id = $1 and status <> 'canceled'")
         .bind(user_id)
         .fetch_optional(conn)
@@ -334,7 +348,11 @@ pub async fn holds_open(conn: &mut AnyConnection, user_id: &str) -> Result<bool,
 }
 
 /// A number change absorbed `from` into `into`: its checkouts and past subscriptions are `into`'s.
-pub async fn hand_over(conn: &mut AnyConnection, from: &str, into: &str) -> Result<(), sqlx::Error> {
+pub(in crate::billing) async fn hand_over(
+    conn: &mut AnyConnection,
+    from: &str,
+    into: &str,
+) -> Result<(), sqlx::Error> {
     for sql in [
         "update checkout_sessions set user_id = $2 where user_id = $1",
         "update subscriptions set user_id = $2 where user_id = $1",
@@ -346,7 +364,7 @@ pub async fn hand_over(conn: &mut AnyConnection, from: &str, into: &str) -> Resu
 
 /// LGPD erasure, billing's part: running subscriptions end (at the provider too), and the billing
 /// records the law keeps stay without the person.
-pub async fn erase_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::billing) async fn erase_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
     stop_running(tx, user_id, tx.now_ms(), CancelWhen::Now).await?;
     for sql in [
         "update subscriptions set user_id = null where user_id = $1",
@@ -358,7 +376,7 @@ pub async fn erase_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
 }
 
 /// Ends a subscription whose paid period is over after a cancellation (the expiry job).
-pub(in crate::billing) async fn expire(db: &Db, subscription_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::billing) async fn expire(db: &Db, subscription_id: &str) -> Result<(), AppError> {
     let mut tx = db.begin().await?;
     let now = db.now_ms();
     let update = sqlx::query(
@@ -370,9 +388,9 @@ pub(in crate::billing) async fn expire(db: &Db, subscription_id: &str) -> Result
     .bind(true);
     let user_id = changed_user(&mut tx, update).await?;
     if let Some(user_id) = user_id {
-        users::set_tier(&mut tx, &user_id, Tier::Free).await?;
+        Users::new(db.clone()).set_tier_in(&mut tx, &user_id, Tier::Free).await?;
     }
-    tx.commit().await
+    Ok(tx.commit().await?)
 }
 
 /// True when this provider event was handled before (replays are no-ops).
@@ -414,7 +432,7 @@ pub(in crate::billing) async fn payment_failed(
     db: &Db,
     provider_subscription_id: &str,
     fix_url: &str,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     let mut tx = db.begin().await?;
     let now = db.now_ms();
     let update = sqlx::query(
@@ -425,7 +443,7 @@ pub(in crate::billing) async fn payment_failed(
     .bind(provider_subscription_id);
     let user_id = changed_user(&mut tx, update).await?;
     if let Some(user_id) = user_id
-        && let Some(user) = users::find_by_id(&mut tx, &user_id).await?
+        && let Some(user) = Users::new(db.clone()).find_in(&mut tx, &user_id).await?
     {
         let text = user.language.choose(
             format!("⚠️ Não conseguimos renovar o seu Sócio Pro: o pagamento não foi aprovado. Atualize a forma de pagamento aqui: {fix_url}"),
@@ -433,7 +451,7 @@ pub(in crate::billing) async fn payment_failed(
         );
         jobs::enqueue(&mut tx, notices::notice_job(&user_id, &text, now)).await?;
     }
-    tx.commit().await
+    Ok(tx.commit().await?)
 }
 
 /// An invoice of the subscription was paid: active (again) until `period_end` (the invoice's
@@ -444,7 +462,7 @@ pub(in crate::billing) async fn renewed(
     db: &Db,
     provider_subscription_id: &str,
     period_end: Option<i64>,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     let mut tx = db.begin().await?;
     let now = db.now_ms();
     let update = sqlx::query(
@@ -456,16 +474,16 @@ pub(in crate::billing) async fn renewed(
     .bind(provider_subscription_id);
     let user_id = changed_user(&mut tx, update).await?;
     if let Some(user_id) = user_id {
-        users::set_tier(&mut tx, &user_id, Tier::Pro).await?;
+        Users::new(db.clone()).set_tier_in(&mut tx, &user_id, Tier::Pro).await?;
     }
-    tx.commit().await
+    Ok(tx.commit().await?)
 }
 
 /// The provider ended the subscription: canceled, and the user is free.
 pub(in crate::billing) async fn ended_by_provider(
     db: &Db,
     provider_subscription_id: &str,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     let mut tx = db.begin().await?;
     let update = sqlx::query(
         "update subscriptions set status = 'canceled', updated_at = $1 where provider_subscription_id = $2 \
@@ -475,9 +493,9 @@ pub(in crate::billing) async fn ended_by_provider(
     .bind(provider_subscription_id);
     let user_id = changed_user(&mut tx, update).await?;
     if let Some(user_id) = user_id {
-        users::set_tier(&mut tx, &user_id, Tier::Free).await?;
+        Users::new(db.clone()).set_tier_in(&mut tx, &user_id, Tier::Free).await?;
     }
-    tx.commit().await
+    Ok(tx.commit().await?)
 }
 
 /// Runs an update of subscriptions that ends in `returning user_id`: the user whose subscription
@@ -487,4 +505,51 @@ async fn changed_user<'q>(
     update: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
 ) -> Result<Option<String>, sqlx::Error> {
     Ok(update.fetch_optional(conn).await?.and_then(|r| r.try_get("user_id").ok()))
+}
+
+/// Subscriptions as a service, for the domains that compose billing's part into their own
+/// transaction: a person's copy of their data, a number change joining two accounts, an admin's
+/// override, an erasure.
+#[derive(Clone)]
+pub struct Subscriptions {
+    db: Db,
+    users: Users,
+}
+
+impl Subscriptions {
+    pub fn new(db: Db) -> Self {
+        Self { users: Users::new(db.clone()), db }
+    }
+
+    /// Every subscription the person had, newest first (their copy of their data).
+    pub async fn history(&self, user_id: &str) -> Result<Vec<Record>, AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        Ok(history(&mut conn, user_id).await?)
+    }
+
+    /// An admin's Pro or Free, recorded as an override in the caller's transaction (see
+    /// [`override_tier`]).
+    pub async fn override_tier_in(&self, tx: &mut Tx, user_id: &str, tier: Tier) -> Result<(), AppError> {
+        override_tier(&self.users, tx, user_id, tier).await
+    }
+
+    /// Whether the user has a subscription that is not over, read in the caller's transaction.
+    pub async fn holds_open_in(&self, conn: &mut AnyConnection, user_id: &str) -> Result<bool, AppError> {
+        Ok(holds_open(conn, user_id).await?)
+    }
+
+    /// `from`'s checkouts and past subscriptions become `into`'s, in the caller's transaction.
+    pub async fn hand_over_in(
+        &self,
+        conn: &mut AnyConnection,
+        from: &str,
+        into: &str,
+    ) -> Result<(), AppError> {
+        Ok(hand_over(conn, from, into).await?)
+    }
+
+    /// Billing's part of an erasure, in the erasure's transaction (see [`erase_user`]).
+    pub async fn erase_in(&self, tx: &mut Tx, user_id: &str) -> Result<(), AppError> {
+        Ok(erase_user(tx, user_id).await?)
+    }
 }

@@ -12,7 +12,7 @@ use crate::{
         Db,
         jobs::{Job, JobError, JobHandler},
     },
-    identity::users,
+    identity::users::Users,
 };
 
 /// A domain error while summarising: tried again later.
@@ -34,9 +34,7 @@ impl SummaryHandler {
     async fn update(&self, job: &Job) -> Result<(), JobError> {
         let SummaryJob { user_id } = job.payload_as()?;
         let user_id = user_id.as_str();
-        let mut conn = self.db.pool().acquire().await?;
-        let Some(user) = users::find_by_id(&mut conn, user_id).await? else { return Ok(()) };
-        drop(conn);
+        let Some(user) = Users::new(self.db.clone()).find(user_id).await? else { return Ok(()) };
         let (previous, older) = self.summaries.with_what_to_fold_in(user_id).await.map_err(retryable)?;
         let Some(last) = older.last() else { return Ok(()) };
         let covers_until = last.created_at;

@@ -12,17 +12,12 @@ use futures::future::BoxFuture;
 
 use super::{engine::Engine, plan_request::PlanDocumentJob};
 use crate::{
-    conversation::{
-        delivery::Delivery,
-        inbox::ReplyJob,
-        messages::{self, Messages},
-        updates,
-    },
+    conversation::{delivery::Delivery, inbox::ReplyJob, messages::Messages},
     db::{
         Db,
         jobs::{self, Job, JobError, JobHandler, JobPayload},
     },
-    identity::users,
+    identity::users::Users,
     locale::Language,
     whatsapp::sender::{Document, Outgoing, WhatsAppSender},
 };
@@ -53,11 +48,9 @@ impl PlanDocumentHandler {
 
     async fn deliver(&self, job: &Job) -> Result<(), JobError> {
         let payload: PlanDocumentJob = job.payload_as()?;
-        let mut conn = self.db.pool().acquire().await?;
-        let Some(user) = users::find_by_id(&mut conn, &payload.user_id).await? else {
+        let Some(user) = Users::new(self.db.clone()).find(&payload.user_id).await? else {
             return Ok(()); // erased meanwhile
         };
-        drop(conn);
         if !self.delivery.window_open(&user.id).await? {
             tracing::info!(user = %user.id, "the plan was not sent: outside WhatsApp's 24-hour window");
             return Ok(());
@@ -91,10 +84,7 @@ impl PlanDocumentHandler {
                 document.version
             ),
         );
-        let mut tx = self.db.begin().await?;
-        messages::insert_document(&mut tx, &id, &user.id, &caption, self.db.now_ms()).await?;
-        updates::changed(&mut tx, &user.id).await?;
-        tx.commit().await?;
+        self.messages.keep_document(&id, &user.id, &caption, self.db.now_ms()).await?;
         let message = self.messages.get(&id).await?.ok_or_else(|| JobError::Permanent("stored".into()))?;
         let file = Document { file_name, mime_type: "application/pdf".into(), bytes: pdf.into() };
         let to = user.whatsapp_address().unwrap_or_default().to_owned();

@@ -4,9 +4,10 @@
 
 use crate::{
     db::{
-        Tx,
+        Db,
         jobs::{self, JobPayload, NewJob},
     },
+    error::AppError,
     locale::Language,
 };
 
@@ -33,10 +34,26 @@ pub fn job(user_id: &str, language: Language, now: i64) -> NewJob {
         .run_at(now + 500)
 }
 
-/// Asks for the plan to be sent to the person, in `language`, in this transaction ([`job`]).
-pub async fn request(tx: &mut Tx, user_id: &str, language: Language) -> Result<(), sqlx::Error> {
-    let now = tx.now_ms();
-    jobs::enqueue(tx, job(user_id, language, now)).await.map(|_| ())
+/// Asking for the plan's PDF as a service: the consultant's tool, the guide's "mande o plano".
+#[derive(Clone)]
+pub struct PlanRequests {
+    db: Db,
+}
+
+impl PlanRequests {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// Asks for the plan to be sent to the person, in `language` ([`job`]), committed: it wakes the
+    /// workers for the plan.
+    pub async fn request(&self, user_id: &str, language: Language) -> Result<(), AppError> {
+        let mut tx = self.db.begin().await?;
+        let now = tx.now_ms();
+        jobs::enqueue(&mut tx, job(user_id, language, now)).await?;
+        tx.commit().await?;
+        Ok(())
+    }
 }
 
 /// Whether what someone wrote asks us to send them the plan.

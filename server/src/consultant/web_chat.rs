@@ -12,7 +12,7 @@ use crate::{
         rate_limit::{self, Limit},
     },
     error::AppError,
-    identity::users::{self, User},
+    identity::users::{User, Users},
 };
 
 /// Questions one person may ask from the web (each may call the model, which is paid by the
@@ -42,8 +42,7 @@ impl WebChat {
         }
         let now = self.db.now_ms();
         let asked = self.messages.insert_web(&user.id, Author::User, text, now).await?;
-        let mut conn = self.db.pool().acquire().await?;
-        users::touch(&mut conn, &user.id, now).await?;
+        Users::new(self.db.clone()).touch(&user.id, now).await?;
         Ok(asked)
     }
 

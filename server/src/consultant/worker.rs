@@ -26,6 +26,7 @@ use crate::{
         pix_key::PixKey,
     },
     conversation::{
+        desk::Desk,
         handoff,
         inbox::ReplyJob,
         messages::{self, Messages},
@@ -46,6 +47,7 @@ fn retryable(err: crate::error::AppError) -> JobError {
 
 pub struct ReplyHandler {
     turns: Turns,
+    desk: Desk,
     links: Links,
     engine: Engine,
     voice: Option<(MediaClient, Transcriber)>,
@@ -65,6 +67,7 @@ impl ReplyHandler {
         Self {
             messages: Messages::new(db.clone()),
             refunds: ManualRefunds::new(db.clone()),
+            desk: Desk::new(db.clone()),
             turns: Turns::new(db),
             links,
             engine,
@@ -150,7 +153,7 @@ impl ReplyHandler {
             (user, text, Vec::new())
         } else if !self.engine.has_model() && handoff::asks_for_a_person(&asked) {
             // The offline guide's rule; a model decides through its request_human tool.
-            self.turns.queue_for_a_person(&user.id, &asked).await?;
+            self.desk.queue_for_a_person(&user.id, &asked).await?;
             tracing::info!(user = %user.id, "a person asked for a human consultant: queued for the admins");
             let text = replies::a_person_will_answer(&user);
             (user, text, Vec::new())

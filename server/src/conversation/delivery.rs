@@ -18,8 +18,8 @@ use crate::{
         jobs::{self, Job, JobError, JobHandler, JobPayload, NewJob},
     },
     error::AppError,
-    identity::users,
-    plan::tracking::reminders,
+    identity::users::Users,
+    plan::tracking::reminders::Reminders,
     telemetry::metrics,
     whatsapp::{
         choices::Choice,
@@ -95,11 +95,9 @@ impl SendHandler {
         let Some(message) = messages::get(&self.db, id).await? else {
             return Ok(()); // erased with its user
         };
-        let mut conn = self.db.pool().acquire().await?;
-        let Some(user) = users::find_by_id(&mut conn, &message.user_id).await? else {
+        let Some(user) = Users::new(self.db.clone()).find(&message.user_id).await? else {
             return Ok(());
         };
-        drop(conn);
         let notice = message.kind == MessageKind::Other("notice".into());
         let Some(to) = user.whatsapp_address().map(str::to_owned) else {
             let reason = "the person has neither a WhatsApp number nor a business-scoped id";
@@ -141,16 +139,19 @@ impl SendHandler {
 /// — asked in the same transaction, which holds their choices, so a "PARAR" that committed first
 /// drops it (kept as `dropped`, never sent) and one that commits later comes after this send; a
 /// retry after a failed send asks again.
-async fn take(db: &Db, message: &messages::Message) -> Result<bool, sqlx::Error> {
+async fn take(db: &Db, message: &messages::Message) -> Result<bool, AppError> {
     let Some(filled) =
         message.template.as_ref().filter(|_| message.kind == MessageKind::Other("reminder".into()))
     else {
-        return messages::mark_sending(db, &message.id).await;
+        return Ok(messages::mark_sending(db, &message.id).await?);
     };
     let mut tx = db.begin().await?;
     let now = tx.now_ms();
     let checkin = filled.template == Template::Checkin;
-    if !reminders::still_wanted(&mut tx, &message.user_id, checkin, message.created_at).await? {
+    if !Reminders::new(db.clone())
+        .still_wanted_in(&mut tx, &message.user_id, checkin, message.created_at)
+        .await?
+    {
         let reason = "not sent: the person said PARAR (or turned this reminder off) after it was written";
         if messages::record_dropped(&mut tx, &message.id, reason, now).await? {
             tracing::info!(message = %message.id, user = %message.user_id, "a proactive message was dropped: {reason}");
@@ -280,7 +281,7 @@ impl NoticeHandler {
         let (user_id, text) = (notice.user_id.as_str(), notice.text.as_str());
         let at = notice.at.unwrap_or_else(|| self.db.now_ms());
         let mut tx = self.db.begin().await?;
-        if users::find_by_id(&mut tx, user_id).await?.is_none() {
+        if Users::new(self.db.clone()).find_in(&mut tx, user_id).await?.is_none() {
             return Ok(()); // erased meanwhile
         }
         let id = format!("notice-{}", job.id);

@@ -13,10 +13,10 @@ use super::{
     updates,
 };
 use crate::{
-    audit,
+    audit::AuditLog,
     db::{Db, Notice},
     error::{AppError, Precondition, Resource},
-    identity::users::{self, User},
+    identity::users::{User, Users},
 };
 
 /// A conversation as a live view shows it: its latest messages (oldest first) and its handoff,
@@ -30,15 +30,26 @@ pub struct View {
 #[derive(Clone)]
 pub struct Desk {
     db: Db,
+    users: Users,
+    audit: AuditLog,
 }
 
 impl Desk {
     pub fn new(db: Db) -> Self {
-        Self { db }
+        Self { users: Users::new(db.clone()), audit: AuditLog::new(db.clone()), db }
     }
 
     pub fn now_ms(&self) -> i64 {
         self.db.now_ms()
+    }
+
+    /// Puts the person in the admins' queue, with what they need in their words (they asked for a
+    /// person: to the model, or to the offline guide), committed.
+    pub async fn queue_for_a_person(&self, user_id: &str, asked: &str) -> Result<(), AppError> {
+        let mut tx = self.db.begin().await?;
+        handoff::request(&mut tx, user_id, handoff::Reason::Asked, asked, self.db.now_ms()).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// The person asks for a consultation call with the preferred times (`handoff::request_call`),
@@ -75,8 +86,7 @@ impl Desk {
 
     /// The person, or `NotFound`.
     pub async fn person(&self, id: &str) -> Result<User, AppError> {
-        let mut conn = self.db.pool().acquire().await?;
-        users::find_by_id(&mut conn, id).await?.ok_or(AppError::NotFound(Resource::User))
+        self.users.find(id).await?.ok_or(AppError::NotFound(Resource::User))
     }
 
     /// Every open handoff, the longest waiting first, and when they were read.
@@ -92,7 +102,7 @@ impl Desk {
         if let Take::TakenBy(by) = handoff::take(&mut tx, &person.id, admin, now).await? {
             return Err(AppError::ConversationTaken { by });
         }
-        audit::record(&mut tx, &admin.id, "take_over_conversation", &person.id, "", now).await?;
+        self.audit.record_in(&mut tx, &admin.id, "take_over_conversation", &person.id, "", now).await?;
         let taken = handoff::get(&mut tx, &person.id).await?.ok_or(AppError::NotFound(Resource::User))?;
         tx.commit().await?;
         Ok(taken)
@@ -102,7 +112,8 @@ impl Desk {
     pub async fn give_back(&self, admin: &User, person: &User) -> Result<(), AppError> {
         let mut tx = self.db.begin().await?;
         if handoff::give_back(&mut tx, &person.id).await? {
-            audit::record(&mut tx, &admin.id, "give_back_conversation", &person.id, "", self.db.now_ms())
+            self.audit
+                .record_in(&mut tx, &admin.id, "give_back_conversation", &person.id, "", self.db.now_ms())
                 .await?;
         }
         tx.commit().await?;
@@ -121,7 +132,7 @@ impl Desk {
             }
             Err(Refusal::TakenBy(by)) => return Err(AppError::ConversationTaken { by }),
         };
-        audit::record(&mut tx, &admin.id, "send_consultant_message", &person.id, &id, now).await?;
+        self.audit.record_in(&mut tx, &admin.id, "send_consultant_message", &person.id, &id, now).await?;
         tx.commit().await?; // wakes the workers for the send
         messages::get(&self.db, &id).await?.ok_or(AppError::NotFound(Resource::User))
     }

@@ -100,7 +100,7 @@ fn from_row(row: &AnyRow) -> Result<Handoff, sqlx::Error> {
 pub const MAX_NOTE_CHARS: usize = 500;
 
 /// Puts the person in the queue, unless they are in it or taken already. True when added now.
-pub async fn request(
+pub(in crate::conversation) async fn request(
     tx: &mut Tx,
     user_id: &str,
     reason: Reason,
@@ -415,7 +415,10 @@ fn anyone_there(text: &str) -> bool {
 }
 
 /// LGPD erasure, the handoff's part.
-pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn erase_user(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query("delete from handoffs where user_id = $1").bind(user_id).execute(conn).await?;
     Ok(())
 }

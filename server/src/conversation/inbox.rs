@@ -17,15 +17,16 @@ use crate::{
     error::AppError,
     identity::{
         contact::Contact,
-        users::{self, User},
+        users::{Spelling, User, Users},
     },
     locale::Language,
+    plan::tracking::reminders::{Reminders, Said},
     whatsapp::payload::{Inbound, InboundMessage, MessageKind},
 };
 
 use super::{
     login_question, messages, notices,
-    number_change::{self, NumberChange},
+    number_change::{Accounts, NumberChange},
     proactive, reminder_words, updates,
 };
 
@@ -50,10 +51,13 @@ pub struct Receipt {
     pub notices: usize,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Inbox {
     db: Db,
     batching: Batching,
+    users: Users,
+    accounts: Accounts,
+    reminders: Reminders,
 }
 
 /// The reply job of a person: one waits per person, answering everything they wrote by then.
@@ -65,7 +69,13 @@ impl Inbox {
     /// `batching`: a person's burst is answered `window` after their latest message, and no later
     /// than `cap` after the first.
     pub fn new(db: Db, batching: Batching) -> Self {
-        Self { db, batching }
+        Self {
+            users: Users::new(db.clone()),
+            accounts: Accounts::new(db.clone()),
+            reminders: Reminders::new(db.clone()),
+            db,
+            batching,
+        }
     }
 
     /// Stores a delivery durably. When this returns Ok, every message is stored and its reply
@@ -91,7 +101,8 @@ impl Inbox {
                 continue;
             }
             let first_language = Language::guess_from_text(&message.text).unwrap_or_default();
-            let (user, created) = register(&mut tx, &contact, &message.profile_name, first_language).await?;
+            let (user, created) =
+                self.register(&mut tx, &contact, &message.profile_name, first_language).await?;
             if created {
                 tracing::info!(user = %user.id, contact = %contact.masked(), "new user from WhatsApp");
             }
@@ -100,7 +111,7 @@ impl Inbox {
                 receipt.duplicates += 1;
                 continue;
             };
-            users::touch(&mut tx, &user.id, at).await?;
+            self.users.touch_in(&mut tx, &user.id, at).await?;
             proactive::mark_answered(&mut tx, &user.id, at).await?;
             updates::changed(&mut tx, &user.id).await?;
             receipt.stored += 1;
@@ -110,7 +121,7 @@ impl Inbox {
             if login_question::take(&mut tx, &user, message, &stored_id, at).await? {
                 continue; // a login by message, answered already
             }
-            if reminder_words::take(&mut tx, &user, message, &stored_id, at).await? {
+            if reminder_words::take(&self.reminders, &mut tx, &user, message, &stored_id, at).await? {
                 continue; // PARAR / VOLTAR, confirmed already
             }
             jobs::enqueue_batched(&mut tx, reply_job(&user.id), at, self.batching).await?;
@@ -122,16 +133,15 @@ impl Inbox {
             }
         }
         for change in &inbound.preferences {
-            use crate::plan::tracking::reminders::Said;
             // Meta's "stop" of marketing messages stops every proactive message of ours too.
             let Some(contact) = Contact::from_sender(&change.from) else { continue };
-            let Some(user) = users::find_by_contact(&mut tx, &contact).await? else { continue };
+            let Some(user) = self.users.find_by_contact_in(&mut tx, &contact).await? else { continue };
             // Dated by Meta: a report older than her latest stop or resume changes nothing.
             let at = change.timestamp_ms.unwrap_or(received_at);
             let changed = if change.stop {
-                crate::plan::tracking::reminders::stop(&mut tx, &user.id, at, Said::Reported).await?
+                self.reminders.stop_in(&mut tx, &user.id, at, Said::Reported).await?
             } else {
-                crate::plan::tracking::reminders::resume(&mut tx, &user.id, at, Said::Reported).await?
+                self.reminders.resume_in(&mut tx, &user.id, at, Said::Reported).await?
             };
             tracing::info!(user = %user.id, stop = change.stop, changed, "WhatsApp's marketing preference");
         }
@@ -147,8 +157,8 @@ impl Inbox {
         contact: &Contact,
         message: &InboundMessage,
         at: i64,
-    ) -> Result<bool, sqlx::Error> {
-        let user = users::find_by_contact(tx, contact).await?;
+    ) -> Result<bool, AppError> {
+        let user = self.users.find_by_contact_in(tx, contact).await?;
         if !notices::record(tx, user.as_ref().map(|u| u.id.as_str()), message, at).await? {
             return Ok(false);
         }
@@ -165,7 +175,7 @@ impl Inbox {
             .and_then(Contact::from_sender);
         match (user, new_contact) {
             (Some(user), Some(new)) => {
-                let change = number_change::follow(tx, &user, new.phone.as_ref(), new.bsuid.as_ref()).await?;
+                let change = self.accounts.follow(tx, &user, new.phone.as_ref(), new.bsuid.as_ref()).await?;
                 tracing::info!(user = %user.id, from = %contact.masked(), to = %new.masked(), ?change, "a person changed their WhatsApp number");
                 if let NumberChange::Absorbed { .. } = change {
                     // What they wrote from the new number before the notice is answered as theirs.
@@ -182,22 +192,22 @@ impl Inbox {
         }
         Ok(true)
     }
-}
 
-/// The account of whoever wrote, registered on first contact; one person seen as two accounts
-/// (their number's and their business-scoped id's) becomes one.
-async fn register(
-    tx: &mut Tx,
-    contact: &Contact,
-    profile_name: &str,
-    language: Language,
-) -> Result<(User, bool), sqlx::Error> {
-    let registered =
-        users::register_contact(tx, contact, users::Spelling::Delivered, profile_name, language).await?;
-    let Some(also) = registered.also else { return Ok((registered.user, registered.created)) };
-    number_change::join(tx, registered.user, also).await?;
-    // One account now: it learns what this delivery shows (a username, a name).
-    let joined =
-        users::register_contact(tx, contact, users::Spelling::Delivered, profile_name, language).await?;
-    Ok((joined.user, false))
+    /// The account of whoever wrote, registered on first contact; one person seen as two accounts
+    /// (their number's and their business-scoped id's) becomes one.
+    async fn register(
+        &self,
+        tx: &mut Tx,
+        contact: &Contact,
+        profile_name: &str,
+        language: Language,
+    ) -> Result<(User, bool), AppError> {
+        let registered =
+            self.users.register_in(tx, contact, Spelling::Delivered, profile_name, language).await?;
+        let Some(also) = registered.also else { return Ok((registered.user, registered.created)) };
+        self.accounts.join(tx, registered.user, also).await?;
+        // One account now: it learns what this delivery shows (a username, a name).
+        let joined = self.users.register_in(tx, contact, Spelling::Delivered, profile_name, language).await?;
+        Ok((joined.user, false))
+    }
 }

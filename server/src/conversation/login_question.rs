@@ -12,9 +12,10 @@
 use crate::{
     clock,
     db::Tx,
+    error::AppError,
     identity::{
         device::Device,
-        message_login::{self, Arrival, Pending},
+        message_login::{self, Arrival, Pending, Replies},
         users::{Role, User},
     },
     locale::Language,
@@ -35,7 +36,7 @@ pub(in crate::conversation) async fn take(
     message: &InboundMessage,
     stored_id: &str,
     at: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     if !message.kind.is_readable() {
         return Ok(false);
     }
@@ -52,7 +53,7 @@ pub(in crate::conversation) async fn take(
     let Some(yes) = yes_or_no(&message.text) else { return Ok(false) };
     // Words answer the question only while it is the last thing we said; else they are the
     // consultant's.
-    let Some(pending) = message_login::pending_for(tx, &user.id, None, at).await? else { return Ok(false) };
+    let Some(pending) = Replies.pending_for_in(tx, &user.id, None, at).await? else { return Ok(false) };
     if !is_latest_question(tx, user, &pending).await? {
         return Ok(false);
     }
@@ -62,9 +63,9 @@ pub(in crate::conversation) async fn take(
         let again =
             delivery::answer_at_once(tx, &user.id, stored_id, &tap_the_number(lang), &numbers(&pending), at)
                 .await?;
-        message_login::asked_with(tx, &pending.code, &again).await?;
+        Replies.asked_with_in(tx, &pending.code, &again).await?;
     } else {
-        let answered = message_login::answer(tx, &pending.code, &user.id, false, at).await?;
+        let answered = Replies.answer_in(tx, &pending.code, &user.id, false, at).await?;
         delivery::answer_at_once(
             tx,
             &user.id,
@@ -88,22 +89,22 @@ fn numbers(pending: &Pending) -> Vec<Choice> {
 
 /// The text of a login arrived: asks the person (three numbers), or tells an admin to use a code,
 /// or says the code is no longer valid.
-async fn arrived(tx: &mut Tx, user: &User, code: &str, stored_id: &str, at: i64) -> Result<(), sqlx::Error> {
+async fn arrived(tx: &mut Tx, user: &User, code: &str, stored_id: &str, at: i64) -> Result<(), AppError> {
     let lang = user.language;
     if user.role == Role::Admin {
-        let reply = match message_login::code_only(tx, code, &user.id, at).await? {
+        let reply = match Replies.code_only_in(tx, code, &user.id, at).await? {
             Some((started_at, device)) => admin_question(lang, started_at, &device),
             None => unknown_code(lang),
         };
         delivery::answer_at_once(tx, &user.id, stored_id, &reply, &[], at).await?;
         return Ok(());
     }
-    match message_login::sent_by(tx, code, &user.id, at).await? {
+    match Replies.sent_by_in(tx, code, &user.id, at).await? {
         Arrival::Asked { code, started_at, match_code, device } => {
             let choices = numbers(&Pending { code: code.clone(), question_id: None, match_code });
             let reply = question(lang, started_at, &device);
             let question_id = delivery::answer_at_once(tx, &user.id, stored_id, &reply, &choices, at).await?;
-            message_login::asked_with(tx, &code, &question_id).await?;
+            Replies.asked_with_in(tx, &code, &question_id).await?;
         }
         Arrival::Unknown => {
             delivery::answer_at_once(tx, &user.id, stored_id, &unknown_code(lang), &[], at).await?;
@@ -114,21 +115,15 @@ async fn arrived(tx: &mut Tx, user: &User, code: &str, stored_id: &str, at: i64)
 
 /// A tap on one of a login question's numbers: the browser's number on the latest question
 /// confirms; any other number, or a tap on an older question, cancels the login.
-async fn answer_tap(
-    tx: &mut Tx,
-    user: &User,
-    code: &str,
-    number: i32,
-    at: i64,
-) -> Result<String, sqlx::Error> {
+async fn answer_tap(tx: &mut Tx, user: &User, code: &str, number: i32, at: i64) -> Result<String, AppError> {
     let lang = user.language;
-    let Some(pending) = message_login::pending_for(tx, &user.id, Some(code), at).await? else {
+    let Some(pending) = Replies.pending_for_in(tx, &user.id, Some(code), at).await? else {
         // Someone else's login, answered before, or expired: nothing changes.
         return Ok(answered_text(lang, false, false));
     };
     let latest = is_latest_question(tx, user, &pending).await?;
     let confirmed = latest && number == pending.match_code;
-    let answered = message_login::answer(tx, &pending.code, &user.id, confirmed, at).await?;
+    let answered = Replies.answer_in(tx, &pending.code, &user.id, confirmed, at).await?;
     Ok(match (answered, confirmed, latest) {
         (true, false, false) => moved_on(lang),
         (true, false, true) => wrong_number(lang),
@@ -137,7 +132,7 @@ async fn answer_tap(
 }
 
 /// Whether the question about `pending` is the latest message we sent the person.
-async fn is_latest_question(tx: &mut Tx, user: &User, pending: &Pending) -> Result<bool, sqlx::Error> {
+async fn is_latest_question(tx: &mut Tx, user: &User, pending: &Pending) -> Result<bool, AppError> {
     let Some(question_id) = &pending.question_id else { return Ok(false) };
     Ok(messages::last_outbound(tx, &user.id).await?.is_some_and(|m| &m.id == question_id))
 }

@@ -6,6 +6,7 @@
 
 pub mod delivery;
 pub mod desk;
+pub mod erase;
 pub mod handoff;
 pub mod inbox;
 pub mod login_question;

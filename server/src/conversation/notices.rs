@@ -43,7 +43,10 @@ pub(in crate::conversation) async fn hand_over(
 }
 
 /// LGPD erasure, the notices' part: what WhatsApp told us about the person.
-pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn erase_user(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query("delete from whatsapp_notices where user_id = $1").bind(user_id).execute(conn).await?;
     Ok(())
 }

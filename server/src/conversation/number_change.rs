@@ -17,15 +17,16 @@ use sqlx::AnyConnection;
 
 use super::{messages, notices};
 use crate::{
-    billing::subscriptions,
-    db::Tx,
+    billing::subscriptions::Subscriptions,
+    db::{Db, Tx},
+    error::AppError,
     identity::{
         contact::Bsuid,
-        numbers,
+        numbers::Numbers,
         phone::PhoneNumber,
-        users::{self, Role, Tier, User},
+        users::{Role, Tier, User, Users},
     },
-    plan::store,
+    plan::{Plans, events::PlanEvents},
 };
 
 /// What following a person to their new number did.
@@ -40,86 +41,113 @@ pub enum NumberChange {
     Conflict { other_user_id: String },
 }
 
-pub(in crate::conversation) async fn follow(
-    conn: &mut Tx,
-    user: &User,
-    new_phone: Option<&PhoneNumber>,
-    new_bsuid: Option<&Bsuid>,
-) -> Result<NumberChange, sqlx::Error> {
-    let mut outcome = NumberChange::Moved;
-    if let Some(new_phone) = new_phone {
-        if let Some(other) = users::find_by_phone(conn, new_phone).await?
-            && other.id != user.id
-        {
-            if holds_more_than_conversation(conn, &other).await? {
-                numbers::record_conflict(&mut *conn, &user.id, &other.id, new_phone.identity().e164())
-                    .await?;
-                return Ok(NumberChange::Conflict { other_user_id: other.id });
-            }
-            absorb(conn, &other.id, &user.id).await?;
-            outcome = NumberChange::Absorbed { absorbed_user_id: other.id };
+/// A person's accounts as they follow their number: the doors of the domains whose rows move,
+/// used inside the inbox's transaction.
+#[derive(Clone)]
+pub(in crate::conversation) struct Accounts {
+    users: Users,
+    plans: Plans,
+    subscriptions: Subscriptions,
+}
+
+impl Accounts {
+    pub(in crate::conversation) fn new(db: Db) -> Self {
+        Self {
+            users: Users::new(db.clone()),
+            // Whether a plan exists is all it asks of the plans: it publishes nothing.
+            plans: Plans::new(db.clone(), PlanEvents::default()),
+            subscriptions: Subscriptions::new(db),
         }
-        numbers::change_number(conn, user, new_phone).await?;
     }
-    if let Some(new_bsuid) = new_bsuid {
-        if let Some(other) = users::find_by_bsuid(conn, new_bsuid).await?
-            && other.id != user.id
-        {
-            if holds_more_than_conversation(conn, &other).await? {
-                numbers::record_conflict(&mut *conn, &user.id, &other.id, new_bsuid.as_str()).await?;
-                return Ok(NumberChange::Conflict { other_user_id: other.id });
+
+    pub(in crate::conversation) async fn follow(
+        &self,
+        conn: &mut Tx,
+        user: &User,
+        new_phone: Option<&PhoneNumber>,
+        new_bsuid: Option<&Bsuid>,
+    ) -> Result<NumberChange, AppError> {
+        let mut outcome = NumberChange::Moved;
+        if let Some(new_phone) = new_phone {
+            if let Some(other) = self.users.find_by_phone_in(conn, new_phone).await?
+                && other.id != user.id
+            {
+                if self.holds_more_than_conversation(conn, &other).await? {
+                    Numbers
+                        .record_conflict_in(conn, &user.id, &other.id, new_phone.identity().e164())
+                        .await?;
+                    return Ok(NumberChange::Conflict { other_user_id: other.id });
+                }
+                self.absorb(conn, &other.id, &user.id).await?;
+                outcome = NumberChange::Absorbed { absorbed_user_id: other.id };
             }
-            absorb(conn, &other.id, &user.id).await?;
-            outcome = NumberChange::Absorbed { absorbed_user_id: other.id };
+            Numbers.change_number_in(conn, user, new_phone).await?;
         }
-        numbers::change_bsuid(conn, &user.id, new_bsuid).await?;
+        if let Some(new_bsuid) = new_bsuid {
+            if let Some(other) = self.users.find_by_bsuid_in(conn, new_bsuid).await?
+                && other.id != user.id
+            {
+                if self.holds_more_than_conversation(conn, &other).await? {
+                    Numbers.record_conflict_in(conn, &user.id, &other.id, new_bsuid.as_str()).await?;
+                    return Ok(NumberChange::Conflict { other_user_id: other.id });
+                }
+                self.absorb(conn, &other.id, &user.id).await?;
+                outcome = NumberChange::Absorbed { absorbed_user_id: other.id };
+            }
+            Numbers.change_bsuid_in(conn, &user.id, new_bsuid).await?;
+        }
+        Ok(outcome)
     }
-    Ok(outcome)
-}
 
-/// One person, two accounts: `user` holds their number, `also` their business-scoped id (made
-/// while WhatsApp hid the number). The one that holds nothing but conversation joins the other;
-/// when both hold more (a plan, a subscription), both stay and the pair is listed for an admin, and
-/// `user` answers. Returns the account that answers now.
-pub(in crate::conversation) async fn join(
-    conn: &mut Tx,
-    user: User,
-    also: User,
-) -> Result<User, sqlx::Error> {
-    let bsuid = also.bsuid.clone();
-    let (keep, gone) = if !holds_more_than_conversation(conn, &also).await? {
-        (user, also)
-    } else if !holds_more_than_conversation(conn, &user).await? {
-        (also, user)
-    } else {
-        let key = bsuid.as_ref().map(|b| b.as_str().to_owned()).unwrap_or_default();
-        numbers::record_conflict(&mut *conn, &also.id, &user.id, &key).await?;
-        tracing::warn!(user = %user.id, other = %also.id, "one person's number and business-scoped id name two accounts that both hold a plan or subscription: an admin decides");
-        return Ok(user);
-    };
-    absorb(conn, &gone.id, &keep.id).await?;
-    if let Some(phone) = gone.phone.as_ref().filter(|_| keep.phone.is_none()) {
-        numbers::change_number(conn, &keep, phone).await?;
+    /// One person, two accounts: `user` holds their number, `also` their business-scoped id (made
+    /// while WhatsApp hid the number). The one that holds nothing but conversation joins the other;
+    /// when both hold more (a plan, a subscription), both stay and the pair is listed for an admin, and
+    /// `user` answers. Returns the account that answers now.
+    pub(in crate::conversation) async fn join(
+        &self,
+        conn: &mut Tx,
+        user: User,
+        also: User,
+    ) -> Result<User, AppError> {
+        let bsuid = also.bsuid.clone();
+        let (keep, gone) = if !self.holds_more_than_conversation(conn, &also).await? {
+            (user, also)
+        } else if !self.holds_more_than_conversation(conn, &user).await? {
+            (also, user)
+        } else {
+            let key = bsuid.as_ref().map(|b| b.as_str().to_owned()).unwrap_or_default();
+            Numbers.record_conflict_in(conn, &also.id, &user.id, &key).await?;
+            tracing::warn!(user = %user.id, other = %also.id, "one person's number and business-scoped id name two accounts that both hold a plan or subscription: an admin decides");
+            return Ok(user);
+        };
+        self.absorb(conn, &gone.id, &keep.id).await?;
+        if let Some(phone) = gone.phone.as_ref().filter(|_| keep.phone.is_none()) {
+            Numbers.change_number_in(conn, &keep, phone).await?;
+        }
+        if let Some(bsuid) = &bsuid {
+            Numbers.change_bsuid_in(conn, &keep.id, bsuid).await?;
+        }
+        tracing::info!(user = %keep.id, absorbed = %gone.id, "one person's number and business-scoped id were two accounts: joined");
+        self.users.find_in(conn, &keep.id).await?.ok_or(AppError::from(sqlx::Error::RowNotFound))
     }
-    if let Some(bsuid) = &bsuid {
-        numbers::change_bsuid(conn, &keep.id, bsuid).await?;
+
+    async fn holds_more_than_conversation(
+        &self,
+        conn: &mut AnyConnection,
+        user: &User,
+    ) -> Result<bool, AppError> {
+        Ok(user.tier == Tier::Pro
+            || user.role == Role::Admin
+            || self.plans.exists_in(conn, &user.id).await?
+            || self.subscriptions.holds_open_in(conn, &user.id).await?)
     }
-    tracing::info!(user = %keep.id, absorbed = %gone.id, "one person's number and business-scoped id were two accounts: joined");
-    users::find_by_id(&mut *conn, &keep.id).await?.ok_or(sqlx::Error::RowNotFound)
-}
 
-async fn holds_more_than_conversation(conn: &mut AnyConnection, user: &User) -> Result<bool, sqlx::Error> {
-    Ok(user.tier == Tier::Pro
-        || user.role == Role::Admin
-        || store::has_plan(conn, &user.id).await?
-        || subscriptions::holds_open(conn, &user.id).await?)
-}
-
-/// Hands what `from` holds (its conversation, past checkouts, notices) to `into`, then removes it.
-async fn absorb(conn: &mut Tx, from: &str, into: &str) -> Result<(), sqlx::Error> {
-    messages::hand_over(conn, from, into).await?;
-    subscriptions::hand_over(conn, from, into).await?;
-    notices::hand_over(conn, from, into).await?;
-    super::proactive::hand_over(conn, from, into).await?;
-    numbers::remove_absorbed(conn, from).await
+    /// Hands what `from` holds (its conversation, past checkouts, notices) to `into`, then removes it.
+    async fn absorb(&self, conn: &mut Tx, from: &str, into: &str) -> Result<(), AppError> {
+        messages::hand_over(conn, from, into).await?;
+        self.subscriptions.hand_over_in(conn, from, into).await?;
+        notices::hand_over(conn, from, into).await?;
+        super::proactive::hand_over(conn, from, into).await?;
+        Numbers.remove_absorbed_in(conn, from).await
+    }
 }

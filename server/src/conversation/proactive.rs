@@ -14,16 +14,16 @@ use super::{delivery, messages};
 use crate::{
     db::{Db, Tx, jobs},
     error::AppError,
-    identity::users::{self, User},
+    identity::users::{User, Users},
     plan::{
         Plans,
         events::PlanEvents,
         sections::Step,
-        store::{self, Detail},
+        store::Detail,
         tracking::{
             Results,
             calendar::{self, Due, Profile},
-            reminders::{self, Preferences},
+            reminders::{self, Preferences, Reminders},
         },
     },
     whatsapp::{
@@ -46,20 +46,34 @@ pub struct Run {
 #[derive(Clone)]
 pub struct Proactive {
     db: Db,
+    doors: Doors,
     /// The person's months, read through their domain's service (a plan without watchers: reading
     /// publishes nothing).
     results: Results,
 }
 
+/// The doors of the domains a run asks: who the person is, their plan, their choices.
+#[derive(Clone)]
+struct Doors {
+    users: Users,
+    plans: Plans,
+    reminders: Reminders,
+}
+
 impl Proactive {
     pub fn new(db: Db) -> Self {
-        let results = Results::new(Plans::new(db.clone(), PlanEvents::default()));
-        Self { db, results }
+        let plans = Plans::new(db.clone(), PlanEvents::default());
+        let doors = Doors {
+            users: Users::new(db.clone()),
+            plans: plans.clone(),
+            reminders: Reminders::new(db.clone()),
+        };
+        Self { db, doors, results: Results::new(plans) }
     }
 
     /// Sends what is due at `now` (Unix ms) to everyone who asked for it.
     pub async fn run(&self, now: i64) -> Result<Run, AppError> {
-        run(&self.db, &self.results, now).await
+        run(&self.db, &self.doors, &self.results, now).await
     }
 
     /// Ticks every `every` until `stop`, and sends what is due once in each hour.
@@ -68,14 +82,14 @@ impl Proactive {
     }
 }
 
-async fn run(db: &Db, results: &Results, now: i64) -> Result<Run, AppError> {
+async fn run(db: &Db, doors: &Doors, results: &Results, now: i64) -> Result<Run, AppError> {
     let mut outcome = Run::default();
     if calendar::quiet(now) {
         return Ok(outcome);
     }
-    for (user_id, prefs) in reminders::Reminders::new(db.clone()).active().await? {
+    for (user_id, prefs) in doors.reminders.active().await? {
         outcome.considered += 1;
-        match run_for(db, results, &user_id, &prefs, now).await {
+        match run_for(db, doors, results, &user_id, &prefs, now).await {
             Ok(sent) => outcome.sent += sent,
             // One person's trouble never keeps the others' reminders.
             Err(error) => tracing::error!(user = %user_id, %error, "reminders for one person failed"),
@@ -89,17 +103,18 @@ async fn run(db: &Db, results: &Results, now: i64) -> Result<Run, AppError> {
 
 async fn run_for(
     db: &Db,
+    doors: &Doors,
     results: &Results,
     user_id: &str,
     prefs: &Preferences,
     now: i64,
 ) -> Result<usize, AppError> {
-    let mut conn = db.pool().acquire().await?;
-    let Some(user) = users::find_by_id(&mut conn, user_id).await? else { return Ok(0) };
+    let Some(user) = doors.users.find(user_id).await? else { return Ok(0) };
     if user.whatsapp_address().is_none() {
         return Ok(0);
     }
-    let plan = store::find(&mut conn, user_id, Detail::Sections, now).await?;
+    let mut conn = db.pool().acquire().await?;
+    let plan = doors.plans.find_in(&mut conn, user_id, Detail::Sections, now).await?;
     drop(conn);
     let months = results.months(user_id).await?;
     let profile = Profile::of(plan.as_ref(), &months);
@@ -112,7 +127,7 @@ async fn run_for(
         let filled = Filled { template: due.kind.template(), params: vec![name.clone(), due.detail.clone()] };
         let text = filled.template.text(&filled.params, user.language);
         let mut tx = db.begin().await?;
-        if send_once(&mut tx, user_id, &due, &filled, &text, now).await? {
+        if send_once(&doors.reminders, &mut tx, user_id, &due, &filled, &text, now).await? {
             tx.commit().await?;
             sent += 1;
         }
@@ -125,17 +140,18 @@ async fn run_for(
 /// "PARAR": asked again here, holding their choices until the commit, since the list the run
 /// started from may be stale. False when it was sent before, or is no longer wanted.
 async fn send_once(
+    reminders: &Reminders,
     tx: &mut Tx,
     user_id: &str,
     due: &Due,
     filled: &Filled,
     text: &str,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     // The conversation shows it when it was written (an operator may run an earlier instant).
     let written = tx.now_ms();
     let checkin = filled.template == Template::Checkin;
-    if !reminders::still_wanted(tx, user_id, checkin, written).await? {
+    if !reminders.still_wanted_in(tx, user_id, checkin, written).await? {
         return Ok(false);
     }
     let id = uuid::Uuid::new_v4().to_string();
@@ -161,11 +177,12 @@ async fn send_once(
 /// Whether the person's plan has its finance step done: from then on the consultant offers the
 /// check-ins (read before the reply's turn at the writer; the offer's claim keeps it to one).
 pub(in crate::conversation) async fn finance_is_done(
+    plans: &Plans,
     conn: &mut sqlx::AnyConnection,
     user_id: &str,
     at: i64,
-) -> Result<bool, sqlx::Error> {
-    let plan = store::find(conn, user_id, Detail::Sections, at).await?;
+) -> Result<bool, AppError> {
+    let plan = plans.find_in(conn, user_id, Detail::Sections, at).await?;
     Ok(plan.is_some_and(|plan| plan.section(Step::Finance).completed))
 }
 
@@ -173,12 +190,13 @@ pub(in crate::conversation) async fn finance_is_done(
 /// once, with answers to tap, after its reply (`reminder_words` takes the answer). Nothing is sent
 /// without that "sim" (or the dashboard's switches).
 pub(in crate::conversation) async fn offer_checkins_once(
+    reminders: &Reminders,
     tx: &mut Tx,
     user: &User,
     at: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     let id = uuid::Uuid::new_v4().to_string();
-    if !reminders::claim_offer(tx, &user.id, &id, at).await? {
+    if !reminders.claim_offer_in(tx, &user.id, &id, at).await? {
         return Ok(());
     }
     let lang = user.language;
@@ -232,7 +250,10 @@ pub(in crate::conversation) async fn hand_over(
 }
 
 /// LGPD erasure, the reminders' part.
-pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn erase_user(
+    conn: &mut sqlx::AnyConnection,
+    user_id: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query("delete from reminders_sent where user_id = $1").bind(user_id).execute(conn).await?;
     Ok(())
 }
@@ -272,7 +293,7 @@ async fn schedule(proactive: Proactive, every: Duration, mut stop: tokio::sync::
         if last_pass == Some(hour) {
             continue;
         }
-        match run(db, &proactive.results, now).await {
+        match run(db, &proactive.doors, &proactive.results, now).await {
             Ok(_) => last_pass = Some(hour),
             Err(error) => tracing::error!(%error, "the reminder scheduler's run failed"),
         }

@@ -5,8 +5,9 @@
 
 use crate::{
     db::Tx,
+    error::AppError,
     identity::{search::fold, users::User},
-    plan::tracking::reminders::{self, OFFER_NO, OFFER_YES, Said},
+    plan::tracking::reminders::{OFFER_NO, OFFER_YES, Reminders, Said},
     whatsapp::payload::InboundMessage,
 };
 
@@ -45,13 +46,14 @@ fn yes_or_no(text: &str) -> Option<bool> {
 /// Answers the offer of the check-ins: a tap on its buttons at any time while it is open, or
 /// "sim" / "não" written while it is the last thing we said. True when `message` answered it.
 async fn answer_offer(
+    reminders: &Reminders,
     tx: &mut Tx,
     user: &User,
     message: &InboundMessage,
     stored_id: &str,
     at: i64,
-) -> Result<bool, sqlx::Error> {
-    let Some(offer_id) = reminders::open_offer(tx, &user.id).await? else { return Ok(false) };
+) -> Result<bool, AppError> {
+    let Some(offer_id) = reminders.open_offer_in(tx, &user.id).await? else { return Ok(false) };
     let yes = match message.choice_id.as_deref() {
         Some(OFFER_YES) => true,
         Some(OFFER_NO) => false,
@@ -62,7 +64,7 @@ async fn answer_offer(
             _ => return Ok(false),
         },
     };
-    reminders::answer_offer(tx, &user.id, yes, at).await?;
+    reminders.answer_offer_in(tx, &user.id, yes, at).await?;
     tracing::info!(user = %user.id, yes, "a person answered the offer of the check-ins");
     let lang = user.language;
     let reply = if yes {
@@ -102,29 +104,30 @@ fn interrupted_question(message: &str) -> Option<&str> {
 /// Answers a stop or resume command; true when `message` was one (no reply job for it). "VOLTAR"
 /// with nothing stopped is left to the consultant.
 pub(in crate::conversation) async fn take(
+    reminders: &Reminders,
     tx: &mut Tx,
     user: &User,
     message: &InboundMessage,
     stored_id: &str,
     at: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     if !message.kind.is_readable() {
         return Ok(false);
     }
-    if answer_offer(tx, user, message, stored_id, at).await? {
+    if answer_offer(reminders, tx, user, message, stored_id, at).await? {
         return Ok(true);
     }
     let lang = user.language;
     let reply = match command(&message.text) {
         Some(Command::Stop) => {
-            reminders::stop(tx, &user.id, at, Said::Typed).await?;
+            reminders.stop_in(tx, &user.id, at, Said::Typed).await?;
             tracing::info!(user = %user.id, "a person stopped every proactive message");
             lang.choose(
                 "Pronto: não envio mais nenhuma mensagem por conta própria. Para voltar a receber os lembretes, escreva VOLTAR.",
                 "Done: I won't send you any message on my own anymore. To get the reminders again, write VOLTAR.",
             )
         }
-        Some(Command::Resume) if reminders::resume(tx, &user.id, at, Said::Typed).await? => lang.choose(
+        Some(Command::Resume) if reminders.resume_in(tx, &user.id, at, Said::Typed).await? => lang.choose(
             "Combinado: os lembretes que você escolheu voltaram. Para parar de novo, escreva PARAR.",
             "Done: the reminders you chose are back. To stop them again, write STOP.",
         ),

@@ -115,7 +115,10 @@ async fn store(
 }
 
 /// LGPD erasure, the summary's part.
-pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn erase_user(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query("delete from conversation_summaries where user_id = $1").bind(user_id).execute(conn).await?;
     Ok(())
 }

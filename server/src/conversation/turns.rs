@@ -13,7 +13,8 @@ use crate::{
         jobs::{self, NewJob},
     },
     error::AppError,
-    identity::users::{self, User},
+    identity::users::{User, Users},
+    plan::{Plans, events::PlanEvents, tracking::reminders::Reminders},
     whatsapp::choices::Choice,
 };
 
@@ -47,11 +48,20 @@ pub struct Answer<'a> {
 #[derive(Clone)]
 pub struct Turns {
     db: Db,
+    users: Users,
+    /// The plan is read (finance done?) and never changed here: no watchers to tell.
+    plans: Plans,
+    reminders: Reminders,
 }
 
 impl Turns {
     pub fn new(db: Db) -> Self {
-        Self { db }
+        Self {
+            users: Users::new(db.clone()),
+            plans: Plans::new(db.clone(), PlanEvents::default()),
+            reminders: Reminders::new(db.clone()),
+            db,
+        }
     }
 
     pub fn now_ms(&self) -> i64 {
@@ -64,7 +74,7 @@ impl Turns {
     /// reply jobs run one at a time, so no other reply comes between).
     pub async fn claim(&self, user_id: &str, job_id: &str) -> Result<Claim, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        let Some(user) = users::find_by_id(&mut conn, user_id).await? else {
+        let Some(user) = self.users.find_in(&mut conn, user_id).await? else {
             return Ok(Claim { user: None, messages: Vec::new(), first_contact: false, taken: false });
         };
         let first_contact = !messages::has_replied(&mut conn, user_id).await?;
@@ -82,17 +92,7 @@ impl Turns {
 
     /// The person as they are now (the consultant may have switched their language).
     pub async fn person(&self, user_id: &str) -> Result<Option<User>, AppError> {
-        let mut conn = self.db.pool().acquire().await?;
-        Ok(users::find_by_id(&mut conn, user_id).await?)
-    }
-
-    /// Puts the person in the admins' queue, with what they wrote (they asked for a person in
-    /// words, to the offline guide).
-    pub async fn queue_for_a_person(&self, user_id: &str, asked: &str) -> Result<(), AppError> {
-        let mut tx = self.db.begin().await?;
-        handoff::request(&mut tx, user_id, handoff::Reason::Asked, asked, self.db.now_ms()).await?;
-        tx.commit().await?;
-        Ok(())
+        self.users.find(user_id).await
     }
 
     /// Stores the answer to what `job_id` claimed, with its sends and what follows it, in one
@@ -106,7 +106,7 @@ impl Turns {
         let mut conn = self.db.pool().acquire().await?;
         let summary = summaries::due_update(&mut conn, &user.id).await?;
         let offer = answer.offer_checkins
-            && proactive::finance_is_done(&mut conn, &user.id, self.db.now_ms()).await?;
+            && proactive::finance_is_done(&self.plans, &mut conn, &user.id, self.db.now_ms()).await?;
         drop(conn);
         let mut tx = self.db.begin().await?;
         if messages::mark_answered(&mut tx, &user.id, job_id, self.db.now_ms()).await? == 0 {
@@ -131,7 +131,7 @@ impl Turns {
             jobs::enqueue(&mut tx, then).await?;
         }
         if offer {
-            proactive::offer_checkins_once(&mut tx, user, now + parts.len() as i64).await?;
+            proactive::offer_checkins_once(&self.reminders, &mut tx, user, now + parts.len() as i64).await?;
         }
         tx.commit().await?; // wakes the workers for the sends (and what follows)
         Ok(true)

@@ -9,7 +9,7 @@ use crate::db::{Notice, Tx};
 pub const CHANNEL: &str = "socio_conversation";
 
 /// The person's conversation changed in this transaction.
-pub async fn changed(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn changed(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
     tx.announce(CHANNEL, user_id.to_owned()).await
 }
 

@@ -81,7 +81,7 @@ pub struct Stats {
 /// LGPD erasure, identity's part (the orchestration is `erasure.rs`): sessions, login codes,
 /// failure counts, conflict records and the user row go. Returns the numbers the person was known
 /// by (as delivered, and their identity), or None when there is no such user.
-pub async fn erase(conn: &mut Tx, id: &str) -> Result<Option<Vec<String>>, sqlx::Error> {
+async fn erase(conn: &mut Tx, id: &str) -> Result<Option<Vec<String>>, sqlx::Error> {
     let row = sqlx::query("select phone_number, bsuid from users where id = $1")
         .bind(id)
         .fetch_optional(&mut **conn)
@@ -192,6 +192,12 @@ impl Directory {
             self.totals.keep(key, total, started, db.now_ms());
         }
         Ok((rows, total))
+    }
+
+    /// Identity's part of an erasure, in the erasure's transaction (see [`erase`]): the numbers and
+    /// ids the person was known by, or None when there is no such user.
+    pub async fn erase_in(&self, tx: &mut Tx, id: &str) -> Result<Option<Vec<String>>, AppError> {
+        Ok(erase(tx, id).await?)
     }
 
     /// The user as listed, when there is one.

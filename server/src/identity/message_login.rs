@@ -195,7 +195,7 @@ pub enum Arrival {
 
 /// The person `user_id` sent `code`: the login waits for their answer on WhatsApp. A code is taken
 /// once (by the first person who sends it).
-pub async fn sent_by(
+pub(in crate::identity) async fn sent_by(
     conn: &mut AnyConnection,
     code: &str,
     user_id: &str,
@@ -223,7 +223,7 @@ pub async fn sent_by(
 /// An admin sent the code: the login ends as `code_only` (admins log in only with a code sent to
 /// their number), and the browser is told so. When the text was a waiting login's, the browser
 /// `device` that started it at `started_at`.
-pub async fn code_only(
+pub(in crate::identity) async fn code_only(
     conn: &mut AnyConnection,
     code: &str,
     user_id: &str,
@@ -246,7 +246,11 @@ pub async fn code_only(
 
 /// Which message asked the person about the login `code` (kept to check that a tap answers the
 /// latest question).
-pub async fn asked_with(conn: &mut AnyConnection, code: &str, question_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn asked_with(
+    conn: &mut AnyConnection,
+    code: &str,
+    question_id: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query("update message_logins set question_id = $1 where code = $2 and status = 'asked'")
         .bind(question_id)
         .bind(code)
@@ -266,7 +270,7 @@ pub struct Pending {
 
 /// The login `code` (or, without one, the latest) this person was asked about and has not
 /// answered, while it runs.
-pub async fn pending_for(
+pub(in crate::identity) async fn pending_for(
     conn: &mut AnyConnection,
     user_id: &str,
     code: Option<&str>,
@@ -294,7 +298,7 @@ pub async fn pending_for(
 /// The person's answer to "was it you?": `confirmed` only when they tapped the browser's number on
 /// the latest question (the conversation checks both). False when there was nothing of theirs to
 /// answer (another person's code, answered before, or expired).
-pub async fn answer(
+pub(in crate::identity) async fn answer(
     conn: &mut AnyConnection,
     code: &str,
     user_id: &str,
@@ -415,5 +419,68 @@ mod tests {
             first_places.insert(numbers.iter().position(|n| *n == code));
         }
         assert_eq!(first_places.len(), 3, "the browser's number is not always in one place");
+    }
+}
+
+/// The person's side of a login by message, for the conversation, which meets it inside the
+/// inbox's transaction: the code they sent, the question that asked them, their answer. It needs
+/// none of the browser's keys.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Replies;
+
+impl Replies {
+    /// The person sent `code` (see [`sent_by`]).
+    pub async fn sent_by_in(
+        &self,
+        conn: &mut AnyConnection,
+        code: &str,
+        user_id: &str,
+        now: i64,
+    ) -> Result<Arrival, AppError> {
+        Ok(sent_by(conn, code, user_id, now).await?)
+    }
+
+    /// The person sent only a code of a login that asked them before (see [`code_only`]).
+    pub async fn code_only_in(
+        &self,
+        conn: &mut AnyConnection,
+        code: &str,
+        user_id: &str,
+        now: i64,
+    ) -> Result<Option<(i64, Device)>, AppError> {
+        Ok(code_only(conn, code, user_id, now).await?)
+    }
+
+    /// The message that asked about `code`.
+    pub async fn asked_with_in(
+        &self,
+        conn: &mut AnyConnection,
+        code: &str,
+        question_id: &str,
+    ) -> Result<(), AppError> {
+        Ok(asked_with(conn, code, question_id).await?)
+    }
+
+    /// The login this person was asked about and has not answered (see [`pending_for`]).
+    pub async fn pending_for_in(
+        &self,
+        conn: &mut AnyConnection,
+        user_id: &str,
+        code: Option<&str>,
+        now: i64,
+    ) -> Result<Option<Pending>, AppError> {
+        Ok(pending_for(conn, user_id, code, now).await?)
+    }
+
+    /// The person's answer to "was it you?" (see [`answer`]).
+    pub async fn answer_in(
+        &self,
+        conn: &mut AnyConnection,
+        code: &str,
+        user_id: &str,
+        confirmed: bool,
+        now: i64,
+    ) -> Result<bool, AppError> {
+        Ok(answer(conn, code, user_id, confirmed, now).await?)
     }
 }

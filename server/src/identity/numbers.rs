@@ -4,10 +4,14 @@
 //! for an admin.
 
 use super::{changes, contact::Bsuid, phone::PhoneNumber, search::search_key, users::User};
-use crate::db::Tx;
+use crate::{db::Tx, error::AppError};
 
 /// The account answers to `new_phone`; a code sent to the old number no longer logs anyone in.
-pub async fn change_number(conn: &mut Tx, user: &User, new_phone: &PhoneNumber) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn change_number(
+    conn: &mut Tx,
+    user: &User,
+    new_phone: &PhoneNumber,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "update users set phone_number = $1, phone_key = $2, search_key = $3, updated_at = $4 where id = $5",
     )
@@ -31,7 +35,11 @@ pub async fn change_number(conn: &mut Tx, user: &User, new_phone: &PhoneNumber) 
 
 /// The account answers to a new business-scoped user id (a number change gives the person one;
 /// `user_changed_user_id` reports it alone).
-pub async fn change_bsuid(conn: &mut Tx, user_id: &str, bsuid: &Bsuid) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn change_bsuid(
+    conn: &mut Tx,
+    user_id: &str,
+    bsuid: &Bsuid,
+) -> Result<(), sqlx::Error> {
     sqlx::query("update users set bsuid = $1, updated_at = $2 where id = $3")
         .bind(bsuid.as_str())
         .bind(conn.now_ms())
@@ -43,7 +51,7 @@ pub async fn change_bsuid(conn: &mut Tx, user_id: &str, bsuid: &Bsuid) -> Result
 
 /// `user` moved to a number (or BSUID: `key`) that `other` holds with more than a conversation: an
 /// admin decides.
-pub async fn record_conflict(
+pub(in crate::identity) async fn record_conflict(
     conn: &mut Tx,
     user_id: &str,
     other_user_id: &str,
@@ -64,7 +72,7 @@ pub async fn record_conflict(
 
 /// An account whose conversation went to another: its sessions, conflict records and row go
 /// (what other domains keep of it follows the user row's `on delete cascade`).
-pub async fn remove_absorbed(conn: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn remove_absorbed(conn: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
     for sql in [
         "delete from refresh_tokens where user_id = $1",
         "delete from phone_key_conflicts where user_id = $1 or kept_user_id = $1",
@@ -74,4 +82,44 @@ pub async fn remove_absorbed(conn: &mut Tx, user_id: &str) -> Result<(), sqlx::E
     }
     changes::user_changed(conn, user_id).await?;
     Ok(())
+}
+
+/// The numbers and ids an account answers to, as a door for the conversation, which follows a
+/// person to a new number inside the inbox's transaction.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Numbers;
+
+impl Numbers {
+    /// The account answers to a new number from now on, in the caller's transaction (a number
+    /// change, two accounts joined).
+    pub async fn change_number_in(
+        &self,
+        tx: &mut Tx,
+        user: &User,
+        phone: &PhoneNumber,
+    ) -> Result<(), AppError> {
+        Ok(change_number(tx, user, phone).await?)
+    }
+
+    /// The account answers to a new business-scoped id from now on, in the caller's transaction.
+    pub async fn change_bsuid_in(&self, tx: &mut Tx, user_id: &str, bsuid: &Bsuid) -> Result<(), AppError> {
+        Ok(change_bsuid(tx, user_id, bsuid).await?)
+    }
+
+    /// `user_id` moved to a number or id (`key`) that `other_user_id` holds with more than a
+    /// conversation: listed for an admin, in the caller's transaction.
+    pub async fn record_conflict_in(
+        &self,
+        tx: &mut Tx,
+        user_id: &str,
+        other_user_id: &str,
+        key: &str,
+    ) -> Result<(), AppError> {
+        Ok(record_conflict(tx, user_id, other_user_id, key).await?)
+    }
+
+    /// An account whose conversation went to another goes, in the caller's transaction.
+    pub async fn remove_absorbed_in(&self, tx: &mut Tx, user_id: &str) -> Result<(), AppError> {
+        Ok(remove_absorbed(tx, user_id).await?)
+    }
 }

@@ -9,7 +9,11 @@ use super::{
     contact::{Bsuid, Contact},
     phone::PhoneNumber,
 };
-use crate::{db::Tx, locale::Language};
+use crate::{
+    db::{Db, Tx},
+    error::AppError,
+    locale::Language,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tier {
@@ -128,7 +132,7 @@ pub enum Spelling {
 /// When the BSUID and the number name two different accounts (one made while WhatsApp hid the
 /// number), the number's account is returned as `user` and the other as `also`, untouched: joining
 /// them is the caller's decision (`conversation::contacts`).
-pub async fn register_contact(
+pub(in crate::identity) async fn register_contact(
     conn: &mut Tx,
     contact: &Contact,
     spelling: Spelling,
@@ -248,7 +252,7 @@ async fn learn(
 }
 
 /// The account a contact names: by BSUID first, then by number.
-pub async fn find_by_contact(
+pub(in crate::identity) async fn find_by_contact(
     conn: &mut AnyConnection,
     contact: &Contact,
 ) -> Result<Option<User>, sqlx::Error> {
@@ -264,14 +268,17 @@ pub async fn find_by_contact(
 }
 
 /// The user WhatsApp knows by this business-scoped id.
-pub async fn find_by_bsuid(conn: &mut AnyConnection, bsuid: &Bsuid) -> Result<Option<User>, sqlx::Error> {
+pub(in crate::identity) async fn find_by_bsuid(
+    conn: &mut AnyConnection,
+    bsuid: &Bsuid,
+) -> Result<Option<User>, sqlx::Error> {
     let sql = format!("select {COLUMNS} from users where bsuid = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(bsuid.as_str()).fetch_optional(conn).await?;
     row.as_ref().map(from_row).transpose()
 }
 
 /// The user behind a number, however it is spelt (with or without a Brazilian mobile's ninth digit).
-pub async fn find_by_phone(
+pub(in crate::identity) async fn find_by_phone(
     conn: &mut AnyConnection,
     phone: &PhoneNumber,
 ) -> Result<Option<User>, sqlx::Error> {
@@ -281,7 +288,10 @@ pub async fn find_by_phone(
     row.as_ref().map(from_row).transpose()
 }
 
-pub async fn find_by_id(conn: &mut AnyConnection, id: &str) -> Result<Option<User>, sqlx::Error> {
+pub(in crate::identity) async fn find_by_id(
+    conn: &mut AnyConnection,
+    id: &str,
+) -> Result<Option<User>, sqlx::Error> {
     let sql = format!("select {COLUMNS} from users where id = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(conn).await?;
     row.as_ref().map(from_row).transpose()
@@ -313,7 +323,11 @@ pub(in crate::identity) async fn find_session_user(
 }
 
 /// Records activity (a message) now.
-pub async fn touch(conn: &mut AnyConnection, user_id: &str, at: i64) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn touch(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    at: i64,
+) -> Result<(), sqlx::Error> {
     sqlx::query("update users set last_active_at = $1 where id = $2 and (last_active_at is null or last_active_at < $1)")
         .bind(at)
         .bind(user_id)
@@ -323,7 +337,11 @@ pub async fn touch(conn: &mut AnyConnection, user_id: &str, at: i64) -> Result<(
 }
 
 /// Sets the tier (admin override, billing).
-pub async fn set_tier(tx: &mut Tx, user_id: &str, tier: Tier) -> Result<bool, sqlx::Error> {
+pub(in crate::identity) async fn set_tier(
+    tx: &mut Tx,
+    user_id: &str,
+    tier: Tier,
+) -> Result<bool, sqlx::Error> {
     let done = sqlx::query("update users set subscription_status = $1, updated_at = $2 where id = $3")
         .bind(tier.as_str())
         .bind(tx.now_ms())
@@ -335,7 +353,11 @@ pub async fn set_tier(tx: &mut Tx, user_id: &str, tier: Tier) -> Result<bool, sq
 }
 
 /// The language the person is answered in (on WhatsApp and the web).
-pub async fn set_language(tx: &mut Tx, user_id: &str, language: Language) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn set_language(
+    tx: &mut Tx,
+    user_id: &str,
+    language: Language,
+) -> Result<(), sqlx::Error> {
     sqlx::query("update users set language = $1, updated_at = $2 where id = $3")
         .bind(language.tag())
         .bind(tx.now_ms())
@@ -356,4 +378,110 @@ pub(in crate::identity) async fn record_login(
         .execute(conn)
         .await?;
     Ok(())
+}
+
+/// Users as a service: the one way into people's accounts from outside identity. A read on its own
+/// takes a reader of the `Db`; a step another domain composes into its own transaction (the inbox
+/// registering a sender, billing setting a tier, a number change) takes that transaction.
+#[derive(Clone)]
+pub struct Users {
+    db: Db,
+}
+
+impl Users {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// The user with this id, when there is one.
+    pub async fn find(&self, id: &str) -> Result<Option<User>, AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        Ok(find_by_id(&mut conn, id).await?)
+    }
+
+    /// The user behind a number, however it is spelt.
+    pub async fn find_by_phone(&self, phone: &PhoneNumber) -> Result<Option<User>, AppError> {
+        let mut conn = self.db.pool().acquire().await?;
+        Ok(find_by_phone(&mut conn, phone).await?)
+    }
+
+    /// Records activity (a message) at `at`.
+    pub async fn touch(&self, user_id: &str, at: i64) -> Result<(), AppError> {
+        let mut writer = self.db.writer().await?;
+        Ok(touch(&mut writer, user_id, at).await?)
+    }
+
+    /// The language the person is answered in from now on, committed.
+    pub async fn set_language(&self, user_id: &str, language: Language) -> Result<(), AppError> {
+        let mut tx = self.db.begin().await?;
+        set_language(&mut tx, user_id, language).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The user with this id, read inside the caller's connection or transaction.
+    pub async fn find_in(&self, conn: &mut AnyConnection, id: &str) -> Result<Option<User>, AppError> {
+        Ok(find_by_id(conn, id).await?)
+    }
+
+    /// The user behind a number, read inside the caller's transaction.
+    pub async fn find_by_phone_in(
+        &self,
+        conn: &mut AnyConnection,
+        phone: &PhoneNumber,
+    ) -> Result<Option<User>, AppError> {
+        Ok(find_by_phone(conn, phone).await?)
+    }
+
+    /// The user WhatsApp knows by this business-scoped id, read inside the caller's transaction.
+    pub async fn find_by_bsuid_in(
+        &self,
+        conn: &mut AnyConnection,
+        bsuid: &Bsuid,
+    ) -> Result<Option<User>, AppError> {
+        Ok(find_by_bsuid(conn, bsuid).await?)
+    }
+
+    /// The account a contact names (by BSUID first, then by number), inside the caller's transaction.
+    pub async fn find_by_contact_in(
+        &self,
+        conn: &mut AnyConnection,
+        contact: &Contact,
+    ) -> Result<Option<User>, AppError> {
+        Ok(find_by_contact(conn, contact).await?)
+    }
+
+    /// The person a delivery names, created on first contact, in the caller's transaction
+    /// ([`register_contact`]).
+    pub async fn register_in(
+        &self,
+        tx: &mut Tx,
+        contact: &Contact,
+        spelling: Spelling,
+        profile_name: &str,
+        language: Language,
+    ) -> Result<Registered, AppError> {
+        Ok(register_contact(tx, contact, spelling, profile_name, language).await?)
+    }
+
+    /// Records activity (a message) at `at`, in the caller's connection or transaction.
+    pub async fn touch_in(&self, conn: &mut AnyConnection, user_id: &str, at: i64) -> Result<(), AppError> {
+        Ok(touch(conn, user_id, at).await?)
+    }
+
+    /// Sets the tier (billing, the admin's override) in the caller's transaction; false when there
+    /// is no such user.
+    pub async fn set_tier_in(&self, tx: &mut Tx, user_id: &str, tier: Tier) -> Result<bool, AppError> {
+        Ok(set_tier(tx, user_id, tier).await?)
+    }
+
+    /// The language the person is answered in, set in the caller's transaction.
+    pub async fn set_language_in(
+        &self,
+        tx: &mut Tx,
+        user_id: &str,
+        language: Language,
+    ) -> Result<(), AppError> {
+        Ok(set_language(tx, user_id, language).await?)
+    }
 }

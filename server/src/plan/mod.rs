@@ -52,6 +52,18 @@ impl Plans {
         Self { db, events }
     }
 
+    /// Whether the person has a plan, read in the caller's transaction (a number change never
+    /// merges such an account away).
+    pub async fn exists_in(&self, conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<bool, AppError> {
+        Ok(store::has_plan(conn, user_id).await?)
+    }
+
+    /// The plan's part of an erasure, in the erasure's transaction: the plan with its sections,
+    /// changes, drafts and documents.
+    pub async fn erase_in(&self, conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), AppError> {
+        Ok(store::erase_user(conn, user_id).await?)
+    }
+
     pub fn events(&self) -> &PlanEvents {
         &self.events
     }
@@ -125,6 +137,17 @@ impl Plans {
     pub async fn find(&self, user_id: &str) -> Result<Option<Plan>, AppError> {
         let mut conn = self.db.pool().acquire().await?;
         Ok(store::find(&mut conn, user_id, Detail::WithDocument, self.db.now_ms()).await?)
+    }
+
+    /// The plan with `detail`, as it stands at `at`, read in the caller's connection or transaction.
+    pub async fn find_in(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        user_id: &str,
+        detail: Detail,
+        at: i64,
+    ) -> Result<Option<Plan>, AppError> {
+        Ok(store::find(conn, user_id, detail, at).await?)
     }
 
     pub async fn get_or_create(&self, user_id: &str) -> Result<Plan, AppError> {

@@ -20,6 +20,12 @@ impl DevOutbox {
         Self { db }
     }
 
+    /// The dev outbox's part of an erasure: what was "sent" to any of `phones` goes, in the
+    /// erasure's transaction.
+    pub async fn erase_in(&self, conn: &mut sqlx::AnyConnection, phones: &[String]) -> Result<(), AppError> {
+        Ok(erase_to(conn, phones).await?)
+    }
+
     pub fn now_ms(&self) -> i64 {
         self.db.now_ms()
     }
@@ -195,7 +201,7 @@ async fn file(db: &Db, seq: i64) -> Result<Option<(String, Vec<u8>)>, sqlx::Erro
 }
 
 /// LGPD erasure, the dev outbox's part: what was sent to these numbers and business-scoped ids.
-pub async fn erase_to(conn: &mut sqlx::AnyConnection, phones: &[String]) -> Result<(), sqlx::Error> {
+async fn erase_to(conn: &mut sqlx::AnyConnection, phones: &[String]) -> Result<(), sqlx::Error> {
     for phone in phones {
         sqlx::query("delete from whatsapp_outbox where to_phone = $1")
             .bind(phone)

@@ -32,18 +32,20 @@ async fn admin_app(db: TestDatabase, extra: &[(&'static str, String)]) -> (TestA
 }
 
 async fn add_user(app: &TestApp, phone: &str, name: &str, tier: Tier) -> String {
+    let users = users::Users::new(app.db.clone());
     let mut tx = app.db.begin().await.unwrap();
-    let user = users::register_contact(
-        &mut tx,
-        &Contact::phone(PhoneNumber::parse(phone).unwrap()),
-        users::Spelling::Delivered,
-        name,
-        socio::locale::Language::PtBr,
-    )
-    .await
-    .unwrap()
-    .user;
-    users::set_tier(&mut tx, &user.id, tier).await.unwrap();
+    let user = users
+        .register_in(
+            &mut tx,
+            &Contact::phone(PhoneNumber::parse(phone).unwrap()),
+            users::Spelling::Delivered,
+            name,
+            socio::locale::Language::PtBr,
+        )
+        .await
+        .unwrap()
+        .user;
+    users.set_tier_in(&mut tx, &user.id, tier).await.unwrap();
     tx.commit().await.unwrap();
     user.id
 }
@@ -357,8 +359,7 @@ async fn the_figures_count_users_activity_messages_and_plans_from_known_data(db:
     for (id, days_ago) in [(&caio, 40), (&bia, 10), (&ana, 0)] {
         let shift = days_ago * day;
         app.db.clock().advance(-shift);
-        let mut conn = app.db.pool().acquire().await.unwrap();
-        users::touch(&mut conn, id, app.db.now_ms()).await.unwrap();
+        users::Users::new(app.db.clone()).touch(id, app.db.now_ms()).await.unwrap();
         app.db.clock().advance(shift);
     }
     // Three messages of Ana's and one of Bia's, now; Ana's plan complete, Bia's two steps in —

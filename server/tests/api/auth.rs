@@ -305,8 +305,7 @@ async fn forged_and_foreign_tokens_are_refused(db: TestDatabase) {
         &socio::config::Secret::new("another-server-secret-0123456789abcdef"),
         socio::clock::Clock::system(),
     );
-    let mut conn = app.db.pool().acquire().await.unwrap();
-    let user = users::find_by_id(&mut conn, &user_id).await.unwrap().unwrap();
+    let user = users::Users::new(app.db.clone()).find(&user_id).await.unwrap().unwrap();
     let foreign = other.issue(&user, "s").unwrap();
     for token in ["", "garbage", "a.b.c", foreign.as_str()] {
         assert_eq!(app.me(token).await.0, 401, "{token:?}");

@@ -25,11 +25,11 @@ impl TestApp {
     pub async fn register_speaking(&self, phone: &str, language: Language) -> String {
         let mut tx = self.db.begin().await.unwrap();
         let contact = Contact::phone(PhoneNumber::parse(phone).unwrap());
-        let user =
-            users::register_contact(&mut tx, &contact, users::Spelling::Delivered, "Ana Lima", language)
-                .await
-                .unwrap()
-                .user;
+        let user = users::Users::new(self.db.clone())
+            .register_in(&mut tx, &contact, users::Spelling::Delivered, "Ana Lima", language)
+            .await
+            .unwrap()
+            .user;
         tx.commit().await.unwrap();
         user.id
     }
@@ -38,7 +38,7 @@ impl TestApp {
     pub async fn make_pro(&self, phone: &str, language: Language) -> String {
         let id = self.register_speaking(phone, language).await;
         let mut tx = self.db.begin().await.unwrap();
-        users::set_tier(&mut tx, &id, Tier::Pro).await.unwrap();
+        users::Users::new(self.db.clone()).set_tier_in(&mut tx, &id, Tier::Pro).await.unwrap();
         tx.commit().await.unwrap();
         id
     }

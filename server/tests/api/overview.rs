@@ -40,7 +40,7 @@ async fn the_overview_read_in_one_statement_is_what_its_parts_read_alone_say(db:
     let overviews = Overviews::new(plans.clone());
     let read = overviews.in_one_read(&user_id, 5, 140, 12).await.unwrap().expect("the plan exists");
     let mut conn = app.db.pool().acquire().await.unwrap();
-    let plan = store::find(&mut conn, &user_id, store::Detail::Sections, now).await.unwrap().unwrap();
+    let plan = plans.find_in(&mut conn, &user_id, store::Detail::Sections, now).await.unwrap().unwrap();
     drop(conn);
     assert_eq!(read.plan, plan, "the plan, its sections and its recorded RBT12");
     assert_eq!(read.activity, overviews.stats(&user_id).await.unwrap().1);

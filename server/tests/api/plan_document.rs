@@ -63,9 +63,10 @@ async fn outside_the_24_hour_window_the_plan_is_not_attempted(db: TestDatabase) 
     app.drain_jobs().await;
     // A day and an hour later: WhatsApp's 24-hour customer-service window has closed.
     app.db.clock().advance(25 * 60 * 60 * 1000);
-    let mut tx = app.db.begin().await.unwrap();
-    socio::consultant::plan_request::request(&mut tx, &ana, Language::PtBr).await.unwrap();
-    tx.commit().await.unwrap();
+    socio::consultant::plan_request::PlanRequests::new(app.db.clone())
+        .request(&ana, Language::PtBr)
+        .await
+        .unwrap();
     app.drain_jobs().await;
     assert!(graph.uploads().is_empty());
     assert!(graph.requests().iter().all(|r| r.body["type"] != "document"));

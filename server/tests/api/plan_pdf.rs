@@ -117,9 +117,7 @@ async fn generate_document(
     user_id: &str,
 ) -> (socio::plan::store::Plan, socio::plan::store::Document) {
     let plans = socio::plan::Plans::new(app.db.clone(), socio::plan::events::PlanEvents::default());
-    let mut conn = app.db.pool().acquire().await.unwrap();
-    let user = socio::identity::users::find_by_id(&mut conn, user_id).await.unwrap().unwrap();
-    drop(conn);
+    let user = socio::identity::users::Users::new(app.db.clone()).find(user_id).await.unwrap().unwrap();
     socio::plan::document::generate(&plans, &user, socio::locale::Language::PtBr, None).await.unwrap()
 }
 

@@ -419,15 +419,10 @@ async fn a_text_outside_the_24_hour_window_is_not_sent_and_says_why(db: TestData
         sqlx::query("select id from users").fetch_one(app.db.pool()).await.unwrap().get("id");
 
     let mut tx = app.db.begin().await.unwrap();
-    let id = messages::insert_outbound(
-        &mut tx,
-        &user_id,
-        "Lembrete: seu plano está esperando",
-        &[],
-        app.db.now_ms(),
-    )
-    .await
-    .unwrap();
+    let id = messages::Messages::new(app.db.clone())
+        .insert_outbound_in(&mut tx, &user_id, "Lembrete: seu plano está esperando", &[], app.db.now_ms())
+        .await
+        .unwrap();
     jobs::enqueue(&mut tx, delivery::send_job(&id, &user_id)).await.unwrap();
     tx.commit().await.unwrap();
 

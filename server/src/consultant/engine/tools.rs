@@ -7,8 +7,8 @@ use serde_json::{Value as Json, json};
 
 use super::{Engine, Reader, plan_summary};
 use crate::{
-    consultant::{finance_tool, llm::ToolCall, plan_request, pricing_words},
-    conversation::handoff,
+    consultant::{finance_tool, llm::ToolCall, plan_request::PlanRequests, pricing_words},
+    conversation::desk::Desk,
     facts,
     identity::users::User,
     plan::{
@@ -93,12 +93,7 @@ pub(super) fn definitions() -> Json {
 impl Engine {
     /// The model's `send_plan_document`: the plan's PDF is on its way to WhatsApp.
     async fn send_plan_document(&self, user: &User) -> String {
-        let requested = async {
-            let mut tx = self.db.begin().await?;
-            plan_request::request(&mut tx, &user.id, user.language).await?;
-            tx.commit().await
-        };
-        match requested.await {
+        match PlanRequests::new(self.db.clone()).request(&user.id, user.language).await {
             Ok(()) => {
                 "done: the PDF of the complete plan will arrive in this chat in a moment; tell the user so."
                     .into()
@@ -109,12 +104,7 @@ impl Engine {
 
     /// The model's `request_human`: the person joins the admins' queue.
     async fn request_human(&self, user: &User, reason: &str) -> String {
-        let queued = async {
-            let mut tx = self.db.begin().await?;
-            handoff::request(&mut tx, &user.id, handoff::Reason::Asked, reason, self.db.now_ms()).await?;
-            tx.commit().await
-        };
-        match queued.await {
+        match Desk::new(self.db.clone()).queue_for_a_person(&user.id, reason).await {
             Ok(()) => {
                 "done: a person from the team will answer the user in this conversation; tell them so.".into()
             }

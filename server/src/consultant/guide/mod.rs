@@ -12,7 +12,8 @@ use serde_json::{Value as Json, json};
 use sqlx::Row;
 
 use super::{
-    answer_checks, asides, parse, plan_request,
+    answer_checks, asides, parse,
+    plan_request::{self, PlanRequests},
     questions::{QUESTIONS, Question},
     replies::Links,
     results_interview, scope,
@@ -20,7 +21,7 @@ use super::{
 use crate::{
     db::Db,
     error::AppError,
-    identity::users::{self, User},
+    identity::users::{User, Users},
     locale::Language,
     plan::{
         Plans,
@@ -176,9 +177,7 @@ impl Guide {
         }
         match command(text) {
             Some(Command::Language(new)) => {
-                let mut tx = self.db.begin().await?;
-                users::set_language(&mut tx, &user.id, new).await?;
-                tx.commit().await?;
+                Users::new(self.db.clone()).set_language(&user.id, new).await?;
                 lang = new;
                 out.push(
                     lang.choose(
@@ -264,9 +263,7 @@ impl Guide {
 
     /// "mande o plano": the document is queued (the workers send it), with the builder's link.
     async fn send_plan(&self, user_id: &str, lang: Language) -> Result<String, AppError> {
-        let mut tx = self.db.begin().await?;
-        plan_request::request(&mut tx, user_id, lang).await?;
-        tx.commit().await?; // wakes the workers for the plan
+        PlanRequests::new(self.db.clone()).request(user_id, lang).await?;
         Ok(format!(
             "{}\n{}",
             plan_request::on_its_way(lang),
@@ -310,8 +307,7 @@ impl Guide {
     /// (an answer may just have switched it); none for an open question.
     pub async fn pending_choices(&self, user_id: &str) -> Result<Vec<Choice>, AppError> {
         let Some(question) = self.pending(user_id).await? else { return Ok(Vec::new()) };
-        let mut conn = self.db.pool().acquire().await?;
-        let lang = users::find_by_id(&mut conn, user_id).await?.map(|u| u.language).unwrap_or_default();
+        let lang = Users::new(self.db.clone()).find(user_id).await?.map(|u| u.language).unwrap_or_default();
         Ok(question.choices(lang))
     }
 
@@ -493,7 +489,19 @@ impl Guide {
 }
 
 /// LGPD erasure, the guide's part: where the interview stood.
-pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("delete from guide_state where user_id = $1").bind(user_id).execute(conn).await?;
     Ok(())
+}
+
+/// The question the guide last asked each person, as a door for an erasure, which needs none of the
+/// guide's plans or links.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AskedQuestions;
+
+impl AskedQuestions {
+    /// The guide's part of an erasure, in the erasure's transaction.
+    pub async fn erase_in(&self, conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), AppError> {
+        Ok(erase_user(conn, user_id).await?)
+    }
 }

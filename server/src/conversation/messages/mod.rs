@@ -14,7 +14,7 @@ mod sending;
 
 pub use activity::*;
 pub(in crate::conversation) use inbound::*;
-pub use outbound::*;
+pub(in crate::conversation) use outbound::*;
 pub use sending::*;
 use sqlx::{AnyConnection, Row, any::AnyRow};
 
@@ -264,7 +264,10 @@ pub(in crate::conversation) async fn hand_over(
 
 /// LGPD erasure, the messages' part: every message to and from the person, and their name on
 /// what they wrote to others as an admin.
-pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn erase_user(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query("delete from messages where user_id = $1").bind(user_id).execute(&mut *conn).await?;
     sqlx::query("update messages set sent_by = null, sent_by_name = null where sent_by = $1")
         .bind(user_id)
@@ -290,6 +293,35 @@ impl Messages {
 
     pub async fn get(&self, id: &str) -> Result<Option<Message>, AppError> {
         Ok(get(&self.db, id).await?)
+    }
+
+    /// Stores a reply of ours, queued for sending, in the caller's transaction (which enqueues its
+    /// send); its id.
+    pub async fn insert_outbound_in(
+        &self,
+        conn: &mut AnyConnection,
+        user_id: &str,
+        content: &str,
+        choices: &[Choice],
+        at: i64,
+    ) -> Result<String, AppError> {
+        Ok(insert_outbound(conn, user_id, content, choices, at).await?)
+    }
+
+    /// Keeps a document of ours (the plan's PDF, `caption` its words) under the caller's `id`,
+    /// queued, and tells the live views, committed; a retried job writes it once.
+    pub async fn keep_document(
+        &self,
+        id: &str,
+        user_id: &str,
+        caption: &str,
+        at: i64,
+    ) -> Result<(), AppError> {
+        let mut tx = self.db.begin().await?;
+        insert_document(&mut tx, id, user_id, caption, at).await?;
+        super::updates::changed(&mut tx, user_id).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Our last message to the person, if any.

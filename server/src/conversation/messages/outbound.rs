@@ -9,7 +9,7 @@ use crate::{
 };
 
 /// Stores a reply of ours, queued for sending, with the answers it offers to tap (if any).
-pub async fn insert_outbound(
+pub(in crate::conversation) async fn insert_outbound(
     conn: &mut AnyConnection,
     user_id: &str,
     content: &str,
@@ -84,7 +84,7 @@ pub(in crate::conversation) async fn insert_proactive(
 
 /// Keeps a document of ours (the plan's PDF; `caption` is its words), queued for sending. `id` is
 /// chosen by the caller so that a retried job writes it once. True when written now.
-pub async fn insert_document(
+pub(in crate::conversation) async fn insert_document(
     conn: &mut AnyConnection,
     id: &str,
     user_id: &str,

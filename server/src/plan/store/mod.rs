@@ -221,7 +221,7 @@ pub enum Detail {
 }
 
 /// The user's plan with the `detail` asked for, if they have one.
-pub async fn find(
+pub(in crate::plan) async fn find(
     conn: &mut AnyConnection,
     user_id: &str,
     detail: Detail,
@@ -447,7 +447,10 @@ pub(in crate::plan) async fn delete(db: &Db, user_id: &str) -> Result<bool, sqlx
 }
 
 /// Whether the user has a plan (a number change never merges such an account away).
-pub async fn has_plan(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<bool, sqlx::Error> {
+pub(in crate::plan) async fn has_plan(
+    conn: &mut sqlx::AnyConnection,
+    user_id: &str,
+) -> Result<bool, sqlx::Error> {
     Ok(sqlx::query("select 1 from business_plans where user_id = $1")
         .bind(user_id)
         .fetch_optional(conn)
@@ -456,7 +459,10 @@ pub async fn has_plan(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<b
 }
 
 /// LGPD erasure, the plan's part: the plan with its sections, change feed, drafts and documents.
-pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::plan) async fn erase_user(
+    conn: &mut sqlx::AnyConnection,
+    user_id: &str,
+) -> Result<(), sqlx::Error> {
     for sql in [
         "delete from plan_changes where plan_id in (select id from business_plans where user_id = $1)",
         "delete from plan_sections where plan_id in (select id from business_plans where user_id = $1)",

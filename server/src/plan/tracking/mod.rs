@@ -38,6 +38,11 @@ impl Results {
         Self { plans }
     }
 
+    /// The months' results go with an erasure, in its transaction.
+    pub async fn erase_in(&self, conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), AppError> {
+        Ok(results::erase_user(conn, user_id).await?)
+    }
+
     /// Records `month` (`YYYY-MM`, not in the future) as the person gives it; the month and what
     /// the plan expects of one.
     pub async fn record(

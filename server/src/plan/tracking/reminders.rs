@@ -120,7 +120,12 @@ pub enum Said {
 
 /// "PARAR" (or Meta's stop of marketing messages, dated `at`): every proactive message stops at
 /// once (what they agreed to is kept for "VOLTAR"). True when something was running.
-pub async fn stop(conn: &mut AnyConnection, user_id: &str, at: i64, said: Said) -> Result<bool, sqlx::Error> {
+pub(in crate::plan) async fn stop(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    at: i64,
+    said: Said,
+) -> Result<bool, sqlx::Error> {
     let in_order = match said {
         Said::Typed => "",
         Said::Reported => {
@@ -139,7 +144,7 @@ pub async fn stop(conn: &mut AnyConnection, user_id: &str, at: i64, said: Said) 
 
 /// "VOLTAR" (or Meta's resume, dated `at`): what they had agreed to runs again. False when nothing
 /// was stopped (or, reported, when the stop is newer than `at`).
-pub async fn resume(
+pub(in crate::plan) async fn resume(
     conn: &mut AnyConnection,
     user_id: &str,
     at: i64,
@@ -163,7 +168,7 @@ pub async fn resume(
 /// reminder and in the one that hands it to WhatsApp: it holds the person's row until that
 /// transaction ends, so a "PARAR" that commits meanwhile waits for it, and one that committed
 /// first is seen (PostgreSQL re-reads a row it waited for).
-pub async fn still_wanted(
+pub(in crate::plan) async fn still_wanted(
     conn: &mut AnyConnection,
     user_id: &str,
     checkin: bool,
@@ -190,7 +195,7 @@ pub const OFFER_NO: &str = "reminders.no";
 
 /// Claims the one offer of the check-ins for a person who never agreed nor was offered them, as
 /// the message `message_id`. False when it was offered before (or they agreed already).
-pub async fn claim_offer(
+pub(in crate::plan) async fn claim_offer(
     conn: &mut AnyConnection,
     user_id: &str,
     message_id: &str,
@@ -211,7 +216,10 @@ pub async fn claim_offer(
 }
 
 /// The message that offered the check-ins, while the offer waits for an answer.
-pub async fn open_offer(conn: &mut AnyConnection, user_id: &str) -> Result<Option<String>, sqlx::Error> {
+pub(in crate::plan) async fn open_offer(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<Option<String>, sqlx::Error> {
     sqlx::query_scalar(
         "select offer_message_id from reminder_preferences where user_id = $1 \
          and offer_answered_at is null and consented_at is null",
@@ -224,7 +232,7 @@ pub async fn open_offer(conn: &mut AnyConnection, user_id: &str) -> Result<Optio
 
 /// The answer to the offer: "sim" turns the check-in and the fiscal reminders on (consent, with
 /// its time); "agora não" leaves everything off. Either way the offer is answered.
-pub async fn answer_offer(
+pub(in crate::plan) async fn answer_offer(
     conn: &mut AnyConnection,
     user_id: &str,
     yes: bool,
@@ -248,7 +256,7 @@ pub async fn answer_offer(
 }
 
 /// LGPD erasure, the preferences' part.
-pub async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::plan) async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query("delete from reminder_preferences where user_id = $1").bind(user_id).execute(conn).await?;
     Ok(())
 }
@@ -285,5 +293,78 @@ impl Reminders {
         hour: Option<i32>,
     ) -> Result<Preferences, AppError> {
         set(&self.db, user_id, monthly_checkin, tax_reminders, day, hour).await
+    }
+
+    /// The person's choices go with an erasure, in its transaction.
+    pub async fn erase_in(&self, conn: &mut AnyConnection, user_id: &str) -> Result<(), AppError> {
+        Ok(erase_user(conn, user_id).await?)
+    }
+
+    /// "PARAR" (typed, or Meta's reported stop) at `at`, in the caller's transaction: every
+    /// proactive message stops (see [`stop`]); false when nothing changed.
+    pub async fn stop_in(
+        &self,
+        conn: &mut AnyConnection,
+        user_id: &str,
+        at: i64,
+        said: Said,
+    ) -> Result<bool, AppError> {
+        Ok(stop(conn, user_id, at, said).await?)
+    }
+
+    /// "VOLTAR" (typed, or Meta's reported resume) at `at`, in the caller's transaction (see
+    /// [`resume`]); false when nothing changed.
+    pub async fn resume_in(
+        &self,
+        conn: &mut AnyConnection,
+        user_id: &str,
+        at: i64,
+        said: Said,
+    ) -> Result<bool, AppError> {
+        Ok(resume(conn, user_id, at, said).await?)
+    }
+
+    /// Whether a proactive message written at `written_at` may still go, held in the caller's
+    /// transaction (see [`still_wanted`]).
+    pub async fn still_wanted_in(
+        &self,
+        conn: &mut AnyConnection,
+        user_id: &str,
+        checkin: bool,
+        written_at: i64,
+    ) -> Result<bool, AppError> {
+        Ok(still_wanted(conn, user_id, checkin, written_at).await?)
+    }
+
+    /// Claims the one offer of check-ins a person ever gets, in the caller's transaction (see
+    /// [`claim_offer`]); false when it was made before.
+    pub async fn claim_offer_in(
+        &self,
+        conn: &mut AnyConnection,
+        user_id: &str,
+        message_id: &str,
+        at: i64,
+    ) -> Result<bool, AppError> {
+        Ok(claim_offer(conn, user_id, message_id, at).await?)
+    }
+
+    /// The offer's message, while it waits for an answer, read in the caller's transaction.
+    pub async fn open_offer_in(
+        &self,
+        conn: &mut AnyConnection,
+        user_id: &str,
+    ) -> Result<Option<String>, AppError> {
+        Ok(open_offer(conn, user_id).await?)
+    }
+
+    /// The person answered the offer (yes: check-ins on), in the caller's transaction.
+    pub async fn answer_offer_in(
+        &self,
+        conn: &mut AnyConnection,
+        user_id: &str,
+        yes: bool,
+        at: i64,
+    ) -> Result<(), AppError> {
+        Ok(answer_offer(conn, user_id, yes, at).await?)
     }
 }

@@ -132,7 +132,10 @@ pub(in crate::plan) async fn list(db: &Db, user_id: &str) -> Result<Vec<MonthRes
 }
 
 /// LGPD erasure, the results' part.
-pub async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::plan) async fn erase_user(
+    conn: &mut sqlx::AnyConnection,
+    user_id: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query("delete from month_results where user_id = $1").bind(user_id).execute(conn).await?;
     Ok(())
 }
