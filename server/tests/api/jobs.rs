@@ -159,6 +159,8 @@ on_both_engines!(a_permanent_error_fails_the_job_without_retrying);
 
 async fn a_job_whose_worker_died_is_claimed_again_after_its_lease(test_db: TestDatabase) {
     let db = open(&test_db).await.with_clock(Clock::adjustable());
+    // Only the test moves time: a loaded machine must not run the 50 ms lease out between claims.
+    db.clock().pause();
     let id = enqueue_now(&db, NewJob::new("reply", serde_json::json!({}))).await.unwrap().unwrap();
     let dead = Queue::new(db.clone(), "dead-worker").with_lease(Duration::from_millis(50));
     let alive = Queue::new(db.clone(), "live-worker");
