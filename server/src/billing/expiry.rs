@@ -2,7 +2,7 @@
 
 use futures::future::BoxFuture;
 
-use super::subscriptions::{self, ExpiryJob};
+use super::subscriptions::ExpiryJob;
 use crate::db::{
     Db,
     jobs::{Job, JobError, JobHandler},
@@ -22,7 +22,7 @@ impl JobHandler for ExpiryHandler {
     fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
         Box::pin(async move {
             let ExpiryJob { subscription_id } = job.payload_as()?;
-            subscriptions::expire(&self.db, &subscription_id).await?;
+            super::renewals::expire(&self.db, &subscription_id).await?;
             Ok(())
         })
     }

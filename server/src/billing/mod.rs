@@ -8,6 +8,7 @@ pub mod on_whatsapp;
 pub mod payments;
 pub mod pix_key;
 pub mod plans;
+pub mod renewals;
 pub mod stripe;
 pub mod stripe_events;
 pub mod subscriptions;

@@ -8,9 +8,9 @@
 use serde_json::Value as Json;
 
 use super::{
-    checkout,
+    checkout, renewals,
     stripe::{PaidSession, StripeClient, StripeError},
-    subscriptions::{self, ProviderIds},
+    subscriptions::ProviderIds,
 };
 use crate::{db::Db, error::AppError};
 
@@ -118,14 +118,14 @@ pub(in crate::billing) async fn handle(
             checkout::complete_session(db, ours, false, &ProviderIds::default()).await?;
         }
         StripeEvent::InvoicePaid { subscription, period_end } => {
-            subscriptions::renewed(db, subscription, *period_end).await?
+            renewals::renewed(db, subscription, *period_end).await?
         }
         StripeEvent::InvoicePaymentFailed { subscription }
         | StripeEvent::SubscriptionPastDue { subscription } => {
-            subscriptions::payment_failed(db, subscription, fix_payment_url).await?
+            renewals::payment_failed(db, subscription, fix_payment_url).await?
         }
         StripeEvent::SubscriptionEnded { subscription } => {
-            subscriptions::ended_by_provider(db, subscription).await?
+            renewals::ended_by_provider(db, subscription).await?
         }
         StripeEvent::Ignored => {}
     }
@@ -221,7 +221,7 @@ impl StripeWebhooks {
         let Ok(event) = serde_json::from_slice::<Json>(body) else { return EventOutcome::Malformed };
         let (id, kind) =
             (event["id"].as_str().unwrap_or_default(), event["type"].as_str().unwrap_or_default());
-        match subscriptions::seen_event(&self.db, "stripe", id).await {
+        match renewals::seen_event(&self.db, "stripe", id).await {
             Ok(true) => return EventOutcome::AlreadyHandled,
             Ok(false) => {}
             Err(err) => return EventOutcome::Unavailable(err),
@@ -231,7 +231,7 @@ impl StripeWebhooks {
         {
             return EventOutcome::Failed { kind: kind.to_owned(), error };
         }
-        if let Err(err) = subscriptions::record_event(&self.db, "stripe", id, kind).await {
+        if let Err(err) = renewals::record_event(&self.db, "stripe", id, kind).await {
             tracing::warn!(error = %err, "a handled Stripe event could not be recorded");
         }
         EventOutcome::Handled
