@@ -214,7 +214,9 @@ async fn wait_until_serving(http: &reqwest::Client, address: &str) {
 impl TestApp {
     /// Moves the injected clock to the start of the next minute: a burst that a fixed one-minute
     /// window counts then falls in one window, however slowly a loaded machine sends it (a
-    /// boundary crossed mid-burst would start the count again).
+    /// boundary crossed mid-burst would start the count again). The clock keeps running, so what
+    /// comes due later (a reply after its batch window) still does; a test that needs time stopped
+    /// too calls [`Self::still_at_a_window_s_start`].
     pub fn at_a_minute_s_start(&self) {
         let now = self.db.clock().now_ms();
         self.db.clock().set(now - now.rem_euclid(60_000) + 60_000);
