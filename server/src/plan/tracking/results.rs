@@ -301,6 +301,72 @@ pub fn as_json(results: &[MonthResult], forecast: Option<&PlanForecast>) -> Json
 mod tests {
     use super::*;
 
+    /// What the log said, kept for a test to read.
+    #[derive(Clone, Default)]
+    struct Logged(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Logged {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_month_that_cannot_be_read_is_left_out_and_said_while_the_others_are_listed() {
+        use crate::identity::{
+            contact::Contact,
+            phone::PhoneNumber,
+            users::{Spelling, Users},
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}/results.db", dir.path().display())).await.unwrap();
+        db.migrate().await.unwrap();
+        let mut tx = db.begin().await.unwrap();
+        let ana = Users::new(db.clone())
+            .register_in(
+                &mut tx,
+                &Contact::phone(PhoneNumber::parse("+5511987654321").unwrap()),
+                Spelling::Delivered,
+                "Ana",
+                crate::locale::Language::PtBr,
+            )
+            .await
+            .unwrap()
+            .user;
+        // October as recorded; and a row the schema takes but no month names (the test's point: a
+        // row written by hand or by an older version).
+        for month in ["2026-10", "2026-xx"] {
+            sqlx::query(
+                "insert into month_results (user_id, month, revenue_cents, costs_cents, sales_count, source, recorded_at) \
+                 values ($1, $2, 1200000, 800000, 90, 'api', 0)",
+            )
+            .bind(&ana.id)
+            .bind(month)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        }
+        tx.commit().await.unwrap();
+
+        let logged = Logged::default();
+        let writer = logged.clone();
+        let subscriber =
+            tracing_subscriber::fmt().with_writer(move || writer.clone()).with_ansi(false).finish();
+        let listed = {
+            let _said_here = tracing::subscriber::set_default(subscriber);
+            list(&db, &ana.id).await.unwrap()
+        };
+        assert_eq!(listed.len(), 1, "October is still listed");
+        assert_eq!(listed[0].month, YearMonth { year: 2026, month: 10 });
+        let said = String::from_utf8(logged.0.lock().unwrap().clone()).unwrap();
+        assert!(said.contains("a recorded month cannot be read"), "{said}");
+        assert!(said.contains("2026-xx") && said.contains(&ana.id), "which month, whose: {said}");
+    }
+
     // 2026-11-25 12:00 in São Paulo.
     const NOW: i64 = 1_795_618_800_000;
 
