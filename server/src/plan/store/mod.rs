@@ -264,7 +264,7 @@ pub fn recorded_window(now: i64) -> (String, String) {
 /// its `plan_sections s` (`step`, `data`, `completed`, `section_updated_at`; one row a section, or
 /// one row of nulls) and the recorded months (`revenue_cents`, `months`); without its document.
 /// None without a row.
-pub fn from_rows(rows: &[AnyRow], user_id: &str) -> Result<Option<Plan>, sqlx::Error> {
+fn from_rows(rows: &[AnyRow], user_id: &str) -> Result<Option<Plan>, sqlx::Error> {
     let Some(row) = rows.first() else {
         return Ok(None);
     };
