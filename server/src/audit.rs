@@ -15,26 +15,6 @@ pub struct AuditEvent {
     pub created_at: i64,
 }
 
-async fn record(
-    conn: &mut AnyConnection,
-    actor_id: &str,
-    action: &str,
-    target_id: &str,
-    detail: &str,
-    now: i64,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("insert into audit_events (id, actor_id, action, target_id, detail, created_at) values ($1, $2, $3, $4, $5, $6)")
-        .bind(uuid::Uuid::new_v4().to_string())
-        .bind(actor_id)
-        .bind(action)
-        .bind(target_id)
-        .bind(detail)
-        .bind(now)
-        .execute(conn)
-        .await?;
-    tracing::info!(target: "security", event = "admin_action", actor = %actor_id, action, target = %target_id);
-    Ok(())
-}
 /// The audit trail as the admins read it, and written: an event is recorded inside the transaction
 /// of the action it records ([`AuditLog::record_in`]).
 #[derive(Clone)]
@@ -58,7 +38,7 @@ impl AuditLog {
     ) -> Result<i64, AppError> {
         let now = self.db.now_ms();
         let mut writer = self.db.writer().await?;
-        record(&mut writer, actor_id, action, target_id, detail, now).await?;
+        self.record_in(&mut writer, actor_id, action, target_id, detail, now).await?;
         Ok(now)
     }
 
@@ -73,7 +53,17 @@ impl AuditLog {
         detail: &str,
         now: i64,
     ) -> Result<(), AppError> {
-        Ok(record(conn, actor_id, action, target_id, detail, now).await?)
+        sqlx::query("insert into audit_events (id, actor_id, action, target_id, detail, created_at) values ($1, $2, $3, $4, $5, $6)")
+            .bind(uuid::Uuid::new_v4().to_string())
+            .bind(actor_id)
+            .bind(action)
+            .bind(target_id)
+            .bind(detail)
+            .bind(now)
+            .execute(conn)
+            .await?;
+        tracing::info!(target: "security", event = "admin_action", actor = %actor_id, action, target = %target_id);
+        Ok(())
     }
 
     /// Newest first, and how many there are.

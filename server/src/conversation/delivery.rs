@@ -81,12 +81,13 @@ pub(in crate::conversation) async fn answer_at_once(
 
 pub struct SendHandler {
     db: Db,
+    users: Users,
     sender: Arc<dyn WhatsAppSender>,
 }
 
 impl SendHandler {
     pub fn new(db: Db, sender: Arc<dyn WhatsAppSender>) -> Self {
-        Self { db, sender }
+        Self { users: Users::new(db.clone()), db, sender }
     }
 
     async fn deliver(&self, job: &Job) -> Result<(), JobError> {
@@ -95,7 +96,7 @@ impl SendHandler {
         let Some(message) = messages::get(&self.db, id).await? else {
             return Ok(()); // erased with its user
         };
-        let Some(user) = Users::new(self.db.clone()).find(&message.user_id).await? else {
+        let Some(user) = self.users.find(&message.user_id).await? else {
             return Ok(());
         };
         let notice = message.kind == MessageKind::Other("notice".into());
@@ -269,11 +270,12 @@ impl JobHandler for SendHandler {
 /// so a retried job writes and sends it once.
 pub struct NoticeHandler {
     db: Db,
+    users: Users,
 }
 
 impl NoticeHandler {
     pub fn new(db: Db) -> Self {
-        Self { db }
+        Self { users: Users::new(db.clone()), db }
     }
 
     async fn keep_and_send(&self, job: &Job) -> Result<(), JobError> {
@@ -281,7 +283,7 @@ impl NoticeHandler {
         let (user_id, text) = (notice.user_id.as_str(), notice.text.as_str());
         let at = notice.at.unwrap_or_else(|| self.db.now_ms());
         let mut tx = self.db.begin().await?;
-        if Users::new(self.db.clone()).find_in(&mut tx, user_id).await?.is_none() {
+        if self.users.find_in(&mut tx, user_id).await?.is_none() {
             return Ok(()); // erased meanwhile
         }
         let id = format!("notice-{}", job.id);

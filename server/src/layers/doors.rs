@@ -203,12 +203,17 @@ fn the_reader_finds_public_methods_that_return_the_database_s_error() {
 
 /// What `find` finds in each production file outside `db/`, as `file: name`.
 fn outside_db(find: fn(&str) -> Vec<String>) -> Vec<String> {
+    found_in(|file| !file.starts_with("db/"), find)
+}
+
+/// What `find` finds in each production file that `which` takes, as `file: what`.
+fn found_in(which: fn(&str) -> bool, find: fn(&str) -> Vec<String>) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = BTreeMap::new();
     read(&root, &root, &mut files);
     production(&files)
         .iter()
-        .filter(|(file, _)| !file.starts_with("db/"))
+        .filter(|(file, _)| which(file))
         .flat_map(|(file, source)| find(source).into_iter().map(move |name| format!("{file}: {name}")))
         .collect()
 }
@@ -280,14 +285,7 @@ fn the_reader_finds_connections_taken_from_the_db() {
 
 #[test]
 fn no_connection_is_taken_above_the_domains() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = BTreeMap::new();
-    read(&root, &root, &mut files);
-    let found: Vec<String> = production(&files)
-        .iter()
-        .filter(|(file, _)| above_the_domains(file))
-        .flat_map(|(file, source)| connections_taken(source).into_iter().map(move |c| format!("{file}: {c}")))
-        .collect();
+    let found = found_in(above_the_domains, connections_taken);
     assert!(
         found.is_empty(),
         "connections taken above the domains (ask the domain's service; a use case that spans domains begins its transaction with `db.begin()` and passes it to each service's `…_in`):\n{}",
