@@ -23,6 +23,7 @@ const USAGE: &str = "usage:
   socio-bench seed --database-url URL [--users N] [--messages N]
   socio-bench run [--engines sqlite,postgres] [--concurrency N] [--seconds N] [--people N] [--out FILE]
   socio-bench crowd [--engines sqlite,postgres] [--people N]   (the crowd scenario alone; 1,000 people unless told)
+  socio-bench pipeline [--engines sqlite,postgres]   (the reply pipeline alone, a message at a time)
   socio-bench eval [--require-perfect true]       (the consultant's quality harness: LLM_BASE_URL, else a scripted model)
                   (PostgreSQL at BENCH_POSTGRES_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)";
 
@@ -52,7 +53,7 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         "eval" => eval::eval(flags.get("require-perfect") == Some("true")).await,
-        "run" | "crowd" => {
+        "run" | "crowd" | "pipeline" => {
             let options = run::Options {
                 engines: flags
                     .get("engines")
@@ -68,7 +69,11 @@ async fn main() -> anyhow::Result<()> {
                     .or_else(|_| std::env::var("TEST_DATABASE_URL"))
                     .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into()),
             };
-            if command == "crowd" { run::crowd_only(options).await } else { run::run(options).await }
+            match command.as_str() {
+                "crowd" => run::crowd_only(options).await,
+                "pipeline" => run::pipeline_only(options).await,
+                _ => run::run(options).await,
+            }
         }
         _ => bail!("{USAGE}"),
     }

@@ -75,6 +75,29 @@ pub async fn crowd_only(options: Options) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The reply pipeline alone, on a quiet server over the seeded database: a message at a time, how
+/// long from the webhook to the model and from the model's answer to the Graph API.
+pub async fn pipeline_only(options: Options) -> anyhow::Result<()> {
+    for engine in &options.engines {
+        eprintln!("── {engine}: the reply pipeline, {PIPELINE_ROUNDS} messages one at a time");
+        let url = fresh_database(engine, BenchDatabase::Seeded, Size::default(), &options).await?;
+        let fakes = Fakes::start().await?;
+        let server = Server::start(&server_env(&fakes, &url)).await?;
+        let http = reqwest::Client::builder().pool_max_idle_per_host(options.concurrency).build()?;
+        let measured = pipeline(&http, &format!("http://{}", server.address), &fakes).await;
+        server.stop()?;
+        let measured = measured?;
+        println!(
+            "{engine}: webhook sent → model asked p50 {:.2} ms, p99 {:.2} ms; model's answer → Graph call p50 {:.2} ms, p99 {:.2} ms",
+            measured.to_llm_p50_ms,
+            measured.to_llm_p99_ms,
+            measured.to_graph_p50_ms,
+            measured.to_graph_p99_ms
+        );
+    }
+    Ok(())
+}
+
 /// Which of the bench's databases: the seeded one every scenario runs on, or the one holding only
 /// the people measured (the costs' comparison).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -52,7 +52,7 @@ pub struct Db {
     /// PostgreSQL's address, for LISTEN (a dedicated connection).
     url: String,
     /// Wakes this process's idle job workers when a job was committed here.
-    jobs_added: Arc<tokio::sync::Notify>,
+    jobs_added: Arc<jobs::JobSignals>,
     /// Notices committed here (and, on PostgreSQL, relayed from other processes): see [`Notice`].
     notices: tokio::sync::broadcast::Sender<Notice>,
     /// This process's per-key mutexes (`key_lock`).
@@ -237,15 +237,16 @@ impl Db {
         self.engine
     }
 
-    /// Tells this process's idle job workers that a job was just committed, so that it runs at
-    /// once instead of at their next poll. Call it after the commit: before, a worker could look
-    /// and find nothing. Jobs committed by another process are found by the poll.
-    /// Wakes this process's idle workers: a job was committed outside a [`Tx`].
-    pub(crate) fn jobs_added(&self) {
-        self.jobs_added.notify_waiters();
+    /// Tells this process's idle lanes that claim `kind` that one of its jobs may run now (a
+    /// subject's job ended, so its next may start), instead of at their next poll. Call it after
+    /// the commit: before, a lane could look and find nothing. Jobs committed by another process
+    /// are found by the poll.
+    pub(crate) fn jobs_added(&self, kind: &str) {
+        self.jobs_added.added(kind);
     }
 
-    pub(crate) fn jobs_signal(&self) -> &tokio::sync::Notify {
+    /// What this process's idle lanes wait on (by the kinds each claims).
+    pub(crate) fn job_signals(&self) -> &jobs::JobSignals {
         &self.jobs_added
     }
 

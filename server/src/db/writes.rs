@@ -14,7 +14,7 @@ use std::{sync::Arc, time::Duration};
 use sqlx::{AnyConnection, Executor};
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
-use super::{Engine, Notice};
+use super::{Engine, Notice, jobs::JobSignals};
 use crate::clock::Clock;
 
 /// The longest a writer waits for its turn at SQLite's write connection: its busy timeout.
@@ -197,8 +197,8 @@ enum Open {
 }
 
 /// A database transaction in which enqueueing a job and waking the workers are one step: when a
-/// transaction that enqueued a job (`jobs::enqueue`) commits, this process's idle workers wake at
-/// once, whatever the job's kind (other processes find it at their next poll). Dereferences to the
+/// transaction that enqueued a job (`jobs::enqueue`) commits, this process's idle lanes that claim
+/// its kind wake at once (other processes find it at their next poll). Dereferences to the
 /// connection, so queries take `&mut *tx` as with sqlx's own transaction.
 /// Notices announced in it ([`Tx::announce`]) are heard when, and only if, it commits. Dropped
 /// without a commit, it is rolled back.
@@ -206,8 +206,9 @@ pub struct Tx {
     open: Open,
     _turn: Turn,
     engine: Engine,
-    jobs_added: Arc<tokio::sync::Notify>,
-    enqueued: bool,
+    jobs_added: Arc<JobSignals>,
+    /// The kinds of the jobs enqueued in it: their lanes wake when it commits.
+    enqueued: Vec<&'static str>,
     notices: tokio::sync::broadcast::Sender<Notice>,
     announced: Vec<Notice>,
     clock: Clock,
@@ -215,7 +216,7 @@ pub struct Tx {
 
 /// What a transaction tells when it commits, and its clock.
 pub(super) struct Hearing {
-    pub jobs_added: Arc<tokio::sync::Notify>,
+    pub jobs_added: Arc<JobSignals>,
     pub notices: tokio::sync::broadcast::Sender<Notice>,
     pub clock: Clock,
 }
@@ -241,7 +242,7 @@ impl Tx {
             _turn: Turn::taken_after(waiting),
             engine,
             jobs_added: hearing.jobs_added,
-            enqueued: false,
+            enqueued: Vec::new(),
             notices: hearing.notices,
             announced: Vec::new(),
             clock: hearing.clock,
@@ -258,8 +259,8 @@ impl Tx {
             Open::Pooled(tx) => tx.commit().await?,
             Open::Sqlite(mut turn) => turn.end("commit").await?,
         }
-        if self.enqueued {
-            self.jobs_added.notify_waiters();
+        for kind in self.enqueued {
+            self.jobs_added.added(kind);
         }
         for notice in self.announced {
             let _ = self.notices.send(notice);
@@ -284,8 +285,10 @@ impl Tx {
         }
     }
 
-    pub(crate) fn job_enqueued(&mut self) {
-        self.enqueued = true;
+    pub(crate) fn job_enqueued(&mut self, kind: &'static str) {
+        if !self.enqueued.contains(&kind) {
+            self.enqueued.push(kind);
+        }
     }
 }
 

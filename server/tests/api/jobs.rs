@@ -197,12 +197,15 @@ async fn a_job_scheduled_for_later_waits_for_its_time(test_db: TestDatabase) {
 }
 on_both_engines!(a_job_scheduled_for_later_waits_for_its_time);
 
-/// Workers whose poll is a minute away, so that only being woken can make a job run in time.
+/// Workers whose poll is a minute away, so that only being woken can make a job run in time: "work"
+/// in the shared lane, "slow" in a lane of its own.
 fn sleepy_workers(
     db: &Db,
     seen: &Arc<Mutex<Vec<String>>>,
 ) -> (watch::Sender<bool>, tokio::task::JoinSet<()>) {
-    let handlers = Handlers::new().register("work", Arc::new(Recorder { seen: seen.clone(), fail: None }));
+    let handlers = Handlers::new()
+        .register("work", Arc::new(Recorder { seen: seen.clone(), fail: None }))
+        .register_in_lane("slow", Arc::new(Recorder { seen: seen.clone(), fail: None }), 2);
     let options = WorkerOptions { idle_poll: Duration::from_secs(60), ..fast_options(2) };
     let (stop, stopped) = watch::channel(false);
     (stop, jobs::spawn_workers(db, handlers, options, stopped))
@@ -216,15 +219,36 @@ async fn a_job_committed_in_this_process_wakes_idle_workers_at_once(test_db: Tes
     enqueue_now(&db, NewJob::new("work", serde_json::json!({}))).await.unwrap();
     wait_for(&db, "done", 1).await;
 
-    // Enqueued in a transaction: its commit wakes them, for any kind of job.
-    let mut tx = db.begin().await.unwrap();
-    jobs::enqueue(&mut tx, NewJob::new("work", serde_json::json!({}))).await.unwrap();
-    tx.commit().await.unwrap();
+    // Enqueued in a transaction: its commit wakes the lane that claims its kind, whichever it is.
+    for kind in ["work", "slow"] {
+        let mut tx = db.begin().await.unwrap();
+        jobs::enqueue(&mut tx, NewJob::new(kind, serde_json::json!({}))).await.unwrap();
+        tx.commit().await.unwrap();
+    }
 
-    wait_for(&db, "done", 2).await; // gives up after ~10 s, long before the next poll
+    wait_for(&db, "done", 3).await; // gives up after ~10 s, long before the next poll
     stop_workers(stop, [workers]).await;
 }
 on_both_engines!(a_job_committed_in_this_process_wakes_idle_workers_at_once);
+
+async fn a_subject_s_next_job_runs_as_soon_as_the_one_before_it_ends(test_db: TestDatabase) {
+    let db = open(&test_db).await;
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let (stop, workers) = sleepy_workers(&db, &seen);
+    // Two jobs of one person in one commit: the second waits for the first, and the first's end
+    // (not the poll, a minute away) is what lets it run.
+    let mut tx = db.begin().await.unwrap();
+    for n in 0..2 {
+        jobs::enqueue(&mut tx, NewJob::new("slow", serde_json::json!({"n": n})).subject("ana"))
+            .await
+            .unwrap();
+    }
+    tx.commit().await.unwrap();
+
+    wait_for(&db, "done", 2).await;
+    stop_workers(stop, [workers]).await;
+}
+on_both_engines!(a_subject_s_next_job_runs_as_soon_as_the_one_before_it_ends);
 
 async fn an_idle_worker_wakes_when_a_scheduled_job_falls_due(test_db: TestDatabase) {
     let db = open(&test_db).await;

@@ -132,6 +132,7 @@ struct Lane {
 impl Lane {
     async fn dispatch(self, handlers: Handlers, idle_poll: Duration, mut shutdown: watch::Receiver<bool>) {
         let db = self.queue.db.clone();
+        let signal = db.job_signals().listen(&self.kinds);
         let mut running = JoinSet::new();
         while !*shutdown.borrow() {
             let slot = tokio::select! {
@@ -148,7 +149,7 @@ impl Lane {
                 }
             }
             // Listen before looking, so that a job committed while we look still wakes us.
-            let added = db.jobs_signal().notified();
+            let added = signal.notified();
             tokio::pin!(added);
             added.as_mut().enable();
             match self.queue.claim_many(&self.kinds, slots.len()).await {
@@ -233,6 +234,6 @@ async fn run_one(
         tracing::error!(job = %job.id, error = %err, "could not record a job's outcome; its lease will expire");
     }
     if job.subject.is_some() {
-        queue.db.jobs_added(); // the subject's next job may run now
+        queue.db.jobs_added(&job.kind); // the subject's next job may run now
     }
 }

@@ -19,6 +19,7 @@
 mod completions;
 mod lanes;
 mod queue;
+mod signals;
 
 use std::time::Duration;
 
@@ -28,6 +29,7 @@ use sqlx::{Any, Executor};
 pub use self::{
     lanes::{Handlers, JobHandler, WorkerOptions, spawn_workers},
     queue::{Depth, Queue, depth, running_for},
+    signals::JobSignals,
 };
 use super::Tx;
 
@@ -173,8 +175,9 @@ pub struct JobState {
 /// already exists.
 pub async fn enqueue(tx: &mut Tx, job: NewJob) -> Result<Option<String>, sqlx::Error> {
     let now = tx.now_ms();
+    let kind = job.kind;
     let id = insert(&mut **tx, job, now).await?;
-    tx.job_enqueued();
+    tx.job_enqueued(kind);
     Ok(id)
 }
 
@@ -238,7 +241,7 @@ pub async fn enqueue_batched(
     .bind(cap)
     .execute(&mut **tx)
     .await?;
-    tx.job_enqueued();
+    tx.job_enqueued(job.kind);
     Ok(())
 }
 
