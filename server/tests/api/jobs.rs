@@ -20,7 +20,7 @@ use tokio::sync::watch;
 
 use crate::{
     helpers::{TestDatabase, enqueue_now},
-    on_both_engines,
+    on_both_engines, on_postgres,
 };
 
 async fn open(db: &TestDatabase) -> Db {
@@ -55,6 +55,7 @@ fn fast_options(workers: usize) -> WorkerOptions {
         idle_poll: Duration::from_millis(10),
         lease: Duration::from_secs(30),
         backoff: Backoff { base: Duration::from_millis(10), max: Duration::from_millis(40) },
+        tidy_every: Duration::from_millis(50),
     }
 }
 
@@ -249,6 +250,33 @@ async fn a_subject_s_next_job_runs_as_soon_as_the_one_before_it_ends(test_db: Te
     stop_workers(stop, [workers]).await;
 }
 on_both_engines!(a_subject_s_next_job_runs_as_soon_as_the_one_before_it_ends);
+
+/// Vacuums of the jobs table so far, as PostgreSQL counts them.
+async fn vacuums_of_jobs(db: &Db) -> i64 {
+    sqlx::query("select vacuum_count from pg_stat_user_tables where relname = 'jobs'")
+        .fetch_one(db.pool())
+        .await
+        .unwrap()
+        .get::<i64, _>("vacuum_count")
+}
+
+async fn on_postgresql_the_workers_vacuum_the_queue_s_table_while_jobs_end(test_db: TestDatabase) {
+    let db = open(&test_db).await;
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let handlers = Handlers::new().register("work", Arc::new(Recorder { seen: seen.clone(), fail: None }));
+    let (stop, stopped) = watch::channel(false);
+    let workers = jobs::spawn_workers(&db, handlers, fast_options(2), stopped);
+    assert_eq!(vacuums_of_jobs(&db).await, 0, "a new database's table was never vacuumed");
+
+    for _ in 0..20 {
+        enqueue_now(&db, NewJob::new("work", serde_json::json!({}))).await.unwrap();
+    }
+    wait_for(&db, "done", 20).await;
+    crate::helpers::eventually("the jobs table is vacuumed", || async { vacuums_of_jobs(&db).await > 0 })
+        .await;
+    stop_workers(stop, [workers]).await;
+}
+on_postgres!(on_postgresql_the_workers_vacuum_the_queue_s_table_while_jobs_end);
 
 async fn an_idle_worker_wakes_when_a_scheduled_job_falls_due(test_db: TestDatabase) {
     let db = open(&test_db).await;

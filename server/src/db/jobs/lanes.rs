@@ -14,6 +14,7 @@ use super::{
     Backoff, Job, JobError,
     completions::Completions,
     queue::{CLAIM_AT_ONCE, DEFAULT_LEASE, Queue},
+    tidy::{Endings, keep_tidy},
 };
 use crate::db::Db;
 
@@ -80,6 +81,8 @@ pub struct WorkerOptions {
     pub idle_poll: Duration,
     pub lease: Duration,
     pub backoff: Backoff,
+    /// How often, while jobs end, the queue's table is vacuumed (PostgreSQL; `db::jobs::tidy`).
+    pub tidy_every: Duration,
 }
 
 impl Default for WorkerOptions {
@@ -89,6 +92,7 @@ impl Default for WorkerOptions {
             idle_poll: Duration::from_millis(200),
             lease: DEFAULT_LEASE,
             backoff: Backoff::default(),
+            tidy_every: Duration::from_secs(5),
         }
     }
 }
@@ -106,6 +110,8 @@ pub fn spawn_workers(
     // One gatherer of completions for every lane; it ends once the last job's runner is done.
     let (completions, gathering) = Completions::start(Queue::new(db.clone(), &process[..12]));
     set.spawn(gathering);
+    let endings = Endings::default();
+    set.spawn(keep_tidy(db.clone(), endings.clone(), options.tidy_every, shutdown.clone()));
     for (n, (kinds, capacity)) in handlers.lanes(options.workers).into_iter().enumerate() {
         let queue = Queue::new(db.clone(), format!("{}-{n}", &process[..12]))
             .with_lease(options.lease)
@@ -115,6 +121,7 @@ pub fn spawn_workers(
             kinds,
             slots: Arc::new(Semaphore::new(capacity)),
             completions: completions.clone(),
+            endings: endings.clone(),
         };
         set.spawn(lane.dispatch(handlers.clone(), options.idle_poll, shutdown.clone()));
     }
@@ -127,6 +134,7 @@ struct Lane {
     kinds: Vec<&'static str>,
     slots: Arc<Semaphore>,
     completions: Completions,
+    endings: Endings,
 }
 
 impl Lane {
@@ -158,6 +166,7 @@ impl Lane {
                         running.spawn(run_one(
                             self.queue.clone(),
                             self.completions.clone(),
+                            self.endings.clone(),
                             handlers.clone(),
                             job,
                             slot,
@@ -202,6 +211,7 @@ impl Lane {
 async fn run_one(
     queue: Queue,
     completions: Completions,
+    endings: Endings,
     handlers: Handlers,
     job: Job,
     _slot: OwnedSemaphorePermit,
@@ -233,6 +243,7 @@ async fn run_one(
     if let Err(err) = stored {
         tracing::error!(job = %job.id, error = %err, "could not record a job's outcome; its lease will expire");
     }
+    endings.one();
     if job.subject.is_some() {
         queue.db.jobs_added(&job.kind); // the subject's next job may run now
     }

@@ -20,6 +20,7 @@ mod completions;
 mod lanes;
 mod queue;
 mod signals;
+mod tidy;
 
 use std::time::Duration;
 
