@@ -4,7 +4,7 @@
 //! job has ever had there. Measured (2026-11-28, `socio-bench run --engines postgres`, this 2-core
 //! machine, whose PostgreSQL runs with `autovacuum = off`): the second hundred of the reply
 //! pipeline's messages claimed in 10.5 ms on average against 2.2 ms for the first hundred, and the
-//! pipeline's p50 went from 8 to 21 ms; with a `vacuum jobs` each second it stayed at 4 ms. Even with
+//! pipeline's p50 went from 8 to 21 ms; with a `vacuum jobs` each second it was 4 ms. Even with
 //! autovacuum on, its default threshold (a fifth of the table dead) lets a queue that keeps its
 //! history grow thousands of dead versions between two vacuums. So the workers vacuum the table
 //! themselves, every few seconds while jobs end and never when none did — a vacuum of a table whose
