@@ -7,9 +7,9 @@
 //! pipeline's p50 went from 8 to 21 ms; with a `vacuum jobs` each second it was 4 ms. Even with
 //! autovacuum on, its default threshold (a fifth of the table dead) lets a queue that keeps its
 //! history grow thousands of dead versions between two vacuums. So the workers vacuum the table
-//! themselves, every few seconds while jobs end and never when none did — a vacuum of a table whose
-//! pages are all visible but a few reads only those few. SQLite rewrites its index entries in place
-//! and needs none of this.
+//! themselves, when they start and every few seconds while jobs end, never when none did — a
+//! vacuum of a table whose pages are all visible but a few reads only those few. SQLite rewrites
+//! its index entries in place and needs none of this.
 
 use std::{
     sync::{
@@ -37,7 +37,9 @@ impl Endings {
     }
 }
 
-/// Vacuums the jobs table every `every` in which a job ended, until `shutdown`; on SQLite, nothing.
+/// Vacuums the jobs table when the workers start (the queue they inherit may hold a backlog's or
+/// a crash's old versions) and then every `every` in which a job ended, until `shutdown`; on
+/// SQLite, nothing.
 pub(super) async fn keep_tidy(
     db: Db,
     endings: Endings,
@@ -47,17 +49,16 @@ pub(super) async fn keep_tidy(
     if db.engine() != Engine::Postgres {
         return;
     }
+    let mut due = true;
     while !*shutdown.borrow() {
+        if due && let Err(err) = tidy(&db).await {
+            tracing::warn!(error = %err, "could not vacuum the jobs table");
+        }
         tokio::select! {
             _ = tokio::time::sleep(every) => {}
             _ = shutdown.changed() => break,
         }
-        if endings.take() == 0 {
-            continue;
-        }
-        if let Err(err) = tidy(&db).await {
-            tracing::warn!(error = %err, "could not vacuum the jobs table");
-        }
+        due = endings.take() > 0;
     }
 }
 
