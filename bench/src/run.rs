@@ -184,7 +184,11 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
     let costs = costs::compare(engine, url, &tokens, options).await?;
     let setup = crowd::Setup { people: options.people, ..crowd::Setup::default() };
     eprintln!("   the crowd: {} Pro users at once, the model taking {:?}", setup.people, setup.model_time);
-    let crowd = crowd::crowd(url, setup).await?;
+    // On a database seeded afresh, as `socio-bench crowd` does: the one the scenarios above used
+    // keeps the ingestion's thousands of people, whose messages stay unanswered once the crowd
+    // empties the queue — a backlog the crowd would measure besides its own replies.
+    let crowd_url = fresh_database(engine, BenchDatabase::Seeded, Size::default(), options).await?;
+    let crowd = crowd::crowd(&crowd_url, setup).await?;
     Ok(EngineResult {
         engine: engine.to_owned(),
         calls,
