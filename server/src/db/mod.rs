@@ -237,15 +237,9 @@ impl Db {
         self.engine
     }
 
-    /// Tells this process's idle lanes that claim `kind` that one of its jobs may run now (a
-    /// subject's job ended, so its next may start), instead of at their next poll. Call it after
-    /// the commit: before, a lane could look and find nothing. Jobs committed by another process
-    /// are found by the poll.
-    pub(crate) fn jobs_added(&self, kind: &str) {
-        self.jobs_added.added(kind);
-    }
-
-    /// What this process's idle lanes wait on (by the kinds each claims).
+    /// What this process's idle lanes wait on (by the kinds each claims), and how a job committed
+    /// or a subject's job ended wakes them (call `added` after the commit: before, a lane could
+    /// look and find nothing; other processes' jobs are found by the poll).
     pub(crate) fn job_signals(&self) -> &jobs::JobSignals {
         &self.jobs_added
     }

@@ -245,6 +245,6 @@ async fn run_one(
     }
     endings.one();
     if job.subject.is_some() {
-        queue.db.jobs_added(&job.kind); // the subject's next job may run now
+        queue.db.job_signals().added(&job.kind); // the subject's next job may run now
     }
 }
