@@ -179,6 +179,26 @@ macro_rules! rpc_service {
                     }
                 )*)?
             }
+
+            impl $crate::api::unary::UnaryMethods for $api {
+                fn unary_methods(
+                    api: std::sync::Arc<Self>,
+                ) -> Vec<(String, $crate::api::unary::UnaryFn)> {
+                    let service = $crate::proto::socio::v1::[<$service:snake _server>]::SERVICE_NAME;
+                    vec![$(
+                        (
+                            format!("/{service}/{}", stringify!([<$method:camel>])),
+                            $crate::api::unary::unary::<
+                                $api,
+                                $crate::proto::socio::v1::[<$method:camel Request>],
+                                $crate::proto::socio::v1::[<$method:camel Response>],
+                            >(api.clone(), |api, request| {
+                                Box::pin(async move { <$api as $service>::$method(&*api, request).await })
+                            }),
+                        ),
+                    )*]
+                }
+            }
         }
     };
 }

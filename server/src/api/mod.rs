@@ -25,6 +25,7 @@ pub mod rest;
 pub mod results;
 pub mod security_headers;
 pub mod system_prompts;
+pub mod unary;
 pub mod web;
 pub mod webhooks;
 

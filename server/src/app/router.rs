@@ -22,13 +22,14 @@ use crate::{
         consultant::ConsultantApi,
         dashboard::DashboardApi,
         dev::{self, DevWhatsApp},
-        edge::EdgeLayer,
+        edge::{EdgeLayer, Gate},
         export::Exports,
         handoff::HandoffApi,
         health,
         landing::LandingApi,
         rest::{Rest, openapi, routes::RouteTable},
         system_prompts::SystemPromptApi,
+        unary::Unaries,
         web::WebApp,
         webhooks::{self, WhatsAppWebhook},
     },
@@ -72,15 +73,17 @@ pub(super) async fn build_router(
     let auth = Authenticator::new(sessions, keys.clone());
     let privacy = Privacy::new(db.clone(), parts.plans.clone(), &config.jwt_secret, &config.public_url);
     let callbacks = callbacks(config, db, parts.stripe.clone());
-    let grpc = with_health_and_reflection(contracts(config, db, &auth, keys, &privacy, parts)).await?;
+    let (contracts, unaries) = contracts(config, db, &auth, keys, &privacy, parts);
+    let grpc = with_health_and_reflection(contracts).await?;
 
     let table = RouteTable::from_pool(descriptor_pool(), "socio.v1")?;
     let openapi = bytes::Bytes::from(serde_json::to_vec(&openapi::document(&table))?);
-    // Every service behind the one edge (authentication and the request's language), which REST
-    // reaches in process and gRPC-Web through its translation.
-    let budget = crate::db::rate_limit::WriteBudget::new(db.clone());
-    let services = grpc.into_axum_router().layer(EdgeLayer::new(auth, budget));
-    let rest = Rest::new(table, services.clone());
+    // Every service behind the one gate (the method's rule, the write budget, the request's
+    // language): a layer on the gRPC routes (native and, through its translation, gRPC-Web), and
+    // the REST transcoder's own door to the same handlers.
+    let gate = Gate::new(auth, crate::db::rate_limit::WriteBudget::new(db.clone()));
+    let services = grpc.into_axum_router().layer(EdgeLayer::new(gate.clone()));
+    let rest = Rest::new(table, unaries, gate)?;
     let web = WebApp::new(&config.web_dir);
     let export_routes = axum::Router::new()
         .route("/api/admin/exports/{user_id}", get(crate::api::export::download))
@@ -126,7 +129,8 @@ pub(super) async fn build_router(
     Ok(with_edge(router, config))
 }
 
-/// The contracts' services, each with what it needs.
+/// The contracts' services, each with what it needs: as tonic's routes, and their unary methods for
+/// the REST transcoder (the same instances).
 fn contracts(
     config: &Config,
     db: &Db,
@@ -134,7 +138,7 @@ fn contracts(
     keys: TokenKeys,
     privacy: &Privacy,
     parts: Parts,
-) -> Routes {
+) -> (Routes, Unaries) {
     let Parts { sender, plans, engine, stripe, renderer, proof } = parts;
     let message_logins = crate::identity::message_login::MessageLogins::new(
         db.clone(),
@@ -149,61 +153,70 @@ fn contracts(
         &config.whatsapp.business_number,
         config.refresh_reuse_interval,
     );
-    Routes::new(AuthServiceServer::new(AuthApi::new(login, message_logins)))
-        .add_service(BusinessPlanServiceServer::new(BusinessPlanApi::new(
-            plans.clone(),
-            renderer,
-            engine.clone(),
-            auth.sessions().clone(),
-        )))
-        .add_service(DashboardServiceServer::new(DashboardApi::new(
-            plans.clone(),
-            Desk::new(db.clone()),
-            &config.whatsapp.business_number,
-        )))
-        .add_service(BillingServiceServer::new(BillingApi::new(
-            crate::billing::payments::Payments::new(
-                db.clone(),
-                config.payments,
-                &config.public_url,
-                stripe.clone(),
-                crate::identity::links::LinkKeys::new(&config.jwt_secret),
-            ),
-            crate::billing::manual_refunds::ManualRefunds::new(db.clone()),
-            &config.whatsapp.business_number,
-        )))
-        .add_service(ConsultantServiceServer::new(ConsultantApi::new(
-            crate::consultant::web_chat::WebChat::new(engine, db.clone()),
-        )))
-        .add_service(ResultsServiceServer::new(crate::api::results::ResultsApi::new(
-            crate::plan::tracking::Results::new(plans.clone()),
-            crate::plan::tracking::reminders::Reminders::new(db.clone()),
-        )))
-        .add_service(AccountServiceServer::new(crate::api::account::AccountApi::new(privacy.clone())))
-        .add_service(LandingServiceServer::new(LandingApi::new(
-            (
-                crate::analytics::Funnel::new(db.clone()),
-                crate::newsletter::Newsletter::new(db.clone()),
-                proof,
-            ),
-            config.whatsapp.business_number_set.then_some(config.whatsapp.business_number.as_str()),
-            &config.support_email,
-            config.controller.clone(),
-        )))
-        .add_service(AdminServiceServer::new(AdminApi::new(
-            crate::administration::Administration::new(db.clone(), plans.clone()),
-            plans.clone(),
-            privacy.clone(),
-            config.whatsapp.rates,
-            crate::billing::manual_refunds::ManualRefunds::new(db.clone()),
-        )))
-        .add_service(SystemPromptServiceServer::new(SystemPromptApi::new(crate::prompts::Prompts::new(
+    let auth_api = Arc::new(AuthApi::new(login, message_logins));
+    let business_plan =
+        Arc::new(BusinessPlanApi::new(plans.clone(), renderer, engine.clone(), auth.sessions().clone()));
+    let dashboard =
+        Arc::new(DashboardApi::new(plans.clone(), Desk::new(db.clone()), &config.whatsapp.business_number));
+    let billing = Arc::new(BillingApi::new(
+        crate::billing::payments::Payments::new(
             db.clone(),
-        ))))
-        .add_service(HandoffServiceServer::new(HandoffApi::new(
-            crate::conversation::desk::Desk::new(db.clone()),
-            auth.sessions().clone(),
-        )))
+            config.payments,
+            &config.public_url,
+            stripe.clone(),
+            crate::identity::links::LinkKeys::new(&config.jwt_secret),
+        ),
+        crate::billing::manual_refunds::ManualRefunds::new(db.clone()),
+        &config.whatsapp.business_number,
+    ));
+    let consultant =
+        Arc::new(ConsultantApi::new(crate::consultant::web_chat::WebChat::new(engine, db.clone())));
+    let results = Arc::new(crate::api::results::ResultsApi::new(
+        crate::plan::tracking::Results::new(plans.clone()),
+        crate::plan::tracking::reminders::Reminders::new(db.clone()),
+    ));
+    let account = Arc::new(crate::api::account::AccountApi::new(privacy.clone()));
+    let landing = Arc::new(LandingApi::new(
+        (crate::analytics::Funnel::new(db.clone()), crate::newsletter::Newsletter::new(db.clone()), proof),
+        config.whatsapp.business_number_set.then_some(config.whatsapp.business_number.as_str()),
+        &config.support_email,
+        config.controller.clone(),
+    ));
+    let admin = Arc::new(AdminApi::new(
+        crate::administration::Administration::new(db.clone(), plans.clone()),
+        plans.clone(),
+        privacy.clone(),
+        config.whatsapp.rates,
+        crate::billing::manual_refunds::ManualRefunds::new(db.clone()),
+    ));
+    let system_prompts = Arc::new(SystemPromptApi::new(crate::prompts::Prompts::new(db.clone())));
+    let handoff =
+        Arc::new(HandoffApi::new(crate::conversation::desk::Desk::new(db.clone()), auth.sessions().clone()));
+
+    let routes = Routes::new(AuthServiceServer::from_arc(auth_api.clone()))
+        .add_service(BusinessPlanServiceServer::from_arc(business_plan.clone()))
+        .add_service(DashboardServiceServer::from_arc(dashboard.clone()))
+        .add_service(BillingServiceServer::from_arc(billing.clone()))
+        .add_service(ConsultantServiceServer::from_arc(consultant.clone()))
+        .add_service(ResultsServiceServer::from_arc(results.clone()))
+        .add_service(AccountServiceServer::from_arc(account.clone()))
+        .add_service(LandingServiceServer::from_arc(landing.clone()))
+        .add_service(AdminServiceServer::from_arc(admin.clone()))
+        .add_service(SystemPromptServiceServer::from_arc(system_prompts.clone()))
+        .add_service(HandoffServiceServer::from_arc(handoff.clone()));
+    let unaries = Unaries::default()
+        .with(auth_api)
+        .with(business_plan)
+        .with(dashboard)
+        .with(billing)
+        .with(consultant)
+        .with(results)
+        .with(account)
+        .with(landing)
+        .with(admin)
+        .with(system_prompts)
+        .with(handoff);
+    (routes, unaries)
 }
 
 /// gRPC health (every contract reported serving) and reflection, which describes our services,

@@ -427,6 +427,45 @@ async fn every_method_of_the_contracts_needs_a_token_unless_it_is_one_of_the_pub
 }
 on_both_engines!(every_method_of_the_contracts_needs_a_token_unless_it_is_one_of_the_public_calls);
 
+/// The REST transcoder calls the handlers through its own door: the same rule guards it.
+async fn every_rest_route_needs_a_token_unless_it_is_one_of_the_public_calls(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    let table =
+        socio::api::rest::routes::RouteTable::from_pool(socio::proto::descriptor_pool(), "socio.v1").unwrap();
+    assert!(table.routes().len() > 50, "{} routes", table.routes().len());
+    for route in table.routes() {
+        let path: String = route
+            .template()
+            .split('/')
+            .map(
+                |segment| {
+                    if segment.starts_with('{') { "00000000-0000-0000-0000-000000000000" } else { segment }
+                },
+            )
+            .collect::<Vec<_>>()
+            .join("/");
+        let method = reqwest::Method::from_bytes(route.method.as_str().as_bytes()).unwrap();
+        let body = if method == reqwest::Method::GET || method == reqwest::Method::DELETE {
+            Value::Null
+        } else {
+            json!({})
+        };
+        let (anonymous, envelope) = app.call(method.clone(), &path, body.clone(), None).await;
+        let (forged, _) = app.call(method.clone(), &path, body, Some("not-a-token")).await;
+        let grpc_method = route.grpc_path.trim_start_matches('/');
+        if PUBLIC_METHODS.contains(&grpc_method) {
+            if grpc_method != "socio.v1.AuthService/Refresh" {
+                assert_ne!(anonymous, 401, "{method} {path} is public");
+                assert_ne!(forged, 401, "{method} {path} is public: a bad token is no reason to refuse it");
+            }
+        } else {
+            assert_eq!((anonymous, forged), (401, 401), "{method} {path} needs a token");
+            assert_eq!(envelope["error"], "UNAUTHENTICATED", "{method} {path}");
+        }
+    }
+}
+on_both_engines!(every_rest_route_needs_a_token_unless_it_is_one_of_the_public_calls);
+
 /// `rpc_service!` lists each service's handlers by hand, and the generated traits answer an
 /// unlisted method with UNIMPLEMENTED: every method must reach a handler.
 async fn every_method_of_the_contracts_reaches_a_handler(db: TestDatabase) {

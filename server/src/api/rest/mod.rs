@@ -1,7 +1,8 @@
 //! The REST layer under `/api`: one generic transcoder driven by the contracts' `google.api.http`
 //! annotations. It matches the path template, builds the request message from path, query and
-//! JSON body, calls the very same gRPC service in process (so every layer that guards gRPC guards
-//! REST too), and wraps the answer in the spec's envelope. It knows no domain.
+//! JSON body, calls the very same handler as gRPC through the same gate (the method's rule, the
+//! write budget, the language, the metrics: `edge::Gate::unary`), without an HTTP round through
+//! the gRPC router, and wraps the answer in the spec's envelope. It knows no domain.
 
 pub mod envelope;
 pub mod openapi;
@@ -10,15 +11,17 @@ pub mod routes;
 use std::sync::Arc;
 
 use axum::{extract::Request, response::Response};
-use bytes::{Buf, BufMut, Bytes, BytesMut};
-use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
-use http_body_util::BodyExt;
+use bytes::Bytes;
+use http::{HeaderMap, HeaderValue, StatusCode, header};
 use prost::Message;
 use prost_reflect::DynamicMessage;
 use serde_json::{Map, Value as Json};
-use tower::ServiceExt;
 
 use self::routes::{BodyRule, Resolution, Route, RouteTable};
+use super::{
+    edge::{Gate, Protocol},
+    unary::Unaries,
+};
 use crate::{
     error::{AppError, NUL_EN, NUL_PT_BR, Problem},
     locale::Language,
@@ -30,22 +33,24 @@ pub use envelope::{code_name, http_status};
 /// Largest JSON body the REST layer reads.
 const MAX_BODY_BYTES: usize = 1 << 20;
 
-/// Request headers passed on to the service.
-const FORWARDED_HEADERS: &[header::HeaderName] =
-    &[header::AUTHORIZATION, header::ACCEPT_LANGUAGE, header::USER_AGENT];
-
 /// Response metadata a service sets to give the envelope a `message`.
 pub const MESSAGE_METADATA: &str = "x-socio-message";
 
-/// The transcoder: the routing table and the in-process gRPC router it calls.
+/// The transcoder: the routing table, the services' unary methods it calls and the gate in front
+/// of them.
 pub struct Rest {
     table: RouteTable,
-    grpc: axum::Router,
+    unaries: Unaries,
+    gate: Gate,
 }
 
 impl Rest {
-    pub fn new(table: RouteTable, grpc: axum::Router) -> Arc<Self> {
-        Arc::new(Self { table, grpc })
+    /// The transcoder; every route must reach a method of `unaries`.
+    pub fn new(table: RouteTable, unaries: Unaries, gate: Gate) -> anyhow::Result<Arc<Self>> {
+        if let Some(route) = table.routes().iter().find(|r| unaries.get(&r.grpc_path).is_none()) {
+            anyhow::bail!("the REST route of {} reaches no handler", route.grpc_path);
+        }
+        Ok(Arc::new(Self { table, unaries, gate }))
     }
 
     pub async fn handle(&self, request: Request) -> Response {
@@ -88,46 +93,28 @@ impl Rest {
             Err(err) => return envelope::error(err, lang),
         };
 
-        let mut grpc_request = http::Request::builder()
-            .method(Method::POST)
-            .uri(&route.grpc_path)
-            .header(header::CONTENT_TYPE, "application/grpc")
-            .header(header::TE, "trailers")
-            .body(axum::body::Body::from(frame(&input.encode_to_vec())))
-            .expect("a valid gRPC request");
-        for name in FORWARDED_HEADERS {
-            if let Some(value) = parts.headers.get(name) {
-                grpc_request.headers_mut().insert(name.clone(), value.clone());
-            }
-        }
-        *grpc_request.extensions_mut() = parts.extensions;
-        grpc_request.extensions_mut().insert(super::edge::Protocol::Rest);
-
-        let response = match self.grpc.clone().oneshot(grpc_request).await {
+        let Some(method) = self.unaries.get(&route.grpc_path) else {
+            let err = anyhow::anyhow!("{} has a route but no handler", route.grpc_path);
+            return envelope::error(AppError::Internal(err), lang);
+        };
+        let answer = self
+            .gate
+            .unary(
+                &route.grpc_path,
+                Protocol::Rest,
+                &parts.headers,
+                parts.extensions,
+                Bytes::from(input.encode_to_vec()),
+                method,
+            )
+            .await;
+        let response = match answer {
             Ok(response) => response,
-            Err(never) => match never {},
+            Err(status) => return envelope::failure(&status),
         };
-        let (head, body) = response.into_parts();
-        let collected = match body.collect().await {
-            Ok(collected) => collected,
-            Err(err) => {
-                let err = anyhow::anyhow!("reading the service's answer: {err}");
-                return envelope::error(AppError::Internal(err), lang);
-            }
-        };
-        let mut metadata = head.headers.clone();
-        if let Some(trailers) = collected.trailers() {
-            metadata.extend(trailers.clone());
-        }
-        let status = tonic::Status::from_header_map(&metadata)
-            .unwrap_or_else(|| tonic::Status::internal("the service answered without a gRPC status"));
-        if status.code() != tonic::Code::Ok {
-            return envelope::failure(&status);
-        }
-        match unframe(collected.to_bytes())
-            .and_then(|bytes| DynamicMessage::decode(route.output.clone(), bytes).map_err(|e| e.to_string()))
-        {
-            Ok(output) => envelope::success(response_data(route, &output), success_message(&metadata)),
+        let message = success_message(response.metadata());
+        match DynamicMessage::decode(route.output.clone(), response.into_inner()) {
+            Ok(output) => envelope::success(response_data(route, &output), message),
             Err(err) => envelope::error(
                 AppError::Internal(anyhow::anyhow!("decoding {}: {err}", route.grpc_path)),
                 lang,
@@ -237,7 +224,7 @@ fn response_data(route: &Route, output: &DynamicMessage) -> Json {
     }
 }
 
-fn success_message(metadata: &HeaderMap) -> Option<String> {
+fn success_message(metadata: &tonic::metadata::MetadataMap) -> Option<String> {
     let raw = metadata.get(MESSAGE_METADATA)?.to_str().ok()?;
     percent_encoding::percent_decode_str(raw).decode_utf8().ok().map(|s| s.into_owned())
 }
@@ -255,27 +242,6 @@ fn parse_query(query: &str) -> Vec<(String, String)> {
             None => (decode(pair), String::new()),
         })
         .collect()
-}
-
-/// A gRPC length-prefixed message frame.
-fn frame(message: &[u8]) -> Bytes {
-    let mut buf = BytesMut::with_capacity(message.len() + 5);
-    buf.put_u8(0);
-    buf.put_u32(message.len() as u32);
-    buf.put_slice(message);
-    buf.freeze()
-}
-
-fn unframe(mut bytes: Bytes) -> Result<Bytes, String> {
-    if bytes.len() < 5 {
-        return Err("no message in the answer".into());
-    }
-    let compressed = bytes.get_u8();
-    let len = bytes.get_u32() as usize;
-    if compressed != 0 || bytes.len() < len {
-        return Err("malformed gRPC frame".into());
-    }
-    Ok(bytes.slice(..len))
 }
 
 fn not_routed(status: StatusCode, lang: Language) -> Response {
@@ -304,11 +270,5 @@ mod tests {
                 ("flag".into(), String::new())
             ]
         );
-    }
-
-    #[test]
-    fn frames_round_trip() {
-        assert_eq!(unframe(frame(b"hello")).unwrap(), Bytes::from_static(b"hello"));
-        assert!(unframe(Bytes::from_static(b"\0\0")).is_err());
     }
 }
