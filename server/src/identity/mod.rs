@@ -17,3 +17,4 @@ pub mod search;
 pub mod sessions;
 pub mod totals;
 pub mod users;
+pub mod verified;

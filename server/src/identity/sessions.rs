@@ -18,6 +18,7 @@ use sqlx::{AnyConnection, Row};
 use super::{
     changes,
     users::{self, Role, User},
+    verified::VerifiedTokens,
 };
 use crate::{
     clock::Clock,
@@ -62,6 +63,16 @@ pub struct TokenKeys {
     /// Issue and expiry times are read from the application's clock (not the token library's
     /// own reading of the machine's), so that they agree with every other time the server keeps.
     clock: Clock,
+    /// Tokens verified already, checked again only for their times.
+    verified: VerifiedTokens<Verified>,
+}
+
+/// A verified token's claims and times (seconds), to check again at each use.
+#[derive(Clone)]
+struct Verified {
+    claims: AccessClaims,
+    issued_at: i64,
+    expires_at: i64,
 }
 
 impl TokenKeys {
@@ -78,6 +89,7 @@ impl TokenKeys {
             decoding: DecodingKey::from_secret(secret.expose().as_bytes()),
             validation,
             clock,
+            verified: VerifiedTokens::default(),
         }
     }
 
@@ -100,9 +112,18 @@ impl TokenKeys {
     /// token that claims to live longer than [`ACCESS_TTL`], or to be issued in the future, is
     /// refused: whoever signed it, it is not one of ours.
     pub fn verify(&self, token: &str) -> Option<AccessClaims> {
+        let now = self.clock.now_ms() / 1000;
+        let leeway = self.validation.leeway as i64;
+        if let Some(known) = self.verified.get(token) {
+            if plausible_times(known.issued_at, known.expires_at, now, leeway) {
+                return Some(known.claims);
+            }
+            self.verified.forget(token);
+            return None;
+        }
         let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation).ok()?;
         let (iat, exp) = (data.claims.iat, data.claims.exp);
-        if !plausible_times(iat, exp, self.clock.now_ms() / 1000, self.validation.leeway as i64) {
+        if !plausible_times(iat, exp, now, leeway) {
             return None;
         }
         let role = match data.claims.role.as_str() {
@@ -110,12 +131,14 @@ impl TokenKeys {
             "user" => Role::User,
             _ => return None,
         };
-        Some(AccessClaims {
+        let claims = AccessClaims {
             user_id: data.claims.sub,
             role,
             session_id: data.claims.sid,
             expires_at: exp.checked_mul(1000)?,
-        })
+        };
+        self.verified.keep(token, Verified { claims: claims.clone(), issued_at: iat, expires_at: exp });
+        Some(claims)
     }
 }
 
@@ -390,6 +413,38 @@ mod tests {
         assert!(keys.verify(&token).is_some(), "fourteen minutes on");
         clock.advance(2 * 60_000);
         assert!(keys.verify(&token).is_none(), "sixteen minutes on");
+    }
+
+    #[test]
+    fn a_verified_token_is_kept_and_a_forgery_beside_it_is_still_refused() {
+        let keys = keys();
+        let token = keys.issue(&admin(), "family-1").unwrap();
+        assert_eq!(keys.verify(&token).unwrap().session_id, "family-1");
+        assert_eq!(keys.verified.len(), 1, "kept once verified");
+        assert_eq!(keys.verify(&token).unwrap().session_id, "family-1", "and answered from there");
+        // The same claims under another signature, and the token with its signature cut short.
+        let (signed, _) = token.rsplit_once('.').unwrap();
+        assert!(keys.verify(&format!("{signed}.{}", "A".repeat(43))).is_none());
+        assert!(keys.verify(&token[..token.len() - 1]).is_none());
+        assert!(
+            keys.verify(&forge(r#"{"alg":"HS256","typ":"JWT"}"#, claims(600, AUDIENCE), b"another-key"))
+                .is_none()
+        );
+        assert_eq!(keys.verified.len(), 1, "a refused token is never kept");
+    }
+
+    #[test]
+    fn the_verified_tokens_kept_never_pass_their_capacity() {
+        let keys = keys();
+        let key = "k".repeat(40).into_bytes();
+        let header = r#"{"alg":"HS256","typ":"JWT"}"#;
+        let now = Clock::system().now_ms() / 1000;
+        for n in 0..=super::super::verified::CAPACITY {
+            let claims = serde_json::json!({"sub": "u-1", "role": "user", "sid": format!("s-{n}"), "iss": "socio", "aud": AUDIENCE, "iat": now, "exp": now + 600});
+            assert!(keys.verify(&forge(header, claims, &key)).is_some());
+        }
+        assert!(keys.verified.len() <= super::super::verified::CAPACITY, "{}", keys.verified.len());
+        assert!(!keys.verified.is_empty());
     }
 
     #[test]
