@@ -7,6 +7,7 @@
 
 use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, StatusCode, header};
+use serde::Serialize;
 use serde_json::{Map, Value as Json, json};
 use tonic::Code;
 use tonic_types::StatusExt;
@@ -16,12 +17,20 @@ use crate::{error::AppError, locale::Language};
 /// Error reasons the spec's clients read as a top-level flag.
 const TOP_LEVEL_FLAGS: &[(&str, &str)] = &[("USER_NOT_REGISTERED", "isUnregistered")];
 
-pub fn success(data: Json, message: Option<String>) -> Response {
-    let mut body = json!({"success": true, "data": data});
-    if let Some(message) = message {
-        body["message"] = Json::String(message);
+/// A success: `data`, and the success message when the call gave one (`lang` says the error
+/// should `data` fail to be written).
+pub fn success<T: Serialize>(data: T, message: Option<String>, lang: Language) -> Response {
+    #[derive(Serialize)]
+    struct Success<T> {
+        success: bool,
+        data: T,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
     }
-    json_response(StatusCode::OK, &body)
+    match serde_json::to_vec(&Success { success: true, data, message }) {
+        Ok(body) => json_bytes(StatusCode::OK, body),
+        Err(err) => error(AppError::Internal(anyhow::anyhow!("writing a reply as JSON: {err}")), lang),
+    }
 }
 
 /// The HTTP status of a gRPC code.
@@ -70,7 +79,7 @@ pub fn code_name(code: Code) -> &'static str {
 /// transcoder's own refusals): its data, or its error in `lang`.
 pub fn answer(lang: Language, result: Result<Json, AppError>) -> Response {
     match result {
-        Ok(data) => success(data, None),
+        Ok(data) => success(data, None, lang),
         Err(err) => error(err, lang),
     }
 }
@@ -124,7 +133,11 @@ pub fn not_routed(status: StatusCode, code: &str, message: &str) -> Response {
 }
 
 fn json_response(status: StatusCode, body: &Json) -> Response {
-    let mut response = (status, body.to_string()).into_response();
+    json_bytes(status, body.to_string().into_bytes())
+}
+
+fn json_bytes(status: StatusCode, body: Vec<u8>) -> Response {
+    let mut response = (status, body).into_response();
     response
         .headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json; charset=utf-8"));

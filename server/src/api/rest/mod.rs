@@ -114,7 +114,7 @@ impl Rest {
         };
         let message = success_message(response.metadata());
         match DynamicMessage::decode(route.output.clone(), response.into_inner()) {
-            Ok(output) => envelope::success(response_data(route, &output), message),
+            Ok(output) => envelope::success(response_data(route, &output), message, lang),
             Err(err) => envelope::error(
                 AppError::Internal(anyhow::anyhow!("decoding {}: {err}", route.grpc_path)),
                 lang,
@@ -216,11 +216,26 @@ fn field_with_nul(value: &Json, path: &str) -> Option<String> {
     }
 }
 
-fn response_data(route: &Route, output: &DynamicMessage) -> Json {
-    let data = json::message_to_json(output);
+/// What a reply puts under `data`: the message, or the one field the route names.
+fn response_data<'a>(route: &'a Route, output: &'a DynamicMessage) -> ResponseData<'a> {
     match &route.response_body {
-        Some(field) => data.get(field.json_name()).cloned().unwrap_or(Json::Null),
-        None => data,
+        Some(field) => ResponseData::Field(json::FieldAsJson { message: output, field }),
+        None => ResponseData::Message(json::AsJson(output)),
+    }
+}
+
+/// A reply's `data`, written straight into the envelope.
+enum ResponseData<'a> {
+    Message(json::AsJson<'a>),
+    Field(json::FieldAsJson<'a>),
+}
+
+impl serde::Serialize for ResponseData<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ResponseData::Message(message) => message.serialize(serializer),
+            ResponseData::Field(field) => field.serialize(serializer),
+        }
     }
 }
 

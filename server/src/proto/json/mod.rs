@@ -12,7 +12,7 @@ use prost_reflect::{EnumDescriptor, MessageDescriptor};
 use serde_json::Value as Json;
 
 pub use input::{from_json, json_to_message, json_to_struct, query_to_json};
-pub use output::{message_to_json, struct_to_json, to_json};
+pub use output::{AsJson, FieldAsJson, message_to_json, struct_to_json, to_json};
 
 /// `SubscriptionStatus` → `SUBSCRIPTION_STATUS_`: the prefix every value of the enum carries.
 fn enum_prefix(desc: &EnumDescriptor) -> String {

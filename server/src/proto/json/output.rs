@@ -1,43 +1,103 @@
 //! A proto message as the REST layer's JSON (the rule is in the parent module).
 
 use prost_reflect::{DynamicMessage, FieldDescriptor, Kind, MapKey, ReflectMessage, Value};
-use serde_json::{Map, Value as Json};
+use serde::{
+    Serialize, Serializer,
+    ser::{SerializeMap, SerializeSeq},
+};
+use serde_json::Value as Json;
 
 use super::{enum_word, is_well_known};
 
 /// A message as the REST layer's JSON.
 pub fn message_to_json(message: &DynamicMessage) -> Json {
-    let desc = message.descriptor();
-    if is_well_known(&desc) {
-        return serde_json::to_value(message).unwrap_or(Json::Null);
-    }
-    let mut object = Map::new();
-    for field in desc.fields() {
-        let value = if field.supports_presence() && !message.has_field(&field) {
-            Json::Null
-        } else {
-            field_to_json(&field, &message.get_field(&field))
-        };
-        object.insert(field.json_name().to_owned(), value);
-    }
-    Json::Object(object)
+    serde_json::to_value(AsJson(message)).unwrap_or(Json::Null)
 }
 
-fn field_to_json(field: &FieldDescriptor, value: &Value) -> Json {
-    match value {
-        Value::List(items) => Json::Array(items.iter().map(|v| value_to_json(&field.kind(), v)).collect()),
-        Value::Map(entries) => {
-            let value_kind = match field.kind() {
-                Kind::Message(entry) => entry.map_entry_value_field().kind(),
-                other => other,
-            };
-            let mut object = Map::new();
-            for (key, v) in entries {
-                object.insert(map_key_string(key), value_to_json(&value_kind, v));
-            }
-            Json::Object(object)
+/// A message as the REST layer's JSON, written straight to a serializer: the REST reply is
+/// written without building a tree of values first.
+pub struct AsJson<'a>(pub &'a DynamicMessage);
+
+impl Serialize for AsJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let message = self.0;
+        let desc = message.descriptor();
+        if is_well_known(&desc) {
+            return message.serialize(serializer);
         }
-        single => value_to_json(&field.kind(), single),
+        let mut object = serializer.serialize_map(Some(desc.fields().len()))?;
+        for field in desc.fields() {
+            object.serialize_entry(field.json_name(), &FieldAsJson { message, field: &field })?;
+        }
+        object.end()
+    }
+}
+
+/// One field of a message as the REST layer's JSON: `null` when the field has presence and is
+/// unset.
+pub struct FieldAsJson<'a> {
+    pub message: &'a DynamicMessage,
+    pub field: &'a FieldDescriptor,
+}
+
+impl Serialize for FieldAsJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let field = self.field;
+        if field.supports_presence() && !self.message.has_field(field) {
+            return serializer.serialize_none();
+        }
+        let kind = field.kind();
+        match self.message.get_field(field).as_ref() {
+            Value::List(items) => {
+                let mut list = serializer.serialize_seq(Some(items.len()))?;
+                for value in items {
+                    list.serialize_element(&ValueAsJson { kind: &kind, value })?;
+                }
+                list.end()
+            }
+            Value::Map(entries) => {
+                let value_kind = match kind {
+                    Kind::Message(entry) => entry.map_entry_value_field().kind(),
+                    other => other,
+                };
+                let mut object = serializer.serialize_map(Some(entries.len()))?;
+                for (key, value) in entries {
+                    object
+                        .serialize_entry(&map_key_string(key), &ValueAsJson { kind: &value_kind, value })?;
+                }
+                object.end()
+            }
+            single => ValueAsJson { kind: &kind, value: single }.serialize(serializer),
+        }
+    }
+}
+
+/// One value of a field of `kind`.
+struct ValueAsJson<'a> {
+    kind: &'a Kind,
+    value: &'a Value,
+}
+
+impl Serialize for ValueAsJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match (self.kind, self.value) {
+            (Kind::Enum(desc), Value::EnumNumber(n)) => enum_word(desc, *n).serialize(serializer),
+            (_, Value::Message(m)) => AsJson(m).serialize(serializer),
+            (_, Value::Bool(b)) => serializer.serialize_bool(*b),
+            (_, Value::I32(n)) => serializer.serialize_i32(*n),
+            (_, Value::I64(n)) => serializer.serialize_i64(*n),
+            (_, Value::U32(n)) => serializer.serialize_u32(*n),
+            (_, Value::U64(n)) => serializer.serialize_u64(*n),
+            (_, Value::F32(n)) => float_json(f64::from(*n)).serialize(serializer),
+            (_, Value::F64(n)) => float_json(*n).serialize(serializer),
+            (_, Value::String(s)) => serializer.serialize_str(s),
+            (_, Value::Bytes(b)) => {
+                use base64::Engine as _;
+                serializer.serialize_str(&base64::engine::general_purpose::STANDARD.encode(b))
+            }
+            (_, Value::EnumNumber(n)) => serializer.serialize_i32(*n),
+            (_, Value::List(_) | Value::Map(_)) => serializer.serialize_unit(),
+        }
     }
 }
 
@@ -49,27 +109,6 @@ fn map_key_string(key: &MapKey) -> String {
         MapKey::U32(n) => n.to_string(),
         MapKey::U64(n) => n.to_string(),
         MapKey::String(s) => s.clone(),
-    }
-}
-
-fn value_to_json(kind: &Kind, value: &Value) -> Json {
-    match (kind, value) {
-        (Kind::Enum(desc), Value::EnumNumber(n)) => enum_word(desc, *n),
-        (_, Value::Message(m)) => message_to_json(m),
-        (_, Value::Bool(b)) => Json::Bool(*b),
-        (_, Value::I32(n)) => Json::from(*n),
-        (_, Value::I64(n)) => Json::from(*n),
-        (_, Value::U32(n)) => Json::from(*n),
-        (_, Value::U64(n)) => Json::from(*n),
-        (_, Value::F32(n)) => float_json(f64::from(*n)),
-        (_, Value::F64(n)) => float_json(*n),
-        (_, Value::String(s)) => Json::String(s.clone()),
-        (_, Value::Bytes(b)) => {
-            use base64::Engine as _;
-            Json::String(base64::engine::general_purpose::STANDARD.encode(b))
-        }
-        (_, Value::EnumNumber(n)) => Json::from(*n),
-        (_, Value::List(_) | Value::Map(_)) => Json::Null,
     }
 }
 
