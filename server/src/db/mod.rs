@@ -8,6 +8,7 @@ pub mod jobs;
 pub mod key_lock;
 pub mod notify;
 pub mod rate_limit;
+mod sqlite_build;
 mod writes;
 
 use writes::{Hearing, SqliteWriter};
