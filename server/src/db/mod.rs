@@ -53,7 +53,7 @@ pub struct Db {
     /// PostgreSQL's address, for LISTEN (a dedicated connection).
     url: String,
     /// Wakes this process's idle job workers when a job was committed here.
-    jobs_added: Arc<jobs::JobSignals>,
+    job_signals: Arc<jobs::JobSignals>,
     /// Notices committed here (and, on PostgreSQL, relayed from other processes): see [`Notice`].
     notices: tokio::sync::broadcast::Sender<Notice>,
     /// This process's per-key mutexes (`key_lock`).
@@ -142,7 +142,7 @@ impl Db {
             pool,
             engine,
             url,
-            jobs_added: Arc::default(),
+            job_signals: Arc::default(),
             notices,
             local_locks: Arc::default(),
             clock: Clock::system(),
@@ -181,7 +181,7 @@ impl Db {
     /// A transaction ([`Tx`]): a job enqueued in it wakes this process's workers once it commits.
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
         let hearing = Hearing {
-            jobs_added: self.jobs_added.clone(),
+            job_signals: self.job_signals.clone(),
             notices: self.notices.clone(),
             clock: self.clock.clone(),
         };
@@ -242,7 +242,7 @@ impl Db {
     /// or a subject's job ended wakes them (call `added` after the commit: before, a lane could
     /// look and find nothing; other processes' jobs are found by the poll).
     pub(crate) fn job_signals(&self) -> &jobs::JobSignals {
-        &self.jobs_added
+        &self.job_signals
     }
 
     pub(crate) fn url(&self) -> &str {

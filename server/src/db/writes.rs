@@ -206,7 +206,7 @@ pub struct Tx {
     open: Open,
     _turn: Turn,
     engine: Engine,
-    jobs_added: Arc<JobSignals>,
+    job_signals: Arc<JobSignals>,
     /// The kinds of the jobs enqueued in it: their lanes wake when it commits.
     enqueued: Vec<&'static str>,
     notices: tokio::sync::broadcast::Sender<Notice>,
@@ -216,7 +216,7 @@ pub struct Tx {
 
 /// What a transaction tells when it commits, and its clock.
 pub(super) struct Hearing {
-    pub jobs_added: Arc<JobSignals>,
+    pub job_signals: Arc<JobSignals>,
     pub notices: tokio::sync::broadcast::Sender<Notice>,
     pub clock: Clock,
 }
@@ -241,7 +241,7 @@ impl Tx {
             open,
             _turn: Turn::taken_after(waiting),
             engine,
-            jobs_added: hearing.jobs_added,
+            job_signals: hearing.job_signals,
             enqueued: Vec::new(),
             notices: hearing.notices,
             announced: Vec::new(),
@@ -260,7 +260,7 @@ impl Tx {
             Open::Sqlite(mut turn) => turn.end("commit").await?,
         }
         for kind in self.enqueued {
-            self.jobs_added.added(kind);
+            self.job_signals.added(kind);
         }
         for notice in self.announced {
             let _ = self.notices.send(notice);
