@@ -95,9 +95,11 @@ async fn a_server_killed_under_webhook_load_loses_no_acknowledged_message_and_se
         sent <= requests && requests <= sent + interrupted,
         "each reply reached Meta at most once: {requests} requests, {sent} sent, {interrupted} interrupted"
     );
+    // A person's sends run one at a time, in order: at most one of each of the six people was in
+    // flight when the kill came (the send lane's own cap, 64, is far above).
     assert!(
-        interrupted <= 4,
-        "only the requests in flight at the kill (one a worker) are in doubt: {interrupted}"
+        interrupted <= 6,
+        "only the requests in flight at the kill (one a person) are in doubt: {interrupted}"
     );
     // Everyone who wrote got an answer, or, for a reply caught in flight, a visible failure.
     let people_answered = count(
