@@ -134,7 +134,7 @@ impl Gate {
 }
 
 /// The request headers a call made without HTTP passes on to its handler as metadata.
-pub const FORWARDED: &[http::HeaderName] =
+const FORWARDED: &[http::HeaderName] =
     &[http::header::AUTHORIZATION, http::header::ACCEPT_LANGUAGE, http::header::USER_AGENT];
 
 /// The language `Accept-Language` asks for.

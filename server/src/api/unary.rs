@@ -11,6 +11,8 @@ use bytes::Bytes;
 use futures::future::BoxFuture;
 use prost::Message;
 
+use crate::error::AppError;
+
 /// What a unary method's function returns: the encoded reply with its metadata, or the status.
 pub type UnaryFuture = BoxFuture<'static, Result<tonic::Response<Bytes>, tonic::Status>>;
 
@@ -58,8 +60,10 @@ where
         let api = api.clone();
         Box::pin(async move {
             let (metadata, extensions, encoded) = request.into_parts();
-            let message = I::decode(encoded)
-                .map_err(|err| tonic::Status::invalid_argument(format!("the request message: {err}")))?;
+            // The transcoder encoded it from this very message's descriptor: failing is ours.
+            let message = I::decode(encoded).map_err(|err| {
+                tonic::Status::from(AppError::Internal(anyhow::anyhow!("decoding a REST request: {err}")))
+            })?;
             let response = handler(api, tonic::Request::from_parts(metadata, extensions, message)).await?;
             let (metadata, message, extensions) = response.into_parts();
             Ok(tonic::Response::from_parts(metadata, Bytes::from(message.encode_to_vec()), extensions))
