@@ -161,8 +161,12 @@ impl ReplyHandler {
             let typing = self.show_typing(&user, &claimed);
             self.transcribe(&user, &mut claimed).await;
             let consultant = self.consult(&user, &replies::readable_text(&claimed)).await?;
-            // The consultant may have switched the user's language: answer in the new one.
-            let user = self.turns.person(&user.id).await?.unwrap_or(user);
+            // The offline guide may have switched the user's language: answer in the new one (the
+            // model's answer is in the language it was asked in, and its tools change nobody).
+            let user = match &consultant {
+                Some(answer) if answer.guided => self.turns.person(&user.id).await?.unwrap_or(user),
+                _ => user,
+            };
             let choices = consultant.as_ref().map(|a| a.choices.clone()).unwrap_or_default();
             let text =
                 replies::compose(&user, first_contact, &claimed, &self.links, consultant.map(|a| a.text));

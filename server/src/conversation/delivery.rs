@@ -93,19 +93,23 @@ impl SendHandler {
     async fn deliver(&self, job: &Job) -> Result<(), JobError> {
         let payload: SendJob = job.payload_as()?;
         let id = payload.message_id.as_str();
-        let Some(message) = messages::get(&self.db, id).await? else {
+        // What the send needs to know, on one connection: the message with its person's window,
+        // and the person.
+        let mut conn = self.db.pool().acquire().await?;
+        let Some((message, last_inbound)) = messages::get_to_send(&mut conn, id).await? else {
             return Ok(()); // erased with its user
         };
-        let Some(user) = self.users.find(&message.user_id).await? else {
+        let Some(user) = self.users.find_in(&mut conn, &message.user_id).await? else {
             return Ok(());
         };
+        drop(conn);
         let notice = message.kind == MessageKind::Other("notice".into());
         let Some(to) = user.whatsapp_address().map(str::to_owned) else {
             let reason = "the person has neither a WhatsApp number nor a business-scoped id";
             messages::record_failed(&self.db, id, reason).await?;
             return Err(JobError::Permanent(reason.into()));
         };
-        let open = window_open(&self.db, &user.id).await?;
+        let open = within_window(last_inbound, self.db.now_ms());
         let outgoing = match (open, notice, &message.template) {
             (false, _, Some(filled)) => Outgoing::Template {
                 to,
@@ -209,8 +213,13 @@ pub(in crate::conversation) async fn window_open_in(
     user_id: &str,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
-    let last_inbound = messages::last_inbound_at(conn, user_id).await?;
-    Ok(last_inbound.is_some_and(|at| now - at <= SERVICE_WINDOW_MS))
+    Ok(within_window(messages::last_inbound_at(conn, user_id).await?, now))
+}
+
+/// Whether a person who last wrote to us at `last_inbound` (Unix ms; never, None) is within
+/// WhatsApp's 24-hour customer-service window at `now`.
+fn within_window(last_inbound: Option<i64>, now: i64) -> bool {
+    last_inbound.is_some_and(|at| now - at <= SERVICE_WINDOW_MS)
 }
 
 /// Hands one of our stored messages to WhatsApp, once: a message found still `sending` was
@@ -330,6 +339,18 @@ mod tests {
         let queued = job("send", json!({ "messageId": "m1", "answersAt": 5 }));
         let read: SendJob = queued.payload_as().unwrap();
         assert_eq!((read.message_id.as_str(), read.answers_at), ("m1", Some(5)));
+    }
+
+    #[test]
+    fn the_customer_service_window_is_open_for_twenty_four_hours_from_the_person_s_last_message() {
+        let wrote = 1_700_000_000_000;
+        assert!(!within_window(None, wrote), "never wrote to us: only a template reaches them");
+        assert!(within_window(Some(wrote), wrote + 60_000));
+        assert!(
+            within_window(Some(wrote), wrote + SERVICE_WINDOW_MS),
+            "the last millisecond of the 24 hours"
+        );
+        assert!(!within_window(Some(wrote), wrote + SERVICE_WINDOW_MS + 1));
     }
 
     #[test]

@@ -53,16 +53,24 @@ async fn answer_offer(
     stored_id: &str,
     at: i64,
 ) -> Result<bool, AppError> {
+    let tapped = match message.choice_id.as_deref() {
+        Some(OFFER_YES) => Some(true),
+        Some(OFFER_NO) => Some(false),
+        _ => None,
+    };
+    let written = yes_or_no(&message.text);
+    if tapped.is_none() && written.is_none() {
+        return Ok(false); // no answer to any offer: nothing to look up
+    }
     let Some(offer_id) = reminders.open_offer_in(tx, &user.id).await? else { return Ok(false) };
-    let yes = match message.choice_id.as_deref() {
-        Some(OFFER_YES) => true,
-        Some(OFFER_NO) => false,
-        _ => match yes_or_no(&message.text) {
-            Some(yes) if messages::last_outbound(tx, &user.id).await?.is_some_and(|m| m.id == offer_id) => {
-                yes
-            }
-            _ => return Ok(false),
-        },
+    let yes = match (tapped, written) {
+        (Some(yes), _) => yes,
+        (None, Some(yes))
+            if messages::last_outbound(tx, &user.id).await?.is_some_and(|m| m.id == offer_id) =>
+        {
+            yes
+        }
+        _ => return Ok(false),
     };
     reminders.answer_offer_in(tx, &user.id, yes, at).await?;
     tracing::info!(user = %user.id, yes, "a person answered the offer of the check-ins");

@@ -68,13 +68,18 @@ pub(in crate::conversation) async fn due_update(
     conn: &mut AnyConnection,
     user_id: &str,
 ) -> Result<Option<NewJob>, sqlx::Error> {
-    let covers_until = get(conn, user_id).await?.map_or(i64::MIN, |s| s.covers_until);
-    let since: i64 = sqlx::query("select count(*) as n from messages where user_id = $1 and created_at > $2")
-        .bind(user_id)
-        .bind(covers_until)
-        .fetch_one(&mut *conn)
-        .await?
-        .try_get("n")?;
+    // The summary's end and the messages since, in one statement (a reply's answer waits on it).
+    let row = sqlx::query(
+        "select s.covers_until as covers_until, (select count(*) from messages m \
+         where m.user_id = $1 and m.created_at > coalesce(s.covers_until, $2)) as n \
+         from (select 1 as one) o left join conversation_summaries s on s.user_id = $1",
+    )
+    .bind(user_id)
+    .bind(i64::MIN)
+    .fetch_one(&mut *conn)
+    .await?;
+    let covers_until = row.try_get::<Option<i64>, _>("covers_until")?.unwrap_or(i64::MIN);
+    let since: i64 = row.try_get("n")?;
     Ok((since >= WINDOW + EVERY).then(|| {
         SummaryJob { user_id: user_id.to_owned() }
             .job()

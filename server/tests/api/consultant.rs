@@ -271,6 +271,30 @@ async fn the_web_chat_continues_the_same_conversation_as_whatsapp(db: TestDataba
 }
 on_both_engines!(the_web_chat_continues_the_same_conversation_as_whatsapp);
 
+/// The history's total is the whole conversation's on every page: a full page, the short last one
+/// (which says the total itself, uncounted) and one past the end.
+async fn every_page_of_the_chat_history_says_how_many_messages_there_are_in_all(db: TestDatabase) {
+    let app = app(db).await;
+    let phone = "+5511987654321";
+    app.make_pro(phone, socio::locale::Language::PtBr).await;
+    for text in ["Oi", "Uma padaria artesanal", "No meu bairro"] {
+        app.say(phone, text).await;
+    }
+    let (token, _) = app.login(phone).await;
+    let stored = app.count("select count(*) as n from messages").await;
+    assert!(stored >= 6, "three messages and their answers: {stored}");
+    let mut seen = 0;
+    for page in 1..=4 {
+        let path = format!("/api/chat/messages?page={page}&limit=4");
+        let (status, body) = app.call(reqwest::Method::GET, &path, Value::Null, Some(&token)).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["data"]["total"].as_i64(), Some(stored), "page {page}: {body}");
+        seen += body["data"]["messages"].as_array().unwrap().len() as i64;
+    }
+    assert_eq!(seen, stored, "the pages hold every message once");
+}
+on_both_engines!(every_page_of_the_chat_history_says_how_many_messages_there_are_in_all);
+
 async fn the_web_chat_is_for_pro_users(db: TestDatabase) {
     let app = app(db).await;
     let phone = "+5511987654321";

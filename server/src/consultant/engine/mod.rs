@@ -66,6 +66,9 @@ pub struct Engine {
 pub struct Answer {
     pub text: String,
     pub choices: Vec<Choice>,
+    /// Whether the offline guide answered: it may have changed the person (their language, when
+    /// asked to speak another); the model's tools never do.
+    pub guided: bool,
 }
 
 /// Who reads a plan summary: the model (a closed answer in words with the code its tools take) or
@@ -306,12 +309,13 @@ impl Engine {
 
     /// The guide's answer, with the taps for the closed question it ends on.
     async fn guided(&self, user: &User, text: String) -> Result<Answer, AppError> {
-        Ok(Answer { text, choices: self.guide.pending_choices(&user.id).await? })
+        Ok(Answer { text, choices: self.guide.pending_choices(&user.id).await?, guided: true })
     }
 
     async fn context(&self, user: &User) -> Result<Vec<Json>, AppError> {
         let prompt = self.prompts.active().await?;
-        let plan = self.plans.get_or_create(&user.id).await?;
+        // The sections the summary shows, without the plan's generated document.
+        let plan = self.plans.outline(&user.id).await?;
         // The latest messages and how many there are, not the whole conversation: a reply reads the
         // same few rows whether the person wrote twenty messages or twenty thousand.
         let (latest, total) = self.messages.page(&user.id, HISTORY_MESSAGES as i64, 0).await?;
@@ -382,7 +386,7 @@ impl Engine {
         for _ in 0..MAX_TOOL_ROUNDS {
             match llm.complete_streaming(&conversation, &tools, deltas).await? {
                 // Whole: a long answer is split into several WhatsApp messages, never cut off.
-                Completion::Text(text) => return Ok(Answer { text, choices }),
+                Completion::Text(text) => return Ok(Answer { text, choices, guided: false }),
                 Completion::ToolCalls { calls, message } => {
                     conversation.push(message);
                     for call in calls {

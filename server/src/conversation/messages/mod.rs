@@ -139,6 +139,21 @@ pub(in crate::conversation) async fn get(db: &Db, id: &str) -> Result<Option<Mes
     row.as_ref().map(from_row).transpose()
 }
 
+/// A message about to be sent, and when its person last wrote to us (WhatsApp's 24-hour window
+/// runs from then): one statement on `conn`, for the send job.
+pub(in crate::conversation) async fn get_to_send(
+    conn: &mut AnyConnection,
+    id: &str,
+) -> Result<Option<(Message, Option<i64>)>, sqlx::Error> {
+    let sql = format!(
+        "select {COLUMNS}, (select max(i.created_at) from messages i \
+         where i.user_id = messages.user_id and i.direction = 'inbound') as last_inbound_at \
+         from messages where id = $1"
+    );
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(conn).await?;
+    row.map(|row| Ok((from_row(&row)?, row.try_get("last_inbound_at")?))).transpose()
+}
+
 /// A user's whole conversation, oldest first.
 pub(in crate::conversation) async fn conversation(
     db: &Db,
@@ -181,12 +196,25 @@ pub(in crate::conversation) async fn page(
     offset: i64,
 ) -> Result<(Vec<Message>, i64), sqlx::Error> {
     let found = latest(db, user_id, limit, offset).await?;
+    // A page that came back short ends the conversation: it says the total itself (a reply's
+    // context, most people's, is one statement instead of two).
+    if let Some(total) = total_from_short_page(found.len(), limit, offset) {
+        return Ok((found, total));
+    }
     let total: i64 = sqlx::query("select count(*) as n from messages where user_id = $1")
         .bind(user_id)
         .fetch_one(db.pool())
         .await?
         .try_get("n")?;
     Ok((found, total))
+}
+
+/// How many messages there are in all, when a page of `found` rows asked for at `offset` says so:
+/// fewer than `limit` came back, so the page ends the conversation — unless it is empty past the
+/// start (the conversation may end anywhere before `offset`).
+fn total_from_short_page(found: usize, limit: i64, offset: i64) -> Option<i64> {
+    let found = i64::try_from(found).ok()?;
+    (found < limit && (found > 0 || offset == 0)).then_some(offset + found)
 }
 
 /// The user's messages, newest first, without counting them all (the dashboard's preview).
@@ -370,5 +398,19 @@ impl Messages {
     /// Whether a message of ours to the person other than `except` is still queued or being sent.
     pub async fn outbound_pending(&self, user_id: &str, except: &str) -> Result<bool, AppError> {
         Ok(outbound_pending(&self.db, user_id, except).await?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::total_from_short_page;
+
+    #[test]
+    fn a_short_page_says_how_many_messages_there_are_and_a_full_or_empty_one_past_the_start_does_not() {
+        assert_eq!(total_from_short_page(0, 30, 0), Some(0), "nobody wrote yet");
+        assert_eq!(total_from_short_page(12, 30, 0), Some(12));
+        assert_eq!(total_from_short_page(5, 20, 40), Some(45), "the last page of three");
+        assert_eq!(total_from_short_page(30, 30, 0), None, "a full page may have more after it");
+        assert_eq!(total_from_short_page(0, 20, 40), None, "past the end: the total is somewhere before");
     }
 }
