@@ -41,10 +41,10 @@ You are Sócio, a business consultant for Brazilian small-business owners on Wha
 when the person writes in English.";
 
 /// The active prompt's text, or the built-in default when none is active.
-async fn active(db: &Db) -> Result<String, sqlx::Error> {
+async fn active(conn: &mut sqlx::AnyConnection) -> Result<String, sqlx::Error> {
     let row = sqlx::query("select content from system_prompts where is_active = $1 limit 1")
         .bind(true)
-        .fetch_optional(db.pool())
+        .fetch_optional(conn)
         .await?;
     Ok(row.map(|r| r.try_get("content")).transpose()?.unwrap_or_else(|| DEFAULT_PROMPT.to_owned()))
 }
@@ -298,7 +298,12 @@ impl Prompts {
 
     /// The active prompt's text, or the built-in default when none is active.
     pub async fn active(&self) -> Result<String, AppError> {
-        Ok(active(&self.db).await?)
+        Ok(active(&mut *self.db.pool().acquire().await?).await?)
+    }
+
+    /// [`Prompts::active`] on the caller's connection.
+    pub async fn active_in(&self, conn: &mut sqlx::AnyConnection) -> Result<String, AppError> {
+        Ok(active(conn).await?)
     }
 
     /// Seeds the default prompt when there is none, and keeps a seeded default no admin edited up

@@ -150,9 +150,9 @@ impl Desk {
 
     /// The person's latest `limit` messages (oldest first) and handoff.
     pub async fn view(&self, person: &User, limit: i64) -> Result<View, AppError> {
-        let mut latest = messages::latest(&self.db, &person.id, limit, 0).await?;
-        latest.reverse();
         let mut conn = self.db.pool().acquire().await?;
+        let mut latest = messages::latest(&mut conn, &person.id, limit, 0).await?;
+        latest.reverse();
         let handoff = handoff::get(&mut conn, &person.id).await?;
         Ok(View { messages: latest, handoff, at: self.db.now_ms() })
     }

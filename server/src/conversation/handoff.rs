@@ -231,18 +231,6 @@ pub(in crate::conversation) async fn give_back(tx: &mut Tx, user_id: &str) -> Re
     Ok(ended)
 }
 
-/// Whether an admin is answering the person now.
-pub(in crate::conversation) async fn is_taken(
-    conn: &mut AnyConnection,
-    user_id: &str,
-) -> Result<bool, sqlx::Error> {
-    let row = sqlx::query("select 1 from handoffs where user_id = $1 and status = 'taken'")
-        .bind(user_id)
-        .fetch_optional(conn)
-        .await?;
-    Ok(row.is_some())
-}
-
 pub(in crate::conversation) async fn get(
     conn: &mut AnyConnection,
     user_id: &str,

@@ -85,7 +85,7 @@ impl Overviews {
         let db = self.plans.db();
         let now = db.now_ms();
         let plan = self.plans.outline(user_id).await?;
-        let latest = messages::latest(db, user_id, recent, 0).await?;
+        let latest = messages::latest(&mut *db.pool().acquire().await?, user_id, recent, 0).await?;
         let activity = messages::activity(db, user_id, now).await?;
         let months = Results::new(self.plans.clone()).months(user_id).await?;
         Ok(Overview { plan, recent: latest.into_iter().map(Recent::from).collect(), activity, months })
@@ -111,7 +111,8 @@ impl Overviews {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<Recent>, i64), AppError> {
-        let (found, total) = messages::page(self.plans.db(), user_id, limit, offset).await?;
+        let mut conn = self.plans.db().pool().acquire().await?;
+        let (found, total) = messages::page(&mut conn, user_id, limit, offset).await?;
         Ok((found.into_iter().map(Recent::from).collect(), total))
     }
 

@@ -145,6 +145,11 @@ impl Summaries {
         Ok(get(&mut conn, user_id).await?)
     }
 
+    /// [`Summaries::get`] on the caller's connection.
+    pub async fn get_in(&self, conn: &mut AnyConnection, user_id: &str) -> Result<Option<Summary>, AppError> {
+        Ok(get(conn, user_id).await?)
+    }
+
     /// The summary as it stands and the messages its update should fold in, in one read.
     pub async fn with_what_to_fold_in(
         &self,

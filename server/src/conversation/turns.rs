@@ -6,7 +6,7 @@
 //! offer) enqueued with it. A crash before that commit leaves the messages claimed by the job,
 //! which its retry picks up again; after it, the retry finds nothing left to answer.
 
-use super::{delivery, handoff, messages, proactive, split, summaries, updates};
+use super::{delivery, messages, proactive, split, summaries, updates};
 use crate::{
     db::{
         Db,
@@ -70,19 +70,16 @@ impl Turns {
 
     /// Claims the person's unanswered messages for `job_id`, in one transaction; while a person
     /// holds the conversation they are marked answered at once (the admin's to answer). Who they
-    /// are and whether we ever answered them are read first, outside the writer's turn (a person's
-    /// reply jobs run one at a time, so no other reply comes between).
+    /// are is read first, outside the writer's turn; the claim itself says whether a person holds
+    /// the conversation and whether we ever answered them.
     pub async fn claim(&self, user_id: &str, job_id: &str) -> Result<Claim, AppError> {
-        let mut conn = self.db.pool().acquire().await?;
-        let Some(user) = self.users.find_in(&mut conn, user_id).await? else {
+        let Some(user) = self.users.find(user_id).await? else {
             return Ok(Claim { user: None, messages: Vec::new(), first_contact: false, taken: false });
         };
-        let first_contact = !messages::has_replied(&mut conn, user_id).await?;
-        drop(conn);
         let mut tx = self.db.begin().await?;
         let now = self.db.now_ms();
-        let messages = messages::claim_unanswered(&mut tx, user_id, job_id, now).await?;
-        let taken = handoff::is_taken(&mut tx, user_id).await?;
+        let messages::Claimed { messages, taken, first_contact } =
+            messages::claim_unanswered(&mut tx, user_id, job_id, now).await?;
         if taken {
             messages::mark_answered(&mut tx, user_id, job_id, now).await?;
         }

@@ -230,6 +230,15 @@ impl Db {
         Ok(())
     }
 
+    /// A connection to read on, for a use case that reads several domains at once and hands it to
+    /// each service's `…_in` (a reply's context: its prompt, plan, messages and summary) — the
+    /// read counterpart of [`Db::begin`]: one turn at the pool instead of one a read, each of which
+    /// sqlx ends with a round trip to the database (its ping on release). Writes go through
+    /// [`Db::begin`] or [`Db::writer`].
+    pub async fn read(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Any>, sqlx::Error> {
+        self.pool.acquire().await
+    }
+
     pub fn pool(&self) -> &AnyPool {
         &self.pool
     }

@@ -158,7 +158,12 @@ impl Plans {
     /// The plan without its generated document (`document` is None): what a dashboard shows.
     pub async fn outline(&self, user_id: &str) -> Result<Plan, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        store::get_or_create(&mut conn, user_id, Detail::Sections, self.db.now_ms()).await
+        self.outline_in(&mut conn, user_id).await
+    }
+
+    /// [`Plans::outline`] on the caller's connection.
+    pub async fn outline_in(&self, conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<Plan, AppError> {
+        store::get_or_create(conn, user_id, Detail::Sections, self.db.now_ms()).await
     }
 
     /// Applies updates atomically, then tells whoever watches this user's plan.

@@ -313,12 +313,14 @@ impl Engine {
     }
 
     async fn context(&self, user: &User) -> Result<Vec<Json>, AppError> {
-        let prompt = self.prompts.active().await?;
+        // What the model is told, read on one connection (one hand-back to the pool, not four).
+        let mut conn = self.db.read().await?;
+        let prompt = self.prompts.active_in(&mut conn).await?;
         // The sections the summary shows, without the plan's generated document.
-        let plan = self.plans.outline(&user.id).await?;
+        let plan = self.plans.outline_in(&mut conn, &user.id).await?;
         // The latest messages and how many there are, not the whole conversation: a reply reads the
         // same few rows whether the person wrote twenty messages or twenty thousand.
-        let (latest, total) = self.messages.page(&user.id, HISTORY_MESSAGES as i64, 0).await?;
+        let (latest, total) = self.messages.page_in(&mut conn, &user.id, HISTORY_MESSAGES as i64, 0).await?;
         let mut history: Vec<Json> = Vec::new();
         let mut used = 0;
         for message in &latest {
@@ -335,7 +337,8 @@ impl Engine {
         }
         history.reverse();
         let earlier = usize::try_from(total).unwrap_or_default().saturating_sub(history.len());
-        let summary = self.summaries.get(&user.id).await?;
+        let summary = self.summaries.get_in(&mut conn, &user.id).await?;
+        drop(conn);
         // What the server knows goes in a system message; what the person (or a summary of their
         // words) wrote — their name, their plan, the summary — goes in a user message between
         // tags, as data: it can never speak with the system's voice.

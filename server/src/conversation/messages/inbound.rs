@@ -2,7 +2,7 @@
 //! the reply job that answers it (`received` → `processing` → `answered`), a web chat's message,
 //! a voice note's transcription.
 
-use sqlx::AnyConnection;
+use sqlx::{AnyConnection, Row};
 
 use crate::{
     db::Db,
@@ -40,22 +40,45 @@ pub(in crate::conversation) async fn insert_inbound(
     Ok(inserted.map(|_| id))
 }
 
+/// What a reply job's claim took, and what it saw of the person as it took it.
+pub(in crate::conversation) struct Claimed {
+    /// Oldest first; none when an earlier job of the burst answered them.
+    pub messages: Vec<Message>,
+    /// Whether a person holds the conversation (`handoff`): the messages are the admin's.
+    pub taken: bool,
+    /// Whether we never answered the person (the welcome goes first).
+    pub first_contact: bool,
+}
+
 /// Takes the user's unanswered messages for a reply job: those still `received`, and those this
-/// same job took before a crash. Oldest first.
+/// same job took before a crash. With nothing taken, `taken` and `first_contact` are false (there
+/// is nothing to answer).
 pub(in crate::conversation) async fn claim_unanswered(
     conn: &mut AnyConnection,
     user_id: &str,
     job_id: &str,
     now: i64,
-) -> Result<Vec<Message>, sqlx::Error> {
-    // One statement: on SQLite it runs inside the one writer's turn, where every statement counts.
-    let sql = format!("{CLAIM} returning {COLUMNS}");
+) -> Result<Claimed, sqlx::Error> {
+    // One statement, which also says whether a person holds the conversation and whether we ever
+    // answered: on SQLite it runs inside the one writer's turn, on PostgreSQL every statement is a
+    // round trip, and a crowd's thousand claims come at once (issue 46).
+    let sql = format!(
+        "{CLAIM} returning {COLUMNS}, \
+         (select count(*) from handoffs h where h.user_id = $3 and h.status = 'taken') as taken, \
+         (select count(*) from (select 1 from messages o where o.user_id = $3 and o.direction = 'outbound' limit 1) r) \
+         as replied"
+    );
     let rows =
         sqlx::query(sqlx::AssertSqlSafe(sql)).bind(job_id).bind(now).bind(user_id).fetch_all(conn).await?;
-    let mut claimed = rows.iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
+    // Counts (a boolean reads back as an integer on SQLite): none found is false.
+    let found = |name: &str| -> Result<bool, sqlx::Error> {
+        rows.first().map_or(Ok(false), |row| Ok(row.try_get::<i64, _>(name)? > 0))
+    };
+    let (taken, first_contact) = (found("taken")?, !rows.is_empty() && !found("replied")?);
+    let mut messages = rows.iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
     // RETURNING says nothing of the order: oldest first, as they were written.
-    claimed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
-    Ok(claimed)
+    messages.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+    Ok(Claimed { messages, taken, first_contact })
 }
 
 /// The claim of a person's unanswered messages for a reply job (`$1` the job, `$2` now, `$3` the
@@ -220,13 +243,34 @@ mod tests {
             .bind(at)
         };
         receive("m1", 1).execute(&mut *writer).await.unwrap();
-        let ids = |claimed: Vec<super::Message>| claimed.into_iter().map(|m| m.id).collect::<Vec<_>>();
-        assert_eq!(ids(super::claim_unanswered(&mut writer, "u1", "job-a", 10).await.unwrap()), ["m1"]);
+        let ids = |claimed: super::Claimed| claimed.messages.into_iter().map(|m| m.id).collect::<Vec<_>>();
+        let first = super::claim_unanswered(&mut writer, "u1", "job-a", 10).await.unwrap();
+        assert!(first.first_contact && !first.taken, "never answered, nobody holds the conversation");
+        assert_eq!(ids(first), ["m1"]);
         // The server dies before answering; she writes again; the job's retry takes both.
         receive("m2", 20).execute(&mut *writer).await.unwrap();
         assert_eq!(ids(super::claim_unanswered(&mut writer, "u1", "job-a", 30).await.unwrap()), ["m1", "m2"]);
         // Another job finds nothing of job A's.
-        assert!(super::claim_unanswered(&mut writer, "u1", "job-b", 40).await.unwrap().is_empty());
+        let nothing = super::claim_unanswered(&mut writer, "u1", "job-b", 40).await.unwrap();
+        assert!(nothing.messages.is_empty() && !nothing.first_contact && !nothing.taken);
+        // We answered once, and an admin took the conversation over: the next claim says both.
+        sqlx::query(
+            "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
+             values ('out1', 'u1', 'outbound', 'assistant', 'text', 'Olá', 'sent', 50, 50)",
+        )
+        .execute(&mut *writer)
+        .await
+        .unwrap();
+        sqlx::query(
+            "insert into handoffs (user_id, status, reason, requested_at, updated_at) values ('u1', 'taken', 'admin', 55, 55)",
+        )
+        .execute(&mut *writer)
+        .await
+        .unwrap();
+        receive("m3", 60).execute(&mut *writer).await.unwrap();
+        let held = super::claim_unanswered(&mut writer, "u1", "job-c", 70).await.unwrap();
+        assert!(held.taken && !held.first_contact, "an admin holds it, and we answered before");
+        assert_eq!(ids(held), ["m3"]);
         drop(writer);
         let claim = format!("{} returning id", super::CLAIM);
         assert_eq!(

@@ -107,18 +107,6 @@ pub(in crate::conversation) async fn outbound_before(
     row.as_ref().map(from_row).transpose()
 }
 
-/// True when we have ever written to this user.
-pub(in crate::conversation) async fn has_replied(
-    conn: &mut AnyConnection,
-    user_id: &str,
-) -> Result<bool, sqlx::Error> {
-    let row = sqlx::query("select 1 from messages where user_id = $1 and direction = 'outbound' limit 1")
-        .bind(user_id)
-        .fetch_optional(conn)
-        .await?;
-    Ok(row.is_some())
-}
-
 /// When the user last wrote to us: WhatsApp's 24-hour customer-service window runs from there.
 pub(in crate::conversation) async fn last_inbound_at(
     conn: &mut AnyConnection,
@@ -190,12 +178,12 @@ pub(in crate::conversation) async fn before_latest(
 
 /// A page of the user's conversation, newest first, and how many messages there are in all.
 pub(in crate::conversation) async fn page(
-    db: &Db,
+    conn: &mut AnyConnection,
     user_id: &str,
     limit: i64,
     offset: i64,
 ) -> Result<(Vec<Message>, i64), sqlx::Error> {
-    let found = latest(db, user_id, limit, offset).await?;
+    let found = latest(conn, user_id, limit, offset).await?;
     // A page that came back short ends the conversation: it says the total itself (a reply's
     // context, most people's, is one statement instead of two).
     if let Some(total) = total_from_short_page(found.len(), limit, offset) {
@@ -203,7 +191,7 @@ pub(in crate::conversation) async fn page(
     }
     let total: i64 = sqlx::query("select count(*) as n from messages where user_id = $1")
         .bind(user_id)
-        .fetch_one(db.pool())
+        .fetch_one(conn)
         .await?
         .try_get("n")?;
     Ok((found, total))
@@ -219,7 +207,7 @@ fn total_from_short_page(found: usize, limit: i64, offset: i64) -> Option<i64> {
 
 /// The user's messages, newest first, without counting them all (the dashboard's preview).
 pub(in crate::conversation) async fn latest(
-    db: &Db,
+    conn: &mut AnyConnection,
     user_id: &str,
     limit: i64,
     offset: i64,
@@ -227,12 +215,8 @@ pub(in crate::conversation) async fn latest(
     let sql = format!(
         "select {COLUMNS} from messages where user_id = $1 order by created_at desc, id desc limit $2 offset $3"
     );
-    let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(user_id)
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(db.pool())
-        .await?;
+    let rows =
+        sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).bind(limit).bind(offset).fetch_all(conn).await?;
     rows.iter().map(from_row).collect()
 }
 
@@ -370,7 +354,18 @@ impl Messages {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<Message>, i64), AppError> {
-        Ok(page(&self.db, user_id, limit, offset).await?)
+        Ok(page(&mut *self.db.pool().acquire().await?, user_id, limit, offset).await?)
+    }
+
+    /// [`Messages::page`] on the caller's connection.
+    pub async fn page_in(
+        &self,
+        conn: &mut AnyConnection,
+        user_id: &str,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<Message>, i64), AppError> {
+        Ok(page(conn, user_id, limit, offset).await?)
     }
 
     /// The WhatsApp media id of a message (voice notes, images), if any.
