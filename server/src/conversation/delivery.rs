@@ -10,7 +10,7 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 use sqlx::AnyConnection;
 
-use super::messages;
+use super::{messages, sent::SendSteps};
 use crate::whatsapp::notices::NoticeJob;
 use crate::{
     db::{
@@ -83,11 +83,13 @@ pub struct SendHandler {
     db: Db,
     users: Users,
     sender: Arc<dyn WhatsAppSender>,
+    /// The sends that reach a step together take it together.
+    steps: SendSteps,
 }
 
 impl SendHandler {
     pub fn new(db: Db, sender: Arc<dyn WhatsAppSender>) -> Self {
-        Self { users: Users::new(db.clone()), db, sender }
+        Self { users: Users::new(db.clone()), steps: SendSteps::new(db.clone()), db, sender }
     }
 
     async fn deliver(&self, job: &Job) -> Result<(), JobError> {
@@ -135,7 +137,8 @@ impl SendHandler {
             // Sending or sent already: `hand_over` below says what becomes of it.
             (false, false, None) => Outgoing::Text { to, body: message.content.clone() },
         };
-        hand_over(&self.db, self.sender.as_ref(), &message, &outgoing, job, payload.answers_at).await
+        let steps = Some(&self.steps);
+        hand_over(&self.db, self.sender.as_ref(), steps, &message, &outgoing, job, payload.answers_at).await
     }
 }
 
@@ -144,11 +147,14 @@ impl SendHandler {
 /// — asked in the same transaction, which holds their choices, so a "PARAR" that committed first
 /// drops it (kept as `dropped`, never sent) and one that commits later comes after this send; a
 /// retry after a failed send asks again.
-async fn take(db: &Db, message: &messages::Message) -> Result<bool, AppError> {
+async fn take(db: &Db, gathered: Option<&SendSteps>, message: &messages::Message) -> Result<bool, JobError> {
     let Some(filled) =
         message.template.as_ref().filter(|_| message.kind == MessageKind::Other("reminder".into()))
     else {
-        return Ok(messages::mark_sending(db, &message.id).await?);
+        return match gathered {
+            Some(steps) => steps.take(&message.id).await.map_err(JobError::Retryable),
+            None => Ok(messages::mark_sending(db, &message.id).await?),
+        };
     };
     let mut tx = db.begin().await?;
     let now = tx.now_ms();
@@ -197,7 +203,7 @@ impl Delivery {
         job: &Job,
         answers_at: Option<i64>,
     ) -> Result<(), JobError> {
-        hand_over(&self.db, self.sender.as_ref(), message, outgoing, job, answers_at).await
+        hand_over(&self.db, self.sender.as_ref(), None, message, outgoing, job, answers_at).await
     }
 }
 
@@ -226,9 +232,12 @@ fn within_window(last_inbound: Option<i64>, now: i64) -> bool {
 /// interrupted mid-request (Meta may have it) and is failed visibly instead of sent again; one
 /// past `queued` was sent before. Retryable failures requeue it for the job's next attempt. When
 /// it answers a person's message (`answers_at`, Unix ms), the reply time is measured once sent.
+/// Taken and recorded with the other sends that reach each step meanwhile when `gathered` (the
+/// send jobs), else alone.
 async fn hand_over(
     db: &Db,
     sender: &dyn WhatsAppSender,
+    gathered: Option<&SendSteps>,
     message: &messages::Message,
     outgoing: &Outgoing,
     job: &Job,
@@ -244,12 +253,17 @@ async fn hand_over(
     if message.status != "queued" {
         return Ok(()); // sent before: never twice
     }
-    if !take(db, message).await? {
+    if !take(db, gathered, message).await? {
         return Ok(()); // another worker took it, or the person no longer wants it
     }
     match sender.send(outgoing).await {
         Ok(sent) => {
-            messages::record_sent(db, id, &sent.wa_message_id).await?;
+            match gathered {
+                Some(steps) => {
+                    steps.record_sent(id, &sent.wa_message_id).await.map_err(JobError::Retryable)?
+                }
+                None => messages::record_sent(db, id, &sent.wa_message_id).await?,
+            }
             if let Some(answers_at) = answers_at {
                 let waited = (db.now_ms() - answers_at).max(0) as u64;
                 metrics::reply_time(std::time::Duration::from_millis(waited));

@@ -16,6 +16,7 @@ pub mod number_change;
 pub mod overview;
 pub mod proactive;
 pub mod reminder_words;
+mod sent;
 pub mod split;
 pub mod summaries;
 pub mod turns;

@@ -21,6 +21,27 @@ pub(in crate::conversation) async fn mark_sending(db: &Db, id: &str) -> Result<b
     Ok(taken.rows_affected() == 1)
 }
 
+/// [`mark_sending`] for several messages at once, in one statement: the ids of those it took.
+pub(in crate::conversation) async fn mark_sending_many(
+    db: &Db,
+    ids: &[&str],
+) -> Result<Vec<String>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let params: Vec<String> = (0..ids.len()).map(|i| format!("${}", i + 2)).collect();
+    let sql = format!(
+        "update messages set status = 'sending', updated_at = $1 where id in ({}) and status = 'queued' returning id",
+        params.join(", ")
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(db.now_ms());
+    for id in ids {
+        query = query.bind(*id);
+    }
+    let rows = query.fetch_all(&mut *db.writer().await?).await?;
+    rows.iter().map(|row| row.try_get("id")).collect()
+}
+
 /// [`mark_sending`] inside the caller's transaction (a proactive message's, after its consent
 /// was checked in the same transaction).
 pub(in crate::conversation) async fn mark_sending_in(
@@ -84,6 +105,32 @@ pub(in crate::conversation) async fn record_sent(
     .bind(id)
     .execute(&mut *db.writer().await?)
     .await?;
+    Ok(())
+}
+
+/// [`record_sent`] for several messages at once (`(id, wamid)`), in one statement: each by its id,
+/// with its own wamid.
+pub(in crate::conversation) async fn record_sent_many(
+    db: &Db,
+    sends: &[(&str, &str)],
+) -> Result<(), sqlx::Error> {
+    if sends.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<String> = (0..sends.len()).map(|i| format!("${}", 2 * i + 2)).collect();
+    let wamids: Vec<String> =
+        (0..sends.len()).map(|i| format!("when ${} then ${}", 2 * i + 2, 2 * i + 3)).collect();
+    let sql = format!(
+        "update messages set status = 'sent', wa_message_id = case id {} end, error = null, updated_at = $1 \
+         where id in ({}) and status in ('queued', 'sending')",
+        wamids.join(" "),
+        ids.join(", ")
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(db.now_ms());
+    for (id, wamid) in sends {
+        query = query.bind(*id).bind(*wamid);
+    }
+    query.execute(&mut *db.writer().await?).await?;
     Ok(())
 }
 
