@@ -97,7 +97,7 @@ impl SendHandler {
         let id = payload.message_id.as_str();
         // What the send needs to know, on one connection: the message with its person's window,
         // and the person.
-        let mut conn = self.db.pool().acquire().await?;
+        let mut conn = self.db.read().await?;
         let Some((message, last_inbound)) = messages::get_to_send(&mut conn, id).await? else {
             return Ok(()); // erased with its user
         };

@@ -163,6 +163,10 @@ mod tests {
         .unwrap();
     }
 
+    async fn exec(db: &Db, sql: &'static str) {
+        sqlx::query(sql).execute(&mut *db.writer().await.unwrap()).await.unwrap();
+    }
+
     async fn stored(db: &Db, id: &str) -> (String, Option<String>) {
         let row = sqlx::query("select status, wa_message_id from messages where id = $1")
             .bind(id)
@@ -176,10 +180,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::connect(&format!("sqlite://{}/sent.db", dir.path().display())).await.unwrap();
         db.migrate().await.unwrap();
-        sqlx::query("insert into users (id, phone_number, created_at, updated_at) values ('u1', '+5511987654321', 0, 0)")
-            .execute(&mut *db.writer().await.unwrap())
-            .await
-            .unwrap();
+        exec(&db, "insert into users (id, phone_number, created_at, updated_at) values ('u1', '+5511987654321', 0, 0)")
+            .await;
         (dir, db)
     }
 
@@ -189,14 +191,8 @@ mod tests {
         for n in 0..30 {
             queued(&db, &format!("m{n}")).await;
         }
-        sqlx::query("update messages set status = 'queued'")
-            .execute(&mut *db.writer().await.unwrap())
-            .await
-            .unwrap();
-        sqlx::query("update messages set status = 'sent' where id = 'm5'")
-            .execute(&mut *db.writer().await.unwrap())
-            .await
-            .unwrap();
+        exec(&db, "update messages set status = 'queued'").await;
+        exec(&db, "update messages set status = 'sent' where id = 'm5'").await;
         let steps = std::sync::Arc::new(SendSteps::new(db.clone()));
         let mut takes = tokio::task::JoinSet::new();
         // Every message once, and m9 a second time: one of its two sends may take it, never both.
@@ -228,10 +224,7 @@ mod tests {
         // A message already kept under the wamid one of the sends will claim: the database refuses
         // that send's row (the wamid is unique).
         queued(&db, "kept").await;
-        sqlx::query("update messages set status = 'sent', wa_message_id = 'wamid.dup' where id = 'kept'")
-            .execute(&mut *db.writer().await.unwrap())
-            .await
-            .unwrap();
+        exec(&db, "update messages set status = 'sent', wa_message_id = 'wamid.dup' where id = 'kept'").await;
 
         let steps = std::sync::Arc::new(SendSteps::new(db.clone()));
         let mut ends = tokio::task::JoinSet::new();
