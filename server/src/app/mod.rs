@@ -185,6 +185,11 @@ impl Application {
         let (stop_workers, workers_stopped) = tokio::sync::watch::channel(false);
         let mut workers =
             jobs::spawn_workers(&self.db, self.handlers, self.worker_options, workers_stopped.clone());
+        // The metrics' histograms folded into their buckets, scraped or not (`telemetry::metrics`).
+        workers.spawn(crate::telemetry::metrics::keep_up(
+            crate::telemetry::metrics::UPKEEP_EVERY,
+            workers_stopped.clone(),
+        ));
         // The proactive messages people asked for, every minute (docs/business-plan.md, "Staying on track").
         if let Some(every) = self.config.jobs.reminders_every {
             workers.spawn(

@@ -4,6 +4,12 @@
 //! due job), model calls (in flight, latency, outcomes), the time from a person's last message to
 //! the reply handed to WhatsApp, and WhatsApp sends by outcome. The database's turns at writing
 //! (waited and held) are recorded where they are taken, in `db`.
+//!
+//! A histogram keeps every value recorded until the recorder's upkeep folds them into its buckets,
+//! which the exporter leaves to whoever builds the recorder by hand, as we do
+//! (`metrics-exporter-prometheus`'s "Upkeep and maintenance"). A scrape does it; without scrapes
+//! the values piled up, 8 bytes and more a call — 24 MiB over a 20-second `wrk` of `GET
+//! /api/auth/me` (issue 46). So the server also keeps them up itself ([`keep_up`]).
 
 use std::{
     collections::BTreeSet,
@@ -13,6 +19,7 @@ use std::{
 
 use ::metrics::{counter, gauge, histogram};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use tokio::sync::watch;
 
 /// Latency buckets, in seconds: from a fast RPC to a slow model.
 const BUCKETS: &[f64] = &[0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0];
@@ -29,6 +36,26 @@ pub fn handle() -> &'static PrometheusHandle {
         let _ = ::metrics::set_global_recorder(recorder);
         handle
     })
+}
+
+/// How often the server folds its histograms' recorded values into their buckets when nobody
+/// scrapes them: the exporter's own upkeep interval (`PrometheusBuilder::upkeep_timeout`).
+pub const UPKEEP_EVERY: Duration = Duration::from_secs(5);
+
+/// Keeps the recorder's histograms from growing with every call: their values folded into the
+/// buckets every `every`, until `stopped` says the server stops.
+pub async fn keep_up(every: Duration, stopped: watch::Receiver<bool>) {
+    every_until_stopped(every, stopped, || handle().run_upkeep()).await;
+}
+
+/// Runs `work` every `every` until `stopped` turns true (or its sender is gone).
+async fn every_until_stopped(every: Duration, mut stopped: watch::Receiver<bool>, mut work: impl FnMut()) {
+    while !*stopped.borrow() {
+        tokio::select! {
+            () = tokio::time::sleep(every) => work(),
+            changed = stopped.changed() => if changed.is_err() { return },
+        }
+    }
 }
 
 /// The `rpc` label of a gRPC path: the path of a method the contracts (or health and reflection)
@@ -137,4 +164,28 @@ pub fn render(queue: &[QueueDepth]) -> String {
     let handle = handle();
     handle.run_upkeep();
     handle.render()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn histograms_are_kept_up_every_interval_without_a_scrape_until_the_server_stops() {
+        let runs = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (stop, stopped) = watch::channel(false);
+        let counted = runs.clone();
+        let task = tokio::spawn(every_until_stopped(UPKEEP_EVERY, stopped, move || {
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }));
+        let seen = || runs.load(std::sync::atomic::Ordering::SeqCst);
+        tokio::time::sleep(UPKEEP_EVERY / 2).await;
+        assert_eq!(seen(), 0, "nothing before the first interval");
+        tokio::time::sleep(UPKEEP_EVERY * 3).await;
+        assert_eq!(seen(), 3, "once an interval, scraped or not");
+        stop.send(true).unwrap();
+        task.await.unwrap();
+        tokio::time::sleep(UPKEEP_EVERY * 2).await;
+        assert_eq!(seen(), 3, "nothing once the server stops");
+    }
 }
