@@ -287,6 +287,50 @@ async fn on_postgresql_the_workers_vacuum_the_queue_s_table_when_they_start_and_
 }
 on_postgres!(on_postgresql_the_workers_vacuum_the_queue_s_table_when_they_start_and_while_jobs_end);
 
+/// How many times PostgreSQL ran the claim on this connection on a generic plan: one made once for
+/// whatever the table held then, and kept.
+async fn generic_runs_of_the_claim(conn: &mut sqlx::AnyConnection) -> i64 {
+    sqlx::query(
+        "select cast(coalesce(sum(generic_plans), 0) as bigint) as runs from pg_prepared_statements \
+         where statement like 'update jobs set status = ''running''%'",
+    )
+    .fetch_one(conn)
+    .await
+    .unwrap()
+    .get::<i64, _>("runs")
+}
+
+async fn on_postgresql_a_claim_is_planned_for_the_queue_as_it_is_not_as_it_was_when_it_first_ran(
+    test_db: TestDatabase,
+) {
+    let db = open(&test_db).await;
+    let queue = Queue::new(db.clone(), "planner");
+    let mut conn = db.pool().acquire().await.unwrap();
+    // A new database's first claims, on an empty queue: past the fifth, PostgreSQL would keep a
+    // generic plan of a named statement, made for an empty table.
+    for _ in 0..10 {
+        assert!(queue.claim_many_on(&mut conn, &["work"], 32).await.unwrap().is_empty());
+    }
+    // The queue's history grows (two thousand finished jobs of as many people), and a job is due.
+    sqlx::query(
+        "insert into jobs (id, kind, payload, subject, status, attempts, max_attempts, run_at, created_at, updated_at) \
+         select 'done-' || n, 'work', '{}', 'person-' || n, 'done', 1, 3, n, n, n from generate_series(1, 2000) as n",
+    )
+    .execute(&mut *conn)
+    .await
+    .unwrap();
+    enqueue_now(&db, NewJob::new("work", serde_json::json!({})).subject("person-7")).await.unwrap();
+
+    let claimed = queue.claim_many_on(&mut conn, &["work"], 32).await.unwrap();
+    assert_eq!(claimed.len(), 1, "the due job is claimed");
+    assert_eq!(
+        generic_runs_of_the_claim(&mut conn).await,
+        0,
+        "every claim was planned for the table as it was"
+    );
+}
+on_postgres!(on_postgresql_a_claim_is_planned_for_the_queue_as_it_is_not_as_it_was_when_it_first_ran);
+
 async fn an_idle_worker_wakes_when_a_scheduled_job_falls_due(test_db: TestDatabase) {
     let db = open(&test_db).await;
     let soon = db.now_ms() + 300;

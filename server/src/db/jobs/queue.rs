@@ -46,6 +46,23 @@ impl Queue {
 
     /// Claims up to `count` due jobs at once (one statement), at most one per subject and kind.
     pub async fn claim_many(&self, kinds: &[&str], count: usize) -> Result<Vec<Job>, sqlx::Error> {
+        self.claim_many_on(&mut *self.db.writer().await?, kinds, count).await
+    }
+
+    /// [`Queue::claim_many`] on `conn`, which must be a connection that may write (the writer's on
+    /// SQLite). On PostgreSQL the claim is planned afresh at every run, for the table as it is:
+    /// a named statement is planned generically after its fifth run, and a generic plan made
+    /// while the queue's table was nearly empty (a new database's first minute) reads the whole
+    /// table for every candidate — each claim slower with each job that ended — until a vacuum
+    /// makes PostgreSQL plan it again (measured 2026-11-29: the bench's reply pipeline, one message
+    /// at a time, went from 5 to 25 ms a message over 3 s, then back to 3 ms at the workers'
+    /// vacuum). SQLite plans a statement once, by its indexes, and keeps it.
+    pub async fn claim_many_on(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        kinds: &[&str],
+        count: usize,
+    ) -> Result<Vec<Job>, sqlx::Error> {
         if kinds.is_empty() || count == 0 {
             return Ok(Vec::new());
         }
@@ -53,13 +70,14 @@ impl Queue {
         let sql = claim_statement(self.db.engine(), kinds.len(), count);
         let token = format!("{}-{}", self.worker_id, &uuid::Uuid::new_v4().simple().to_string()[..12]);
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .persistent(self.db.engine() == Engine::Sqlite)
             .bind(&token)
             .bind(now + self.lease.as_millis() as i64)
             .bind(now);
         for kind in kinds {
             query = query.bind(*kind);
         }
-        let rows = query.fetch_all(&mut *self.db.writer().await?).await?;
+        let rows = query.fetch_all(conn).await?;
         let mut jobs = rows
             .iter()
             .map(|row| {
