@@ -311,11 +311,15 @@ mod tests {
 
     use super::*;
 
-    /// SQLite's plan for the claim (`EXPLAIN QUERY PLAN`), one line a step.
-    async fn sqlite_plan(db: &Db, sql: &str) -> Vec<String> {
-        let explain = format!("explain query plan {sql}");
+    /// SQLite's plan (`EXPLAIN QUERY PLAN`, one line a step) for a claim of the first `kinds` of
+    /// reply and send, on a new database.
+    async fn claim_plan(kinds: usize) -> Vec<String> {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}/claim.db", dir.path().display())).await.unwrap();
+        db.migrate().await.unwrap();
+        let explain = format!("explain query plan {}", claim_statement(Engine::Sqlite, kinds, CLAIM_AT_ONCE));
         let mut query = sqlx::query(sqlx::AssertSqlSafe(explain)).bind("token").bind(2_i64).bind(1_i64);
-        for kind in ["reply", "send"] {
+        for kind in ["reply", "send"].into_iter().take(kinds) {
             query = query.bind(kind);
         }
         let rows = query.fetch_all(db.pool()).await.expect("explain");
@@ -324,10 +328,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_claim_looks_only_at_live_jobs_through_their_indexes_whatever_the_history() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Db::connect(&format!("sqlite://{}/claim.db", dir.path().display())).await.unwrap();
-        db.migrate().await.unwrap();
-        let plan = sqlite_plan(&db, &claim_statement(Engine::Sqlite, 2, CLAIM_AT_ONCE)).await;
+        let plan = claim_plan(2).await;
         let text = plan.join("\n");
         // Due jobs: queued ones whose time came (by kind, or by status and time — either way
         // never a finished one); running ones by kind and expired lease, not every running job.
@@ -348,10 +349,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_claim_of_one_kind_takes_its_due_jobs_in_order_from_the_index_without_sorting_them_all() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Db::connect(&format!("sqlite://{}/claim.db", dir.path().display())).await.unwrap();
-        db.migrate().await.unwrap();
-        let plan = sqlite_plan(&db, &claim_statement(Engine::Sqlite, 1, CLAIM_AT_ONCE)).await;
+        let plan = claim_plan(1).await;
         let text = plan.join("\n");
         // The queued jobs' part, up to its scan: read in the claim's order from the partial index,
         // nothing sorted, so it stops after the jobs it takes.
