@@ -331,6 +331,53 @@ async fn on_postgresql_a_claim_is_planned_for_the_queue_as_it_is_not_as_it_was_w
 }
 on_postgres!(on_postgresql_a_claim_is_planned_for_the_queue_as_it_is_not_as_it_was_when_it_first_ran);
 
+/// How many times the database refused to mark a job done (a sequence: a rollback does not undo it).
+async fn refusals(db: &Db) -> i64 {
+    sqlx::query("select case when is_called then last_value else 0 end as n from refusals")
+        .fetch_one(db.pool())
+        .await
+        .unwrap()
+        .get::<i64, _>("n")
+}
+
+async fn on_postgresql_a_job_whose_outcome_the_database_refused_a_moment_is_recorded_done_once_it_accepts_it(
+    test_db: TestDatabase,
+) {
+    let db = open(&test_db).await;
+    // The database refuses to mark a job done while `refusing` holds a row, as one out of reach
+    // would (a pool's timeout, a dropped connection), and counts each refusal.
+    for statement in [
+        "create table refusing (since bigint)",
+        "create sequence refusals",
+        "create function refuse_done() returns trigger language plpgsql as $$ begin \
+           if exists (select 1 from refusing) then perform nextval('refusals'); \
+           raise exception 'the database is out of reach'; end if; return new; end $$",
+        "create trigger refuse_done before update on jobs for each row when (new.status = 'done') \
+         execute function refuse_done()",
+        "insert into refusing values (0)",
+    ] {
+        sqlx::query(statement).execute(db.pool()).await.unwrap();
+    }
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let handlers = Handlers::new().register("work", Arc::new(Recorder { seen: seen.clone(), fail: None }));
+    let (stop, stopped) = watch::channel(false);
+    let workers = jobs::spawn_workers(&db, handlers, fast_options(1), stopped);
+    enqueue_now(&db, NewJob::new("work", serde_json::json!({}))).await.unwrap();
+    crate::helpers::eventually("the database refuses the job's outcome", || async {
+        refusals(&db).await >= 1
+    })
+    .await;
+
+    sqlx::query("delete from refusing").execute(db.pool()).await.unwrap();
+    // Done long before its lease (30 s) could hand it to another run.
+    wait_for(&db, "done", 1).await;
+    assert_eq!(seen.lock().unwrap().len(), 1, "the job ran once");
+    stop_workers(stop, [workers]).await;
+}
+on_postgres!(
+    on_postgresql_a_job_whose_outcome_the_database_refused_a_moment_is_recorded_done_once_it_accepts_it
+);
+
 async fn an_idle_worker_wakes_when_a_scheduled_job_falls_due(test_db: TestDatabase) {
     let db = open(&test_db).await;
     let soon = db.now_ms() + 300;

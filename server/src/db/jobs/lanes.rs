@@ -206,6 +206,11 @@ impl Lane {
     }
 }
 
+/// How many times a job's outcome is written before its lease is left to hand the job on, and the
+/// wait before the second try (doubled before each next: 0.25 + 0.5 + 1 + 2 s, well inside a lease).
+const RECORD_TRIES: u32 = 5;
+const RECORD_RETRY: Duration = Duration::from_millis(250);
+
 /// Runs one claimed job, renewing its lease meanwhile, and records the outcome; the lane's slot
 /// is free again when it ends.
 async fn run_one(
@@ -233,15 +238,28 @@ async fn run_one(
         outcome = handler.run(&job) => outcome,
         _ = renewing => unreachable!("the renewal loop never ends"),
     };
-    let stored = match &outcome {
-        Ok(()) => completions.complete(&queue, &job).await.map(|_| ()),
-        Err(err) => {
-            tracing::warn!(job = %job.id, kind = %job.kind, attempt = job.attempt, error = %err, "job failed");
-            queue.fail(&job, err).await.map_err(|e| e.to_string())
+    if let Err(err) = &outcome {
+        tracing::warn!(job = %job.id, kind = %job.kind, attempt = job.attempt, error = %err, "job failed");
+    }
+    // A database that refuses the outcome for a moment (a pool's timeout, a dropped connection)
+    // is asked again: a job done but not recorded would run again once its lease ran out.
+    let mut wait = RECORD_RETRY;
+    for tries_left in (0..RECORD_TRIES).rev() {
+        let stored = match &outcome {
+            Ok(()) => completions.complete(&queue, &job).await.map(|_| ()),
+            Err(err) => queue.fail(&job, err).await.map_err(|e| e.to_string()),
+        };
+        match stored {
+            Ok(()) => break,
+            Err(err) if tries_left > 0 => {
+                tracing::warn!(job = %job.id, error = %err, "could not record a job's outcome; trying again");
+                tokio::time::sleep(wait).await;
+                wait *= 2;
+            }
+            Err(err) => {
+                tracing::error!(job = %job.id, error = %err, "could not record a job's outcome; its lease will expire");
+            }
         }
-    };
-    if let Err(err) = stored {
-        tracing::error!(job = %job.id, error = %err, "could not record a job's outcome; its lease will expire");
     }
     endings.one();
     if job.subject.is_some() {
