@@ -251,13 +251,14 @@ async fn a_subject_s_next_job_runs_as_soon_as_the_one_before_it_ends(test_db: Te
 }
 on_both_engines!(a_subject_s_next_job_runs_as_soon_as_the_one_before_it_ends);
 
+/// The number a statement reads (its column `n`), on the pool or on one connection.
+async fn number<'c>(on: impl sqlx::Executor<'c, Database = sqlx::Any>, sql: &'static str) -> i64 {
+    sqlx::query(sql).fetch_one(on).await.unwrap().get::<i64, _>("n")
+}
+
 /// Vacuums of the jobs table so far, as PostgreSQL counts them.
 async fn vacuums_of_jobs(db: &Db) -> i64 {
-    sqlx::query("select vacuum_count from pg_stat_user_tables where relname = 'jobs'")
-        .fetch_one(db.pool())
-        .await
-        .unwrap()
-        .get::<i64, _>("vacuum_count")
+    number(db.pool(), "select vacuum_count as n from pg_stat_user_tables where relname = 'jobs'").await
 }
 
 async fn on_postgresql_the_workers_vacuum_the_queue_s_table_when_they_start_and_while_jobs_end(
@@ -290,14 +291,12 @@ on_postgres!(on_postgresql_the_workers_vacuum_the_queue_s_table_when_they_start_
 /// How many times PostgreSQL ran the claim on this connection on a generic plan: one made once for
 /// whatever the table held then, and kept.
 async fn generic_runs_of_the_claim(conn: &mut sqlx::AnyConnection) -> i64 {
-    sqlx::query(
-        "select cast(coalesce(sum(generic_plans), 0) as bigint) as runs from pg_prepared_statements \
+    number(
+        conn,
+        "select cast(coalesce(sum(generic_plans), 0) as bigint) as n from pg_prepared_statements \
          where statement like 'update jobs set status = ''running''%'",
     )
-    .fetch_one(conn)
     .await
-    .unwrap()
-    .get::<i64, _>("runs")
 }
 
 async fn on_postgresql_a_claim_is_planned_for_the_queue_as_it_is_not_as_it_was_when_it_first_ran(
@@ -333,11 +332,7 @@ on_postgres!(on_postgresql_a_claim_is_planned_for_the_queue_as_it_is_not_as_it_w
 
 /// How many times the database refused to mark a job done (a sequence: a rollback does not undo it).
 async fn refusals(db: &Db) -> i64 {
-    sqlx::query("select case when is_called then last_value else 0 end as n from refusals")
-        .fetch_one(db.pool())
-        .await
-        .unwrap()
-        .get::<i64, _>("n")
+    number(db.pool(), "select case when is_called then last_value else 0 end as n from refusals").await
 }
 
 async fn on_postgresql_a_job_whose_outcome_the_database_refused_a_moment_is_recorded_done_once_it_accepts_it(

@@ -207,9 +207,10 @@ impl Lane {
 }
 
 /// How many times a job's outcome is written before its lease is left to hand the job on, and the
-/// wait before the second try (doubled before each next: 0.25 + 0.5 + 1 + 2 s, well inside a lease).
-const RECORD_TRIES: u32 = 5;
-const RECORD_RETRY: Duration = Duration::from_millis(250);
+/// waits between tries: the queue's backoff from 0.25 s to 2 s (with its jitter, so runners that
+/// met the same outage do not come back together), well inside a lease.
+const RECORD_TRIES: i32 = 5;
+const RECORD_BACKOFF: Backoff = Backoff { base: Duration::from_millis(250), max: Duration::from_secs(2) };
 
 /// Runs one claimed job, renewing its lease meanwhile, and records the outcome; the lane's slot
 /// is free again when it ends.
@@ -243,18 +244,16 @@ async fn run_one(
     }
     // A database that refuses the outcome for a moment (a pool's timeout, a dropped connection)
     // is asked again: a job done but not recorded would run again once its lease ran out.
-    let mut wait = RECORD_RETRY;
-    for tries_left in (0..RECORD_TRIES).rev() {
+    for attempt in 1..=RECORD_TRIES {
         let stored = match &outcome {
             Ok(()) => completions.complete(&queue, &job).await.map(|_| ()),
             Err(err) => queue.fail(&job, err).await.map_err(|e| e.to_string()),
         };
         match stored {
             Ok(()) => break,
-            Err(err) if tries_left > 0 => {
+            Err(err) if attempt < RECORD_TRIES => {
                 tracing::warn!(job = %job.id, error = %err, "could not record a job's outcome; trying again");
-                tokio::time::sleep(wait).await;
-                wait *= 2;
+                tokio::time::sleep(RECORD_BACKOFF.delay(attempt)).await;
             }
             Err(err) => {
                 tracing::error!(job = %job.id, error = %err, "could not record a job's outcome; its lease will expire");
