@@ -99,7 +99,7 @@ fn facts(day: Option<&str>) -> anyhow::Result<()> {
         println!(
             "  {:<22} {:<8} {} … {}  {}",
             table.id,
-            table.validity.key(),
+            table.status(),
             table.valid_from,
             table.valid_until.as_deref().unwrap_or(""),
             table.summary

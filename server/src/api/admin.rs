@@ -233,18 +233,18 @@ impl AdminApi {
                 source: f.source.clone(),
                 valid_from: f.valid_from.clone().unwrap_or_default(),
                 valid_until: f.valid_until.clone().unwrap_or_default(),
-                status: f.validity(&today).key().into(),
+                status: f.status(&today).into(),
                 text: f.text_on(&today, lang),
             })
             .collect();
         facts.extend(crate::facts::tables(&today).into_iter().map(|t| pb::FactStatus {
+            status: t.status().into(),
             id: t.id.into(),
             topic: t.topic.into(),
             as_of: t.valid_from.clone(),
             source: crate::facts::get(&t.fact).source.clone(),
             valid_from: t.valid_from,
             valid_until: t.valid_until.unwrap_or_default(),
-            status: t.validity.key().into(),
             text: t.summary,
         }));
         let expired = facts.iter().filter(|f| f.status == "expired").count() as i32;

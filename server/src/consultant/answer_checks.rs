@@ -112,6 +112,7 @@ mod tests {
             recorded: None,
             created_at: 0,
             updated_at: 0,
+            read_at: 0,
         }
     }
 

@@ -110,7 +110,7 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
     let words = words(text);
     let has = |phrases: &[&str]| phrases.iter().any(|p| says(&words, p));
     let fact = |id: &str| {
-        let f = facts::get(id);
+        let f = facts::on(id, day);
         format!("{} {}", f.text_on(day, lang), f.citation(lang))
     };
     let said = if super::pricing_words::asks_price(&fold(text)) {
@@ -141,9 +141,25 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
     } else if has(&["dasn", "declaracao anual"]) {
         fact("mei.dasn")
     } else if has(&["das", "imposto do mei", "boleto do mei"]) {
-        fact("mei.das")
+        // In December the next year's DAS is near: its value (or estimate) too.
+        let next_year = day.get(..4).and_then(|y| y.parse::<i32>().ok()).map(|y| format!("{}-01-01", y + 1));
+        let next = next_year.filter(|_| day.get(5..7) == Some("12")).map(|d| facts::on("mei.das", &d));
+        match next.filter(|n| n.id != facts::on("mei.das", day).id) {
+            Some(next) => format!("{}\n{} {}", fact("mei.das"), next.text(lang), next.citation(lang)),
+            None => fact("mei.das"),
+        }
     } else if has(&["nota fiscal", "nfs", "nfs-e", "nf-e", "nfe", "invoice"]) {
         fact("mei.nfse")
+    } else if has(&["salario", "clt", "carteira assinada", "aposentadoria", "salary", "pension"])
+        && has(&["limite", "teto", "conta", "ceiling", "limit"])
+    {
+        // Only economic activities' revenue counts (Res. CGSN 140/2018 art. 2º §10; Receita Federal,
+        // 28/11/2025): a salary never does.
+        let no = lang.choose(
+            "Não: salário não conta para o limite do MEI.",
+            "No: a salary does not count toward the MEI limit.",
+        );
+        format!("{no} {}", fact("mei.revenue_limit"))
     } else if has(&["limite", "teto", "quanto posso faturar", "ceiling"]) {
         format!("{}\n{}", fact("mei.revenue_limit"), fact("mei.excess"))
     } else if has(&["socio", "partner"]) {
@@ -234,6 +250,45 @@ mod tests {
         assert!(says(&words("Preciso emitir notas fiscais?"), "nota fiscal"), "plural of both words");
         assert!(says(&words("Qual é o meu break-even?"), "break even"));
         assert!(!says(&words("Quero vender cadastros"), "das"));
+    }
+
+    fn empty_plan() -> Plan {
+        crate::plan::store::from_parts(("p".into(), "u", 0, 0), &[], (0, 0), 0)
+    }
+
+    #[test]
+    fn a_salary_never_counts_toward_the_mei_limit_and_the_guide_says_no() {
+        // Res. CGSN 140/2018 art. 2º §10 (Res. CGSN 183/2025): only economic activities' revenue;
+        // Receita Federal, 28/11/2025: a salary, transfers, loans and gifts do not count.
+        let said = answer(
+            "Meu salário da CLT conta para o limite do MEI?",
+            &empty_plan(),
+            "2026-12-02",
+            Language::PtBr,
+        )
+        .unwrap();
+        assert!(said.starts_with("Não: salário não conta"), "{said}");
+        assert!(!said.contains("também conta"), "{said}");
+        let en = answer(
+            "Does my CLT salary count toward the MEI limit?",
+            &empty_plan(),
+            "2026-12-02",
+            Language::En,
+        )
+        .unwrap();
+        assert!(en.starts_with("No: a salary does not count"), "{en}");
+    }
+
+    #[test]
+    fn asked_in_december_the_das_answer_gives_the_next_year_s_estimate_and_which_month_january_pays() {
+        let december =
+            answer("Quanto vai ser o DAS em 2027?", &empty_plan(), "2026-12-02", Language::PtBr).unwrap();
+        assert!(december.contains("R$ 82,05") && december.contains("R$ 88,05"), "{december}");
+        assert!(december.contains("estimativa") && december.contains("o de dezembro"), "{december}");
+        let january = answer("Quanto é o DAS?", &empty_plan(), "2027-01-05", Language::PtBr).unwrap();
+        assert!(january.contains("R$ 88,05") && !january.contains("R$ 82,05 (comércio"), "{january}");
+        let june = answer("Quanto é o DAS?", &empty_plan(), "2026-06-01", Language::PtBr).unwrap();
+        assert!(!june.contains("88,05"), "{june}");
     }
 
     #[test]

@@ -221,11 +221,11 @@ pub(in crate::conversation) async fn read(
         .bind(months)
         .fetch_optional(db.pool())
         .await?;
-    row.map(|row| from_row(&row, user_id)).transpose()
+    row.map(|row| from_row(&row, user_id, now)).transpose()
 }
 
 /// The overview from the statement's one row: the sections, messages and months arrive as JSON.
-fn from_row(row: &sqlx::any::AnyRow, user_id: &str) -> Result<Overview, sqlx::Error> {
+fn from_row(row: &sqlx::any::AnyRow, user_id: &str, now: i64) -> Result<Overview, sqlx::Error> {
     let decode = |e: serde_json::Error| sqlx::Error::Decode(Box::new(e));
     let stored: Vec<SectionRow> =
         serde_json::from_str(&row.try_get::<String, _>("sections")?).map_err(decode)?;
@@ -243,6 +243,7 @@ fn from_row(row: &sqlx::any::AnyRow, user_id: &str) -> Result<Overview, sqlx::Er
         (row.try_get("id")?, user_id, row.try_get("created_at")?, row.try_get("updated_at")?),
         &stored,
         (row.try_get("revenue_cents")?, row.try_get("months")?),
+        now,
     );
     let activity = Activity {
         messages_this_week: row.try_get("week")?,

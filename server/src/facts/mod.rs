@@ -39,6 +39,9 @@ pub struct Fact {
     /// What to say once the period ended and no newer value was published.
     #[serde(default)]
     pub stale: Option<Words>,
+    /// The fact that speaks for this one once its period ends (`mei.das` → `mei.das_2027`).
+    #[serde(rename = "supersededBy", default)]
+    pub superseded_by: Option<String>,
 }
 
 /// Words in both languages.
@@ -121,12 +124,7 @@ pub fn install(path: &std::path::Path) -> Result<(), String> {
 /// Every dated fact and table that does not hold on `day` (YYYY-MM-DD): what the admin's list, the
 /// metrics and the daily warning show.
 pub fn expired_on(day: &str) -> Vec<String> {
-    let facts = all().iter().filter(|f| {
-        matches!(
-            Validity::of(f.valid_from.as_deref(), f.valid_until.as_deref(), day),
-            Validity::Expired { .. }
-        )
-    });
+    let facts = all().iter().filter(|f| f.status(day) == "expired");
     let mut names: Vec<String> = facts.map(|f| f.id.clone()).collect();
     let tables = tables(day).into_iter().filter(|t| matches!(t.validity, Validity::Expired { .. }));
     names.extend(tables.map(|t| t.id.to_owned()));
@@ -157,6 +155,20 @@ pub fn calendar() -> &'static Calendar {
     &facts().calendar
 }
 
+/// The fact that speaks for `id` on `day`: itself, or once its period ended, the newer fact that
+/// supersedes it (when that one has started).
+pub fn on(id: &str, day: &str) -> &'static Fact {
+    let mut fact = get(id);
+    while let (Validity::Expired { .. }, Some(next)) = (fact.validity(day), fact.superseded_by.as_deref()) {
+        let newer = get(next);
+        if newer.validity(day) == Validity::Upcoming {
+            break;
+        }
+        fact = newer;
+    }
+    fact
+}
+
 /// The fact with this id. The guide names facts by id; a test checks that they all exist.
 pub fn get(id: &str) -> &'static Fact {
     all().iter().find(|f| f.id == id).unwrap_or_else(|| panic!("no business fact {id:?} (tested)"))
@@ -170,6 +182,17 @@ impl Fact {
     /// Whether it holds on `day` (YYYY-MM-DD).
     pub fn validity(&self, day: &str) -> Validity {
         Validity::of(self.valid_from.as_deref(), self.valid_until.as_deref(), day)
+    }
+
+    /// current, expired or upcoming on `day`; superseded once its period ended and the fact that
+    /// supersedes it has started (not stale: the newer one speaks).
+    pub fn status(&self, day: &str) -> &'static str {
+        match (self.validity(day), self.superseded_by.as_deref()) {
+            (Validity::Expired { .. }, Some(next)) if get(next).validity(day) != Validity::Upcoming => {
+                "superseded"
+            }
+            (validity, _) => validity.key(),
+        }
     }
 
     /// Its words on `day`: past its period, with what it says once stale.
@@ -232,7 +255,7 @@ pub fn lookup(topic: &str, lang: Language, day: &str) -> Json {
         .filter(|f| f.topic == topic)
         .map(|f| {
             json!({"id": f.id, "fact": f.text_on(day, lang), "asOf": f.as_of, "source": f.source,
-                   "status": f.validity(day).key()})
+                   "status": f.status(day)})
         })
         .collect();
     if found.is_empty() {

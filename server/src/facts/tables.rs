@@ -16,8 +16,50 @@ pub struct Period<T> {
     pub valid_from: String,
     #[serde(default)]
     pub valid_until: Option<String>,
+    /// Set when the period's figures are not yet the law's published ones (an estimate, a premise):
+    /// used, and said to be so wherever they show.
+    #[serde(default)]
+    pub provisional: Option<Provisional>,
     #[serde(flatten)]
     pub value: T,
+}
+
+/// Why a period's figures are not yet the published ones, and what to say of them.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Provisional {
+    pub kind: ProvisionalKind,
+    /// Where the figure comes from (the budget bill, a government estimate).
+    pub source: String,
+    /// In both languages: what it is and what replaces it.
+    pub pt: String,
+    pub en: String,
+}
+
+/// What kind of stand-in a provisional period is.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ProvisionalKind {
+    /// Worked out from a published figure that is not yet the law's (the 2027 DAS from the budget
+    /// bill's minimum wage, before the decree).
+    Estimate,
+    /// Assumed until the authority fixes it (the CBS reference rate before the Senate's resolution).
+    Premise,
+}
+
+impl ProvisionalKind {
+    pub fn key(self) -> &'static str {
+        match self {
+            ProvisionalKind::Estimate => "estimate",
+            ProvisionalKind::Premise => "premise",
+        }
+    }
+}
+
+impl Provisional {
+    pub fn text(&self, lang: crate::locale::Language) -> &str {
+        lang.choose(&self.pt, &self.en)
+    }
 }
 
 /// A value's periods, oldest first, without overlaps (validated).
@@ -69,6 +111,40 @@ pub struct Taxes {
     pub mei_ceiling: Dated<MeiCeiling>,
     pub cnaes: Cnaes,
     pub lucro_presumido: Dated<LucroPresumido>,
+    /// The tax reform's CBS and IBS charged outside the Simples (and by a Simples company that
+    /// chooses to pay them outside the DAS), by period.
+    pub cbs_ibs: Dated<CbsIbs>,
+}
+
+/// The CBS and IBS rates of a period of the reform's transition (LC 214/2025 arts. 344 and 347),
+/// on a base without the ISS and ICMS, charged on top of the price and creditable by business
+/// customers.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CbsIbs {
+    pub fact: String,
+    pub source: String,
+    pub as_of: String,
+    /// The CBS's reference rate (art. 349: the Senate's, else the TCU's figure).
+    pub cbs_reference: f64,
+    /// Points taken off the reference rate in the period (art. 347: 0,1 p.p. in 2027–2028).
+    pub cbs_reduction: f64,
+    pub ibs_state: f64,
+    pub ibs_municipal: f64,
+    /// The reduction of both for regulated intellectual professions (art. 127: 30 %).
+    pub regulated_reduction: f64,
+}
+
+impl CbsIbs {
+    /// The CBS rate charged: the reference rate less the period's reduction.
+    pub fn cbs(&self) -> f64 {
+        (self.cbs_reference - self.cbs_reduction).max(0.0)
+    }
+
+    /// The IBS rate charged: the state's and the municipality's together.
+    pub fn ibs(&self) -> f64 {
+        self.ibs_state + self.ibs_municipal
+    }
 }
 
 /// What a MEI past its yearly ceiling pays (LC 123/2006 art. 18-A).
@@ -140,12 +216,13 @@ pub struct Presumption {
     pub csll: f64,
 }
 
-/// LC 224/2025: from `from` (YYYY-MM-DD), the presumptions are `factor` times higher on the
-/// revenue above `above_yearly` a year.
+/// LC 224/2025: from `from` (YYYY-MM-DD; the CSLL's from `csll_from`, after its ninety days), the
+/// presumptions are `factor` times higher on the revenue above `above_yearly` a year.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Lc224 {
     pub from: String,
+    pub csll_from: String,
     pub above_yearly: f64,
     pub factor: f64,
 }
@@ -273,13 +350,18 @@ impl Ceiling {
     }
 }
 
-/// The national holidays: `MM-DD` every year, and Good Friday's dates (`YYYY-MM-DD`).
+/// The national holidays: `MM-DD` every year, and Good Friday's dates (`YYYY-MM-DD`); the days
+/// banks close besides.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Holidays {
     pub fact: String,
     pub every_year: Vec<String>,
     pub good_friday: Vec<String>,
+    /// Days without bank business that are not national holidays (Carnival's Monday and Tuesday):
+    /// a payment due then moves to the next business day (Res. CGSN 140/2018 art. 40 §3º).
+    #[serde(default)]
+    pub banks_closed: Vec<String>,
 }
 
 /// How a dated table stands on a day, for the admin's list, the metrics and the daily warning.
@@ -292,8 +374,21 @@ pub struct TableStatus {
     pub valid_from: String,
     pub valid_until: Option<String>,
     pub validity: Validity,
+    /// Set when the period in force is an estimate or a premise.
+    pub provisional: Option<Provisional>,
     /// Its figures, in a line.
     pub summary: String,
+}
+
+impl TableStatus {
+    /// current, expired or upcoming; a current period that is not yet the law's figure says what
+    /// it is instead: estimate or premise.
+    pub fn status(&self) -> &'static str {
+        match (&self.validity, &self.provisional) {
+            (Validity::Current, Some(p)) => p.kind.key(),
+            (validity, _) => validity.key(),
+        }
+    }
 }
 
 fn status<T>(
@@ -312,6 +407,7 @@ fn status<T>(
         valid_from: period.valid_from.clone(),
         valid_until: period.valid_until.clone(),
         validity,
+        provisional: period.provisional.clone(),
         summary: summary(&period.value),
     }
 }
@@ -366,6 +462,14 @@ pub fn tables_on(taxes: &Taxes, calendar: &Calendar, day: &str) -> Vec<TableStat
             day,
             |_| "simples.other_regimes".into(),
             |p| p.source.clone(),
+        ),
+        status(
+            "taxes.cbsIbs",
+            "tax_reform",
+            &taxes.cbs_ibs,
+            day,
+            |r| r.fact.clone(),
+            |r| format!("CBS {:.4} + IBS {:.4} — {}", r.cbs(), r.ibs(), r.source),
         ),
     ]
 }

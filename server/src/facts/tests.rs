@@ -29,17 +29,27 @@ fn the_built_in_file_passes_the_checks_any_facts_file_must_pass() {
 }
 
 #[test]
-fn the_das_in_force_is_chosen_by_the_day_and_said_stale_past_its_period() {
-    // Fixed days, never the machine's: 2026's DAS holds in 2026; on 2027-01-05, with no 2027
-    // value published, 2026's is still used and said to be stale.
+fn the_das_in_force_is_chosen_by_the_day_2027_s_is_an_estimate_and_the_last_is_said_stale_past_its_period() {
+    // Fixed days, never the machine's: 2026's DAS holds in 2026; in 2027 the estimate from the
+    // 2027 budget's minimum wage (5 % of R$ 1.741 = R$ 87,05, + R$ 1 ICMS) until the decree; on
+    // 2028-01-05, with no 2028 value published, 2027's is still used and said to be stale.
     let (das, validity) = taxes().mei_das.on("2026-06-01");
     assert_eq!((das.commerce, validity), (82.05, Validity::Current));
-    let (das, validity) = taxes().mei_das.on("2027-01-05");
-    assert_eq!((das.commerce, validity), (82.05, Validity::Expired { until: "2026-12-31".into() }));
-    assert_eq!(expired_on("2027-01-05"), ["mei.das", "taxes.meiDas"]);
+    let (period, validity) = taxes().mei_das.period_on("2027-01-05");
+    assert_eq!((period.value.commerce, validity), (88.05, Validity::Current));
+    assert_eq!(period.provisional.as_ref().map(|p| p.kind), Some(ProvisionalKind::Estimate));
+    let (das, validity) = taxes().mei_das.on("2028-01-05");
+    assert_eq!((das.commerce, validity), (88.05, Validity::Expired { until: "2027-12-31".into() }));
+    // 2026's fact is superseded by 2027's, not stale; 2027's words say they are an estimate.
+    assert!(expired_on("2027-01-05").is_empty(), "{:?}", expired_on("2027-01-05"));
+    assert_eq!(get("mei.das").status("2027-01-05"), "superseded");
+    assert_eq!(on("mei.das", "2027-01-05").id, "mei.das_2027");
+    assert_eq!(on("mei.das", "2026-12-02").id, "mei.das");
+    assert!(on("mei.das", "2027-01-05").pt.contains("estimativa"));
+    assert_eq!(expired_on("2028-01-05"), ["mei.das_2027", "taxes.meiDas", "taxes.cbsIbs"]);
     assert!(expired_on("2026-11-27").is_empty());
-    let said = get("mei.das").text_on("2027-01-05", Language::PtBr);
-    assert!(said.contains("são os valores de 2026") && said.contains("ainda não foram publicados"), "{said}");
+    let said = get("mei.das_2027").text_on("2028-01-05", Language::PtBr);
+    assert!(said.contains("⚠️") && said.contains("2027-12-31"), "{said}");
     assert!(!get("mei.das").text_on("2026-11-27", Language::PtBr).contains("⚠️"));
 }
 
@@ -66,11 +76,23 @@ fn a_value_is_the_one_of_the_period_holding_the_day() {
 }
 
 #[test]
-fn every_dated_table_is_current_on_a_fixed_day_and_the_das_alone_expires_with_the_year() {
-    let on = |day: &str| tables(day).into_iter().map(|t| (t.id, t.validity.key())).collect::<Vec<_>>();
-    assert!(on("2026-11-27").iter().all(|(_, status)| *status == "current"), "{:?}", on("2026-11-27"));
+fn every_dated_table_holds_on_a_fixed_day_and_2027_s_das_and_cbs_are_an_estimate_and_a_premise() {
+    let on = |day: &str| tables(day).into_iter().map(|t| (t.id, t.status())).collect::<Vec<_>>();
+    let november: Vec<_> = on("2026-11-27").into_iter().filter(|(_, s)| *s != "current").collect();
+    // The reform's CBS and IBS start in 2027: before, their table is upcoming.
+    assert_eq!(november, [("taxes.cbsIbs", "upcoming")]);
     let january: Vec<_> = on("2027-01-05").into_iter().filter(|(_, s)| *s != "current").collect();
-    assert_eq!(january, [("taxes.meiDas", "expired")]);
+    // The DAS from the 2027 budget's minimum wage until the decree; the CBS on the government's
+    // 8,8 % until the Senate's resolution (LC 214/2025 art. 349).
+    assert_eq!(january, [("taxes.meiDas", "estimate"), ("taxes.cbsIbs", "premise")]);
+    let after: Vec<_> = on("2028-01-05").into_iter().filter(|(_, s)| *s != "current").collect();
+    assert_eq!(after, [("taxes.meiDas", "expired"), ("taxes.cbsIbs", "expired")]);
+    // PIS and Cofins end with 2026 (EC 132/2023, ADCT art. 126).
+    assert_eq!(taxes().lucro_presumido.value_on("2026-12-31").cofins, 0.03);
+    assert_eq!(taxes().lucro_presumido.value_on("2027-01-01").cofins, 0.0);
+    // 5 % of R$ 1.741 = R$ 87,05, + R$ 1 ICMS / R$ 5 ISS / both.
+    let das = taxes().mei_das.value_on("2027-02-20");
+    assert_eq!((das.commerce, das.services, das.commerce_and_services), (88.05, 92.05, 93.05));
     // The rules in force in 2026 are the ones the law set from 2018 (LC 155/2016).
     assert_eq!(calendar().ceiling.value_on("2026-06-01").yearly, 81_000.0);
     assert_eq!(taxes().mei_ceiling.value_on("2026-06-01").excess_rates.services, 0.06);
@@ -144,10 +166,12 @@ fn the_tax_tables_name_facts_that_exist_and_their_brackets_climb() {
 
 #[test]
 fn a_citation_never_prints_its_date_twice() {
-    let limit = get("mei.revenue_limit");
-    assert!(limit.source.contains("17/03/2026"));
-    let cited = limit.citation(Language::PtBr);
+    let pending = get("mei.pending_change");
+    assert!(pending.source.contains("17/03/2026"));
+    let cited = pending.citation(Language::PtBr);
     assert_eq!(cited.matches("17/03/2026").count(), 1, "{cited}");
+    let limit = get("mei.revenue_limit").citation(Language::PtBr);
+    assert_eq!(limit.matches("28/11/2025").count(), 1, "{limit}");
     assert!(get("legal.ltda").citation(Language::PtBr).contains("Lei 13.874/2019"));
 }
 
@@ -164,7 +188,9 @@ fn ids_are_unique_and_every_topic_has_facts() {
 fn the_mei_limit_and_das_are_the_ones_in_force_with_their_dates() {
     let limit = get("mei.revenue_limit");
     assert!(limit.pt.contains("R$ 81.000"));
-    assert_eq!(limit.date(Language::PtBr), "17/03/2026");
+    assert_eq!(limit.date(Language::PtBr), "28/11/2025");
+    // Only economic activities' revenue counts: never a salary (Receita Federal, 28/11/2025).
+    assert!(limit.pt.contains("salário (CLT)") && limit.pt.contains("não contam"), "{}", limit.pt);
     assert_eq!(get("mei.das").date(Language::En), "5 January 2026");
     assert!(get("mei.register").citation(Language::PtBr).contains("conferido em março de 2026"));
 }

@@ -37,6 +37,13 @@ pub fn validate(facts: &Facts) -> Result<(), String> {
         }
     }
     let exists = |id: &str| facts.facts.iter().any(|f| f.id == id);
+    for fact in &facts.facts {
+        if let Some(next) = &fact.superseded_by
+            && !exists(next)
+        {
+            return Err(format!("fact {}: supersededBy names {next}, which is not in facts", fact.id));
+        }
+    }
     let c = &facts.calendar;
     let t = &facts.taxes;
     periods("taxes.meiDas", &t.mei_das, true)?;
@@ -44,6 +51,10 @@ pub fn validate(facts: &Facts) -> Result<(), String> {
     periods("taxes.meiCeiling", &t.mei_ceiling, false)?;
     periods("taxes.lucroPresumido", &t.lucro_presumido, false)?;
     periods("calendar.ceiling", &c.ceiling, false)?;
+    periods("taxes.cbsIbs", &t.cbs_ibs, false)?;
+    provisional("taxes.meiDas", &t.mei_das)?;
+    provisional("taxes.lucroPresumido", &t.lucro_presumido)?;
+    provisional("taxes.cbsIbs", &t.cbs_ibs)?;
     let mut named = vec![
         &c.das.fact,
         &c.dasn.fact,
@@ -57,6 +68,7 @@ pub fn validate(facts: &Facts) -> Result<(), String> {
     named.extend(c.ceiling.periods().iter().flat_map(|p| [&p.value.fact, &p.value.tolerance_fact]));
     named.extend(t.simples.periods().iter().flat_map(|p| [&p.value.fact, &p.value.fator_r.fact]));
     named.extend(t.mei_das.periods().iter().map(|p| &p.value.fact));
+    named.extend(t.cbs_ibs.periods().iter().map(|p| &p.value.fact));
     for id in named {
         if !exists(id) {
             return Err(format!("the tables name the fact {id}, which is not in facts"));
@@ -98,6 +110,18 @@ pub fn validate(facts: &Facts) -> Result<(), String> {
             }
         }
     }
+    for period in t.cbs_ibs.periods() {
+        let r = &period.value;
+        let rates = [r.cbs_reference, r.cbs_reduction, r.ibs_state, r.ibs_municipal, r.regulated_reduction];
+        if !rates.iter().all(|v| (0.0..1.0).contains(v)) || r.cbs_reduction > r.cbs_reference {
+            return Err(format!("taxes.cbsIbs {}: rates are shares from 0 to 1", period.valid_from));
+        }
+    }
+    for day in c.holidays.good_friday.iter().chain(&c.holidays.banks_closed) {
+        if !date(day) {
+            return Err(format!("calendar.holidays: {day:?} is not YYYY-MM-DD"));
+        }
+    }
     for topic in &facts.topics {
         if !facts.facts.iter().any(|f| &f.topic == topic) {
             return Err(format!("topic {topic} has no facts"));
@@ -134,6 +158,21 @@ fn periods<T>(name: &str, table: &super::Dated<T>, ends: bool) -> Result<(), Str
         .all(|w| w[0].valid_until.as_deref().is_some_and(|until| until < w[1].valid_from.as_str()));
     if !in_order {
         return Err(format!("{name}: periods must be in order and must not overlap"));
+    }
+    Ok(())
+}
+
+/// A provisional period (an estimate, a premise) says where its figure comes from, in both languages.
+fn provisional<T>(name: &str, table: &super::Dated<T>) -> Result<(), String> {
+    for p in table.periods() {
+        if let Some(why) = &p.provisional
+            && (why.source.trim().len() <= 5 || why.pt.trim().is_empty() || why.en.trim().is_empty())
+        {
+            return Err(format!(
+                "{name} {}: a provisional period needs its source and words in pt and en",
+                p.valid_from
+            ));
+        }
     }
     Ok(())
 }

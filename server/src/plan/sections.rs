@@ -275,6 +275,7 @@ pub fn validate_legal(data: &mut pb::LegalData, prefix: &str) -> Result<(), AppE
         data.activity,
         &["commerce", "industry", "services", "commerce_and_services"],
     );
+    r.closed::<pb::Profession>("profession", data.profession, &["regulated", "not_regulated"]);
     // A CNAE subclass, kept as its seven digits ("9602-5/01" → "9602501"); empty clears it.
     if !data.cnae.trim().is_empty() {
         match normalise_cnae(&data.cnae) {

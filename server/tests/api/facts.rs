@@ -49,34 +49,59 @@ async fn past_its_period_the_das_is_still_used_and_said_to_be_stale_everywhere(d
         "{facts}"
     );
 
-    // 2027-01-05, no 2027 value published yet: 2026's is used, and said so.
+    // 2027-01-05, before the minimum-wage decree: the estimate from the 2027 budget's R$ 1.741
+    // (5 % = 87,05 + R$ 1 ICMS), said to be one; 2026's fact is superseded, not stale.
     app.db.clock().set(instant("2027-01-05T10:00:00-03:00"));
     // November's tokens ran out long ago: they log in again.
+    let (token, _) = app.login(ANA).await;
+    let (admin, _) = app.login(ADMIN).await;
+    let tax = tax_of(&app, &token).await;
+    assert_eq!(tax["monthlyFixed"], 88.05, "worked out for the day it is read, not the plan's last change");
+    let said = tax["explanation"].as_str().unwrap();
+    assert!(said.contains("é uma estimativa") && said.contains("R$ 1.741"), "{said}");
+    let (status, facts) = app.call(Method::GET, "/api/admin/facts", Value::Null, Some(&admin)).await;
+    assert_eq!(status, 200, "{facts}");
+    assert_eq!(facts["data"]["expired"], 0, "{facts}");
+    let status_of = |facts: &Value, id: &str| {
+        let found = facts["data"]["facts"].as_array().unwrap().iter().find(|f| f["id"] == id).cloned();
+        found.map(|f| f["status"].as_str().unwrap().to_owned()).unwrap_or_default()
+    };
+    assert_eq!(status_of(&facts, "taxes.meiDas"), "estimate");
+    assert_eq!(status_of(&facts, "taxes.cbsIbs"), "premise");
+    assert_eq!(status_of(&facts, "mei.das"), "superseded");
+
+    // 2028-01-05, nothing newer published: 2027's value is still used, and said to be stale.
+    app.db.clock().set(instant("2028-01-05T10:00:00-03:00"));
     let (token, _) = app.login(ANA).await;
     let (admin, _) = app.login(ADMIN).await;
     let (status, answer) =
         app.call(Method::PUT, "/api/business-plan/finance", finance.clone(), Some(&token)).await;
     assert_eq!(status, 200, "{answer}");
     let tax = tax_of(&app, &token).await;
-    assert_eq!(tax["monthlyFixed"], 82.05, "still used");
+    assert_eq!(tax["monthlyFixed"], 88.05, "still used");
     let said = tax["explanation"].as_str().unwrap();
-    assert!(said.contains("é o valor de 2026") && said.contains("ainda não foi publicado"), "{said}");
+    assert!(said.contains("é o valor de 2027") && said.contains("ainda não foi publicado"), "{said}");
     let (status, facts) = app.call(Method::GET, "/api/admin/facts", Value::Null, Some(&admin)).await;
     assert_eq!(status, 200, "{facts}");
-    assert_eq!(facts["data"]["expired"], 2, "the fact and its table: {facts}");
-    let das =
-        facts["data"]["facts"].as_array().unwrap().iter().find(|f| f["id"] == "mei.das").unwrap().clone();
+    assert_eq!(facts["data"]["expired"], 3, "the fact, its table and the CBS premise's period: {facts}");
+    let das = facts["data"]["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "mei.das_2027")
+        .unwrap()
+        .clone();
     assert_eq!(
         (das["status"].as_str(), das["validUntil"].as_str()),
-        (Some("expired"), Some("2026-12-31")),
+        (Some("expired"), Some("2027-12-31")),
         "{das}"
     );
-    assert!(das["source"].as_str().unwrap().contains("Decreto 12.797/2025"));
+    assert!(das["source"].as_str().unwrap().contains("PLOA 2027"));
     // Only admins see it.
     assert_eq!(app.call(Method::GET, "/api/admin/facts", Value::Null, Some(&token)).await.0, 403);
     let metrics =
         app.http.get(format!("{}/metrics", app.address)).send().await.unwrap().text().await.unwrap();
-    assert!(metrics.lines().any(|l| l == "socio_facts_expired 2"), "{metrics}");
+    assert!(metrics.lines().any(|l| l == "socio_facts_expired 3"), "{metrics}");
 }
 on_both_engines!(past_its_period_the_das_is_still_used_and_said_to_be_stale_everywhere);
 
@@ -115,16 +140,16 @@ async fn a_broken_facts_file_stops_the_start_naming_the_file_and_the_problem() {
 }
 
 /// A facts file with the new year's DAS is used as soon as it is read: `socio facts --on` (what an
-/// operator runs before restarting with it, reading it exactly as `serve` does) shows 2027's values
-/// current on 2027-01-05, where the built-in file shows 2026's expired.
+/// operator runs before restarting with it, reading it exactly as `serve` does) shows the decree's
+/// 2027 values current on 2027-01-05, where the built-in file shows its estimate.
 #[tokio::test]
 async fn a_facts_file_with_the_new_year_s_das_is_used_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let mut facts: Value = serde_json::from_str(include_str!("../../data/business-facts.json")).unwrap();
-    facts["taxes"]["meiDas"].as_array_mut().unwrap().push(json!({
-        "validFrom": "2027-01-01", "validUntil": "2027-12-31", "fact": "mei.das",
+    facts["taxes"]["meiDas"][1] = json!({
+        "validFrom": "2027-01-01", "validUntil": "2027-12-31", "fact": "mei.das_2027",
         "commerce": 86.05, "industry": 86.05, "services": 90.05, "commerceAndServices": 91.05
-    }));
+    });
     let path = dir.path().join("facts-2027.json");
     std::fs::write(&path, facts.to_string()).unwrap();
     let run = |file: Option<&std::path::Path>| {
@@ -138,12 +163,12 @@ async fn a_facts_file_with_the_new_year_s_das_is_used_at_once() {
         String::from_utf8(output.stdout).unwrap()
     };
     let built_in = run(None);
-    assert!(
-        built_in.contains("taxes.meiDas") && built_in.contains("expired: mei.das, taxes.meiDas"),
-        "{built_in}"
-    );
+    let das = built_in.lines().find(|l| l.contains("taxes.meiDas")).unwrap();
+    assert!(das.contains("estimate") && das.contains("88.05"), "{built_in}");
+    let presumido = built_in.lines().find(|l| l.contains("taxes.lucroPresumido")).unwrap();
+    assert!(presumido.contains("2027-01-01"), "PIS and Cofins' period ended with 2026: {built_in}");
     let published = run(Some(&path));
     let das = published.lines().find(|l| l.contains("taxes.meiDas")).unwrap();
     assert!(das.contains("current") && das.contains("2027-01-01") && das.contains("86.05"), "{published}");
-    assert!(!published.contains("taxes.meiDas,") && !published.ends_with("taxes.meiDas\n"), "{published}");
+    assert!(!published.contains("expired"), "{published}");
 }

@@ -161,6 +161,17 @@ impl BusinessPlanApi {
                     amount: part.amount,
                 })
                 .collect(),
+            taxes_on_top: p
+                .taxes_on_top
+                .into_iter()
+                .map(|part| pb::PricePart {
+                    code: part.code.into(),
+                    name: part.name,
+                    percent: percent(part.share),
+                    amount: part.amount,
+                })
+                .collect(),
+            invoice_total: p.invoice_total,
             warnings: p.warnings,
             explanation: p.explanation,
             unit_cost: p.unit_cost,

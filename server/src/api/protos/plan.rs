@@ -80,7 +80,12 @@ fn tax_proto(tax: &taxes::Basis, revenue: f64, lang: crate::locale::Language) ->
         lines: tax
             .lines(revenue, lang)
             .into_iter()
-            .map(|l| pb::TaxLine { code: l.code.into(), name: l.name.into(), amount: l.amount })
+            .map(|l| pb::TaxLine {
+                code: l.code.into(),
+                name: l.name.into(),
+                amount: l.amount,
+                on_top: l.on_top,
+            })
             .collect(),
         cnae: match tax {
             taxes::Basis::Simples { cnae: Some(cnae), .. } => cnae.clone(),

@@ -204,6 +204,8 @@ mod tests {
                 das: 87.05,
                 excess: None,
                 expired: None,
+                fact: "mei.das",
+                estimate: None,
                 rules: crate::plan::money::taxes::MeiRules::on("2026-06-01"),
             },
             ..bakery()

@@ -275,6 +275,8 @@ pub(crate) mod tests {
                 das: 82.05,
                 excess: None,
                 expired: None,
+                fact: "mei.das",
+                estimate: None,
                 rules: crate::plan::money::taxes::MeiRules::on("2026-06-01"),
             },
             ..bakery()
@@ -372,6 +374,8 @@ pub(crate) mod tests {
                     das: next(100.0),
                     excess: None,
                     expired: None,
+                    fact: "mei.das",
+                    estimate: None,
                     rules: crate::plan::money::taxes::MeiRules::on("2026-06-01"),
                 },
                 _ => Basis::Simples {

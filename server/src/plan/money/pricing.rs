@@ -36,6 +36,11 @@ pub struct Price {
     /// The cost of a unit, the hourly part included.
     pub unit_cost: f64,
     pub parts: Vec<Part>,
+    /// Taxes charged on top of the price, on the invoice (the CBS and IBS of a company outside the
+    /// Simples from 2027); empty when none.
+    pub taxes_on_top: Vec<Part>,
+    /// What the invoice says: the price plus the taxes on top.
+    pub invoice_total: f64,
     pub warnings: Vec<String>,
     pub explanation: String,
 }
@@ -66,11 +71,12 @@ impl PlanFigures {
         })
     }
 
-    /// The taxes' share of the price at the plan's revenue: None when the plan's taxes are not
-    /// computed (no regime, something missing, Lucro Real).
+    /// The share of the price that its taxes take at the plan's revenue — those charged on top
+    /// (the CBS and IBS) are not inside the price: None when the plan's taxes are not computed (no
+    /// regime, something missing, Lucro Real).
     fn tax_share(&self) -> Option<f64> {
         (self.tax.modelled() && self.monthly_revenue > 0.0)
-            .then(|| self.tax.monthly(self.monthly_revenue) / self.monthly_revenue)
+            .then(|| self.tax.inside_price(self.monthly_revenue) / self.monthly_revenue)
     }
 }
 
@@ -231,7 +237,44 @@ pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Resul
             listed.join(", ")
         ),
     );
-    Ok(Price { price, divisor, tax_share, fixed_cost_share, unit_cost, parts, warnings, explanation })
+    let taxes_on_top: Vec<Part> = plan
+        .map(|p| p.tax.on_top_of(price))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(code, name, share, amount)| Part { code, name: name.to_owned(), share, amount: cents(amount) })
+        .collect();
+    let invoice_total = cents(price + taxes_on_top.iter().map(|t| t.amount).sum::<f64>());
+    let mut explanation = explanation;
+    if !taxes_on_top.is_empty() {
+        let named: Vec<String> = taxes_on_top
+            .iter()
+            .map(|t| format!("{} {} % = {}", t.name, percent_words(t.share, lang), brl(t.amount)))
+            .collect();
+        let premise = plan.and_then(|p| p.tax.premise()).map(|why| format!(" ⚠️ {}.", why.text(lang)));
+        explanation.push(' ');
+        explanation.push_str(&lang.choose(
+            format!(
+                "Na nota: {} + CBS/IBS = {} ({}): a CBS e o IBS são cobrados por fora do preço, sobre ele sem o ISS/ICMS, e o cliente empresa toma o crédito.{}",
+                brl(price), brl(invoice_total), named.join(", "), premise.clone().unwrap_or_default()
+            ),
+            format!(
+                "On the invoice: {} + CBS/IBS = {} ({}): the CBS and IBS are charged on top of the price, on it without ISS/ICMS, and a business customer takes the credit.{}",
+                brl(price), brl(invoice_total), named.join(", "), premise.unwrap_or_default()
+            ),
+        ));
+    }
+    Ok(Price {
+        price,
+        divisor,
+        tax_share,
+        fixed_cost_share,
+        unit_cost,
+        parts,
+        taxes_on_top,
+        invoice_total,
+        warnings,
+        explanation,
+    })
 }
 
 #[cfg(test)]

@@ -137,6 +137,9 @@ pub struct Plan {
     pub recorded: Option<Recorded>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// When it was read (the application's clock): its taxes and forecast are worked out for this
+    /// day, never for the day it last changed — a plan saved in 2026 and read in 2027 pays 2027's.
+    pub read_at: i64,
 }
 
 impl Plan {
@@ -243,7 +246,7 @@ pub(in crate::plan) async fn find(
     .bind(this_month)
     .fetch_all(&mut *conn)
     .await?;
-    let Some(mut plan) = from_rows(&rows, user_id)? else {
+    let Some(mut plan) = from_rows(&rows, user_id, now)? else {
         return Ok(None);
     };
     if detail == Detail::WithDocument {
@@ -264,7 +267,7 @@ pub fn recorded_window(now: i64) -> (String, String) {
 /// its `plan_sections s` (`step`, `data`, `completed`, `section_updated_at`; one row a section, or
 /// one row of nulls) and the recorded months (`revenue_cents`, `months`); without its document.
 /// None without a row.
-fn from_rows(rows: &[AnyRow], user_id: &str) -> Result<Option<Plan>, sqlx::Error> {
+fn from_rows(rows: &[AnyRow], user_id: &str, now: i64) -> Result<Option<Plan>, sqlx::Error> {
     let Some(row) = rows.first() else {
         return Ok(None);
     };
@@ -281,7 +284,7 @@ fn from_rows(rows: &[AnyRow], user_id: &str) -> Result<Option<Plan>, sqlx::Error
     }
     let plan = (row.try_get("id")?, user_id, row.try_get("created_at")?, row.try_get("updated_at")?);
     let recorded = (row.try_get("revenue_cents")?, row.try_get("months")?);
-    Ok(Some(from_parts(plan, &stored, recorded)))
+    Ok(Some(from_parts(plan, &stored, recorded, now)))
 }
 
 /// A section as a read gives it: its step's key, its data as stored (JSON text), whether it is
@@ -295,11 +298,13 @@ pub struct StoredSection {
 
 /// A plan from its row's values and its stored sections (any order, any subset: a missing step is
 /// empty and not done), without its document. `recorded`: the revenue in cents and the number of
-/// months recorded in the twelve before this one.
+/// months recorded in the twelve before this one; `read_at`: when it is read (the day its taxes are
+/// worked out for).
 pub fn from_parts(
     (id, user_id, created_at, updated_at): (String, &str, i64, i64),
     stored: &[StoredSection],
     (revenue_cents, months): (i64, i64),
+    read_at: i64,
 ) -> Plan {
     let sections = Step::ALL
         .iter()
@@ -324,6 +329,7 @@ pub fn from_parts(
         },
         created_at,
         updated_at,
+        read_at,
     }
 }
 

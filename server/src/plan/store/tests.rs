@@ -24,6 +24,7 @@ fn plan_with(market: Json, finance: Json) -> Plan {
         recorded: None,
         created_at: 0,
         updated_at: 0,
+        read_at: 0,
     }
 }
 

@@ -390,18 +390,21 @@ mod tests {
             recorded: None,
             created_at: 0,
             updated_at: 0,
+            read_at: 0,
         };
         let forecast = forecast(&plan).unwrap();
         let (december, january) = (YearMonth { year: 2026, month: 12 }, YearMonth { year: 2027, month: 1 });
         // December 2026: 2026's DAS (R$ 82,05, commerce) in force; costs 1.200 + 150 × 18 + 82,05.
         assert!(matches!(forecast.tax_in(december), taxes::Basis::Mei { expired: None, .. }));
         assert!((forecast.month(december).costs - 3_982.05).abs() < 1e-9);
-        // January 2027, nothing newer published: 2026's value, known to be past its period.
-        let stale = forecast.tax_in(january);
+        // January 2027: the 2027 estimate (5 % of the budget's R$ 1.741 + R$ 1 = R$ 88,05), said to
+        // be one; the DAS of a competence is the one in force in that competence.
+        let estimate = forecast.tax_in(january);
         assert!(
-            matches!(&stale, taxes::Basis::Mei { expired: Some(until), .. } if until == "2026-12-31"),
-            "{stale:?}"
+            matches!(&estimate, taxes::Basis::Mei { das, expired: None, estimate: Some(_), .. } if *das == 88.05),
+            "{estimate:?}"
         );
+        assert!((forecast.month(january).costs - 3_988.05).abs() < 1e-9);
     }
 
     #[test]

@@ -152,3 +152,41 @@ fn the_contract_s_fields_are_checked_at_the_edge() {
         assert!(format!("{err:?}").contains(field), "{field}: {err:?}");
     }
 }
+
+/// 2027-01-05, noon in São Paulo.
+const JANUARY_2027: i64 = 1_799_161_200_000;
+
+#[test]
+fn a_presumido_service_in_2027_leaves_pis_and_cofins_out_of_the_divisor_and_puts_cbs_and_ibs_on_the_invoice()
+{
+    // A consultancy in Lucro Presumido, R$ 40.000 a month, ISS 5 %: a service costing R$ 370 (its
+    // hours) with a 20 % margin. 2026: taxes 6.532 ÷ 40.000 = 16,33 % inside the price →
+    // 370 ÷ (1 − 0,1633 − 0,20) = 370 ÷ 0,6367 = R$ 581,12. 2027: PIS/Cofins gone (ADCT art. 126),
+    // IRPJ + CSLL + ISS = 5.072 ÷ 40.000 = 12,68 % → 370 ÷ 0,6732 = R$ 549,61; on the invoice the
+    // CBS 8,7 % and IBS 0,1 % on the price without its ISS (549,61 × 0,95 = 522,13): 45,43 + 0,52 →
+    // R$ 595,56 (LC 214/2025 arts. 344 and 347).
+    let legal = json!({"taxRegime": "lucro_presumido", "activity": "services"});
+    let service =
+        Request { unit_cost: 370.0, target_margin: 0.20, include_fixed_costs: false, ..Request::default() };
+    let at = |when: i64| PlanFigures {
+        monthly_revenue: 40_000.0,
+        monthly_fixed_costs: 0.0,
+        average_ticket: 560.0,
+        margin: 0.1,
+        tax: taxes::basis(&legal, 40_000.0, &Payroll::default(), None, when),
+    };
+    let y2026 = price(&service, Some(&at(JUNE_2026)), Language::PtBr).unwrap();
+    assert_eq!((y2026.price, y2026.invoice_total), (581.12, 581.12));
+    assert!(y2026.taxes_on_top.is_empty());
+    let y2027 = price(&service, Some(&at(JANUARY_2027)), Language::PtBr).unwrap();
+    assert_eq!(y2027.price, 549.61);
+    let on_top: Vec<(&str, f64)> = y2027.taxes_on_top.iter().map(|t| (t.code, t.amount)).collect();
+    assert_eq!(on_top, [("cbs", 45.43), ("ibs", 0.52)]);
+    assert_eq!(y2027.invoice_total, 595.56);
+    assert!(
+        y2027.explanation.contains("R$\u{a0}549,61 + CBS/IBS = R$\u{a0}595,56")
+            && y2027.explanation.contains("premissa"),
+        "{}",
+        y2027.explanation
+    );
+}

@@ -17,8 +17,9 @@ pub(super) fn explain(basis: &Basis, lang: Language) -> String {
             "No taxes in the numbers: no tax regime was chosen (Legal step). Choose MEI, Simples Nacional or Lucro Presumido to see the month's tax.",
         )
         .into(),
-        Basis::Mei { activity, das, excess, expired, rules } => {
-            mei(*activity, *das, excess.as_ref().map(|e| (e, rules)), expired.as_deref(), lang)
+        Basis::Mei { activity, das, excess, expired, fact, estimate, rules } => {
+            let das = Das { amount: *das, fact, estimate: *estimate, expired: expired.as_deref() };
+            mei(*activity, das, excess.as_ref().map(|e| (e, rules)), lang)
         }
         Basis::Simples { .. } => simples(basis, lang),
         Basis::Presumido(p) => presumido(p, lang),
@@ -38,15 +39,23 @@ pub(super) fn explain(basis: &Basis, lang: Language) -> String {
     }
 }
 
+/// The MEI's DAS as computed: its amount, the fact its period matches, and whether it is an
+/// estimate or stale.
+struct Das<'a> {
+    amount: f64,
+    fact: &'a str,
+    estimate: Option<&'static facts::Provisional>,
+    expired: Option<&'a str>,
+}
+
 fn mei(
     activity: Option<super::Activity>,
-    das: f64,
+    Das { amount: das, fact, estimate, expired }: Das<'_>,
     excess: Option<(&super::MeiExcess, &super::MeiRules)>,
-    expired: Option<&str>,
     lang: Language,
 ) -> String {
     let brl = |v: f64| format_brl(v, lang);
-    let fact = facts::get("mei.das");
+    let fact = facts::get(fact);
     let assumed = match activity {
         Some(a) => a.name(lang).to_owned(),
         None => lang
@@ -68,6 +77,13 @@ fn mei(
             fact.citation(lang)
         ),
     );
+    if let Some(why) = estimate {
+        text.push(' ');
+        text.push_str(&lang.choose(
+            format!("⚠️ {} é uma {} ({}).", brl(das), why.text(lang), why.source),
+            format!("⚠️ {} is {} ({}).", brl(das), why.text(lang), why.source),
+        ));
+    }
     if let Some(until) = expired {
         let year = until.get(..4).unwrap_or(until);
         text.push(' ');
@@ -245,20 +261,79 @@ fn presumido(p: &super::Presumido, lang: Language) -> String {
     } else {
         ""
     };
-    lang.choose(
+    let federal = if t.pis > 0.0 || t.cofins > 0.0 {
+        lang.choose(
+            format!(
+                "PIS {} % e Cofins {} % sobre a receita; ",
+                percent(t.pis, lang),
+                percent(t.cofins, lang)
+            ),
+            format!("PIS {} % and Cofins {} % on revenue; ", percent(t.pis, lang), percent(t.cofins, lang)),
+        )
+    } else {
+        String::new()
+    };
+    let mut text = lang.choose(
         format!(
-            "Lucro Presumido ({}): PIS {} % e Cofins {} % sobre a receita; IRPJ {} % sobre a presunção de {} % da receita, mais {} % sobre o lucro presumido acima de {} por mês; CSLL {} % sobre a presunção de {} %; {local}.{lc224} {}",
-            p.activity.name(lang), percent(t.pis, lang), percent(t.cofins, lang), percent(t.irpj, lang), presumption(p.presumption_irpj),
+            "Lucro Presumido ({}): {federal}IRPJ {} % sobre a presunção de {} % da receita, mais {} % sobre o lucro presumido acima de {} por mês; CSLL {} % sobre a presunção de {} %; {local}.{lc224} {}",
+            p.activity.name(lang), percent(t.irpj, lang), presumption(p.presumption_irpj),
             percent(t.irpj_additional, lang), format_brl(t.additional_above_monthly, lang), percent(t.csll, lang), presumption(p.presumption_csll),
             source(lang, &t.source, &t.as_of)
         ),
         format!(
-            "Lucro Presumido ({}): PIS {} % and Cofins {} % on revenue; IRPJ {} % on a presumed profit of {} % of revenue, plus {} % on the presumed profit above {} a month; CSLL {} % on a presumption of {} %; {local}.{lc224} {}",
-            p.activity.name(lang), percent(t.pis, lang), percent(t.cofins, lang), percent(t.irpj, lang), presumption(p.presumption_irpj),
+            "Lucro Presumido ({}): {federal}IRPJ {} % on a presumed profit of {} % of revenue, plus {} % on the presumed profit above {} a month; CSLL {} % on a presumption of {} %; {local}.{lc224} {}",
+            p.activity.name(lang), percent(t.irpj, lang), presumption(p.presumption_irpj),
             percent(t.irpj_additional, lang), format_brl(t.additional_above_monthly, lang), percent(t.csll, lang), presumption(p.presumption_csll),
             source(lang, &t.source, &t.as_of)
         ),
-    )
+    );
+    if let Some(on_top) = &p.on_top {
+        text.push(' ');
+        text.push_str(&on_top_words(on_top, p.activity == super::Activity::Services, lang));
+    }
+    text
+}
+
+/// The reform's CBS and IBS as every place that shows them says them: their rates and base, that
+/// they are charged on top of the price and credited to business customers, the premise while the
+/// rate is one, and art. 127's question for a service business that has not answered it.
+pub fn on_top_words(on_top: &super::OnTop, services: bool, lang: Language) -> String {
+    let r = on_top.table;
+    let mut text = lang.choose(
+        format!(
+            "Desde 2027 PIS e Cofins acabaram: entram a CBS de {} % e o IBS de {} % sobre a receita sem o ISS e o ICMS, cobrados por fora do preço e destacados na nota — o cliente empresa toma o crédito; aqui eles contam nos impostos do mês, como se saíssem da sua margem, até que você os repasse ao preço {}.",
+            percent(on_top.cbs, lang), percent(on_top.ibs, lang), source(lang, &r.source, &r.as_of)
+        ),
+        format!(
+            "Since 2027 PIS and Cofins are gone: the CBS at {} % and the IBS at {} % come in, on revenue without ISS and ICMS, charged on top of the price and shown on the invoice — a business customer takes the credit; here they count in the month's taxes, as if out of your margin, until you pass them on in the price {}.",
+            percent(on_top.cbs, lang), percent(on_top.ibs, lang), source(lang, &r.source, &r.as_of)
+        ),
+    );
+    if let Some(premise) = on_top.provisional {
+        text.push(' ');
+        text.push_str(&lang.choose(
+            format!("⚠️ A CBS usa uma {} ({}).", premise.text(lang), premise.source),
+            format!("⚠️ The CBS uses {} ({}).", premise.text(lang), premise.source),
+        ));
+    }
+    match on_top.regulated {
+        Some(true) => {
+            text.push(' ');
+            text.push_str(&lang.choose(
+                format!("Com a redução de {} % das profissões intelectuais regulamentadas (LC 214/2025 art. 127).", percent(r.regulated_reduction, lang)),
+                format!("With the {} % reduction of regulated intellectual professions (LC 214/2025 art. 127).", percent(r.regulated_reduction, lang)),
+            ));
+        }
+        None if services => {
+            text.push(' ');
+            text.push_str(&lang.choose(
+                format!("Se o seu serviço é de profissão intelectual regulamentada, fiscalizada por conselho (contador, advogado, arquiteto, engenheiro, administrador…), a CBS e o IBS têm {} % de redução (LC 214/2025 art. 127): diga na etapa Jurídico — não a supusemos.", percent(r.regulated_reduction, lang)),
+                format!("If yours is a regulated intellectual profession, supervised by a council (accountant, lawyer, architect, engineer, administrator…), the CBS and IBS are {} % lower (LC 214/2025 art. 127): say so in the Legal step — we did not assume it.", percent(r.regulated_reduction, lang)),
+            ));
+        }
+        _ => {}
+    }
+    text
 }
 
 fn needs(regime: &str, missing: Missing, lang: Language) -> String {

@@ -25,7 +25,8 @@ pub(super) fn basis(
         return simples::basis(activity, cnae, yearly, 0, payroll, Some(rules), &day);
     }
     // The DAS of the period holding the day; past the last, the last, said stale.
-    let (table, validity) = taxes.mei_das.on(&day);
+    let (period, validity) = taxes.mei_das.period_on(&day);
+    let table = &period.value;
     let expired = match validity {
         facts::Validity::Expired { until } => Some(until),
         _ => None,
@@ -46,5 +47,6 @@ pub(super) fn basis(
             _ => rules.excess.excess_rates.services,
         },
     });
-    Basis::Mei { activity, das, excess, expired, rules }
+    let estimate = period.provisional.as_ref().filter(|_| expired.is_none());
+    Basis::Mei { activity, das, excess, expired, fact: &table.fact, estimate, rules }
 }

@@ -27,7 +27,7 @@ use serde_json::Value as Json;
 
 pub use explain::shown as shown_cnae;
 pub use payroll::Payroll;
-pub use presumido::Presumido;
+pub use presumido::{OnTop, Presumido};
 pub use simples::{Annex, Treatment, cnae_entry, simples_rate};
 
 use crate::plan::{
@@ -118,11 +118,15 @@ pub enum Basis {
     /// `expired`: the DAS table's period ended on this day with no newer one published (the
     /// latest value is used, and said to be stale).
     /// `rules`: the ceiling and its excess as in force on the day computed for.
+    /// `fact`: the fact whose words the DAS's period matches (`mei.das`, `mei.das_2027`);
+    /// `estimate`: set while that period is an estimate (the DAS before the minimum-wage decree).
     Mei {
         activity: Option<Activity>,
         das: f64,
         excess: Option<MeiExcess>,
         expired: Option<String>,
+        fact: &'static str,
+        estimate: Option<&'static facts::Provisional>,
         rules: MeiRules,
     },
     /// The Simples Nacional: an effective rate on revenue; `recorded_months` is how many recorded
@@ -154,17 +158,20 @@ pub enum Basis {
 /// One tax of the month.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Line {
-    /// das, das_excess, pis, cofins, irpj, irpj_additional, csll, iss, icms, cpp.
+    /// das, das_excess, pis, cofins, irpj, irpj_additional, csll, iss, icms, cpp, cbs, ibs.
     pub code: &'static str,
     pub name: &'static str,
     pub amount: f64,
+    /// Charged on top of the price and shown on the invoice (the reform's CBS and IBS), not taken
+    /// out of it: a business customer takes it as a credit.
+    pub on_top: bool,
 }
 
 impl Basis {
     /// The month's taxes at `revenue` (reais a month), line by line.
     pub fn lines(&self, revenue: f64, lang: Language) -> Vec<Line> {
         let revenue = revenue.max(0.0);
-        let line = |code, name, amount| Line { code, name, amount };
+        let line = |code, name, amount| Line { code, name, amount, on_top: false };
         match self {
             Basis::Mei { das, excess, .. } => {
                 let mut lines = vec![line("das", "DAS", *das)];
@@ -189,6 +196,21 @@ impl Basis {
     /// The month's taxes at `revenue`, in reais.
     pub fn monthly(&self, revenue: f64) -> f64 {
         self.lines(revenue, Language::PtBr).iter().map(|l| l.amount).sum()
+    }
+
+    /// The month's taxes at `revenue` that come out of the price: all but the CBS and IBS charged
+    /// on top of it (what a price's divisor holds).
+    pub fn inside_price(&self, revenue: f64) -> f64 {
+        self.lines(revenue, Language::PtBr).iter().filter(|l| !l.on_top).map(|l| l.amount).sum()
+    }
+
+    /// The CBS and IBS a price carries on top, when the regime charges them (Lucro Presumido from
+    /// 2027): (code, name, rate over the price, amount).
+    pub fn on_top_of(&self, price: f64) -> Vec<(&'static str, &'static str, f64, f64)> {
+        match self {
+            Basis::Presumido(p) => p.on_top_of(price),
+            _ => Vec::new(),
+        }
     }
 
     /// The taxes near `revenue` as `rate × revenue + fixed`: exact on the piece of the tax that
@@ -237,6 +259,16 @@ impl Basis {
             Basis::Simples { .. } => "simples_nacional",
             Basis::Presumido(_) => "lucro_presumido",
             Basis::Needs { regime, .. } | Basis::NotModelled { regime } => regime,
+        }
+    }
+
+    /// The premise or estimate a figure of the month rests on, while one does (the CBS's
+    /// reference rate before the Senate fixes it, the DAS before the minimum-wage decree).
+    pub fn premise(&self) -> Option<&'static facts::Provisional> {
+        match self {
+            Basis::Presumido(p) => p.on_top.and_then(|o| o.provisional),
+            Basis::Mei { estimate, .. } => *estimate,
+            _ => None,
         }
     }
 
@@ -298,15 +330,15 @@ pub fn basis(
     }
 }
 
-/// The basis of a saved plan, with its finance step's payroll, at the plan's last change (the
-/// rules in force then).
+/// The basis of a saved plan, with its finance step's payroll, on the day it is read (the rules in
+/// force then: the plan's forecast starts today, whenever it last changed).
 pub fn of_plan(plan: &Plan, monthly_revenue: f64, finance: &pb::FinanceData) -> Basis {
     basis(
         &plan.section(Step::Legal).data,
         monthly_revenue,
         &Payroll::of(finance),
         plan.recorded,
-        plan.updated_at.max(plan.created_at),
+        plan.read_at,
     )
 }
 

@@ -1,9 +1,13 @@
-//! Lucro Presumido, a month: PIS 0,65 % and Cofins 3 % on revenue (cumulative); IRPJ 15 % on the
+//! Lucro Presumido, a month: PIS 0,65 % and Cofins 3 % on revenue (cumulative) through 2026; IRPJ 15 % on the
 //! presumed profit (8 % of revenue in commerce and industry, 32 % in services) plus 10 % on the
 //! presumed profit above R$ 20.000 a month; CSLL 9 % on its presumption (12 % or 32 %); ISS on
 //! services at the city's rate (5 % unless the owner says otherwise, 2 to 5 %) or ICMS on sales at
 //! the effective rate the owner gives. From LC 224/2025, the presumptions are 10 % higher on the
-//! revenue above R$ 5 milhões a year. Rates, presumptions and thresholds from the facts' table.
+//! revenue above R$ 5 milhões a year (the CSLL's from April 2026). From 2027 PIS and Cofins end
+//! (EC 132/2023, ADCT art. 126) and the reform's CBS and IBS come in their place (LC 214/2025 arts.
+//! 344 and 347), on the revenue without the ISS or ICMS, charged on top of the price ([`OnTop`]);
+//! regulated intellectual professions pay 30 % less of both (art. 127) when the owner says theirs
+//! is one — never assumed. Rates, presumptions and thresholds from the facts' tables.
 
 use serde_json::Value as Json;
 
@@ -31,6 +35,58 @@ pub struct Presumido {
     pub lc224: Option<(f64, f64)>,
     /// The rates in force on the day computed for.
     pub table: &'static facts::LucroPresumido,
+    /// The CSLL's part of LC 224/2025 in force on that day (it started later than the IRPJ's).
+    pub lc224_csll: bool,
+    /// From 2027, the CBS and IBS on the month's sales.
+    pub on_top: Option<OnTop>,
+}
+
+/// The reform's CBS and IBS of a company outside the Simples: charged on top of the price and
+/// shown on the invoice, on a base without the ISS or ICMS; a business customer takes them as a
+/// credit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OnTop {
+    pub cbs: f64,
+    pub ibs: f64,
+    /// Whether the owner said theirs is a regulated intellectual profession (art. 127's 30 %
+    /// applied when true); None when not asked yet — then not applied, and asked.
+    pub regulated: Option<bool>,
+    pub table: &'static facts::CbsIbs,
+    /// Set while the rate is a premise (the Senate has not fixed the reference rate).
+    pub provisional: Option<&'static facts::Provisional>,
+}
+
+impl OnTop {
+    /// The rates in force on `day` for a business of this activity (None before the reform's
+    /// 2027 start); `regulated` as the owner answered.
+    pub fn on(day: &str, regulated: Option<bool>) -> Option<Self> {
+        let (period, validity) = facts::taxes().cbs_ibs.period_on(day);
+        if validity == facts::Validity::Upcoming {
+            return None;
+        }
+        let t = &period.value;
+        let keep = if regulated == Some(true) { 1.0 - t.regulated_reduction } else { 1.0 };
+        Some(Self {
+            cbs: t.cbs() * keep,
+            ibs: t.ibs() * keep,
+            regulated,
+            table: t,
+            provisional: period.provisional.as_ref(),
+        })
+    }
+
+    /// The CBS and IBS lines on a base (the price without the ISS or ICMS).
+    pub fn lines(&self, base: f64) -> [Line; 2] {
+        [
+            Line { code: "cbs", name: "CBS", amount: base * self.cbs, on_top: true },
+            Line { code: "ibs", name: "IBS", amount: base * self.ibs, on_top: true },
+        ]
+    }
+
+    /// Both rates together.
+    pub fn rate(&self) -> f64 {
+        self.cbs + self.ibs
+    }
 }
 
 impl Presumido {
@@ -45,25 +101,52 @@ impl Presumido {
 
     pub fn lines(&self, revenue: f64, lang: Language) -> Vec<Line> {
         let t = self.table;
+        let line = |code, name, amount| Line { code, name, amount, on_top: false };
         let irpj_base = self.presumed(revenue, self.presumption_irpj);
-        let mut lines = vec![
-            Line { code: "pis", name: "PIS", amount: revenue * t.pis },
-            Line { code: "cofins", name: "Cofins", amount: revenue * t.cofins },
-            Line { code: "irpj", name: "IRPJ", amount: irpj_base * t.irpj },
-        ];
+        let mut lines = Vec::new();
+        if t.pis > 0.0 || t.cofins > 0.0 {
+            lines.push(line("pis", "PIS", revenue * t.pis));
+            lines.push(line("cofins", "Cofins", revenue * t.cofins));
+        }
+        lines.push(line("irpj", "IRPJ", irpj_base * t.irpj));
         let additional = (irpj_base - t.additional_above_monthly).max(0.0) * t.irpj_additional;
         if additional > 0.0 {
-            let name = lang.choose("IRPJ (adicional)", "IRPJ (additional)");
-            lines.push(Line { code: "irpj_additional", name, amount: additional });
+            lines.push(line(
+                "irpj_additional",
+                lang.choose("IRPJ (adicional)", "IRPJ (additional)"),
+                additional,
+            ));
         }
-        let csll = self.presumed(revenue, self.presumption_csll) * t.csll;
-        lines.push(Line { code: "csll", name: "CSLL", amount: csll });
-        match self.local {
-            LocalTax::Iss(rate) => lines.push(Line { code: "iss", name: "ISS", amount: revenue * rate }),
-            LocalTax::Icms(rate) => lines.push(Line { code: "icms", name: "ICMS", amount: revenue * rate }),
-            LocalTax::IcmsUnknown => {}
+        let csll_base = if self.lc224_csll {
+            self.presumed(revenue, self.presumption_csll)
+        } else {
+            revenue * self.presumption_csll
+        };
+        lines.push(line("csll", "CSLL", csll_base * t.csll));
+        let local = match self.local {
+            LocalTax::Iss(rate) => Some(line("iss", "ISS", revenue * rate)),
+            LocalTax::Icms(rate) => Some(line("icms", "ICMS", revenue * rate)),
+            LocalTax::IcmsUnknown => None,
+        };
+        let local_amount = local.as_ref().map_or(0.0, |l| l.amount);
+        lines.extend(local);
+        if let Some(on_top) = &self.on_top {
+            // The base leaves the ISS and ICMS out (LC 214/2025 art. 12 §2).
+            lines.extend(on_top.lines(revenue - local_amount));
         }
         lines
+    }
+
+    /// The CBS and IBS charged on top of a price (the price without its ISS or ICMS as the base),
+    /// each as (code, name, rate over the price, amount); empty before 2027.
+    pub fn on_top_of(&self, price: f64) -> Vec<(&'static str, &'static str, f64, f64)> {
+        let Some(on_top) = &self.on_top else { return Vec::new() };
+        let local = self.local_rate().unwrap_or(0.0) / 100.0;
+        on_top
+            .lines(price * (1.0 - local))
+            .into_iter()
+            .map(|l| (l.code, l.name, if price > 0.0 { l.amount / price } else { 0.0 }, l.amount))
+            .collect()
     }
 
     fn monthly(&self, revenue: f64) -> f64 {
@@ -115,8 +198,13 @@ pub(super) fn basis(legal: &Json, activity: Option<Activity>, cnae: Option<&str>
         }
         _ => percent("icmsRatePercent").map_or(LocalTax::IcmsUnknown, LocalTax::Icms),
     };
-    // Dated: in force from the day the facts' table says, in São Paulo.
+    // Dated: in force from the days the facts' table says, in São Paulo.
     let in_force = day >= t.lc224.from;
+    let regulated = match legal["profession"].as_str() {
+        Some("regulated") => Some(true),
+        Some("not_regulated") => Some(false),
+        _ => None,
+    };
     Basis::Presumido(Presumido {
         activity,
         presumption_irpj: presumption.irpj,
@@ -124,5 +212,7 @@ pub(super) fn basis(legal: &Json, activity: Option<Activity>, cnae: Option<&str>
         local,
         lc224: in_force.then_some((t.lc224.above_yearly / 12.0, t.lc224.factor)),
         table: t,
+        lc224_csll: in_force && day >= t.lc224.csll_from,
+        on_top: OnTop::on(&day, regulated.filter(|_| activity == Activity::Services)),
     })
 }

@@ -215,6 +215,8 @@ fn a_mei_past_the_ceiling_by_up_to_20_percent_pays_the_excess() {
             das: 82.05,
             excess: None,
             expired: None,
+            fact: "mei.das",
+            estimate: None,
             rules: crate::plan::money::taxes::MeiRules::on("2026-06-01")
         }
     );
@@ -298,6 +300,8 @@ fn a_mei_pays_the_das_of_its_activity_and_lucro_real_is_the_accountant_s() {
             das: 82.05,
             excess: None,
             expired: None,
+            fact: "mei.das",
+            estimate: None,
             rules: crate::plan::money::taxes::MeiRules::on("2026-06-01")
         }
     );
@@ -326,4 +330,93 @@ fn a_cnae_is_read_as_people_write_it() {
     for (code, entry) in &crate::facts::taxes().cnaes.table {
         assert!(code.len() == 7 && cnae_entry(code).is_some(), "{code}: {}", entry.annex);
     }
+}
+
+/// 2027-01-05, noon in São Paulo: PIS and Cofins are gone, the CBS and IBS in (EC 132/2023, ADCT
+/// art. 126; LC 214/2025 arts. 344 and 347).
+const JANUARY_2027: i64 = 1_799_161_200_000;
+/// 2026-02-01, noon in São Paulo: LC 224's IRPJ in force, its CSLL not yet (from 2026-04-01).
+const FEBRUARY_2026: i64 = 1_769_958_000_000;
+
+#[test]
+fn a_presumido_consultancy_at_40_thousand_pays_cbs_and_ibs_instead_of_pis_and_cofins_in_2027() {
+    // Services, R$ 40.000, ISS 5 % (LC 116/2003). 2026: PIS 0,65 % = 260; Cofins 3 % = 1.200; IRPJ
+    // 15 % × 32 % × 40.000 = 1.920; CSLL 9 % × 12.800 = 1.152; ISS 2.000 → 6.532 (16,33 %).
+    // 2027: no PIS/Cofins (ADCT art. 126); the base of the CBS and IBS leaves the ISS out: 40.000 −
+    // 2.000 = 38.000; CBS (8,8 % premise − 0,1 p.p., art. 347) 8,7 % = 3.306; IBS 0,05 % + 0,05 %
+    // (art. 344) = 38 → 1.920 + 1.152 + 2.000 + 3.306 + 38 = 8.416: R$ 1.884 more than 2026's.
+    let legal = json!({"businessType": "ltda", "taxRegime": "lucro_presumido", "activity": "services"});
+    let y2026 = basis(&legal, 40_000.0, &none(), None, JUNE_2026);
+    assert!(close(y2026.monthly(40_000.0), 6_532.0), "{}", y2026.monthly(40_000.0));
+    let y2027 = basis(&legal, 40_000.0, &none(), None, JANUARY_2027);
+    let lines = y2027.lines(40_000.0, Language::PtBr);
+    let codes: Vec<(&str, bool)> = lines.iter().map(|l| (l.code, l.on_top)).collect();
+    assert_eq!(
+        codes,
+        [("irpj", false), ("csll", false), ("iss", false), ("cbs", true), ("ibs", true)],
+        "no PIS, no Cofins; the CBS and IBS on top"
+    );
+    assert!(close(line(&y2027, 40_000.0, "cbs"), 3_306.0), "{}", line(&y2027, 40_000.0, "cbs"));
+    assert!(close(line(&y2027, 40_000.0, "ibs"), 38.0), "{}", line(&y2027, 40_000.0, "ibs"));
+    assert!(close(y2027.monthly(40_000.0), 8_416.0), "{}", y2027.monthly(40_000.0));
+    assert!(close(y2027.monthly(40_000.0) - y2026.monthly(40_000.0), 1_884.0));
+    assert!(close(y2027.inside_price(40_000.0), 5_072.0), "out of the price: IRPJ, CSLL and ISS");
+    let words = y2027.explain(Language::PtBr);
+    for said in ["por fora do preço", "cliente empresa toma o crédito", "premissa", "8,8 %", "art. 127"] {
+        assert!(words.contains(said), "{said}: {words}");
+    }
+    assert!(!words.contains("PIS 0,65"), "{words}");
+    assert!(y2027.premise().is_some());
+}
+
+#[test]
+fn a_regulated_profession_pays_30_percent_less_cbs_and_ibs_only_when_the_owner_says_so() {
+    // LC 214/2025 art. 127: 30 % off both. R$ 40.000, ISS 5 %: CBS 8,7 % × 0,7 = 6,09 % × 38.000 =
+    // 2.314,20; IBS 0,07 % × 38.000 = 26,60. Not said: the full rates, and the question asked.
+    let said = |profession: &str| {
+        let legal = json!({"taxRegime": "lucro_presumido", "activity": "services", "profession": profession});
+        basis(&legal, 40_000.0, &none(), None, JANUARY_2027)
+    };
+    let regulated = said("regulated");
+    assert!(close(line(&regulated, 40_000.0, "cbs"), 2_314.2), "{}", line(&regulated, 40_000.0, "cbs"));
+    assert!(close(line(&regulated, 40_000.0, "ibs"), 26.6), "{}", line(&regulated, 40_000.0, "ibs"));
+    assert!(regulated.explain(Language::PtBr).contains("Com a redução de 30,00 %"));
+    let not = said("not_regulated");
+    assert!(close(line(&not, 40_000.0, "cbs"), 3_306.0));
+    assert!(!not.explain(Language::PtBr).contains("diga na etapa Jurídico"));
+    let unsaid = said("");
+    assert!(close(line(&unsaid, 40_000.0, "cbs"), 3_306.0), "never assumed");
+    assert!(unsaid.explain(Language::PtBr).contains("diga na etapa Jurídico — não a supusemos"));
+}
+
+#[test]
+fn lc_224_raises_the_csll_s_presumption_only_from_april_2026() {
+    // LC 224/2025 art. 4º: presumptions 10 % higher on revenue above R$ 5 milhões a year (R$
+    // 416.666,67 a month); the IRPJ's from 1/1/2026, the CSLL's from 1/4/2026 (ninety days). At
+    // R$ 516.666,67 a month, R$ 100.000 above: CSLL 9 % × (32 % × 516.666,67 + 3,2 % × 100.000) =
+    // 15.168 from April; 14.880 in February.
+    let legal = json!({"taxRegime": "lucro_presumido", "activity": "services"});
+    let revenue = 516_666.67;
+    let february = basis(&legal, revenue, &none(), None, FEBRUARY_2026);
+    let june = basis(&legal, revenue, &none(), None, JUNE_2026);
+    assert!(
+        (line(&february, revenue, "csll") - 14_880.0).abs() < 0.01,
+        "{}",
+        line(&february, revenue, "csll")
+    );
+    assert!((line(&june, revenue, "csll") - 15_168.0).abs() < 0.01, "{}", line(&june, revenue, "csll"));
+    assert_eq!(line(&february, revenue, "irpj"), line(&june, revenue, "irpj"), "the IRPJ's from January");
+}
+
+#[test]
+fn a_mei_s_2027_das_is_the_budget_s_estimate_and_says_so() {
+    // 5 % of the 2027 budget's minimum wage R$ 1.741 = R$ 87,05, + R$ 1 ICMS = R$ 88,05 — an
+    // estimate until the decree (PLOA 2027).
+    let legal = json!({"businessType": "mei", "activity": "commerce"});
+    let b = basis(&legal, 6_000.0, &none(), None, JANUARY_2027);
+    assert!(close(b.monthly(6_000.0), 88.05), "{}", b.monthly(6_000.0));
+    let words = b.explain(Language::PtBr);
+    assert!(words.contains("R$\u{a0}88,05 é uma estimativa") && words.contains("R$ 1.741"), "{words}");
+    let june = basis(&legal, 6_000.0, &none(), None, JUNE_2026);
+    assert!(!june.explain(Language::PtBr).contains("estimativa"));
 }

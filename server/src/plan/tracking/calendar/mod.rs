@@ -153,7 +153,7 @@ pub fn quiet(now: i64) -> bool {
     !(QUIET_UNTIL_HOUR..QUIET_FROM_HOUR).contains(&hour)
 }
 
-/// A national holiday or a weekend day is not a business day.
+/// A national holiday, a weekend day or a day banks close (Carnival) is not a business day.
 pub fn is_business_day(date: CivilDate, calendar: &Calendar) -> bool {
     let weekday = (date.days() + 4).rem_euclid(7); // 1970-01-01 was a Thursday; 0 is Sunday
     if weekday == 0 || weekday == 6 {
@@ -161,7 +161,8 @@ pub fn is_business_day(date: CivilDate, calendar: &Calendar) -> bool {
     }
     let month_day = format!("{:02}-{:02}", date.month, date.day);
     let iso = date.iso();
-    !calendar.holidays.every_year.contains(&month_day) && !calendar.holidays.good_friday.contains(&iso)
+    let h = &calendar.holidays;
+    !h.every_year.contains(&month_day) && !h.good_friday.contains(&iso) && !h.banks_closed.contains(&iso)
 }
 
 /// The date itself when it is a business day, else the next one.

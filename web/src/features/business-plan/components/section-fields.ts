@@ -116,6 +116,7 @@ export const SECTIONS: SectionSpec[] = [
       { name: "cnae", kind: "text", max: 12 },
       { name: "issRatePercent", kind: "percent" },
       { name: "icmsRatePercent", kind: "percent" },
+      { name: "profession", kind: "select", options: ["PROFESSION_REGULATED", "PROFESSION_NOT_REGULATED"] },
       { name: "cnpjStatus", kind: "select", options: ["CNPJ_STATUS_NONE", "CNPJ_STATUS_IN_PROGRESS", "CNPJ_STATUS_ACTIVE"] },
     ],
   },

@@ -143,7 +143,8 @@ export type FactStatus = Message<"socio.v1.FactStatus"> & {
   validUntil: string;
 
   /**
-   * current, expired or upcoming.
+   * current, expired or upcoming; superseded (its period ended and a newer fact speaks for it);
+   * estimate or premise (a table's current figure that is not yet the law's published one).
    *
    * @generated from field: string status = 7;
    */
