@@ -91,8 +91,8 @@ impl ResultsApi {
         Ok(Reply::from(pb::ListResultsResponse {
             ceiling: ceiling.map(|outlook| match outlook {
                 CeilingOutlook::Year(c) => projection(&c),
-                CeilingOutlook::YearOver(over) => pb::CeilingProjection {
-                    closed: true,
+                CeilingOutlook::YearOver(over) | CeilingOutlook::Passed(over) => pb::CeilingProjection {
+                    closed: over.closed,
                     action: calendar::what_to_do(&over, today, lang),
                     report_by: over.report_by.iso(),
                     excess_tax: over.excess_tax.map_or(0.0, |t| t.amount),

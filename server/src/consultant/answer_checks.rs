@@ -113,6 +113,7 @@ mod tests {
             created_at: 0,
             updated_at: 0,
             read_at: 0,
+            last_year: None,
         }
     }
 

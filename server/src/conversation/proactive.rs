@@ -117,7 +117,7 @@ async fn run_for(
     let plan = doors.plans.find_in(&mut conn, user_id, Detail::Sections, now).await?;
     drop(conn);
     let months = results.months(user_id).await?;
-    let profile = Profile::of(plan.as_ref(), &months);
+    let profile = Profile::of(plan.as_ref(), &months, crate::clock::CivilDate::in_sao_paulo(now));
     let name = user
         .first_name()
         .map(str::to_owned)

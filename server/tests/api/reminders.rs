@@ -423,3 +423,93 @@ async fn in_january_a_mei_whose_year_passed_the_ceiling_sees_what_to_do_and_by_w
 on_both_engines!(
     in_january_a_mei_whose_year_passed_the_ceiling_sees_what_to_do_and_by_when_on_the_card_and_whatsapp
 );
+
+/// The MEI of the accountant's table (issue 61): R$ 7.500 a month in 2026 (R$ 90.000, within the
+/// 20 % tolerance), the limit crossed in November (11 × 7.500 = 82.500 > 81.000). On 1 December the
+/// card and a reminder say to report by the last business day of December (LC 123/2006 art. 18-A
+/// §7º III; Res. CGSN 140/2018 art. 115); from January she is an ME in the Simples Nacional (Annex I:
+/// 4 % × R$ 7.500 = R$ 300 a month, LC 123/2006 Anexo I), reminded of December's DAS-MEI in January
+/// and of the PGDAS-D from February, never of the DAS-MEI again.
+async fn a_mei_past_the_ceiling_is_told_the_deadline_that_month_and_is_taxed_and_reminded_as_an_me_from_january(
+    db: TestDatabase,
+) {
+    let app = spawn_app(db).await;
+    app.db.clock().set(instant("2026-12-01T09:30:00-03:00"));
+    let token = mei(&app).await;
+    let legal = json!({"legalData": {"businessType": "mei", "taxRegime": "simei", "activity": "commerce"}});
+    let finance = json!({"financeData": {"monthlyFixedCosts": 1000, "averageTicket": 50, "expectedSalesPerMonth": 150}});
+    for (step, body) in [("legal", legal), ("finance", finance)] {
+        let (status, answer) =
+            app.call(Method::PUT, &format!("/api/business-plan/{step}"), body, Some(&token)).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    for month in 1..=11 {
+        record(&app, &token, &format!("2026-{month:02}"), 7_500.0).await;
+    }
+    agree(&app, &token, false, true).await;
+    let (status, list) = app.call(Method::GET, "/api/results", Value::Null, Some(&token)).await;
+    assert_eq!(status, 200, "{list}");
+    let card = &list["data"]["ceiling"];
+    assert_eq!((card["closed"].as_bool(), card["passed"].as_bool()), (Some(false), Some(true)), "{list}");
+    assert_eq!(card["reportBy"], "2026-12-31", "{list}");
+    // Within the tolerance at their pace (12 × 7.500 = 90.000): 4 % of the R$ 9.000 excess = R$ 360
+    // with January's DAS, due Monday 22/02/2027.
+    assert_eq!(
+        (card["excessTax"].as_f64(), card["excessTaxDue"].as_str()),
+        (Some(360.0), Some("2027-02-22"))
+    );
+    let action = card["action"].as_str().unwrap();
+    for said in ["até 31/12/2026", "1º de janeiro de 2027", "ME no Simples Nacional", "360,00"] {
+        assert!(action.contains(said), "{said}: {action}");
+    }
+    // On WhatsApp the same day, once.
+    assert_eq!(run(&app, "2026-12-01T10:00:00-03:00").await, 1);
+    assert_eq!(run(&app, "2026-12-02T10:00:00-03:00").await, 0, "once for the month it passed");
+    eventually("the deadline", || async { !received_containing(&app, "até 31/12/2026").await.is_empty() })
+        .await;
+    let sent = received_containing(&app, "até 31/12/2026").await;
+    assert!(sent[0].1.chars().count() <= 1024, "a template's body holds 1,024 characters: {}", sent[0].1);
+
+    // 5 January 2027: December recorded, the year closed at R$ 90.000 — an ME since 1 January.
+    app.db.clock().set(instant("2027-01-05T09:00:00-03:00"));
+    let (token, _) = app.login(ANA).await;
+    record(&app, &token, "2026-12", 7_500.0).await;
+    let (_, plan) = app.call(Method::GET, "/api/business-plan", Value::Null, Some(&token)).await;
+    let tax = &plan["data"]["businessPlan"]["financeAnalysis"]["tax"];
+    assert_eq!(
+        (tax["regime"].as_str(), tax["annex"].as_str()),
+        (Some("simples_nacional"), Some("I")),
+        "{tax}"
+    );
+    let das = tax["lines"].as_array().unwrap().iter().find(|l| l["code"] == "das").unwrap();
+    assert_eq!(das["amount"].as_f64(), Some(300.0), "{tax}");
+    assert!(
+        tax["explanation"].as_str().unwrap().contains("Desde 1º de janeiro de 2027 o negócio é ME"),
+        "{tax}"
+    );
+    // December's DAS-MEI is still hers, in January; from February the PGDAS-D, not the DAS-MEI.
+    assert!(run(&app, "2027-01-15T10:00:00-03:00").await >= 1);
+    eventually("December's DAS", || async {
+        !received_containing(&app, "DAS do MEI de dezembro").await.is_empty()
+    })
+    .await;
+    assert!(run(&app, "2027-02-15T10:00:00-03:00").await >= 1);
+    eventually("the PGDAS-D", || async { !received_containing(&app, "PGDAS-D").await.is_empty() }).await;
+    assert!(
+        received_containing(&app, "DAS do MEI de janeiro").await.is_empty(),
+        "{:?}",
+        received(&app).await
+    );
+
+    // The owner says otherwise: a Legal step saved since 1 January that still says MEI is hers.
+    app.db.clock().set(instant("2027-02-16T09:00:00-03:00"));
+    let (token, _) = app.login(ANA).await;
+    let legal = json!({"legalData": {"businessType": "mei", "taxRegime": "simei", "activity": "commerce"}});
+    let (status, _) = app.call(Method::PUT, "/api/business-plan/legal", legal, Some(&token)).await;
+    assert_eq!(status, 200);
+    let (_, plan) = app.call(Method::GET, "/api/business-plan", Value::Null, Some(&token)).await;
+    assert_eq!(plan["data"]["businessPlan"]["financeAnalysis"]["tax"]["regime"], "mei");
+}
+on_both_engines!(
+    a_mei_past_the_ceiling_is_told_the_deadline_that_month_and_is_taxed_and_reminded_as_an_me_from_january
+);

@@ -32,6 +32,7 @@ fn a_person_reads_closed_answers_in_words_and_the_model_gets_the_code_beside_the
         created_at: 0,
         updated_at: 0,
         read_at: 0,
+        last_year: None,
     };
     let person = plan_summary(&plan, Reader::Person(Language::PtBr));
     assert!(person.contains("\"Já está funcionando\"") && person.contains("\"Ainda não tem\""), "{person}");

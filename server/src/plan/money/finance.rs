@@ -390,6 +390,7 @@ pub(crate) mod tests {
                     cpp: next(1e3),
                     from_mei: None,
                     table: crate::facts::taxes().simples.value_on("2026-06-01"),
+                    left_mei: None,
                 },
             };
             let inputs = Inputs {

@@ -94,6 +94,16 @@ pub struct Section {
     pub updated_at: i64,
 }
 
+/// What a person recorded in one calendar year: the revenue, how many months and the first of them
+/// (1-12) — a MEI's ceiling of that year is judged from it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct YearRecorded {
+    pub year: i64,
+    pub revenue: f64,
+    pub months: u32,
+    pub first_month: u32,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Document {
     pub version: i32,
@@ -140,6 +150,9 @@ pub struct Plan {
     /// When it was read (the application's clock): its taxes and forecast are worked out for this
     /// day, never for the day it last changed — a plan saved in 2026 and read in 2027 pays 2027's.
     pub read_at: i64,
+    /// What was recorded in the calendar year before the one it is read in, once a month was (a
+    /// MEI that passed its ceiling then is an ME from 1 January).
+    pub last_year: Option<YearRecorded>,
 }
 
 impl Plan {
@@ -233,26 +246,48 @@ pub(in crate::plan) async fn find(
     // The plan, its sections and the revenue recorded in the twelve months before this one, in one
     // round trip (a plan without sections still gives one row).
     let (year_before, this_month) = recorded_window(now);
+    let year = YearMonth::current(now).year;
     let rows = sqlx::query(
         "select p.id, p.created_at, p.updated_at, s.step, s.data, s.completed, s.updated_at as section_updated_at, \
-         r.revenue_cents, r.months \
+         r.revenue_cents, r.months, y.revenue_cents as last_year_cents, y.months as last_year_months, \
+         y.first_month as last_year_first \
          from business_plans p \
          cross join (select cast(coalesce(sum(revenue_cents), 0) as bigint) as revenue_cents, count(*) as months \
            from month_results where user_id = $1 and month >= $2 and month < $3) r \
+         cross join (select cast(coalesce(sum(revenue_cents), 0) as bigint) as revenue_cents, count(*) as months, \
+           min(month) as first_month from month_results where user_id = $1 and month >= $4 and month < $5) y \
          left join plan_sections s on s.plan_id = p.id where p.user_id = $1",
     )
     .bind(user_id)
     .bind(year_before)
     .bind(this_month)
+    .bind(format!("{:04}-01", year - 1))
+    .bind(format!("{year:04}-01"))
     .fetch_all(&mut *conn)
     .await?;
     let Some(mut plan) = from_rows(&rows, user_id, now)? else {
         return Ok(None);
     };
+    plan.last_year = last_year(&rows[0], year - 1)?;
     if detail == Detail::WithDocument {
         plan.document = latest_document(conn, &plan.id).await?;
     }
     Ok(Some(plan))
+}
+
+/// The calendar year `year`'s recorded months from the plan's row (`last_year_cents`,
+/// `last_year_months`, `last_year_first` as YYYY-MM); None without a month.
+fn last_year(row: &AnyRow, year: i64) -> Result<Option<YearRecorded>, sqlx::Error> {
+    let months: i64 = row.try_get("last_year_months")?;
+    let first: Option<String> = row.try_get("last_year_first")?;
+    let cents: i64 = row.try_get("last_year_cents")?;
+    let first_month = first.as_deref().and_then(|m| m.get(5..7)).and_then(|m| m.parse().ok());
+    Ok(first_month.filter(|_| months > 0).map(|first_month| YearRecorded {
+        year,
+        revenue: cents as f64 / 100.0,
+        months: u32::try_from(months).unwrap_or(12),
+        first_month,
+    }))
 }
 
 /// The months whose revenue counts as the plan's recorded RBT12: from the month twelve before this
@@ -330,6 +365,7 @@ pub fn from_parts(
         created_at,
         updated_at,
         read_at,
+        last_year: None,
     }
 }
 

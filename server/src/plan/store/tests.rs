@@ -25,6 +25,7 @@ fn plan_with(market: Json, finance: Json) -> Plan {
         created_at: 0,
         updated_at: 0,
         read_at: 0,
+        last_year: None,
     }
 }
 

@@ -148,6 +148,7 @@ pub struct PlanForecast {
     legal: Json,
     finance: pb::FinanceData,
     recorded: Option<Recorded>,
+    history: taxes::MeiHistory,
 }
 
 impl PlanForecast {
@@ -155,7 +156,7 @@ impl PlanForecast {
     pub fn tax_in(&self, month: YearMonth) -> taxes::Basis {
         let revenue = self.inputs.average_ticket * self.inputs.expected_sales_per_month;
         let payroll = taxes::Payroll::of(&self.finance);
-        taxes::basis(&self.legal, revenue, &payroll, self.recorded, month.middle())
+        taxes::basis_after(&self.legal, revenue, &payroll, self.recorded, month.middle(), &self.history)
     }
 
     /// The plan's expectation of `month`.
@@ -180,6 +181,7 @@ pub fn forecast(plan: &Plan) -> Option<PlanForecast> {
         legal: plan.section(Step::Legal).data.clone(),
         finance: data,
         recorded: plan.recorded,
+        history: taxes::MeiHistory::of(plan),
     })
 }
 
@@ -391,6 +393,7 @@ mod tests {
             created_at: 0,
             updated_at: 0,
             read_at: 0,
+            last_year: None,
         };
         let forecast = forecast(&plan).unwrap();
         let (december, january) = (YearMonth { year: 2026, month: 12 }, YearMonth { year: 2027, month: 1 });

@@ -122,6 +122,7 @@ fn simples(basis: &Basis, lang: Language) -> String {
         cpp,
         from_mei,
         table,
+        left_mei,
     } = basis
     else {
         return String::new();
@@ -139,6 +140,19 @@ fn simples(basis: &Basis, lang: Language) -> String {
             format!(
                 "The plan bills {} a year, more than 20 % over the MEI's {} ceiling: the MEI is excluded back to January and pays as a Simples Nacional company {}.",
                 brl(*rbt12), brl(rules.ceiling.yearly), source(lang, &c.source, &c.as_of)
+            ),
+        ));
+    }
+    if let Some(exit) = left_mei {
+        let next = exit.year + 1;
+        parts.push(lang.choose(
+            format!(
+                "Desde 1º de janeiro de {next} o negócio é ME no Simples Nacional: o faturamento registrado de {} ({}) passou do limite do MEI ({}) (LC 123/2006 art. 18-A §7º III). O DAS agora é apurado todo mês no PGDAS-D. Se você continua MEI (parte da receita não era da atividade, por exemplo), diga na etapa Jurídico.",
+                exit.year, brl(exit.revenue), brl(exit.limit)
+            ),
+            format!(
+                "Since 1 January {next} the business is an ME in the Simples Nacional: its recorded {} revenue ({}) passed the MEI's limit ({}) (LC 123/2006 art. 18-A §7º III). The DAS is now worked out every month in the PGDAS-D. If you are still a MEI (part of the revenue was not the activity's, say), say so in the Legal step.",
+                exit.year, brl(exit.revenue), brl(exit.limit)
             ),
         ));
     }
@@ -187,7 +201,7 @@ fn simples(basis: &Basis, lang: Language) -> String {
                 format!("The annex comes from CNAE {} ({}, {}) {}.", shown(cnae.as_deref().unwrap_or_default()), entry.name, entry.basis, source(lang, &cnaes.source, &cnaes.as_of)),
             )
         }
-        None if from_mei.is_some() && annex.key() == "III" => lang.choose(
+        None if (from_mei.is_some() || left_mei.is_some()) && annex.key() == "III" => lang.choose(
             "Sem o CNAE, o Anexo III das ocupações de serviço permitidas ao MEI: informe o CNAE (etapa Jurídico) para confirmar.".to_owned(),
             "Without the CNAE, Annex III of the service occupations a MEI may have: give the CNAE (Legal step) to confirm.".to_owned(),
         ),

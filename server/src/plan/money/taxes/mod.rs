@@ -26,6 +26,7 @@ mod tests;
 use serde_json::Value as Json;
 
 pub use explain::shown as shown_cnae;
+pub use mei::{MeiExit, MeiHistory};
 pub use payroll::Payroll;
 pub use presumido::{OnTop, Presumido};
 pub use simples::{Annex, Treatment, cnae_entry, simples_rate};
@@ -146,6 +147,8 @@ pub enum Basis {
         cpp: f64,
         from_mei: Option<MeiRules>,
         table: &'static facts::Simples,
+        /// A MEI whose year before passed the ceiling: the ME it is from 1 January.
+        left_mei: Option<MeiExit>,
     },
     /// Lucro Presumido: federal taxes on the presumed profit, and ISS or ICMS.
     Presumido(Presumido),
@@ -311,9 +314,31 @@ pub fn basis(
     recorded: Option<Recorded>,
     as_of: i64,
 ) -> Basis {
+    basis_after(legal, monthly_revenue, payroll, recorded, as_of, &MeiHistory::default())
+}
+
+/// [`basis`], for a plan with a past: a MEI whose year before passed the ceiling is computed as
+/// the ME in the Simples Nacional it became on 1 January (`history`), its RBT12 the recorded
+/// months'.
+pub fn basis_after(
+    legal: &Json,
+    monthly_revenue: f64,
+    payroll: &Payroll,
+    recorded: Option<Recorded>,
+    as_of: i64,
+    history: &MeiHistory,
+) -> Basis {
     let regime = legal["taxRegime"].as_str().unwrap_or_default();
     let activity = legal["activity"].as_str().and_then(Activity::parse);
     let cnae = legal["cnae"].as_str().and_then(normalise_cnae);
+    let day = crate::clock::CivilDate::in_sao_paulo(as_of).iso();
+    if is_mei(legal)
+        && let Some(exit) = history.exit_on(&day)
+    {
+        let from_results = recorded.and_then(|r| Some((r.rbt12()?, r.months.min(12))));
+        let (rbt12, months) = from_results.unwrap_or((monthly_revenue.max(0.0) * 12.0, 0));
+        return simples::basis(activity, cnae, rbt12, months, payroll, simples::Origin::LeftMei(exit), &day);
+    }
     if is_mei(legal) {
         return mei::basis(activity, cnae, monthly_revenue, payroll, as_of);
     }
@@ -321,8 +346,7 @@ pub fn basis(
         "simples_nacional" => {
             let from_results = recorded.and_then(|r| Some((r.rbt12()?, r.months.min(12))));
             let (rbt12, recorded_months) = from_results.unwrap_or((monthly_revenue.max(0.0) * 12.0, 0));
-            let day = crate::clock::CivilDate::in_sao_paulo(as_of).iso();
-            simples::basis(activity, cnae, rbt12, recorded_months, payroll, None, &day)
+            simples::basis(activity, cnae, rbt12, recorded_months, payroll, simples::Origin::Company, &day)
         }
         "lucro_presumido" => presumido::basis(legal, activity, cnae.as_deref(), as_of),
         "lucro_real" => Basis::NotModelled { regime: "lucro_real" },
@@ -333,13 +357,9 @@ pub fn basis(
 /// The basis of a saved plan, with its finance step's payroll, on the day it is read (the rules in
 /// force then: the plan's forecast starts today, whenever it last changed).
 pub fn of_plan(plan: &Plan, monthly_revenue: f64, finance: &pb::FinanceData) -> Basis {
-    basis(
-        &plan.section(Step::Legal).data,
-        monthly_revenue,
-        &Payroll::of(finance),
-        plan.recorded,
-        plan.read_at,
-    )
+    let history = MeiHistory::of(plan);
+    let (legal, payroll) = (&plan.section(Step::Legal).data, Payroll::of(finance));
+    basis_after(legal, monthly_revenue, &payroll, plan.recorded, plan.read_at, &history)
 }
 
 /// The tax tables' source for one regime, as the explanations cite it.

@@ -94,20 +94,37 @@ fn treatment(activity: Option<Activity>, cnae: Option<&str>) -> Result<Treatment
     }
 }
 
-/// The Simples basis at `rbt12` with the tables in force on `day`. `from_mei`: a MEI past its
-/// ceiling's tolerance (the ceiling), computed as the company it becomes (a service MEI's
-/// occupations without a CNAE: Annex III, said so).
+/// Why a business is computed in the Simples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Origin {
+    /// A Simples Nacional company.
+    Company,
+    /// A MEI past its ceiling's tolerance this year, excluded back to January (with the MEI's
+    /// rules then).
+    MeiExcluded(super::MeiRules),
+    /// A MEI whose year before passed the ceiling: the ME it is since 1 January.
+    LeftMei(super::MeiExit),
+}
+
+/// The Simples basis at `rbt12` with the tables in force on `day`. A MEI computed as the company
+/// it becomes (`origin`): a service MEI's occupations without a CNAE are Annex III, said so.
 pub(super) fn basis(
     activity: Option<Activity>,
     cnae: Option<String>,
     rbt12: f64,
     recorded_months: u32,
     payroll: &Payroll,
-    from_mei: Option<super::MeiRules>,
+    origin: Origin,
     day: &str,
 ) -> Basis {
+    let (from_mei, left_mei) = match origin {
+        Origin::Company => (None, None),
+        Origin::MeiExcluded(rules) => (Some(rules), None),
+        Origin::LeftMei(exit) => (None, Some(exit)),
+    };
     let regime = if from_mei.is_some() { "mei" } else { "simples_nacional" };
-    let treatment = match (treatment(activity, cnae.as_deref()), from_mei.is_some()) {
+    let was_mei = origin != Origin::Company;
+    let treatment = match (treatment(activity, cnae.as_deref()), was_mei) {
         (Ok(treatment), _) => treatment,
         (Err(Missing::Cnae), true) => Treatment::Annex(Annex::III),
         (Err(missing), _) => return Basis::Needs { regime, missing },
@@ -137,5 +154,6 @@ pub(super) fn basis(
         cpp,
         from_mei,
         table: facts,
+        left_mei,
     }
 }

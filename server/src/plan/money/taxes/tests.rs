@@ -420,3 +420,54 @@ fn a_mei_s_2027_das_is_the_budget_s_estimate_and_says_so() {
     let june = basis(&legal, 6_000.0, &none(), None, JUNE_2026);
     assert!(!june.explain(Language::PtBr).contains("estimativa"));
 }
+
+#[test]
+fn a_mei_whose_2026_passed_the_ceiling_is_taxed_as_an_me_in_annex_i_from_january_2027() {
+    // R$ 90.000 recorded in 2026 > R$ 81.000 (LC 123/2006 art. 18-A §7º III a): from 1/1/2027 an
+    // ME in the Simples; commerce, Annex I, RBT12 R$ 90.000 ≤ R$ 180.000: 4 % × R$ 7.500 = R$ 300,00
+    // a month (LC 123/2006 Anexo I), not the DAS-MEI plus 1/12 of the excess.
+    let legal = json!({"businessType": "mei", "taxRegime": "simei", "activity": "commerce"});
+    let june_2026_ms = JUNE_2026;
+    let history = MeiHistory {
+        last_year: Some(crate::plan::store::YearRecorded {
+            year: 2026,
+            revenue: 90_000.0,
+            months: 12,
+            first_month: 1,
+        }),
+        opened_last_year: false,
+        legal_changed_at: june_2026_ms,
+    };
+    let recorded = Some(Recorded { revenue: 90_000.0, months: 12 });
+    let me = basis_after(&legal, 7_500.0, &none(), recorded, JANUARY_2027, &history);
+    assert_eq!((me.regime(), me.annex()), ("simples_nacional", Some(Annex::I)), "{me:?}");
+    assert!(close(me.monthly(7_500.0), 300.0), "{}", me.monthly(7_500.0));
+    assert!(me.explain(Language::PtBr).contains("Desde 1º de janeiro de 2027 o negócio é ME"));
+    // Within the limit, or the owner restated MEI since 1 January: a MEI.
+    let within = MeiHistory {
+        last_year: Some(crate::plan::store::YearRecorded {
+            year: 2026,
+            revenue: 80_000.0,
+            months: 12,
+            first_month: 1,
+        }),
+        ..history
+    };
+    assert_eq!(basis_after(&legal, 7_500.0, &none(), recorded, JANUARY_2027, &within).regime(), "mei");
+    let restated = MeiHistory { legal_changed_at: JANUARY_2027, ..history };
+    assert_eq!(basis_after(&legal, 7_500.0, &none(), recorded, JANUARY_2027, &restated).regime(), "mei");
+    // Opened in July 2026: the ceiling is 6 × R$ 6.750 = R$ 40.500; six months of R$ 7.000 =
+    // R$ 42.000 passed it.
+    let opened = MeiHistory {
+        last_year: Some(crate::plan::store::YearRecorded {
+            year: 2026,
+            revenue: 42_000.0,
+            months: 6,
+            first_month: 7,
+        }),
+        opened_last_year: true,
+        ..history
+    };
+    let exit = opened.exit_on("2027-01-05").unwrap();
+    assert_eq!((exit.year, exit.limit), (2026, 40_500.0));
+}

@@ -1,6 +1,7 @@
 //! What Sócio sends a person who asked for it, and when: the monthly check-in (last month's
 //! numbers) on their day and hour, and the fiscal calendar — the MEI's DAS before the 20th, the
-//! DASN-SIMEI in May, the DEFIS of a Simples Nacional company in March, and the MEI's yearly
+//! DASN-SIMEI in May, the DEFIS of a Simples Nacional company in March, a Lucro Presumido
+//! company's IRPJ/CSLL, PIS/Cofins and (from 2027) CBS/IBS ([`presumido`]), and the MEI's yearly
 //! revenue ceiling as soon as the pace of the recorded months would cross it, and in the new year
 //! what a MEI whose last year passed it must do by when ([`year_over`]). Pure functions of an
 //! instant in São Paulo, the person's choices and their recorded months; every date and figure
@@ -54,10 +55,16 @@ pub enum Kind {
     SimplesChoice,
     /// A company in another regime may opt into the Simples for the next year.
     SimplesOption,
+    /// Lucro Presumido's quarterly IRPJ and CSLL.
+    IrpjCsll,
+    /// Lucro Presumido's monthly PIS and Cofins (through December 2026).
+    PisCofins,
+    /// The reform's monthly CBS and IBS outside the Simples (from January 2027).
+    CbsIbs,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 12] = [
         Kind::Checkin,
         Kind::Das,
         Kind::Dasn,
@@ -67,6 +74,9 @@ impl Kind {
         Kind::YearOver,
         Kind::SimplesChoice,
         Kind::SimplesOption,
+        Kind::IrpjCsll,
+        Kind::PisCofins,
+        Kind::CbsIbs,
     ];
 
     pub fn key(self) -> &'static str {
@@ -80,6 +90,9 @@ impl Kind {
             Kind::YearOver => "year_over",
             Kind::SimplesChoice => "simples_choice",
             Kind::SimplesOption => "simples_option",
+            Kind::IrpjCsll => "irpj_csll",
+            Kind::PisCofins => "pis_cofins",
+            Kind::CbsIbs => "cbs_ibs",
         }
     }
 
@@ -110,24 +123,54 @@ pub struct Profile {
     pub activity: Option<taxes::Activity>,
     /// A company in Lucro Presumido or Lucro Real (it may opt into the Simples).
     pub other_regime: bool,
+    /// A company in Lucro Presumido (its federal calendar: IRPJ/CSLL, PIS/Cofins, CBS/IBS).
+    pub presumido: bool,
+    /// A MEI whose recorded revenue of this year (the year given) passed the ceiling: an ME in the
+    /// Simples Nacional from the next 1 January — unless the Legal step, changed since, still says
+    /// MEI.
+    pub left_mei: Option<i64>,
 }
 
 impl Profile {
     /// From the plan's legal step (business type, tax regime) and idea step (stage): a business
-    /// not yet running opened in its first recorded month.
-    pub fn of(plan: Option<&Plan>, results: &[MonthResult]) -> Self {
+    /// not yet running opened in its first recorded month. `today`: a MEI whose year before passed
+    /// the ceiling is, from 1 January, the ME it became (its Legal step unchanged since).
+    pub fn of(plan: Option<&Plan>, results: &[MonthResult], today: CivilDate) -> Self {
         let Some(plan) = plan else { return Self::default() };
         let legal = &plan.section(Step::Legal).data;
         let new =
             matches!(plan.section(Step::Idea).data["stage"].as_str(), Some("idea" | "planning" | "started"));
+        let opened = new.then(|| results.iter().map(|r| r.month).min()).flatten();
+        let mei = taxes::is_mei(legal);
+        let new_year = CivilDate { year: today.year, month: 1, day: 1 }.starts_at();
+        let said_since = plan.section(Step::Legal).updated_at >= new_year;
+        let last_year = ceiling_projection(results, today.year - 1, opened, None);
+        let left_mei = last_year.filter(|p| mei && !said_since && p.crossing.is_some()).map(|p| p.year);
         Self {
-            mei: taxes::is_mei(legal),
+            mei,
             simples: taxes::in_simples(legal),
-            opened: new.then(|| results.iter().map(|r| r.month).min()).flatten(),
+            opened,
             activity: legal["activity"].as_str().and_then(taxes::Activity::parse),
-            other_regime: !taxes::is_mei(legal)
+            other_regime: !mei
                 && matches!(legal["taxRegime"].as_str(), Some("lucro_presumido" | "lucro_real")),
+            presumido: !mei && legal["taxRegime"].as_str() == Some("lucro_presumido"),
+            left_mei,
         }
+    }
+
+    /// Pays the MEI's DAS in `today`'s month: a MEI, or one that left on 1 January paying
+    /// December's DAS in January.
+    fn pays_das_mei(&self, today: CivilDate) -> bool {
+        match self.left_mei {
+            Some(year) => today.month == 1 && year == today.year - 1,
+            None => self.mei,
+        }
+    }
+
+    /// Declares in the PGDAS-D in `today`'s month: a Simples company, or the ME a MEI became, from
+    /// February (January's month is declared then).
+    fn declares_pgdas(&self, today: CivilDate) -> bool {
+        (self.simples && !self.mei) || self.left_mei.is_some_and(|_| today.month > 1)
     }
 }
 
@@ -206,18 +249,21 @@ pub(in crate::plan) async fn outlook(
     let mut conn = db.pool().acquire().await?;
     let plan = store::find(&mut conn, user_id, Detail::Sections, now).await?;
     let forecast = plan.as_ref().and_then(results::forecast);
-    let profile = Profile::of(plan.as_ref(), months);
+    let today = CivilDate::in_sao_paulo(now);
+    let profile = Profile::of(plan.as_ref(), months, today);
     if !profile.mei {
         return Ok((forecast, None));
     }
-    let today = CivilDate::in_sao_paulo(now);
     let calendar = facts::calendar();
     let ceiling = match year_over(today, months, profile.opened, profile.activity, calendar) {
         Some(over) => Some(CeilingOutlook::YearOver(over)),
-        None => {
-            let now = YearMonth { year: today.year, month: today.month };
-            ceiling_projection(months, today.year, profile.opened, Some(now)).map(CeilingOutlook::Year)
-        }
+        None => match passed_this_year(today, months, profile.opened, profile.activity, calendar) {
+            Some(passed) => Some(CeilingOutlook::Passed(passed)),
+            None => {
+                let now = YearMonth { year: today.year, month: today.month };
+                ceiling_projection(months, today.year, profile.opened, Some(now)).map(CeilingOutlook::Year)
+            }
+        },
     };
     Ok((forecast, ceiling))
 }
@@ -227,6 +273,8 @@ pub(in crate::plan) async fn outlook(
 pub enum CeilingOutlook {
     /// The current year at the pace of its recorded months.
     Year(CeilingProjection),
+    /// This year's recorded months passed it: what to do and by when, from that month on.
+    Passed(YearOver),
     /// Last year passed it: what to do and by when.
     YearOver(YearOver),
 }
@@ -281,20 +329,19 @@ fn fiscal_deadlines(
             .then(|| business_day_from(day_of(today.year, deadline.due_month, deadline.due_day), calendar))
     };
     let mut due = Vec::new();
-    if profile.mei && on(calendar.das.remind_day) {
+    if profile.pays_das_mei(today) && on(calendar.das.remind_day) {
         let due_on = business_day_from(day_of(today.year, today.month, calendar.das.due_day), calendar);
         let detail = das_notice(this_month.previous(), due_on, lang);
         due.push(Due { kind: Kind::Das, period: this_month.key(), detail });
     }
-    if profile.simples && !profile.mei && on(calendar.simples_das.remind_day) {
+    if profile.declares_pgdas(today) && on(calendar.simples_das.remind_day) {
         let due_on =
             business_day_from(day_of(today.year, today.month, calendar.simples_das.due_day), calendar);
         let detail = simples_das_notice(this_month.previous(), due_on, lang);
         due.push(Due { kind: Kind::SimplesDas, period: this_month.key(), detail });
     }
     let choice = &calendar.simples_choice;
-    if profile.simples
-        && !profile.mei
+    if profile.declares_pgdas(today)
         && today.iso() >= choice.valid_from
         && choice.months.contains(&today.month)
         && on(1)
@@ -323,14 +370,17 @@ fn fiscal_deadlines(
         );
         due.push(Due { kind: Kind::SimplesOption, period: today.year.to_string(), detail });
     }
+    if profile.presumido {
+        due.extend(presumido::deadlines(today, lang, calendar));
+    }
     if profile.mei
         && let Some(due_on) = yearly(&calendar.dasn)
     {
         let detail = dasn_notice(today.year - 1, due_on, lang);
         due.push(Due { kind: Kind::Dasn, period: today.year.to_string(), detail });
     }
-    if profile.simples
-        && !profile.mei
+    // The DEFIS is about a year in the Simples as a company: not the year a MEI left.
+    if (profile.simples && !profile.mei || profile.left_mei.is_some_and(|year| year < today.year - 1))
         && let Some(due_on) = yearly(&calendar.defis)
     {
         let detail = defis_notice(today.year - 1, due_on, lang);
@@ -342,7 +392,14 @@ fn fiscal_deadlines(
         let detail = what_to_do(&over, today, lang);
         due.push(Due { kind: Kind::YearOver, period: over.projection.year.to_string(), detail });
     }
-    if profile.mei
+    // A MEI that left on 1 January has no MEI ceiling this year.
+    let still_mei = profile.mei && profile.left_mei.is_none();
+    let passed = passed_this_year(today, results, profile.opened, profile.activity, calendar);
+    if still_mei && let Some(over) = passed {
+        // Sent once, the month the recorded months pass it: what to do and by when.
+        let detail = what_to_do(&over, today, lang);
+        due.push(Due { kind: Kind::Ceiling, period: over.crossed.key(), detail });
+    } else if still_mei
         && let Some(projection) = ceiling_projection(results, today.year, profile.opened, Some(this_month))
         && let Some(crossing) = projection.crossing
     {
@@ -441,8 +498,9 @@ fn defis_notice(year: i64, due_on: CivilDate, lang: Language) -> String {
     )
 }
 
+mod presumido;
 #[cfg(test)]
 mod tests;
 mod year_over;
 
-pub use year_over::{ExcessTax, YearOver, last_business_day, what_to_do, year_over};
+pub use year_over::{ExcessTax, YearOver, last_business_day, passed_this_year, what_to_do, year_over};

@@ -16,7 +16,15 @@ fn consenting() -> Preferences {
     }
 }
 
-const MEI: Profile = Profile { mei: true, simples: false, opened: None, activity: None, other_regime: false };
+const MEI: Profile = Profile {
+    mei: true,
+    simples: false,
+    opened: None,
+    activity: None,
+    other_regime: false,
+    presumido: false,
+    left_mei: None,
+};
 
 fn month(year: i64, m: i64, revenue: f64) -> MonthResult {
     MonthResult { month: YearMonth { year, month: m }, revenue, costs: 0.0, sales_count: 1, recorded_at: 0 }
@@ -301,4 +309,112 @@ fn a_kind_is_read_back_from_its_key_and_goes_as_its_template() {
     assert_eq!(Kind::parse("x"), None);
     assert_eq!(Kind::Das.template(), Template::Reminder);
     assert_eq!(Kind::Checkin.template(), Template::Checkin);
+}
+
+#[test]
+fn the_month_a_mei_s_recorded_revenue_passes_the_ceiling_it_is_told_to_report_by_the_end_of_the_next() {
+    let calendar = facts::calendar();
+    // 11 × R$ 7.500 = R$ 82.500 > R$ 81.000: passed in November 2026. Report by the last business
+    // day of December, Thursday 31/12/2026 (LC 123/2006 art. 18-A §7º III; Res. CGSN 140/2018 art.
+    // 115). At their pace the year ends at R$ 90.000, within R$ 97.200: commerce pays 4 % on the
+    // R$ 9.000 excess, R$ 360,00, with January's DAS on Monday 22/02/2027; an ME from 1/1/2027.
+    let months: Vec<MonthResult> = (1..=11).map(|m| month(2026, m, 7_500.0)).collect();
+    let today = CivilDate { year: 2026, month: 12, day: 1 };
+    let commerce = Some(taxes::Activity::Commerce);
+    let over = passed_this_year(today, &months, None, commerce, calendar).unwrap();
+    assert!(!over.closed && over.within_tolerance);
+    assert_eq!(
+        (over.crossed, over.report_by.iso()),
+        (YearMonth { year: 2026, month: 11 }, "2026-12-31".into())
+    );
+    let tax = over.excess_tax.unwrap();
+    assert_eq!((tax.amount, tax.due.iso()), (360.0, "2027-02-22".into()));
+    let said = what_to_do(&over, today, Language::PtBr);
+    for part in ["até 31/12/2026", "1º de janeiro de 2027", "ME no Simples Nacional", "360,00", "22/02/2027"]
+    {
+        assert!(said.contains(part), "{part}: {said}");
+    }
+    // Not before the recorded months pass it (the pace alone warns, it does not set a deadline).
+    let october: Vec<MonthResult> = (1..=10).map(|m| month(2026, m, 7_500.0)).collect();
+    assert!(
+        passed_this_year(CivilDate { year: 2026, month: 11, day: 2 }, &october, None, commerce, calendar)
+            .is_none()
+    );
+    // The reminder goes once, for the month it passed.
+    let prefs = Preferences { monthly_checkin: false, ..consenting() };
+    let profile = Profile { activity: commerce, ..MEI };
+    let sent = due(at(2026, 12, 1, 10), &prefs, &profile, &months, Language::PtBr);
+    assert_eq!(kinds(&sent), [Kind::Ceiling]);
+    assert_eq!(sent[0].period, "2026-11");
+    assert!(sent[0].detail.contains("até 31/12/2026"), "{}", sent[0].detail);
+    // Over the tolerance at the pace (R$ 10.000 a month: R$ 120.000): back to January, no excess DAS.
+    let fast: Vec<MonthResult> = (1..=9).map(|m| month(2026, m, 10_000.0)).collect();
+    let back = passed_this_year(CivilDate { year: 2026, month: 10, day: 1 }, &fast, None, commerce, calendar)
+        .unwrap();
+    assert!(!back.within_tolerance && back.excess_tax.is_none());
+    let said = what_to_do(&back, CivilDate { year: 2026, month: 10, day: 1 }, Language::PtBr);
+    assert!(said.contains("1º de janeiro de 2026") && said.contains("até 30/10/2026"), "{said}");
+}
+
+#[test]
+fn a_mei_that_left_on_1_january_pays_december_s_das_mei_then_declares_in_the_pgdas_d() {
+    let prefs = Preferences { monthly_checkin: false, ..consenting() };
+    let left = Profile { left_mei: Some(2026), ..MEI };
+    // 15/01/2027, a Friday: December's DAS-MEI (her last), no PGDAS-D yet.
+    let january = due(at(2027, 1, 15, 10), &prefs, &left, &[], Language::PtBr);
+    assert_eq!(kinds(&january), [Kind::Das]);
+    assert!(january[0].detail.contains("DAS do MEI de dezembro"), "{}", january[0].detail);
+    // 15/02/2027, a Monday: January's PGDAS-D as an ME, no DAS-MEI.
+    let february = due(at(2027, 2, 15, 10), &prefs, &left, &[], Language::PtBr);
+    assert_eq!(kinds(&february), [Kind::SimplesDas]);
+    // No DEFIS in March 2027 (2026 was a MEI year); the DASN-SIMEI of 2026 still in May.
+    assert!(
+        due(at(2027, 3, 15, 10), &prefs, &left, &[], Language::PtBr).iter().all(|d| d.kind != Kind::Defis)
+    );
+    let may = due(at(2027, 5, 17, 10), &prefs, &left, &[], Language::PtBr);
+    assert!(kinds(&may).contains(&Kind::Dasn), "{may:?}");
+}
+
+#[test]
+fn a_presumido_company_hears_of_its_quarterly_irpj_csll_its_pis_cofins_through_2026_and_that_the_cbs_date_is_not_fixed()
+ {
+    let prefs = Preferences { monthly_checkin: false, ..consenting() };
+    let presumido = Profile { other_regime: true, presumido: true, ..Profile::default() };
+    let said = |y, m, d| due(at(y, m, d, 10), &prefs, &presumido, &[], Language::PtBr);
+    // 15/10/2026, a Thursday: the 3rd quarter's IRPJ/CSLL by the last business day of October,
+    // Friday 30/10/2026 (Lei 9.430/1996 art. 5º); September's PIS/Cofins on the 25th — a Sunday, so
+    // the business day before, Friday 23/10/2026 (MP 2.158-35/2001 art. 18 II).
+    let october = said(2026, 10, 15);
+    assert_eq!(kinds(&october), [Kind::IrpjCsll, Kind::PisCofins]);
+    assert_eq!((october[0].period.as_str(), october[1].period.as_str()), ("2026-Q3", "2026-09"));
+    assert!(
+        october[0].detail.contains("30/10/2026") && october[1].detail.contains("23/10/2026"),
+        "{october:?}"
+    );
+    // 15/01/2027, a Friday: the 4th quarter's by Friday 29/01/2027; December 2026's PIS/Cofins, the
+    // last, on Monday 25/01/2027; no CBS yet (December is 2026's).
+    let january = said(2027, 1, 15);
+    assert_eq!(kinds(&january), [Kind::IrpjCsll, Kind::PisCofins]);
+    assert!(
+        january[0].detail.contains("29/01/2027") && january[1].detail.contains("25/01/2027"),
+        "{january:?}"
+    );
+    // 15/02/2027, a Monday: January's CBS and IBS, with no invented date; PIS and Cofins are gone.
+    let february = said(2027, 2, 15);
+    assert_eq!(kinds(&february), [Kind::CbsIbs]);
+    assert!(february[0].detail.contains("regulamento ainda não publicado"), "{}", february[0].detail);
+    assert!(!february[0].detail.contains("vencem em"), "{}", february[0].detail);
+    // Nothing on other days, nothing to a MEI or a Simples company.
+    assert!(said(2027, 2, 16).is_empty());
+    assert!(
+        due(
+            at(2027, 2, 15, 10),
+            &prefs,
+            &Profile { simples: true, ..Profile::default() },
+            &[],
+            Language::PtBr
+        )
+        .iter()
+        .all(|d| d.kind != Kind::CbsIbs)
+    );
 }

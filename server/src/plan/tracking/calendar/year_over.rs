@@ -5,6 +5,9 @@
 //! art. 115); up to the tolerance, pay the tax on the excess, once and without charges, with
 //! January's DAS (LC 123/2006 art. 18-A §10), an ME in the Simples Nacional from 1 January; past
 //! it, pay as a Simples company back to 1 January of the year of the excess (art. 18-A §7º III b).
+//! The same is said in the year itself from the month the recorded revenue passes the limit
+//! ([`passed_this_year`]): report by the last business day of the next month; within the tolerance
+//! the DAS on the excess with January's and the ME from 1 January; past it, back to January.
 //! Every date and figure comes from the dated facts (`facts::calendar`, `facts::taxes`).
 
 use super::{business_day_from, day_of, in_words, is_business_day};
@@ -22,9 +25,12 @@ use crate::{
     },
 };
 
-/// Last year over the ceiling, and what it asks of the owner now.
+/// A year over the ceiling, and what it asks of the owner now.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct YearOver {
+    /// The year is over (it is shown in the next one); false while it runs (the recorded months
+    /// passed the limit already).
+    pub closed: bool,
     /// The closed year against its ceiling.
     pub projection: CeilingProjection,
     /// The month the year's revenue passed the limit.
@@ -66,12 +72,42 @@ pub fn year_over(
     activity: Option<Activity>,
     calendar: &Calendar,
 ) -> Option<YearOver> {
-    let rule = &calendar.year_over;
-    if today.month > rule.show_through_month {
+    if today.month > calendar.year_over.show_through_month {
         return None;
     }
-    let year = today.year - 1;
-    let projection = ceiling_projection(results, year, opened, None)?;
+    let projection = ceiling_projection(results, today.year - 1, opened, None)?;
+    exceeded(projection, true, results, activity, calendar)
+}
+
+/// This year's recorded months already passed the MEI's ceiling (not the pace: the months
+/// recorded): what to do and by when, from that month on. None before.
+pub fn passed_this_year(
+    today: CivilDate,
+    results: &[MonthResult],
+    opened: Option<YearMonth>,
+    activity: Option<Activity>,
+    calendar: &Calendar,
+) -> Option<YearOver> {
+    let now = YearMonth { year: today.year, month: today.month };
+    let projection = ceiling_projection(results, today.year, opened, Some(now))?;
+    if !projection.passed {
+        return None;
+    }
+    exceeded(projection, false, results, activity, calendar)
+}
+
+/// A year's projection past its ceiling as what it asks: the day to report (the last business day
+/// of the month after the excess, LC 123/2006 art. 18-A §7º III), and within the tolerance the tax
+/// on the excess, due with the next January's DAS.
+fn exceeded(
+    projection: CeilingProjection,
+    closed: bool,
+    results: &[MonthResult],
+    activity: Option<Activity>,
+    calendar: &Calendar,
+) -> Option<YearOver> {
+    let rule = &calendar.year_over;
+    let year = projection.year;
     let crossed = projection.crossing?;
     let within_tolerance = projection.projected <= projection.tolerance_limit + 0.005;
     let after = if crossed.month == 12 {
@@ -89,11 +125,12 @@ pub fn year_over(
         // January's DAS is due on the DAS's day of the month after (the 20th, or the next
         // business day).
         let month = rule.excess_with_month + 1;
-        let due = business_day_from(day_of(today.year, month, calendar.das.due_day), calendar);
+        let due = business_day_from(day_of(year + 1, month, calendar.das.due_day), calendar);
         let amount = ((projection.projected - projection.limit) * rate * 100.0).round() / 100.0;
         ExcessTax { amount, rate, due }
     });
     Some(YearOver {
+        closed,
         projection,
         crossed,
         within_tolerance,
@@ -142,6 +179,9 @@ pub fn what_to_do(over: &YearOver, today: CivilDate, lang: Language) -> String {
     };
     let fact = facts::get(&facts::calendar().year_over.fact);
     let source = fact.citation(lang);
+    if !over.closed {
+        return this_year(over, &report, lang);
+    }
     match &over.excess_tax {
         Some(tax) => {
             let rate = format!("{:.1}", tax.rate * 100.0).trim_end_matches(".0").to_owned();
@@ -165,6 +205,40 @@ pub fn what_to_do(over: &YearOver, today: CivilDate, lang: Language) -> String {
             format!(
                 "Your {year} revenue was {}{pace}, more than 20 % over the MEI's {} limit (passed in {month}): leaving the MEI goes back to 1 January {year}. What to do: 1) {report}; 2) with an accountant, work out the Simples Nacional taxes of every month since January {year} and pay them with the charges; 3) carry on as an ME in the Simples Nacional. {source}",
                 brl(p.projected), brl(p.limit)
+            ),
+        ),
+    }
+}
+
+/// What to do in the year itself, once its recorded months passed the limit.
+fn this_year(over: &YearOver, report: &str, lang: Language) -> String {
+    let brl = |v: f64| format_brl(v, lang);
+    let p = &over.projection;
+    let (year, month) = (p.year, over.crossed.name(lang));
+    let source = facts::get(&facts::calendar().year_over.fact).citation(lang);
+    match &over.excess_tax {
+        Some(tax) => {
+            let rate = format!("{:.1}", tax.rate * 100.0).trim_end_matches(".0").to_owned();
+            let rate = lang.choose(rate.replace('.', ","), rate);
+            lang.choose(
+                format!(
+                    "Os meses registrados de {year} somam {}, acima do limite do MEI de {} desde {month} (no ritmo deles, {} no ano, dentro da tolerância de 20 %, até {}). O que fazer: 1) {report}; 2) você segue MEI até 31 de dezembro e paga o DAS do excesso, cerca de {} ({rate} % sobre {}), gerado pela DASN-SIMEI e pago junto com o DAS de janeiro, em {}; 3) a partir de 1º de janeiro de {} você é ME no Simples Nacional: combine com um contador as notas e o PGDAS-D. Se o ano passar de {}, o desenquadramento volta a 1º de janeiro de {year}. {source}",
+                    brl(p.revenue_so_far), brl(p.limit), brl(p.projected), brl(p.tolerance_limit), brl(tax.amount), brl(p.projected - p.limit), in_words(tax.due, lang), year + 1, brl(p.tolerance_limit)
+                ),
+                format!(
+                    "The months recorded in {year} add up to {}, over the MEI's {} limit since {month} (at their pace, {} in the year, within the 20 % tolerance, up to {}). What to do: 1) {report}; 2) you stay a MEI until 31 December and pay the DAS on the excess, about {} ({rate} % of {}), generated by the DASN-SIMEI and paid with January's DAS on {}; 3) from 1 January {} you are an ME in the Simples Nacional: arrange invoices and the PGDAS-D with an accountant. Should the year pass {}, leaving the MEI goes back to 1 January {year}. {source}",
+                    brl(p.revenue_so_far), brl(p.limit), brl(p.projected), brl(p.tolerance_limit), brl(tax.amount), brl(p.projected - p.limit), in_words(tax.due, lang), year + 1, brl(p.tolerance_limit)
+                ),
+            )
+        }
+        None => lang.choose(
+            format!(
+                "Os meses registrados de {year} somam {}, acima do limite do MEI de {} desde {month}, e no ritmo deles o ano chega a {} — mais de 20 % acima ({}): o desenquadramento volta a 1º de janeiro de {year}. O que fazer: 1) {report}; 2) com um contador, apure os tributos do Simples Nacional de cada mês desde janeiro de {year} e pague-os com os acréscimos; 3) siga como ME no Simples Nacional, no PGDAS-D. {source}",
+                brl(p.revenue_so_far), brl(p.limit), brl(p.projected), brl(p.tolerance_limit)
+            ),
+            format!(
+                "The months recorded in {year} add up to {}, over the MEI's {} limit since {month}, and at their pace the year reaches {} — more than 20 % over ({}): leaving the MEI goes back to 1 January {year}. What to do: 1) {report}; 2) with an accountant, work out the Simples Nacional taxes of every month since January {year} and pay them with the charges; 3) carry on as an ME in the Simples Nacional, in the PGDAS-D. {source}",
+                brl(p.revenue_so_far), brl(p.limit), brl(p.projected), brl(p.tolerance_limit)
             ),
         ),
     }

@@ -194,6 +194,7 @@ export function MonthResults({ recorded }: { recorded?: MonthResult[] }) {
                             limit: formatBRL(results.data.ceiling.limit, language),
                           })}
                     </p>
+                    {results.data.ceiling.action && <p className="mt-1">{results.data.ceiling.action}</p>}
                     <p className="mt-1 text-xs">{results.data.ceiling.rule}</p>
                   </div>
                 )

@@ -309,8 +309,9 @@ export type CeilingProjection = Message<"socio.v1.CeilingProjection"> & {
   rule: string;
 
   /**
-   * True in the new year's first months when last year (`year`) passed the limit: then `action`
-   * says what to do and by when, in the person's language.
+   * True in the new year's first months when last year (`year`) passed the limit. Then — and from
+   * the month this year's recorded months pass it (`closed` false, `passed` true) — `action` says
+   * what to do and by when, in the person's language, and `report_by` is set.
    *
    * @generated from field: bool closed = 8;
    */
