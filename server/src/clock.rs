@@ -291,6 +291,16 @@ impl CivilDate {
         self.plus_days(1).starts_at() - 1
     }
 
+    /// A day written YYYY-MM-DD (a real day of the calendar); None for anything else.
+    pub fn parse_iso(text: &str) -> Option<Self> {
+        let date: civil::Date = text.parse().ok()?;
+        Some(Self {
+            year: i64::from(date.year()),
+            month: i64::from(date.month()),
+            day: i64::from(date.day()),
+        })
+    }
+
     /// YYYY-MM-DD.
     pub fn iso(self) -> String {
         format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)

@@ -84,6 +84,8 @@ pub enum Precondition {
     RefundWithoutPixKey,
     /// The refund was already paid.
     RefundAlreadyPaid,
+    /// The IBS/CBS choice is a Simples Nacional company's, and needs its revenue and annex.
+    ReformChoiceNeedsSimples,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -356,6 +358,10 @@ fn precondition_text(precondition: Precondition, lang: Language) -> &'static str
         Precondition::RefundAlreadyPaid => {
             lang.choose("Este reembolso já foi pago.", "This refund was already paid.")
         }
+        Precondition::ReformChoiceNeedsSimples => lang.choose(
+            "A escolha de pagar IBS e CBS dentro ou fora do DAS é das empresas do Simples Nacional (não do MEI): no plano, escolha o Simples Nacional e a atividade (com o CNAE, se for serviço) na etapa Jurídico, e o ticket médio e as vendas na etapa Financeiro.",
+            "Paying IBS and CBS inside or outside the DAS is a Simples Nacional company's choice (not a MEI's): in the plan, choose the Simples Nacional and the activity (with the CNAE for services) in the Legal step, and the average ticket and sales in the Finance step.",
+        ),
     }
 }
 

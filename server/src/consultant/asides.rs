@@ -138,6 +138,13 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
                 )
                 .to_owned(),
         }
+    } else if has(&["ibs", "cbs"]) && has(&["fora", "dentro", "inside", "outside"]) {
+        // "Devo pagar IBS e CBS por fora do DAS ou dentro?": the choice from her own plan.
+        reform_choice(plan, day, lang).unwrap_or_else(|| {
+            format!("{}\n{}", fact("tax_reform.simples_choice"), fact("tax_reform.simples_choice_rules"))
+        })
+    } else if has(&["pis", "cofins"]) {
+        format!("{}\n{}", fact("tax_reform.presumido_2027"), fact("tax_reform.cbs_ibs"))
     } else if has(&["dasn", "declaracao anual"]) {
         fact("mei.dasn")
     } else if has(&["das", "imposto do mei", "boleto do mei"]) {
@@ -168,12 +175,40 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
         fact("mei.employees")
     } else if has(&["pronampe", "emprestimo", "credito", "loan"]) {
         fact("help.pronampe")
+    } else if has(&["anexo v", "anexo 5", "fator r"]) {
+        // "Como saio do Anexo V para o III?": her own Fator R and what raising the pró-labore does.
+        let data: Option<pb::FinanceData> =
+            proto_json::from_json(plan.section(Step::Finance).data.clone()).ok();
+        let inputs = data.as_ref().and_then(|d| finance::plan_inputs(plan, d));
+        let tax = inputs.map(|i| i.tax);
+        match tax.as_ref().and_then(|t| crate::plan::money::taxes::lever_words(t, lang).map(|l| (t, l))) {
+            Some((crate::plan::money::taxes::Basis::Simples { fator_r, .. }, lever)) => {
+                let now = format!("{:.2}", fator_r.unwrap_or(0.0) * 100.0);
+                let now = lang.choose(now.replace('.', ","), now);
+                lang.choose(
+                    format!("Pelo seu plano, o Fator R hoje é {now} % (abaixo de 28 %: Anexo V). {lever}"),
+                    format!("By your plan, your Fator R today is {now} % (below 28 %: Annex V). {lever}"),
+                )
+            }
+            _ => fact("simples.fator_r"),
+        }
     } else if has(&["simples", "anexo", "aliquota"]) {
         format!("{}\n{}", fact("simples.annexes"), fact("simples.effective_rate"))
     } else {
         return None;
     };
     Some(said)
+}
+
+/// The IBS/CBS choice worked out from the plan of a Simples company, read on `day`; None for
+/// another plan (the facts answer then).
+fn reform_choice(plan: &Plan, day: &str, lang: Language) -> Option<String> {
+    let today = crate::clock::CivilDate::parse_iso(day)?;
+    let window = crate::plan::tracking::calendar::next_choice_window(today, facts::calendar());
+    let request = crate::plan::money::reform_choice::Request::default();
+    crate::plan::money::reform_choice::compare(plan, &request, today, window, lang)
+        .ok()
+        .map(|c| c.explanation)
 }
 
 /// A correction of a saved answer: the question it changes and the text of the new value.
@@ -289,6 +324,71 @@ mod tests {
         assert!(january.contains("R$ 88,05") && !january.contains("R$ 82,05 (comércio"), "{january}");
         let june = answer("Quanto é o DAS?", &empty_plan(), "2026-06-01", Language::PtBr).unwrap();
         assert!(!june.contains("88,05"), "{june}");
+    }
+
+    #[test]
+    fn a_simples_company_asking_whether_to_pay_ibs_and_cbs_outside_the_das_is_answered_from_its_own_plan() {
+        let stored = [
+            crate::plan::store::StoredSection {
+                step: "legal".into(),
+                data: r#"{"businessType": "ltda", "taxRegime": "simples_nacional", "cnae": "9602501"}"#
+                    .into(),
+                completed: true,
+                updated_at: 0,
+            },
+            crate::plan::store::StoredSection {
+                step: "finance".into(),
+                data: r#"{"averageTicket": 100, "expectedSalesPerMonth": 300}"#.into(),
+                completed: true,
+                updated_at: 0,
+            },
+        ];
+        // 2027-01-05, noon in São Paulo: the salon of the reform-choice tests, R$ 2.580,00 inside.
+        let plan =
+            crate::plan::store::from_parts(("p".into(), "u", 0, 0), &stored, (0, 0), 1_799_161_200_000);
+        let said =
+            answer("Devo pagar IBS e CBS por fora do DAS ou dentro?", &plan, "2027-01-05", Language::PtBr)
+                .unwrap();
+        assert!(said.contains("Dentro do DAS: R$\u{a0}2.580,00") && said.contains("30/04/2027"), "{said}");
+        assert!(!said.contains("82,05"), "never the MEI's DAS: {said}");
+        // Without a Simples plan: the rule, from the facts.
+        let rule = answer(
+            "Devo pagar IBS e CBS por fora do DAS ou dentro?",
+            &empty_plan(),
+            "2027-01-05",
+            Language::PtBr,
+        )
+        .unwrap();
+        assert!(rule.contains("a cada semestre") && rule.contains("irretratável"), "{rule}");
+        let pis =
+            answer("Em 2027 ainda vou pagar PIS e Cofins?", &empty_plan(), "2027-01-05", Language::PtBr)
+                .unwrap();
+        assert!(pis.contains("PIS e Cofins acabam em 31/12/2026"), "{pis}");
+    }
+
+    #[test]
+    fn asked_how_to_leave_annex_v_an_it_firm_is_told_its_fator_r_and_the_pro_labore_that_does_it() {
+        let stored = [
+            crate::plan::store::StoredSection {
+                step: "legal".into(),
+                data: r#"{"taxRegime": "simples_nacional", "activity": "services", "cnae": "6204000"}"#
+                    .into(),
+                completed: true,
+                updated_at: 0,
+            },
+            crate::plan::store::StoredSection {
+                step: "finance".into(),
+                data: r#"{"averageTicket": 4000, "expectedSalesPerMonth": 10, "monthlyProLabore": 3000}"#
+                    .into(),
+                completed: true,
+                updated_at: 0,
+            },
+        ];
+        let plan =
+            crate::plan::store::from_parts(("p".into(), "u", 0, 0), &stored, (0, 0), 1_799_161_200_000);
+        let said = answer("Como saio do Anexo V para o III?", &plan, "2027-01-05", Language::PtBr).unwrap();
+        assert!(said.contains("Fator R hoje é 7,50 %") && said.contains("R$\u{a0}8.200,00 a mais"), "{said}");
+        assert!(said.contains("R$\u{a0}2.143,00"), "{said}");
     }
 
     #[test]

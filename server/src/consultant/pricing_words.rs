@@ -193,9 +193,11 @@ pub fn run(plan: Option<&Plan>, args: &Json, lang: Language) -> String {
             "price": p.price,
             "divisor": p.divisor,
             "parts": p.parts.iter().map(|part| json!({"name": part.name, "percent": (part.share * 10_000.0).round() / 100.0, "amount": part.amount})).collect::<Vec<_>>(),
+            "taxesOnTop": p.taxes_on_top.iter().map(|t| json!({"name": t.name, "amount": t.amount})).collect::<Vec<_>>(),
+            "invoiceTotal": p.invoice_total,
             "warnings": p.warnings,
             "explanation": p.explanation,
-            "howToAnswer": "Say the price and its parts in one message, with the explanation in your words; say each warning; offer to save it to the plan's pricing strategy."
+            "howToAnswer": "Say the price and its parts in one message, with the explanation in your words; when taxesOnTop is not empty, say \"R$ price + CBS/IBS = R$ invoiceTotal na nota\" (charged on top of the price, credited to business customers); say each warning; offer to save it to the plan's pricing strategy."
         })
         .to_string(),
         Err(err) => format!("error: {}", err.message(lang)),

@@ -246,6 +246,7 @@ pub struct Simples {
     pub source: String,
     pub as_of: String,
     pub fator_r: FatorR,
+    pub shares: Shares,
     pub annex_iv_cpp: AnnexIvCpp,
     pub annexes: std::collections::BTreeMap<String, Vec<(f64, f64, f64)>>,
 }
@@ -258,6 +259,17 @@ pub struct FatorR {
     /// FGTS on wages, the 13th and the vacation third, which the Fator R's payroll counts.
     pub fgts: f64,
     pub payroll_source: String,
+    /// The partner's INSS on pró-labore (11 %, up to the INSS ceiling), what raising it costs.
+    pub pro_labore_inss: f64,
+    pub pro_labore_inss_source: String,
+}
+
+/// How each annex's DAS is shared among its taxes, per bracket: (PIS + Cofins, ICMS or ISS), shares
+/// of the DAS from 0 to 1 — what leaves the DAS when a company pays the CBS and IBS outside it.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct Shares {
+    pub source: String,
+    pub annexes: std::collections::BTreeMap<String, Vec<(f64, f64)>>,
 }
 
 /// Annex IV's CPP, paid outside the DAS on wages and pró-labore.

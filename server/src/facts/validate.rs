@@ -122,6 +122,21 @@ pub fn validate(facts: &Facts) -> Result<(), String> {
             return Err(format!("calendar.holidays: {day:?} is not YYYY-MM-DD"));
         }
     }
+    for period in t.simples.periods() {
+        for annex in period.value.annexes.keys() {
+            let shares = period.value.shares.annexes.get(annex);
+            let ok = shares.is_some_and(|s| {
+                s.len() == 6
+                    && s.iter().all(|(a, b)| (0.0..1.0).contains(a) && (0.0..1.0).contains(b) && a + b < 1.0)
+            });
+            if !ok {
+                return Err(format!(
+                    "taxes.simples {}: shares.annexes.{annex} needs six brackets of (PIS + Cofins, ICMS/ISS) shares",
+                    period.valid_from
+                ));
+            }
+        }
+    }
     for topic in &facts.topics {
         if !facts.facts.iter().any(|f| &f.topic == topic) {
             return Err(format!("topic {topic} has no facts"));

@@ -151,3 +151,109 @@ async fn a_cleaning_company_in_annex_iv_pays_the_cpp_beside_the_das(db: TestData
     assert!(close(a["monthlyTaxes"].as_f64().unwrap(), 4_247.22), "{a}");
 }
 on_both_engines!(a_cleaning_company_in_annex_iv_pays_the_cpp_beside_the_das);
+
+fn instant(text: &str) -> i64 {
+    text.parse::<jiff::Timestamp>().unwrap().as_millisecond()
+}
+
+/// The accountant's Presumido consultancy (issue 61), saved in 2026 and read in 2027: the taxes of
+/// the day it is read — PIS and Cofins gone (EC 132/2023, ADCT art. 126), CBS 8,7 % and IBS 0,1 %
+/// on 40.000 − 2.000 of ISS (LC 214/2025 arts. 344 and 347): R$ 8.416 a month, R$ 1.884 more than
+/// 2026's R$ 6.532; a 3-hour service of R$ 370 at 20 % margin R$ 549,61 + CBS/IBS = R$ 595,56.
+async fn a_presumido_plan_saved_in_2026_pays_2027_s_cbs_and_ibs_when_read_in_2027(
+    db: crate::helpers::TestDatabase,
+) {
+    let app = spawn_app(db).await;
+    app.db.clock().set(instant("2026-12-01T10:00:00-03:00"));
+    let token = owner(&app).await;
+    let legal = json!({"legalData": {"businessType": "ltda", "taxRegime": "lucro_presumido", "activity": "services"}});
+    let finance =
+        json!({"financeData": {"averageTicket": 4000, "expectedSalesPerMonth": 10, "monthlyFixedCosts": 0}});
+    for (step, body) in [("legal", legal), ("finance", finance)] {
+        let (status, answer) = put(&app, &token, step, body).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    let december = analysis(&app, &token).await;
+    assert!(close(line(&december, "cofins"), 1_200.0) && line(&december, "cbs") == 0.0, "{december}");
+    let service = json!({"unitCost": 370, "targetMarginPercent": 20, "includeFixedCosts": false});
+    let (_, price) = app.call(Method::POST, "/api/business-plan/price", service.clone(), Some(&token)).await;
+    assert_eq!(
+        (price["data"]["price"].as_f64(), price["data"]["invoiceTotal"].as_f64()),
+        (Some(581.12), Some(581.12))
+    );
+
+    app.db.clock().set(instant("2027-01-05T10:00:00-03:00"));
+    let (token, _) = app.login(ANA).await;
+    let january = analysis(&app, &token).await;
+    assert_eq!((line(&january, "pis"), line(&january, "cofins")), (0.0, 0.0), "{january}");
+    assert!(close(line(&january, "cbs"), 3_306.0) && close(line(&january, "ibs"), 38.0), "{january}");
+    let cbs =
+        january["tax"]["lines"].as_array().unwrap().iter().find(|l| l["code"] == "cbs").unwrap().clone();
+    assert_eq!(cbs["onTop"], true, "{cbs}");
+    let explanation = january["tax"]["explanation"].as_str().unwrap();
+    assert!(explanation.contains("por fora do preço") && explanation.contains("premissa"), "{explanation}");
+    let (_, price) = app.call(Method::POST, "/api/business-plan/price", service, Some(&token)).await;
+    assert_eq!(
+        (price["data"]["price"].as_f64(), price["data"]["invoiceTotal"].as_f64()),
+        (Some(549.61), Some(595.56))
+    );
+    let on_top: Vec<&str> =
+        price["data"]["taxesOnTop"].as_array().unwrap().iter().map(|t| t["code"].as_str().unwrap()).collect();
+    assert_eq!(on_top, ["cbs", "ibs"]);
+    // A regulated profession says so: 30 % less of both (LC 214/2025 art. 127).
+    let legal = json!({"legalData": {"businessType": "ltda", "taxRegime": "lucro_presumido", "activity": "services", "profession": "PROFESSION_REGULATED"}});
+    let (status, answer) = put(&app, &token, "legal", legal).await;
+    assert_eq!(status, 200, "{answer}");
+    assert!(close(line(&analysis(&app, &token).await, "cbs"), 2_314.2));
+    let bad = json!({"legalData": {"profession": "PROFESSION_NOPE"}});
+    assert_eq!(put(&app, &token, "legal", bad).await.0, 400);
+}
+on_both_engines!(a_presumido_plan_saved_in_2026_pays_2027_s_cbs_and_ibs_when_read_in_2027);
+
+/// `POST /api/business-plan/reform-choice` for the salon of the unit tests (R$ 30.000 a month in
+/// Annex III): R$ 2.580,00 inside the DAS, R$ 4.266,17 outside, April 2027's window for the second
+/// half; a MEI is told the choice is a Simples company's.
+async fn a_simples_company_compares_ibs_and_cbs_inside_and_outside_the_das_from_its_own_plan(
+    db: crate::helpers::TestDatabase,
+) {
+    let app = spawn_app(db).await;
+    app.db.clock().set(instant("2027-01-05T10:00:00-03:00"));
+    let token = owner(&app).await;
+    let (status, refused) =
+        app.call(Method::POST, "/api/business-plan/reform-choice", json!({}), Some(&token)).await;
+    assert_eq!(status, 404, "no plan yet: {refused}");
+    let legal =
+        json!({"legalData": {"businessType": "ltda", "taxRegime": "simples_nacional", "cnae": "9602-5/01"}});
+    let finance = json!({"financeData": {"averageTicket": 100, "expectedSalesPerMonth": 300, "monthlyFixedCosts": 10000}});
+    for (step, body) in [("legal", legal), ("finance", finance)] {
+        let (status, answer) = put(&app, &token, step, body).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    let asked = json!({"b2bSharePercent": 60, "monthlyPurchases": 5000});
+    let (status, choice) =
+        app.call(Method::POST, "/api/business-plan/reform-choice", asked, Some(&token)).await;
+    assert_eq!(status, 200, "{choice}");
+    let d = &choice["data"];
+    assert_eq!(
+        (d["insideDas"].as_f64(), d["outsideDas"].as_f64()),
+        (Some(2_580.0), Some(4_266.17)),
+        "{choice}"
+    );
+    assert_eq!((d["difference"].as_f64(), d["b2bShareUsed"].as_f64()), (Some(1_686.17), Some(60.0)));
+    assert_eq!(
+        (d["nextWindow"].as_str(), d["nextWindowDecides"].as_str()),
+        (Some("2027-04-30"), Some("2027-H2"))
+    );
+    assert!(d["explanation"].as_str().unwrap().contains("não pode ser desfeita"), "{choice}");
+    let (status, bad) = app
+        .call(Method::POST, "/api/business-plan/reform-choice", json!({"b2bSharePercent": 150}), Some(&token))
+        .await;
+    assert_eq!(status, 400, "{bad}");
+    let mei = json!({"legalData": {"businessType": "mei", "taxRegime": "simei", "activity": "services"}});
+    assert_eq!(put(&app, &token, "legal", mei).await.0, 200);
+    let (status, refused) =
+        app.call(Method::POST, "/api/business-plan/reform-choice", json!({}), Some(&token)).await;
+    assert_eq!(status, 409, "{refused}");
+    assert!(refused.to_string().contains("é das empresas do Simples Nacional"), "{refused}");
+}
+on_both_engines!(a_simples_company_compares_ibs_and_cbs_inside_and_outside_the_das_from_its_own_plan);

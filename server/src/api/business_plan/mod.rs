@@ -15,13 +15,13 @@ use super::{
 };
 use crate::{
     consultant::engine::Engine,
-    error::{AppError, Problem},
+    error::{AppError, Problem, Resource},
     identity::live::LiveSessions,
     locale::Language,
     plan::{
         Plans,
         events::MAX_WATCHERS,
-        money::pricing,
+        money::{pricing, reform_choice},
         price_request,
         sections::{self, Step},
         store::{Patch, Source, StepUpdate},
@@ -136,6 +136,28 @@ impl BusinessPlanApi {
     async fn own_plan<M: Method<Response: From<pb::BusinessPlan>>>(&self, call: Call<M>) -> Answer<M> {
         let plan = self.plans.get_or_create(&call.user()?.id).await?;
         Ok(M::Response::from(plan_proto(&plan)).into())
+    }
+
+    async fn reform_choice(&self, call: Call<ReformChoice>) -> Answer<ReformChoice> {
+        let caller = call.caller()?;
+        let request = reform_choice::Request::parse(call.body())?;
+        // Reading never creates a plan.
+        let plan =
+            self.plans.find(&caller.user.id).await?.ok_or(AppError::NotFound(Resource::BusinessPlan))?;
+        let today = crate::clock::CivilDate::in_sao_paulo(plan.read_at);
+        let window = crate::plan::tracking::calendar::next_choice_window(today, crate::facts::calendar());
+        let c = reform_choice::compare(&plan, &request, today, window, crate::locale::current())?;
+        Ok(Reply::from(pb::ReformChoiceResponse {
+            inside_das: c.inside,
+            outside_das: c.outside,
+            difference: (c.difference * 100.0).round() / 100.0,
+            b2b_share_used: (c.b2b_share * 10_000.0).round() / 100.0,
+            explanation: c.explanation,
+            next_window: c.window.by.iso(),
+            next_window_decides: format!("{}-H{}", c.window.year, c.window.half),
+            customers_credit_gain: c.customers_gain,
+            purchase_credits: c.purchase_credits,
+        }))
     }
 
     async fn price(&self, call: Call<Price>) -> Answer<Price> {
@@ -357,6 +379,7 @@ rpc_service!(BusinessPlanService for BusinessPlanApi {
     get_business_plan as own_plan,
     get_business_plan_progress,
     price,
+    reform_choice,
     update_idea as update,
     update_market as update,
     update_finance as update,

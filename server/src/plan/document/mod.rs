@@ -398,6 +398,13 @@ fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> Doc
     if let Some(inputs) = plan_inputs(plan, data) {
         let analysis = finance::analyse(&inputs);
         b.section.notes.push(inputs.tax.explain(lang));
+        // A Simples company's IBS/CBS choice for the next half-year, from the same figures.
+        let today = crate::clock::CivilDate::in_sao_paulo(plan.read_at);
+        let window = crate::plan::tracking::calendar::next_choice_window(today, crate::facts::calendar());
+        let request = crate::plan::money::reform_choice::Request::default();
+        if let Ok(choice) = crate::plan::money::reform_choice::compare(plan, &request, today, window, lang) {
+            b.section.notes.push(choice.explanation);
+        }
         // The figures worth a second look, as the builder and the API list them.
         for warning in checks::warnings(Some(plan), &inputs, &analysis, lang) {
             if warning.code != "tax_incomplete" {

@@ -8,6 +8,7 @@
 pub mod checks;
 pub mod finance;
 pub mod pricing;
+pub mod reform_choice;
 pub mod taxes;
 
 use crate::locale::Language;

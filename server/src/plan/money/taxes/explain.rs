@@ -228,6 +228,7 @@ fn simples(basis: &Basis, lang: Language) -> String {
             "Without the payroll (wages and pró-labore in the Finance step), the Fator R cannot be worked out: Annex V, the dearest.".to_owned(),
         ));
     }
+    parts.extend(lever_words(basis, lang));
     if *cpp > 0.0 {
         let c = &facts_simples.annex_iv_cpp;
         parts.push(lang.choose(
@@ -371,4 +372,37 @@ fn needs(regime: &str, missing: Missing, lang: Language) -> String {
 /// "9602-5/01" from seven digits.
 pub fn shown(cnae: &str) -> String {
     if cnae.len() == 7 { format!("{}-{}/{}", &cnae[..4], &cnae[4..5], &cnae[5..]) } else { cnae.to_owned() }
+}
+
+/// Annex V by the Fator R: how much more pró-labore a month reaches Annex III, what it costs in INSS
+/// and the net saving, at the revenue the RBT12 gives a month.
+pub fn lever_words(basis: &Basis, lang: Language) -> Option<String> {
+    let Basis::Simples { rbt12, table, .. } = basis else { return None };
+    let lever = super::fator_r_lever(basis, rbt12 / 12.0)?;
+    let brl = |v: f64| format_brl(v, lang);
+    let source = &table.fator_r.pro_labore_inss_source;
+    let (threshold, inss) = (percent(lever.threshold, lang), percent(lever.inss_rate, lang));
+    Some(if lever.saving > 0.0 {
+        lang.choose(
+            format!(
+                "Para sair do Anexo V para o III: com {} a mais de pró-labore por mês (mantidos nos 12 meses do Fator R), o Fator R chega a {threshold} % e o DAS cai de {} para {} por mês; o INSS do sócio sobre esse acréscimo ({inss} %, até o teto) é {} — economia líquida de {} por mês. O pró-labore não é custo novo: é lucro pago como remuneração (o IRPF do sócio sobre ele não está nesta conta) ({source}).",
+                brl(lever.extra_pro_labore), brl(lever.das_v), brl(lever.das_iii), brl(lever.inss), brl(lever.saving)
+            ),
+            format!(
+                "To move from Annex V to III: with {} more pró-labore a month (kept over the Fator R's 12 months), the Fator R reaches {threshold} % and the DAS falls from {} to {} a month; the partner's INSS on the increase ({inss} %, up to the ceiling) is {} — a net saving of {} a month. The pró-labore is no new cost: it is profit paid as remuneration (the partner's income tax on it is not in this sum) ({source}).",
+                brl(lever.extra_pro_labore), brl(lever.das_v), brl(lever.das_iii), brl(lever.inss), brl(lever.saving)
+            ),
+        )
+    } else {
+        lang.choose(
+            format!(
+                "Chegar ao Anexo III pelo Fator R pediria {} a mais de pró-labore por mês, e o INSS sobre isso ({}) come a economia do DAS ({} → {}): não compensa hoje.",
+                brl(lever.extra_pro_labore), brl(lever.inss), brl(lever.das_v), brl(lever.das_iii)
+            ),
+            format!(
+                "Reaching Annex III by the Fator R would take {} more pró-labore a month, and the INSS on it ({}) eats the DAS saving ({} → {}): not worth it today.",
+                brl(lever.extra_pro_labore), brl(lever.inss), brl(lever.das_v), brl(lever.das_iii)
+            ),
+        )
+    })
 }

@@ -25,11 +25,11 @@ mod tests;
 
 use serde_json::Value as Json;
 
-pub use explain::shown as shown_cnae;
+pub use explain::{lever_words, shown as shown_cnae};
 pub use mei::{MeiExit, MeiHistory};
 pub use payroll::Payroll;
 pub use presumido::{OnTop, Presumido};
-pub use simples::{Annex, Treatment, cnae_entry, simples_rate};
+pub use simples::{Annex, FatorRLever, Treatment, cnae_entry, fator_r_lever, simples_rate, simples_shares};
 
 use crate::plan::{
     sections::{Step, normalise_cnae},

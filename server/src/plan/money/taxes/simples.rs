@@ -72,6 +72,57 @@ pub fn simples_rate(annex: Annex, rbt12: f64, day: &str) -> Option<(f64, f64, f6
     rate_in(simples_facts(day), annex, rbt12)
 }
 
+/// What raising the pró-labore does for a Fator R business in Annex V: the pró-labore a month more
+/// that brings its Fator R to the threshold (28 %), the partner's INSS on it, the DAS in Annex V and
+/// in Annex III at `revenue`, and the net saving a month.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FatorRLever {
+    pub extra_pro_labore: f64,
+    pub inss: f64,
+    pub das_v: f64,
+    pub das_iii: f64,
+    pub saving: f64,
+    pub threshold: f64,
+    pub inss_rate: f64,
+}
+
+/// The lever for a basis in Annex V by its Fator R (None for another): 28 % of the RBT12 less the
+/// 12 months' payroll, spread over 12 months of pró-labore (which counts at face value, LC 123/2006
+/// art. 18 §24).
+pub fn fator_r_lever(basis: &Basis, revenue: f64) -> Option<FatorRLever> {
+    let Basis::Simples { annex: Annex::V, rbt12, effective, fator_r, cnae, table, .. } = basis else {
+        return None;
+    };
+    if cnae.as_deref().and_then(cnae_entry).map(|(_, t)| t) != Some(Treatment::FatorR) || *rbt12 <= 0.0 {
+        return None;
+    }
+    let threshold = table.fator_r.threshold;
+    let missing = (threshold - fator_r.unwrap_or(0.0)).max(0.0) * rbt12;
+    // Up to the centavo that reaches it (a hair of floating point is not a centavo more).
+    let extra_pro_labore = (missing / 12.0 * 100.0 - 1e-6).ceil() / 100.0;
+    let (_, _, iii) = rate_in(table, Annex::III, *rbt12)?;
+    let inss_rate = table.fator_r.pro_labore_inss;
+    let (das_v, das_iii, inss) = (revenue * effective, revenue * iii, extra_pro_labore * inss_rate);
+    Some(FatorRLever {
+        extra_pro_labore,
+        inss,
+        das_v,
+        das_iii,
+        saving: das_v - das_iii - inss,
+        threshold,
+        inss_rate,
+    })
+}
+
+/// The shares of an annex's DAS at an RBT12 that are PIS + Cofins and ICMS or ISS, with the tables
+/// in force on `day`; None above the Simples' ceiling.
+pub fn simples_shares(annex: Annex, rbt12: f64, day: &str) -> Option<(f64, f64)> {
+    let table = simples_facts(day);
+    let brackets = table.annexes.get(annex.key())?;
+    let bracket = brackets.iter().position(|(up_to, _, _)| rbt12.max(0.0) <= *up_to)?;
+    table.shares.annexes.get(annex.key())?.get(bracket).copied()
+}
+
 fn rate_in(table: &facts::Simples, annex: Annex, rbt12: f64) -> Option<(f64, f64, f64)> {
     let brackets = table.annexes.get(annex.key())?;
     let rbt12 = rbt12.max(0.0);

@@ -471,3 +471,33 @@ fn a_mei_whose_2026_passed_the_ceiling_is_taxed_as_an_me_in_annex_i_from_january
     let exit = opened.exit_on("2027-01-05").unwrap();
     assert_eq!((exit.year, exit.limit), (2026, 40_500.0));
 }
+
+#[test]
+fn an_it_consultancy_in_annex_v_is_told_the_pro_labore_that_reaches_annex_iii_and_the_net_saving() {
+    // CNAE 6204-0/00 (Fator R), R$ 40.000 a month, RBT12 R$ 480.000, pró-labore R$ 3.000: Fator R
+    // 36.000 ÷ 480.000 = 7,5 % → Annex V, (480.000 × 19,5 % − 9.900) ÷ 480.000 = 17,4375 % = R$
+    // 6.975,00. 28 % is R$ 134.400 of payroll: R$ 98.400 more a year, R$ 8.200,00 more pró-labore
+    // a month (LC 123/2006 art. 18 §24). Annex III: (480.000 × 13,5 % − 17.640) ÷ 480.000 =
+    // 9,825 % = R$ 3.930,00. The partner's INSS, 11 % of R$ 8.200 = R$ 902,00 (Lei 8.212/1991 art.
+    // 21 and 30 §4º): net saving 6.975 − 3.930 − 902 = R$ 2.143,00 a month.
+    let legal = json!({"taxRegime": "simples_nacional", "activity": "services", "cnae": "6204000"});
+    let payroll = Payroll { pro_labore: Some(3_000.0), ..Payroll::default() };
+    let b = basis(&legal, 40_000.0, &payroll, None, JUNE_2026);
+    let lever = fator_r_lever(&b, 40_000.0).unwrap();
+    assert_eq!(lever.extra_pro_labore, 8_200.0);
+    assert!(
+        close(lever.das_v, 6_975.0) && close(lever.das_iii, 3_930.0) && close(lever.inss, 902.0),
+        "{lever:?}"
+    );
+    assert!(close(lever.saving, 2_143.0), "{lever:?}");
+    let words = b.explain(Language::PtBr);
+    assert!(
+        words.contains("R$\u{a0}8.200,00 a mais de pró-labore") && words.contains("R$\u{a0}2.143,00 por mês"),
+        "{words}"
+    );
+    // In Annex III already, or natively in another annex: no lever.
+    let paid = Payroll { pro_labore: Some(11_200.0), ..Payroll::default() };
+    assert!(fator_r_lever(&basis(&legal, 40_000.0, &paid, None, JUNE_2026), 40_000.0).is_none());
+    let salon = json!({"taxRegime": "simples_nacional", "cnae": "9602501"});
+    assert!(fator_r_lever(&basis(&salon, 40_000.0, &payroll, None, JUNE_2026), 40_000.0).is_none());
+}

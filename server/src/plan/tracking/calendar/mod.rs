@@ -15,7 +15,7 @@ use super::{
     results::{self, MonthResult, PlanForecast},
 };
 use crate::plan::{
-    money::taxes,
+    money::{reform_choice::Window, taxes},
     month::YearMonth,
     sections::Step,
     store::{self, Detail, Plan},
@@ -407,6 +407,27 @@ fn fiscal_deadlines(
         due.push(Due { kind: Kind::Ceiling, period: today.year.to_string(), detail });
     }
     due
+}
+
+/// The next window for a Simples company's IBS/CBS choice from `today`: this April or September
+/// while its month lasts (to its last business day), else the next one; what half-year it decides.
+pub fn next_choice_window(today: CivilDate, calendar: &Calendar) -> Window {
+    let months = &calendar.simples_choice.months;
+    let mut at = YearMonth { year: today.year, month: today.month };
+    for _ in 0..24 {
+        let by = last_business_day(at.year, at.month, calendar);
+        if months.contains(&at.month) && today.iso() <= by.iso() {
+            let (half, year) = if at.month <= 6 { (2, at.year) } else { (1, at.year + 1) };
+            return Window { by, half, year };
+        }
+        at = if at.month == 12 {
+            YearMonth { year: at.year + 1, month: 1 }
+        } else {
+            YearMonth { month: at.month + 1, ..at }
+        };
+    }
+    // The facts file always names a month (validated); a year on, the same month.
+    Window { by: last_business_day(today.year + 1, today.month, calendar), half: 1, year: today.year + 2 }
 }
 
 fn in_words(date: CivilDate, lang: Language) -> String {

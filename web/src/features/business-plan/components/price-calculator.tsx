@@ -126,6 +126,15 @@ export function PriceCalculator({ saved }: { saved: JsonValue | undefined }) {
             <p className="text-2xl font-bold">
               {t("pricing.result", { price: formatBRL(result.price, language, { cents: true }) })}
             </p>
+            {result.taxesOnTop.length > 0 && (
+              <p className="text-sm font-medium text-slate-800">
+                {t("pricing.onInvoice", {
+                  price: formatBRL(result.price, language, { cents: true }),
+                  taxes: result.taxesOnTop.map((tax) => `${tax.name} ${formatBRL(tax.amount, language, { cents: true })}`).join(" + "),
+                  total: formatBRL(result.invoiceTotal, language, { cents: true }),
+                })}
+              </p>
+            )}
             <div className="mt-2 flex h-6 w-full overflow-hidden rounded-full" role="img" aria-label={result.parts.map((p) => `${p.name} ${formatBRL(p.amount, language, { cents: true })} (${p.percent.toLocaleString(language)} %)`).join(", ")}>
               {result.parts.map((p) => (
                 <div key={p.code} className={PART_COLOURS[p.code] ?? "bg-slate-400"} style={{ width: `${p.percent}%` }} title={`${p.name}: ${formatBRL(p.amount, language, { cents: true })}`} />
