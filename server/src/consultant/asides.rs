@@ -147,6 +147,11 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
         format!("{}\n{}", fact("tax_reform.presumido_2027"), fact("tax_reform.cbs_ibs"))
     } else if has(&["dasn", "declaracao anual"]) {
         fact("mei.dasn")
+    } else if has(&["das", "imposto do mei", "boleto do mei"])
+        && let Some(me) = left_mei_taxes(plan, lang)
+    {
+        // A MEI that passed the ceiling last year pays as the ME it became since 1 January.
+        me
     } else if has(&["das", "imposto do mei", "boleto do mei"]) {
         // In December the next year's DAS is near: its value (or estimate) too.
         let next_year = day.get(..4).and_then(|y| y.parse::<i32>().ok()).map(|y| format!("{}-01-01", y + 1));
@@ -198,6 +203,15 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
         return None;
     };
     Some(said)
+}
+
+/// The taxes of a MEI that left on 1 January (its year before passed the ceiling), in words; None
+/// for any other plan.
+fn left_mei_taxes(plan: &Plan, lang: Language) -> Option<String> {
+    let data: pb::FinanceData = proto_json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
+    let tax = finance::plan_inputs(plan, &data)?.tax;
+    matches!(tax, crate::plan::money::taxes::Basis::Simples { left_mei: Some(_), .. })
+        .then(|| tax.explain(lang))
 }
 
 /// The IBS/CBS choice worked out from the plan of a Simples company, read on `day`; None for
@@ -291,6 +305,18 @@ mod tests {
         crate::plan::store::from_parts(("p".into(), "u", 0, 0), &[], (0, 0), 0)
     }
 
+    /// A plan with these legal and finance steps, read on 2027-01-05 at noon in São Paulo.
+    fn plan_of(legal: &str, finance: &str) -> Plan {
+        let section = |step: &str, data: &str| crate::plan::store::StoredSection {
+            step: step.into(),
+            data: data.into(),
+            completed: true,
+            updated_at: 0,
+        };
+        let stored = [section("legal", legal), section("finance", finance)];
+        crate::plan::store::from_parts(("p".into(), "u", 0, 0), &stored, (0, 0), 1_799_161_200_000)
+    }
+
     #[test]
     fn a_salary_never_counts_toward_the_mei_limit_and_the_guide_says_no() {
         // Res. CGSN 140/2018 art. 2º §10 (Res. CGSN 183/2025): only economic activities' revenue;
@@ -328,24 +354,10 @@ mod tests {
 
     #[test]
     fn a_simples_company_asking_whether_to_pay_ibs_and_cbs_outside_the_das_is_answered_from_its_own_plan() {
-        let stored = [
-            crate::plan::store::StoredSection {
-                step: "legal".into(),
-                data: r#"{"businessType": "ltda", "taxRegime": "simples_nacional", "cnae": "9602501"}"#
-                    .into(),
-                completed: true,
-                updated_at: 0,
-            },
-            crate::plan::store::StoredSection {
-                step: "finance".into(),
-                data: r#"{"averageTicket": 100, "expectedSalesPerMonth": 300}"#.into(),
-                completed: true,
-                updated_at: 0,
-            },
-        ];
-        // 2027-01-05, noon in São Paulo: the salon of the reform-choice tests, R$ 2.580,00 inside.
-        let plan =
-            crate::plan::store::from_parts(("p".into(), "u", 0, 0), &stored, (0, 0), 1_799_161_200_000);
+        let plan = plan_of(
+            r#"{"businessType": "ltda", "taxRegime": "simples_nacional", "cnae": "9602501"}"#,
+            r#"{"averageTicket": 100, "expectedSalesPerMonth": 300}"#,
+        );
         let said =
             answer("Devo pagar IBS e CBS por fora do DAS ou dentro?", &plan, "2027-01-05", Language::PtBr)
                 .unwrap();
@@ -368,27 +380,35 @@ mod tests {
 
     #[test]
     fn asked_how_to_leave_annex_v_an_it_firm_is_told_its_fator_r_and_the_pro_labore_that_does_it() {
-        let stored = [
-            crate::plan::store::StoredSection {
-                step: "legal".into(),
-                data: r#"{"taxRegime": "simples_nacional", "activity": "services", "cnae": "6204000"}"#
-                    .into(),
-                completed: true,
-                updated_at: 0,
-            },
-            crate::plan::store::StoredSection {
-                step: "finance".into(),
-                data: r#"{"averageTicket": 4000, "expectedSalesPerMonth": 10, "monthlyProLabore": 3000}"#
-                    .into(),
-                completed: true,
-                updated_at: 0,
-            },
-        ];
-        let plan =
-            crate::plan::store::from_parts(("p".into(), "u", 0, 0), &stored, (0, 0), 1_799_161_200_000);
+        let plan = plan_of(
+            r#"{"taxRegime": "simples_nacional", "activity": "services", "cnae": "6204000"}"#,
+            r#"{"averageTicket": 4000, "expectedSalesPerMonth": 10, "monthlyProLabore": 3000}"#,
+        );
         let said = answer("Como saio do Anexo V para o III?", &plan, "2027-01-05", Language::PtBr).unwrap();
         assert!(said.contains("Fator R hoje é 7,50 %") && said.contains("R$\u{a0}8.200,00 a mais"), "{said}");
         assert!(said.contains("R$\u{a0}2.143,00"), "{said}");
+    }
+
+    #[test]
+    fn a_mei_that_passed_the_ceiling_last_year_asking_its_das_is_answered_as_the_me_it_is() {
+        let mut plan = plan_of(
+            r#"{"businessType": "mei", "taxRegime": "simei", "activity": "commerce"}"#,
+            r#"{"averageTicket": 50, "expectedSalesPerMonth": 150}"#,
+        );
+        plan.last_year = Some(crate::plan::store::YearRecorded {
+            year: 2026,
+            revenue: 90_000.0,
+            months: 12,
+            first_month: 1,
+        });
+        let said = answer("Quanto é o meu DAS?", &plan, "2027-01-05", Language::PtBr).unwrap();
+        assert!(
+            said.contains("Desde 1º de janeiro de 2027 o negócio é ME") && said.contains("Anexo I"),
+            "{said}"
+        );
+        plan.last_year = None;
+        let said = answer("Quanto é o meu DAS?", &plan, "2027-01-05", Language::PtBr).unwrap();
+        assert!(said.contains("R$ 88,05"), "{said}");
     }
 
     #[test]

@@ -269,6 +269,13 @@ pub struct FatorR {
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct Shares {
     pub source: String,
+    /// The ISS's effective rate is at most this (art. 18 §1º-B I); what passes it goes to the
+    /// bracket's federal taxes, PIS + Cofins taking `iss_cap_to_pis_cofins` of it (Annexes III and
+    /// IV, 5th bracket: the only ones the cap can reach).
+    #[serde(rename = "issCap")]
+    pub iss_cap: f64,
+    #[serde(rename = "issCapToPisCofins")]
+    pub iss_cap_to_pis_cofins: std::collections::BTreeMap<String, f64>,
     pub annexes: std::collections::BTreeMap<String, Vec<(f64, f64)>>,
 }
 

@@ -168,31 +168,24 @@ impl BusinessPlanApi {
         let figures = plan.as_ref().and_then(pricing::PlanFigures::of);
         let p = pricing::price(&request, figures.as_ref(), crate::locale::current())?;
         let percent = |share: f64| (share * 10_000.0).round() / 100.0;
+        let parts = |parts: Vec<pricing::Part>| -> Vec<pb::PricePart> {
+            parts
+                .into_iter()
+                .map(|part| pb::PricePart {
+                    code: part.code.into(),
+                    name: part.name,
+                    percent: percent(part.share),
+                    amount: part.amount,
+                })
+                .collect()
+        };
         Ok(Reply::from(pb::PriceResponse {
             price: p.price,
             divisor: (p.divisor * 10_000.0).round() / 10_000.0,
             tax_percent: percent(p.tax_share),
             fixed_cost_percent: percent(p.fixed_cost_share),
-            parts: p
-                .parts
-                .into_iter()
-                .map(|part| pb::PricePart {
-                    code: part.code.into(),
-                    name: part.name,
-                    percent: percent(part.share),
-                    amount: part.amount,
-                })
-                .collect(),
-            taxes_on_top: p
-                .taxes_on_top
-                .into_iter()
-                .map(|part| pb::PricePart {
-                    code: part.code.into(),
-                    name: part.name,
-                    percent: percent(part.share),
-                    amount: part.amount,
-                })
-                .collect(),
+            parts: parts(p.parts),
+            taxes_on_top: parts(p.taxes_on_top),
             invoice_total: p.invoice_total,
             warnings: p.warnings,
             explanation: p.explanation,

@@ -115,12 +115,25 @@ pub fn fator_r_lever(basis: &Basis, revenue: f64) -> Option<FatorRLever> {
 }
 
 /// The shares of an annex's DAS at an RBT12 that are PIS + Cofins and ICMS or ISS, with the tables
-/// in force on `day`; None above the Simples' ceiling.
+/// in force on `day`; None above the Simples' ceiling. Where the ISS's share would pass the cap on
+/// its effective rate (5 %, art. 18 §1º-B I: the 5th bracket of Annexes III and IV), the ISS is the
+/// cap and the rest of the rate is shared by the law's table for that case (PIS + Cofins 23,46 % in
+/// Annex III, 36,67 % in IV).
 pub fn simples_shares(annex: Annex, rbt12: f64, day: &str) -> Option<(f64, f64)> {
     let table = simples_facts(day);
     let brackets = table.annexes.get(annex.key())?;
     let bracket = brackets.iter().position(|(up_to, _, _)| rbt12.max(0.0) <= *up_to)?;
-    table.shares.annexes.get(annex.key())?.get(bracket).copied()
+    let &(pis_cofins, local) = table.shares.annexes.get(annex.key())?.get(bracket)?;
+    let (_, _, effective) = rate_in(table, annex, rbt12)?;
+    let capped = table.shares.iss_cap_to_pis_cofins.get(annex.key());
+    match capped {
+        Some(&to_pis_cofins) if effective * local > table.shares.iss_cap && effective > 0.0 => {
+            // The rest of the rate, past the ISS's 5 %, is shared as the law's own table says.
+            let local_capped = table.shares.iss_cap / effective;
+            Some(((1.0 - local_capped) * to_pis_cofins, local_capped))
+        }
+        _ => Some((pis_cofins, local)),
+    }
 }
 
 fn rate_in(table: &facts::Simples, annex: Annex, rbt12: f64) -> Option<(f64, f64, f64)> {

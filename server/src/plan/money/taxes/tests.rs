@@ -501,3 +501,20 @@ fn an_it_consultancy_in_annex_v_is_told_the_pro_labore_that_reaches_annex_iii_an
     let salon = json!({"taxRegime": "simples_nacional", "cnae": "9602501"});
     assert!(fator_r_lever(&basis(&salon, 40_000.0, &payroll, None, JUNE_2026), 40_000.0).is_none());
 }
+
+#[test]
+fn the_das_is_shared_by_the_annex_s_table_and_the_iss_never_passes_5_percent() {
+    // LC 123/2006 Anexo III, 2nd bracket: Cofins 14,05 % + PIS 3,05 % = 17,1 %, ISS 32 %.
+    let (pis_cofins, iss) = simples_shares(Annex::III, 360_000.0, "2027-01-05").unwrap();
+    assert!((pis_cofins - 0.171).abs() < 1e-9 && (iss - 0.32).abs() < 1e-9);
+    // 5th bracket at RBT12 R$ 3.000.000: (3.000.000 × 21 % − 125.640) ÷ 3.000.000 = 16,812 %; its ISS
+    // share 33,5 % would be 5,632 % of revenue, over the 5 % cap (art. 18 §1º-B I): ISS 5 % ÷ 16,812 %
+    // = 29,741 % of the DAS, and the rest shared with PIS + Cofins at 23,46 %: 0,70259 × 23,46 % =
+    // 16,483 %.
+    let (pis_cofins, iss) = simples_shares(Annex::III, 3_000_000.0, "2027-01-05").unwrap();
+    assert!((iss - 0.297_407).abs() < 1e-5, "{iss}");
+    assert!((pis_cofins - 0.164_828).abs() < 1e-5, "{pis_cofins}");
+    // Annex V's 5th bracket never reaches the cap: its own shares.
+    let (pis_cofins, iss) = simples_shares(Annex::V, 3_000_000.0, "2027-01-05").unwrap();
+    assert!((pis_cofins - 0.1715).abs() < 1e-9 && (iss - 0.235).abs() < 1e-9);
+}

@@ -184,8 +184,7 @@ pub fn what_to_do(over: &YearOver, today: CivilDate, lang: Language) -> String {
     }
     match &over.excess_tax {
         Some(tax) => {
-            let rate = format!("{:.1}", tax.rate * 100.0).trim_end_matches(".0").to_owned();
-            let rate = lang.choose(rate.replace('.', ","), rate);
+            let rate = rate_words(tax.rate, lang);
             lang.choose(
                 format!(
                     "Seu faturamento de {year} foi de {}{pace}, acima do limite do MEI de {} (passou em {month}), dentro da tolerância de 20 %. O que fazer: 1) {report}; 2) entregue a DASN-SIMEI de {year}: ela gera o DAS do excesso, {} ({rate} % sobre {}), que vence junto com o DAS de janeiro, em {}; 3) desde 1º de janeiro de {} você é ME no Simples Nacional: combine com um contador a emissão de notas e o PGDAS-D. {source}",
@@ -210,6 +209,12 @@ pub fn what_to_do(over: &YearOver, today: CivilDate, lang: Language) -> String {
     }
 }
 
+/// A rate in percent as the person writes it, one decimal at most ("6", "4,5").
+fn rate_words(rate: f64, lang: Language) -> String {
+    let rate = format!("{:.1}", rate * 100.0).trim_end_matches(".0").to_owned();
+    lang.choose(rate.replace('.', ","), rate)
+}
+
 /// What to do in the year itself, once its recorded months passed the limit.
 fn this_year(over: &YearOver, report: &str, lang: Language) -> String {
     let brl = |v: f64| format_brl(v, lang);
@@ -218,8 +223,7 @@ fn this_year(over: &YearOver, report: &str, lang: Language) -> String {
     let source = facts::get(&facts::calendar().year_over.fact).citation(lang);
     match &over.excess_tax {
         Some(tax) => {
-            let rate = format!("{:.1}", tax.rate * 100.0).trim_end_matches(".0").to_owned();
-            let rate = lang.choose(rate.replace('.', ","), rate);
+            let rate = rate_words(tax.rate, lang);
             lang.choose(
                 format!(
                     "Os meses registrados de {year} somam {}, acima do limite do MEI de {} desde {month} (no ritmo deles, {} no ano, dentro da tolerância de 20 %, até {}). O que fazer: 1) {report}; 2) você segue MEI até 31 de dezembro e paga o DAS do excesso, cerca de {} ({rate} % sobre {}), gerado pela DASN-SIMEI e pago junto com o DAS de janeiro, em {}; 3) a partir de 1º de janeiro de {} você é ME no Simples Nacional: combine com um contador as notas e o PGDAS-D. Se o ano passar de {}, o desenquadramento volta a 1º de janeiro de {year}. {source}",
