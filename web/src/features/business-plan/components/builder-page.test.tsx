@@ -24,6 +24,8 @@ interface Seen {
   stale?: boolean;
   /** Nothing invested (no startup costs, no working capital), and a break-even in the thousands. */
   nothingInvested?: boolean;
+  /** A Lucro Presumido plan in 2027: the server's price carries the CBS and IBS on top. */
+  presumido2027?: boolean;
 }
 
 function api(seen: Seen) {
@@ -87,6 +89,21 @@ function api(seen: Seen) {
       },
       // The server's markup divisor for a plan without taxes or fixed costs (plan/money/pricing.rs).
       price: (request) => {
+        if (seen.presumido2027) {
+          // tests/api/regimes.rs: R$ 370 at 20 % margin, IRPJ + CSLL + ISS 12,68 % inside the price;
+          // the CBS 8,7 % and IBS 0,1 % on the price without its 5 % ISS, on the invoice.
+          return {
+            price: 549.61,
+            divisor: 0.6732,
+            parts: [{ code: "cost", name: "Custo", percent: 67.32, amount: 370 }],
+            taxesOnTop: [
+              { code: "cbs", name: "CBS", percent: 8.27, amount: 45.43 },
+              { code: "ibs", name: "IBS", percent: 0.1, amount: 0.52 },
+            ],
+            invoiceTotal: 595.56,
+            explanation: "Na nota: R$ 549,61 + CBS/IBS = R$ 595,56",
+          };
+        }
         const shares = [["card_fee", "Taxas de cartão", request.cardFeePercent ?? 0], ["margin", "Margem", request.targetMarginPercent]] as const;
         const divisor = 1 - shares.reduce((sum, [, , p]) => sum + p / 100, 0);
         if (divisor <= 0) {
@@ -134,6 +151,20 @@ describe("the selling-price calculator", () => {
     await userEvent.type(margin, "99");
     expect(await within(calculator).findByText(/deixe parte do preço para o custo/)).toBeInTheDocument();
     expect(margin).toHaveAttribute("aria-invalid", "true");
+  });
+});
+
+describe("the selling-price calculator in 2027", () => {
+  it("shows what the invoice totals once the CBS and IBS go on top of the price", async () => {
+    storeTokens("t", "r");
+    renderApp("/business-plan", { api: api({ saves: [], generated: 0, deleted: 0, presumido2027: true }) });
+    const calculator = await screen.findByRole("region", { name: "Preço de venda" });
+    await userEvent.type(within(calculator).getByLabelText("Custo de uma unidade (R$)"), "370");
+    await userEvent.type(within(calculator).getByLabelText("Margem desejada (%)"), "20");
+    expect(await within(calculator).findByText(/Preço de venda: R\$\s549,61/)).toBeInTheDocument();
+    expect(
+      within(calculator).getByText(/R\$\s549,61 \+ CBS R\$\s45,43 \+ IBS R\$\s0,52 \(CBS\/IBS por fora do preço\) = R\$\s595,56 na nota/),
+    ).toBeInTheDocument();
   });
 });
 
