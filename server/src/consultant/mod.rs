@@ -14,6 +14,7 @@ pub mod plan_delivery;
 pub mod plan_request;
 pub mod pricing_words;
 pub mod questions;
+pub mod reform_tool;
 pub mod replies;
 pub mod results_interview;
 pub mod scope;

@@ -38,6 +38,11 @@ pub fn of(field: &str, key: &str, lang: Language) -> Option<&'static str> {
         ("cnpjStatus", "none") => ("Ainda não tem", "None yet"),
         ("cnpjStatus", "in_progress") => ("Em abertura", "Being registered"),
         ("cnpjStatus", "active") => ("Ativo", "Active"),
+        ("profession", "regulated") => (
+            "Profissão intelectual regulamentada (CBS/IBS 30 % menores)",
+            "Regulated intellectual profession (CBS/IBS 30 % lower)",
+        ),
+        ("profession", "not_regulated") => ("Não regulamentada", "Not regulated"),
         _ => return None,
     };
     Some(lang.choose(pt, en))
@@ -56,6 +61,7 @@ mod tests {
             ("taxRegime", &["simei", "simples_nacional", "lucro_presumido", "lucro_real", "undecided"]),
             ("activity", &["commerce", "industry", "services", "commerce_and_services"]),
             ("cnpjStatus", &["none", "in_progress", "active"]),
+            ("profession", &["regulated", "not_regulated"]),
         ] {
             for key in keys {
                 for lang in [Language::PtBr, Language::En] {

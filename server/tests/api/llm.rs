@@ -67,6 +67,7 @@ async fn the_active_prompt_is_the_system_message_and_user_text_stays_user_conten
             "read_plan",
             "analyze_finance",
             "price_product",
+            "compare_reform_choice",
             "lookup_business_facts",
             "offer_choices",
             "send_plan_document",

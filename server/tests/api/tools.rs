@@ -153,3 +153,32 @@ async fn a_price_the_model_gives_is_the_server_s_markup_divisor(db: TestDatabase
     assert_eq!(result["parts"].as_array().unwrap().len(), 3, "{result}");
 }
 on_both_engines!(a_price_the_model_gives_is_the_server_s_markup_divisor);
+
+/// The model asked "IBS e CBS dentro ou fora do DAS?" for a Simples salon (R$ 30.000 a month,
+/// Annex III): its tool answers the server's R$ 2.580,00 inside and R$ 4.266,17 outside (the
+/// reform-choice unit test's figures), never a number of the model's own.
+async fn the_model_s_ibs_cbs_choice_comes_from_the_server_s_comparison_of_the_user_s_plan(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    llm.answer_with([(
+        200,
+        tool_call("compare_reform_choice", json!({"b2bSharePercent": 60, "monthlyPurchases": 5000})),
+    )]);
+    llm.quote_tool_results(|r| format!("Dentro: R$ {}; fora: R$ {}.", r["insideDas"], r["outsideDas"]));
+    let app = app_with_model(db, &llm).await;
+    app.db.clock().set("2027-01-05T10:00:00-03:00".parse::<jiff::Timestamp>().unwrap().as_millisecond());
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let (token, _) = app.login(ANA).await;
+    let legal =
+        json!({"legalData": {"businessType": "ltda", "taxRegime": "simples_nacional", "cnae": "9602501"}});
+    let finance = json!({"financeData": {"averageTicket": 100, "expectedSalesPerMonth": 300}});
+    for (step, body) in [("legal", legal), ("finance", finance)] {
+        let (status, answer) =
+            app.call(reqwest::Method::PUT, &format!("/api/business-plan/{step}"), body, Some(&token)).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    let reply = app.say(ANA, "Devo pagar IBS e CBS por fora do DAS ou dentro?").await;
+    assert!(reply.contains("Dentro: R$ 2580") && reply.contains("fora: R$ 4266.17"), "{reply}");
+    let result = &tool_results(&llm)[0];
+    assert_eq!(result["nextWindowEnds"], "2027-04-30", "{result}");
+}
+on_both_engines!(the_model_s_ibs_cbs_choice_comes_from_the_server_s_comparison_of_the_user_s_plan);

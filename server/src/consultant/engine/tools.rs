@@ -1,13 +1,13 @@
 //! The model's tools: their definitions (names, descriptions, JSON schemas) and running one call —
 //! saving plan fields and completing steps through the same validation as the plan API, reading
-//! the plan, the finance calculator, the price calculator, a month's results, the dated facts, closed answers to tap,
+//! the plan, the finance calculator, the price calculator, the IBS/CBS choice, a month's results, the dated facts, closed answers to tap,
 //! the plan's PDF, a person from the team.
 
 use serde_json::{Value as Json, json};
 
 use super::{Engine, Reader, plan_summary};
 use crate::{
-    consultant::{finance_tool, llm::ToolCall, plan_request::PlanRequests, pricing_words},
+    consultant::{finance_tool, llm::ToolCall, plan_request::PlanRequests, pricing_words, reform_tool},
     conversation::desk::Desk,
     facts,
     identity::users::User,
@@ -67,6 +67,7 @@ pub(super) fn definitions() -> Json {
         }},
         finance_tool::definition(),
         pricing_words::definition(),
+        reform_tool::definition(),
         {"type": "function", "function": {
             "name": "lookup_business_facts",
             "description": "Dated, sourced facts about Brazilian small business: MEI (revenue limit, DAS, who may be one, employees, yearly declaration, how to open), Simples Nacional (ME/EPP sizes, annexes and rates, effective rate, Fator R, other regimes), legal forms (MEI, EI, SLU, LTDA), licences, where to get free help (Sebrae), payments (Pix, card machines) and the tax reform. Use it before quoting any tax, legal or monetary fact, and quote the date it gives.",
@@ -163,6 +164,16 @@ impl Engine {
                 // Reading never creates a plan: without one, the price leaves taxes out (said so).
                 return match self.plans.find(&user.id).await {
                     Ok(plan) => pricing_words::run(plan.as_ref(), &args, user.language),
+                    Err(_) => "error: the plan cannot be read now".into(),
+                };
+            }
+            (reform_tool::NAME, _) => {
+                // Reading never creates a plan.
+                return match self.plans.find(&user.id).await {
+                    Ok(Some(plan)) => reform_tool::run(&plan, &args, user.language),
+                    Ok(None) => {
+                        "error: the user has no plan yet: build its finance and legal steps first".into()
+                    }
                     Err(_) => "error: the plan cannot be read now".into(),
                 };
             }

@@ -179,6 +179,10 @@ fn suggestion(field: &str) -> (&'static str, &'static str) {
             "Some os salários brutos da carteira de trabalho de um mês; o pró-labore é o que os sócios tiram como salário. Se ainda não há, responda 0.",
             "Add a month's gross CLT wages; the pró-labore is what the owners take as pay. If there is none yet, answer 0.",
         ),
+        "profession" => (
+            "É regulamentada se a profissão tem conselho que a fiscaliza e o serviço é feito pelos sócios habilitados: contador (CRC), advogado (OAB), arquiteto (CAU), engenheiro (CREA), administrador (CRA), economista, químico, entre outras 18 (LC 214/2025 art. 127). Consultoria, marketing ou TI em geral não são.",
+            "It is regulated if a council supervises the profession and the partners holding the qualification do the work: accountant (CRC), lawyer (OAB), architect (CAU), engineer (CREA), administrator (CRA), economist, chemist and others, 18 in all (LC 214/2025 art. 127). Consulting, marketing or IT in general are not.",
+        ),
         _ => (
             "Responda do jeito que souber hoje — dá para corrigir depois com \"corrigir:\".",
             "Answer as best you can today — you can correct it later with \"correct:\".",

@@ -124,6 +124,7 @@ pub(super) fn field_label(field: &str, lang: Language) -> &'static str {
         "activity" => ("Atividade", "Activity"),
         "cnae" => ("CNAE", "CNAE"),
         "cnpjStatus" => ("CNPJ", "CNPJ"),
+        "profession" => ("Profissão regulamentada", "Regulated profession"),
         "licences" => ("Licenças e alvarás", "Licences and permits"),
         _ => ("", ""),
     };

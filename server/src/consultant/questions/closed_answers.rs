@@ -102,6 +102,19 @@ pub(super) fn cnpj_status(lower: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether the services are a regulated intellectual profession (LC 214/2025 art. 127): yes or no,
+/// or the profession named.
+pub(super) fn profession(lower: &str) -> Option<&'static str> {
+    // A doubt is not an answer: nothing is stored, the guide explains and asks again.
+    if ["não sei", "nao sei", "not sure", "talvez", "maybe"].iter().any(|w| lower.contains(w)) {
+        return None;
+    }
+    if lower.contains("regulament") && !lower.starts_with("não") && !lower.starts_with("nao") {
+        return Some("regulated");
+    }
+    parse::yes_no(lower).map(|yes| if yes { "regulated" } else { "not_regulated" })
+}
+
 /// A CNAE subclass as seven digits: typed as a code, or the business described in words matched to
 /// an entry of the facts' table (the words people use for the commonest activities).
 pub(super) fn cnae(text: &str) -> Option<String> {

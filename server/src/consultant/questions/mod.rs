@@ -5,7 +5,7 @@ mod closed_answers;
 #[cfg(test)]
 mod tests;
 
-use closed_answers::{activity, business_type, cnpj_status, company_size, stage, tax_regime};
+use closed_answers::{activity, business_type, cnpj_status, company_size, profession, stage, tax_regime};
 use serde_json::{Value as Json, json};
 
 use super::parse;
@@ -29,6 +29,8 @@ pub enum Answer {
     TaxRegime,
     Activity,
     CnpjStatus,
+    /// Yes or no: a regulated intellectual profession (the CBS and IBS 30 % lower).
+    Profession,
     /// A CNAE subclass ("9602-5/01"), or what the business does in words matched to one of the
     /// facts' table ("salão de beleza" → 9602-5/01).
     Cnae,
@@ -71,6 +73,12 @@ fn payroll_matters(legal: &Json) -> bool {
             .as_str()
             .and_then(cnae_entry)
             .is_some_and(|(_, t)| matches!(t, Treatment::FatorR | Treatment::Annex(Annex::IV)))
+}
+
+/// A service business in Lucro Presumido: from 2027 its CBS and IBS are 30 % lower if it is a
+/// regulated intellectual profession (LC 214/2025 art. 127) — asked, never assumed.
+fn profession_matters(legal: &Json) -> bool {
+    legal["taxRegime"].as_str() == Some("lucro_presumido") && legal["activity"].as_str() == Some("services")
 }
 
 /// A service business (or a mix) in the Simples or Lucro Presumido: its tax depends on its CNAE.
@@ -312,6 +320,15 @@ pub const QUESTIONS: &[Question] = &[
         when: Some(payroll_matters),
         saves_in: Step::Finance,
     },
+    Question {
+        step: Step::Legal,
+        field: "profession",
+        answer: Answer::Profession,
+        pt_br: "Seu serviço é de uma profissão intelectual regulamentada, fiscalizada por conselho (contador, advogado, arquiteto, engenheiro, administrador…)? Desde 2027 a CBS e o IBS dessas profissões têm 30 % de redução. (sim ou não)",
+        en: "Is your service a regulated intellectual profession, supervised by a council (accountant, lawyer, architect, engineer, administrator…)? Since 2027 their CBS and IBS are 30 % lower. (yes or no)",
+        when: Some(profession_matters),
+        saves_in: Step::Legal,
+    },
     q!(
         Legal,
         "cnpjStatus",
@@ -379,6 +396,10 @@ impl Question {
                 ("cnpj:in_progress", "Estou abrindo", "Being registered"),
                 ("cnpj:none", "Ainda não", "No, not yet"),
             ],
+            Answer::Profession => &[
+                ("profession:regulated", "Sim, regulamentada", "Yes, regulated"),
+                ("profession:not_regulated", "Não", "No"),
+            ],
             Answer::Text
             | Answer::Money
             | Answer::CostPerSale
@@ -444,6 +465,7 @@ impl Question {
             Answer::TaxRegime => json!({ self.field: tax_regime(&lower)? }),
             Answer::Activity => json!({ self.field: activity(&lower)? }),
             Answer::CnpjStatus => json!({ self.field: cnpj_status(&lower)? }),
+            Answer::Profession => json!({ self.field: profession(&lower)? }),
             Answer::Cnae => json!({ self.field: closed_answers::cnae(trimmed)? }),
         };
         Some(value)

@@ -34,7 +34,10 @@ fn every_tap_reads_back_as_its_answer_in_both_languages() {
             }
         }
     }
-    assert_eq!(closed, 50, "stage, legal form, size, regime, activity and CNPJ, in two languages");
+    assert_eq!(
+        closed, 54,
+        "stage, legal form, size, regime, activity, CNPJ and profession, in two languages"
+    );
 }
 
 #[test]
@@ -115,4 +118,16 @@ fn the_payroll_is_asked_in_the_legal_step_when_the_fator_r_or_annex_iv_decides_t
     assert!(!wages.applies(&json!({"taxRegime": "lucro_presumido", "cnae": "6201501"})));
     assert_eq!(wages.read("7 mil"), Some(json!({"monthlyWages": 7000.0})));
     assert_eq!(question("monthlyProLabore").read("R$ 3.000"), Some(json!({"monthlyProLabore": 3000.0})));
+}
+
+#[test]
+fn a_presumido_service_is_asked_whether_it_is_a_regulated_profession_and_a_doubt_is_not_stored() {
+    // LC 214/2025 art. 127: 30 % less CBS and IBS — asked, never assumed.
+    let asked = question("profession");
+    assert!(asked.applies(&json!({"taxRegime": "lucro_presumido", "activity": "services"})));
+    assert!(!asked.applies(&json!({"taxRegime": "simples_nacional", "activity": "services"})));
+    assert!(!asked.applies(&json!({"taxRegime": "lucro_presumido", "activity": "commerce"})));
+    assert_eq!(asked.read("Sim, sou contadora"), Some(json!({"profession": "regulated"})));
+    assert_eq!(asked.read("não, é consultoria de marketing"), Some(json!({"profession": "not_regulated"})));
+    assert_eq!(asked.read("não sei"), None, "a doubt is explained, never saved as a no");
 }

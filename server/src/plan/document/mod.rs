@@ -304,6 +304,7 @@ fn legal_section(plan: &Plan, lang: Language) -> DocSection {
         None => String::new(),
     };
     legal_section.text("CNAE", "CNAE", &cnae);
+    legal_section.text("Profissão", "Profession", &word("profession", &legal_json["profession"], lang));
     legal_section.text(
         "Situação do CNPJ",
         "CNPJ status",
