@@ -187,6 +187,7 @@ async fn a_presumido_plan_saved_in_2026_pays_2027_s_cbs_and_ibs_when_read_in_202
     let january = analysis(&app, &token).await;
     assert_eq!((line(&january, "pis"), line(&january, "cofins")), (0.0, 0.0), "{january}");
     assert!(close(line(&january, "cbs"), 3_306.0) && close(line(&january, "ibs"), 38.0), "{january}");
+    assert_eq!(line(&january, "cbs"), 3_306.0, "to the centavo, never 3305.9999…");
     let cbs =
         january["tax"]["lines"].as_array().unwrap().iter().find(|l| l["code"] == "cbs").unwrap().clone();
     assert_eq!(cbs["onTop"], true, "{cbs}");
