@@ -142,10 +142,9 @@ impl Profile {
             matches!(plan.section(Step::Idea).data["stage"].as_str(), Some("idea" | "planning" | "started"));
         let opened = new.then(|| results.iter().map(|r| r.month).min()).flatten();
         let mei = taxes::is_mei(legal);
-        let new_year = CivilDate { year: today.year, month: 1, day: 1 }.starts_at();
-        let said_since = plan.section(Step::Legal).updated_at >= new_year;
-        let last_year = ceiling_projection(results, today.year - 1, opened, None);
-        let left_mei = last_year.filter(|p| mei && !said_since && p.crossing.is_some()).map(|p| p.year);
+        // The plan's taxes' own rule (last year's recorded revenue, the owner's word since 1 January).
+        let history = taxes::MeiHistory::of(plan);
+        let left_mei = history.exit_on(&today.iso()).filter(|_| mei).map(|exit| exit.year);
         Self {
             mei,
             simples: taxes::in_simples(legal),
@@ -206,6 +205,16 @@ pub fn is_business_day(date: CivilDate, calendar: &Calendar) -> bool {
     let iso = date.iso();
     let h = &calendar.holidays;
     !h.every_year.contains(&month_day) && !h.good_friday.contains(&iso) && !h.banks_closed.contains(&iso)
+}
+
+/// The date itself when it is a business day, else the business day before (a payment brought
+/// forward: PIS and Cofins; the last business day of a month).
+pub fn business_day_before(date: CivilDate, calendar: &Calendar) -> CivilDate {
+    let mut day = date;
+    while !is_business_day(day, calendar) {
+        day = day.plus_days(-1);
+    }
+    day
 }
 
 /// The date itself when it is a business day, else the next one.

@@ -8,7 +8,7 @@
 //! names no day.
 
 use super::{
-    Due, Kind, business_day_from, day_of, in_words, is_business_day, last_business_day, month_words,
+    Due, Kind, business_day_before, business_day_from, day_of, in_words, last_business_day, month_words,
 };
 use crate::{
     clock::CivilDate,
@@ -21,15 +21,6 @@ use crate::{
 const PIS_COFINS_DUE_DAY: i64 = 25;
 /// The day of the month the federal reminders come (or the next business day).
 const REMIND_DAY: i64 = 15;
-
-/// The date itself when it is a business day, else the business day before.
-fn business_day_before(date: CivilDate, calendar: &Calendar) -> CivilDate {
-    let mut day = date;
-    while !is_business_day(day, calendar) {
-        day = day.plus_days(-1);
-    }
-    day
-}
 
 /// What is due `today` for a company in Lucro Presumido, in the language.
 pub(super) fn deadlines(today: CivilDate, lang: Language, calendar: &Calendar) -> Vec<Due> {

@@ -10,7 +10,7 @@
 //! the DAS on the excess with January's and the ME from 1 January; past it, back to January.
 //! Every date and figure comes from the dated facts (`facts::calendar`, `facts::taxes`).
 
-use super::{business_day_from, day_of, in_words, is_business_day};
+use super::{business_day_from, day_of, in_words};
 use crate::{
     clock::CivilDate,
     facts::{self, Calendar},
@@ -55,11 +55,7 @@ pub struct ExcessTax {
 
 /// The last business day of a month.
 pub fn last_business_day(year: i64, month: i64, calendar: &Calendar) -> CivilDate {
-    let mut day = day_of(year, month, 31);
-    while !is_business_day(day, calendar) {
-        day = day.plus_days(-1);
-    }
-    day
+    super::business_day_before(day_of(year, month, 31), calendar)
 }
 
 /// Last year over the MEI's ceiling, while `today` is in the months it is shown; None otherwise or
