@@ -84,6 +84,11 @@ pub enum Precondition {
     RefundWithoutPixKey,
     /// The refund was already paid.
     RefundAlreadyPaid,
+    /// The refund's Pix key is not the one the admin was shown (and paid).
+    RefundKeyChanged,
+    /// The person's Pix key is kept as given once the refund is to be paid: a change goes
+    /// through support.
+    RefundKeyFrozen,
     /// The IBS/CBS choice is a Simples Nacional company's, and needs its revenue and annex.
     ReformChoiceNeedsSimples,
 }
@@ -358,6 +363,14 @@ fn precondition_text(precondition: Precondition, lang: Language) -> &'static str
         Precondition::RefundAlreadyPaid => {
             lang.choose("Este reembolso já foi pago.", "This refund was already paid.")
         }
+        Precondition::RefundKeyChanged => lang.choose(
+            "A chave Pix deste reembolso não é a que você viu na lista: nada foi registrado. Recarregue a lista e confira a chave antes de pagar.",
+            "This refund's Pix key is not the one you saw in the list: nothing was recorded. Reload the list and check the key before paying.",
+        ),
+        Precondition::RefundKeyFrozen => lang.choose(
+            "Sua chave Pix para o reembolso já está registrada e o pagamento está em andamento; por segurança, ela não pode ser trocada por aqui. Se estiver errada, escreva \"atendente\" no WhatsApp e nossa equipe resolve com você.",
+            "Your Pix key for the refund is already recorded and the payment is under way; for your safety it cannot be changed here. If it is wrong, write \"human\" on WhatsApp and our team will sort it out with you.",
+        ),
         Precondition::ReformChoiceNeedsSimples => lang.choose(
             "A escolha de pagar IBS e CBS dentro ou fora do DAS é das empresas do Simples Nacional (não do MEI): no plano, escolha o Simples Nacional e a atividade (com o CNAE, se for serviço) na etapa Jurídico, e o ticket médio e as vendas na etapa Financeiro.",
             "Paying IBS and CBS inside or outside the DAS is a Simples Nacional company's choice (not a MEI's): in the plan, choose the Simples Nacional and the activity (with the CNAE for services) in the Legal step, and the average ticket and sales in the Finance step.",

@@ -12,7 +12,7 @@ use super::{
 use crate::{
     administration::Administration,
     analytics, audit,
-    billing::manual_refunds::ManualRefunds,
+    billing::{manual_refunds::ManualRefunds, pix_key::PixKey},
     clock::CivilDate,
     config::MessageRates,
     conversation::messages,
@@ -266,7 +266,13 @@ impl AdminApi {
 
     async fn mark_refund_paid(&self, call: Call<MarkRefundPaid>) -> Answer<MarkRefundPaid> {
         let admin = call.caller()?;
-        let refund = self.refunds.mark_paid(&call.body().id, &admin.user.id).await?;
+        // The key the admin was shown and paid, as the list gives it (or as a person writes it).
+        let shown = call.body().pix_key.trim();
+        if shown.is_empty() {
+            return Err(AppError::invalid("pixKey", Problem::Required));
+        }
+        let paid_key = PixKey::parse(shown).map_or_else(|| shown.to_owned(), |key| key.value().to_owned());
+        let refund = self.refunds.mark_paid(&call.body().id, &admin.user.id, &paid_key).await?;
         let notice = say(
             "Reembolso marcado como pago; a pessoa foi avisada no WhatsApp.",
             "Refund marked as paid; the person was told on WhatsApp.",

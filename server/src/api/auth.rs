@@ -109,7 +109,8 @@ impl AuthApi {
     }
 
     async fn refresh(&self, call: Call<Refresh>) -> Answer<Refresh> {
-        let pair = self.login.refresh(&call.body().refresh_token).await?;
+        let address = call.client_address();
+        let pair = self.login.refresh(&call.body().refresh_token, address.as_deref()).await?;
         Ok(Reply::from(RefreshResponse { token: pair.access, refresh_token: pair.refresh }))
     }
 }

@@ -4,7 +4,9 @@
 //! opened here: the person is asked for a Pix key (on WhatsApp or the site), an admin pays it from
 //! the bank and marks it paid, and only then is the person told the money was sent. Until then they
 //! hear "reembolso em até N dias úteis", never "reembolsado". Each step is one conditional
-//! statement, so two admins (or two tabs) never pay or notify twice.
+//! statement, so two admins (or two tabs) never pay or notify twice. The key is kept as given once
+//! the refund is to be paid (a change goes through support), and the admin's "paid" names the key
+//! they paid: refused when it is not the refund's, so the money goes where the admin saw it go.
 
 use sqlx::{Row, any::AnyRow};
 
@@ -143,11 +145,13 @@ pub fn key_received(refund: &ManualRefund, key: &PixKey, lang: Language) -> Stri
     lang.choose(
         format!(
             "Recebi sua chave Pix ({key}). O reembolso de {amount} será feito em até {days} dias úteis; \
-             eu te aviso aqui quando for pago. Se a chave estiver errada, é só me enviar a certa."
+             eu te aviso aqui quando for pago. Por segurança, a chave não pode mais ser trocada por aqui: \
+             se estiver errada, escreva \"atendente\" e nossa equipe resolve com você."
         ),
         format!(
             "I got your Pix key ({key}). The refund of {amount} will be paid within {days} business days; \
-             I'll let you know here when it is. If the key is wrong, just send me the right one."
+             I'll let you know here when it is. For your safety the key cannot be changed here any more: \
+             if it is wrong, write \"human\" and our team will sort it out with you."
         ),
     )
 }
@@ -182,13 +186,14 @@ impl ManualRefunds {
         Ok(row.as_ref().map(from_row).transpose()?)
     }
 
-    /// Keeps the person's Pix key on their pending refund (a later key replaces an earlier one
-    /// until it is paid).
+    /// Keeps the person's Pix key on their refund waiting for one. Once given, the key is kept as
+    /// it is: another is refused (`RefundKeyFrozen`; the same key again is answered as given), so
+    /// whoever gets hold of the account cannot send an admin's payment elsewhere.
     pub async fn give_key(&self, user_id: &str, key: &PixKey) -> Result<ManualRefund, AppError> {
         let now = self.db.now_ms();
         let changed = sqlx::query(
             "update manual_refunds set pix_key = $1, status = 'to_pay', key_given_at = $2 \
-             where user_id = $3 and status <> 'paid'",
+             where user_id = $3 and status = 'awaiting_key'",
         )
         .bind(key.value())
         .bind(now)
@@ -196,11 +201,16 @@ impl ManualRefunds {
         .execute(&mut *self.db.writer().await?)
         .await?
         .rows_affected();
+        let refund = self.pending_for(user_id).await?.ok_or(AppError::NotFound(Resource::Refund))?;
         if changed == 0 {
-            return Err(AppError::NotFound(Resource::Refund));
+            if refund.pix_key.as_deref() == Some(key.value()) {
+                return Ok(refund);
+            }
+            tracing::warn!(target: "security", event = "refund_pix_key_change_refused", user = %user_id);
+            return Err(AppError::FailedPrecondition(Precondition::RefundKeyFrozen));
         }
         tracing::info!(target: "security", event = "refund_pix_key_given", user = %user_id, kind = key.kind().key());
-        self.pending_for(user_id).await?.ok_or(AppError::NotFound(Resource::Refund))
+        Ok(refund)
     }
 
     /// Every refund, those still to pay first (oldest first), then the paid ones, newest first.
@@ -214,17 +224,25 @@ impl ManualRefunds {
         Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
     }
 
-    /// Marks a refund paid by `admin_id` and tells the person, once: a refund already paid, or with
-    /// no key yet, is refused and changes nothing.
-    pub async fn mark_paid(&self, id: &str, admin_id: &str) -> Result<ManualRefund, AppError> {
+    /// Marks a refund paid by `admin_id` to `paid_key` (the key the admin was shown and paid) and
+    /// tells the person, once, naming that key: a refund already paid, with no key yet, or whose key
+    /// is not `paid_key` is refused and changes nothing.
+    pub async fn mark_paid(
+        &self,
+        id: &str,
+        admin_id: &str,
+        paid_key: &str,
+    ) -> Result<ManualRefund, AppError> {
         let now = self.db.now_ms();
         let mut tx = self.db.begin().await?;
         let paid = sqlx::query(
-            "update manual_refunds set status = 'paid', paid_at = $1, paid_by = $2 where id = $3 and status = 'to_pay'",
+            "update manual_refunds set status = 'paid', paid_at = $1, paid_by = $2, paid_pix_key = pix_key \
+             where id = $3 and status = 'to_pay' and pix_key = $4",
         )
         .bind(now)
         .bind(admin_id)
         .bind(id)
+        .bind(paid_key)
         .execute(&mut *tx)
         .await?
         .rows_affected();
@@ -236,7 +254,11 @@ impl ManualRefunds {
         if paid == 0 {
             return Err(AppError::FailedPrecondition(match refund.status {
                 RefundStatus::Paid => Precondition::RefundAlreadyPaid,
-                RefundStatus::AwaitingKey | RefundStatus::ToPay => Precondition::RefundWithoutPixKey,
+                RefundStatus::AwaitingKey => Precondition::RefundWithoutPixKey,
+                RefundStatus::ToPay => {
+                    tracing::warn!(target: "security", event = "refund_paid_key_mismatch", refund = %id, admin = %admin_id);
+                    Precondition::RefundKeyChanged
+                }
             }));
         }
         if let Some(user_id) = &refund.user_id

@@ -83,8 +83,14 @@ impl ReplyHandler {
         if self.refunds.pending_for(&user.id).await.map_err(retryable)?.is_none() {
             return Ok(None);
         }
-        let refund = self.refunds.give_key(&user.id, &key).await.map_err(retryable)?;
-        Ok(Some(manual_refunds::key_received(&refund, &key, user.language)))
+        match self.refunds.give_key(&user.id, &key).await {
+            Ok(refund) => Ok(Some(manual_refunds::key_received(&refund, &key, user.language))),
+            // The key is kept as first given: another one is answered, and changes nothing.
+            Err(refused @ crate::error::AppError::FailedPrecondition(_)) => {
+                Ok(Some(refused.message(user.language)))
+            }
+            Err(other) => Err(retryable(other)),
+        }
     }
 
     /// "Typing…" on the person's latest message while the answer is composed.

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use sqlx::Row;
 
-use super::Db;
+use super::{Db, Tx};
 use crate::error::AppError;
 
 /// At most `max` hits per `window` for one key.
@@ -24,17 +24,8 @@ pub struct Exceeded {
 /// Counts one hit of `key`; Err when it goes over the limit.
 pub async fn hit(db: &Db, key: &str, limit: Limit) -> Result<Result<(), Exceeded>, sqlx::Error> {
     let now = db.now_ms();
-    let window_ms = limit.window.as_millis().max(1) as i64;
-    let window_start = now - now.rem_euclid(window_ms);
-    let count: i64 = sqlx::query(
-        "insert into rate_limits (key, window_start, count) values ($1, $2, 1) \
-         on conflict (key, window_start) do update set count = rate_limits.count + 1 returning count",
-    )
-    .bind(key)
-    .bind(window_start)
-    .fetch_one(&mut *db.writer().await?)
-    .await?
-    .try_get("count")?;
+    let window_start = window_start(now, limit);
+    let count = count_one(&mut *db.writer().await?, key, window_start).await?;
     if count == 1 && rand::random::<u8>() < 3 {
         // Now and then, forget windows that ended a day ago.
         sqlx::query("delete from rate_limits where window_start < $1")
@@ -42,11 +33,44 @@ pub async fn hit(db: &Db, key: &str, limit: Limit) -> Result<Result<(), Exceeded
             .execute(&mut *db.writer().await?)
             .await?;
     }
+    Ok(judge(count, window_start, now, limit))
+}
+
+/// Counts one hit of `key` inside the caller's transaction, so that the hit stands or goes with
+/// what it limits (a refused rotation rolls its own hit back, and a limit that went over stays
+/// over); `RateLimited` past the limit.
+pub async fn per_key_in(tx: &mut Tx, key: &str, limit: Limit) -> Result<(), AppError> {
+    let now = tx.now_ms();
+    let window_start = window_start(now, limit);
+    let count = count_one(tx, key, window_start).await?;
+    judge(count, window_start, now, limit)
+        .map_err(|exceeded| AppError::RateLimited { retry_after_secs: exceeded.retry_after.as_secs().max(1) })
+}
+
+fn window_start(now: i64, limit: Limit) -> i64 {
+    let window_ms = limit.window.as_millis().max(1) as i64;
+    now - now.rem_euclid(window_ms)
+}
+
+async fn count_one(conn: &mut sqlx::AnyConnection, key: &str, window_start: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query(
+        "insert into rate_limits (key, window_start, count) values ($1, $2, 1) \
+         on conflict (key, window_start) do update set count = rate_limits.count + 1 returning count",
+    )
+    .bind(key)
+    .bind(window_start)
+    .fetch_one(conn)
+    .await?
+    .try_get("count")
+}
+
+fn judge(count: i64, window_start: i64, now: i64, limit: Limit) -> Result<(), Exceeded> {
     if count > limit.max {
+        let window_ms = limit.window.as_millis().max(1) as i64;
         let retry_after = Duration::from_millis((window_start + window_ms - now).max(1000) as u64);
-        return Ok(Err(Exceeded { retry_after }));
+        return Err(Exceeded { retry_after });
     }
-    Ok(Ok(()))
+    Ok(())
 }
 
 /// Counts one hit of `key` (a user, a number); over the limit is `RateLimited` with the wait.

@@ -22,6 +22,10 @@ use crate::{
 
 const SEND_PER_ADDRESS: Limit = Limit { max: 20, window: Duration::from_secs(600) };
 const VERIFY_PER_ADDRESS: Limit = Limit { max: 40, window: Duration::from_secs(600) };
+/// Refreshes from one client address, whatever the session: an office behind one address has
+/// many people, each renewing every 15 minutes.
+pub const REFRESH_PER_ADDRESS_MINUTE: Limit = Limit { max: 120, window: Duration::from_secs(60) };
+pub const REFRESH_PER_ADDRESS_HOUR: Limit = Limit { max: 1_200, window: Duration::from_secs(3_600) };
 
 /// `https://wa.me/<number>?text=<greeting>`: where someone who never wrote to us starts.
 pub fn start_on_whatsapp(business_number: &str, lang: Language) -> String {
@@ -135,11 +139,16 @@ impl Login {
         Ok((user, pair))
     }
 
-    pub async fn refresh(&self, refresh_token: &str) -> Result<TokenPair, AppError> {
-        if refresh_token.trim().is_empty() {
+    /// A new pair for a refresh token, within the address's budget and the session's
+    /// (`sessions::rotate` spends that one, on each new pair it makes).
+    pub async fn refresh(&self, refresh_token: &str, address: Option<&str>) -> Result<TokenPair, AppError> {
+        let refresh_token = refresh_token.trim();
+        if refresh_token.is_empty() {
             return Err(AppError::invalid("refreshToken", Problem::Required));
         }
-        sessions::rotate(&self.db, &self.keys, refresh_token.trim(), self.refresh_reuse).await
+        rate_limit::per_address(&self.db, "refresh:minute", address, REFRESH_PER_ADDRESS_MINUTE).await?;
+        rate_limit::per_address(&self.db, "refresh:hour", address, REFRESH_PER_ADDRESS_HOUR).await?;
+        sessions::rotate(&self.db, &self.keys, refresh_token, self.refresh_reuse).await
     }
 
     /// Ends the session of the access token and, when given, of the refresh token.
@@ -148,7 +157,7 @@ impl Login {
             sessions::revoke_family(&self.db, session).await?;
         }
         if !refresh_token.trim().is_empty()
-            && let Some(family) = sessions::family_of(&self.db, refresh_token.trim()).await?
+            && let Some(family) = sessions::family_of(&self.db, &self.keys, refresh_token.trim()).await?
         {
             sessions::revoke_family(&self.db, &family).await?;
         }

@@ -1,16 +1,22 @@
-//! Sessions: a short-lived access token (JWT, HS256 only, 15 minutes) and an opaque refresh token
-//! (256 bits, stored as a SHA-256 hash) that rotates on every use. Refresh tokens of one login form
-//! a family with one absolute expiry (30 days); presenting a used token again revokes the family,
-//! since only a thief would — except within a short grace after its first use
-//! (`REFRESH_REUSE_INTERVAL_S`, 10 s, as GoTrue's `REFRESH_TOKEN_REUSE_INTERVAL`), when it is two
-//! tabs refreshing at once or a phone that lost the answer and asks again: they get a working pair
-//! of the same session. Logout, erasure and role changes revoke families too.
+//! Sessions: a short-lived access token (JWT, HS256 only, 15 minutes) and a refresh token that
+//! rotates on every use (stored as a SHA-256 hash). Refresh tokens of one login form a family with
+//! one absolute expiry (30 days); presenting a used token again revokes the family, since only a
+//! thief would — except within a short grace after its first use (`REFRESH_REUSE_INTERVAL_S`, 10 s,
+//! as GoTrue's `REFRESH_TOKEN_REUSE_INTERVAL`), when it is two tabs refreshing at once or a phone
+//! that lost the answer and asks again: they get the very pair the first use got (GoTrue's rule
+//! too), so nobody grows a branch of the session of their own. Logout, erasure and role changes
+//! revoke families too.
+//!
+//! A refresh token names its family and its place in the chain under our MAC
+//! ([`RefreshToken`]), so the child of a token is the same whenever it is asked for, and a used
+//! token is still known for one of ours after the sweep ([`sweep`]) deleted its row: the table
+//! holds the live sessions' tokens only, and a late replay still revokes its family.
 
 use std::time::Duration;
 
 use base64::Engine as _;
+use hmac::{Hmac, Mac};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
-use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::{AnyConnection, Row};
@@ -23,11 +29,20 @@ use super::{
 use crate::{
     clock::Clock,
     config::Secret,
-    db::{Db, Tx},
+    db::{
+        Db, Tx,
+        rate_limit::{self, Limit},
+    },
     error::AppError,
 };
 
 pub const ACCESS_TTL: Duration = Duration::from_secs(15 * 60);
+/// New pairs one session may be given: a tab renews every 15 minutes (the access token's life),
+/// so a few tabs and lost answers stay far below (a token presented again within the reuse
+/// interval makes no new pair and spends nothing); a script rotating a session in a loop
+/// (thousands a second) is stopped at once.
+pub const REFRESH_PER_SESSION_MINUTE: Limit = Limit { max: 10, window: Duration::from_secs(60) };
+pub const REFRESH_PER_SESSION_HOUR: Limit = Limit { max: 60, window: Duration::from_secs(3_600) };
 pub const REFRESH_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 const ISSUER: &str = "socio";
 const AUDIENCE: &str = "socio-app";
@@ -65,6 +80,8 @@ pub struct TokenKeys {
     clock: Clock,
     /// Tokens verified already, checked again only for their times.
     verified: VerifiedTokens<Verified>,
+    /// The key refresh tokens are signed with, derived from the same secret for this one use.
+    refresh_key: [u8; 32],
 }
 
 /// A verified token's claims and times (seconds), to check again at each use.
@@ -90,11 +107,18 @@ impl TokenKeys {
             validation,
             clock,
             verified: VerifiedTokens::default(),
+            refresh_key: derive_key(secret, b"socio refresh tokens v1"),
         }
     }
 
     pub fn issue(&self, user: &User, session_id: &str) -> Result<String, AppError> {
-        let now = self.clock.now_ms() / 1000;
+        self.issue_at(user, session_id, self.clock.now_ms() / 1000)
+    }
+
+    /// The access token issued at `now` (Unix seconds): the same claims at the same second sign
+    /// to the very same token, which is how a refresh within the reuse interval hands out the
+    /// pair the first use got.
+    fn issue_at(&self, user: &User, session_id: &str, now: i64) -> Result<String, AppError> {
         let claims = Claims {
             sub: user.id.clone(),
             role: user.role.as_str().into(),
@@ -165,10 +189,67 @@ pub struct TokenPair {
     pub refresh: String,
 }
 
-fn new_refresh_token() -> String {
-    let mut bytes = [0u8; 32];
-    rand::rng().fill_bytes(&mut bytes);
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+/// A key of its own for one use of the secret: HMAC-SHA256(secret, purpose).
+fn derive_key(secret: &Secret, purpose: &[u8]) -> [u8; 32] {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.expose().as_bytes()).expect("HMAC takes any key");
+    mac.update(purpose);
+    mac.finalize().into_bytes().into()
+}
+
+/// What a refresh token of ours says: its family (the session, a UUID) and its generation (the
+/// login's token is 0, each rotation's child one more). Written as base64url of the family's 16
+/// bytes, the generation's 4 and HMAC-SHA256 over both (52 bytes, 70 characters): nobody without
+/// the server's secret can write one, and the server can tell one of its own tokens from its text
+/// alone, after its row is gone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RefreshToken {
+    family: uuid::Uuid,
+    generation: u32,
+}
+
+const REFRESH_BYTES: usize = 16 + 4 + 32;
+
+impl RefreshToken {
+    fn mac(key: &[u8; 32], body: &[u8]) -> Hmac<Sha256> {
+        let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes any key");
+        mac.update(b"refresh");
+        mac.update(body);
+        mac
+    }
+
+    fn write(self, key: &[u8; 32]) -> String {
+        let mut bytes = Vec::with_capacity(REFRESH_BYTES);
+        bytes.extend_from_slice(self.family.as_bytes());
+        bytes.extend_from_slice(&self.generation.to_be_bytes());
+        let tag = Self::mac(key, &bytes).finalize().into_bytes();
+        bytes.extend_from_slice(&tag);
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+    }
+
+    /// The token's family and generation when the text is one of ours (the MAC checked in
+    /// constant time); None for anything else, a login's older random token included.
+    fn read(text: &str, key: &[u8; 32]) -> Option<Self> {
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(text).ok()?;
+        if bytes.len() != REFRESH_BYTES {
+            return None;
+        }
+        let (body, tag) = bytes.split_at(20);
+        Self::mac(key, body).verify_slice(tag).ok()?;
+        let family = uuid::Uuid::from_slice(&body[..16]).ok()?;
+        let generation = u32::from_be_bytes(body[16..20].try_into().ok()?);
+        Some(Self { family, generation })
+    }
+
+    fn child(self) -> Self {
+        Self { family: self.family, generation: self.generation.saturating_add(1) }
+    }
+}
+
+/// Before tokens named their family (2026-12), a refresh token was 32 random bytes: one of those
+/// still renews its session, its row found by its hash, and its child is of the new kind.
+fn is_random_token(text: &str) -> bool {
+    text.len() == 43
+        && base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(text).is_ok_and(|b| b.len() == 32)
 }
 
 fn hash(token: &str) -> String {
@@ -177,12 +258,14 @@ fn hash(token: &str) -> String {
 
 async fn insert_refresh(
     conn: &mut AnyConnection,
+    keys: &TokenKeys,
     user_id: &str,
-    family_id: &str,
+    token: RefreshToken,
     expires_at: i64,
     now: i64,
 ) -> Result<String, sqlx::Error> {
-    let token = new_refresh_token();
+    let family_id = token.family.to_string();
+    let token = token.write(&keys.refresh_key);
     sqlx::query(
         "insert into refresh_tokens (id, family_id, user_id, token_hash, expires_at, created_at) \
          values ($1, $2, $3, $4, $5, $6)",
@@ -204,23 +287,47 @@ pub(in crate::identity) async fn start(
     keys: &TokenKeys,
     user: &User,
 ) -> Result<TokenPair, AppError> {
-    let family_id = uuid::Uuid::new_v4().to_string();
+    let token = RefreshToken { family: uuid::Uuid::new_v4(), generation: 0 };
     let mut conn = db.pool().acquire().await?;
     let now = db.now_ms();
     let refresh =
-        insert_refresh(&mut conn, &user.id, &family_id, now + REFRESH_TTL.as_millis() as i64, now).await?;
-    Ok(TokenPair { access: keys.issue(user, &family_id)?, refresh })
+        insert_refresh(&mut conn, keys, &user.id, token, now + REFRESH_TTL.as_millis() as i64, now).await?;
+    Ok(TokenPair { access: keys.issue(user, &token.family.to_string())?, refresh })
 }
 
-/// Trades a refresh token for a new pair in the same family. A token used before revokes its
-/// family, unless it was first used at most `reuse_interval` ago: then the same session gets a
-/// new pair (the first answer's pair stays good too).
+/// The session a refresh token claims to be of, read from its text when it is one of ours (no
+/// database), or from its row for a login's older random token. None: not a token of ours.
+pub(in crate::identity) async fn family_of(
+    db: &Db,
+    keys: &TokenKeys,
+    refresh: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    if let Some(token) = RefreshToken::read(refresh, &keys.refresh_key) {
+        return Ok(Some(token.family.to_string()));
+    }
+    if !is_random_token(refresh) {
+        return Ok(None);
+    }
+    let row = sqlx::query("select family_id from refresh_tokens where token_hash = $1")
+        .bind(hash(refresh))
+        .fetch_optional(db.pool())
+        .await?;
+    row.map(|r| r.try_get("family_id")).transpose()
+}
+
+/// Trades a refresh token for its child pair in the same family. A token used before revokes its
+/// family, unless it was first used at most `reuse_interval` ago: then it gets the very pair its
+/// first use got (its child's refresh token, and the access token issued at the same second).
 pub(in crate::identity) async fn rotate(
     db: &Db,
     keys: &TokenKeys,
     refresh: &str,
     reuse_interval: Duration,
 ) -> Result<TokenPair, AppError> {
+    let named = RefreshToken::read(refresh, &keys.refresh_key);
+    if named.is_none() && !is_random_token(refresh) {
+        return Err(AppError::Unauthenticated);
+    }
     let mut tx = db.begin().await?;
     let row = sqlx::query(
         "select id, family_id, user_id, expires_at, revoked_at from refresh_tokens where token_hash = $1",
@@ -228,7 +335,15 @@ pub(in crate::identity) async fn rotate(
     .bind(hash(refresh))
     .fetch_optional(&mut *tx)
     .await?;
-    let Some(row) = row else { return Err(AppError::Unauthenticated) };
+    let Some(row) = row else {
+        drop(tx);
+        // One of ours whose row is gone: the sweep deletes a token once it was used (and the
+        // reuse interval passed) or ran out, so this is a late replay of a used token.
+        if let Some(token) = named {
+            replayed(db, &token.family.to_string(), None).await?;
+        }
+        return Err(AppError::Unauthenticated);
+    };
     let (id, family_id, user_id): (String, String, String) =
         (row.try_get("id")?, row.try_get("family_id")?, row.try_get("user_id")?);
     let revoked_at: Option<i64> = row.try_get("revoked_at")?;
@@ -237,8 +352,11 @@ pub(in crate::identity) async fn rotate(
     if revoked_at.is_some() || expires_at < now {
         return Err(AppError::Unauthenticated);
     }
+    let Ok(family) = uuid::Uuid::parse_str(&family_id) else { return Err(AppError::Unauthenticated) };
+    let child = RefreshToken { family, generation: named.map_or(0, |t| t.generation) }.child();
     // One conditional update claims the token; of two at once, the other waits for it (a row
-    // lock, or SQLite's one writer) and then reads when it was used.
+    // lock, or SQLite's one writer) and then reads when it was used — and the child the first
+    // one wrote, committed with the claim.
     let claimed = sqlx::query("update refresh_tokens set used_at = $1 where id = $2 and used_at is null")
         .bind(now)
         .bind(&id)
@@ -246,45 +364,106 @@ pub(in crate::identity) async fn rotate(
         .await?
         .rows_affected()
         == 1;
-    if !claimed {
-        let used_at: Option<i64> = sqlx::query_scalar("select used_at from refresh_tokens where id = $1")
-            .bind(&id)
-            .fetch_one(&mut *tx)
-            .await?;
-        let within =
-            used_at.is_some_and(|used| now.saturating_sub(used) <= reuse_interval.as_millis() as i64);
-        if !within {
-            drop(tx);
-            revoke_family(db, &family_id).await?;
-            tracing::warn!(target: "security", event = "refresh_reuse", user = %user_id, "a used refresh token was presented again; its session is revoked");
-            return Err(AppError::Unauthenticated);
-        }
-        tracing::info!(target: "security", event = "refresh_reuse_within_interval", user = %user_id);
-    }
     let Some(user) = users::find_by_id(&mut tx, &user_id).await? else {
         return Err(AppError::Unauthenticated);
     };
-    let refresh = insert_refresh(&mut tx, &user.id, &family_id, expires_at, db.now_ms()).await?;
-    tx.commit().await?;
-    Ok(TokenPair { access: keys.issue(&user, &family_id)?, refresh })
+    if claimed {
+        // The session's budget, in the claim's transaction: past it the claim rolls back and the
+        // token stays unused.
+        let minute = format!("refresh:minute:session:{family_id}");
+        rate_limit::per_key_in(&mut tx, &minute, REFRESH_PER_SESSION_MINUTE).await?;
+        let hour = format!("refresh:hour:session:{family_id}");
+        rate_limit::per_key_in(&mut tx, &hour, REFRESH_PER_SESSION_HOUR).await?;
+        let refresh = insert_refresh(&mut tx, keys, &user.id, child, expires_at, now).await?;
+        tx.commit().await?;
+        return Ok(TokenPair { access: keys.issue_at(&user, &family_id, now / 1000)?, refresh });
+    }
+    let used_at: Option<i64> = sqlx::query_scalar("select used_at from refresh_tokens where id = $1")
+        .bind(&id)
+        .fetch_one(&mut *tx)
+        .await?;
+    let within = used_at.is_some_and(|used| now.saturating_sub(used) <= reuse_interval.as_millis() as i64);
+    let refresh = child.write(&keys.refresh_key);
+    let child_issued_at: Option<i64> =
+        sqlx::query_scalar("select created_at from refresh_tokens where token_hash = $1 and family_id = $2")
+            .bind(hash(&refresh))
+            .bind(&family_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+    drop(tx);
+    match child_issued_at {
+        Some(issued_at) if within => {
+            tracing::info!(target: "security", event = "refresh_reuse_within_interval", user = %user_id);
+            Ok(TokenPair { access: keys.issue_at(&user, &family_id, issued_at / 1000)?, refresh })
+        }
+        _ => {
+            replayed(db, &family_id, Some(&user_id)).await?;
+            Err(AppError::Unauthenticated)
+        }
+    }
 }
 
-/// The family of a refresh token, if we issued it.
-pub(in crate::identity) async fn family_of(db: &Db, refresh: &str) -> Result<Option<String>, sqlx::Error> {
-    let row = sqlx::query("select family_id from refresh_tokens where token_hash = $1")
-        .bind(hash(refresh))
-        .fetch_optional(db.pool())
-        .await?;
-    row.map(|r| r.try_get("family_id")).transpose()
+/// A used refresh token presented again past its reuse interval: only a thief (or the owner after
+/// a thief) would, so the whole session ends, logged as a security event.
+async fn replayed(db: &Db, family_id: &str, user_id: Option<&str>) -> Result<(), sqlx::Error> {
+    let ended = revoke_family(db, family_id).await?;
+    if ended {
+        tracing::warn!(target: "security", event = "refresh_reuse", session = %family_id, user = user_id.unwrap_or("-"), "a used refresh token was presented again; its session is revoked");
+    }
+    Ok(())
 }
 
-pub(in crate::identity) async fn revoke_family(db: &Db, family_id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("update refresh_tokens set revoked_at = $1 where family_id = $2 and revoked_at is null")
-        .bind(db.now_ms())
-        .bind(family_id)
-        .execute(&mut *db.writer().await?)
-        .await?;
-    changes::session_ended(db, family_id).await
+/// Deletes the refresh tokens no session needs any more: used ones once the reuse interval after
+/// their use has passed, those of ended sessions after the same grace, and those run out — so the
+/// table holds about one row per live session. A deleted token presented again is still known
+/// for ours by its MAC and revokes its family ([`rotate`]). Returns how many went.
+pub async fn sweep(db: &Db, reuse_interval: Duration) -> Result<u64, sqlx::Error> {
+    let now = db.now_ms();
+    let settled = now - reuse_interval.as_millis() as i64;
+    let deleted =
+        sqlx::query("delete from refresh_tokens where used_at < $1 or revoked_at < $1 or expires_at < $2")
+            .bind(settled)
+            .bind(now)
+            .execute(&mut *db.writer().await?)
+            .await?
+            .rows_affected();
+    Ok(deleted)
+}
+
+/// How often the server sweeps the refresh tokens ([`sweep`]).
+pub const SWEEP_EVERY: Duration = Duration::from_secs(60);
+
+/// Sweeps the refresh tokens every `every` until `stop` (the job workers' upkeep).
+pub async fn keep_swept(
+    db: Db,
+    reuse_interval: Duration,
+    every: Duration,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) {
+    while !*stop.borrow() {
+        match sweep(&db, reuse_interval).await {
+            Ok(0) => {}
+            Ok(deleted) => tracing::debug!(deleted, "refresh tokens swept"),
+            Err(err) => tracing::warn!(error = %err, "could not sweep the refresh tokens"),
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(every) => {}
+            _ = stop.changed() => break,
+        }
+    }
+}
+
+/// Revokes the session's tokens; whether any still stood.
+pub(in crate::identity) async fn revoke_family(db: &Db, family_id: &str) -> Result<bool, sqlx::Error> {
+    let revoked =
+        sqlx::query("update refresh_tokens set revoked_at = $1 where family_id = $2 and revoked_at is null")
+            .bind(db.now_ms())
+            .bind(family_id)
+            .execute(&mut *db.writer().await?)
+            .await?
+            .rows_affected();
+    changes::session_ended(db, family_id).await?;
+    Ok(revoked > 0)
 }
 
 /// Ends every session of a user (role change, erasure).
@@ -322,7 +501,6 @@ mod tests {
     }
 
     fn forge(header: &str, claims: serde_json::Value, key: &[u8]) -> String {
-        use hmac::{Hmac, Mac};
         let b64 = |v: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v);
         let signing_input = format!("{}.{}", b64(header.as_bytes()), b64(claims.to_string().as_bytes()));
         let mut mac = Hmac::<Sha256>::new_from_slice(key).unwrap();
@@ -461,10 +639,36 @@ mod tests {
     }
 
     #[test]
-    fn refresh_tokens_carry_256_bits_and_are_stored_hashed() {
-        let token = new_refresh_token();
-        assert_eq!(base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&token).unwrap().len(), 32);
-        assert_eq!(hash(&token).len(), 64);
-        assert_ne!(hash(&token), token);
+    fn a_refresh_token_names_its_session_and_generation_under_a_mac_and_is_stored_hashed() {
+        let keys = keys();
+        let token = RefreshToken { family: uuid::Uuid::new_v4(), generation: 7 };
+        let text = token.write(&keys.refresh_key);
+        assert_eq!(text.len(), 70);
+        assert_eq!(RefreshToken::read(&text, &keys.refresh_key), Some(token));
+        assert_eq!(
+            token.child().write(&keys.refresh_key),
+            token.child().write(&keys.refresh_key),
+            "one child"
+        );
+        assert_ne!(token.child().write(&keys.refresh_key), text);
+        assert_eq!(hash(&text).len(), 64);
+        assert_ne!(hash(&text), text);
+    }
+
+    #[test]
+    fn a_refresh_token_with_a_changed_byte_or_under_another_secret_is_not_ours() {
+        let keys = keys();
+        let text = RefreshToken { family: uuid::Uuid::new_v4(), generation: 0 }.write(&keys.refresh_key);
+        let mut bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&text).unwrap();
+        for at in [0, 17, 19, 51] {
+            bytes[at] ^= 1;
+            let forged = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&bytes);
+            assert_eq!(RefreshToken::read(&forged, &keys.refresh_key), None, "byte {at} changed");
+            bytes[at] ^= 1;
+        }
+        let other = TokenKeys::new(&Secret::new("o".repeat(40)), Clock::system());
+        assert_eq!(RefreshToken::read(&text, &other.refresh_key), None);
+        assert_eq!(RefreshToken::read("", &keys.refresh_key), None);
+        assert_eq!(RefreshToken::read(&text[..69], &keys.refresh_key), None);
     }
 }

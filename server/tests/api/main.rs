@@ -35,6 +35,7 @@ mod plan_document;
 mod plan_pdf;
 mod pricing;
 mod protocols;
+mod refresh;
 mod refunds;
 mod regimes;
 mod reminders;

@@ -63,7 +63,8 @@ async fn a_boleto_cancelled_within_the_guarantee_is_refunded_by_pix_and_only_cal
     );
     let id = refund["id"].as_str().unwrap().to_owned();
     let paid_path = format!("/api/admin/refunds/{id}/paid");
-    let (status, body) = app.call(reqwest::Method::POST, &paid_path, json!({}), Some(&admin)).await;
+    let paid_cpf = json!({"pixKey": "52998224725"});
+    let (status, body) = app.call(reqwest::Method::POST, &paid_path, paid_cpf.clone(), Some(&admin)).await;
     assert_eq!((status, body["error"].as_str()), (409, Some("FAILED_PRECONDITION")), "{body}");
     assert!(body["message"].as_str().unwrap().contains("chave Pix"), "{body}");
 
@@ -97,8 +98,8 @@ async fn a_boleto_cancelled_within_the_guarantee_is_refunded_by_pix_and_only_cal
 
     // Two admins' clicks at once: paid once, told once.
     let (first, second) = tokio::join!(
-        app.call(reqwest::Method::POST, &paid_path, json!({}), Some(&admin)),
-        app.call(reqwest::Method::POST, &paid_path, json!({}), Some(&admin)),
+        app.call(reqwest::Method::POST, &paid_path, paid_cpf.clone(), Some(&admin)),
+        app.call(reqwest::Method::POST, &paid_path, paid_cpf.clone(), Some(&admin)),
     );
     let mut statuses = [first.0, second.0];
     statuses.sort();
@@ -169,3 +170,68 @@ async fn a_pix_key_from_someone_owed_nothing_is_an_ordinary_message(db: TestData
     assert!(!app.outbox_has(ANA, "chave Pix").await);
 }
 on_both_engines!(a_pix_key_from_someone_owed_nothing_is_an_ordinary_message);
+
+async fn the_admin_pays_the_key_they_were_shown_and_a_key_once_given_stays(db: TestDatabase) {
+    let stripe = FakeStripe::start().await;
+    let app = app(db, &stripe).await;
+    let token = paid_by_boleto(&app, &stripe, "yearly").await;
+    let (status, _) =
+        app.call(reqwest::Method::POST, "/api/subscriptions/cancel", json!({}), Some(&token)).await;
+    assert_eq!(status, 200);
+    let set_key = |key: &'static str| {
+        let (app, token) = (&app, &token);
+        async move {
+            app.call(
+                reqwest::Method::POST,
+                "/api/subscriptions/refund/pix-key",
+                json!({"pixKey": key}),
+                Some(token),
+            )
+            .await
+        }
+    };
+    assert_eq!(set_key("529.982.247-25").await.0, 200);
+    let (admin, _) = app.login(ADMIN).await;
+    let (_, body) = refunds_as(&app, &admin).await;
+    let shown = body["data"]["refunds"][0].clone();
+    assert_eq!(shown["pixKey"], "52998224725");
+    let paid_path = format!("/api/admin/refunds/{}/paid", shown["id"].as_str().unwrap());
+
+    // The owner (or whoever holds the account) tries another key: kept as given, on the site and
+    // on WhatsApp; the same key again is fine.
+    let (status, body) = set_key("thief@evil.com").await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("FAILED_PRECONDITION")), "{body}");
+    assert!(body["message"].as_str().unwrap().contains("atendente"), "{body}");
+    assert_eq!(set_key("52998224725").await.0, 200, "the key already given, again");
+    let other = json!({"from": ANA, "name": "Ana Lima", "text": "thief@evil.com"}).to_string();
+    app.rest_send(reqwest::Method::POST, "/api/dev/whatsapp/inbound", &other).await;
+    says(&app, "não pode ser trocada por aqui").await;
+    let (_, body) = refunds_as(&app, &admin).await;
+    assert_eq!(body["data"]["refunds"][0]["pixKey"], "52998224725", "unchanged");
+
+    // A "paid" naming another key than the refund's, or none, records nothing.
+    let (status, body) =
+        app.call(reqwest::Method::POST, &paid_path, json!({"pixKey": "thief@evil.com"}), Some(&admin)).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("FAILED_PRECONDITION")), "{body}");
+    assert!(body["message"].as_str().unwrap().contains("não é a que você viu"), "{body}");
+    let (status, body) = app.call(reqwest::Method::POST, &paid_path, json!({}), Some(&admin)).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["message"].as_str().unwrap().contains("pixKey"), "{body}");
+    assert_eq!(refunds_as(&app, &admin).await.1["data"]["refunds"][0]["status"], "to_pay");
+
+    // The admin pays while the account sends other keys at the same moment: the key the admin saw
+    // is the one paid, recorded and named.
+    let changes = futures::future::join_all((0..8).map(|_| set_key("thief@evil.com")));
+    let pay = app.call(reqwest::Method::POST, &paid_path, json!({"pixKey": "529.982.247-25"}), Some(&admin));
+    let (changes, paid) = tokio::join!(changes, pay);
+    assert_eq!(paid.0, 200, "{:?}", paid.1);
+    assert!(changes.iter().all(|(status, _)| *status == 409 || *status == 404), "{changes:?}");
+    let recorded = app
+        .count("select count(*) as n from manual_refunds where status = 'paid' and paid_pix_key = '52998224725' and pix_key = '52998224725'")
+        .await;
+    assert_eq!(recorded, 1);
+    says(&app, "para a chave CPF 529.982.247-25").await;
+    app.drain_jobs().await;
+    assert!(!app.outbox_has(ANA, "para a chave thief").await);
+}
+on_both_engines!(the_admin_pays_the_key_they_were_shown_and_a_key_once_given_stays);

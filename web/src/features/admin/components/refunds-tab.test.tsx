@@ -30,7 +30,7 @@ describe("the admin's Pix refunds", () => {
           ],
         }),
         markRefundPaid: (request) => {
-          paid.push(request.id);
+          paid.push(`${request.id}:${request.pixKey}`);
           return { refund: { id: request.id, status: PixRefundStatus.PAID } };
         },
       });
@@ -48,6 +48,6 @@ describe("the admin's Pix refunds", () => {
     expect(within(dialog).getByText(/52998224725 \(Ana Lima\)/)).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole("button", { name: "Sim, já paguei" }));
     expect(await screen.findByText("Reembolso marcado como pago; a pessoa foi avisada.")).toBeInTheDocument();
-    expect(paid).toEqual(["r1"]);
+    expect(paid).toEqual(["r1:52998224725"]);
   });
 });

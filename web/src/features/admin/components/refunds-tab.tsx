@@ -32,7 +32,7 @@ export function RefundsTab() {
 
   async function onPaid(refund: PixRefund) {
     try {
-      await markPaid.mutateAsync({ id: refund.id });
+      await markPaid.mutateAsync({ id: refund.id, pixKey: refund.pixKey });
       toast.success(t("refunds.marked"));
     } catch (error) {
       toast.error(serverMessage(error, t("refunds.markFailed")));

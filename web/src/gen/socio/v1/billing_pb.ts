@@ -946,8 +946,8 @@ export const BillingService: GenService<{
   },
   /**
    * The Pix key for the caller's guarantee refund of a boleto payment (which the provider cannot
-   * refund): CPF, CNPJ, e-mail, mobile number or random key. A later key replaces an earlier one
-   * until the refund is paid.
+   * refund): CPF, CNPJ, e-mail, mobile number or random key. Once given, the key is kept as it is
+   * (FAILED_PRECONDITION for another one): a change goes through support.
    *
    * @generated from rpc socio.v1.BillingService.SetRefundPixKey
    */
