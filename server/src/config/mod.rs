@@ -7,14 +7,16 @@
 //!
 //! The variables are read here in the order of a `Config`'s fields; the providers' settings
 //! (`providers`), this process's serving and job limits (`serving`) and the refusals of production
-//! (`production`) have modules of their own.
+//! (`production`; its secrets in `secrets`, its upper bounds in `bounds`) have modules of their own.
 
 use std::{collections::HashMap, fmt, net::SocketAddr, path::PathBuf};
 
 use rand::RngCore;
 
+mod bounds;
 mod production;
 mod providers;
+mod secrets;
 mod serving;
 #[cfg(test)]
 mod tests;

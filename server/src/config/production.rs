@@ -2,7 +2,7 @@
 //! a public address that is not https, providers reached over plain http, predictable or short
 //! secrets. Each refusal names the variable to set.
 
-use super::{Config, ConfigError, MIN_SECRET_BYTES, PaymentsProvider, RunMode, WhatsAppMode};
+use super::{Config, ConfigError, PaymentsProvider, RunMode, WhatsAppMode};
 
 impl Config {
     /// The dev mode's simulator and outbox let anyone write as anyone and read every login code:
@@ -40,13 +40,32 @@ impl Config {
             || match public.host() {
                 Some(url::Host::Domain(name)) => name == "localhost" || name.ends_with(".localhost"),
                 Some(url::Host::Ipv4(ip)) => ip.is_loopback() || ip.is_unspecified(),
-                Some(url::Host::Ipv6(ip)) => ip.is_loopback() || ip.is_unspecified(),
+                // `[::ffff:127.0.0.1]` is 127.0.0.1 written as IPv6.
+                Some(url::Host::Ipv6(ip)) => {
+                    ip.is_loopback()
+                        || ip.is_unspecified()
+                        || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback() || v4.is_unspecified())
+                }
                 None => true,
             };
         if public.scheme() != "https" || local {
             return Err(ConfigError(format!(
                 "PUBLIC_URL must be the public https address in production (links in messages, Stripe's \
                  return pages and cookies depend on it), not {:?}",
+                self.public_url
+            )));
+        }
+        // Links are the address followed by a path of ours: credentials would travel in every
+        // message, and a path, query or fragment would make every link another page.
+        if !public.username().is_empty()
+            || public.password().is_some()
+            || public.path() != "/"
+            || public.query().is_some()
+            || public.fragment().is_some()
+        {
+            return Err(ConfigError(format!(
+                "PUBLIC_URL must be the bare public address in production (https://host[:port]: no user or \
+                 password, path, query or fragment; links add their own paths), not {:?}",
                 self.public_url
             )));
         }
@@ -62,14 +81,6 @@ impl Config {
                  addresses (at most 1/64, four /8s, is accepted): anyone in them could write X-Forwarded-For \
                  and escape the per-address limits",
                 share * 100.0
-            )));
-        }
-        if let Some(token) = &self.metrics_token
-            && token.expose().len() < MIN_SECRET_BYTES
-        {
-            return Err(ConfigError(format!(
-                "METRICS_TOKEN must be at least {MIN_SECRET_BYTES} bytes in production (it guards /metrics): \
-                 use a random one (openssl rand -base64 32)"
             )));
         }
         let providers = [
@@ -92,26 +103,9 @@ impl Config {
                     .into(),
             ));
         }
-        if !varied_enough(self.jwt_secret.expose()) || predictable(self.jwt_secret.expose()) {
-            return Err(ConfigError(
-                "JWT_SECRET is too predictable for production (a placeholder, an example, a run of the alphabet \
-                 or of a keyboard row): use a random one (openssl rand -base64 48)"
-                    .into(),
-            ));
-        }
-        let secrets = [
-            ("WHATSAPP_APP_SECRET", self.whatsapp.app_secret.as_ref()),
-            ("STRIPE_WEBHOOK_SECRET", self.stripe.as_ref().map(|s| &s.webhook_secret)),
-        ];
-        for (name, secret) in secrets {
-            if let Some(secret) = secret
-                && secret.expose().len() < MIN_SECRET_BYTES
-            {
-                return Err(ConfigError(format!(
-                    "{name} must be at least {MIN_SECRET_BYTES} bytes in production: copy the whole secret"
-                )));
-            }
-        }
+        self.refuse_weak_secrets()?;
+        self.refuse_absurd_limits()?;
+        refuse_plain_database(&self.database_url)?;
         Ok(())
     }
 }
@@ -131,35 +125,6 @@ fn too_wide(proxies: &[ipnet::IpNet]) -> Option<(&'static str, f64)> {
     [("IPv4", share(true)), ("IPv6", share(false))].into_iter().find(|(_, share)| *share > 1.0 / 64.0)
 }
 
-/// A secret anyone could guess: a placeholder or one of the examples people copy (our own tests',
-/// scripts' and docs' included: they all say "secret" or "long-enough"), or mostly a run of the
-/// alphabet, the digits or a keyboard row ("abcdefghijklmnopqrstuvwxyz012345", "qwertyuiop…"). A
-/// random secret steps to a neighbour about one time in sixteen; these, nearly always.
-fn predictable(secret: &str) -> bool {
-    const PLACEHOLDERS: [&str; 7] =
-        ["secret", "changeme", "change-me", "example", "password", "placeholder", "long-enough"];
-    let lower = secret.to_lowercase();
-    if PLACEHOLDERS.iter().any(|word| lower.contains(word)) {
-        return true;
-    }
-    const ROWS: [&str; 4] = ["`1234567890-=", "qwertyuiop[]\\", "asdfghjkl;'", "zxcvbnm,./"];
-    let place = |c: char| ROWS.iter().enumerate().find_map(|(row, keys)| keys.find(c).map(|at| (row, at)));
-    let chars: Vec<char> = lower.chars().collect();
-    if chars.len() < 2 {
-        return true;
-    }
-    let neighbours = chars
-        .windows(2)
-        .filter(|pair| {
-            let (a, b) = (pair[0], pair[1]);
-            let in_sequence = (a as i64 - b as i64).abs() == 1;
-            let on_the_keyboard = matches!((place(a), place(b)), (Some((r1, i1)), Some((r2, i2))) if r1 == r2 && i1.abs_diff(i2) == 1);
-            in_sequence || on_the_keyboard
-        })
-        .count();
-    neighbours * 5 >= (chars.len() - 1) * 2
-}
-
 /// An https address, or one on this machine (a local proxy or test double may speak http).
 fn https_or_loopback(address: &str) -> bool {
     let Ok(url) = url::Url::parse(address) else { return false };
@@ -172,21 +137,36 @@ fn https_or_loopback(address: &str) -> bool {
     url.scheme() == "https" || (url.scheme() == "http" && loopback)
 }
 
-/// A secret with enough different characters to be random (a generated one of 32 bytes has dozens;
-/// "aaaa…" or "1234…1234" has a handful), estimated as the Shannon entropy of its characters: at
-/// least 3.5 bits per character and 128 bits in all.
-fn varied_enough(secret: &str) -> bool {
-    let mut counts = std::collections::HashMap::new();
-    for c in secret.chars() {
-        *counts.entry(c).or_insert(0usize) += 1;
+/// PostgreSQL without TLS (`sslmode=disable`, or `allow`, which tries without first) to a server
+/// on another machine: the people's data and the database password would cross the network in
+/// the clear. A server on this machine (loopback, a Unix socket) may go without.
+fn refuse_plain_database(database_url: &str) -> Result<(), ConfigError> {
+    if !(database_url.starts_with("postgres://") || database_url.starts_with("postgresql://")) {
+        return Ok(());
     }
-    let n = secret.chars().count() as f64;
-    let per_char: f64 = counts
-        .values()
-        .map(|&k| {
-            let p = k as f64 / n;
-            -p * p.log2()
-        })
-        .sum();
-    per_char >= 3.5 && per_char * n >= 128.0
+    let url = url::Url::parse(database_url)
+        .map_err(|_| ConfigError("DATABASE_URL is not a PostgreSQL address".into()))?;
+    let plain = url.query_pairs().any(|(key, value)| {
+        key == "sslmode" && matches!(value.to_ascii_lowercase().as_str(), "disable" | "allow")
+    });
+    let socket = url.query_pairs().any(|(key, value)| key == "host" && value.starts_with('/'));
+    let here = match url.host() {
+        // A postgres:// address is no "special" URL: its IPv4 host is read as a name.
+        Some(url::Host::Domain(name)) => {
+            name == "localhost" || name.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+        }
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => {
+            ip.is_loopback() || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        }
+        None => true,
+    };
+    if plain && !(here || socket) {
+        return Err(ConfigError(
+            "DATABASE_URL turns TLS off (sslmode=disable or allow) to a PostgreSQL server on another machine: \
+             use sslmode=require (or verify-full) in production"
+                .into(),
+        ));
+    }
+    Ok(())
 }

@@ -17,13 +17,13 @@ const CLOUD: [(&str, &str); 6] = [
     ("WHATSAPP_BUSINESS_NUMBER", "+55 11 3456-7890"),
     ("WHATSAPP_PHONE_NUMBER_ID", "123"),
     ("WHATSAPP_ACCESS_TOKEN", "token"),
-    ("WHATSAPP_APP_SECRET", "0123456789abcdef0123456789abcdef"),
-    ("WHATSAPP_VERIFY_TOKEN", "a-verify-token"),
+    ("WHATSAPP_APP_SECRET", "7f3a9c1e84b2d6f05e9a3c7b1d8f4e26"),
+    ("WHATSAPP_VERIFY_TOKEN", "c41d9e7a2f6b8053"),
 ];
 const STRIPE: [(&str, &str); 5] = [
     ("PAYMENTS_PROVIDER", "stripe"),
     ("STRIPE_SECRET_KEY", "sk_live_x"),
-    ("STRIPE_WEBHOOK_SECRET", "whsec_0123456789abcdef0123456789abcdef"),
+    ("STRIPE_WEBHOOK_SECRET", "whsec_9Kq2xV7mT4pL8sW1zR6nB3cY5hJ0dF2g"),
     ("STRIPE_PRICE_PRO_MONTHLY", "price_m"),
     ("STRIPE_PRICE_PRO_YEARLY", "price_y"),
 ];
@@ -226,4 +226,106 @@ fn each_use_of_the_secret_has_its_own_key() {
         "7161ee6232a538efe1476131432c85eab0c63446c3e62ca64abf408a2b931f16"
     );
     assert_ne!(secret.purpose_key("socio login codes"), secret.purpose_key("socio data exports"));
+}
+
+#[test]
+fn production_refuses_stripe_test_keys_naming_the_variable() {
+    for key in ["sk_test_51Abc", "rk_test_51Abc"] {
+        let err = production(&[("STRIPE_SECRET_KEY", key)]).unwrap_err();
+        assert!(err.0.contains("STRIPE_SECRET_KEY") && err.0.contains("test"), "{key}: {err}");
+    }
+    assert!(production(&[("STRIPE_SECRET_KEY", "rk_live_51Abc")]).is_ok());
+}
+
+#[test]
+fn production_refuses_one_secret_used_for_two_things() {
+    const JWT: &str = "q8Vd2kZ7xLr4Tn0pWb9Ys3Hc6Fm1Ja5Ge8Uo2Ri7Ke";
+    for (name, other) in [("METRICS_TOKEN", "JWT_SECRET"), ("WHATSAPP_APP_SECRET", "JWT_SECRET")] {
+        let err = production(&[(name, JWT)]).unwrap_err();
+        assert!(err.0.contains(name) && err.0.contains(other), "{name}: {err}");
+    }
+    let err = production(&[("METRICS_TOKEN", "whsec_9Kq2xV7mT4pL8sW1zR6nB3cY5hJ0dF2g")]).unwrap_err();
+    assert!(err.0.contains("METRICS_TOKEN") && err.0.contains("STRIPE_WEBHOOK_SECRET"), "{err}");
+}
+
+#[test]
+fn production_refuses_low_complexity_secrets_and_a_short_verify_token() {
+    let refused = |changes: &[(&'static str, &'static str)], name: &str| {
+        let err = production(changes).unwrap_err();
+        assert!(err.0.contains(name), "{changes:?}: {err}");
+    };
+    refused(&[("WHATSAPP_APP_SECRET", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")], "WHATSAPP_APP_SECRET");
+    refused(&[("WHATSAPP_APP_SECRET", "changeme-changeme-changeme-changeme")], "WHATSAPP_APP_SECRET");
+    refused(&[("METRICS_TOKEN", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")], "METRICS_TOKEN");
+    refused(&[("METRICS_TOKEN", "abcdefghijklmnopqrstuvwxyz0123456789")], "METRICS_TOKEN");
+    refused(&[("WHATSAPP_VERIFY_TOKEN", "x")], "WHATSAPP_VERIFY_TOKEN");
+    refused(&[("WHATSAPP_VERIFY_TOKEN", "aaaaaaaaaaaaaaaaaaaa")], "WHATSAPP_VERIFY_TOKEN");
+    refused(
+        &[("STRIPE_WEBHOOK_SECRET", "whsec_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")],
+        "STRIPE_WEBHOOK_SECRET",
+    );
+}
+
+#[test]
+fn production_refuses_a_public_url_that_is_loopback_in_disguise_or_carries_more_than_an_address() {
+    for url in [
+        "https://[::ffff:127.0.0.1]",
+        "https://[::ffff:0.0.0.0]",
+        "https://user:pass@socio.app",
+        "https://user@socio.app",
+        "https://socio.app/app",
+        "https://socio.app/?next=evil",
+        "https://socio.app/#x",
+    ] {
+        let err = production(&[("PUBLIC_URL", url)]).unwrap_err();
+        assert!(err.0.contains("PUBLIC_URL"), "{url}: {err}");
+    }
+    assert!(production(&[("PUBLIC_URL", "https://socio.app:8443/")]).is_ok());
+}
+
+#[test]
+fn production_refuses_time_limits_and_caps_past_their_bounds_naming_the_variable() {
+    for (name, value) in [
+        ("HTTP_BODY_TIMEOUT_MS", "86400000"),
+        ("HTTP_FIRST_BYTES_TIMEOUT_MS", "86400000"),
+        ("HTTP_HEADERS_TIMEOUT_MS", "60001"),
+        ("HTTP_IDLE_TIMEOUT_MS", "86400000"),
+        ("HTTP_MAX_CONNECTIONS", "100000000"),
+        ("HTTP_MAX_CONNECTIONS_PER_ADDRESS", "100000000"),
+        ("HTTP2_MAX_STREAMS", "5000"),
+        ("WHATSAPP_BATCH_WINDOW_MS", "99999999999"),
+        ("WHATSAPP_BATCH_MAX_MS", "86400000"),
+        ("SOCIO_JOB_LEASE_MS", "86400000"),
+    ] {
+        let err = production(&[(name, value)]).unwrap_err();
+        assert!(err.0.contains(name), "{name}={value}: {err}");
+    }
+    // At the bounds, and in development whatever the value, it starts.
+    let at_bounds = production(&[
+        ("HTTP_BODY_TIMEOUT_MS", "600000"),
+        ("HTTP_MAX_CONNECTIONS", "1000000"),
+        ("WHATSAPP_BATCH_WINDOW_MS", "60000"),
+    ]);
+    assert!(at_bounds.is_ok(), "{:?}", at_bounds.err());
+    assert!(config(&[("HTTP_BODY_TIMEOUT_MS", "86400000")]).is_ok());
+}
+
+#[test]
+fn production_refuses_postgres_without_tls_to_another_machine() {
+    for url in [
+        "postgres://socio:pw@db.internal:5432/socio?sslmode=disable",
+        "postgresql://socio@10.0.0.5/socio?sslmode=allow",
+    ] {
+        let err = production(&[("DATABASE_URL", url)]).unwrap_err();
+        assert!(err.0.contains("DATABASE_URL") && err.0.contains("sslmode"), "{url}: {err}");
+    }
+    for url in [
+        "postgres://socio:pw@db.internal:5432/socio?sslmode=require",
+        "postgres://socio:pw@db.internal/socio",
+        "postgres://postgres@127.0.0.1:5432/socio?sslmode=disable",
+        "postgres://postgres@localhost/socio?sslmode=disable",
+    ] {
+        let started = production(&[("DATABASE_URL", url)]);
+        assert!(started.is_ok(), "{url}: {:?}", started.err());
+    }
 }

@@ -107,7 +107,10 @@ impl TokenKeys {
             validation,
             clock,
             verified: VerifiedTokens::default(),
-            refresh_key: derive_key(secret, b"socio refresh tokens v1"),
+            refresh_key: secret
+                .purpose_key("socio refresh tokens v1")
+                .try_into()
+                .expect("HMAC-SHA256 is 32 bytes"),
         }
     }
 
@@ -187,13 +190,6 @@ fn plausible_times(iat: i64, exp: i64, now: i64, leeway: i64) -> bool {
 pub struct TokenPair {
     pub access: String,
     pub refresh: String,
-}
-
-/// A key of its own for one use of the secret: HMAC-SHA256(secret, purpose).
-fn derive_key(secret: &Secret, purpose: &[u8]) -> [u8; 32] {
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.expose().as_bytes()).expect("HMAC takes any key");
-    mac.update(purpose);
-    mac.finalize().into_bytes().into()
 }
 
 /// What a refresh token of ours says: its family (the session, a UUID) and its generation (the
