@@ -81,7 +81,7 @@ pub(in crate::conversation) async fn take(
 
 /// The three numbers to tap for a login: the browser's and two others.
 fn numbers(pending: &Pending) -> Vec<Choice> {
-    message_login::choices_for(pending.match_code)
+    message_login::choices_for(&pending.code, pending.match_code)
         .iter()
         .map(|n| Choice::new(format!("{TAP}{}:{n}", pending.code), n.to_string()))
         .collect()

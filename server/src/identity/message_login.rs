@@ -323,9 +323,14 @@ pub(in crate::identity) async fn answer(
     Ok(answered)
 }
 
-/// Three numbers to tap, in random order: `match_code` and two others of 10-99.
-pub fn choices_for(match_code: i32) -> [i32; 3] {
-    let mut rng = rand::rng();
+/// Three numbers to tap: `match_code` and two others of 10-99, in an order and with decoys drawn
+/// once for the login (seeded by its code): the question asked again shows the same three, so the
+/// right number is never the one common to several sets.
+pub fn choices_for(code: &str, match_code: i32) -> [i32; 3] {
+    use rand::SeedableRng as _;
+    use sha2::Digest as _;
+    let seed: [u8; 32] = sha2::Sha256::digest(format!("socio login decoys:{code}:{match_code}")).into();
+    let mut rng = rand::rngs::StdRng::from_seed(seed);
     let mut numbers = vec![match_code];
     while numbers.len() < 3 {
         let other = rng.random_range(10..=99);
@@ -409,16 +414,27 @@ mod tests {
     #[test]
     fn the_three_numbers_to_tap_hold_the_browsers_once_and_two_others_of_two_digits() {
         let mut first_places = std::collections::HashSet::new();
-        for _ in 0..200 {
+        for n in 0..200 {
             let code = random_match_code();
             assert!((10..=99).contains(&code), "{code}");
-            let numbers = choices_for(code);
+            let numbers = choices_for(&format!("K7P{n:03}"), code);
             assert_eq!(numbers.iter().filter(|n| **n == code).count(), 1, "{numbers:?}");
             assert!(numbers.iter().all(|n| (10..=99).contains(n)), "{numbers:?}");
             assert!(numbers[0] != numbers[1] && numbers[1] != numbers[2] && numbers[0] != numbers[2]);
             first_places.insert(numbers.iter().position(|n| *n == code));
         }
         assert_eq!(first_places.len(), 3, "the browser's number is not always in one place");
+    }
+
+    #[test]
+    fn a_login_s_three_numbers_are_the_same_each_time_they_are_shown() {
+        for n in 0..50 {
+            let code = format!("Q4X{n:03}");
+            assert_eq!(choices_for(&code, 42), choices_for(&code, 42), "{code}");
+        }
+        let sets: std::collections::HashSet<_> =
+            (0..50).map(|n| choices_for(&format!("Q4X{n:03}"), 42)).collect();
+        assert!(sets.len() > 40, "other logins draw other decoys: {}", sets.len());
     }
 }
 

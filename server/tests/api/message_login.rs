@@ -209,6 +209,23 @@ async fn typed_words_and_other_questions_buttons_never_confirm_a_login(db: TestD
         assert_eq!(standing(&app, &login_id).await["status"], "waiting", "{words}");
     }
     assert!(last_text(&app, ANA).await.contains("toque aqui no número"), "a typed yes is asked to tap");
+    // Asked again, the same three numbers: one common to several sets would give the right one away.
+    let mut shown: Vec<Numbers> = outbox(&app, ANA)
+        .await
+        .into_iter()
+        .filter_map(|m| m["choices"].as_array().filter(|c| c.len() == 3).cloned())
+        .map(|c| {
+            let mut set: Numbers = c
+                .iter()
+                .map(|c| (c["id"].as_str().unwrap().to_owned(), c["title"].as_str().unwrap().to_owned()))
+                .collect();
+            set.sort();
+            set
+        })
+        .collect();
+    assert_eq!(shown.len(), 5, "the question and its four re-asks");
+    shown.dedup();
+    assert_eq!(shown.len(), 1, "{shown:?}");
     // Tapping the right number on the question asked again would log in; nobody does here.
     for button in
         ["login:yes:".to_owned() + &text[text.len() - 7..].replace('-', ""), "reminders.yes".to_owned()]
