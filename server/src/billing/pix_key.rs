@@ -41,7 +41,7 @@ impl PixKey {
     /// The key in `text`, however it was punctuated; `None` when it is none of the five kinds.
     pub fn parse(text: &str) -> Option<Self> {
         let text = text.trim().trim_end_matches(['.', '!']).trim();
-        if text.is_empty() || text.chars().count() > 100 {
+        if text.is_empty() || text.chars().count() > 100 || text.chars().any(hidden) {
             return None;
         }
         if text.contains('@') {
@@ -86,17 +86,34 @@ impl fmt::Display for PixKey {
     }
 }
 
+/// The DICT's e-mail key: at most 77 characters of ASCII, `^[a-z0-9.!#$&'*+\/=?^_`{|}~-]+@` and a
+/// domain of labels `[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?` joined by dots (the API's `Key` pattern
+/// for EMAIL; our domain needs two labels at least). No quotes, angle brackets or letters outside
+/// ASCII: a key the directory cannot hold is none.
 fn email(text: &str) -> Option<String> {
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     let (local, domain) = lower.split_once('@')?;
-    let fine = lower.len() <= 77
-        && !local.is_empty()
-        && !local.contains(char::is_whitespace)
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && domain.chars().all(|c| c.is_alphanumeric() || c == '.' || c == '-');
+    let local_fine = !local.is_empty()
+        && local
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || ".!#$&'*+/=?^_`{|}~-".contains(c));
+    let label_fine = |label: &str| {
+        let bytes = label.as_bytes();
+        (1..=63).contains(&bytes.len())
+            && bytes.iter().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
+            && bytes[0] != b'-'
+            && bytes[bytes.len() - 1] != b'-'
+    };
+    let labels: Vec<&str> = domain.split('.').collect();
+    let fine = lower.len() <= 77 && local_fine && labels.len() >= 2 && labels.iter().all(|l| label_fine(l));
     fine.then_some(lower)
+}
+
+/// A character nobody sees: a control character, or a format one (zero-width spaces and joiners,
+/// bidirectional overrides such as U+202E, the byte-order mark, the soft hyphen).
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
 }
 
 fn random(text: &str) -> Option<String> {
@@ -218,6 +235,27 @@ mod tests {
     fn words_are_not_a_key() {
         for text in ["Oi, tudo bem?", "minha chave é o cpf", "", "ana@", "12345"] {
             assert_eq!(PixKey::parse(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_key_the_directory_cannot_hold_is_none() {
+        for text in [
+            "\"><img/src=x>@evil.com",
+            "ana\u{202E}moc.liame@evil.com",
+            "ana\u{200B}@gmail.com",
+            "аna@gmail.com", // a Cyrillic а
+            "ana@gmаil.com",
+            "ana@-gmail.com",
+            "ana@gmail",
+            "ana lima@gmail.com",
+            "529.982.247-25\u{202E}",
+            "\u{FEFF}52998224725",
+        ] {
+            assert_eq!(PixKey::parse(text), None, "{text:?}");
+        }
+        for text in ["ana+socio@gmail.com", "o'neil@sub.example.com.br", "a_b-c@x-y.com"] {
+            assert!(PixKey::parse(text).is_some(), "{text}");
         }
     }
 }

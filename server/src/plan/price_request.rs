@@ -8,6 +8,9 @@ use crate::{
     proto::socio::v1 as pb,
 };
 
+/// The most hours one unit of a service may take: a year of full-time work (a project).
+const MAX_HOURS_PER_UNIT: f64 = 2_000.0;
+
 /// What the owner gives: the unit's cost in reais and the shares, each 0 to 1.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Request {
@@ -39,8 +42,16 @@ impl Request {
         };
         let hourly = if service && (r.hours_per_unit.is_some() || r.billable_hours_per_month.is_some()) {
             let hours = positive("hoursPerUnit", r.hours_per_unit.unwrap_or(0.0))?;
-            let billable = positive("billableHoursPerMonth", r.billable_hours_per_month.unwrap_or(0.0))?;
-            if billable > 744.0 {
+            if hours > MAX_HOURS_PER_UNIT {
+                return Err(AppError::invalid(
+                    "hoursPerUnit",
+                    Problem::OutOfRange { min: 0, max: MAX_HOURS_PER_UNIT as i64 },
+                ));
+            }
+            // At least an hour a month, at most every hour of a month (31 × 24): the hour's cost is
+            // the month's costs over these hours, so a sliver of an hour would make it infinite.
+            let billable = r.billable_hours_per_month.unwrap_or(0.0);
+            if !billable.is_finite() || !(1.0..=744.0).contains(&billable) {
                 return Err(AppError::invalid(
                     "billableHoursPerMonth",
                     Problem::OutOfRange { min: 1, max: 744 },

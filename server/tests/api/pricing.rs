@@ -101,11 +101,34 @@ async fn shares_that_leave_nothing_for_the_cost_or_odd_fields_are_a_400_naming_t
             json!({"unitCost": 30, "targetMarginPercent": 20, "kind": "service", "hoursPerUnit": 2}),
             "billableHoursPerMonth",
         ),
+        // Issue 62: results that are not finite, or absurd, are refused by field, in her language.
+        (
+            json!({"unitCost": 30, "kind": "service", "hoursPerUnit": 2, "billableHoursPerMonth": 5e-324, "desiredProLabore": 4000}),
+            "billableHoursPerMonth",
+        ),
+        (
+            json!({"unitCost": 30, "kind": "service", "hoursPerUnit": 2, "billableHoursPerMonth": 0.5, "desiredProLabore": 4000}),
+            "billableHoursPerMonth",
+        ),
+        (json!({"unitCost": 30, "targetMarginPercent": 99.9999999999}), "targetMarginPercent"),
+        (json!({"unitCost": 30, "targetMarginPercent": 96}), "targetMarginPercent"),
+        (json!({"unitCost": 900000000, "targetMarginPercent": 50}), "unitCost"),
+        (
+            json!({"unitCost": 0, "kind": "service", "hoursPerUnit": 1e9, "billableHoursPerMonth": 100, "desiredProLabore": 4000}),
+            "hoursPerUnit",
+        ),
     ] {
         let (status, answer) = price(&app, &token, body.clone()).await;
         assert_eq!((status, answer["errors"][0]["field"].as_str()), (400, Some(field)), "{body}: {answer}");
         assert!(!answer["errors"][0]["message"].as_str().unwrap_or_default().is_empty(), "{answer}");
+        let said = answer.to_string();
+        assert!(!said.contains("Infinity") && !said.contains("NaN"), "{said}");
     }
+    // At the bounds it answers: 95 % of the price in shares, one billable hour.
+    let (status, answer) = price(&app, &token, json!({"unitCost": 10, "targetMarginPercent": 95})).await;
+    assert_eq!((status, answer["data"]["price"].as_f64()), (200, Some(200.0)), "{answer}");
+    let (status, answer) = price(&app, &token, json!({"unitCost": 30, "targetMarginPercent": 20, "kind": "service", "hoursPerUnit": 1, "billableHoursPerMonth": 1, "desiredProLabore": 100})).await;
+    assert_eq!(status, 200, "{answer}");
     let (status, _) = app.call(Method::POST, "/api/business-plan/price", cake(), None).await;
     assert_eq!(status, 401, "only for the signed-in owner");
 }

@@ -18,6 +18,12 @@ use crate::{
     proto::{json as proto_json, socio::v1 as pb},
 };
 
+/// The least share of the price left for the unit's cost: taxes, fees, fixed costs and margin
+/// together take at most 95 %.
+pub const MIN_COST_SHARE: f64 = 0.05;
+/// The highest price worked out (R$ 1 bilhão): past it the figures are a typo.
+const MAX_PRICE: f64 = 1.0e9;
+
 /// One part of the price: its name, its share of the price (0 to 1) and its amount.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Part {
@@ -142,18 +148,28 @@ pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Resul
     ];
     let taken: f64 = shares.iter().map(|(_, _, s)| s).sum();
     let divisor = 1.0 - taken;
-    if divisor <= 0.0 {
-        // The shares leave nothing for the cost: say so on the margin, the owner's own choice.
+    if divisor < MIN_COST_SHARE - 1e-9 {
+        // The shares leave (almost) nothing for the cost: say so on the margin, the owner's own
+        // choice — a divisor of 0,000001 would price a R$ 10 cost at R$ 10 milhões.
         let field = if req.target_margin > 0.0 { "targetMarginPercent" } else { "cardFeePercent" };
         return Err(AppError::invalid(
             field,
             Problem::Format {
-                pt_br: "uma margem que deixe parte do preço para o custo: impostos, taxas, custos fixos e margem somam 100 % ou mais",
-                en: "a margin that leaves part of the price for the cost: taxes, fees, fixed costs and margin add up to 100 % or more",
+                pt_br: "uma margem que deixe ao menos 5 % do preço para o custo: impostos, taxas, custos fixos e margem somam mais de 95 %",
+                en: "a margin that leaves at least 5 % of the price for the cost: taxes, fees, fixed costs and margin add up to more than 95 %",
             },
         ));
     }
     let price = cents(unit_cost / divisor);
+    if !price.is_finite() || price > MAX_PRICE {
+        return Err(AppError::invalid(
+            "unitCost",
+            Problem::Format {
+                pt_br: "um custo que dê um preço de até R$ 1 bilhão: confira o custo e as horas",
+                en: "a cost that gives a price of at most R$ 1 billion: check the cost and the hours",
+            },
+        ));
+    }
     let mut parts = vec![Part {
         code: "cost",
         name: lang.choose("Custo", "Cost").to_owned(),

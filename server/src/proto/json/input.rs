@@ -153,9 +153,62 @@ fn normalise_single(
                 violations.push(FieldViolation::new(path, Problem::Format { pt_br, en }));
                 return Json::Null;
             }
+            // An integer the field cannot hold (`2147483648` for an int32) is named with its
+            // range, before the decoder's "out of range integral type conversion attempted".
+            if let Some((min, max)) = integer_range(&kind)
+                && !integer_within(&value, min, max)
+            {
+                let clamp = |n: i128| n.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
+                violations.push(FieldViolation::new(
+                    path,
+                    Problem::OutOfRange { min: clamp(min), max: clamp(max) },
+                ));
+                return Json::Null;
+            }
             value
         }
     }
+}
+
+/// The values an integer field holds; None for any other kind.
+fn integer_range(kind: &Kind) -> Option<(i128, i128)> {
+    Some(match kind {
+        Kind::Int32 | Kind::Sint32 | Kind::Sfixed32 => (i128::from(i32::MIN), i128::from(i32::MAX)),
+        Kind::Int64 | Kind::Sint64 | Kind::Sfixed64 => (i128::from(i64::MIN), i128::from(i64::MAX)),
+        Kind::Uint32 | Kind::Fixed32 => (0, i128::from(u32::MAX)),
+        Kind::Uint64 | Kind::Fixed64 => (0, i128::from(u64::MAX)),
+        Kind::Double
+        | Kind::Float
+        | Kind::Bool
+        | Kind::String
+        | Kind::Bytes
+        | Kind::Message(_)
+        | Kind::Enum(_) => {
+            return None;
+        }
+    })
+}
+
+/// Whether a JSON number (or a string of one) is a whole number from `min` to `max`.
+fn integer_within(value: &Json, min: i128, max: i128) -> bool {
+    let whole = match value {
+        Json::Number(n) => n
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
+            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e30).map(|f| f as i128)),
+        Json::String(s) => {
+            let s = s.trim();
+            s.parse::<i128>().ok().or_else(|| {
+                s.parse::<f64>()
+                    .ok()
+                    .filter(|f| f.is_finite() && f.fract() == 0.0 && f.abs() < 1e30)
+                    .map(|f| f as i128)
+            })
+        }
+        _ => None,
+    };
+    whole.is_some_and(|n| (min..=max).contains(&n))
 }
 
 /// Whether a JSON value can be the scalar field's value, as proto3's JSON mapping allows (numbers

@@ -57,6 +57,30 @@ mod tests {
     }
 
     #[test]
+    fn an_integer_the_field_cannot_hold_is_a_field_error_naming_its_range() {
+        let req = desc("socio.v1.RecordMonthResultsRequest");
+        for too_big in [
+            serde_json::json!(2_147_483_648_i64),
+            serde_json::json!(-2_147_483_649_i64),
+            serde_json::json!("99999999999"),
+            serde_json::json!(1e300),
+            serde_json::json!(2.5),
+        ] {
+            let err = json_to_message(&req, serde_json::json!({"salesCount": too_big.clone()})).unwrap_err();
+            let AppError::InvalidInput(violations) = err else { panic!("{too_big}: {err:?}") };
+            assert_eq!(violations[0].field, "salesCount", "{too_big}");
+            assert_eq!(
+                violations[0].problem,
+                Problem::OutOfRange { min: i64::from(i32::MIN), max: i64::from(i32::MAX) },
+                "{too_big}"
+            );
+        }
+        for fits in [serde_json::json!(2_147_483_647), serde_json::json!("800"), serde_json::json!(800.0)] {
+            assert!(json_to_message(&req, serde_json::json!({"salesCount": fits.clone()})).is_ok(), "{fits}");
+        }
+    }
+
+    #[test]
     fn enums_travel_as_their_short_word() {
         let user = desc("socio.v1.User");
         let mut msg = DynamicMessage::new(user);
