@@ -40,6 +40,48 @@ pub struct DevWhatsApp {
     pub inbox: Inbox,
 }
 
+/// The simulator answers only requests addressed to this machine (or to `PUBLIC_URL`'s host): a
+/// page on `attacker.example` whose name an attacker points at 127.0.0.1 (DNS rebinding) reaches
+/// our loopback port from the victim's browser, but with its own name in `Host` — refused (403),
+/// so it reads no login code.
+pub async fn addressed_here(
+    allowed: std::sync::Arc<Vec<String>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let host = request
+        .headers()
+        .get(axum::http::header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .or_else(|| request.uri().host())
+        .map(host_without_port);
+    if host.as_ref().is_some_and(|h| allowed.iter().any(|a| a == h)) {
+        return next.run(request).await;
+    }
+    tracing::warn!(target: "security", event = "dev_host_refused", host = ?host, "a dev endpoint was asked for under another name");
+    envelope::error(AppError::PermissionDenied, language(request.headers()))
+}
+
+/// The hosts the simulator answers to: this machine's names and `PUBLIC_URL`'s host.
+pub fn local_hosts(public_url: &str) -> Vec<String> {
+    let mut hosts = vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "[::1]".to_owned()];
+    if let Some(host) =
+        url::Url::parse(public_url).ok().and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+    {
+        hosts.push(host);
+    }
+    hosts
+}
+
+/// `Host: localhost:8080` → `localhost`; `[::1]:8080` → `[::1]`; lower case.
+fn host_without_port(host: &str) -> String {
+    let host = host.trim().to_ascii_lowercase();
+    if host.starts_with('[') {
+        return host.split_once(']').map_or(host.clone(), |(h, _)| format!("{h}]"));
+    }
+    host.split_once(':').map_or(host.clone(), |(h, _)| h.to_owned())
+}
+
 fn language(headers: &HeaderMap) -> Language {
     Language::from_accept_language(headers.get("accept-language").and_then(|v| v.to_str().ok()))
 }

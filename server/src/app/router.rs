@@ -271,7 +271,11 @@ fn callbacks(config: &Config, db: &Db, stripe: Option<StripeClient>) -> axum::Ro
             .route("/api/dev/whatsapp/outbox", get(dev::outbox))
             .route("/api/dev/whatsapp/outbox/files/{seq}", get(dev::outbox_file))
             .route("/api/dev/whatsapp/inbound", axum::routing::post(dev::inbound))
-            .with_state(DevWhatsApp { outbox: crate::whatsapp::outbox::DevOutbox::new(db.clone()), inbox }),
+            .with_state(DevWhatsApp { outbox: crate::whatsapp::outbox::DevOutbox::new(db.clone()), inbox })
+            .layer(axum::middleware::from_fn({
+                let hosts = Arc::new(dev::local_hosts(&config.public_url));
+                move |request, next| dev::addressed_here(hosts.clone(), request, next)
+            })),
         WhatsAppMode::Cloud => axum::Router::new(),
     };
     whatsapp.merge(payments).merge(dev)

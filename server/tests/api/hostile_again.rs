@@ -199,3 +199,41 @@ async fn behind_a_trusted_proxy_every_forwarded_line_is_read_and_ipv6_clients_ar
     assert_eq!(mapped.status().as_u16(), 200);
 }
 on_both_engines!(behind_a_trusted_proxy_every_forwarded_line_is_read_and_ipv6_clients_are_keyed_by_their_64);
+
+/// DNS rebinding: a page on `attacker.example`, its name pointed at 127.0.0.1, reaches the dev
+/// simulator from the victim's browser with its own name in `Host` — and reads no login code.
+async fn the_dev_endpoints_answer_only_requests_addressed_to_this_machine(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    app.register(ANA).await;
+    let ask = |host: &'static str| {
+        let app = &app;
+        async move {
+            let response = app
+                .http
+                .get(format!("{}/api/dev/whatsapp/outbox?phone=%2B5511987654321", app.address))
+                .header("host", host)
+                .send()
+                .await
+                .unwrap();
+            (response.status().as_u16(), response.text().await.unwrap())
+        }
+    };
+    for host in ["attacker.example", "attacker.example:8080", "127.0.0.1.nip.io"] {
+        let (status, body) = ask(host).await;
+        assert_eq!(status, 403, "{host}: {body}");
+        assert!(!body.contains("text"), "{host}: nothing of the outbox: {body}");
+    }
+    let posted = app
+        .http
+        .post(format!("{}/api/dev/whatsapp/inbound", app.address))
+        .header("host", "attacker.example")
+        .json(&json!({"from": ANA, "name": "Ana", "text": "Oi"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(posted.status().as_u16(), 403);
+    for host in ["localhost:8080", "127.0.0.1", "LOCALHOST"] {
+        assert_eq!(ask(host).await.0, 200, "{host}");
+    }
+}
+on_both_engines!(the_dev_endpoints_answer_only_requests_addressed_to_this_machine);
