@@ -14,6 +14,10 @@ use sqlx::Row;
 
 use crate::{db::Db, error::AppError, locale::Language};
 
+/// The fewest people a state must have before the landing page names it: one person's state,
+/// beside the product's name, says where that person lives.
+pub const MIN_PEOPLE_PER_STATE: i64 = 5;
+
 /// How long counted figures are served before they are counted again.
 const FRESH_MS: i64 = 10 * 60 * 1000;
 
@@ -119,23 +123,28 @@ impl Proof {
         {
             return Ok(counts.clone());
         }
-        let plans_created: i64 = sqlx::query("select count(*) as n from business_plans")
-            .fetch_one(self.db.pool())
-            .await?
-            .try_get("n")?;
+        // A plan counts once something is written in it (a section the plan itself calls filled):
+        // opening the builder, or a read, is no plan made.
+        let plans_created: i64 =
+            sqlx::query("select count(distinct plan_id) as n from plan_sections where filled = true")
+                .fetch_one(self.db.pool())
+                .await?
+                .try_get("n")?;
         // Numbers are stored as E.164: "+55", then the area code.
         let rows = sqlx::query(
-            "select distinct substr(phone_number, 4, 2) as area from users where phone_number like '+55%'",
+            "select substr(phone_number, 4, 2) as area, count(*) as people from users \
+             where phone_number like '+55%' group by substr(phone_number, 4, 2)",
         )
         .fetch_all(self.db.pool())
         .await?;
-        let mut states: Vec<&'static str> = rows
-            .iter()
-            .filter_map(|r| r.try_get::<String, _>("area").ok())
-            .filter_map(|area| state_of(&area))
-            .collect();
-        states.sort_unstable();
-        states.dedup();
+        let mut people: std::collections::BTreeMap<&'static str, i64> = Default::default();
+        for row in &rows {
+            if let Some(state) = row.try_get::<String, _>("area").ok().as_deref().and_then(state_of) {
+                *people.entry(state).or_default() += row.try_get::<i64, _>("people")?;
+            }
+        }
+        let states: Vec<&'static str> =
+            people.into_iter().filter(|(_, n)| *n >= MIN_PEOPLE_PER_STATE).map(|(state, _)| state).collect();
         let counts = Counts { plans_created, states };
         *self.counted.lock().expect("not poisoned") = Some((now, counts.clone()));
         Ok(counts)

@@ -155,10 +155,14 @@ impl Plans {
         store::get_or_create(&mut conn, user_id, Detail::WithDocument, self.db.now_ms()).await
     }
 
-    /// The plan without its generated document (`document` is None): what a dashboard shows.
+    /// The plan without its generated document (`document` is None): what a dashboard shows. A
+    /// person without a plan sees six empty steps, and none is stored: reading never creates one.
     pub async fn outline(&self, user_id: &str) -> Result<Plan, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        self.outline_in(&mut conn, user_id).await
+        let now = self.db.now_ms();
+        Ok(store::find(&mut conn, user_id, Detail::Sections, now)
+            .await?
+            .unwrap_or_else(|| store::unsaved(user_id, now)))
     }
 
     /// [`Plans::outline`] on the caller's connection.

@@ -274,21 +274,42 @@ async fn the_landing_page_s_figures_are_counted_and_its_testimonials_configured(
     let (_, english) = app.rest_get("/api/landing/proof?language=en", "pt-BR").await;
     assert_eq!(english["data"]["testimonials"][0]["name"], "Rafael Souza");
 
-    // People write from São Paulo (11, 19), Rio (21) and abroad; two make plans.
-    for phone in ["+5511987654321", "+5519987654321", "+5521987654321", "+14155550100"] {
+    // People write from São Paulo (11, 19: five in all), Rio (21: five), Minas (31: one) and
+    // abroad; two write plans, one only opens the builder and reads its progress.
+    let people = [
+        "+5511987654321",
+        "+5511987654322",
+        "+5511987654323",
+        "+5519987654321",
+        "+5519987654322",
+        "+5521987654321",
+        "+5521987654322",
+        "+5521987654323",
+        "+5521987654324",
+        "+5521987654325",
+        "+5531987654321",
+        "+14155550100",
+    ];
+    for phone in people {
         app.register(phone).await;
     }
     for phone in ["+5511987654321", "+5521987654321"] {
         let (token, _) = app.login(phone).await;
-        let (status, body) = app.call(Method::POST, "/api/business-plan", json!({}), Some(&token)).await;
-        assert!(status == 200 || status == 201, "{body}");
+        let idea = json!({"ideaData": {"businessIdea": "Padaria de fermentação natural"}});
+        let (status, body) = app.call(Method::PUT, "/api/business-plan/idea", idea, Some(&token)).await;
+        assert_eq!(status, 200, "{body}");
     }
+    let (token, _) = app.login("+5531987654321").await;
+    let (status, body) = app.call(Method::POST, "/api/business-plan", json!({}), Some(&token)).await;
+    assert!(status == 200 || status == 201, "{body}");
+    let (status, _) = app.call(Method::GET, "/api/business-plan/progress", Value::Null, Some(&token)).await;
+    assert_eq!(status, 200);
     // Counted at most every ten minutes: the same figures until then.
     assert_eq!(app.rest_get("/api/landing/proof", "pt-BR").await.1["data"]["plansCreated"], 0);
     app.db.clock().advance(10 * 60 * 1000);
     let (_, body) = app.rest_get("/api/landing/proof", "pt-BR").await;
-    assert_eq!(body["data"]["plansCreated"], 2, "{body}");
-    assert_eq!(body["data"]["states"], json!(["RJ", "SP"]));
+    assert_eq!(body["data"]["plansCreated"], 2, "plans with something written in them: {body}");
+    assert_eq!(body["data"]["states"], json!(["RJ", "SP"]), "Minas, with one person, is not named");
     std::fs::remove_file(&file).unwrap();
 }
 on_both_engines!(the_landing_page_s_figures_are_counted_and_its_testimonials_configured);

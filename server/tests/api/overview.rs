@@ -71,7 +71,7 @@ async fn the_overview_read_in_one_statement_is_what_its_parts_read_alone_say(db:
 }
 on_both_engines!(the_overview_read_in_one_statement_is_what_its_parts_read_alone_say);
 
-async fn someone_without_a_plan_has_no_overview_yet_and_the_dashboard_creates_it(db: TestDatabase) {
+async fn someone_without_a_plan_has_no_overview_until_they_write_one(db: TestDatabase) {
     let app = spawn_app(db).await;
     app.register(ANA).await;
     let user_id = app.user_column(ANA, "id").await;
@@ -80,6 +80,9 @@ async fn someone_without_a_plan_has_no_overview_yet_and_the_dashboard_creates_it
     let (token, _) = app.login(ANA).await;
     let (status, body) = app.call(Method::GET, "/api/dashboard", serde_json::Value::Null, Some(&token)).await;
     assert_eq!(status, 200, "{body}");
+    assert!(overviews.in_one_read(&user_id, 5, 140, 12).await.unwrap().is_none(), "a read makes no plan");
+    let idea = serde_json::json!({"ideaData": {"businessIdea": "Padaria"}});
+    assert_eq!(app.call(Method::PUT, "/api/business-plan/idea", idea, Some(&token)).await.0, 200);
     assert!(overviews.in_one_read(&user_id, 5, 140, 12).await.unwrap().is_some());
 }
-on_both_engines!(someone_without_a_plan_has_no_overview_yet_and_the_dashboard_creates_it);
+on_both_engines!(someone_without_a_plan_has_no_overview_until_they_write_one);

@@ -387,3 +387,23 @@ async fn the_dashboard_counts_real_messages(db: TestDatabase) {
     assert_eq!(stats["data"]["stats"]["messagesThisWeek"], 2);
 }
 on_both_engines!(the_dashboard_counts_real_messages);
+
+/// Issue 62: looking is not making — a new person's progress, sync and dashboard show six empty
+/// steps, and no plan is stored (nor counted on the landing page) until they write one.
+async fn reading_a_plan_never_creates_one(db: TestDatabase) {
+    let app = spawn_app(db).await;
+    app.register("+5511987654321").await;
+    let (token, _) = app.login("+5511987654321").await;
+    for path in ["/api/business-plan/progress", "/api/dashboard"] {
+        let (status, body) = app.call(Method::GET, path, Value::Null, Some(&token)).await;
+        assert_eq!(status, 200, "{path}: {body}");
+    }
+    let (_, progress) = app.call(Method::GET, "/api/business-plan/progress", Value::Null, Some(&token)).await;
+    assert_eq!(progress["data"]["progress"], 0, "{progress}");
+    assert_eq!(progress["data"]["steps"].as_array().map(Vec::len), Some(6), "{progress}");
+    assert_eq!(app.count("select count(*) as n from business_plans").await, 0, "nothing stored");
+    let idea = json!({"ideaData": {"businessIdea": "Padaria de fermentação natural"}});
+    assert_eq!(app.call(Method::PUT, "/api/business-plan/idea", idea, Some(&token)).await.0, 200);
+    assert_eq!(app.count("select count(*) as n from business_plans").await, 1, "a write makes it");
+}
+on_both_engines!(reading_a_plan_never_creates_one);

@@ -198,7 +198,7 @@ impl BusinessPlanApi {
         call: Call<GetBusinessPlanProgress>,
     ) -> Answer<GetBusinessPlanProgress> {
         let caller = call.caller()?;
-        let plan = self.plans.get_or_create(&caller.user.id).await?;
+        let plan = self.plans.outline(&caller.user.id).await?;
         Ok(Reply::from(pb::GetBusinessPlanProgressResponse {
             progress: plan.progress(),
             status: status_proto(plan.status()) as i32,
@@ -265,7 +265,7 @@ impl BusinessPlanApi {
 
     async fn sync_progress(&self, call: Call<SyncProgress>) -> Answer<SyncProgress> {
         let caller = call.caller()?;
-        let plan = self.plans.get_or_create(&caller.user.id).await?;
+        let plan = self.plans.outline(&caller.user.id).await?;
         let latest = self.plans.latest_cursor(&caller.user.id).await?;
         Ok(Reply::from(pb::SyncProgressResponse {
             progress: plan.progress(),

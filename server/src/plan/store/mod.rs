@@ -394,6 +394,12 @@ pub(super) async fn latest_document(
 }
 
 /// The user's plan, started now if they had none.
+/// The plan of someone who has none yet, as a read shows it — six empty steps — without storing
+/// it: reading never creates a plan (its id is empty).
+pub(in crate::plan) fn unsaved(user_id: &str, now: i64) -> Plan {
+    from_parts((String::new(), user_id, now, now), &[], (0, 0), now)
+}
+
 pub(in crate::plan) async fn get_or_create(
     conn: &mut AnyConnection,
     user_id: &str,
