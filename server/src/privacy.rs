@@ -1,6 +1,6 @@
 //! The LGPD rights of art. 18 as a service: a complete copy of one person's data (asked by an
-//! admin or by the person) behind a signed link that expires in 15 minutes and only ever serves
-//! that person's copy, and the erasure of everything personal, each recorded in the audit log in
+//! admin or by the person) behind a signed link that expires in 15 minutes, serves once, only
+//! while the session and role that asked for it stand, and only ever that person's copy, and the erasure of everything personal, each recorded in the audit log in
 //! the same transaction as what it records. The export adapter formats the copy; the reads, the
 //! writes and the link's signature are here. It sits beside `erasure`, above the domains it
 //! gathers.
@@ -40,6 +40,25 @@ pub struct Collected {
     pub at: i64,
 }
 
+/// Who asked for a link, as the link remembers them: the session it was asked in and the role held.
+pub struct Asker<'a> {
+    pub session_id: &'a str,
+    pub role: &'a str,
+}
+
+/// What a signed link may do now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkClaim {
+    /// Serve the copy (the link is now spent).
+    Serve,
+    /// Served once already.
+    Used,
+    /// Past its window, or no such link.
+    Gone,
+    /// The session that asked ended, or its asker no longer holds the role they asked with.
+    AskerGone,
+}
+
 /// How long an export's link serves the copy.
 pub const LINK_TTL_MS: i64 = 15 * 60 * 1000;
 
@@ -75,36 +94,108 @@ impl Privacy {
     }
 
     /// Records that `by` asked for a copy of `user_id`'s data and gives the link to it, valid
-    /// [`LINK_TTL_MS`] from now, and until when.
-    pub async fn export_link(&self, user_id: &str, by: &Request<'_>) -> Result<(String, i64), AppError> {
+    /// [`LINK_TTL_MS`] from now, once, and only while `asker`'s session and role stand; and until when.
+    pub async fn export_link(
+        &self,
+        user_id: &str,
+        by: &Request<'_>,
+        asker: &Asker<'_>,
+    ) -> Result<(String, i64), AppError> {
         let expires = self.record_export(user_id, by).await? + LINK_TTL_MS;
-        Ok((self.link(user_id, expires), expires))
+        let link_id = uuid::Uuid::new_v4().simple().to_string();
+        let now = self.db.now_ms();
+        let mut writer = self.db.writer().await?;
+        sqlx::query(
+            "insert into export_links (id, user_id, requester_id, session_id, requester_role, expires_at, created_at) \
+             values ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&link_id)
+        .bind(user_id)
+        .bind(by.actor_id)
+        .bind(asker.session_id)
+        .bind(asker.role)
+        .bind(expires)
+        .bind(now)
+        .execute(&mut *writer)
+        .await?;
+        // Links a day past their end are of no use to anyone: forgotten as new ones are made.
+        sqlx::query("delete from export_links where expires_at < $1")
+            .bind(now - crate::clock::DAY_MS)
+            .execute(&mut *writer)
+            .await?;
+        Ok((self.link(user_id, &link_id, expires), expires))
     }
 
-    /// A link to the person's copy, valid until `expires` (Unix ms).
-    pub fn link(&self, user_id: &str, expires: i64) -> String {
+    /// A link to the person's copy, naming its row, valid until `expires` (Unix ms).
+    pub fn link(&self, user_id: &str, link_id: &str, expires: i64) -> String {
         format!(
-            "{}/api/admin/exports/{user_id}?expires={expires}&signature={}",
+            "{}/api/admin/exports/{user_id}?link={link_id}&expires={expires}&signature={}",
             self.public_url,
-            self.signature(user_id, expires)
+            self.signature(user_id, link_id, expires)
         )
     }
 
-    /// Whether a link's signature is ours for this person and expiry (compared in constant time).
-    pub fn signed(&self, user_id: &str, expires: i64, signature: &str) -> bool {
+    /// Whether a link's signature is ours for this person, row and expiry (constant time).
+    pub fn signed(&self, user_id: &str, link_id: &str, expires: i64, signature: &str) -> bool {
         let Ok(given) = hex::decode(signature) else { return false };
-        self.mac(user_id, expires).verify_slice(&given).is_ok()
+        self.mac(user_id, link_id, expires).verify_slice(&given).is_ok()
     }
 
-    fn signature(&self, user_id: &str, expires: i64) -> String {
-        hex::encode(self.mac(user_id, expires).finalize().into_bytes())
+    fn signature(&self, user_id: &str, link_id: &str, expires: i64) -> String {
+        hex::encode(self.mac(user_id, link_id, expires).finalize().into_bytes())
     }
 
-    /// The MAC of a link: the person and the expiry, under the exports' key.
-    fn mac(&self, user_id: &str, expires: i64) -> Hmac<Sha256> {
+    /// The MAC of a link: the person, the link's row and the expiry, under the exports' key.
+    fn mac(&self, user_id: &str, link_id: &str, expires: i64) -> Hmac<Sha256> {
         let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
-        mac.update(format!("{user_id}:{expires}").as_bytes());
+        mac.update(format!("{user_id}:{link_id}:{expires}").as_bytes());
         mac
+    }
+
+    /// Spends a signed link: one conditional statement, so two downloads at once serve one copy.
+    /// It serves only while unused, in its window, and while the session that asked for it stands
+    /// and its asker still holds the role they asked with (an admin logged out, or no longer an
+    /// admin, has no copy served by an old link).
+    pub async fn claim_link(&self, link_id: &str, user_id: &str) -> Result<LinkClaim, AppError> {
+        let now = self.db.now_ms();
+        let claimed = sqlx::query(
+            "update export_links set used_at = $1 where id = $2 and user_id = $3 and used_at is null \
+             and expires_at >= $1 \
+             and exists (select 1 from refresh_tokens t where t.family_id = export_links.session_id \
+               and t.user_id = export_links.requester_id and t.revoked_at is null and t.expires_at > $1) \
+             and exists (select 1 from users u where u.id = export_links.requester_id \
+               and u.role = export_links.requester_role)",
+        )
+        .bind(now)
+        .bind(link_id)
+        .bind(user_id)
+        .execute(&mut *self.db.writer().await?)
+        .await?
+        .rows_affected();
+        if claimed == 1 {
+            return Ok(LinkClaim::Serve);
+        }
+        let row: Option<(Option<i64>, i64)> =
+            sqlx::query_as("select used_at, expires_at from export_links where id = $1 and user_id = $2")
+                .bind(link_id)
+                .bind(user_id)
+                .fetch_optional(self.db.pool())
+                .await?;
+        Ok(match row {
+            None => LinkClaim::Gone,
+            Some((Some(_), _)) => LinkClaim::Used,
+            Some((None, expires)) if expires < now => LinkClaim::Gone,
+            Some((None, _)) => LinkClaim::AskerGone,
+        })
+    }
+
+    /// Gives a claimed link back when its copy could not be built: the person may try again.
+    pub async fn release_link(&self, link_id: &str) -> Result<(), AppError> {
+        sqlx::query("update export_links set used_at = null where id = $1")
+            .bind(link_id)
+            .execute(&mut *self.db.writer().await?)
+            .await?;
+        Ok(())
     }
 
     /// Now, by the server's clock (a link's expiry is counted from it).

@@ -25,13 +25,15 @@ impl AccountApi {
 
 impl AccountApi {
     async fn export_my_data(&self, call: Call<ExportMyData>) -> Answer<ExportMyData> {
-        let user = call.user()?;
+        let caller = call.caller()?;
+        let user = &caller.user;
         let by = privacy::Request {
             actor_id: &user.id,
             action: "export_own_data",
             detail: "LGPD export, self-service",
         };
-        let (download_url, expires) = self.privacy.export_link(&user.id, &by).await?;
+        let asker = privacy::Asker { session_id: &caller.session_id, role: user.role.as_str() };
+        let (download_url, expires) = self.privacy.export_link(&user.id, &by, &asker).await?;
         Ok(Reply::from(pb::ExportMyDataResponse { download_url, expires_at: Some(timestamp(expires)) }))
     }
 

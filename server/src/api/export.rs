@@ -1,7 +1,7 @@
 //! LGPD export: a complete, machine-readable copy of one user's data — profile, subscriptions,
 //! plan (JSON and Markdown) and messages — behind a link `privacy::Privacy` signed, that expires
-//! in 15 minutes and only ever serves that user's export. The signature is the link's only key,
-//! so it can be opened in a new tab.
+//! in 15 minutes, serves once, only while the session and role that asked stand, and only ever
+//! that user's export. The signature is the link's only key, so it can be opened in a new tab.
 
 use axum::{
     extract::{Path, Query, State},
@@ -16,7 +16,7 @@ use crate::{
     conversation::messages::Author,
     locale::Language,
     plan::document,
-    privacy::{Collected, Privacy},
+    privacy::{Collected, LinkClaim, Privacy},
     proto::json::to_json,
 };
 
@@ -85,6 +85,9 @@ pub struct LinkQuery {
     expires: i64,
     #[serde(default)]
     signature: String,
+    /// The link's row (`export_links`).
+    #[serde(default)]
+    link: String,
 }
 
 /// `GET /api/admin/exports/{user_id}?expires&signature`
@@ -94,7 +97,7 @@ pub async fn download(
     Query(link): Query<LinkQuery>,
 ) -> Response {
     let lang = Language::default();
-    if !exports.privacy.signed(&user_id, link.expires, &link.signature) {
+    if !exports.privacy.signed(&user_id, &link.link, link.expires, &link.signature) {
         tracing::warn!(target: "security", event = "export_link_refused", "an export link with a bad signature");
         return (StatusCode::FORBIDDEN, lang.choose("Link inválido.", "Invalid link.")).into_response();
     }
@@ -105,7 +108,45 @@ pub async fn download(
         )
             .into_response();
     }
-    match exports.collect(&user_id).await {
+    let refused = |status: StatusCode, pt_br: &'static str, en: &'static str| {
+        (status, lang.choose(pt_br, en)).into_response()
+    };
+    match exports.privacy.claim_link(&link.link, &user_id).await {
+        Ok(LinkClaim::Serve) => {}
+        Ok(LinkClaim::Used) => {
+            tracing::warn!(target: "security", event = "export_link_reused", "an export link was used again");
+            return refused(
+                StatusCode::GONE,
+                "Este link já foi usado. Gere uma nova exportação.",
+                "This link was used already. Ask for a new export.",
+            );
+        }
+        Ok(LinkClaim::Gone) => {
+            return refused(
+                StatusCode::GONE,
+                "Este link expirou. Gere uma nova exportação.",
+                "This link has expired.",
+            );
+        }
+        Ok(LinkClaim::AskerGone) => {
+            tracing::warn!(target: "security", event = "export_link_asker_gone", "an export link outlived its session or role");
+            return refused(
+                StatusCode::FORBIDDEN,
+                "Este link não vale mais: a sessão que o pediu terminou. Entre de novo e gere uma nova exportação.",
+                "This link is no longer valid: the session that asked for it ended. Log in again and ask for a new export.",
+            );
+        }
+        Err(err) => {
+            tracing::error!(error = %err, "an export link could not be checked");
+            return (StatusCode::SERVICE_UNAVAILABLE, "try again").into_response();
+        }
+    }
+    let collected = exports.collect(&user_id).await;
+    if !matches!(collected, Ok(Some(_))) {
+        // Nothing was served: the link may be used again.
+        let _ = exports.privacy.release_link(&link.link).await;
+    }
+    match collected {
         Ok(Some(data)) => {
             let mut response =
                 (StatusCode::OK, serde_json::to_string_pretty(&data).unwrap_or_default()).into_response();

@@ -28,6 +28,7 @@ async fn a_person_downloads_a_complete_copy_of_their_own_data(db: TestDatabase) 
     let export: Value = response.json().await.unwrap();
     assert_eq!(export["user"]["phoneNumber"], ANA);
     assert_eq!(export["messages"][0]["content"], "Oi, quero meus dados");
+    assert_eq!(app.http.get(&url).send().await.unwrap().status(), 410, "a link serves once");
     let actions: Vec<String> =
         sqlx::query_scalar("select action from audit_events").fetch_all(app.db.pool()).await.unwrap();
     assert_eq!(actions, ["export_own_data"]);

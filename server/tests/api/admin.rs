@@ -314,6 +314,12 @@ async fn an_export_link_serves_that_user_s_data_in_its_window_only(db: TestDatab
     let url = body["data"]["downloadUrl"].as_str().unwrap().replace("http://localhost:8080", &app.address);
     assert!(body["data"]["expiresAt"].as_str().unwrap().ends_with('Z'));
 
+    let someone_else = url.replace(&id, &other);
+    assert_eq!(
+        app.http.get(&someone_else).send().await.unwrap().status(),
+        403,
+        "the link serves only its user"
+    );
     let response = app.http.get(&url).send().await.unwrap();
     assert_eq!(response.status(), 200);
     assert!(response.headers()["content-disposition"].to_str().unwrap().starts_with("attachment"));
@@ -323,24 +329,66 @@ async fn an_export_link_serves_that_user_s_data_in_its_window_only(db: TestDatab
     assert!(export.get("businessPlanMarkdown").is_some());
     assert_eq!(export["monthResults"], json!([]), "the month results are hers too (none recorded here)");
 
-    let someone_else = url.replace(&id, &other);
-    assert_eq!(
-        app.http.get(&someone_else).send().await.unwrap().status(),
-        403,
-        "the link serves only its user"
-    );
+    assert_eq!(app.http.get(&url).send().await.unwrap().status(), 410, "once only");
     let privacy = socio::privacy::Privacy::new(
         app.db.clone(),
         socio::plan::Plans::new(app.db.clone(), Default::default()),
         &socio::config::Secret::new("test-secret-that-is-long-enough-0123456789"),
         &app.address,
     );
-    let expired = privacy.link(&id, app.db.now_ms() - 1);
+    let expired = privacy.link(&id, "any-link", app.db.now_ms() - 1);
     assert_eq!(app.http.get(&expired).send().await.unwrap().status(), 410, "not after its window");
     let (_, audit) = app.call(Method::GET, "/api/admin/audit", Value::Null, Some(&token)).await;
     assert_eq!(audit["data"]["events"][0]["action"], "export_user");
 }
 on_both_engines!(an_export_link_serves_that_user_s_data_in_its_window_only);
+
+/// Issue 62: a link dies with the session that asked for it and with the admin's role; two
+/// downloads at once serve one copy.
+async fn an_export_link_serves_once_and_only_while_its_asker_s_session_and_role_stand(db: TestDatabase) {
+    let (app, token) = admin_app(db, &[]).await;
+    let hello = json!({"from": "+5511987654321", "name": "Ana Lima", "text": "Oi"}).to_string();
+    app.rest_send(Method::POST, "/api/dev/whatsapp/inbound", &hello).await;
+    let (_, found) = app.call(Method::GET, "/api/admin/users?search=ana", Value::Null, Some(&token)).await;
+    let id = found["data"]["users"][0]["id"].as_str().unwrap().to_owned();
+    let export = || async {
+        let (status, body) =
+            app.call(Method::POST, &format!("/api/admin/users/{id}/export"), json!({}), Some(&token)).await;
+        assert_eq!(status, 200, "{body}");
+        body["data"]["downloadUrl"].as_str().unwrap().replace("http://localhost:8080", &app.address)
+    };
+    let http = &app.http;
+    let get = |url: String| async move { http.get(&url).send().await.unwrap().status().as_u16() };
+
+    let url = export().await;
+    let mut both = [0u16; 2];
+    (both[0], both[1]) = tokio::join!(get(url.clone()), get(url.clone()));
+    both.sort_unstable();
+    assert_eq!(both, [200, 410], "one copy served");
+
+    // The admin is no longer one (the role written straight in the database, so the session
+    // stands): the link they asked for as an admin serves nothing.
+    let url = export().await;
+    sqlx::query("update users set role = 'user' where phone_number = $1")
+        .bind(ADMIN)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(get(url.clone()).await, 403, "the role it was asked with is gone");
+    sqlx::query("update users set role = 'admin' where phone_number = $1")
+        .bind(ADMIN)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(get(url).await, 200, "refused links were not spent");
+
+    // The admin logs out: a link asked for in that session serves nothing any more.
+    let url = export().await;
+    let (status, _) = app.call(Method::POST, "/api/auth/logout", json!({}), Some(&token)).await;
+    assert_eq!(status, 200);
+    assert_eq!(get(url).await, 403, "the session that asked ended");
+}
+on_both_engines!(an_export_link_serves_once_and_only_while_its_asker_s_session_and_role_stand);
 
 async fn the_figures_count_users_activity_messages_and_plans_from_known_data(db: TestDatabase) {
     let (app, token) = admin_app(db, &[]).await;
