@@ -84,6 +84,8 @@ pub enum Precondition {
     RefundWithoutPixKey,
     /// The refund was already paid.
     RefundAlreadyPaid,
+    /// The person already has Pro running: a checkout would replace it.
+    AlreadyPro,
     /// The refund's Pix key is not the one the admin was shown (and paid).
     RefundKeyChanged,
     /// The person's Pix key is kept as given once the refund is to be paid: a change goes
@@ -363,6 +365,10 @@ fn precondition_text(precondition: Precondition, lang: Language) -> &'static str
         Precondition::RefundAlreadyPaid => {
             lang.choose("Este reembolso já foi pago.", "This refund was already paid.")
         }
+        Precondition::AlreadyPro => lang.choose(
+            "Este número já tem o Sócio Pro ativo: nada foi cobrado. Para mudar do mensal para o anual, entre no painel e use \"Mudar para anual\".",
+            "This number already has Sócio Pro running: nothing was charged. To move from monthly to yearly, log in and use \"Switch to yearly\" on the dashboard.",
+        ),
         Precondition::RefundKeyChanged => lang.choose(
             "A chave Pix deste reembolso não é a que você viu na lista: nada foi registrado. Recarregue a lista e confira a chave antes de pagar.",
             "This refund's Pix key is not the one you saw in the list: nothing was recorded. Reload the list and check the key before paying.",

@@ -19,7 +19,7 @@ use crate::{
         plans::{self, Offer, PlanId},
         subscriptions::{Interval, Subscription},
     },
-    error::{AppError, Problem},
+    error::{AppError, Precondition, Problem},
     identity::{
         login::start_on_whatsapp,
         phone::PhoneNumber,
@@ -55,15 +55,8 @@ impl BillingApi {
             // The public `/checkout/{phone}` page: anyone may ask, so per address and per number.
             self.payments.limit_address(call.client_address().as_deref()).await?;
         }
-        if !body.phone_number.trim().is_empty() || (body.link.trim().is_empty() && anonymous) {
-            let phone = PhoneNumber::parse_field("phoneNumber", &body.phone_number)?;
-            if anonymous {
-                self.payments.limit_number(&phone).await?;
-            }
-            return self.payments.person_by_phone(&phone).await?.ok_or_else(|| AppError::NotRegistered {
-                whatsapp_url: start_on_whatsapp(&self.business_number, lang),
-            });
-        }
+        // The signed link we sent the person names them, with or without their number beside it
+        // (`/checkout/{number}?link=…`): it goes first, and counts as the person themselves.
         if !body.link.trim().is_empty() {
             let expired = Problem::Format {
                 pt_br: "um link de pagamento válido (cada link vale 7 dias: peça outro no WhatsApp)",
@@ -75,6 +68,15 @@ impl BillingApi {
                 .await?
                 .ok_or_else(|| AppError::invalid("link", expired));
         }
+        if !body.phone_number.trim().is_empty() || anonymous {
+            let phone = PhoneNumber::parse_field("phoneNumber", &body.phone_number)?;
+            if anonymous {
+                self.payments.limit_number(&phone, call.client_address().as_deref()).await?;
+            }
+            return self.payments.person_by_phone(&phone).await?.ok_or_else(|| AppError::NotRegistered {
+                whatsapp_url: start_on_whatsapp(&self.business_number, lang),
+            });
+        }
         call.optional_caller().map(|caller| caller.user.clone()).ok_or(AppError::Unauthenticated)
     }
 }
@@ -82,7 +84,7 @@ impl BillingApi {
 /// Who asks for the checkout: the caller or the link's person themselves, else an anonymous
 /// address asking by number (a checkout still open is reopened only for whoever opened it).
 fn requester(call: &Call<CreateCheckout>, user: &User) -> Requester {
-    let by_link = !call.body().link.trim().is_empty() && call.body().phone_number.trim().is_empty();
+    let by_link = !call.body().link.trim().is_empty();
     match call.optional_caller() {
         Some(caller) => Requester::Person(caller.user.id.clone()),
         None if by_link => Requester::Person(user.id.clone()),
@@ -144,15 +146,17 @@ impl BillingApi {
                 redirect_url: self.payments.success_url(&user, None),
             },
             PlanType::Pro => pb::CreateCheckoutResponse {
-                checkout_url: self
-                    .payments
-                    .pro_checkout(
-                        &user,
-                        interval(body.interval),
-                        Variant::named(&body.landing_variant),
-                        &requester(&call, &user),
-                    )
-                    .await?,
+                checkout_url: {
+                    self.refuse_replacing_an_active_pro(&call, &user, interval(body.interval)).await?;
+                    self.payments
+                        .pro_checkout(
+                            &user,
+                            interval(body.interval),
+                            Variant::named(&body.landing_variant),
+                            &requester(&call, &user),
+                        )
+                        .await?
+                },
                 redirect_url: String::new(),
             },
             PlanType::Unspecified => {
@@ -160,6 +164,26 @@ impl BillingApi {
             }
         };
         Ok(Reply::from(reply))
+    }
+
+    /// A running Pro is never replaced by a checkout in passing: paying a second one would end the
+    /// first unrefunded. Only the person themselves, logged in, may move a monthly Pro to yearly
+    /// (as `UpgradeSubscription` does); anyone else, by number or link, is refused.
+    async fn refuse_replacing_an_active_pro(
+        &self,
+        call: &Call<CreateCheckout>,
+        user: &User,
+        wanted: Interval,
+    ) -> Result<(), AppError> {
+        let Some(current) = self.payments.current(&user.id).await?.filter(|s| s.status == "active") else {
+            return Ok(());
+        };
+        let themselves = call.optional_caller().is_some_and(|caller| caller.user.id == user.id);
+        let an_upgrade = current.interval == Interval::Monthly && wanted == Interval::Yearly;
+        if themselves && an_upgrade {
+            return Ok(());
+        }
+        Err(AppError::FailedPrecondition(Precondition::AlreadyPro))
     }
 
     async fn get_subscription_status(

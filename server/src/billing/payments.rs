@@ -29,6 +29,10 @@ use crate::{
 /// Checkouts asked for without a token, from one address and for one number.
 pub const CHECKOUT_PER_ADDRESS: Limit = Limit { max: 20, window: Duration::from_secs(600) };
 pub const CHECKOUT_PER_NUMBER: Limit = Limit { max: 10, window: Duration::from_secs(600) };
+/// New checkout sessions opened for one person by people without a token (whatever their
+/// address): each is a call to the provider. The person themselves (logged in, or through the
+/// signed link we sent them) is never held back by them.
+pub const NEW_ANONYMOUS_CHECKOUTS_PER_PERSON: Limit = Limit { max: 10, window: Duration::from_secs(600) };
 /// Lookups of a checkout by its id without a token (the page after paying asks every 2 s; the
 /// sandbox's page once), per address.
 pub const LOOKUPS_PER_ADDRESS: Limit = Limit { max: 120, window: Duration::from_secs(60) };
@@ -90,9 +94,10 @@ impl Payments {
         rate_limit::per_address(&self.db, "checkout_lookup", address, LOOKUPS_PER_ADDRESS).await
     }
 
-    /// A checkout asked without a token counts against the number it names.
-    pub async fn limit_number(&self, phone: &PhoneNumber) -> Result<(), AppError> {
-        let key = format!("checkout:number:{}", phone.identity().e164());
+    /// A checkout asked without a token counts against the number it names, from that address:
+    /// one address asking for someone else's number never locks out the person's own asks.
+    pub async fn limit_number(&self, phone: &PhoneNumber, address: Option<&str>) -> Result<(), AppError> {
+        let key = format!("checkout:number:{}:from:{}", phone.identity().e164(), address.unwrap_or("-"));
         rate_limit::per_key(&self.db, &key, CHECKOUT_PER_NUMBER).await
     }
 
@@ -127,7 +132,7 @@ impl Payments {
 
     /// The checkout page again, for this person: by number, or by a fresh opaque link.
     pub fn checkout_page(&self, user: &User) -> String {
-        self.links.checkout_url(&self.public_url, user, self.db.now_ms())
+        self.links.checkout_page(&self.public_url, user, self.db.now_ms())
     }
 
     /// A Pro checkout through the provider for `requester`: its address.
@@ -155,6 +160,10 @@ impl Payments {
             }
             Some((_, Some(url))) => return Ok(url),
             Some((_, None)) | None => {}
+        }
+        if let Requester::Address(_) = requester {
+            let key = format!("checkout:new:anonymous:{}", user.id);
+            rate_limit::per_key(&self.db, &key, NEW_ANONYMOUS_CHECKOUTS_PER_PERSON).await?;
         }
         match self.provider {
             PaymentsProvider::Sandbox => {

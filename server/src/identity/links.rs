@@ -50,13 +50,26 @@ impl LinkKeys {
         URL_SAFE_NO_PAD.encode(payload)
     }
 
-    /// A person's checkout page: `/checkout/{digits}` for someone with a number (it carries the
-    /// number they proved they own), else `/checkout?link=<token>`, valid for a week from `now`.
+    /// A person's checkout page, signed for them for a week from `now`: `/checkout/{digits}?link=…`
+    /// for someone with a number (the page shows the number; the link says it is the person
+    /// themselves asking, so nobody else's asks by number hold them back), else
+    /// `/checkout?link=<token>`.
     pub fn checkout_url(&self, public_url: &str, user: &User, now: i64) -> String {
+        let base = public_url.trim_end_matches('/');
+        let link = self.sign(&user.id, now + LINK_TTL_MS);
+        match &user.phone {
+            Some(phone) => format!("{base}/checkout/{}?link={link}", phone.digits()),
+            None => format!("{base}/checkout?link={link}"),
+        }
+    }
+
+    /// A person's checkout page to come back to (Stripe's cancel page): `/checkout/{digits}` for
+    /// someone with a number, unsigned — it stays with the provider — else the signed link.
+    pub fn checkout_page(&self, public_url: &str, user: &User, now: i64) -> String {
         let base = public_url.trim_end_matches('/');
         match &user.phone {
             Some(phone) => format!("{base}/checkout/{}", phone.digits()),
-            None => format!("{base}/checkout?link={}", self.sign(&user.id, now + LINK_TTL_MS)),
+            None => self.checkout_url(public_url, user, now),
         }
     }
 

@@ -269,3 +269,45 @@ async fn looking_up_checkouts_without_a_token_is_limited_per_address(db: TestDat
     assert!(body["retryAfter"].as_u64().is_some_and(|s| s >= 1), "{body}");
 }
 on_both_engines!(looking_up_checkouts_without_a_token_is_limited_per_address);
+
+/// Issue 62: ten anonymous checkouts for someone else's number from one address leave the person's
+/// own checkout from another address, and through the signed link we sent her, untouched.
+async fn one_address_asking_for_someone_s_number_never_locks_out_her_own_checkout(db: TestDatabase) {
+    let app = spawn_app_with(
+        db,
+        &[("WHATSAPP_BATCH_WINDOW_MS", "10".into()), ("TRUSTED_PROXIES", "127.0.0.1/32".into())],
+    )
+    .await;
+    app.say(ANA, "Oi").await;
+    app.still_at_a_window_s_start(600_000);
+    let ask = json!({"planType": "pro", "phoneNumber": ANA, "interval": "monthly"});
+    let mut statuses = Vec::new();
+    for _ in 0..12 {
+        statuses.push(checkout_from(&app, "203.0.113.9", &ask).await.0);
+    }
+    assert!(
+        statuses[..10].iter().all(|s| *s == 200) && statuses[10..].iter().all(|s| *s == 429),
+        "{statuses:?}"
+    );
+    let (status, body) = checkout_from(&app, "198.51.100.7", &ask).await;
+    assert_eq!(status, 200, "her own, from her address: {body}");
+    // The link the consultant sent her is signed: from the crowded address too, she is herself.
+    let sent = app.outbox_messages(ANA).await;
+    let url = sent
+        .iter()
+        .filter_map(|m| m["text"].as_str())
+        .find_map(|t| t.split_whitespace().find(|w| w.contains("/checkout/") && w.contains("link=")))
+        .expect("a signed checkout link on WhatsApp")
+        .to_owned();
+    let link: String = url
+        .split("link=")
+        .nth(1)
+        .unwrap()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect();
+    let by_link = json!({"planType": "pro", "phoneNumber": ANA, "link": link, "interval": "monthly"});
+    let (status, body) = checkout_from(&app, "203.0.113.9", &by_link).await;
+    assert_eq!(status, 200, "{body}");
+}
+on_both_engines!(one_address_asking_for_someone_s_number_never_locks_out_her_own_checkout);

@@ -124,6 +124,11 @@ impl FakeStripe {
     pub fn refunds(&self) -> Vec<String> {
         self.inner.lock().unwrap().refunds.clone()
     }
+
+    /// How many Checkout Sessions were created.
+    pub fn checkout_sessions_created(&self) -> usize {
+        self.inner.lock().unwrap().sessions.len()
+    }
 }
 
 fn expand_paths(query: &Option<String>) -> Vec<String> {

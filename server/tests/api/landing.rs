@@ -59,7 +59,7 @@ async fn the_funnel_counts_each_visitor_once_a_day_by_variant_and_attributes_pai
     assert_eq!(status, 200, "{body}");
     let session = body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
     assert_eq!(app.complete_sandbox(&session, true).await.0, 200);
-    // A checkout started without a variant is not attributed to either.
+    // Another checkout for her, now Pro, is refused: nothing replaces a running Pro in passing.
     let (status, _) = app
         .call(
             Method::POST,
@@ -68,7 +68,7 @@ async fn the_funnel_counts_each_visitor_once_a_day_by_variant_and_attributes_pai
             None,
         )
         .await;
-    assert_eq!(status, 200);
+    assert_eq!(status, 409);
     // Bruno pays from the link the consultant sent him on WhatsApp: no landing page, counted apart.
     let bruno = "+5521998765432";
     let inbound = json!({"from": bruno, "name": "Bruno", "text": "Oi"}).to_string();

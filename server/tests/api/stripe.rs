@@ -209,7 +209,8 @@ async fn the_page_after_paying_shows_the_payment_and_stripe_s_receipt_once_strip
         "it names no person"
     );
 
-    let yearly = checkout(&app, "yearly").await;
+    // Moving to yearly is hers to do, logged in.
+    let yearly = upgrade(&app, &app.login(ANA).await.0).await;
     deliver(&app, &completed(&yearly, "evt_2"), 0).await;
     let (_, paid) = result(&app, &ours(&stripe, &yearly)).await;
     assert_eq!(
@@ -251,6 +252,20 @@ async fn cancel(app: &TestApp, token: &str) -> (u16, Value) {
 }
 
 /// A paid monthly plan (`sub_1`, first invoice paid by `pi_invoice_1`) and Ana's session.
+/// Moves the logged-in person to yearly (`UpgradeSubscription`): the new checkout's session.
+async fn upgrade(app: &TestApp, token: &str) -> String {
+    let (status, body) = app
+        .call(
+            reqwest::Method::POST,
+            "/api/subscriptions/upgrade",
+            json!({"newPlanType": "pro", "interval": "yearly"}),
+            Some(token),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned()
+}
+
 async fn paid_monthly(app: &TestApp) -> String {
     let cs = checkout(app, "monthly").await;
     assert_eq!(deliver(app, &completed(&cs, "evt_1"), 0).await, 200);
@@ -409,16 +424,7 @@ async fn moving_to_yearly_or_an_admin_s_free_never_leaves_stripe_charging(db: Te
     let stripe = FakeStripe::start().await;
     let app = app(db, &stripe).await;
     let token = paid_monthly(&app).await;
-    let (status, body) = app
-        .call(
-            reqwest::Method::POST,
-            "/api/subscriptions/upgrade",
-            json!({"newPlanType": "pro", "interval": "yearly"}),
-            Some(&token),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let yearly = body["data"]["checkoutUrl"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let yearly = upgrade(&app, &token).await;
     assert_eq!(deliver(&app, &completed(&yearly, "evt_2"), 0).await, 200);
     eventually("the monthly subscription stops renewing at Stripe", || async {
         stripe.subscription("sub_1")["cancel_at_period_end"] == true
@@ -426,11 +432,31 @@ async fn moving_to_yearly_or_an_admin_s_free_never_leaves_stripe_charging(db: Te
     .await;
     assert_eq!(tier(&app).await, "pro");
 
-    // Back to monthly, then an admin makes Ana free: the new subscription ends at Stripe at once.
-    let again = checkout(&app, "monthly").await;
-    assert_eq!(deliver(&app, &completed(&again, "evt_3"), 0).await, 200);
+    // Issue 62: a checkout by her number while her yearly Pro runs is refused, nothing opened at
+    // Stripe: paying it would have ended the year she paid for, unrefunded.
+    let sessions = stripe.checkout_sessions_created();
+    let (status, body) = app
+        .call(
+            reqwest::Method::POST,
+            "/api/subscriptions/checkout",
+            json!({"planType": "pro", "phoneNumber": ANA, "interval": "monthly"}),
+            None,
+        )
+        .await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("FAILED_PRECONDITION")), "{body}");
+    assert!(body["message"].as_str().unwrap().contains("já tem o Sócio Pro ativo"), "{body}");
+    assert_eq!(stripe.checkout_sessions_created(), sessions, "nothing asked of Stripe");
+
+    // Free again, she subscribes monthly; then an admin makes her free: it ends at Stripe at once.
     let (admin, _) = app.login(ADMIN).await;
     let id = app.user_column(ANA, "id").await;
+    let free = json!({"subscriptionStatus": "free"});
+    let (status, body) = app
+        .call(reqwest::Method::PUT, &format!("/api/admin/users/{id}/subscription"), free, Some(&admin))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let again = checkout(&app, "monthly").await;
+    assert_eq!(deliver(&app, &completed(&again, "evt_3"), 0).await, 200);
     let (status, body) = app
         .call(
             reqwest::Method::PUT,
