@@ -8,6 +8,7 @@
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+pub use crate::identity::export_links::{Asker, LinkClaim};
 use crate::{
     audit::AuditLog,
     billing::subscriptions::{self, Subscriptions},
@@ -16,7 +17,10 @@ use crate::{
     db::Db,
     erasure,
     error::AppError,
-    identity::users::{User, Users},
+    identity::{
+        export_links::ExportLinks,
+        users::{User, Users},
+    },
     plan::{
         Plans,
         store::Plan,
@@ -40,25 +44,6 @@ pub struct Collected {
     pub at: i64,
 }
 
-/// Who asked for a link, as the link remembers them: the session it was asked in and the role held.
-pub struct Asker<'a> {
-    pub session_id: &'a str,
-    pub role: &'a str,
-}
-
-/// What a signed link may do now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LinkClaim {
-    /// Serve the copy (the link is now spent).
-    Serve,
-    /// Served once already.
-    Used,
-    /// Past its window, or no such link.
-    Gone,
-    /// The session that asked ended, or its asker no longer holds the role they asked with.
-    AskerGone,
-}
-
 /// How long an export's link serves the copy.
 pub const LINK_TTL_MS: i64 = 15 * 60 * 1000;
 
@@ -72,6 +57,7 @@ pub struct Privacy {
     subscriptions: Subscriptions,
     audit: AuditLog,
     erasure: erasure::Erasure,
+    links: ExportLinks,
     /// The exports' links: signed with a key derived from the secret, on the public address.
     key: Vec<u8>,
     public_url: String,
@@ -86,6 +72,7 @@ impl Privacy {
             subscriptions: Subscriptions::new(db.clone()),
             audit: AuditLog::new(db.clone()),
             erasure: erasure::Erasure::new(db.clone()),
+            links: ExportLinks::new(db.clone()),
             db,
             plans,
             key: secret.purpose_key("socio data exports"),
@@ -103,26 +90,7 @@ impl Privacy {
     ) -> Result<(String, i64), AppError> {
         let expires = self.record_export(user_id, by).await? + LINK_TTL_MS;
         let link_id = uuid::Uuid::new_v4().simple().to_string();
-        let now = self.db.now_ms();
-        let mut writer = self.db.writer().await?;
-        sqlx::query(
-            "insert into export_links (id, user_id, requester_id, session_id, requester_role, expires_at, created_at) \
-             values ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(&link_id)
-        .bind(user_id)
-        .bind(by.actor_id)
-        .bind(asker.session_id)
-        .bind(asker.role)
-        .bind(expires)
-        .bind(now)
-        .execute(&mut *writer)
-        .await?;
-        // Links a day past their end are of no use to anyone: forgotten as new ones are made.
-        sqlx::query("delete from export_links where expires_at < $1")
-            .bind(now - crate::clock::DAY_MS)
-            .execute(&mut *writer)
-            .await?;
+        self.links.record(&link_id, user_id, asker, expires).await?;
         Ok((self.link(user_id, &link_id, expires), expires))
     }
 
@@ -152,50 +120,14 @@ impl Privacy {
         mac
     }
 
-    /// Spends a signed link: one conditional statement, so two downloads at once serve one copy.
-    /// It serves only while unused, in its window, and while the session that asked for it stands
-    /// and its asker still holds the role they asked with (an admin logged out, or no longer an
-    /// admin, has no copy served by an old link).
+    /// Spends a signed link (`identity::export_links`).
     pub async fn claim_link(&self, link_id: &str, user_id: &str) -> Result<LinkClaim, AppError> {
-        let now = self.db.now_ms();
-        let claimed = sqlx::query(
-            "update export_links set used_at = $1 where id = $2 and user_id = $3 and used_at is null \
-             and expires_at >= $1 \
-             and exists (select 1 from refresh_tokens t where t.family_id = export_links.session_id \
-               and t.user_id = export_links.requester_id and t.revoked_at is null and t.expires_at > $1) \
-             and exists (select 1 from users u where u.id = export_links.requester_id \
-               and u.role = export_links.requester_role)",
-        )
-        .bind(now)
-        .bind(link_id)
-        .bind(user_id)
-        .execute(&mut *self.db.writer().await?)
-        .await?
-        .rows_affected();
-        if claimed == 1 {
-            return Ok(LinkClaim::Serve);
-        }
-        let row: Option<(Option<i64>, i64)> =
-            sqlx::query_as("select used_at, expires_at from export_links where id = $1 and user_id = $2")
-                .bind(link_id)
-                .bind(user_id)
-                .fetch_optional(self.db.pool())
-                .await?;
-        Ok(match row {
-            None => LinkClaim::Gone,
-            Some((Some(_), _)) => LinkClaim::Used,
-            Some((None, expires)) if expires < now => LinkClaim::Gone,
-            Some((None, _)) => LinkClaim::AskerGone,
-        })
+        self.links.claim(link_id, user_id).await
     }
 
-    /// Gives a claimed link back when its copy could not be built: the person may try again.
+    /// Gives a claimed link back when its copy could not be built.
     pub async fn release_link(&self, link_id: &str) -> Result<(), AppError> {
-        sqlx::query("update export_links set used_at = null where id = $1")
-            .bind(link_id)
-            .execute(&mut *self.db.writer().await?)
-            .await?;
-        Ok(())
+        self.links.release(link_id).await
     }
 
     /// Now, by the server's clock (a link's expiry is counted from it).

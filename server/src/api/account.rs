@@ -32,7 +32,8 @@ impl AccountApi {
             action: "export_own_data",
             detail: "LGPD export, self-service",
         };
-        let asker = privacy::Asker { session_id: &caller.session_id, role: user.role.as_str() };
+        let asker =
+            privacy::Asker { user_id: &user.id, session_id: &caller.session_id, role: user.role.as_str() };
         let (download_url, expires) = self.privacy.export_link(&user.id, &by, &asker).await?;
         Ok(Reply::from(pb::ExportMyDataResponse { download_url, expires_at: Some(timestamp(expires)) }))
     }

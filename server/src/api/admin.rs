@@ -175,7 +175,11 @@ impl AdminApi {
         let id = call.body().id.clone();
         self.admin.user(&id).await?;
         let by = privacy::Request { actor_id: &actor.user.id, action: "export_user", detail: "LGPD export" };
-        let asker = privacy::Asker { session_id: &actor.session_id, role: actor.user.role.as_str() };
+        let asker = privacy::Asker {
+            user_id: &actor.user.id,
+            session_id: &actor.session_id,
+            role: actor.user.role.as_str(),
+        };
         let (download_url, expires) = self.privacy.export_link(&id, &by, &asker).await?;
         Ok(Reply::from(pb::ExportUserDataResponse { download_url, expires_at: Some(timestamp(expires)) }))
     }

@@ -191,12 +191,10 @@ impl Application {
             workers_stopped.clone(),
         ));
         // Used and ended refresh tokens deleted, so the table holds the live sessions' only.
-        workers.spawn(crate::identity::sessions::keep_swept(
-            self.db.clone(),
-            self.config.refresh_reuse_interval,
-            crate::identity::sessions::SWEEP_EVERY,
-            workers_stopped.clone(),
-        ));
+        workers.spawn(
+            crate::identity::sessions::Sweep::new(self.db.clone(), self.config.refresh_reuse_interval)
+                .keep_on(crate::identity::sessions::SWEEP_EVERY, workers_stopped.clone()),
+        );
         // The proactive messages people asked for, every minute (docs/business-plan.md, "Staying on track").
         if let Some(every) = self.config.jobs.reminders_every {
             workers.spawn(

@@ -6,6 +6,7 @@ pub mod codes;
 pub mod contact;
 pub mod device;
 pub mod directory;
+pub mod export_links;
 pub mod links;
 pub mod live;
 pub mod login;

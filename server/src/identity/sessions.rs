@@ -9,7 +9,7 @@
 //!
 //! A refresh token names its family and its place in the chain under our MAC
 //! ([`RefreshToken`]), so the child of a token is the same whenever it is asked for, and a used
-//! token is still known for one of ours after the sweep ([`sweep`]) deleted its row: the table
+//! token is still known for one of ours after the sweep ([`Sweep`]) deleted its row: the table
 //! holds the live sessions' tokens only, and a late replay still revokes its family.
 
 use std::time::Duration;
@@ -409,42 +409,51 @@ async fn replayed(db: &Db, family_id: &str, user_id: Option<&str>) -> Result<(),
     Ok(())
 }
 
+/// How often the server sweeps the refresh tokens ([`Sweep`]).
+pub const SWEEP_EVERY: Duration = Duration::from_secs(60);
+
 /// Deletes the refresh tokens no session needs any more: used ones once the reuse interval after
 /// their use has passed, those of ended sessions after the same grace, and those run out — so the
 /// table holds about one row per live session. A deleted token presented again is still known
-/// for ours by its MAC and revokes its family ([`rotate`]). Returns how many went.
-pub async fn sweep(db: &Db, reuse_interval: Duration) -> Result<u64, sqlx::Error> {
-    let now = db.now_ms();
-    let settled = now - reuse_interval.as_millis() as i64;
-    let deleted =
-        sqlx::query("delete from refresh_tokens where used_at < $1 or revoked_at < $1 or expires_at < $2")
-            .bind(settled)
-            .bind(now)
-            .execute(&mut *db.writer().await?)
-            .await?
-            .rows_affected();
-    Ok(deleted)
-}
-
-/// How often the server sweeps the refresh tokens ([`sweep`]).
-pub const SWEEP_EVERY: Duration = Duration::from_secs(60);
-
-/// Sweeps the refresh tokens every `every` until `stop` (the job workers' upkeep).
-pub async fn keep_swept(
+/// for ours by its MAC and revokes its family ([`rotate`]).
+#[derive(Clone)]
+pub struct Sweep {
     db: Db,
     reuse_interval: Duration,
-    every: Duration,
-    mut stop: tokio::sync::watch::Receiver<bool>,
-) {
-    while !*stop.borrow() {
-        match sweep(&db, reuse_interval).await {
-            Ok(0) => {}
-            Ok(deleted) => tracing::debug!(deleted, "refresh tokens swept"),
-            Err(err) => tracing::warn!(error = %err, "could not sweep the refresh tokens"),
-        }
-        tokio::select! {
-            _ = tokio::time::sleep(every) => {}
-            _ = stop.changed() => break,
+}
+
+impl Sweep {
+    pub fn new(db: Db, reuse_interval: Duration) -> Self {
+        Self { db, reuse_interval }
+    }
+
+    /// One sweep; how many tokens went.
+    pub async fn once(&self) -> Result<u64, AppError> {
+        let now = self.db.now_ms();
+        let settled = now - self.reuse_interval.as_millis() as i64;
+        let deleted = sqlx::query(
+            "delete from refresh_tokens where used_at < $1 or revoked_at < $1 or expires_at < $2",
+        )
+        .bind(settled)
+        .bind(now)
+        .execute(&mut *self.db.writer().await?)
+        .await?
+        .rows_affected();
+        Ok(deleted)
+    }
+
+    /// Sweeps every `every` until `stop` (the job workers' upkeep).
+    pub async fn keep_on(self, every: Duration, mut stop: tokio::sync::watch::Receiver<bool>) {
+        while !*stop.borrow() {
+            match self.once().await {
+                Ok(0) => {}
+                Ok(deleted) => tracing::debug!(deleted, "refresh tokens swept"),
+                Err(err) => tracing::warn!(error = %err, "could not sweep the refresh tokens"),
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(every) => {}
+                _ = stop.changed() => break,
+            }
         }
     }
 }

@@ -67,7 +67,7 @@ async fn a_thief_replaying_a_used_token_after_the_sweep_still_ends_the_session(d
     assert_eq!(status, 200, "{body}");
     let (access, owners) = pair(&body);
     app.db.clock().advance(REUSE.as_millis() as i64 + 1);
-    let swept = socio::identity::sessions::sweep(&app.db, REUSE).await.unwrap();
+    let swept = socio::identity::sessions::Sweep::new(app.db.clone(), REUSE).once().await.unwrap();
     assert_eq!(swept, 1, "the used token's row is gone");
     assert_eq!(rows_of_the_session(&app).await, 1);
 
@@ -105,10 +105,10 @@ async fn the_sweep_keeps_one_row_per_live_session(db: TestDatabase) {
         .await;
     assert_eq!(status, 200);
     assert_eq!(rows_of_the_session(&app).await, 8, "seven of Ana's session, one of Bruno's");
-    socio::identity::sessions::sweep(&app.db, REUSE).await.unwrap();
+    socio::identity::sessions::Sweep::new(app.db.clone(), REUSE).once().await.unwrap();
     assert_eq!(rows_of_the_session(&app).await, 8, "nothing before the interval has passed");
     app.db.clock().advance(REUSE.as_millis() as i64 + 1);
-    socio::identity::sessions::sweep(&app.db, REUSE).await.unwrap();
+    socio::identity::sessions::Sweep::new(app.db.clone(), REUSE).once().await.unwrap();
     assert_eq!(rows_of_the_session(&app).await, 1, "the live session's newest token only");
     assert_eq!(renew(&app, &refresh).await.0, 200, "and it still renews");
 }
