@@ -178,9 +178,9 @@ impl BillingApi {
         let Some(current) = self.payments.current(&user.id).await?.filter(|s| s.status == "active") else {
             return Ok(());
         };
+        // The person themselves may take what their running Pro does not cover (a year over a month).
         let themselves = call.optional_caller().is_some_and(|caller| caller.user.id == user.id);
-        let an_upgrade = current.interval == Interval::Monthly && wanted == Interval::Yearly;
-        if themselves && an_upgrade {
+        if themselves && !current.covers(wanted) {
             return Ok(());
         }
         Err(AppError::FailedPrecondition(Precondition::AlreadyPro))
@@ -255,9 +255,7 @@ impl BillingApi {
         }
         let current = self.payments.current(&caller.user.id).await?;
         let wanted = interval(body.interval);
-        let already = current
-            .as_ref()
-            .filter(|s| s.status == "active" && (s.interval == wanted || s.interval == Interval::Yearly));
+        let already = current.as_ref().filter(|s| s.covers(wanted));
         if let Some(subscription) = already {
             return Ok(Reply::from(pb::UpgradeSubscriptionResponse {
                 checkout_url: String::new(),

@@ -97,6 +97,12 @@ pub struct Subscription {
 }
 
 impl Subscription {
+    /// Whether this subscription, running, already gives what a checkout for `wanted` would: the
+    /// same interval, or a year (which covers a month).
+    pub fn covers(&self, wanted: Interval) -> bool {
+        self.status == "active" && (self.interval == wanted || self.interval == Interval::Yearly)
+    }
+
     /// Inside the 7-day money-back guarantee.
     pub fn refundable(&self, now: i64) -> bool {
         self.status == "active"

@@ -128,13 +128,28 @@ fn too_wide(proxies: &[ipnet::IpNet]) -> Option<(&'static str, f64)> {
 /// An https address, or one on this machine (a local proxy or test double may speak http).
 fn https_or_loopback(address: &str) -> bool {
     let Ok(url) = url::Url::parse(address) else { return false };
-    let loopback = match url.host() {
-        Some(url::Host::Domain(name)) => name == "localhost",
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    };
-    url.scheme() == "https" || (url.scheme() == "http" && loopback)
+    url.scheme() == "https" || (url.scheme() == "http" && url.host().is_some_and(on_this_machine))
+}
+
+/// A host that is this machine: `localhost`, a loopback address, or one written as IPv6
+/// (`[::ffff:127.0.0.1]`). A non-"special" URL (`postgres://`) reads an IPv4 host as a name.
+fn on_this_machine(host: url::Host<&str>) -> bool {
+    match host {
+        url::Host::Domain(name) => {
+            name == "localhost" || name.parse::<std::net::IpAddr>().is_ok_and(loopback)
+        }
+        url::Host::Ipv4(ip) => ip.is_loopback(),
+        url::Host::Ipv6(ip) => loopback(ip.into()),
+    }
+}
+
+fn loopback(ip: std::net::IpAddr) -> bool {
+    match ip {
+        std::net::IpAddr::V4(v4) => v4.is_loopback(),
+        std::net::IpAddr::V6(v6) => {
+            v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        }
+    }
 }
 
 /// PostgreSQL without TLS (`sslmode=disable`, or `allow`, which tries without first) to a server
@@ -150,17 +165,8 @@ fn refuse_plain_database(database_url: &str) -> Result<(), ConfigError> {
         key == "sslmode" && matches!(value.to_ascii_lowercase().as_str(), "disable" | "allow")
     });
     let socket = url.query_pairs().any(|(key, value)| key == "host" && value.starts_with('/'));
-    let here = match url.host() {
-        // A postgres:// address is no "special" URL: its IPv4 host is read as a name.
-        Some(url::Host::Domain(name)) => {
-            name == "localhost" || name.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
-        }
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => {
-            ip.is_loopback() || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
-        }
-        None => true,
-    };
+    // No host: a Unix socket by default.
+    let here = url.host().is_none_or(on_this_machine);
     if plain && !(here || socket) {
         return Err(ConfigError(
             "DATABASE_URL turns TLS off (sslmode=disable or allow) to a PostgreSQL server on another machine: \

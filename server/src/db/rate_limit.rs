@@ -21,6 +21,13 @@ pub struct Exceeded {
     pub retry_after: Duration,
 }
 
+impl Exceeded {
+    /// The refusal a person reads: `RateLimited` with the wait, a second at least.
+    fn refused(self) -> AppError {
+        AppError::RateLimited { retry_after_secs: self.retry_after.as_secs().max(1) }
+    }
+}
+
 /// Counts one hit of `key`; Err when it goes over the limit.
 pub async fn hit(db: &Db, key: &str, limit: Limit) -> Result<Result<(), Exceeded>, sqlx::Error> {
     let now = db.now_ms();
@@ -43,8 +50,7 @@ pub async fn per_key_in(tx: &mut Tx, key: &str, limit: Limit) -> Result<(), AppE
     let now = tx.now_ms();
     let window_start = window_start(now, limit);
     let count = count_one(tx, key, window_start).await?;
-    judge(count, window_start, now, limit)
-        .map_err(|exceeded| AppError::RateLimited { retry_after_secs: exceeded.retry_after.as_secs().max(1) })
+    judge(count, window_start, now, limit).map_err(Exceeded::refused)
 }
 
 fn window_start(now: i64, limit: Limit) -> i64 {
@@ -75,9 +81,7 @@ fn judge(count: i64, window_start: i64, now: i64, limit: Limit) -> Result<(), Ex
 
 /// Counts one hit of `key` (a user, a number); over the limit is `RateLimited` with the wait.
 pub async fn per_key(db: &Db, key: &str, limit: Limit) -> Result<(), AppError> {
-    hit(db, key, limit)
-        .await?
-        .map_err(|exceeded| AppError::RateLimited { retry_after_secs: exceeded.retry_after.as_secs().max(1) })
+    hit(db, key, limit).await?.map_err(Exceeded::refused)
 }
 
 /// Counts one `action` from a client address; over the limit is `RateLimited` with the wait. No
