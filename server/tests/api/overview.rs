@@ -35,6 +35,9 @@ async fn the_overview_read_in_one_statement_is_what_its_parts_read_alone_say(db:
     app.drain_jobs().await;
     let user_id = app.user_column(ANA, "id").await;
 
+    // Both reads at one instant: a plan is read for the moment it is read (`read_at`), and a running
+    // clock moved a millisecond between them now and then.
+    app.db.clock().pause();
     let now = app.db.now_ms();
     let plans = Plans::new(app.db.clone(), PlanEvents::default());
     let overviews = Overviews::new(plans.clone());
