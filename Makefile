@@ -75,8 +75,10 @@ bench:
 
 ## Eval -----------------------------------------------------------------------------------------
 
-# The consultant's quality harness: seventeen personas through the real pipeline against the model in
+# The consultant's quality harness: nineteen personas through the real pipeline against the model in
 # LLM_BASE_URL (LLM_API_KEY, LLM_MODEL), else against a scripted stand-in; prints a scored table.
+# Those of another day (Lucro Presumido in 2027, a MEI past the ceiling) run on a server started on
+# it (SOCIO_DEV_CLOCK).
 eval:
 	$(CARGO) build --locked -p socio -p socio-bench
 	$(TARGET_DIR)/debug/socio-bench eval

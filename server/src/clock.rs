@@ -28,6 +28,12 @@ fn timestamp(ms: i64) -> Timestamp {
     Timestamp::from_millisecond(ms).unwrap_or(if ms < 0 { Timestamp::MIN } else { Timestamp::MAX })
 }
 
+/// An instant as RFC 3339 in UTC (`2027-01-05T12:00:00Z`), as `SOCIO_DEV_CLOCK` and
+/// `socio reminders run --now` read it.
+pub fn rfc3339(ms: i64) -> String {
+    timestamp(ms).to_string()
+}
+
 /// São Paulo's offset from UTC at `ms`, in milliseconds (−3 h today).
 pub fn offset_ms(ms: i64) -> i64 {
     i64::from(zone().to_offset(timestamp(ms)).seconds()) * 1000

@@ -1,4 +1,4 @@
-//! `make eval`: the consultant's quality harness. Twelve Brazilian personas talk to the consultant
+//! `make eval`: the consultant's quality harness. Nineteen Brazilian personas talk to the consultant
 //! through the real pipeline — the `socio` binary, the WhatsApp inbox (dev mode), the reply jobs,
 //! the model's tools — against the model configured in `LLM_BASE_URL` (with `LLM_API_KEY`,
 //! `LLM_MODEL`), or, when none is, against a deterministic stand-in that answers as a model
@@ -7,7 +7,10 @@
 //! itself. Each persona is scored on: plan fields saved correctly, figures equal to the server's
 //! maths (after the taxes of the plan's regime), tax and legal figures quoted with their date,
 //! implausible figures questioned (the analysis' warnings raised), nobody called when nobody asked
-//! for a person, WhatsApp-sized messages, and the person's language.
+//! for a person, what to do and by when for a MEI past the ceiling, WhatsApp-sized messages, and
+//! the person's language. The personas of another day (Lucro Presumido in 2027, the MEI who passed
+//! the ceiling in November and is an ME in January) talk to a server started on that day
+//! (`SOCIO_DEV_CLOCK`), each on its own database, which the eval reads on the same day.
 
 mod personas;
 mod scripted_model;
@@ -20,6 +23,7 @@ use std::{
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use socio::{
+    clock::{CivilDate, Clock},
     db::Db,
     identity::{
         contact::Contact,
@@ -27,11 +31,22 @@ use socio::{
         users::{Spelling, Tier, Users},
     },
     locale::Language,
-    plan::money::finance,
+    plan::{
+        Plans,
+        events::PlanEvents,
+        money::{checks, finance, pricing::PlanFigures, taxes},
+        month::YearMonth,
+        sections::Step,
+        store::{Plan, Source},
+        tracking::{
+            Results,
+            calendar::{self, CeilingOutlook},
+        },
+    },
     proto::{json as proto_json, socio::v1 as pb},
 };
 
-use self::personas::{Ask, PERSONAS, Persona};
+use self::personas::{Ask, PERSONAS, Persona, Turn};
 use crate::server::Server;
 
 /// One persona's scores, each a share from 0 to 1 (None: nothing to score).
@@ -42,6 +57,7 @@ struct Score {
     dated: (u32, u32),
     warned: (u32, u32),
     no_handoff: (u32, u32),
+    acted: (u32, u32),
     sized: (u32, u32),
     language: (u32, u32),
 }
@@ -60,7 +76,6 @@ fn tick(counter: &mut (u32, u32), ok: bool) {
 pub async fn eval(require_perfect: bool) -> anyhow::Result<()> {
     let dir = std::env::temp_dir().join(format!("socio-eval-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
-    let database_url = format!("sqlite://{}/eval.db", dir.display());
     let (model, fake) = match std::env::var("LLM_BASE_URL") {
         Ok(url) if !url.is_empty() => (
             vec![
@@ -81,14 +96,10 @@ pub async fn eval(require_perfect: bool) -> anyhow::Result<()> {
         ),
     };
     let mut env = vec![
-        ("DATABASE_URL", database_url.clone()),
         ("JWT_SECRET", "eval-secret-that-is-long-enough-0123456789".into()),
         ("WHATSAPP_BATCH_WINDOW_MS", "50".into()),
     ];
     env.extend(model);
-    let server = Server::start(&env).await?;
-    let base = format!("http://{}", server.address);
-    let db = Db::connect(&database_url).await?;
     let http = reqwest::Client::new();
     println!(
         "Sócio eval — {} personas, model: {}",
@@ -96,15 +107,23 @@ pub async fn eval(require_perfect: bool) -> anyhow::Result<()> {
         if fake { "the scripted stand-in (CI)" } else { "LLM_BASE_URL" }
     );
     let mut rows = Vec::new();
-    for persona in PERSONAS {
-        let score = run_persona(&http, &base, &db, persona).await.with_context(|| persona.name.to_owned())?;
+    // Today's personas share one server and database.
+    let today = Talk::start(&env, &format!("sqlite://{}/eval.db", dir.display()), None).await?;
+    for persona in PERSONAS.iter().filter(|p| p.on.is_none()) {
+        let score = run_persona(&http, &today, persona).await.with_context(|| persona.name.to_owned())?;
         rows.push((persona.name, score));
     }
-    server.stop()?;
+    today.stop()?;
+    // A persona of another day has a database of its own and a server living on its day(s).
+    for persona in PERSONAS.iter().filter(|p| p.on.is_some()) {
+        let url = format!("sqlite://{}/{}.db", dir.display(), persona.phone.trim_start_matches('+'));
+        let score = run_dated(&http, &env, &url, persona).await.with_context(|| persona.name.to_owned())?;
+        rows.push((persona.name, score));
+    }
     let _ = std::fs::remove_dir_all(&dir);
     print_table(&rows);
     let perfect = rows.iter().all(|(_, s)| {
-        [s.fields, s.figures, s.dated, s.warned, s.no_handoff, s.sized, s.language]
+        [s.fields, s.figures, s.dated, s.warned, s.no_handoff, s.acted, s.sized, s.language]
             .iter()
             .all(|c| share(*c).is_none_or(|x| x >= 1.0))
     });
@@ -114,12 +133,75 @@ pub async fn eval(require_perfect: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn run_persona(
+/// A server and the eval's own handle on its database, both reading the same day.
+struct Talk {
+    server: Server,
+    base: String,
+    db: Db,
+}
+
+impl Talk {
+    /// The `socio` binary on `database_url`, its clock started on `day` (YYYY-MM-DD, from 09:00 in
+    /// São Paulo) when given, else at this process's now.
+    async fn start(env: &[(&str, String)], database_url: &str, day: Option<&str>) -> anyhow::Result<Self> {
+        let mut env = env.to_vec();
+        env.push(("DATABASE_URL", database_url.to_owned()));
+        let clock = match day {
+            Some(day) => {
+                env.push(("SOCIO_DEV_CLOCK", day.to_owned()));
+                let start = CivilDate::parse_iso(day).with_context(|| format!("the day {day:?}"))?;
+                let clock = Clock::adjustable();
+                clock.set(start.starts_at() + 9 * 60 * 60 * 1000);
+                clock
+            }
+            // Today as this process reads it (under libfaketime too, whose preload the server,
+            // started with a clean environment, does not get).
+            None => {
+                let now = Clock::system().now_ms();
+                env.push(("SOCIO_DEV_CLOCK", socio::clock::rfc3339(now)));
+                let clock = Clock::adjustable();
+                clock.set(now);
+                clock
+            }
+        };
+        let server = Server::start(&env).await?;
+        let base = format!("http://{}", server.address);
+        let db = Db::connect(database_url).await?.with_clock(clock);
+        Ok(Self { server, base, db })
+    }
+
+    fn stop(self) -> anyhow::Result<()> {
+        self.server.stop()
+    }
+}
+
+/// A persona of another day: its first day's talk, and the later day's on the same database.
+async fn run_dated(
     http: &reqwest::Client,
-    base: &str,
-    db: &Db,
+    env: &[(&str, String)],
+    database_url: &str,
     persona: &Persona,
 ) -> anyhow::Result<Score> {
+    let first = Talk::start(env, database_url, persona.on).await?;
+    let user_id = register(&first.db, persona).await?;
+    let mut conversation = Conversation::default();
+    conversation.talk(http, &first, persona, &user_id, persona.turns).await?;
+    first.stop()?;
+    let Some((day, turns)) = persona.later else {
+        let last = Talk::start(env, database_url, persona.on).await?;
+        let score = conversation.score_fields(&last.db, &user_id).await;
+        last.stop()?;
+        return score;
+    };
+    let later = Talk::start(env, database_url, Some(day)).await?;
+    conversation.talk(http, &later, persona, &user_id, turns).await?;
+    let score = conversation.score_fields(&later.db, &user_id).await;
+    later.stop()?;
+    score
+}
+
+/// The persona as a Pro user, with the months they recorded before talking.
+async fn register(db: &Db, persona: &Persona) -> anyhow::Result<String> {
     let phone = PhoneNumber::parse(persona.phone).map_err(|e| anyhow::anyhow!("{e:?}"))?;
     let users = Users::new(db.clone());
     let mut tx = db.begin().await?;
@@ -128,83 +210,149 @@ async fn run_persona(
         users.register_in(&mut tx, &contact, Spelling::Delivered, persona.name, persona.language).await?.user;
     users.set_tier_in(&mut tx, &user.id, Tier::Pro).await?;
     tx.commit().await?;
-    let mut score = Score::default();
-    let mut expected: HashMap<&str, serde_json::Map<String, Value>> = HashMap::new();
-    for turn in persona.turns {
-        let reply = say(http, base, persona, turn.says).await?;
-        tick(&mut score.sized, reply.chars().count() <= 4096);
-        tick(&mut score.language, speaks(&reply, persona.language));
-        match turn.ask {
-            Ask::Saves(section) => {
-                let fields: Value = serde_json::from_str(turn.fields)?;
-                expected.entry(section).or_default().extend(fields.as_object().cloned().unwrap_or_default());
-            }
-            Ask::Figure => {
-                let break_even = server_break_even(db, &user.id).await?;
-                let said = break_even.is_some_and(|n| {
-                    let plain = format!("{n}");
-                    let grouped =
-                        group_thousands(n, if persona.language == Language::En { ',' } else { '.' });
-                    reply.contains(&plain) || reply.contains(&grouped)
-                });
-                tick(&mut score.figures, said);
-            }
-            Ask::TaxFact => tick(&mut score.dated, dated(&reply)),
-            Ask::Price => {
-                // The server's price for the same figures and the saved plan, as people read it.
-                let request: pb::PriceRequest = proto_json::from_json(serde_json::from_str(turn.fields)?)
-                    .map_err(|e| anyhow::anyhow!("{e}"))?;
-                let figures = saved_plan_inputs(db, &user.id).await?.map(|(inputs, _)| {
-                    let month = finance::analyse(&inputs).month;
-                    socio::plan::money::pricing::PlanFigures {
-                        monthly_revenue: month.revenue,
-                        monthly_fixed_costs: inputs.monthly_fixed_costs,
-                        average_ticket: inputs.average_ticket,
-                        margin: if month.revenue > 0.0 { month.result / month.revenue } else { 0.0 },
-                        tax: inputs.tax,
-                    }
-                });
-                let priced = socio::plan::price_request::Request::parse(&request)
-                    .and_then(|r| socio::plan::money::pricing::price(&r, figures.as_ref(), persona.language));
-                let said = priced.is_ok_and(|p| {
-                    let plain = format!("{:.2}", p.price);
-                    reply.contains(&plain) || reply.contains(&plain.replace('.', ","))
-                });
-                tick(&mut score.figures, said);
-            }
-            Ask::Warns(code) => {
-                let lang = persona.language;
-                let plan = saved_plan_inputs(db, &user.id).await?;
-                let expected = plan.map(|(inputs, _)| {
-                    socio::plan::money::checks::warnings(None, &inputs, &finance::analyse(&inputs), lang)
-                });
-                let warning = expected.unwrap_or_default().into_iter().find(|w| w.code == code);
-                tick(&mut score.warned, warning.is_some_and(|w| reply.contains(&w.message)));
-            }
-            Ask::NoHandoff => {
-                let called: i64 = sqlx::query_scalar("select count(*) from handoffs where user_id = $1")
-                    .bind(&user.id)
-                    .fetch_one(db.pool())
-                    .await?;
-                tick(&mut score.no_handoff, called == 0);
-            }
-        }
+    let results = results_of(db);
+    for (month, revenue, costs) in persona.recorded {
+        let month = YearMonth::parse("month", month, db.now_ms()).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        results.record_month(&user.id, month, (*revenue, *costs, 0), Source::Dashboard).await?;
     }
-    for (section, fields) in expected {
-        let saved = saved_section(db, &user.id, section).await?;
-        for (field, value) in fields {
-            let got = &saved[&field];
-            let ok = match (&value, got) {
-                (Value::Number(a), Value::Number(b)) => {
-                    (a.as_f64().unwrap_or(0.0) - b.as_f64().unwrap_or(f64::NAN)).abs() < 0.01
+    Ok(user.id)
+}
+
+async fn run_persona(http: &reqwest::Client, talk: &Talk, persona: &Persona) -> anyhow::Result<Score> {
+    let user_id = register(&talk.db, persona).await?;
+    let mut conversation = Conversation::default();
+    conversation.talk(http, talk, persona, &user_id, persona.turns).await?;
+    conversation.score_fields(&talk.db, &user_id).await
+}
+
+/// One persona's talk so far: the scores, and the plan fields they said, checked at the end.
+#[derive(Default)]
+struct Conversation {
+    score: Score,
+    expected: HashMap<&'static str, serde_json::Map<String, Value>>,
+}
+
+impl Conversation {
+    async fn talk(
+        &mut self,
+        http: &reqwest::Client,
+        talk: &Talk,
+        persona: &Persona,
+        user_id: &str,
+        turns: &[Turn],
+    ) -> anyhow::Result<()> {
+        let (db, score) = (&talk.db, &mut self.score);
+        let lang = persona.language;
+        for turn in turns {
+            let reply = say(http, &talk.base, persona, turn.says).await?;
+            if std::env::var_os("EVAL_SHOW").is_some() {
+                println!("{} > {}\n< {reply}\n", persona.name, turn.says);
+            }
+            tick(&mut score.sized, reply.chars().count() <= 4096);
+            tick(&mut score.language, speaks(&reply, lang));
+            match turn.ask {
+                Ask::Saves(section) => {
+                    let fields: Value = serde_json::from_str(turn.fields)?;
+                    self.expected
+                        .entry(section)
+                        .or_default()
+                        .extend(fields.as_object().cloned().unwrap_or_default());
                 }
-                (Value::String(_), Value::String(b)) => !b.trim().is_empty(),
-                _ => false,
-            };
-            tick(&mut score.fields, ok);
+                Ask::Figure => {
+                    let break_even = server_break_even(db, user_id).await?;
+                    let said = break_even.is_some_and(|n| {
+                        let plain = format!("{n}");
+                        let grouped = group_thousands(n, if lang == Language::En { ',' } else { '.' });
+                        reply.contains(&plain) || reply.contains(&grouped)
+                    });
+                    tick(&mut score.figures, said);
+                }
+                Ask::TaxFact => tick(&mut score.dated, dated(&reply)),
+                Ask::Price => {
+                    // The server's price for the same figures and the saved plan, as people read it.
+                    let request: pb::PriceRequest = proto_json::from_json(serde_json::from_str(turn.fields)?)
+                        .map_err(|e| anyhow::anyhow!("{e}"))?;
+                    let plan = plans_of(db).find(user_id).await?;
+                    let figures = plan.as_ref().and_then(PlanFigures::of);
+                    let priced = socio::plan::price_request::Request::parse(&request)
+                        .and_then(|r| socio::plan::money::pricing::price(&r, figures.as_ref(), lang));
+                    let written = |v: f64| {
+                        let plain = format!("{v:.2}");
+                        reply.contains(&plain) || reply.contains(&plain.replace('.', ","))
+                    };
+                    let said = priced.is_ok_and(|p| {
+                        written(p.price) && (p.invoice_total <= p.price + 0.005 || written(p.invoice_total))
+                    });
+                    tick(&mut score.figures, said);
+                }
+                Ask::Warns(code) => {
+                    let expected = saved_analysis(db, user_id)
+                        .await?
+                        .map(|(plan, inputs)| {
+                            checks::warnings(Some(&plan), &inputs, &finance::analyse(&inputs), lang)
+                        })
+                        .unwrap_or_default();
+                    let warning = expected.into_iter().find(|w| w.code == code);
+                    tick(&mut score.warned, warning.is_some_and(|w| reply.contains(&w.message)));
+                }
+                Ask::NoHandoff => {
+                    let called: i64 = sqlx::query_scalar("select count(*) from handoffs where user_id = $1")
+                        .bind(user_id)
+                        .fetch_one(db.pool())
+                        .await?;
+                    tick(&mut score.no_handoff, called == 0);
+                }
+                Ask::Records => {
+                    let said: Value = serde_json::from_str(turn.fields)?;
+                    let months = results_of(db).months(user_id).await?;
+                    let kept = months.iter().any(|m| {
+                        Some(m.month.key().as_str()) == said["month"].as_str()
+                            && Some(m.revenue) == said["revenue"].as_f64()
+                            && Some(m.costs) == said["costs"].as_f64()
+                    });
+                    tick(&mut score.fields, kept);
+                }
+                Ask::Acts => {
+                    let outlook = results_of(db).outlook(user_id).await?;
+                    let what_to_do = match outlook.ceiling {
+                        Some(CeilingOutlook::Passed(over) | CeilingOutlook::YearOver(over)) => {
+                            Some(calendar::what_to_do(&over, outlook.today, lang))
+                        }
+                        Some(CeilingOutlook::Year(_)) | None => None,
+                    };
+                    tick(&mut score.acted, what_to_do.is_some_and(|w| reply.contains(&w)));
+                }
+            }
         }
+        Ok(())
     }
-    Ok(score)
+
+    /// The plan fields said, against what was saved: the last of the persona's scores.
+    async fn score_fields(mut self, db: &Db, user_id: &str) -> anyhow::Result<Score> {
+        for (section, fields) in std::mem::take(&mut self.expected) {
+            let saved = saved_section(db, user_id, section).await?;
+            for (field, value) in fields {
+                let got = &saved[&field];
+                let ok = match (&value, got) {
+                    (Value::Number(a), Value::Number(b)) => {
+                        (a.as_f64().unwrap_or(0.0) - b.as_f64().unwrap_or(f64::NAN)).abs() < 0.01
+                    }
+                    (Value::String(_), Value::String(b)) => !b.trim().is_empty(),
+                    _ => false,
+                };
+                tick(&mut self.score.fields, ok);
+            }
+        }
+        Ok(self.score)
+    }
+}
+
+fn plans_of(db: &Db) -> Plans {
+    Plans::new(db.clone(), PlanEvents::default())
+}
+
+fn results_of(db: &Db) -> Results {
+    Results::new(plans_of(db))
 }
 
 /// Writes as the persona on the simulator's inbound endpoint and waits for the product's reply.
@@ -252,26 +400,27 @@ async fn saved_section(db: &Db, user_id: &str, section: &str) -> anyhow::Result<
     Ok(data.map(|d| serde_json::from_str(&d)).transpose()?.unwrap_or(json!({})))
 }
 
-/// The finance inputs as the server computes them from what was saved, with the taxes of the
-/// saved regime and activity.
-async fn saved_plan_inputs(db: &Db, user_id: &str) -> anyhow::Result<Option<(finance::Inputs, Value)>> {
-    let saved = saved_section(db, user_id, "finance").await?;
-    let legal = saved_section(db, user_id, "legal").await?;
-    let data: pb::FinanceData = proto_json::from_json(saved).map_err(|e| anyhow::anyhow!("{e}"))?;
+/// The saved plan and its finance inputs as the server computes them on the day it is read, with
+/// the taxes of its regime (and of what a MEI past the ceiling became), as the finance tool does.
+async fn saved_analysis(db: &Db, user_id: &str) -> anyhow::Result<Option<(Plan, finance::Inputs)>> {
+    let Some(plan) = plans_of(db).find(user_id).await? else {
+        return Ok(None);
+    };
+    let data: pb::FinanceData = proto_json::from_json(plan.section(Step::Finance).data.clone())
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     Ok(finance::finance_inputs(&data).map(|mut inputs| {
         let revenue = inputs.average_ticket * inputs.expected_sales_per_month;
-        let payroll = socio::plan::money::taxes::Payroll::of(&data);
-        inputs.tax = socio::plan::money::taxes::basis(&legal, revenue, &payroll, None, db.now_ms());
-        (inputs, legal)
+        inputs.tax = taxes::of_plan(&plan, revenue, &data);
+        (plan, inputs)
     }))
 }
 
 /// The break-even in sales a month, as the server's maths computes it from what was saved (after
 /// the taxes of the plan's regime).
 async fn server_break_even(db: &Db, user_id: &str) -> anyhow::Result<Option<u64>> {
-    Ok(saved_plan_inputs(db, user_id)
+    Ok(saved_analysis(db, user_id)
         .await?
-        .and_then(|(inputs, _)| finance::analyse(&inputs).break_even_sales)
+        .and_then(|(_, inputs)| finance::analyse(&inputs).break_even_sales)
         .map(|s| s.ceil() as u64))
 }
 
@@ -307,17 +456,18 @@ fn speaks(reply: &str, language: Language) -> bool {
 fn print_table(rows: &[(&str, Score)]) {
     let cell = |c: (u32, u32)| share(c).map_or("—".to_owned(), |x| format!("{:.0}%", x * 100.0));
     println!(
-        "\n| persona | plan fields | figures = server's (after taxes) | dated facts | warnings raised | no false handoff | WhatsApp-sized | language |"
+        "\n| persona | plan fields | figures = server's (after taxes) | dated facts | warnings raised | no false handoff | what to do, by when | WhatsApp-sized | language |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (name, s) in rows {
         println!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell(s.fields),
             cell(s.figures),
             cell(s.dated),
             cell(s.warned),
             cell(s.no_handoff),
+            cell(s.acted),
             cell(s.sized),
             cell(s.language)
         );
@@ -352,10 +502,16 @@ mod tests {
 
     #[test]
     fn every_persona_is_brazilian_small_business_with_a_figure_and_a_fact_to_check() {
-        assert_eq!(PERSONAS.len(), 17);
+        assert_eq!(PERSONAS.len(), 19);
         for persona in PERSONAS {
-            assert!(persona.turns.iter().any(|t| t.ask == Ask::Figure), "{}", persona.name);
-            assert!(persona.turns.iter().any(|t| t.ask == Ask::TaxFact), "{}", persona.name);
+            let later = persona.later.map(|(_, turns)| turns).unwrap_or_default();
+            let asks = |ask: Ask| persona.turns.iter().chain(later).any(|t| t.ask == ask);
+            assert!(asks(Ask::Figure) && asks(Ask::TaxFact), "{}", persona.name);
+            assert!(
+                persona.on.is_some() || persona.later.is_none(),
+                "{}: a later day follows a first",
+                persona.name
+            );
             assert!(PhoneNumber::parse(persona.phone).is_ok(), "{}", persona.name);
         }
     }

@@ -1,6 +1,9 @@
-//! The seventeen personas of `make eval`: Brazilian small-business owners, each with the messages
+//! The nineteen personas of `make eval`: Brazilian small-business owners, each with the messages
 //! they send and what each asks of the consultant (plan data to save, a figure the server
-//! computes, a dated tax fact, a figure to question, words that call nobody).
+//! computes, a dated tax fact, a figure to question, words that call nobody, a month to record,
+//! what to do and by when). Most talk today; those of the reform and of the MEI's ceiling talk on
+//! the day their case is about (the server's `SOCIO_DEV_CLOCK`), one of them on two days of the
+//! same database, either side of a new year.
 
 use socio::locale::Language;
 
@@ -18,8 +21,13 @@ pub enum Ask {
     /// Words that describe the business, not a wish for a person: nobody is called.
     NoHandoff,
     /// What to charge: the reply must give the server's price (`fields`: the `price_product`
-    /// arguments a model reads from the question).
+    /// arguments a model reads from the question), and the invoice's total when taxes go on top.
     Price,
+    /// A month's real results (`fields`: the `record_month_results` arguments a model reads from
+    /// the message): they must be recorded.
+    Records,
+    /// A MEI past the ceiling: the reply must say what to do and by when, in the server's words.
+    Acts,
 }
 
 pub struct Turn {
@@ -33,7 +41,14 @@ pub struct Persona {
     pub name: &'static str,
     pub phone: &'static str,
     pub language: Language,
+    /// The day the persona talks on (a day in São Paulo, 09:00), None: today.
+    pub on: Option<&'static str>,
+    /// Months recorded before the first message (YYYY-MM, revenue, costs), as the owner recorded
+    /// them during the year.
+    pub recorded: &'static [(&'static str, f64, f64)],
     pub turns: &'static [Turn],
+    /// The same owner on a later day, on the same database: the day and what they say then.
+    pub later: Option<(&'static str, &'static [Turn])>,
 }
 
 macro_rules! save {
@@ -51,6 +66,11 @@ macro_rules! price {
         Turn { says: $says, ask: Ask::Price, fields: $arguments }
     };
 }
+macro_rules! records {
+    ($says:literal, $arguments:literal) => {
+        Turn { says: $says, ask: Ask::Records, fields: $arguments }
+    };
+}
 macro_rules! warns {
     ($says:literal, $code:literal) => {
         Turn { says: $says, ask: Ask::Warns($code), fields: "" }
@@ -62,6 +82,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Confeitaria (Ana, Campinas)",
         phone: "+5519990010001",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Quero abrir uma confeitaria de bolos caseiros em Campinas",
@@ -86,6 +109,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Manicure MEI (Bia, Recife)",
         phone: "+5581990010002",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Sou manicure e quero atender em domicílio no Recife",
@@ -110,6 +136,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Oficina mecânica (Carlos, BH)",
         phone: "+5531990010003",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Tenho uma oficina mecânica em Belo Horizonte e quero crescer",
@@ -130,6 +159,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Loja online (Dani, SP)",
         phone: "+5511990010004",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Quero vender roupas de ginástica numa loja online",
@@ -154,6 +186,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Food truck (Edu, Florianópolis)",
         phone: "+5548990010005",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Vou abrir um food truck de tapioca na praia em Florianópolis",
@@ -178,6 +213,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Consultoria (Fábio, Porto Alegre)",
         phone: "+5551990010006",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Quero abrir uma consultoria de RH para pequenas empresas",
@@ -198,6 +236,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Pet shop (Gabi, Salvador)",
         phone: "+5571990010007",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Vou abrir um pet shop com banho e tosa em Salvador",
@@ -222,6 +263,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Gym (Hugo, São Paulo, in English)",
         phone: "+5511990010008",
         language: Language::En,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "I want to open a small functional training gym in São Paulo",
@@ -242,6 +286,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Padaria com atendente (Iara, Recife)",
         phone: "+5581990010009",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!("Tenho uma padaria no Recife", "idea", r#"{"businessIdea": "Padaria no Recife"}"#),
             save!(
@@ -263,6 +310,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "MEI de R$ 120 mil (Júlia, Goiânia)",
         phone: "+5562990010010",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Sou MEI de comércio, vendo roupas em Goiânia",
@@ -283,6 +333,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Plano no prejuízo (Kátia, Manaus)",
         phone: "+5592990010011",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!("Quero vender açaí em Manaus", "idea", r#"{"businessIdea": "Açaí em Manaus"}"#),
             save!(
@@ -300,6 +353,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Serviço no Simples com Fator R (Léo, Curitiba)",
         phone: "+5541990010012",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Tenho uma agência de design em Curitiba, uma LTDA no Simples Nacional, só serviços",
@@ -319,6 +375,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Consultoria no Lucro Presumido (Carla, São Paulo)",
         phone: "+5511990010013",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Tenho uma consultoria em São Paulo, uma LTDA no Lucro Presumido, só serviços",
@@ -338,6 +397,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Salão de beleza no Simples (Dani, Belo Horizonte)",
         phone: "+5531990010014",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Meu salão de beleza em BH é uma LTDA no Simples, CNAE 9602-5/01",
@@ -357,6 +419,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Software house com folha (Edu, Florianópolis)",
         phone: "+5548990010015",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Tenho uma software house em Floripa, LTDA no Simples, CNAE 6201-5/01",
@@ -376,6 +441,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "MEI de serviços acima do teto (Fábio, Salvador)",
         phone: "+5571990010016",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Sou MEI, faço manutenção de ar-condicionado em Salvador",
@@ -396,6 +464,9 @@ pub const PERSONAS: &[Persona] = &[
         name: "Doceria MEI que precifica (Rita, Belo Horizonte)",
         phone: "+5531990010017",
         language: Language::PtBr,
+        on: None,
+        recorded: &[],
+        later: None,
         turns: &[
             save!(
                 "Sou MEI, vendo bolos e doces em Belo Horizonte",
@@ -414,5 +485,83 @@ pub const PERSONAS: &[Persona] = &[
             ),
             ask!("Quanto o MEI paga de DAS por mês?", TaxFact),
         ],
+    },
+    Persona {
+        name: "Consultoria no Lucro Presumido em 2027 (Helena, São Paulo)",
+        phone: "+5511990010018",
+        language: Language::PtBr,
+        // The first business day of the reform's first year: PIS/Cofins gone, the CBS (a premise
+        // until the Senate fixes the reference rate) and the IBS on top of the price (LC 214/2025
+        // arts. 343–349, ADCT art. 126).
+        on: Some("2027-01-05"),
+        recorded: &[],
+        turns: &[
+            save!(
+                "Tenho uma consultoria de gestão em São Paulo, LTDA no Lucro Presumido, só serviços; não é profissão regulamentada, ISS de 5%",
+                "legal",
+                r#"{"businessType": "ltda", "taxRegime": "lucro_presumido", "activity": "services", "profession": "not_regulated", "issRatePercent": 5}"#
+            ),
+            save!(
+                "Faturo R$ 40.000 por mês em 8 projetos de R$ 5.000, cada um custa R$ 500; fixos de R$ 14.000",
+                "finance",
+                r#"{"averageTicket": 5000, "variableCostPerSale": 500, "expectedSalesPerMonth": 8, "monthlyFixedCosts": 14000}"#
+            ),
+            ask!("Qual é o meu ponto de equilíbrio agora em 2027?", Figure),
+            price!(
+                "Quanto devo cobrar por um diagnóstico que me custa R$ 300, com 25% de margem?",
+                r#"{"unitCost": 300, "targetMarginPercent": 25}"#
+            ),
+            ask!("O que muda com a CBS e o IBS em 2027?", TaxFact),
+        ],
+        later: None,
+    },
+    Persona {
+        name: "MEI que passou do teto em novembro (Joana, Recife)",
+        phone: "+5581990010019",
+        language: Language::PtBr,
+        // R$ 7.000 a month from January to October and R$ 12.000 in November: R$ 82.000 in 2026,
+        // over the R$ 81.000 limit in November; at the recorded months' pace R$ 89.454,55 for the
+        // year, within the 20 % tolerance (R$ 97.200). Report leaving the MEI
+        // by the last business day of December (LC 123/2006 art. 18-A §7º III; Res. CGSN 140/2018
+        // art. 115); from 1 January an ME in the Simples Nacional, Annex I for commerce.
+        on: Some("2026-12-10"),
+        recorded: &[
+            ("2026-01", 7000.0, 2800.0),
+            ("2026-02", 7000.0, 2800.0),
+            ("2026-03", 7000.0, 2800.0),
+            ("2026-04", 7000.0, 2800.0),
+            ("2026-05", 7000.0, 2800.0),
+            ("2026-06", 7000.0, 2800.0),
+            ("2026-07", 7000.0, 2800.0),
+            ("2026-08", 7000.0, 2800.0),
+            ("2026-09", 7000.0, 2800.0),
+            ("2026-10", 7000.0, 2800.0),
+        ],
+        turns: &[
+            save!(
+                "Sou MEI, tenho uma loja de roupas em Recife",
+                "legal",
+                r#"{"businessType": "mei", "taxRegime": "simei", "activity": "commerce"}"#
+            ),
+            save!(
+                "Vendo 50 peças por mês a R$ 150, cada uma me custa R$ 60; fixos de R$ 2.000",
+                "finance",
+                r#"{"averageTicket": 150, "variableCostPerSale": 60, "expectedSalesPerMonth": 50, "monthlyFixedCosts": 2000}"#
+            ),
+            records!(
+                "Fechei novembro com R$ 12.000 de vendas e R$ 4.800 de custos, 80 peças",
+                r#"{"month": "2026-11", "revenue": 12000, "costs": 4800, "salesCount": 80}"#
+            ),
+            ask!("Passei do limite do MEI? O que eu faço agora?", Acts),
+            ask!("O que acontece se o MEI passar do limite de faturamento?", TaxFact),
+        ],
+        later: Some((
+            "2027-01-05",
+            &[
+                ask!("Agora que virei ME, qual é o meu ponto de equilíbrio?", Figure),
+                ask!("E o desenquadramento do MEI, ainda preciso fazer algo?", Acts),
+                ask!("Como funciona o Simples Nacional para quem era MEI?", TaxFact),
+            ],
+        )),
     },
 ];

@@ -16,7 +16,13 @@ use super::personas::{Ask, PERSONAS, Turn};
 /// OpenAI's chat-completions format (non-streaming).
 pub async fn start() -> anyhow::Result<String> {
     let turns: Arc<HashMap<&'static str, (&'static Turn, Language)>> = Arc::new(
-        PERSONAS.iter().flat_map(|p| p.turns.iter().map(move |t| (t.says, (t, p.language)))).collect(),
+        PERSONAS
+            .iter()
+            .flat_map(|p| {
+                let later = p.later.map(|(_, turns)| turns).unwrap_or_default();
+                p.turns.iter().chain(later).map(move |t| (t.says, (t, p.language)))
+            })
+            .collect(),
     );
     let app = Router::new().route("/v1/chat/completions", post(scripted)).with_state(turns);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
@@ -62,7 +68,10 @@ async fn scripted(State(turns): State<Turns>, Json(body): Json<Value>) -> Json<V
                 let fields: Value = serde_json::from_str(turn.fields).unwrap_or_default();
                 tool("save_plan_section", json!({"section": section, "fields": fields}))
             }
-            Ask::Figure | Ask::Warns(_) => tool("analyze_finance", json!({})),
+            Ask::Figure | Ask::Warns(_) | Ask::Acts => tool("analyze_finance", json!({})),
+            Ask::Records => {
+                tool("record_month_results", serde_json::from_str(turn.fields).unwrap_or_default())
+            }
             Ask::Price => tool("price_product", serde_json::from_str(turn.fields).unwrap_or_default()),
             // A description of the business: no request_human, a plain answer.
             Ask::NoHandoff => text(
@@ -74,7 +83,9 @@ async fn scripted(State(turns): State<Turns>, Json(body): Json<Value>) -> Json<V
                     .into(),
             ),
             Ask::TaxFact => {
-                let topic = if said.contains("Simples") || said.contains("Fator R") {
+                let topic = if said.contains("CBS") || said.contains("IBS") {
+                    "tax_reform"
+                } else if said.contains("Simples") || said.contains("Fator R") {
                     "simples"
                 } else if said.contains("alvará") {
                     "licences"
@@ -101,7 +112,11 @@ fn worded(result_json: &str, language: Language) -> Json<Value> {
         .as_array()
         .map(|w| w.iter().filter_map(|w| w["message"].as_str()).collect())
         .unwrap_or_default();
-    let raised = if warnings.is_empty() { String::new() } else { format!("{}\n", warnings.join("\n")) };
+    let mut raised = if warnings.is_empty() { String::new() } else { format!("{}\n", warnings.join("\n")) };
+    // As the finance tool's note asks: a MEI past the ceiling hears what to do first.
+    if let Some(what_to_do) = result["meiCeilingPassed"]["whatToDo"].as_str() {
+        raised = format!("{what_to_do}\n{raised}");
+    }
     if let Some(sales) = result["breakEvenSalesPerMonth"].as_f64() {
         let revenue = result["breakEvenRevenuePerMonth"].as_f64().unwrap_or_default();
         return text(language.choose(
@@ -124,7 +139,12 @@ fn worded(result_json: &str, language: Language) -> Json<Value> {
                     .collect()
             })
             .unwrap_or_default();
-        let said = format!("{price:.2}");
+        let total = result["invoiceTotal"].as_f64().unwrap_or(price);
+        let said = if total > price + 0.005 {
+            format!("{price:.2} + CBS/IBS = R$ {total:.2} {}", language.choose("na nota", "on the invoice"))
+        } else {
+            format!("{price:.2}")
+        };
         let said = language.choose(said.replace('.', ","), said);
         return text(language.choose(
             format!(
@@ -139,7 +159,7 @@ fn worded(result_json: &str, language: Language) -> Json<Value> {
             ),
         ));
     }
-    if !warnings.is_empty() {
+    if !raised.is_empty() {
         return text(format!(
             "{raised}{}",
             language.choose(

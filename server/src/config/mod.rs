@@ -124,8 +124,9 @@ pub struct Config {
     pub payments: PaymentsProvider,
     pub stripe: Option<StripeConfig>,
     pub jobs: JobsConfig,
-    /// "Now" for the whole application: the machine's time (no variable sets it; tests give the
-    /// application an adjustable clock and move it).
+    /// "Now" for the whole application: the machine's time; in development `SOCIO_DEV_CLOCK`
+    /// starts it at another instant, from where it runs (`make eval`'s personas of 2027); tests
+    /// give the application an adjustable clock and move it.
     pub clock: crate::clock::Clock,
 }
 
@@ -180,7 +181,7 @@ impl Config {
         let (payments, stripe) = payments(&var)?;
 
         let config = Config {
-            clock: crate::clock::Clock::system(),
+            clock: dev_clock(&var, mode)?,
             addr,
             mode,
             public_url,
@@ -228,6 +229,34 @@ fn run_mode(var: &dyn Fn(&str) -> Option<String>) -> Result<RunMode, ConfigError
             return Err(ConfigError(format!("SOCIO_ENV must be development or production, not {other:?}")));
         }
     })
+}
+
+/// `SOCIO_DEV_CLOCK`: in development, the instant the application's clock starts at — a day
+/// (`2027-01-05`, 09:00 in São Paulo, outside the quiet hours) or an instant with its offset
+/// (`2027-01-05T10:00:00-03:00`) — from where it runs; unset, the machine's time. Production
+/// refuses it: a server living on another day would charge, remind and send on the wrong one.
+fn dev_clock(
+    var: &dyn Fn(&str) -> Option<String>,
+    mode: RunMode,
+) -> Result<crate::clock::Clock, ConfigError> {
+    let Some(text) = var("SOCIO_DEV_CLOCK") else {
+        return Ok(crate::clock::Clock::system());
+    };
+    if mode == RunMode::Production {
+        return Err(ConfigError("SOCIO_DEV_CLOCK is refused in production: unset it".into()));
+    }
+    let at_ms = match crate::clock::CivilDate::parse_iso(&text) {
+        Some(day) => day.starts_at() + 9 * 60 * 60 * 1000,
+        None => text.parse::<jiff::Timestamp>().map(|t| t.as_millisecond()).map_err(|_| {
+            ConfigError(format!(
+                "SOCIO_DEV_CLOCK must be a day (2027-01-05) or an instant with its offset \
+                 (2027-01-05T10:00:00-03:00), not {text:?}"
+            ))
+        })?,
+    };
+    let clock = crate::clock::Clock::adjustable();
+    clock.set(at_ms);
+    Ok(clock)
 }
 
 /// `JWT_SECRET`: required in production, and long enough; generated and kept in development.

@@ -329,3 +329,27 @@ fn production_refuses_postgres_without_tls_to_another_machine() {
         assert!(started.is_ok(), "{url}: {:?}", started.err());
     }
 }
+
+#[test]
+fn a_development_server_can_live_on_another_day_and_production_never() {
+    // 2027-01-05 09:00 in São Paulo (UTC−3) is 12:00 UTC: 1_799_150_400_000 ms.
+    let day = config(&[("SOCIO_DEV_CLOCK", "2027-01-05")]).unwrap();
+    let read = day.clock.now_ms();
+    assert!((1_799_150_400_000..1_799_150_400_000 + 60_000).contains(&read), "{read}");
+    assert_eq!(day.clock.today().iso(), "2027-01-05");
+    let instant = config(&[("SOCIO_DEV_CLOCK", "2026-12-31T23:30:00-03:00")]).unwrap();
+    assert_eq!(instant.clock.today().iso(), "2026-12-31");
+
+    let err = config(&[("SOCIO_DEV_CLOCK", "05/01/2027")]).unwrap_err();
+    assert!(err.0.contains("SOCIO_DEV_CLOCK"), "{err}");
+    let err = production(&[("SOCIO_DEV_CLOCK", "2027-01-05")]).unwrap_err();
+    assert!(err.0.contains("SOCIO_DEV_CLOCK") && err.0.contains("production"), "{err}");
+}
+
+#[test]
+fn an_instant_written_by_the_clock_is_read_back_as_the_same_instant() {
+    let at = 1_799_150_400_123;
+    assert_eq!(crate::clock::rfc3339(at), "2027-01-05T12:00:00.123Z");
+    let read = config(&[("SOCIO_DEV_CLOCK", &crate::clock::rfc3339(at))]).unwrap().clock.now_ms();
+    assert!((at..at + 60_000).contains(&read), "{read}");
+}

@@ -43,8 +43,8 @@ pub fn definition() -> Json {
     }})
 }
 
-/// The tool's answer, as JSON text for the model.
-pub fn run(plan: &Plan, args: &Json) -> String {
+/// The tool's answer, as JSON for the model (the engine adds the months recorded).
+pub fn run(plan: &Plan, args: &Json) -> Json {
     let saved: pb::FinanceData =
         proto_json::from_json(plan.section(Step::Finance).data.clone()).unwrap_or_default();
     let number = |key: &str| args.get(key).and_then(Json::as_f64).filter(|v| v.is_finite());
@@ -68,8 +68,7 @@ pub fn run(plan: &Plan, args: &Json) -> String {
         .into_iter()
         .filter_map(|(name, absent)| absent.then_some(name))
         .collect();
-        return json!({"error": "not enough figures: ask the user for them (or pass hypothetical ones)", "missing": missing})
-            .to_string();
+        return json!({"error": "not enough figures: ask the user for them (or pass hypothetical ones)", "missing": missing});
     };
     let hypothetical = args.as_object().is_some_and(|a| !a.is_empty());
     if let Some(change) = number("salesChangePercent") {
@@ -80,7 +79,7 @@ pub fn run(plan: &Plan, args: &Json) -> String {
     }
     // The taxes of the plan's regime, on the revenue these figures give.
     inputs.tax = taxes::of_plan(plan, inputs.average_ticket * inputs.expected_sales_per_month, &data);
-    answer(Some(plan), &inputs, hypothetical, crate::locale::current()).to_string()
+    answer(Some(plan), &inputs, hypothetical, crate::locale::current())
 }
 
 fn money(v: f64) -> Json {

@@ -182,3 +182,43 @@ async fn the_model_s_ibs_cbs_choice_comes_from_the_server_s_comparison_of_the_us
     assert_eq!(result["nextWindowEnds"], "2027-04-30", "{result}");
 }
 on_both_engines!(the_model_s_ibs_cbs_choice_comes_from_the_server_s_comparison_of_the_user_s_plan);
+
+/// A MEI whose recorded 2026 passed the ceiling in November (10 × R$ 7.500 + R$ 15.000 = R$ 90.000
+/// against R$ 81.000, within the 20 % tolerance) asks the model on 10 December: its finance tool
+/// carries the dashboard card's words — report leaving the MEI by the last business day of the
+/// month after the excess, Thursday 31/12/2026 (LC 123/2006 art. 18-A §7º III; Res. CGSN 140/2018
+/// art. 115) — so the model says what to do and by when, not only the break-even.
+async fn a_mei_past_the_ceiling_hears_from_the_model_what_to_do_and_by_when(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    llm.answer_with([(200, tool_call("analyze_finance", json!({})))]);
+    llm.quote_tool_results(|r| {
+        format!(
+            "{} Ponto de equilíbrio: {} vendas.",
+            r["meiCeilingPassed"]["whatToDo"], r["breakEvenSalesPerMonth"]
+        )
+    });
+    let app = app_with_model(db, &llm).await;
+    app.db.clock().set("2026-12-10T10:00:00-03:00".parse::<jiff::Timestamp>().unwrap().as_millisecond());
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let (token, _) = app.login(ANA).await;
+    let legal = json!({"legalData": {"businessType": "mei", "taxRegime": "simei", "activity": "commerce"}});
+    let finance = json!({"financeData": {"monthlyFixedCosts": 2000, "averageTicket": 150, "variableCostPerSale": 60, "expectedSalesPerMonth": 50}});
+    for (step, body) in [("legal", legal), ("finance", finance)] {
+        let (status, answer) =
+            app.call(Method::PUT, &format!("/api/business-plan/{step}"), body, Some(&token)).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    for month in 1..=11 {
+        let revenue = if month == 11 { 15_000.0 } else { 7_500.0 };
+        let body = json!({"revenue": revenue, "costs": revenue / 2.0, "salesCount": 50});
+        let (status, answer) =
+            app.call(Method::PUT, &format!("/api/results/2026-{month:02}"), body, Some(&token)).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    let reply = app.say(ANA, "Passei do limite do MEI? O que eu faço agora?").await;
+    assert!(reply.contains("desenquadramento do MEI") && reply.contains("31/12/2026"), "{reply}");
+    let result = &tool_results(&llm)[0];
+    assert_eq!(result["meiCeilingPassed"]["reportBy"], "2026-12-31", "{result}");
+    assert_eq!(result["recordedMonths"].as_array().map(Vec::len), Some(11), "{result}");
+}
+on_both_engines!(a_mei_past_the_ceiling_hears_from_the_model_what_to_do_and_by_when);

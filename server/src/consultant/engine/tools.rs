@@ -15,7 +15,11 @@ use crate::{
         month::YearMonth,
         sections::Step,
         store::{Patch, Source, StepUpdate},
-        tracking::{Results, results},
+        tracking::{
+            Results,
+            calendar::{self, CeilingOutlook},
+            results,
+        },
     },
     whatsapp::choices::{Choice, MAX_ROWS},
 };
@@ -149,16 +153,26 @@ impl Engine {
                 let Ok(plan) = self.plans.get_or_create(&user.id).await else {
                     return "error: the plan cannot be read now".into();
                 };
-                let analysis = finance_tool::run(&plan, &args);
+                let mut analysis = finance_tool::run(&plan, &args);
                 // The months they recorded, against the plan, so "why did my profit fall?" is
-                // answered with the server's numbers.
-                return match Results::new(self.plans.clone()).months(&user.id).await {
-                    Ok(months) if !months.is_empty() => format!(
-                        "{analysis}\nRecorded months against the plan (newest first): {}",
-                        results::as_json(&months, results::forecast(&plan).as_ref())
-                    ),
-                    Ok(_) | Err(_) => analysis,
-                };
+                // answered with the server's numbers; and a MEI whose recorded revenue passed the
+                // ceiling hears what to do and by when, as the dashboard's card says it.
+                if let Ok(outlook) = Results::new(self.plans.clone()).outlook(&user.id).await
+                    && !outlook.months.is_empty()
+                {
+                    analysis["recordedMonths"] =
+                        results::as_json(&outlook.months, results::forecast(&plan).as_ref());
+                    if let Some(CeilingOutlook::Passed(over) | CeilingOutlook::YearOver(over)) =
+                        outlook.ceiling
+                    {
+                        analysis["meiCeilingPassed"] = json!({
+                            "reportBy": over.report_by.iso(),
+                            "whatToDo": calendar::what_to_do(&over, outlook.today, user.language),
+                            "note": "tell the user what to do and by when, in these words, before anything else"
+                        });
+                    }
+                }
+                return analysis.to_string();
             }
             (pricing_words::NAME, _) => {
                 // Reading never creates a plan: without one, the price leaves taxes out (said so).
