@@ -8,24 +8,21 @@ pub mod api;
 pub mod app;
 pub mod audit;
 pub mod billing;
-pub mod clock;
 pub mod config;
 pub mod connections;
 pub mod consultant;
 pub mod conversation;
-pub mod db;
 pub mod erasure;
-pub mod error;
-pub mod facts;
 pub mod identity;
 pub mod layers;
-pub mod locale;
 pub mod newsletter;
 pub mod plan;
 pub mod privacy;
 pub mod prompts;
 pub mod proof;
-pub mod proto;
 pub mod rendering;
 pub mod telemetry;
 pub mod whatsapp;
+
+// The ground floor, its own crate (socio-base): the paths `crate::db`, `crate::clock`… stay.
+pub use socio_base::{clock, db, error, facts, locale, proto};

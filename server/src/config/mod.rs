@@ -112,7 +112,7 @@ pub struct Config {
     /// its first use renews the same session instead of revoking it (two tabs, a lost answer).
     pub refresh_reuse_interval: std::time::Duration,
     pub web_dir: PathBuf,
-    /// `SOCIO_FACTS_FILE`: a facts file (the format of `server/data/business-facts.json`) used in
+    /// `SOCIO_FACTS_FILE`: a facts file (the format of `base/data/business-facts.json`) used in
     /// place of the built-in one, checked at start — a new year's DAS without a build.
     pub facts_file: Option<PathBuf>,
     /// `SOCIO_TESTIMONIALS_FILE`: the testimonials the landing page may quote (a JSON list of

@@ -282,7 +282,7 @@ async fn schedule(proactive: Proactive, every: Duration, mut stop: tokio::sync::
             if !expired.is_empty() {
                 tracing::warn!(
                     ?expired,
-                    "business facts past their period with no newer value: publish them (SOCIO_FACTS_FILE or server/data/business-facts.json)"
+                    "business facts past their period with no newer value: publish them (SOCIO_FACTS_FILE or base/data/business-facts.json)"
                 );
             }
             facts_checked_on = Some(today);

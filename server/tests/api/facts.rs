@@ -109,7 +109,8 @@ on_both_engines!(past_its_period_the_das_is_still_used_and_said_to_be_stale_ever
 #[tokio::test]
 async fn a_broken_facts_file_stops_the_start_naming_the_file_and_the_problem() {
     let dir = tempfile::tempdir().unwrap();
-    let built_in: Value = serde_json::from_str(include_str!("../../data/business-facts.json")).unwrap();
+    let built_in: Value =
+        serde_json::from_str(include_str!("../../../base/data/business-facts.json")).unwrap();
     let mut broken = built_in.clone();
     broken["taxes"]["meiDas"][0]["validUntil"] = json!("31/12/2026");
     let cases = [
@@ -145,7 +146,8 @@ async fn a_broken_facts_file_stops_the_start_naming_the_file_and_the_problem() {
 #[tokio::test]
 async fn a_facts_file_with_the_new_year_s_das_is_used_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let mut facts: Value = serde_json::from_str(include_str!("../../data/business-facts.json")).unwrap();
+    let mut facts: Value =
+        serde_json::from_str(include_str!("../../../base/data/business-facts.json")).unwrap();
     facts["taxes"]["meiDas"][1] = json!({
         "validFrom": "2027-01-01", "validUntil": "2027-12-31", "fact": "mei.das_2027",
         "commerce": 86.05, "industry": 86.05, "services": 90.05, "commerceAndServices": 91.05

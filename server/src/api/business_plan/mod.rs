@@ -71,14 +71,19 @@ impl BusinessPlanApi {
     }
 }
 
-impl From<pb::BusinessPlan> for pb::CreateBusinessPlanResponse {
-    fn from(plan: pb::BusinessPlan) -> Self {
+/// A response that carries the caller's whole plan.
+trait CarriesPlan {
+    fn carrying(plan: pb::BusinessPlan) -> Self;
+}
+
+impl CarriesPlan for pb::CreateBusinessPlanResponse {
+    fn carrying(plan: pb::BusinessPlan) -> Self {
         Self { business_plan: Some(plan) }
     }
 }
 
-impl From<pb::BusinessPlan> for pb::GetBusinessPlanResponse {
-    fn from(plan: pb::BusinessPlan) -> Self {
+impl CarriesPlan for pb::GetBusinessPlanResponse {
+    fn carrying(plan: pb::BusinessPlan) -> Self {
         Self { business_plan: Some(plan) }
     }
 }
@@ -133,9 +138,9 @@ fn sync_update(update: &pb::SyncUpdateRequest, field: &str) -> Result<(StepUpdat
 
 impl BusinessPlanApi {
     /// `CreateBusinessPlan` and `GetBusinessPlan`: the caller's plan, made on first use.
-    async fn own_plan<M: Method<Response: From<pb::BusinessPlan>>>(&self, call: Call<M>) -> Answer<M> {
+    async fn own_plan<M: Method<Response: CarriesPlan>>(&self, call: Call<M>) -> Answer<M> {
         let plan = self.plans.get_or_create(&call.user()?.id).await?;
-        Ok(M::Response::from(plan_proto(&plan)).into())
+        Ok(M::Response::carrying(plan_proto(&plan)).into())
     }
 
     async fn reform_choice(&self, call: Call<ReformChoice>) -> Answer<ReformChoice> {

@@ -1,6 +1,6 @@
 //! Dated, sourced facts about Brazilian small business (MEI, Simples Nacional, legal forms,
 //! licences, where to get help, payments, the tax reform), read from one data file in the
-//! repository (`server/data/business-facts.json`, embedded at build time): the model looks them up
+//! repository (`base/data/business-facts.json`, embedded at build time): the model looks them up
 //! with its `lookup_business_facts` tool, the offline guide's tips quote them, and each carries the
 //! date its source shows and the source itself, so every figure can be quoted "as of" a date. A
 //! change in the law is a change in that file — or, without a build, in a file of the same format
@@ -101,9 +101,7 @@ pub use validate::validate;
 static FACTS: OnceLock<Facts> = OnceLock::new();
 
 fn facts() -> &'static Facts {
-    FACTS.get_or_init(|| {
-        serde_json::from_str(DATA).expect("server/data/business-facts.json is valid (tested)")
-    })
+    FACTS.get_or_init(|| serde_json::from_str(DATA).expect("base/data/business-facts.json is valid (tested)"))
 }
 
 /// Reads, checks and installs the facts file `path` in place of the built-in one, before anything

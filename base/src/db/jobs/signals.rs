@@ -19,7 +19,7 @@ pub struct JobSignals {
 impl JobSignals {
     /// What a lane waits on: notified when a job of one of `kinds` may be claimed. Listening ends
     /// when the lane drops it.
-    pub(crate) fn listen(&self, kinds: &[&'static str]) -> Arc<Notify> {
+    pub fn listen(&self, kinds: &[&'static str]) -> Arc<Notify> {
         let notify = Arc::new(Notify::new());
         let mut listening = self.listening.lock().expect("the job signals are never poisoned");
         listening.retain(|(_, lane)| lane.strong_count() > 0);
@@ -28,7 +28,7 @@ impl JobSignals {
     }
 
     /// Wakes the idle lanes that claim `kind`.
-    pub(crate) fn added(&self, kind: &str) {
+    pub fn added(&self, kind: &str) {
         let listening = self.listening.lock().expect("the job signals are never poisoned");
         for (kinds, lane) in listening.iter() {
             if kinds.contains(&kind)

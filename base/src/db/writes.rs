@@ -285,7 +285,7 @@ impl Tx {
         }
     }
 
-    pub(crate) fn job_enqueued(&mut self, kind: &'static str) {
+    pub fn job_enqueued(&mut self, kind: &'static str) {
         if !self.enqueued.contains(&kind) {
             self.enqueued.push(kind);
         }

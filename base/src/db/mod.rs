@@ -250,11 +250,11 @@ impl Db {
     /// What this process's idle lanes wait on (by the kinds each claims), and how a job committed
     /// or a subject's job ended wakes them (call `added` after the commit: before, a lane could
     /// look and find nothing; other processes' jobs are found by the poll).
-    pub(crate) fn job_signals(&self) -> &jobs::JobSignals {
+    pub fn job_signals(&self) -> &jobs::JobSignals {
         &self.job_signals
     }
 
-    pub(crate) fn url(&self) -> &str {
+    pub fn url(&self) -> &str {
         &self.url
     }
 
@@ -319,9 +319,9 @@ pub fn get_bool(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<bool>, s
 
 /// SQLite's plan for a statement (`EXPLAIN QUERY PLAN`), one line a step: what the tests that
 /// hold a statement to its index compare. Its parameters are left unbound (NULL), which does not
-/// change the plan.
-#[cfg(test)]
-pub(crate) async fn sqlite_query_plan(db: &Db, sql: &str) -> Vec<String> {
+/// change the plan. Only tests call it (of this crate and the layers above).
+#[doc(hidden)]
+pub async fn sqlite_query_plan(db: &Db, sql: &str) -> Vec<String> {
     use sqlx::Row;
     let explain = format!("explain query plan {sql}");
     let rows = sqlx::query(sqlx::AssertSqlSafe(explain)).fetch_all(db.pool()).await.expect("explain");
