@@ -11,9 +11,9 @@ use serde_json::{Value, json};
 use crate::{
     fakes::Fakes,
     load::{self, Outcome},
-    run::{self, BenchDatabase},
     seed::Size,
     server::Server,
+    setup::{self, BenchDatabase},
     wrk,
 };
 
@@ -49,23 +49,23 @@ impl Comparison {
 pub async fn compare(
     engine: &str,
     seeded: &str,
-    seeded_tokens: &run::Tokens,
-    options: &run::Options,
+    seeded_tokens: &setup::Tokens,
+    options: &setup::Options,
 ) -> anyhow::Result<Vec<Comparison>> {
     // The ingestion scenario left thousands of welcomes queued on the seeded database: its server
     // would send them while the empty one is measured, on the same cores.
     let db = socio::db::Db::connect(seeded).await?;
     sqlx::query("delete from jobs where status in ('queued', 'running')").execute(db.pool()).await?;
     db.close().await;
-    let empty = run::fresh_database(engine, BenchDatabase::Empty, EMPTY, options).await?;
+    let empty = setup::fresh_database(engine, BenchDatabase::Empty, EMPTY, options).await?;
     let fakes = Fakes::start().await?;
-    let empty_server = Server::start(&run::server_env(&fakes, &empty)).await?;
-    let seeded_server = Server::start(&run::server_env(&fakes, seeded)).await?;
+    let empty_server = Server::start(&setup::server_env(&fakes, &empty)).await?;
+    let seeded_server = Server::start(&setup::server_env(&fakes, seeded)).await?;
     let channel =
         tonic::transport::Channel::from_shared(format!("http://{}", empty_server.address))?.connect().await?;
-    let empty_tokens = run::Tokens {
-        admin: run::login(&channel, &fakes, 1).await?,
-        user: run::login(&channel, &fakes, run::DASHBOARD_USER).await?,
+    let empty_tokens = setup::Tokens {
+        admin: setup::login(&channel, &fakes, 1).await?,
+        user: setup::login(&channel, &fakes, setup::DASHBOARD_USER).await?,
     };
     let sides = [
         (format!("http://{}", empty_server.address), &empty_tokens.user, &empty_tokens.admin),
@@ -100,7 +100,7 @@ pub async fn compare(
 }
 
 /// `GET url` as the REST targets are measured: `wrk` when installed, else the bench's client.
-async fn get(url: &str, token: &str, options: &run::Options) -> anyhow::Result<Outcome> {
+async fn get(url: &str, token: &str, options: &setup::Options) -> anyhow::Result<Outcome> {
     let (c, d) = (options.concurrency, (options.duration / 2).max(Duration::from_secs(1)));
     if wrk::available() {
         tokio::time::sleep(Duration::from_millis(300)).await;

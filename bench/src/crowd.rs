@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use socio::proto::socio::v1::{SendCodeRequest, auth_service_client::AuthServiceClient};
 use tonic::transport::Channel;
 
-use crate::{fakes::Fakes, load, run, seed, server::Server};
+use crate::{deliveries, fakes::Fakes, load, seed, server::Server};
 
 /// How the crowd is set up.
 #[derive(Clone, Copy, Debug)]
@@ -144,10 +144,10 @@ pub async fn crowd(url: &str, setup: Setup) -> anyhow::Result<Crowd> {
     let posts = people.iter().enumerate().map(|(k, digits)| {
         let (http, base) = (http.clone(), base.clone());
         let text = format!("#{digits} Como calculo meu ponto de equilíbrio?");
-        let body = run::delivery(&[(digits.clone(), format!("wamid.crowd.{k}"), text)]);
+        let body = deliveries::delivery(&[(digits.clone(), format!("wamid.crowd.{k}"), text)]);
         async move {
             let posted = Instant::now();
-            let ok = run::post_delivery(&http, &base, body).await;
+            let ok = deliveries::post_delivery(&http, &base, body).await;
             (ok, posted, posted.elapsed())
         }
     });

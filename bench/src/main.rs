@@ -6,6 +6,7 @@
 
 mod costs;
 mod crowd;
+mod deliveries;
 mod eval;
 mod fakes;
 mod load;
@@ -13,6 +14,7 @@ mod report;
 mod run;
 mod seed;
 mod server;
+mod setup;
 mod wrk;
 
 use std::time::Duration;
@@ -54,7 +56,7 @@ async fn main() -> anyhow::Result<()> {
         }
         "eval" => eval::eval(flags.get("require-perfect") == Some("true")).await,
         "run" | "crowd" | "pipeline" => {
-            let options = run::Options {
+            let options = setup::Options {
                 engines: flags
                     .get("engines")
                     .unwrap_or("sqlite,postgres")

@@ -8,8 +8,10 @@ use crate::{
     costs::{Comparison, EMPTY, SAME_COST},
     crowd::Crowd,
     load::{Outcome, round},
-    run::WRK_WEBHOOK,
 };
+
+/// The ingestion row of the webhook as `wrk` drove it (one message a delivery).
+pub const WRK_WEBHOOK: usize = 0;
 
 pub struct Pipeline {
     pub rounds: usize,

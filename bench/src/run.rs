@@ -2,7 +2,6 @@
 //! against it with the fakes, then every scenario in turn while the server's memory is sampled.
 
 use std::{
-    path::PathBuf,
     sync::{
         Arc,
         atomic::{AtomicBool, Ordering},
@@ -11,47 +10,33 @@ use std::{
 };
 
 use anyhow::{Context, bail};
-use serde_json::{Value, json};
 use socio::{
     db::Db,
     proto::socio::v1::{
-        GetDashboardRequest, GetMeRequest, ListUsersRequest, SendCodeRequest, VerifyCodeRequest,
-        admin_service_client::AdminServiceClient, auth_service_client::AuthServiceClient,
-        dashboard_service_client::DashboardServiceClient,
+        GetDashboardRequest, GetMeRequest, ListUsersRequest, admin_service_client::AdminServiceClient,
+        auth_service_client::AuthServiceClient, dashboard_service_client::DashboardServiceClient,
     },
 };
-use tonic::{Request, transport::Channel};
+use tonic::transport::Channel;
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
 use crate::{
     costs, crowd,
-    fakes::{APP_SECRET, Fakes, PHONE_NUMBER_ID},
+    deliveries::{delivery, post_delivery},
+    fakes::Fakes,
     load::{self, Outcome},
-    report::{EngineResult, Pipeline, Report},
+    report::{EngineResult, Pipeline, Report, WRK_WEBHOOK},
     seed::{self, Size},
     server::{Server, memory_mib},
+    setup::{BenchDatabase, DASHBOARD_USER, Options, Tokens, authorized, fresh_database, login, server_env},
     wrk,
 };
 
-pub struct Options {
-    pub engines: Vec<String>,
-    pub concurrency: usize,
-    /// How many people the crowd has.
-    pub people: usize,
-    pub duration: Duration,
-    pub out: PathBuf,
-    pub postgres_url: String,
-}
-
 const WARMUP: Duration = Duration::from_secs(1);
-/// The seeded Pro user with a plan whose dashboard is measured.
-pub const DASHBOARD_USER: usize = 10;
 /// Messages through the reply pipeline, one at a time, each from another person: two hundred, so
 /// that the figure includes a queue that has worked a while (a hundred showed PostgreSQL's claims
 /// at their cheapest, before the table's old versions piled up: `db::jobs::tidy`).
 const PIPELINE_ROUNDS: usize = 200;
-/// The ingestion row of the webhook as `wrk` drove it (one message a delivery).
-pub const WRK_WEBHOOK: usize = 0;
 
 pub async fn run(options: Options) -> anyhow::Result<()> {
     let mut report = Report::new(options.concurrency, options.duration);
@@ -101,61 +86,6 @@ pub async fn pipeline_only(options: Options) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Which of the bench's databases: the seeded one every scenario runs on, or the one holding only
-/// the people measured (the costs' comparison).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BenchDatabase {
-    Seeded,
-    Empty,
-}
-
-impl BenchDatabase {
-    fn name(self) -> &'static str {
-        match self {
-            BenchDatabase::Seeded => "socio_bench",
-            BenchDatabase::Empty => "socio_bench_empty",
-        }
-    }
-}
-
-/// A new, migrated database for `engine` holding `size`'s people; its address.
-pub async fn fresh_database(
-    engine: &str,
-    which: BenchDatabase,
-    size: Size,
-    options: &Options,
-) -> anyhow::Result<String> {
-    let name = which.name();
-    let url = match engine {
-        "sqlite" => {
-            let dir = std::env::current_dir()?.join("target/bench");
-            std::fs::create_dir_all(&dir)?;
-            for suffix in ["", "-wal", "-shm"] {
-                let _ = std::fs::remove_file(dir.join(format!("{name}.db{suffix}")));
-            }
-            format!("sqlite://{}", dir.join(format!("{name}.db")).display())
-        }
-        "postgres" => {
-            let admin = Db::connect(&options.postgres_url).await?;
-            sqlx::query(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)")))
-                .execute(admin.pool())
-                .await?;
-            sqlx::query(sqlx::AssertSqlSafe(format!("create database {name}"))).execute(admin.pool()).await?;
-            admin.close().await;
-            let (base, _) = options.postgres_url.split_once('?').unwrap_or((&options.postgres_url, ""));
-            let (server, _) = base.rsplit_once('/').context("BENCH_POSTGRES_URL has no database name")?;
-            format!("{server}/{name}")
-        }
-        other => bail!("unknown engine {other}: sqlite or postgres"),
-    };
-    let db = Db::connect(&url).await?;
-    db.migrate().await?;
-    let took = seed::seed(&db, size).await?;
-    eprintln!("   seeded {} users and {} messages in {:.1} s", size.users, size.messages, took.as_secs_f64());
-    db.close().await;
-    Ok(url)
-}
-
 async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Result<EngineResult> {
     let fakes = Fakes::start().await?;
     let server = Server::start(&server_env(&fakes, url)).await?;
@@ -199,25 +129,6 @@ async fn bench_engine(engine: &str, url: &str, options: &Options) -> anyhow::Res
         crowd,
         costs,
     })
-}
-
-/// Access tokens of the seeded admin (user 1) and of the user whose dashboard is measured.
-pub struct Tokens {
-    pub admin: String,
-    pub user: String,
-}
-
-/// A bench server's settings: the fakes, the database, user 1 as the admin, replies at once.
-pub fn server_env(fakes: &Fakes, url: &str) -> Vec<(&'static str, String)> {
-    let mut env = fakes.config();
-    env.extend([
-        ("DATABASE_URL", url.to_owned()),
-        ("JWT_SECRET", "bench-secret-that-is-long-enough-0123456789".into()),
-        ("ADMIN_PHONES", seed::phone(1)),
-        // Reply at once: the batch window is a deliberate wait, not pipeline overhead.
-        ("WHATSAPP_BATCH_WINDOW_MS", "0".into()),
-    ]);
-    env
 }
 
 /// The server's resident memory, sampled every 100 ms while the scenarios run: the peak seen.
@@ -375,72 +286,6 @@ async fn ingestion(
     }
     db.close().await;
     Ok(ingestion)
-}
-
-fn authorized<T>(message: T, token: &str) -> Request<T> {
-    let mut request = Request::new(message);
-    if !token.is_empty() {
-        request
-            .metadata_mut()
-            .insert("authorization", format!("Bearer {token}").parse().expect("ascii token"));
-    }
-    request
-}
-
-/// Logs seeded user `n` in the real way: a code sent over WhatsApp (to the fake Graph API), then
-/// verified. The access token.
-pub async fn login(channel: &Channel, fakes: &Fakes, n: usize) -> anyhow::Result<String> {
-    let phone = seed::phone(n);
-    let mut auth = AuthServiceClient::new(channel.clone());
-    auth.send_code(SendCodeRequest { phone_number: phone.clone(), language: "pt-BR".into() }).await?;
-    let digits = phone.trim_start_matches('+');
-    for _ in 0..500 {
-        if let Some(code) = fakes.latest_code(digits) {
-            let verified = auth
-                .verify_code(VerifyCodeRequest {
-                    phone_number: phone,
-                    verification_code: code,
-                    language: "pt-BR".into(),
-                })
-                .await?;
-            return Ok(verified.into_inner().token);
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    bail!("no login code reached the Graph API for {phone}")
-}
-
-/// A signed delivery, as Meta sends it, of `texts` from `(digits, message id)` senders.
-pub fn delivery(messages: &[(String, String, String)]) -> Vec<u8> {
-    let contacts: Vec<Value> = messages
-        .iter()
-        .map(|(from, _, _)| json!({"profile": {"name": "Cliente Bench"}, "wa_id": from}))
-        .collect();
-    let messages: Vec<Value> = messages
-        .iter()
-        .map(|(from, id, text)| {
-            json!({"from": from, "id": id, "timestamp": "1795253580", "type": "text", "text": {"body": text}})
-        })
-        .collect();
-    serde_json::to_vec(&json!({
-        "object": "whatsapp_business_account",
-        "entry": [{"id": "102290129340398", "changes": [{"field": "messages", "value": {
-            "messaging_product": "whatsapp",
-            "metadata": {"display_phone_number": "5511900000000", "phone_number_id": PHONE_NUMBER_ID},
-            "contacts": contacts, "messages": messages}}]}]
-    }))
-    .expect("json")
-}
-
-pub async fn post_delivery(http: &reqwest::Client, base: &str, body: Vec<u8>) -> bool {
-    let signature = socio::whatsapp::signature::sign(APP_SECRET.as_bytes(), &body);
-    http.post(format!("{base}/api/webhooks/whatsapp"))
-        .header("content-type", "application/json")
-        .header("x-hub-signature-256", signature)
-        .body(body)
-        .send()
-        .await
-        .is_ok_and(|r| r.status().is_success())
 }
 
 /// Signed deliveries of `batch` messages each, every message from a new number (first contacts:

@@ -9,7 +9,7 @@ use std::{path::Path, process::Command, time::Duration};
 
 use anyhow::{Context, bail};
 
-use crate::{fakes::APP_SECRET, load::Outcome, run};
+use crate::{deliveries, fakes::APP_SECRET, load::Outcome};
 
 /// Whether `wrk` can be run here.
 pub fn available() -> bool {
@@ -39,8 +39,11 @@ pub async fn webhook(
     let mut script = String::from("local deliveries = {\n");
     for n in 0..count {
         let from = format!("55{prefix}9{n:08}");
-        let body =
-            run::delivery(&[(from, format!("wamid.wrk.{prefix}.{n}"), "Oi! Quero abrir um negócio.".into())]);
+        let body = deliveries::delivery(&[(
+            from,
+            format!("wamid.wrk.{prefix}.{n}"),
+            "Oi! Quero abrir um negócio.".into(),
+        )]);
         let signature = socio::whatsapp::signature::sign(APP_SECRET.as_bytes(), &body);
         let body = String::from_utf8(body).context("a delivery is JSON text")?;
         script.push_str(&format!("{{[==[{body}]==], \"{signature}\"}},\n"));
