@@ -8,8 +8,6 @@ pub mod api;
 pub mod app;
 pub mod audit;
 pub mod billing;
-pub mod config;
-pub mod connections;
 pub mod consultant;
 pub mod conversation;
 pub mod erasure;
@@ -21,8 +19,6 @@ pub mod privacy;
 pub mod prompts;
 pub mod proof;
 pub mod rendering;
-pub mod telemetry;
-pub mod whatsapp;
 
 // The ground floor, its own crate (socio-base): the paths `crate::db`, `crate::clock`… stay.
-pub use socio_base::{clock, db, error, facts, locale, proto};
+pub use socio_base::{clock, config, connections, db, error, facts, locale, proto, telemetry, whatsapp};

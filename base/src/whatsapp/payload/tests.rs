@@ -3,7 +3,7 @@
 use super::*;
 
 fn fixture(name: &str) -> Vec<u8> {
-    let path = format!("{}/tests/fixtures/whatsapp/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../server/tests/fixtures/whatsapp/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read(&path).unwrap_or_else(|_| panic!("fixture {path}"))
 }
 
