@@ -3,6 +3,7 @@
 //! web app; job workers beside it; graceful shutdown of both.
 
 mod router;
+mod work;
 
 use std::{future::Future, sync::Arc, time::Duration};
 
@@ -10,12 +11,7 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::{
-    billing::{
-        cancellation::ProviderCancelHandler,
-        expiry::ExpiryHandler,
-        stripe::StripeClient,
-        subscriptions::{ExpiryJob, ProviderCancelJob},
-    },
+    billing::{cancellation::ProviderCancelHandler, expiry::ExpiryHandler, stripe::StripeClient},
     config::{Config, WhatsAppMode},
     connections,
     consultant::{
@@ -24,31 +20,26 @@ use crate::{
         llm::{LlmClient, Transcriber},
         memory::SummaryHandler,
         plan_delivery::PlanDocumentHandler,
-        plan_request::PlanDocumentJob,
         replies::Links,
         worker::ReplyHandler,
     },
-    conversation::{
-        delivery::{NoticeHandler, SendHandler, SendJob},
-        inbox::ReplyJob,
-        summaries::SummaryJob,
-    },
+    conversation::delivery::{NoticeHandler, SendHandler},
     db::{
         Db,
-        jobs::{self, Backoff, Handlers, JobPayload, WorkerOptions},
+        jobs::{self, Backoff, Handlers, WorkerOptions},
     },
     identity::{phone::PhoneNumber, roles},
     plan::{Plans, events::PlanEvents},
     whatsapp::{
         cloud::CloudSender,
         media::MediaClient,
-        notices::NoticeJob,
         outbox::DevOutbox,
         sender::{Measured, WhatsAppSender},
     },
 };
 
 use router::build_router;
+use work::Workers;
 /// The application, bound and ready to serve.
 pub struct Application {
     listener: TcpListener,
@@ -126,30 +117,21 @@ impl Application {
         // One Stripe client for the API, the webhook and the cancel jobs.
         let stripe = config.stripe.clone().map(StripeClient::new).transpose()?;
         let renderer = Arc::new(crate::rendering::Renderer::new());
-        let handlers = Handlers::new()
-            .register_in_lane(
-                ReplyJob::KIND,
-                Arc::new(ReplyHandler::new(db.clone(), links.clone(), engine.clone(), voice, sender.clone())),
-                config.jobs.model_calls,
-            )
-            .register_in_lane(
-                SendJob::KIND,
-                Arc::new(SendHandler::new(db.clone(), sender.clone())),
-                config.jobs.sends,
-            )
-            .register(
-                PlanDocumentJob::KIND,
-                Arc::new(PlanDocumentHandler::new(
-                    db.clone(),
-                    engine.clone(),
-                    renderer.clone(),
-                    sender.clone(),
-                )),
-            )
-            .register(SummaryJob::KIND, Arc::new(SummaryHandler::new(db.clone(), engine.clone())))
-            .register(NoticeJob::KIND, Arc::new(NoticeHandler::new(db.clone())))
-            .register(ExpiryJob::KIND, Arc::new(ExpiryHandler::new(db.clone())))
-            .register(ProviderCancelJob::KIND, Arc::new(ProviderCancelHandler::new(stripe.clone())));
+        let handlers = Workers {
+            reply: ReplyHandler::new(db.clone(), links.clone(), engine.clone(), voice, sender.clone()),
+            send: SendHandler::new(db.clone(), sender.clone()),
+            plan_document: PlanDocumentHandler::new(
+                db.clone(),
+                engine.clone(),
+                renderer.clone(),
+                sender.clone(),
+            ),
+            summary: SummaryHandler::new(db.clone(), engine.clone()),
+            notice: NoticeHandler::new(db.clone()),
+            expiry: ExpiryHandler::new(db.clone()),
+            provider_cancel: ProviderCancelHandler::new(stripe.clone()),
+        }
+        .into_handlers(&config.jobs);
         let worker_options = WorkerOptions {
             workers: config.jobs.workers,
             backoff: Backoff { base: config.jobs.retry_base, ..Backoff::default() },

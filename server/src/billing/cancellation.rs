@@ -16,7 +16,7 @@ use super::{
 use crate::{
     db::{
         Db,
-        jobs::{Job, JobError, JobHandler},
+        jobs::{Job, JobError, RunsJob},
     },
     error::{AppError, Resource},
 };
@@ -108,10 +108,13 @@ impl ProviderCancelHandler {
     }
 }
 
-impl JobHandler for ProviderCancelHandler {
-    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
+impl RunsJob<ProviderCancelJob> for ProviderCancelHandler {
+    fn run<'a>(
+        &'a self,
+        _job: &'a Job,
+        ProviderCancelJob { subscription, when }: ProviderCancelJob,
+    ) -> BoxFuture<'a, Result<(), JobError>> {
         Box::pin(async move {
-            let ProviderCancelJob { subscription, when } = job.payload_as()?;
             let subscription = subscription.as_str();
             let stripe = self.stripe.as_ref().ok_or_else(|| {
                 JobError::Permanent(format!(

@@ -5,7 +5,7 @@ use futures::future::BoxFuture;
 use super::subscriptions::ExpiryJob;
 use crate::db::{
     Db,
-    jobs::{Job, JobError, JobHandler},
+    jobs::{Job, JobError, RunsJob},
 };
 
 pub struct ExpiryHandler {
@@ -18,10 +18,13 @@ impl ExpiryHandler {
     }
 }
 
-impl JobHandler for ExpiryHandler {
-    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
+impl RunsJob<ExpiryJob> for ExpiryHandler {
+    fn run<'a>(
+        &'a self,
+        _job: &'a Job,
+        ExpiryJob { subscription_id }: ExpiryJob,
+    ) -> BoxFuture<'a, Result<(), JobError>> {
         Box::pin(async move {
-            let ExpiryJob { subscription_id } = job.payload_as()?;
             super::renewals::expire(&self.db, &subscription_id).await?;
             Ok(())
         })

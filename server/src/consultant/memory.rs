@@ -10,7 +10,7 @@ use crate::{
     conversation::summaries::{Summaries, SummaryJob},
     db::{
         Db,
-        jobs::{Job, JobError, JobHandler},
+        jobs::{Job, JobError, RunsJob},
     },
     identity::users::Users,
 };
@@ -31,8 +31,7 @@ impl SummaryHandler {
         Self { summaries: Summaries::new(db.clone()), db, engine }
     }
 
-    async fn update(&self, job: &Job) -> Result<(), JobError> {
-        let SummaryJob { user_id } = job.payload_as()?;
+    async fn update(&self, SummaryJob { user_id }: SummaryJob) -> Result<(), JobError> {
         let user_id = user_id.as_str();
         let Some(user) = Users::new(self.db.clone()).find(user_id).await? else { return Ok(()) };
         let (previous, older) = self.summaries.with_what_to_fold_in(user_id).await.map_err(retryable)?;
@@ -54,8 +53,8 @@ impl SummaryHandler {
     }
 }
 
-impl JobHandler for SummaryHandler {
-    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
-        Box::pin(self.update(job))
+impl RunsJob<SummaryJob> for SummaryHandler {
+    fn run<'a>(&'a self, _job: &'a Job, payload: SummaryJob) -> BoxFuture<'a, Result<(), JobError>> {
+        Box::pin(self.update(payload))
     }
 }

@@ -15,7 +15,7 @@ use crate::{
     conversation::{delivery::Delivery, inbox::ReplyJob, messages::Messages},
     db::{
         Db,
-        jobs::{self, Job, JobError, JobHandler, JobPayload},
+        jobs::{self, Job, JobError, JobPayload, RunsJob},
     },
     identity::users::Users,
     locale::Language,
@@ -46,8 +46,7 @@ impl PlanDocumentHandler {
         }
     }
 
-    async fn deliver(&self, job: &Job) -> Result<(), JobError> {
-        let payload: PlanDocumentJob = job.payload_as()?;
+    async fn deliver(&self, job: &Job, payload: PlanDocumentJob) -> Result<(), JobError> {
         let Some(user) = Users::new(self.db.clone()).find(&payload.user_id).await? else {
             return Ok(()); // erased meanwhile
         };
@@ -93,8 +92,8 @@ impl PlanDocumentHandler {
     }
 }
 
-impl JobHandler for PlanDocumentHandler {
-    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
-        Box::pin(self.deliver(job))
+impl RunsJob<PlanDocumentJob> for PlanDocumentHandler {
+    fn run<'a>(&'a self, job: &'a Job, payload: PlanDocumentJob) -> BoxFuture<'a, Result<(), JobError>> {
+        Box::pin(self.deliver(job, payload))
     }
 }

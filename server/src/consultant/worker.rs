@@ -34,7 +34,7 @@ use crate::{
     },
     db::{
         Db,
-        jobs::{Job, JobError, JobHandler},
+        jobs::{Job, JobError, RunsJob},
     },
     identity::users::User,
     whatsapp::{media::MediaClient, payload::MessageKind, sender::WhatsAppSender, typing},
@@ -138,8 +138,7 @@ impl ReplyHandler {
         self.engine.answer(user, text).await.map(Some).map_err(|e| JobError::Retryable(format!("{e}")))
     }
 
-    async fn reply(&self, job: &Job) -> Result<(), JobError> {
-        let ReplyJob { user_id } = job.payload_as()?;
+    async fn reply(&self, job: &Job, ReplyJob { user_id }: ReplyJob) -> Result<(), JobError> {
         let Claim { user, messages: mut claimed, first_contact, taken } =
             self.turns.claim(&user_id, &job.id).await?;
         let Some(user) = user else { return Ok(()) };
@@ -196,8 +195,8 @@ impl ReplyHandler {
     }
 }
 
-impl JobHandler for ReplyHandler {
-    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
-        Box::pin(self.reply(job))
+impl RunsJob<ReplyJob> for ReplyHandler {
+    fn run<'a>(&'a self, job: &'a Job, payload: ReplyJob) -> BoxFuture<'a, Result<(), JobError>> {
+        Box::pin(self.reply(job, payload))
     }
 }

@@ -15,7 +15,7 @@ use crate::whatsapp::notices::NoticeJob;
 use crate::{
     db::{
         Db, Tx,
-        jobs::{self, Job, JobError, JobHandler, JobPayload, NewJob},
+        jobs::{self, Job, JobError, JobPayload, NewJob, RunsJob},
     },
     error::AppError,
     identity::users::Users,
@@ -92,8 +92,7 @@ impl SendHandler {
         Self { users: Users::new(db.clone()), steps: SendSteps::new(db.clone()), db, sender }
     }
 
-    async fn deliver(&self, job: &Job) -> Result<(), JobError> {
-        let payload: SendJob = job.payload_as()?;
+    async fn deliver(&self, job: &Job, payload: SendJob) -> Result<(), JobError> {
         let id = payload.message_id.as_str();
         // What the send needs to know, on one connection: the message with its person's window,
         // and the person.
@@ -282,9 +281,9 @@ async fn hand_over(
     }
 }
 
-impl JobHandler for SendHandler {
-    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
-        Box::pin(self.deliver(job))
+impl RunsJob<SendJob> for SendHandler {
+    fn run<'a>(&'a self, job: &'a Job, payload: SendJob) -> BoxFuture<'a, Result<(), JobError>> {
+        Box::pin(self.deliver(job, payload))
     }
 }
 
@@ -301,8 +300,7 @@ impl NoticeHandler {
         Self { users: Users::new(db.clone()), db }
     }
 
-    async fn keep_and_send(&self, job: &Job) -> Result<(), JobError> {
-        let notice: NoticeJob = job.payload_as()?;
+    async fn keep_and_send(&self, job: &Job, notice: NoticeJob) -> Result<(), JobError> {
         let (user_id, text) = (notice.user_id.as_str(), notice.text.as_str());
         let at = notice.at.unwrap_or_else(|| self.db.now_ms());
         let mut tx = self.db.begin().await?;
@@ -318,9 +316,9 @@ impl NoticeHandler {
     }
 }
 
-impl JobHandler for NoticeHandler {
-    fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>> {
-        Box::pin(self.keep_and_send(job))
+impl RunsJob<NoticeJob> for NoticeHandler {
+    fn run<'a>(&'a self, job: &'a Job, payload: NoticeJob) -> BoxFuture<'a, Result<(), JobError>> {
+        Box::pin(self.keep_and_send(job, payload))
     }
 }
 

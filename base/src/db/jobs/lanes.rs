@@ -11,16 +11,22 @@ use tokio::{
 };
 
 use super::{
-    Backoff, Job, JobError,
+    Backoff, Job, JobError, JobPayload,
     completions::Completions,
     queue::{CLAIM_AT_ONCE, DEFAULT_LEASE, Queue},
     tidy::{Endings, keep_tidy},
 };
 use crate::db::Db;
 
-/// Runs one kind of job.
+/// Runs the jobs of the kinds it is registered for (the application registers one, which reads
+/// each job as its kind's payload and hands it to that kind's [`RunsJob`]).
 pub trait JobHandler: Send + Sync + 'static {
     fn run<'a>(&'a self, job: &'a Job) -> BoxFuture<'a, Result<(), JobError>>;
+}
+
+/// Runs the jobs whose payload is `P`, given the payload already read from the job.
+pub trait RunsJob<P: JobPayload>: Send + Sync + 'static {
+    fn run<'a>(&'a self, job: &'a Job, payload: P) -> BoxFuture<'a, Result<(), JobError>>;
 }
 
 /// The handlers of every job kind, by lane: `register` puts a kind in the shared lane (as many at

@@ -28,7 +28,7 @@ use rand::Rng;
 use sqlx::{Any, Executor};
 
 pub use self::{
-    lanes::{Handlers, JobHandler, WorkerOptions, spawn_workers},
+    lanes::{Handlers, JobHandler, RunsJob, WorkerOptions, spawn_workers},
     queue::{Depth, Queue, depth, running_for},
     signals::JobSignals,
 };
