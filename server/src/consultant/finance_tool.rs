@@ -133,7 +133,7 @@ fn answer(plan: Option<&Plan>, inputs: &Inputs, hypothetical: bool, lang: Langua
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::money::finance::tests::bakery;
+    use crate::plan::money::finance::examples::bakery;
 
     #[test]
     fn the_answer_carries_the_server_s_figures_rounded_for_quoting() {

@@ -6,9 +6,7 @@
 //! And a service says its errors as the application's (`AppError`): the database's error is
 //! wrapped once, where the service meets it, never handed up.
 
-use std::{collections::BTreeMap, path::Path};
-
-use super::circles::{Token, production, read, tokens};
+use super::circles::{Token, production, read_workspace, tokens};
 
 /// Where a public function stands: free (at a module's level, inline modules included) or a method
 /// of an `impl` block.
@@ -208,9 +206,7 @@ fn outside_db(find: fn(&str) -> Vec<String>) -> Vec<String> {
 
 /// What `find` finds in each production file that `which` takes, as `file: what`.
 fn found_in(which: fn(&str) -> bool, find: fn(&str) -> Vec<String>) -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = BTreeMap::new();
-    read(&root, &root, &mut files);
+    let files = read_workspace();
     production(&files)
         .iter()
         .filter(|(file, _)| which(file))

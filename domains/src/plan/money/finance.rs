@@ -219,12 +219,12 @@ pub fn plan_inputs(plan: &Plan, data: &pb::FinanceData) -> Option<Inputs> {
     Some(inputs)
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
+/// The worked examples the docs and the tests (of this crate and the layers above) cite.
+pub mod examples {
+    use super::{Basis, Inputs};
 
     /// Sebrae's bakery: R$ 60,000 invested, 1,000 sales a month at R$ 25 costing R$ 10 each.
-    pub(crate) fn bakery() -> Inputs {
+    pub fn bakery() -> Inputs {
         Inputs {
             startup_costs: 50_000.0,
             working_capital: 10_000.0,
@@ -236,6 +236,12 @@ pub(crate) mod tests {
             tax: Basis::NotChosen,
         }
     }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    pub(crate) use super::examples::bakery;
+    use super::*;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-6 * (1.0 + a.abs().max(b.abs()))

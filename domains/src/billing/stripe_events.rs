@@ -139,7 +139,7 @@ mod tests {
     use super::*;
 
     fn fixture(name: &str) -> Json {
-        let path = format!("{}/tests/fixtures/stripe/{name}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/../server/tests/fixtures/stripe/{name}", env!("CARGO_MANIFEST_DIR"));
         serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
     }
 
