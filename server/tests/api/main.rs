@@ -12,6 +12,7 @@ mod connections;
 mod consultant;
 mod crash;
 mod days;
+mod docs;
 mod facts;
 mod fake_graph;
 mod fake_llm;
