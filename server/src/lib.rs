@@ -5,14 +5,12 @@
 pub mod administration;
 pub mod api;
 pub mod app;
-pub mod consultant;
-pub mod conversation;
 pub mod erasure;
 pub mod layers;
 pub mod privacy;
-pub mod rendering;
 
-// The ground floor and the domains, crates of their own (socio-base, socio-domains): the paths
-// `crate::db`, `crate::plan`… stay.
+// The floors below, crates of their own (socio-base, socio-domains, socio-conversation): the
+// paths `crate::db`, `crate::plan`, `crate::conversation`… stay.
 pub use socio_base::{clock, config, connections, db, error, facts, locale, proto, telemetry, whatsapp};
+pub use socio_conversation::{consultant, conversation, rendering};
 pub use socio_domains::{analytics, audit, billing, identity, newsletter, plan, prompts, proof};

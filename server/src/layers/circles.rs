@@ -419,13 +419,13 @@ pub fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 }
 
 /// Every file of the server's crates — the ground floor (`socio-base`), the domains
-/// (`socio-domains`) and the server — by its path under its crate's `src` (`plan/mod.rs` is
-/// `crate::plan`, as the server re-exports it). The two lower crates' `lib.rs` are left out: they
-/// name their own crates, and the server's lists them all.
+/// (`socio-domains`), the conversation (`socio-conversation`) and the server — by its path under
+/// its crate's `src` (`plan/mod.rs` is `crate::plan`, as the server re-exports it). The lower
+/// crates' `lib.rs` are left out: they name their own crates, and the server's lists them all.
 pub(super) fn read_workspace() -> BTreeMap<String, String> {
     let server = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = BTreeMap::new();
-    for lower in ["../base/src", "../domains/src"] {
+    for lower in ["../base/src", "../domains/src", "../conversation/src"] {
         let root = server.join(lower);
         read(&root, &root, &mut out);
         out.remove("lib.rs");

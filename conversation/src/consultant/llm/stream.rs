@@ -96,7 +96,7 @@ mod tests {
     fn the_recorded_stream_gives_its_pieces_and_the_whole_text_however_the_bytes_are_cut() {
         let recorded = std::fs::read(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/openai/chat-completion-stream.sse"
+            "/../server/tests/fixtures/openai/chat-completion-stream.sse"
         ))
         .expect("the recorded stream");
         for cut in [1, 7, 64, recorded.len()] {
