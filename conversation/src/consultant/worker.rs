@@ -45,6 +45,19 @@ fn retryable(err: crate::error::AppError) -> JobError {
     JobError::Retryable(err.to_string())
 }
 
+/// What a burst of messages asks of the reply: each handled by its arm of one match.
+#[derive(Debug, PartialEq, Eq)]
+enum Intent {
+    /// A Pix key from someone owed a guarantee refund by Pix: the answer (kept, and when it is paid).
+    RefundKey(String),
+    /// The plan's PDF: said to be on its way, and sent after this reply.
+    Plan,
+    /// A person, asked of the offline guide: the admins' queue.
+    Person,
+    /// Anything else: the consultant (the model or the guide) answers.
+    Consult,
+}
+
 pub struct ReplyHandler {
     turns: Turns,
     desk: Desk,
@@ -138,6 +151,22 @@ impl ReplyHandler {
         self.engine.answer(user, text).await.map(Some).map_err(|e| JobError::Retryable(format!("{e}")))
     }
 
+    /// What the burst asks, the first of these that applies: a refund's Pix key, the plan's PDF, a
+    /// person (the offline guide's rule; a model decides through its `request_human` tool), or
+    /// else the consultant's answer.
+    async fn intent(&self, user: &User, asked: &str) -> Result<Intent, JobError> {
+        if let Some(answer) = self.pix_key_for_refund(user, asked).await? {
+            return Ok(Intent::RefundKey(answer));
+        }
+        Ok(if replies::entitled(user) && plan_request::asks_for_the_plan(asked) {
+            Intent::Plan
+        } else if !self.engine.has_model() && handoff::asks_for_a_person(asked) {
+            Intent::Person
+        } else {
+            Intent::Consult
+        })
+    }
+
     async fn reply(&self, job: &Job, ReplyJob { user_id }: ReplyJob) -> Result<(), JobError> {
         let Claim { user, messages: mut claimed, first_contact, taken } =
             self.turns.claim(&user_id, &job.id).await?;
@@ -147,37 +176,40 @@ impl ReplyHandler {
         }
 
         let asked = replies::readable_text(&claimed);
-        let plan_asked = replies::entitled(&user) && plan_request::asks_for_the_plan(&asked);
+        let intent = self.intent(&user, &asked).await?;
+        let plan_asked = intent == Intent::Plan;
         let mut offer_checkins = false;
-        let refund_key = self.pix_key_for_refund(&user, &asked).await?;
-        let (user, text, choices) = if let Some(text) = refund_key {
-            (user, text, Vec::new())
-        } else if plan_asked {
+        let (user, text, choices) = match intent {
+            Intent::RefundKey(text) => (user, text, Vec::new()),
             // Asked for with the reply below, in its transaction: the plan follows that reply.
-            let text = plan_request::on_its_way(user.language);
-            (user, text, Vec::new())
-        } else if !self.engine.has_model() && handoff::asks_for_a_person(&asked) {
-            // The offline guide's rule; a model decides through its request_human tool.
-            self.desk.queue_for_a_person(&user.id, &asked).await?;
-            tracing::info!(user = %user.id, "a person asked for a human consultant: queued for the admins");
-            let text = replies::a_person_will_answer(&user);
-            (user, text, Vec::new())
-        } else {
-            let typing = self.show_typing(&user, &claimed);
-            self.transcribe(&user, &mut claimed).await;
-            let consultant = self.consult(&user, &replies::readable_text(&claimed)).await?;
-            // The offline guide may have switched the user's language: answer in the new one (the
-            // model's answer is in the language it was asked in, and its tools change nobody).
-            let user = match &consultant {
-                Some(answer) if answer.guided => self.turns.person(&user.id).await?.unwrap_or(user),
-                _ => user,
-            };
-            let choices = consultant.as_ref().map(|a| a.choices.clone()).unwrap_or_default();
-            let text =
-                replies::compose(&user, first_contact, &claimed, &self.links, consultant.map(|a| a.text));
-            drop(typing);
-            offer_checkins = replies::entitled(&user);
-            (user, text, choices)
+            Intent::Plan => {
+                let text = plan_request::on_its_way(user.language);
+                (user, text, Vec::new())
+            }
+            Intent::Person => {
+                self.desk.queue_for_a_person(&user.id, &asked).await?;
+                tracing::info!(user = %user.id, "a person asked for a human consultant: queued for the admins");
+                let text = replies::a_person_will_answer(&user);
+                (user, text, Vec::new())
+            }
+            Intent::Consult => {
+                let typing = self.show_typing(&user, &claimed);
+                self.transcribe(&user, &mut claimed).await;
+                let consultant = self.consult(&user, &replies::readable_text(&claimed)).await?;
+                // The offline guide may have switched the user's language: answer in the new one
+                // (the model's answer is in the language it was asked in, and its tools change
+                // nobody).
+                let user = match &consultant {
+                    Some(answer) if answer.guided => self.turns.person(&user.id).await?.unwrap_or(user),
+                    _ => user,
+                };
+                let choices = consultant.as_ref().map(|a| a.choices.clone()).unwrap_or_default();
+                let text =
+                    replies::compose(&user, first_contact, &claimed, &self.links, consultant.map(|a| a.text));
+                drop(typing);
+                offer_checkins = replies::entitled(&user);
+                (user, text, choices)
+            }
         };
 
         let now = self.turns.now_ms();
