@@ -1,5 +1,5 @@
 //! `AdminService`: users, their conversations and plans, subscription overrides, LGPD erasure,
-//! the audit trail, failed sends, guarantee refunds to pay by Pix, and analytics. The edge lets only admins in (`access::ADMIN`).
+//! the audit trail, failed sends, guarantee refunds to pay by Pix, and analytics. The edge lets only admins in (`(socio.v1.service_access) = ACCESS_ADMIN`).
 
 use super::{
     call::{Answer, Call, Reply, rpc_service, say},

@@ -1,6 +1,6 @@
 //! `HandoffService`: a human consultant steps in — the queue of people waiting for a person,
 //! taking a conversation over, answering as a person on WhatsApp, giving it back, and a live view
-//! of the conversation. Admins only (`access::ADMIN`); every change is audited in the same
+//! of the conversation. Admins only (the service's `(socio.v1.service_access) = ACCESS_ADMIN`); every change is audited in the same
 //! transaction that makes it.
 
 use std::time::Duration;

@@ -1,6 +1,6 @@
 //! `SystemPromptService`: the consultant's system prompts — list, read, create, update (the version
 //! goes up by one), activate (exactly one active, switched atomically), delete (never the active
-//! one). Admins only (`access::ADMIN`); every change is committed with its audit record
+//! one). Admins only (the service's `(socio.v1.service_access) = ACCESS_ADMIN`); every change is committed with its audit record
 //! (`prompts::Prompts`).
 
 use super::{
