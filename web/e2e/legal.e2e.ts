@@ -52,7 +52,16 @@ describe("the person's data and the legal pages", () => {
     await dialog.waitFor({ state: "hidden" });
     await card.getByRole("button", { name: "Excluir minha conta" }).click();
     await dialog.getByRole("button", { name: "Sim, excluir tudo" }).click();
-    await page.getByText("Sua conta e seus dados foram excluídos.").waitFor();
+    // When the erasure's answer does not come, say what the page shows instead (an error toast, a
+    // redirect), with a screenshot: a timeout alone says nothing.
+    await page
+      .getByText("Sua conta e seus dados foram excluídos.")
+      .waitFor()
+      .catch(async (error: unknown) => {
+        await screenshot(page, "delete-account-not-confirmed");
+        const shown = await page.locator("body").innerText();
+        throw new Error(`${String(error)}\nat ${page.url()} the page shows:\n${shown}`);
+      });
     await expect.poll(() => new URL(page.url()).pathname).toBe("/");
 
     // Signed out: the dashboard asks for a login again.
