@@ -245,18 +245,23 @@ fn dev_clock(
     if mode == RunMode::Production {
         return Err(ConfigError("SOCIO_DEV_CLOCK is refused in production: unset it".into()));
     }
-    let at_ms = match crate::clock::CivilDate::parse_iso(&text) {
-        Some(day) => day.starts_at() + 9 * 60 * 60 * 1000,
+    let clock = crate::clock::Clock::adjustable();
+    clock.set(dev_clock_start(&text)?);
+    Ok(clock)
+}
+
+/// The instant a `SOCIO_DEV_CLOCK` value names (Unix ms): a day at 09:00 in São Paulo, or the
+/// instant written. Also how `make eval` reads the day it starts a server on.
+pub fn dev_clock_start(text: &str) -> Result<i64, ConfigError> {
+    match crate::clock::CivilDate::parse_iso(text) {
+        Some(day) => Ok(day.starts_at() + 9 * 60 * 60 * 1000),
         None => text.parse::<jiff::Timestamp>().map(|t| t.as_millisecond()).map_err(|_| {
             ConfigError(format!(
                 "SOCIO_DEV_CLOCK must be a day (2027-01-05) or an instant with its offset \
                  (2027-01-05T10:00:00-03:00), not {text:?}"
             ))
-        })?,
-    };
-    let clock = crate::clock::Clock::adjustable();
-    clock.set(at_ms);
-    Ok(clock)
+        }),
+    }
 }
 
 /// `JWT_SECRET`: required in production, and long enough; generated and kept in development.

@@ -23,7 +23,7 @@ use std::{
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use socio::{
-    clock::{CivilDate, Clock},
+    clock::Clock,
     db::Db,
     identity::{
         contact::Contact,
@@ -146,24 +146,12 @@ impl Talk {
     async fn start(env: &[(&str, String)], database_url: &str, day: Option<&str>) -> anyhow::Result<Self> {
         let mut env = env.to_vec();
         env.push(("DATABASE_URL", database_url.to_owned()));
-        let clock = match day {
-            Some(day) => {
-                env.push(("SOCIO_DEV_CLOCK", day.to_owned()));
-                let start = CivilDate::parse_iso(day).with_context(|| format!("the day {day:?}"))?;
-                let clock = Clock::adjustable();
-                clock.set(start.starts_at() + 9 * 60 * 60 * 1000);
-                clock
-            }
-            // Today as this process reads it (under libfaketime too, whose preload the server,
-            // started with a clean environment, does not get).
-            None => {
-                let now = Clock::system().now_ms();
-                env.push(("SOCIO_DEV_CLOCK", socio::clock::rfc3339(now)));
-                let clock = Clock::adjustable();
-                clock.set(now);
-                clock
-            }
-        };
+        // Without a day, today as this process reads it (under libfaketime too, whose preload the
+        // server, started with a clean environment, does not get).
+        let setting = day.map_or_else(|| socio::clock::rfc3339(Clock::system().now_ms()), str::to_owned);
+        let clock = Clock::adjustable();
+        clock.set(socio::config::dev_clock_start(&setting)?);
+        env.push(("SOCIO_DEV_CLOCK", setting));
         let server = Server::start(&env).await?;
         let base = format!("http://{}", server.address);
         let db = Db::connect(database_url).await?.with_clock(clock);

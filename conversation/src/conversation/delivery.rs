@@ -329,16 +329,7 @@ mod tests {
     use super::*;
 
     fn job(kind: &str, payload: serde_json::Value) -> Job {
-        Job {
-            id: "j1".into(),
-            kind: kind.into(),
-            payload,
-            attempt: 1,
-            max_attempts: 8,
-            lock: "l".into(),
-            created_at: 0,
-            subject: None,
-        }
+        Job::first_claim(kind, payload)
     }
 
     #[test]

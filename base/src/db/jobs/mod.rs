@@ -104,6 +104,21 @@ pub struct Job {
 }
 
 impl Job {
+    /// A job of `kind` as its first claim hands it over (id `j1`), for the tests of the handlers
+    /// and of the payloads' reading.
+    pub fn first_claim(kind: &str, payload: serde_json::Value) -> Self {
+        Self {
+            id: "j1".into(),
+            kind: kind.into(),
+            payload,
+            attempt: 1,
+            max_attempts: 8,
+            lock: "l".into(),
+            created_at: 0,
+            subject: None,
+        }
+    }
+
     /// The job's payload as its kind's type. A job of another kind, or one whose payload does not
     /// read, fails for good: running it again would fail the same way.
     pub fn payload_as<P: JobPayload>(&self) -> Result<P, JobError> {

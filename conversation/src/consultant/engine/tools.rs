@@ -160,8 +160,7 @@ impl Engine {
                 if let Ok(outlook) = Results::new(self.plans.clone()).outlook(&user.id).await
                     && !outlook.months.is_empty()
                 {
-                    analysis["recordedMonths"] =
-                        results::as_json(&outlook.months, results::forecast(&plan).as_ref());
+                    analysis["recordedMonths"] = results::as_json(&outlook.months, outlook.forecast.as_ref());
                     if let Some(CeilingOutlook::Passed(over) | CeilingOutlook::YearOver(over)) =
                         outlook.ceiling
                     {
