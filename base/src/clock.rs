@@ -198,37 +198,8 @@ impl Clock {
 }
 
 /// A month's name (1 to 12) in the language: "março" / "March"; None for another number.
-pub fn month_name(month: i64, lang: crate::locale::Language) -> Option<&'static str> {
-    const PT: [&str; 12] = [
-        "janeiro",
-        "fevereiro",
-        "março",
-        "abril",
-        "maio",
-        "junho",
-        "julho",
-        "agosto",
-        "setembro",
-        "outubro",
-        "novembro",
-        "dezembro",
-    ];
-    const EN: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    let i = usize::try_from(month.checked_sub(1)?).ok().filter(|i| *i < 12)?;
-    Some(lang.choose(PT[i], EN[i]))
+pub fn month_name(month: i64, lang: crate::locale::Language) -> Option<String> {
+    (1..=12).contains(&month).then(|| say!(lang, "clock-month-name", month))
 }
 
 /// A day of the proleptic Gregorian calendar.
@@ -315,6 +286,14 @@ impl CivilDate {
     /// DD/MM/YYYY, as Brazilians write dates.
     pub fn brazilian(self) -> String {
         format!("{:02}/{:02}/{}", self.day, self.month, self.year)
+    }
+
+    /// The date as people of `lang` write it: DD/MM/YYYY in pt-BR, YYYY-MM-DD in English.
+    pub fn written_in(self, lang: crate::locale::Language) -> String {
+        match lang {
+            crate::locale::Language::PtBr => self.brazilian(),
+            crate::locale::Language::En => self.iso(),
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 use tonic::Code;
 use tonic_types::{ErrorDetails, StatusExt};
 
-use crate::locale::Language;
+use crate::{locale::Language, words::Said};
 
 /// What is wrong with one input field.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,18 +23,14 @@ pub enum Problem {
         min: i64,
         max: i64,
     },
-    /// Not in the expected format; the string says which format, in both languages.
-    Format {
-        pt_br: &'static str,
-        en: &'static str,
-    },
+    /// Not in the expected format; the message says which format.
+    Format(Said),
     /// Not one of the accepted values.
     NotOneOf(Vec<String>),
 }
 
 /// Why text holding a NUL character is refused.
-pub const NUL_PT_BR: &str = "não pode conter o caractere nulo (\\0)";
-pub const NUL_EN: &str = "must not contain the null character (\\0)";
+pub const NUL: Problem = Problem::Format(said!("error-no-nul"));
 
 /// An invalid input field, by its JSON name (e.g. `phoneNumber`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,77 +172,33 @@ impl AppError {
         match self {
             AppError::InvalidInput(violations) => {
                 let first = violations.first().map(|v| violation_text(v, lang)).unwrap_or_default();
-                lang.choose(format!("Dados inválidos: {first}"), format!("Invalid input: {first}"))
+                say!(lang, "error-invalid-input", first)
             }
-            AppError::MalformedBody(detail) => lang.choose(
-                format!("O corpo da requisição não é válido: {detail}"),
-                format!("The request body is not valid: {detail}"),
-            ),
+            AppError::MalformedBody(detail) => say!(lang, "error-the-request-body-is-not", detail),
             AppError::Unauthenticated => {
-                lang.choose("Faça login para continuar.", "Please log in to continue.").into()
+                say!(lang, "error-please-log-in-to-continue")
             }
-            AppError::PermissionDenied => lang
-                .choose(
-                    "Acesso negado. Você não tem permissão para esta ação.",
-                    "Access denied. You are not allowed to do this.",
-                )
-                .into(),
-            AppError::NotFound(resource) => not_found_text(*resource, lang).into(),
-            AppError::AlreadyExists(resource) => lang.choose(
-                format!("{} já existe.", resource_name(*resource, lang)),
-                format!("{} already exists.", resource_name(*resource, lang)),
-            ),
-            AppError::FailedPrecondition(precondition) => precondition_text(*precondition, lang).into(),
-            AppError::ConversationTaken { by } => lang.choose(
-                format!("Esta conversa já está sendo atendida por {by}."),
-                format!("{by} is already answering this conversation."),
-            ),
-            AppError::RateLimited { retry_after_secs } => lang.choose(
-                format!("Muitas tentativas. Tente novamente em {retry_after_secs} segundos."),
-                format!("Too many attempts. Try again in {retry_after_secs} seconds."),
-            ),
-            AppError::NotRegistered { .. } => lang
-                .choose(
-                    "Número não registrado. Envie uma mensagem para o Sócio no WhatsApp para começar.",
-                    "Number not registered. Send Sócio a message on WhatsApp to get started.",
-                )
-                .into(),
+            AppError::PermissionDenied => say!(lang, "error-access-denied-you-are-not"),
+            AppError::NotFound(resource) => not_found_text(*resource, lang),
+            AppError::AlreadyExists(resource) => {
+                say!(lang, "error-already-exists", resource = resource_name(*resource, lang))
+            }
+            AppError::FailedPrecondition(precondition) => precondition_text(*precondition, lang),
+            AppError::ConversationTaken { by } => {
+                say!(lang, "error-is-already-answering-this-conversation", by)
+            }
+            AppError::RateLimited { retry_after_secs } => {
+                say!(lang, "error-too-many-attempts-try-again", retry_after_secs)
+            }
+            AppError::NotRegistered { .. } => say!(lang, "error-number-not-registered-send-s"),
             AppError::CodeAlreadySent { retry_after_secs } => code_already_sent_text(*retry_after_secs, lang),
-            AppError::InvalidCode => lang
-                .choose(
-                    "Código inválido ou expirado. Confira o código e tente novamente.",
-                    "Invalid or expired code. Please check your code and try again.",
-                )
-                .into(),
+            AppError::InvalidCode => say!(lang, "error-invalid-or-expired-code-please"),
             AppError::NumberLocked { retry_after_secs } => number_locked_text(*retry_after_secs, lang),
-            AppError::TooManyStreams { max } => lang.choose(
-                format!("Você já acompanha o plano em {max} telas abertas. Feche uma delas para abrir outra."),
-                format!("You are already following the plan in {max} open screens. Close one to open another."),
-            ),
-            AppError::Unavailable(_) => lang
-                .choose(
-                    "Serviço temporariamente indisponível. Tente novamente em instantes.",
-                    "The service is temporarily unavailable. Please try again shortly.",
-                )
-                .into(),
-            AppError::PaymentsRefused(_) => lang
-                .choose(
-                    "O provedor de pagamentos recusou a operação. Nada foi alterado na sua assinatura; fale com o suporte.",
-                    "The payment provider refused the operation. Nothing changed in your subscription; please contact support.",
-                )
-                .into(),
-            AppError::PaymentsUnavailable(_) => lang
-                .choose(
-                    "Não conseguimos falar com o provedor de pagamentos agora. Nada foi alterado na sua assinatura: tente de novo em instantes.",
-                    "We could not reach the payment provider just now. Nothing changed in your subscription: please try again shortly.",
-                )
-                .into(),
-            AppError::Internal(_) => lang
-                .choose(
-                    "Algo deu errado do nosso lado. Tente novamente.",
-                    "Something went wrong on our side. Please try again.",
-                )
-                .into(),
+            AppError::TooManyStreams { max } => say!(lang, "error-you-are-already-following-the", max),
+            AppError::Unavailable(_) => say!(lang, "error-the-service-is-temporarily-unavailable"),
+            AppError::PaymentsRefused(_) => say!(lang, "error-the-payment-provider-refused-the"),
+            AppError::PaymentsUnavailable(_) => say!(lang, "error-we-could-not-reach-the"),
+            AppError::Internal(_) => say!(lang, "error-something-went-wrong-on-our"),
         }
     }
 
@@ -336,7 +288,7 @@ impl From<sqlx::Error> for AppError {
             // PostgreSQL's text cannot hold a NUL character (22021), nor jsonb a `\u0000` (22P05):
             // input that slipped past the edge's checks is refused, and nothing was written.
             sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("22021" | "22P05")) => {
-                AppError::invalid("text", Problem::Format { pt_br: NUL_PT_BR, en: NUL_EN })
+                AppError::invalid("text", NUL)
             }
             other => AppError::Internal(anyhow::Error::new(other).context("database")),
         }
@@ -344,121 +296,76 @@ impl From<sqlx::Error> for AppError {
 }
 
 /// Why a call cannot go ahead in the state things are in.
-fn precondition_text(precondition: Precondition, lang: Language) -> &'static str {
+fn precondition_text(precondition: Precondition, lang: Language) -> String {
     match precondition {
-        Precondition::ActivePromptCannotBeDeleted => lang.choose(
-            "O prompt ativo não pode ser excluído. Ative outro prompt primeiro.",
-            "The active prompt cannot be deleted. Activate another prompt first.",
-        ),
-        Precondition::ConsultantIsPro => lang.choose(
-            "O consultor de IA é exclusivo do plano Pro. Assine o Pro para conversar com ele.",
-            "The AI consultant is part of the Pro plan. Get Pro to talk to it.",
-        ),
-        Precondition::OutsideServiceWindow => lang.choose(
-            "Esta pessoa não escreve há mais de 24 horas, e o WhatsApp só permite responder dentro de 24 horas da última mensagem dela. A mensagem não foi enviada.",
-            "This person has not written for over 24 hours, and WhatsApp only allows replies within 24 hours of their last message. The message was not sent.",
-        ),
-        Precondition::RefundWithoutPixKey => lang.choose(
-            "A pessoa ainda não informou a chave Pix: o reembolso não pode ser pago antes disso.",
-            "The person has not given a Pix key yet: the refund cannot be paid before that.",
-        ),
+        Precondition::ActivePromptCannotBeDeleted => say!(lang, "error-the-active-prompt-cannot-be"),
+        Precondition::ConsultantIsPro => say!(lang, "error-the-ai-consultant-is-part"),
+        Precondition::OutsideServiceWindow => say!(lang, "error-this-person-has-not-written"),
+        Precondition::RefundWithoutPixKey => say!(lang, "error-the-person-has-not-given"),
         Precondition::RefundAlreadyPaid => {
-            lang.choose("Este reembolso já foi pago.", "This refund was already paid.")
+            say!(lang, "error-this-refund-was-already-paid")
         }
-        Precondition::AlreadyPro => lang.choose(
-            "Este número já tem o Sócio Pro ativo: nada foi cobrado. Para mudar do mensal para o anual, entre no painel e use \"Mudar para anual\".",
-            "This number already has Sócio Pro running: nothing was charged. To move from monthly to yearly, log in and use \"Switch to yearly\" on the dashboard.",
-        ),
-        Precondition::RefundKeyChanged => lang.choose(
-            "A chave Pix deste reembolso não é a que você viu na lista: nada foi registrado. Recarregue a lista e confira a chave antes de pagar.",
-            "This refund's Pix key is not the one you saw in the list: nothing was recorded. Reload the list and check the key before paying.",
-        ),
-        Precondition::RefundKeyFrozen => lang.choose(
-            "Sua chave Pix para o reembolso já está registrada e o pagamento está em andamento; por segurança, ela não pode ser trocada por aqui. Se estiver errada, escreva \"atendente\" no WhatsApp e nossa equipe resolve com você.",
-            "Your Pix key for the refund is already recorded and the payment is under way; for your safety it cannot be changed here. If it is wrong, write \"human\" on WhatsApp and our team will sort it out with you.",
-        ),
-        Precondition::ReformChoiceNeedsSimples => lang.choose(
-            "A escolha de pagar IBS e CBS dentro ou fora do DAS é das empresas do Simples Nacional (não do MEI): no plano, escolha o Simples Nacional e a atividade (com o CNAE, se for serviço) na etapa Jurídico, e o ticket médio e as vendas na etapa Financeiro.",
-            "Paying IBS and CBS inside or outside the DAS is a Simples Nacional company's choice (not a MEI's): in the plan, choose the Simples Nacional and the activity (with the CNAE for services) in the Legal step, and the average ticket and sales in the Finance step.",
-        ),
+        Precondition::AlreadyPro => say!(lang, "error-this-number-already-has-s"),
+        Precondition::RefundKeyChanged => say!(lang, "error-this-refund-s-pix-key"),
+        Precondition::RefundKeyFrozen => say!(lang, "error-your-pix-key-for-the"),
+        Precondition::ReformChoiceNeedsSimples => say!(lang, "error-paying-ibs-and-cbs-inside"),
     }
 }
 
 /// A login code was sent moments ago: it still holds, and another may be asked for later.
 fn code_already_sent_text(retry_after_secs: u64, lang: Language) -> String {
-    lang.choose(
-        format!("Enviamos um código há pouco e ele continua valendo: confira o WhatsApp. Você pode pedir outro em {retry_after_secs} segundos."),
-        format!("We sent you a code moments ago and it is still valid: check WhatsApp. You can ask for another in {retry_after_secs} seconds."),
-    )
+    say!(lang, "error-we-sent-you-a-code", retry_after_secs)
 }
 
 /// Too many wrong codes: the number is locked for a while, said in minutes.
 fn number_locked_text(retry_after_secs: u64, lang: Language) -> String {
     let minutes = retry_after_secs.div_ceil(60);
-    lang.choose(
-        format!("Muitas tentativas com códigos errados. Tente novamente em {minutes} minutos."),
-        format!("Too many wrong codes. Try again in {minutes} minutes."),
-    )
+    say!(lang, "error-too-many-wrong-codes-try", minutes)
 }
 
 fn violation_text(v: &FieldViolation, lang: Language) -> String {
     let field = &v.field;
     match &v.problem {
-        Problem::Required => lang.choose(format!("{field} é obrigatório"), format!("{field} is required")),
-        Problem::TooLong { max } => lang.choose(
-            format!("{field} deve ter no máximo {max} caracteres"),
-            format!("{field} must be at most {max} characters"),
-        ),
-        Problem::TooShort { min } => lang.choose(
-            format!("{field} deve ter pelo menos {min} caracteres"),
-            format!("{field} must be at least {min} characters"),
-        ),
-        Problem::OutOfRange { min, max } => lang.choose(
-            format!("{field} deve estar entre {min} e {max}"),
-            format!("{field} must be between {min} and {max}"),
-        ),
-        Problem::Format { pt_br, en } => lang.choose(format!("{field}: {pt_br}"), format!("{field}: {en}")),
-        Problem::NotOneOf(values) => lang.choose(
-            format!("{field} deve ser um de: {}", values.join(", ")),
-            format!("{field} must be one of: {}", values.join(", ")),
-        ),
+        Problem::Required => say!(lang, "error-is-required", field),
+        Problem::TooLong { max } => say!(lang, "error-must-be-at-most-characters", field, max),
+        Problem::TooShort { min } => say!(lang, "error-must-be-at-least-characters", field, min),
+        Problem::OutOfRange { min, max } => say!(lang, "error-must-be-between-and", field, min, max),
+        Problem::Format(format) => say!(lang, "error-format", field, format = format.in_language(lang)),
+        Problem::NotOneOf(values) => say!(lang, "error-must-be-one-of", field, values = values.join(", ")),
     }
 }
 
-fn resource_name(resource: Resource, lang: Language) -> &'static str {
+fn resource_name(resource: Resource, lang: Language) -> String {
     match resource {
-        Resource::User => lang.choose("Usuário", "User"),
-        Resource::BusinessPlan => lang.choose("Plano de negócios", "Business plan"),
-        Resource::SystemPrompt => lang.choose("Prompt do sistema", "System prompt"),
-        Resource::CheckoutSession => lang.choose("Sessão de pagamento", "Checkout session"),
-        Resource::Subscription => lang.choose("Assinatura", "Subscription"),
-        Resource::Job => lang.choose("Tarefa", "Job"),
-        Resource::File => lang.choose("Arquivo", "File"),
-        Resource::Login => lang.choose("Pedido de acesso", "Login request"),
-        Resource::Refund => lang.choose("Reembolso", "Refund"),
+        Resource::User => say!(lang, "error-user"),
+        Resource::BusinessPlan => say!(lang, "error-business-plan"),
+        Resource::SystemPrompt => say!(lang, "error-system-prompt"),
+        Resource::CheckoutSession => say!(lang, "error-checkout-session"),
+        Resource::Subscription => say!(lang, "error-subscription"),
+        Resource::Job => say!(lang, "error-job"),
+        Resource::File => say!(lang, "error-file"),
+        Resource::Login => say!(lang, "error-login-request"),
+        Resource::Refund => say!(lang, "error-refund"),
     }
 }
 
-fn not_found_text(resource: Resource, lang: Language) -> &'static str {
+fn not_found_text(resource: Resource, lang: Language) -> String {
     match resource {
-        Resource::User => lang.choose("Usuário não encontrado.", "User not found."),
+        Resource::User => say!(lang, "error-user-not-found"),
         Resource::BusinessPlan => {
-            lang.choose("Plano de negócios não encontrado.", "Business plan not found.")
+            say!(lang, "error-business-plan-not-found")
         }
         Resource::SystemPrompt => {
-            lang.choose("Prompt do sistema não encontrado.", "System prompt not found.")
+            say!(lang, "error-system-prompt-not-found")
         }
         Resource::CheckoutSession => {
-            lang.choose("Sessão de pagamento não encontrada.", "Checkout session not found.")
+            say!(lang, "error-checkout-session-not-found")
         }
-        Resource::Subscription => lang.choose("Nenhuma assinatura ativa.", "No active subscription."),
-        Resource::Job => lang.choose("Tarefa não encontrada.", "Job not found."),
-        Resource::File => lang.choose("Arquivo não encontrado.", "File not found."),
-        Resource::Login => lang.choose(
-            "Pedido de acesso não encontrado. Comece de novo pelo botão Entrar pelo WhatsApp.",
-            "Login request not found. Start again with the Log in with WhatsApp button.",
-        ),
-        Resource::Refund => lang.choose("Nenhum reembolso por Pix pendente.", "No pending Pix refund."),
+        Resource::Subscription => say!(lang, "error-no-active-subscription"),
+        Resource::Job => say!(lang, "error-job-not-found"),
+        Resource::File => say!(lang, "error-file-not-found"),
+        Resource::Login => say!(lang, "error-login-request-not-found-start"),
+        Resource::Refund => say!(lang, "error-no-pending-pix-refund"),
     }
 }
 

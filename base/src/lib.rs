@@ -7,6 +7,18 @@
 //! compiler refuses an import from a layer above (none of them is a dependency here) and a change
 //! above recompiles none of this.
 
+/// This crate's words ([`words`]): `say!(lang, "key", name, other = value)`.
+macro_rules! say {
+    ($($arg:tt)*) => { crate::catalogue_say!(crate::words::CATALOGUE, $($arg)*) };
+}
+
+/// A message of this crate's catalogue named now, said later ([`words::Said`]).
+macro_rules! said {
+    ($key:literal) => {
+        crate::words::Said::new(&crate::words::CATALOGUE, $key)
+    };
+}
+
 pub mod clock;
 pub mod config;
 pub mod connections;
@@ -17,3 +29,4 @@ pub mod locale;
 pub mod proto;
 pub mod telemetry;
 pub mod whatsapp;
+pub mod words;

@@ -93,12 +93,17 @@ impl Language {
         Language::parse(explicit).unwrap_or_else(|| Language::from_accept_language(accept_language))
     }
 
-    /// Picks the text of this language.
-    pub fn choose<T>(self, pt_br: T, en: T) -> T {
+    /// The separators of a number's thousands and its decimals: "1.234,56" / "1,234.56".
+    pub fn separators(self) -> (char, char) {
         match self {
-            Language::PtBr => pt_br,
-            Language::En => en,
+            Language::PtBr => ('.', ','),
+            Language::En => (',', '.'),
         }
+    }
+
+    /// A number Rust wrote ("4.5") with this language's decimal mark ("4,5").
+    pub fn decimal(self, written: &str) -> String {
+        written.replace('.', &self.separators().1.to_string())
     }
 }
 

@@ -5,9 +5,15 @@
 //! ground floor (`socio-base`): an import from here up into the use cases, the API or the app does
 //! not compile.
 
+/// This crate's words ([`socio_base::words`]): `say!(lang, "key", name, other = value)`.
+macro_rules! say {
+    ($($arg:tt)*) => { socio_base::catalogue_say!(crate::words::CATALOGUE, $($arg)*) };
+}
+
 pub mod consultant;
 pub mod conversation;
 pub mod rendering;
+mod words;
 
 // The floors below, under the paths every module here names (`crate::db`, `crate::plan`…).
 use socio_base::{clock, config, db, error, facts, locale, proto, telemetry, whatsapp};

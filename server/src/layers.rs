@@ -22,6 +22,7 @@ pub const LAYERS: &[&[&str]] = &[
         "telemetry",
         "layers",
         "connections",
+        "words",
     ],
 ];
 

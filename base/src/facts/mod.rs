@@ -174,7 +174,7 @@ pub fn get(id: &str) -> &'static Fact {
 
 impl Fact {
     pub fn text(&self, lang: Language) -> &str {
-        lang.choose(&self.pt, &self.en)
+        crate::words::of_data(lang, &self.pt, &self.en)
     }
 
     /// Whether it holds on `day` (YYYY-MM-DD).
@@ -197,16 +197,11 @@ impl Fact {
     pub fn text_on(&self, day: &str, lang: Language) -> String {
         match (self.validity(day), &self.stale) {
             (Validity::Expired { .. }, Some(stale)) => {
-                format!("{} ⚠️ {}", self.text(lang), lang.choose(&stale.pt, &stale.en))
+                format!("{} ⚠️ {}", self.text(lang), crate::words::of_data(lang, &stale.pt, &stale.en))
             }
-            (Validity::Expired { until }, None) => format!(
-                "{} ⚠️ {}",
-                self.text(lang),
-                lang.choose(
-                    format!("(valor válido até {until}; ainda sem valor mais novo)"),
-                    format!("(valid until {until}; no newer value yet)")
-                )
-            ),
+            (Validity::Expired { until }, None) => {
+                format!("{} ⚠️ {}", self.text(lang), say!(lang, "facts-valid-until-no-newer-value", until))
+            }
             _ => self.text(lang).to_owned(),
         }
     }
@@ -218,7 +213,9 @@ impl Fact {
         match parts.as_slice() {
             [year, m, day] => match lang {
                 Language::PtBr => format!("{day}/{m}/{year}"),
-                Language::En => format!("{} {} {year}", day.trim_start_matches('0'), month(m).unwrap_or("")),
+                Language::En => {
+                    format!("{} {} {year}", day.trim_start_matches('0'), month(m).unwrap_or_default())
+                }
             },
             [year, m] => match (lang, month(m)) {
                 (Language::PtBr, Some(name)) => format!("{name} de {year}"),
@@ -234,7 +231,7 @@ impl Fact {
         let when = self.date(lang);
         // A source that already names its date ("Congresso em Foco, 17/03/2026") is not dated twice.
         if !self.checked && self.source.contains(&when) {
-            return lang.choose(format!("(fonte: {})", self.source), format!("(source: {})", self.source));
+            return say!(lang, "facts-source", source = self.source);
         }
         match (lang, self.checked) {
             (Language::PtBr, false) => format!("(fonte: {}, {when})", self.source),

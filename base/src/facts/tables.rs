@@ -58,7 +58,7 @@ impl ProvisionalKind {
 
 impl Provisional {
     pub fn text(&self, lang: crate::locale::Language) -> &str {
-        lang.choose(&self.pt, &self.en)
+        crate::words::of_data(lang, &self.pt, &self.en)
     }
 }
 

@@ -67,10 +67,9 @@ impl Outgoing {
             }
             Outgoing::Document { caption, .. } => caption.clone(),
             Outgoing::Template { template, params, language, .. } => template.text(params, *language),
-            Outgoing::LoginCode { code, language, .. } => language.choose(
-                format!("*{code}* é o seu código de acesso do Sócio. Ele vale por 10 minutos. Não compartilhe este código com ninguém."),
-                format!("*{code}* is your Sócio login code. It is valid for 10 minutes. Do not share this code with anyone."),
-            ),
+            Outgoing::LoginCode { code, language, .. } => {
+                say!(*language, "whatsapp-sender-is-your-s-cio-login", code)
+            }
         }
     }
 

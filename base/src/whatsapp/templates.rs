@@ -21,26 +21,12 @@ impl Template {
     pub fn text(self, params: &[String], lang: Language) -> String {
         let param = |i: usize| params.get(i).map(String::as_str).unwrap_or_default();
         match self {
-            Template::Checkin => lang.choose(
-                format!(
-                    "Oi, {}! Como foi {} no seu negócio? Me conte o faturamento, os custos e o número de vendas do mês, que eu comparo com o seu plano. Para não receber mais lembretes, responda PARAR.",
-                    param(0),
-                    param(1)
-                ),
-                format!(
-                    "Hi, {}! How did {} go for your business? Tell me the month's revenue, costs and number of sales, and I will compare them with your plan. To stop these reminders, reply STOP.",
-                    param(0),
-                    param(1)
-                ),
-            ),
-            Template::Reminder => lang.choose(
-                format!(
-                    "Oi, {}! Lembrete do Sócio: {} Para não receber mais lembretes, responda PARAR.",
-                    param(0),
-                    param(1)
-                ),
-                format!("Hi, {}! A reminder from Sócio: {} To stop these reminders, reply STOP.", param(0), param(1)),
-            ),
+            Template::Checkin => {
+                say!(lang, "whatsapp-templates-hi-how-did-go-for", param = param(0), param2 = param(1))
+            }
+            Template::Reminder => {
+                say!(lang, "whatsapp-templates-hi-a-reminder-from-s", param = param(0), param2 = param(1))
+            }
         }
     }
 }

@@ -10,6 +10,21 @@ use socio::locale::Language;
 
 use super::personas::{Ask, PERSONAS, Turn};
 
+/// The stand-in model's own voice in the persona's language. It plays the model, not the server,
+/// so its words are not the server's catalogue's: they are what a model would write.
+trait Speaks {
+    fn choose<T>(self, pt_br: T, en: T) -> T;
+}
+
+impl Speaks for Language {
+    fn choose<T>(self, pt_br: T, en: T) -> T {
+        match self {
+            Language::PtBr => pt_br,
+            Language::En => en,
+        }
+    }
+}
+
 /// The deterministic stand-in for a model that follows the default prompt: on a persona's message
 /// it calls the tool a good model would (save what was said, ask the server for the figure, look
 /// the fact up), and words its answer from the tool's result in the person's language. Speaks

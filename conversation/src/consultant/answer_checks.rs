@@ -21,12 +21,7 @@ pub fn surprising(question: &Question, patch: &Json, plan: &Plan, lang: Language
     let brl = |v: f64| format_brl(v, lang);
     let finance = &plan.section(Step::Finance).data;
     let ticket = finance["averageTicket"].as_f64().filter(|t| *t > 0.0);
-    let read_back = |what: String| {
-        lang.choose(
-            format!("Entendi {what} — confere? Responda *sim* para salvar, ou mande o valor certo."),
-            format!("I read {what} — is that right? Reply *yes* to save it, or send the right figure."),
-        )
-    };
+    let read_back = |what: String| say!(lang, "consultant-answer-checks-i-read-is-that-right", what);
     match question.field {
         "variableCostPerSale" => {
             let per_sale = patch["variableCostPerSale"].as_f64().unwrap_or(0.0);
@@ -37,21 +32,12 @@ pub fn surprising(question: &Question, patch: &Json, plan: &Plan, lang: Language
             let (cost_cents, ticket_cents) = ((cost * 100.0).round(), (ticket * 100.0).round());
             (cost_cents >= ticket_cents).then(|| {
                 let same = cost_cents == ticket_cents;
-                lang.choose(
-                    format!(
-                        "{} por venda, {} preço de {} — é isso mesmo? Assim cada venda {}. Responda *sim* para salvar, ou mande o custo certo.",
-                        brl(cost),
-                        if same { "igual ao" } else { "mais que o" },
-                        brl(ticket),
-                        if same { "não deixa nada para pagar os custos fixos" } else { "dá prejuízo" }
-                    ),
-                    format!(
-                        "{} a sale, {} price of {} — is that right? Then every sale {}. Reply *yes* to save it, or send the right cost.",
-                        brl(cost),
-                        if same { "the same as the" } else { "more than the" },
-                        brl(ticket),
-                        if same { "leaves nothing towards the fixed costs" } else { "loses money" }
-                    ),
+                say!(
+                    lang,
+                    "consultant-answer-checks-a-sale-price-of-is",
+                    cost = brl(cost),
+                    ticket = brl(ticket),
+                    cost_is = if same { "equal" } else { "more" }
                 )
             })
         }
@@ -61,15 +47,13 @@ pub fn surprising(question: &Question, patch: &Json, plan: &Plan, lang: Language
         }
         "averageTicket" => {
             let value = patch[question.field].as_f64()?;
-            (value > LARGE_TICKET).then(|| {
-                read_back(lang.choose(format!("{} por venda", brl(value)), format!("{} a sale", brl(value))))
-            })
+            (value > LARGE_TICKET)
+                .then(|| read_back(say!(lang, "consultant-answer-checks-a-sale", brl = brl(value))))
         }
         "expectedSalesPerMonth" => {
             let value = patch[question.field].as_f64()?;
-            (value > LARGE_SALES).then(|| {
-                read_back(lang.choose(format!("{value} vendas por mês"), format!("{value} sales a month")))
-            })
+            (value > LARGE_SALES)
+                .then(|| read_back(say!(lang, "consultant-answer-checks-sales-a-month", value)))
         }
         _ => None,
     }
@@ -77,10 +61,7 @@ pub fn surprising(question: &Question, patch: &Json, plan: &Plan, lang: Language
 
 /// Sales said per day: the days worked a week are asked next.
 pub fn ask_days(per_day: f64, lang: Language) -> String {
-    lang.choose(
-        format!("Entendi {per_day} vendas por dia. Quantos dias por semana você trabalha? (ex.: 5, ou \"de terça a sábado\")"),
-        format!("Got it, {per_day} sales a day. How many days a week do you work? (e.g. 5, or \"Tuesday to Saturday\")"),
-    )
+    say!(lang, "consultant-answer-checks-got-it-sales-a-day", per_day)
 }
 
 /// The days worked a week answering [`ask_days`]: the month's sales patch, or None when unreadable.

@@ -95,13 +95,7 @@ pub fn asks(text: &str) -> bool {
 /// The reply to a question the guide cannot place: said to be a question, with where to get an
 /// answer, and nothing saved.
 pub fn unplaced(lang: Language) -> String {
-    lang.choose(
-        "Boa pergunta! Essa eu não consigo responder com segurança aqui no roteiro, então não anotei nada. \
-         Se quiser, escreva *falar com uma pessoa* e alguém do time responde. Enquanto isso, sigo com o seu plano:",
-        "Good question! I can't answer that one reliably here in the guide, so I didn't note anything down. \
-         If you like, write *talk to a person* and someone from the team will answer. Meanwhile, on with your plan:",
-    )
-    .to_owned()
+    say!(lang, "consultant-asides-good-question-i-can-t")
 }
 
 /// The answer to a question the guide knows, from the facts (as they stand on `day`, YYYY-MM-DD)
@@ -120,23 +114,15 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
         let data: pb::FinanceData = proto_json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
         match finance::plan_inputs(plan, &data).map(|i| finance::analyse(&i)) {
             Some(a) => match (a.break_even_sales, a.break_even_revenue) {
-                (Some(sales), Some(revenue)) => lang.choose(
-                    format!("Pelo seu plano, o ponto de equilíbrio é de {} vendas por mês ({} de faturamento), já com os impostos.", sales.ceil(), format_brl(revenue, lang)),
-                    format!("By your plan, break-even is {} sales a month ({} of revenue), taxes included.", sales.ceil(), format_brl(revenue, lang)),
+                (Some(sales), Some(revenue)) => say!(
+                    lang,
+                    "consultant-asides-by-your-plan-break-even",
+                    sales = sales.ceil(),
+                    revenue = format_brl(revenue, lang)
                 ),
-                _ => lang
-                    .choose(
-                        "Com os números de hoje não há ponto de equilíbrio: cada venda não cobre o próprio custo e os impostos.",
-                        "With today's figures there is no break-even: each sale does not cover its own cost and taxes.",
-                    )
-                    .to_owned(),
+                _ => say!(lang, "consultant-asides-with-today-s-figures-there"),
             },
-            None => lang
-                .choose(
-                    "Para calcular o ponto de equilíbrio preciso do ticket médio e das vendas por mês — chegamos lá na etapa de finanças.",
-                    "To work out break-even I need the average ticket and the sales a month — we get there in the finance step.",
-                )
-                .to_owned(),
+            None => say!(lang, "consultant-asides-to-work-out-break-even"),
         }
     } else if has(&["ibs", "cbs"]) && has(&["fora", "dentro", "inside", "outside"]) {
         // "Devo pagar IBS e CBS por fora do DAS ou dentro?": the choice from her own plan.
@@ -167,10 +153,7 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
     {
         // Only economic activities' revenue counts (Res. CGSN 140/2018 art. 2º §10; Receita Federal,
         // 28/11/2025): a salary never does.
-        let no = lang.choose(
-            "Não: salário não conta para o limite do MEI.",
-            "No: a salary does not count toward the MEI limit.",
-        );
+        let no = say!(lang, "consultant-asides-no-a-salary-does-not");
         format!("{no} {}", fact("mei.revenue_limit"))
     } else if has(&["limite", "teto", "quanto posso faturar", "ceiling"]) {
         format!("{}\n{}", fact("mei.revenue_limit"), fact("mei.excess"))
@@ -189,11 +172,8 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
         match tax.as_ref().and_then(|t| crate::plan::money::taxes::lever_words(t, lang).map(|l| (t, l))) {
             Some((crate::plan::money::taxes::Basis::Simples { fator_r, .. }, lever)) => {
                 let now = format!("{:.2}", fator_r.unwrap_or(0.0) * 100.0);
-                let now = lang.choose(now.replace('.', ","), now);
-                lang.choose(
-                    format!("Pelo seu plano, o Fator R hoje é {now} % (abaixo de 28 %: Anexo V). {lever}"),
-                    format!("By your plan, your Fator R today is {now} % (below 28 %: Annex V). {lever}"),
-                )
+                let now = lang.decimal(&now);
+                say!(lang, "consultant-asides-by-your-plan-your-fator", now, lever)
             }
             _ => fact("simples.fator_r"),
         }

@@ -66,22 +66,17 @@ impl PlanDocumentHandler {
         let (_, document) =
             self.engine.document(&user, language).await.map_err(|e| JobError::Retryable(e.to_string()))?;
         let file_name =
-            format!("{}-v{}.pdf", language.choose("plano-de-negocios", "business-plan"), document.version);
+            format!("{}-v{}.pdf", say!(language, "consultant-plan-delivery-business-plan"), document.version);
         let renderer = self.renderer.clone();
         let model = document.model.clone();
         let pdf = tokio::task::spawn_blocking(move || renderer.render(&model))
             .await
             .map_err(|e| JobError::Retryable(format!("rendering the plan: {e}")))?
             .map_err(|e| JobError::Permanent(format!("rendering the plan: {e}")))?;
-        let caption = language.choose(
-            format!(
-                "📄 Seu plano de negócios completo (versão {}). Você também pode editá-lo no site.",
-                document.version
-            ),
-            format!(
-                "📄 Your complete business plan (version {}). You can also edit it on the website.",
-                document.version
-            ),
+        let caption = say!(
+            language,
+            "consultant-plan-delivery-your-complete-business-plan-version",
+            version = document.version
         );
         self.messages.keep_document(&id, &user.id, &caption, self.db.now_ms()).await?;
         let message = self.messages.get(&id).await?.ok_or_else(|| JobError::Permanent("stored".into()))?;

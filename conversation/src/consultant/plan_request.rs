@@ -83,12 +83,7 @@ pub fn asks_for_the_plan(text: &str) -> bool {
 
 /// What we say while the plan is on its way.
 pub fn on_its_way(language: Language) -> String {
-    language
-        .choose(
-            "📄 Vou gerar o seu plano de negócios completo em PDF e te mando aqui em instantes.",
-            "📄 I'll put your complete business plan together as a PDF and send it here in a moment.",
-        )
-        .to_owned()
+    say!(language, "consultant-plan-request-i-ll-put-your-complete")
 }
 
 #[cfg(test)]

@@ -97,12 +97,7 @@ pub fn read(text: &str) -> Said {
 pub fn answer(text: &str, plan: &Plan, lang: Language) -> String {
     let said = read(text);
     let (Some(cost), Some(margin)) = (said.cost, said.margin) else {
-        return lang
-            .choose(
-                "Para calcular o preço de venda, me diga o custo de uma unidade e a margem que você quer — e, se tiver, a taxa do cartão e a comissão. Por exemplo: \"custo R$ 30, cartão 4%, margem 25%\". Os impostos e os custos fixos eu tiro do seu plano.",
-                "To work out the selling price, tell me one unit's cost and the margin you want — and the card fee and commission, if any. For example: \"cost R$ 30, card 4%, margin 25%\". I take taxes and fixed costs from your plan.",
-            )
-            .to_owned();
+        return say!(lang, "consultant-pricing-words-to-work-out-the-selling");
     };
     let request = Request {
         unit_cost: cost,
@@ -129,34 +124,24 @@ pub fn in_words(p: &pricing::Price, lang: Language) -> String {
         .iter()
         .map(|part| {
             let percent = format!("{:.1}", part.share * 100.0);
-            let percent = lang.choose(percent.replace('.', ","), percent);
+            let percent = lang.decimal(&percent);
             format!("{} {} ({percent} %)", part.name.to_lowercase(), brl(part.amount))
         })
         .collect();
-    let mut text = lang.choose(
-        format!(
-            "💰 Preço de venda: *{}*.\nDe cada venda: {}.\n{}",
-            brl(p.price),
-            parts.join(", "),
-            p.explanation
-        ),
-        format!(
-            "💰 Selling price: *{}*.\nOf each sale: {}.\n{}",
-            brl(p.price),
-            parts.join(", "),
-            p.explanation
-        ),
+    let mut text = say!(
+        lang,
+        "consultant-pricing-words-selling-price-of-each-sale",
+        price = brl(p.price),
+        parts = parts.join(", "),
+        explanation = p.explanation
     );
     for warning in &p.warnings {
         text.push_str("\n⚠️ ");
         text.push_str(warning);
     }
     text.push('\n');
-    let price = lang.choose(format!("{:.2}", p.price).replace('.', ","), format!("{:.2}", p.price));
-    text.push_str(&lang.choose(
-        format!("Quer usar esse preço no plano como ticket médio? Escreva: corrigir: ticket R$ {price}"),
-        format!("Want this price as your plan's average ticket? Write: corrigir: ticket R$ {price}"),
-    ));
+    let price = lang.decimal(&format!("{:.2}", p.price));
+    text.push_str(&say!(lang, "consultant-pricing-words-want-this-price-as-your", price));
     text
 }
 

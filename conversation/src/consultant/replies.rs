@@ -78,8 +78,8 @@ pub fn compose(
     let lang = user.language;
     let mut parts: Vec<String> = unreadable_notes(messages, lang);
     let greeting = match user.first_name() {
-        Some(name) => lang.choose(format!("Olá, {name}!"), format!("Hi {name}!")),
-        None => lang.choose("Olá!".to_owned(), "Hi!".to_owned()),
+        Some(name) => say!(lang, "consultant-replies-hi", name),
+        None => say!(lang, "consultant-replies-hi-2"),
     };
     // The site's ready message, from someone not Pro yet: the checkout for the interval it names.
     let chosen = on_whatsapp::requested_interval(&readable_text(messages)).filter(|_| !entitled(user));
@@ -110,39 +110,15 @@ pub fn compose(
 pub fn a_person_will_answer(user: &User) -> String {
     let lang = user.language;
     let greeting = match user.first_name() {
-        Some(name) => lang.choose(format!("Claro, {name}!"), format!("Of course, {name}!")),
-        None => lang.choose("Claro!".to_owned(), "Of course!".to_owned()),
+        Some(name) => say!(lang, "consultant-replies-of-course", name),
+        None => say!(lang, "consultant-replies-of-course-2"),
     };
-    lang.choose(
-        format!(
-            "{greeting} Já chamei uma pessoa da nossa equipe: ela vai te responder aqui mesmo, nesta conversa, \
-             assim que possível. Enquanto isso, se quiser, pode continuar me contando sobre o seu negócio."
-        ),
-        format!(
-            "{greeting} I've called a person from our team: they will answer you right here, in this chat, \
-             as soon as they can. Meanwhile, feel free to keep telling me about your business."
-        ),
-    )
+    say!(lang, "consultant-replies-i-ve-called-a-person", greeting)
 }
 
 /// Who we are and what we do, the first time someone writes.
 fn introduction(greeting: &str, lang: Language) -> String {
-    lang.choose(
-        format!(
-            "{greeting} 👋 Eu sou o Sócio, seu consultor de negócios com IA.\n\n\
-             Vou montar com você um plano de negócios completo — ideia, mercado, finanças, marketing, \
-             pessoas e questões legais — e te orientar em marketing, finanças, gestão e impostos, \
-             aqui mesmo no WhatsApp, 24 horas por dia.\n\n\
-             Sou uma IA e falo só de negócios; se precisar, uma pessoa da nossa equipe pode entrar na conversa — é só pedir."
-        ),
-        format!(
-            "{greeting} 👋 I'm Sócio, your AI business consultant.\n\n\
-             Together we'll build a complete business plan — idea, market, finance, marketing, people \
-             and legal — and I'll guide you on marketing, finance, management and tax, right here on \
-             WhatsApp, 24/7.\n\n\
-             I'm an AI and I only talk business; if you need to, a person from our team can join the chat — just ask."
-        ),
-    )
+    say!(lang, "consultant-replies-i-m-s-cio-your", greeting)
 }
 
 /// The answer to the site's ready message: the checkout link for the interval it names.
@@ -171,32 +147,12 @@ fn subscribe(lang: Language, interval: Interval, link: &str) -> String {
 fn welcome(greeting: &str, lang: Language, checkout: &str) -> String {
     let monthly = crate::plan::money::format_brl(Interval::Monthly.amount_cents() as f64 / 100.0, lang);
     let yearly = crate::plan::money::format_brl(Interval::Yearly.amount_cents() as f64 / 100.0, lang);
-    let offer = lang.choose(
-        format!(
-            "Para começar, escolha o seu plano: {checkout}\n\n\
-             O Pro custa {monthly} por mês (ou {yearly} por um ano) e tem garantia de 7 dias."
-        ),
-        format!(
-            "To get started, choose your plan: {checkout}\n\n\
-             Pro costs {monthly} a month (or {yearly} for a year), in Brazilian reais, with a 7-day money-back guarantee."
-        ),
-    );
+    let offer = say!(lang, "consultant-replies-to-get-started-choose-your", checkout, monthly, yearly);
     format!("{}\n\n{offer}", introduction(greeting, lang))
 }
 
 fn free_plan(greeting: &str, lang: Language, checkout: &str) -> String {
-    lang.choose(
-        format!(
-            "{greeting} No plano Gratuito você tem o modelo básico de plano de negócios e o painel no site, \
-             mas o consultor de IA aqui no WhatsApp é exclusivo do plano Pro.\n\n\
-             Assine o Pro para conversar comigo quando quiser: {checkout}"
-        ),
-        format!(
-            "{greeting} The Free plan gives you the basic business plan template and the dashboard on the \
-             website, but the AI consultant here on WhatsApp is part of the Pro plan.\n\n\
-             Get Pro to talk to me any time: {checkout}"
-        ),
-    )
+    say!(lang, "consultant-replies-the-free-plan-gives-you", greeting, checkout)
 }
 
 /// One note per kind of thing we could not read, in the order they came.
@@ -210,25 +166,17 @@ fn unreadable_notes(messages: &[Message], lang: Language) -> Vec<String> {
             | MessageKind::Reaction
             | MessageKind::System => continue,
             MessageKind::Audio if !message.content.is_empty() => continue, // transcribed
-            MessageKind::Audio => lang.choose(
-                "🎧 Recebi seu áudio, mas por enquanto ainda não consigo ouvir mensagens de voz. Pode me escrever?",
-                "🎧 I got your voice note, but I can't listen to voice messages yet. Could you write to me?",
-            ),
-            MessageKind::Image | MessageKind::Video | MessageKind::Document | MessageKind::Sticker => lang.choose(
-                "📎 Recebi seu arquivo e guardei aqui, mas por enquanto só consigo ler texto. Se puder, me conte por escrito.",
-                "📎 I got your file and kept it, but for now I can only read text. If you can, tell me in writing.",
-            ),
-            MessageKind::Location => lang.choose(
-                "📍 Obrigado pela localização, anotei aqui.",
-                "📍 Thanks for the location, I've noted it.",
-            ),
-            MessageKind::Contacts | MessageKind::Other(_) => lang.choose(
-                "Recebi sua mensagem, mas ainda não consigo ler esse tipo de conteúdo. Pode me escrever em texto?",
-                "I got your message, but I can't read that kind of content yet. Could you send it as text?",
-            ),
+            MessageKind::Audio => say!(lang, "consultant-replies-i-got-your-voice-note"),
+            MessageKind::Image | MessageKind::Video | MessageKind::Document | MessageKind::Sticker => {
+                say!(lang, "consultant-replies-i-got-your-file-and")
+            }
+            MessageKind::Location => say!(lang, "consultant-replies-thanks-for-the-location-i"),
+            MessageKind::Contacts | MessageKind::Other(_) => {
+                say!(lang, "consultant-replies-i-got-your-message-but")
+            }
         };
-        if !notes.iter().any(|n| n == note) {
-            notes.push(note.to_owned());
+        if !notes.contains(&note) {
+            notes.push(note);
         }
     }
     notes

@@ -86,18 +86,9 @@ pub(in crate::consultant) async fn leave(db: &Db, user_id: &str) -> Result<(), s
 
 fn question(field: &str, month: &str, lang: Language) -> String {
     match field {
-        "revenue" => lang.choose(
-            format!("Vamos fechar {month}. Quanto você faturou no mês (em reais)?"),
-            format!("Let's close {month}. How much did you bill in the month (in reais)?"),
-        ),
-        "costs" => lang.choose(
-            "E quanto saiu no mês, somando custos e despesas (em reais)?".to_owned(),
-            "And how much went out in the month, costs and expenses together (in reais)?".to_owned(),
-        ),
-        _ => lang.choose(
-            "Quantas vendas (ou atendimentos) foram no mês?".to_owned(),
-            "How many sales (or clients served) were there in the month?".to_owned(),
-        ),
+        "revenue" => say!(lang, "consultant-results-interview-let-s-close-how-much", month),
+        "costs" => say!(lang, "consultant-results-interview-and-how-much-went-out"),
+        _ => say!(lang, "consultant-results-interview-how-many-sales-or-clients"),
     }
 }
 
@@ -141,10 +132,7 @@ pub(in crate::consultant) async fn answer(
     let Some(value) = value.filter(|v| *v >= 0.0) else {
         return Ok(format!(
             "{} {}",
-            lang.choose(
-                "Não consegui ler esse número. Pode mandar só o valor? (ou diga \"pular\")",
-                "I couldn't read that number. Could you send just the figure? (or say \"skip\")"
-            ),
+            say!(lang, "consultant-results-interview-i-couldn-t-read-that"),
             question(field, &month.name(lang), lang)
         ));
     };
@@ -158,7 +146,7 @@ pub(in crate::consultant) async fn answer(
         wait_for(db, &user.id, next, &draft).await?;
         return Ok(format!(
             "{} {}",
-            lang.choose("Anotado! ✅", "Got it! ✅"),
+            say!(lang, "consultant-guide-got-it"),
             question(next, &month.name(lang), lang)
         ));
     }
@@ -185,23 +173,14 @@ pub(in crate::consultant) async fn answer(
 /// The month as recorded: revenue, costs, result and sales.
 fn recorded_text(recorded: &MonthResult, lang: Language) -> String {
     let brl = |v: f64| format_brl(v, lang);
-    lang.choose(
-        format!(
-            "✅ {} registrado: faturamento de {}, custos de {} e resultado de {} ({} vendas).",
-            recorded.month.name(lang),
-            brl(recorded.revenue),
-            brl(recorded.costs),
-            brl(recorded.result()),
-            recorded.sales_count
-        ),
-        format!(
-            "✅ {} recorded: revenue {}, costs {} and a result of {} ({} sales).",
-            recorded.month.name(lang),
-            brl(recorded.revenue),
-            brl(recorded.costs),
-            brl(recorded.result()),
-            recorded.sales_count
-        ),
+    say!(
+        lang,
+        "consultant-results-interview-recorded-revenue-costs-and-a",
+        month = recorded.month.name(lang),
+        revenue = brl(recorded.revenue),
+        costs = brl(recorded.costs),
+        recorded = brl(recorded.result()),
+        sales_count = recorded.sales_count
     )
 }
 
@@ -212,13 +191,13 @@ fn against_plan_text(forecast: &Forecast, v: &Variance, lang: Language) -> Strin
     let (revenue, result) = (brl(forecast.revenue), brl(forecast.result));
     let revenue_gap = format!("{}{}", brl(v.revenue), percent(v.revenue_percent));
     let result_gap = format!("{}{}", brl(v.result), percent(v.result_percent));
-    lang.choose(
-        format!(
-            " O plano previa {revenue} de faturamento e {result} de resultado por mês: diferença de {revenue_gap} no faturamento e {result_gap} no resultado."
-        ),
-        format!(
-            " The plan expected {revenue} of revenue and {result} of result a month: a difference of {revenue_gap} in revenue and {result_gap} in result."
-        ),
+    say!(
+        lang,
+        "consultant-results-interview-the-plan-expected-of-revenue",
+        revenue,
+        result,
+        revenue_gap,
+        result_gap
     )
 }
 

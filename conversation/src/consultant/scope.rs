@@ -90,13 +90,8 @@ pub fn off_topic(text: &str) -> bool {
 }
 
 /// The one friendly sentence that declines and brings the person back to their business.
-pub fn decline(lang: Language) -> &'static str {
-    lang.choose(
-        "Sou o Sócio, um consultor de negócios com IA: posso te ajudar com o seu negócio — plano, finanças, \
-         marketing, gestão e impostos —, mas não com outros assuntos. 😊",
-        "I'm Sócio, an AI business consultant: I can help with your business — plan, finance, marketing, \
-         management and tax — but not with other topics. 😊",
-    )
+pub fn decline(lang: Language) -> String {
+    say!(lang, "consultant-scope-i-m-s-cio-an")
 }
 
 #[cfg(test)]

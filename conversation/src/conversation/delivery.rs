@@ -122,7 +122,7 @@ impl SendHandler {
                 to,
                 body: message.content.clone(),
                 choices: message.choices.clone(),
-                list_label: user.language.choose("Escolher", "Choose").to_owned(),
+                list_label: say!(user.language, "conversation-delivery-choose"),
             },
             (true, _, _) => Outgoing::Text { to, body: message.content.clone() },
             (false, true, None) => {

@@ -170,40 +170,14 @@ fn brasilia_time(at: i64) -> String {
 fn question(lang: Language, started_at: i64, device: &Device) -> String {
     let time = brasilia_time(started_at);
     let who = device.describe(lang);
-    lang.choose(
-        format!(
-            "🔐 {} pediu para entrar na sua conta do Sócio às {time} (horário de Brasília).\n\n\
-             Foi você? Toque no *mesmo número que aparece na tela do navegador*. Se não foi você, não toque em \
-             nada (ou escreva NÃO): ninguém entra sem a sua confirmação. Se alguém te pediu para enviar um código \
-             ou tocar em um número, não toque: é golpe.",
-            capitalised(&who)
-        ),
-        format!(
-            "🔐 {} asked to log in to your Sócio account at {time} (Brasília time).\n\n\
-             Was it you? Tap the *same number your browser's screen shows*. If it wasn't you, tap nothing (or \
-             write NO): nobody gets in without your confirmation. If someone asked you to send a code or tap a \
-             number, don't: it's a scam.",
-            capitalised(&who)
-        ),
-    )
+    say!(lang, "conversation-login-question-asked-to-log-in-to", who = capitalised(&who), time)
 }
 
 /// An admin sent the text: their account logs in with a code only.
 fn admin_question(lang: Language, started_at: i64, device: &Device) -> String {
     let time = brasilia_time(started_at);
     let who = device.describe(lang);
-    lang.choose(
-        format!(
-            "🔐 {} pediu para entrar na sua conta do Sócio às {time} (horário de Brasília). Contas de \
-             administrador entram *só com o código* enviado para o seu número: no site, peça o código. Ninguém entrou.",
-            capitalised(&who)
-        ),
-        format!(
-            "🔐 {} asked to log in to your Sócio account at {time} (Brasília time). Admin accounts log in \
-             *only with the code* sent to your number: ask for the code on the website. Nobody got in.",
-            capitalised(&who)
-        ),
-    )
+    say!(lang, "conversation-login-question-asked-to-log-in-to-2", who = capitalised(&who), time)
 }
 
 fn capitalised(text: &str) -> String {
@@ -212,69 +186,26 @@ fn capitalised(text: &str) -> String {
 }
 
 fn tap_the_number(lang: Language) -> String {
-    lang.choose(
-        "Para confirmar, toque aqui no número que aparece na tela do seu navegador. Escrever não basta: assim só \
-         você, com o navegador na frente, consegue entrar. Se não foi você, não toque em nada."
-            .to_owned(),
-        "To confirm, tap here the number your browser's screen shows. Writing isn't enough: that way only you, \
-         with the browser in front of you, can log in. If it wasn't you, tap nothing."
-            .to_owned(),
-    )
+    say!(lang, "conversation-login-question-to-confirm-tap-here-the")
 }
 
 fn wrong_number(lang: Language) -> String {
-    lang.choose(
-        "Esse não é o número do navegador, então cancelei esse acesso: ninguém entrou. Se era você, toque de \
-         novo em \"Entrar pelo WhatsApp\" no site."
-            .to_owned(),
-        "That isn't the browser's number, so I cancelled this login: nobody got in. If it was you, tap \
-         \"Log in with WhatsApp\" on the website again."
-            .to_owned(),
-    )
+    say!(lang, "conversation-login-question-that-isn-t-the-browser")
 }
 
 fn moved_on(lang: Language) -> String {
-    lang.choose(
-        "Esse pedido de acesso ficou para trás na conversa, então cancelei: ninguém entrou. Se era você, toque \
-         de novo em \"Entrar pelo WhatsApp\" no site."
-            .to_owned(),
-        "That login request was left behind in our chat, so I cancelled it: nobody got in. If it was you, tap \
-         \"Log in with WhatsApp\" on the website again."
-            .to_owned(),
-    )
+    say!(lang, "conversation-login-question-that-login-request-was-left")
 }
 
 fn unknown_code(lang: Language) -> String {
-    lang.choose(
-        "Esse código de acesso não vale mais (cada um dura 10 minutos e serve uma vez), então ninguém entrou. \
-         Para entrar, abra o site do Sócio e toque de novo em \"Entrar pelo WhatsApp\". 😊"
-            .to_owned(),
-        "That login code is no longer valid (each lasts 10 minutes and works once), so nobody was logged in. \
-         To log in, open the Sócio website and tap \"Log in with WhatsApp\" again. 😊"
-            .to_owned(),
-    )
+    say!(lang, "conversation-login-question-that-login-code-is-no")
 }
 
 fn answered_text(lang: Language, answered: bool, confirmed: bool) -> String {
     match (answered, confirmed) {
-        (true, true) => lang.choose(
-            "✅ Pronto! O navegador já está entrando na sua conta. Pode voltar para o site.".to_owned(),
-            "✅ Done! The browser is logging in to your account. You can go back to the website.".to_owned(),
-        ),
-        (true, false) => lang.choose(
-            "Tudo certo: ninguém entrou na sua conta. Se você não pediu esse acesso, pode ignorar esta mensagem."
-                .to_owned(),
-            "All good: nobody got into your account. If you didn't ask for this, you can ignore this message."
-                .to_owned(),
-        ),
-        (false, _) => lang.choose(
-            "Esse pedido de acesso já foi respondido ou expirou (cada um dura 10 minutos), então nada mudou. \
-             Para entrar, toque de novo em \"Entrar pelo WhatsApp\" no site."
-                .to_owned(),
-            "That login request was already answered or has expired (each lasts 10 minutes), so nothing changed. \
-             To log in, tap \"Log in with WhatsApp\" on the website again."
-                .to_owned(),
-        ),
+        (true, true) => say!(lang, "conversation-login-question-done-the-browser-is-logging"),
+        (true, false) => say!(lang, "conversation-login-question-all-good-nobody-got-into"),
+        (false, _) => say!(lang, "conversation-login-question-that-login-request-was-already"),
     }
 }
 

@@ -121,7 +121,7 @@ async fn run_for(
     let name = user
         .first_name()
         .map(str::to_owned)
-        .unwrap_or_else(|| user.language.choose("tudo bem", "there").into());
+        .unwrap_or_else(|| say!(user.language, "conversation-proactive-there"));
     let mut sent = 0;
     for due in calendar::due(now, prefs, &profile, &months, user.language) {
         let filled = Filled { template: due.kind.template(), params: vec![name.clone(), due.detail.clone()] };
@@ -200,15 +200,12 @@ pub(in crate::conversation) async fn offer_checkins_once(
         return Ok(());
     }
     let lang = user.language;
-    let text = lang.choose(
-        "Seu plano já tem os números. Quer que eu volte todo mês para comparar o faturamento real com o plano, e te lembre dos prazos de impostos do seu negócio (como o DAS do MEI)? Só escrevo por conta própria com a sua permissão, e você para quando quiser com PARAR.",
-        "Your plan has its numbers now. Shall I come back every month to compare your real revenue with the plan, and remind you of your business's tax deadlines (such as the MEI's DAS)? I only write on my own with your permission, and you can stop any time with STOP.",
-    );
+    let text = say!(lang, "conversation-proactive-your-plan-has-its-numbers");
     let choices = [
-        Choice::new(reminders::OFFER_YES, lang.choose("Sim, quero", "Yes, please")),
-        Choice::new(reminders::OFFER_NO, lang.choose("Agora não", "Not now")),
+        Choice::new(reminders::OFFER_YES, say!(lang, "conversation-proactive-yes-please")),
+        Choice::new(reminders::OFFER_NO, say!(lang, "conversation-proactive-not-now")),
     ];
-    messages::insert_outbound_as(tx, &id, &user.id, text, &choices, at).await?;
+    messages::insert_outbound_as(tx, &id, &user.id, &text, &choices, at).await?;
     jobs::enqueue(tx, delivery::send_job(&id, &user.id).run_at(at)).await?;
     Ok(())
 }

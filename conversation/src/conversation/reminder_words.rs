@@ -76,21 +76,15 @@ async fn answer_offer(
     tracing::info!(user = %user.id, yes, "a person answered the offer of the check-ins");
     let lang = user.language;
     let reply = if yes {
-        lang.choose(
-            "Combinado! No primeiro dia útil de cada mês, às 9h, eu pergunto como foi o mês anterior e comparo com o seu plano; e te lembro dos prazos de impostos que valem para o seu negócio. Dia e hora você muda no painel; para parar, escreva PARAR.",
-            "Done! On the first business day of each month, at 9:00, I will ask how the month before went and compare it with your plan, and remind you of the tax deadlines that apply to your business. Change the day and hour on the dashboard; to stop, write STOP.",
-        )
+        say!(lang, "conversation-reminder-words-done-on-the-first-business")
     } else {
-        lang.choose(
-            "Tudo bem: não envio nada por conta própria. Se mudar de ideia, ative os lembretes no painel.",
-            "All right: I won't send anything on my own. If you change your mind, turn the reminders on in the dashboard.",
-        )
+        say!(lang, "conversation-reminder-words-all-right-i-won-t")
     };
     // The offer came right after a question of the plan's interview: asked again, so it is not lost.
     let interrupted = messages::outbound_before(tx, &user.id, &offer_id).await?;
     let reply = match interrupted.as_ref().and_then(|m| interrupted_question(&m.content)) {
         Some(question) => {
-            format!("{reply}\n\n{} {question}", lang.choose("Voltando ao seu plano:", "Back to your plan:"))
+            format!("{reply}\n\n{} {question}", say!(lang, "conversation-reminder-words-back-to-your-plan"))
         }
         None => reply.to_owned(),
     };
@@ -130,18 +124,14 @@ pub(in crate::conversation) async fn take(
         Some(Command::Stop) => {
             reminders.stop_in(tx, &user.id, at, Said::Typed).await?;
             tracing::info!(user = %user.id, "a person stopped every proactive message");
-            lang.choose(
-                "Pronto: não envio mais nenhuma mensagem por conta própria. Para voltar a receber os lembretes, escreva VOLTAR.",
-                "Done: I won't send you any message on my own anymore. To get the reminders again, write VOLTAR.",
-            )
+            say!(lang, "conversation-reminder-words-done-i-won-t-send")
         }
-        Some(Command::Resume) if reminders.resume_in(tx, &user.id, at, Said::Typed).await? => lang.choose(
-            "Combinado: os lembretes que você escolheu voltaram. Para parar de novo, escreva PARAR.",
-            "Done: the reminders you chose are back. To stop them again, write STOP.",
-        ),
+        Some(Command::Resume) if reminders.resume_in(tx, &user.id, at, Said::Typed).await? => {
+            say!(lang, "conversation-reminder-words-done-the-reminders-you-chose")
+        }
         Some(Command::Resume) | None => return Ok(false),
     };
-    delivery::answer_at_once(tx, &user.id, stored_id, reply, &[], at).await?;
+    delivery::answer_at_once(tx, &user.id, stored_id, &reply, &[], at).await?;
     Ok(true)
 }
 

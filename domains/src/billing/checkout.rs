@@ -221,10 +221,7 @@ pub(in crate::billing) async fn complete_session(
 async fn welcome_to_pro(users: &Users, conn: &mut Tx, user_id: &str, now: i64) -> Result<(), AppError> {
     let Some(user) = users.find_in(conn, user_id).await? else { return Ok(()) };
     let name = user.first_name().map(|n| format!(", {n}")).unwrap_or_default();
-    let text = user.language.choose(
-        format!("🎉 Bem-vindo ao Sócio Pro{name}! A partir de agora sou o seu consultor aqui no WhatsApp. Vamos começar o seu plano de negócios? Responda *Oi*."),
-        format!("🎉 Welcome to Sócio Pro{name}! From now on I'm your consultant here on WhatsApp. Shall we start your business plan? Reply *Hi*."),
-    );
+    let text = say!(user.language, "billing-checkout-welcome-to-s-cio-pro", name);
     jobs::enqueue(conn, notices::notice_job(user_id, &text, now)).await?;
     Ok(())
 }

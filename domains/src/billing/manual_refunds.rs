@@ -124,45 +124,20 @@ pub(super) async fn open(
 pub fn ask_for_key(amount_cents: i64, lang: Language) -> String {
     let amount = format_brl(amount_cents as f64 / 100.0, lang);
     let days = REFUND_BUSINESS_DAYS;
-    lang.choose(
-        format!(
-            "Sua assinatura Pro foi cancelada pela garantia de 7 dias. Como o pagamento foi por boleto, \
-             devolvemos os {amount} por Pix: me envie aqui a sua chave Pix (CPF, CNPJ, e-mail, celular ou \
-             chave aleatória). O reembolso é feito em até {days} dias úteis depois que recebermos a chave."
-        ),
-        format!(
-            "Your Pro subscription was cancelled under the 7-day guarantee. As you paid by boleto, we return \
-             the {amount} by Pix: send me your Pix key here (CPF, CNPJ, e-mail, mobile number or random key). \
-             The refund is paid within {days} business days of receiving the key."
-        ),
-    )
+    say!(lang, "billing-manual-refunds-your-pro-subscription-was-cancelled", amount, days)
 }
 
 /// What the person is told once their key is here.
 pub fn key_received(refund: &ManualRefund, key: &PixKey, lang: Language) -> String {
     let amount = format_brl(refund.amount_cents as f64 / 100.0, lang);
     let days = REFUND_BUSINESS_DAYS;
-    lang.choose(
-        format!(
-            "Recebi sua chave Pix ({key}). O reembolso de {amount} será feito em até {days} dias úteis; \
-             eu te aviso aqui quando for pago. Por segurança, a chave não pode mais ser trocada por aqui: \
-             se estiver errada, escreva \"atendente\" e nossa equipe resolve com você."
-        ),
-        format!(
-            "I got your Pix key ({key}). The refund of {amount} will be paid within {days} business days; \
-             I'll let you know here when it is. For your safety the key cannot be changed here any more: \
-             if it is wrong, write \"human\" and our team will sort it out with you."
-        ),
-    )
+    say!(lang, "billing-manual-refunds-i-got-your-pix-key", key = key.to_string(), amount, days)
 }
 
 fn paid_notice(refund: &ManualRefund, lang: Language) -> String {
     let amount = format_brl(refund.amount_cents as f64 / 100.0, lang);
     let key = refund.pix_key.as_deref().and_then(PixKey::parse).map(|k| k.to_string()).unwrap_or_default();
-    lang.choose(
-        format!("✅ Reembolso pago: enviamos {amount} por Pix para a chave {key}. Obrigado por ter experimentado o Sócio."),
-        format!("✅ Refund paid: we sent {amount} by Pix to the key {key}. Thank you for trying Sócio."),
-    )
+    say!(lang, "billing-manual-refunds-refund-paid-we-sent-by", amount, key)
 }
 
 /// The refunds paid by hand: the person's pending one, their key, the admin's list and payment.

@@ -21,15 +21,15 @@ pub const GUARANTEE_DAYS: i64 = 7;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Offer {
     pub id: PlanId,
-    pub name: &'static str,
+    pub name: String,
     pub monthly_cents: i64,
     /// Zero when the plan has no yearly payment.
     pub yearly_cents: i64,
-    pub period: &'static str,
-    pub description: &'static str,
-    pub features: Vec<&'static str>,
-    pub limitations: Vec<&'static str>,
-    pub button_text: &'static str,
+    pub period: String,
+    pub description: String,
+    pub features: Vec<String>,
+    pub limitations: Vec<String>,
+    pub button_text: String,
     pub popular: bool,
 }
 
@@ -48,37 +48,22 @@ pub fn offers(lang: Language) -> Vec<Offer> {
 fn free(lang: Language) -> Offer {
     Offer {
         id: PlanId::Free,
-        name: lang.choose("Gratuito", "Free"),
+        name: say!(lang, "billing-plans-free"),
         monthly_cents: 0,
         yearly_cents: 0,
-        period: lang.choose("para sempre", "forever"),
-        description: lang.choose(
-            "Para conhecer o Sócio e começar a organizar a sua ideia.",
-            "To get to know Sócio and start organising your idea.",
-        ),
-        features: match lang {
-            Language::PtBr => vec![
-                "Modelo básico de plano de negócios",
-                "Painel com o progresso do seu plano",
-                "Suporte por e-mail",
-            ],
-            Language::En => {
-                vec!["Basic business plan template", "Dashboard with your plan's progress", "E-mail support"]
-            }
-        },
-        limitations: match lang {
-            Language::PtBr => vec![
-                "Sem consultor de IA no WhatsApp",
-                "Sem plano completo em PDF",
-                "Sem orientação contínua em marketing, finanças e impostos",
-            ],
-            Language::En => vec![
-                "No AI consultant on WhatsApp",
-                "No complete plan as PDF",
-                "No ongoing guidance on marketing, finance and tax",
-            ],
-        },
-        button_text: lang.choose("Começar grátis", "Start for free"),
+        period: say!(lang, "billing-plans-forever"),
+        description: say!(lang, "billing-plans-to-get-to-know-s"),
+        features: vec![
+            say!(lang, "billing-plans-free-template"),
+            say!(lang, "billing-plans-free-dashboard"),
+            say!(lang, "billing-plans-free-email-support"),
+        ],
+        limitations: vec![
+            say!(lang, "billing-plans-free-no-consultant"),
+            say!(lang, "billing-plans-free-no-pdf"),
+            say!(lang, "billing-plans-free-no-guidance"),
+        ],
+        button_text: say!(lang, "billing-plans-start-for-free"),
         popular: false,
     }
 }
@@ -86,34 +71,21 @@ fn free(lang: Language) -> Offer {
 fn pro(lang: Language) -> Offer {
     Offer {
         id: PlanId::Pro,
-        name: "Pro",
+        name: "Pro".to_owned(),
         monthly_cents: PRO_MONTHLY_CENTS,
         yearly_cents: PRO_YEARLY_CENTS,
-        period: lang.choose("/mês", "/month"),
-        description: lang.choose(
-            "Seu consultor de negócios com IA no WhatsApp, 24 horas por dia, 7 dias por semana.",
-            "Your AI business consultant on WhatsApp, 24/7. Prices in Brazilian reais (BRL).",
-        ),
-        features: match lang {
-            Language::PtBr => vec![
-                "Consultor de IA no WhatsApp 24/7",
-                "Plano de negócios completo nas 6 etapas",
-                "Orientação em marketing, finanças, gestão e impostos",
-                "Ponto de equilíbrio e projeção de caixa de 12 meses",
-                "Plano completo em PDF e Markdown",
-                "Garantia de 7 dias ou seu dinheiro de volta",
-            ],
-            Language::En => vec![
-                "AI consultant on WhatsApp 24/7",
-                "Complete business plan across the 6 steps",
-                "Guidance on marketing, finance, management and tax",
-                "Break-even point and 12-month cash-flow projection",
-                "Complete plan as PDF and Markdown",
-                "7-day money-back guarantee",
-            ],
-        },
+        period: say!(lang, "billing-plans-month"),
+        description: say!(lang, "billing-plans-your-ai-business-consultant-on"),
+        features: vec![
+            say!(lang, "billing-plans-pro-consultant"),
+            say!(lang, "billing-plans-pro-six-steps"),
+            say!(lang, "billing-plans-pro-guidance"),
+            say!(lang, "billing-plans-pro-break-even"),
+            say!(lang, "billing-plans-pro-pdf"),
+            say!(lang, "billing-plans-pro-guarantee", days = GUARANTEE_DAYS),
+        ],
         limitations: Vec::new(),
-        button_text: lang.choose("Assinar o Pro", "Get Pro"),
+        button_text: say!(lang, "billing-plans-get-pro"),
         popular: true,
     }
 }

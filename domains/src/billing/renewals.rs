@@ -84,10 +84,7 @@ pub(in crate::billing) async fn payment_failed(
     if let Some(user_id) = user_id
         && let Some(user) = Users::new(db.clone()).find_in(&mut tx, &user_id).await?
     {
-        let text = user.language.choose(
-            format!("⚠️ Não conseguimos renovar o seu Sócio Pro: o pagamento não foi aprovado. Atualize a forma de pagamento aqui: {fix_url}"),
-            format!("⚠️ We could not renew your Sócio Pro: the payment was declined. Update your payment method here: {fix_url}"),
-        );
+        let text = say!(user.language, "billing-renewals-we-could-not-renew-your", fix_url);
         jobs::enqueue(&mut tx, notices::notice_job(&user_id, &text, now)).await?;
     }
     Ok(tx.commit().await?)

@@ -29,11 +29,8 @@ pub const REFRESH_PER_ADDRESS_HOUR: Limit = Limit { max: 1_200, window: Duration
 
 /// `https://wa.me/<number>?text=<greeting>`: where someone who never wrote to us starts.
 pub fn start_on_whatsapp(business_number: &str, lang: Language) -> String {
-    let greeting = lang.choose(
-        "Olá! Quero começar meu plano de negócios com o Sócio.",
-        "Hi! I want to start my business plan with Sócio.",
-    );
-    let text = percent_encoding::utf8_percent_encode(greeting, percent_encoding::NON_ALPHANUMERIC);
+    let greeting = say!(lang, "identity-login-hi-i-want-to-start");
+    let text = percent_encoding::utf8_percent_encode(&greeting, percent_encoding::NON_ALPHANUMERIC);
     format!("https://wa.me/{business_number}?text={text}")
 }
 
@@ -122,7 +119,7 @@ impl Login {
         if code.len() != 6 || !code.chars().all(|c| c.is_ascii_digit()) {
             return Err(AppError::invalid(
                 "verificationCode",
-                Problem::Format { pt_br: "o código tem 6 dígitos", en: "the code has 6 digits" },
+                Problem::Format(said!("identity-login-format-the-code-has-6-digits")),
             ));
         }
         rate_limit::per_address(&self.db, "verify_code", address, VERIFY_PER_ADDRESS).await?;

@@ -119,10 +119,7 @@ impl MessageLogins {
             .await?;
             if inserted.rows_affected() == 1 {
                 let shown = format!("{}-{}", &code[..3], &code[3..]);
-                let text = lang.choose(
-                    format!("Quero entrar no site do Sócio. Código: {shown}"),
-                    format!("Log me in to the Sócio website. Code: {shown}"),
-                );
+                let text = say!(lang, "identity-message-login-log-me-in-to-the", shown);
                 let encoded =
                     percent_encoding::utf8_percent_encode(&text, percent_encoding::NON_ALPHANUMERIC);
                 let whatsapp_url = format!("https://wa.me/{}?text={encoded}", self.business_number);

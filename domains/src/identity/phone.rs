@@ -122,10 +122,7 @@ impl PhoneNumber {
         Self::parse(input).map_err(|_| {
             AppError::invalid(
                 field,
-                Problem::Format {
-                    pt_br: "informe um número de telefone com DDD (8 a 15 dígitos)",
-                    en: "enter a phone number with area code (8 to 15 digits)",
-                },
+                Problem::Format(said!("identity-phone-format-enter-a-phone-number-with")),
             )
         })
     }

@@ -44,33 +44,20 @@ fn quote(id: &str, lang: Language) -> String {
 /// already sells, measuring what it has.
 pub fn idea_tip(stage: &str, lang: Language) -> String {
     if matches!(stage, "running" | "started") {
-        lang.choose(
-            "💡 Dica: como o negócio já vende, anote por um mês quantas vendas faz, o valor de cada uma e de onde vêm os clientes — esses números reais valem mais que qualquer estimativa.",
-            "💡 Tip: since the business already sells, write down for a month how many sales it makes, what each is worth and where the customers come from — real numbers beat any estimate.",
-        )
-        .to_owned()
+        say!(lang, "plan-advice-tip-since-the-business-already")
     } else {
-        lang.choose(
-            "💡 Dica: antes de investir, converse com 10 possíveis clientes e pergunte se pagariam pelo seu produto e quanto.",
-            "💡 Tip: before investing, talk to 10 potential customers and ask whether they would pay for your product, and how much.",
-        )
-        .to_owned()
+        say!(lang, "plan-advice-tip-before-investing-talk-to")
     }
 }
 
 /// The tip after the people step: the MEI's one employee, or a company's payroll costs.
 pub fn people_tip(form: Form, lang: Language) -> String {
     match form {
-        Form::Company => lang
-            .choose(
-                "💡 Dica: numa empresa, cada empregado custa bem mais que o salário (encargos, férias, 13º); peça ao contador o custo total antes de contratar.",
-                "💡 Tip: in a company each employee costs well beyond the salary (charges, holidays, 13th salary); ask the accountant for the full cost before hiring.",
-            )
-            .to_owned(),
+        Form::Company => say!(lang, "plan-advice-tip-in-a-company-each"),
         Form::Mei | Form::Undecided => format!(
             "💡 {} {}",
             quote("mei.employees", lang),
-            lang.choose("Com mais gente, planeje outra natureza jurídica.", "With more people, plan another legal form."),
+            say!(lang, "plan-advice-with-more-people-plan-another"),
         ),
     }
 }
@@ -87,10 +74,7 @@ pub fn legal_tip(form: Form, day: &str, lang: Language) -> String {
         Form::Company => format!(
             "💡 {}\n{}\n{}",
             quote("legal.ltda", lang),
-            lang.choose(
-                "Se você já é MEI e vai ser sócio da nova empresa, dê baixa no MEI antes: quem é sócio de outra empresa não pode ser MEI.",
-                "If you are already an MEI and will be a partner in the new company, close the MEI first: a partner of another company cannot be an MEI.",
-            ),
+            say!(lang, "plan-advice-if-you-are-already-an"),
             quote("mei.who_cannot", lang)
         ),
         Form::Undecided => format!(
@@ -114,10 +98,7 @@ pub fn registered_tip(form: Form, day: &str, lang: Language) -> String {
         ),
         Form::Company | Form::Undecided => format!(
             "💡 {}\n{}",
-            lang.choose(
-                "Com o CNPJ ativo, combine com o seu contador o calendário das guias (DAS, DCTFWeb, ISS ou ICMS) e guarde as notas de cada mês; os prazos que valem para você aparecem no painel.",
-                "With your CNPJ active, agree with your accountant on the calendar of tax slips (DAS, DCTFWeb, ISS or ICMS) and keep each month's invoices; the deadlines that apply to you show on the dashboard.",
-            ),
+            say!(lang, "plan-advice-with-your-cnpj-active-agree"),
             quote("help.sebrae", lang)
         ),
     }
@@ -126,24 +107,9 @@ pub fn registered_tip(form: Form, day: &str, lang: Language) -> String {
 /// The PDF's next step to formalise a business without a CNPJ yet.
 pub fn formalise_step(form: Form, lang: Language) -> String {
     match form {
-        Form::Mei => lang
-            .choose(
-                "Formalize o negócio: abra o MEI, de graça, no Portal do Empreendedor (gov.br/mei).",
-                "Formalise the business: register the MEI, free, on the Portal do Empreendedor (gov.br/mei).",
-            )
-            .to_owned(),
-        Form::Company => lang
-            .choose(
-                "Formalize a empresa: com um contador, registre o contrato social na Junta Comercial pela REDESIM e obtenha o CNPJ, a inscrição municipal e o alvará. Se você é MEI e vai ser sócio, dê baixa no MEI antes.",
-                "Formalise the company: with an accountant, register the articles of association at the Junta Comercial through REDESIM and get the CNPJ, the municipal registration and the permit. If you are an MEI and will be a partner, close the MEI first.",
-            )
-            .to_owned(),
-        Form::Undecided => lang
-            .choose(
-                "Formalize o negócio: escolha a natureza jurídica (MEI se couber no limite e na atividade; senão ME/LTDA com um contador) e abra o CNPJ.",
-                "Formalise the business: choose the legal form (MEI if it fits the limit and the activity; otherwise ME/LTDA with an accountant) and register a CNPJ.",
-            )
-            .to_owned(),
+        Form::Mei => say!(lang, "plan-advice-formalise-the-business-register-the"),
+        Form::Company => say!(lang, "plan-advice-formalise-the-company-with-an"),
+        Form::Undecided => say!(lang, "plan-advice-formalise-the-business-choose-the"),
     }
 }
 

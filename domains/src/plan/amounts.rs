@@ -12,10 +12,7 @@ pub fn amount(field: &str, value: f64) -> Result<f64, AppError> {
     if !value.is_finite() || value < 0.0 {
         return Err(AppError::invalid(
             field,
-            Problem::Format {
-                pt_br: "um valor em reais, zero ou mais",
-                en: "an amount in reais, zero or more",
-            },
+            Problem::Format(said!("plan-amounts-format-an-amount-in-reais-zero")),
         ));
     }
     if value > MAX_AMOUNT {
@@ -38,7 +35,7 @@ pub fn positive(field: &str, value: f64) -> Result<f64, AppError> {
     if !value.is_finite() || value <= 0.0 || value > 1.0e9 {
         return Err(AppError::invalid(
             field,
-            Problem::Format { pt_br: "um valor maior que zero", en: "a value above zero" },
+            Problem::Format(said!("plan-amounts-format-a-value-above-zero")),
         ));
     }
     Ok(value)

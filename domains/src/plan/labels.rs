@@ -6,46 +6,41 @@ use crate::locale::Language;
 
 /// The label of a closed field's stored key (`stage`, `businessType`, `companySize`, `taxRegime`,
 /// `activity`, `cnpjStatus`); None for another field or an unknown key.
-pub fn of(field: &str, key: &str, lang: Language) -> Option<&'static str> {
-    let (pt, en) = match (field, key) {
-        ("stage", "idea") => ("Só a ideia", "Just the idea"),
-        ("stage", "planning") => ("Planejando", "Planning"),
-        ("stage", "started") => ("Começando a operar", "Starting to operate"),
-        ("stage", "running") => ("Já está funcionando", "Already running"),
-        ("businessType", "mei") => ("MEI", "MEI"),
-        ("businessType", "me") => ("ME (microempresa)", "ME (micro-enterprise)"),
-        ("businessType", "epp") => ("EPP (empresa de pequeno porte)", "EPP (small company)"),
-        ("businessType", "ltda") => ("LTDA", "LTDA"),
-        ("businessType", "slu") => {
-            ("SLU (sociedade limitada unipessoal)", "SLU (single-member limited company)")
-        }
-        ("businessType", "sa") => ("S.A.", "S.A."),
-        ("businessType", "undecided") => ("Ainda não decidido", "Not decided yet"),
-        ("businessType", "ei") => ("Empresário individual", "Sole proprietor (empresário individual)"),
-        ("companySize", "me") => ("ME (microempresa)", "ME (micro-enterprise)"),
-        ("companySize", "epp") => ("EPP (empresa de pequeno porte)", "EPP (small company)"),
-        ("companySize", "other") => ("Acima de EPP", "Above EPP"),
-        ("companySize", "undecided") => ("Ainda não sei", "Not sure yet"),
-        ("taxRegime", "simei") => ("SIMEI (MEI)", "SIMEI (MEI)"),
-        ("taxRegime", "simples_nacional") => ("Simples Nacional", "Simples Nacional"),
-        ("taxRegime", "lucro_presumido") => ("Lucro Presumido", "Lucro Presumido"),
-        ("taxRegime", "lucro_real") => ("Lucro Real", "Lucro Real"),
-        ("taxRegime", "undecided") => ("Ainda não decidido", "Not decided yet"),
-        ("activity", "commerce") => ("Comércio", "Commerce"),
-        ("activity", "industry") => ("Indústria", "Industry"),
-        ("activity", "services") => ("Serviços", "Services"),
-        ("activity", "commerce_and_services") => ("Comércio e serviços", "Commerce and services"),
-        ("cnpjStatus", "none") => ("Ainda não tem", "None yet"),
-        ("cnpjStatus", "in_progress") => ("Em abertura", "Being registered"),
-        ("cnpjStatus", "active") => ("Ativo", "Active"),
-        ("profession", "regulated") => (
-            "Profissão intelectual regulamentada (CBS/IBS 30 % menores)",
-            "Regulated intellectual profession (CBS/IBS 30 % lower)",
-        ),
-        ("profession", "not_regulated") => ("Não regulamentada", "Not regulated"),
+pub fn of(field: &str, key: &str, lang: Language) -> Option<String> {
+    let label = match (field, key) {
+        ("stage", "idea") => say!(lang, "label-stage-idea"),
+        ("stage", "planning") => say!(lang, "label-stage-planning"),
+        ("stage", "started") => say!(lang, "label-stage-started"),
+        ("stage", "running") => say!(lang, "label-stage-running"),
+        ("businessType", "mei") => say!(lang, "label-business-type-mei"),
+        ("businessType", "me") => say!(lang, "label-business-type-me"),
+        ("businessType", "epp") => say!(lang, "label-business-type-epp"),
+        ("businessType", "ltda") => say!(lang, "label-business-type-ltda"),
+        ("businessType", "slu") => say!(lang, "label-business-type-slu"),
+        ("businessType", "sa") => say!(lang, "label-business-type-sa"),
+        ("businessType", "undecided") => say!(lang, "label-business-type-undecided"),
+        ("businessType", "ei") => say!(lang, "label-business-type-ei"),
+        ("companySize", "me") => say!(lang, "label-company-size-me"),
+        ("companySize", "epp") => say!(lang, "label-company-size-epp"),
+        ("companySize", "other") => say!(lang, "label-company-size-other"),
+        ("companySize", "undecided") => say!(lang, "label-company-size-undecided"),
+        ("taxRegime", "simei") => say!(lang, "label-tax-regime-simei"),
+        ("taxRegime", "simples_nacional") => say!(lang, "label-tax-regime-simples-nacional"),
+        ("taxRegime", "lucro_presumido") => say!(lang, "label-tax-regime-lucro-presumido"),
+        ("taxRegime", "lucro_real") => say!(lang, "label-tax-regime-lucro-real"),
+        ("taxRegime", "undecided") => say!(lang, "label-tax-regime-undecided"),
+        ("activity", "commerce") => say!(lang, "label-activity-commerce"),
+        ("activity", "industry") => say!(lang, "label-activity-industry"),
+        ("activity", "services") => say!(lang, "label-activity-services"),
+        ("activity", "commerce_and_services") => say!(lang, "label-activity-commerce-and-services"),
+        ("cnpjStatus", "none") => say!(lang, "label-cnpj-status-none"),
+        ("cnpjStatus", "in_progress") => say!(lang, "label-cnpj-status-in-progress"),
+        ("cnpjStatus", "active") => say!(lang, "label-cnpj-status-active"),
+        ("profession", "regulated") => say!(lang, "label-profession-regulated"),
+        ("profession", "not_regulated") => say!(lang, "label-profession-not-regulated"),
         _ => return None,
     };
-    Some(lang.choose(pt, en))
+    Some(label)
 }
 
 #[cfg(test)]
@@ -73,6 +68,6 @@ mod tests {
                 }
             }
         }
-        assert_eq!(of("stage", "running", Language::PtBr), Some("Já está funcionando"));
+        assert_eq!(of("stage", "running", Language::PtBr), Some("Já está funcionando".to_owned()));
     }
 }

@@ -18,10 +18,7 @@ impl YearMonth {
     /// A month as people write it in the contract (`2026-10`), not after the current São Paulo
     /// month.
     pub fn parse(field: &str, text: &str, now: i64) -> Result<Self, AppError> {
-        let format = Problem::Format {
-            pt_br: "um mês no formato AAAA-MM (ex.: 2026-10)",
-            en: "a month as YYYY-MM (e.g. 2026-10)",
-        };
+        let format = Problem::Format(said!("plan-month-format-a-month-as-yyyy-mm"));
         let text = text.trim();
         let (year, month) = text.split_once('-').ok_or_else(|| AppError::invalid(field, format.clone()))?;
         let valid =
@@ -36,10 +33,7 @@ impl YearMonth {
         if this > Self::current(now) {
             return Err(AppError::invalid(
                 field,
-                Problem::Format {
-                    pt_br: "um mês que já começou (não dá para registrar o futuro)",
-                    en: "a month that has already begun (the future cannot be recorded)",
-                },
+                Problem::Format(said!("plan-month-format-a-month-that-has-already")),
             ));
         }
         Ok(this)
@@ -72,6 +66,6 @@ impl YearMonth {
     /// "outubro de 2026" / "October 2026".
     pub fn name(self, lang: Language) -> String {
         let name = crate::clock::month_name(self.month, lang).unwrap_or_default();
-        lang.choose(format!("{name} de {}", self.year), format!("{name} {}", self.year))
+        say!(lang, "plan-month-text", name, year = self.year)
     }
 }

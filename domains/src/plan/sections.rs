@@ -233,10 +233,7 @@ pub fn validate_marketing(data: &pb::MarketingData, prefix: &str) -> Result<(), 
             .unwrap_or_default();
             return Err(AppError::invalid(
                 format!("{prices}[{i}].request.{field}"),
-                Problem::Format {
-                    pt_br: "um custo maior que zero e porcentagens de 0 a 100",
-                    en: "a cost above zero and percentages from 0 to 100",
-                },
+                Problem::Format(said!("plan-sections-format-a-cost-above-zero-and")),
             ));
         }
     }
@@ -282,10 +279,7 @@ pub fn validate_legal(data: &mut pb::LegalData, prefix: &str) -> Result<(), AppE
             Some(cnae) => data.cnae = cnae,
             None => r.violations.push(FieldViolation::new(
                 r.field("cnae"),
-                Problem::Format {
-                    pt_br: "um CNAE de 7 dígitos, como 9602-5/01",
-                    en: "a 7-digit CNAE, such as 9602-5/01",
-                },
+                Problem::Format(said!("plan-sections-format-a-7-digit-cnae-such")),
             )),
         }
     }
@@ -328,7 +322,7 @@ pub fn validate(step: Step, data: Json, prefix: &str) -> Result<Json, AppError> 
     if !data.is_object() {
         return Err(AppError::invalid(
             prefix,
-            Problem::Format { pt_br: "deve ser um objeto", en: "must be an object" },
+            Problem::Format(said!("plan-sections-format-must-be-an-object")),
         ));
     }
     match step {

@@ -3,7 +3,7 @@
 //! admins' erasure, for themselves), each recorded in the audit log.
 
 use super::{
-    call::{Answer, Call, Reply, rpc_service, say},
+    call::{Answer, Call, Reply, rpc_service},
     timestamp,
 };
 use crate::{
@@ -44,10 +44,7 @@ impl AccountApi {
         if !call.body().confirm {
             return Err(AppError::invalid(
                 "confirm",
-                Problem::Format {
-                    pt_br: "a confirmação de que você quer excluir a conta (confirm: true)",
-                    en: "the confirmation that you want to delete the account (confirm: true)",
-                },
+                Problem::Format(said!("api-account-format-the-confirmation-that-you-want")),
             ));
         }
         let by = privacy::Request {
@@ -59,12 +56,9 @@ impl AccountApi {
             return Err(AppError::NotFound(Resource::User));
         }
         let notice = if was_pro {
-            say(
-                "Sua conta e seus dados foram excluídos. Sua assinatura Pro foi cancelada junto: nada mais será cobrado.",
-                "Your account and your data were deleted. Your Pro subscription ended with it: nothing more will be charged.",
-            )
+            say!(crate::locale::current(), "api-account-your-account-and-your-data")
         } else {
-            say("Sua conta e seus dados foram excluídos.", "Your account and your data were deleted.")
+            say!(crate::locale::current(), "api-account-your-account-and-your-data-2")
         };
         Ok(Reply::with_message(pb::DeleteMyAccountResponse { subscription_ended: was_pro }, notice))
     }

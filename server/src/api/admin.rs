@@ -2,7 +2,7 @@
 //! the audit trail, failed sends, guarantee refunds to pay by Pix, and analytics. The edge lets only admins in (`(socio.v1.service_access) = ACCESS_ADMIN`).
 
 use super::{
-    call::{Answer, Call, Reply, rpc_service, say},
+    call::{Answer, Call, Reply, rpc_service},
     enum_field,
     paging::{DEFAULT_LIMIT, Page},
     pix_refund_proto,
@@ -147,8 +147,8 @@ impl AdminApi {
             })?;
         let user = self.admin.override_tier(&actor.user.id, &body.id, tier).await?;
         let message = match tier {
-            Tier::Pro => say("Usuário atualizado para Pro", "User updated to Pro"),
-            Tier::Free => say("Usuário atualizado para Free", "User updated to Free"),
+            Tier::Pro => say!(crate::locale::current(), "api-admin-user-updated-to-pro"),
+            Tier::Free => say!(crate::locale::current(), "api-admin-user-updated-to-free"),
         };
         Ok(Reply::with_message(pb::SetUserSubscriptionResponse { user: Some(admin_user(&user)) }, message))
     }
@@ -160,7 +160,7 @@ impl AdminApi {
         if !self.privacy.erase(&id, &by).await? {
             return Err(AppError::NotFound(Resource::User));
         }
-        let notice = say("Usuário excluído com sucesso", "User deleted successfully");
+        let notice = say!(crate::locale::current(), "api-admin-user-deleted-successfully");
         Ok(Reply::with_message(pb::DeleteUserResponse {}, notice))
     }
 
@@ -278,10 +278,7 @@ impl AdminApi {
         }
         let paid_key = PixKey::parse(shown).map_or_else(|| shown.to_owned(), |key| key.value().to_owned());
         let refund = self.refunds.mark_paid(&call.body().id, &admin.user.id, &paid_key).await?;
-        let notice = say(
-            "Reembolso marcado como pago; a pessoa foi avisada no WhatsApp.",
-            "Refund marked as paid; the person was told on WhatsApp.",
-        );
+        let notice = say!(crate::locale::current(), "api-admin-refund-marked-as-paid-the");
         Ok(Reply::with_message(
             pb::MarkRefundPaidResponse { refund: Some(pix_refund_proto(&refund, true)) },
             notice,

@@ -4,7 +4,7 @@
 //! the result.
 
 use super::{
-    call::{Answer, Call, Reply, rpc_service, say},
+    call::{Answer, Call, Reply, rpc_service},
     timestamp, user_proto,
 };
 use crate::{
@@ -41,7 +41,7 @@ impl AuthApi {
             expires_in_seconds: sent.expires_in.as_secs() as i32,
             resend_after_seconds: sent.resend_after.as_secs() as i32,
         };
-        let notice = say("Código de verificação enviado!", "Verification code sent!");
+        let notice = say!(crate::locale::current(), "api-auth-verification-code-sent");
         Ok(Reply::with_message(reply, notice))
     }
 
@@ -56,8 +56,7 @@ impl AuthApi {
             refresh_token: pair.refresh,
             user: Some(user_proto(&user)),
         };
-        let notice =
-            say("Bem-vindo! Você entrou com sucesso.", "Welcome! You've been successfully logged in.");
+        let notice = say!(crate::locale::current(), "api-auth-welcome-you-ve-been-successfully");
         Ok(Reply::with_message(reply, notice))
     }
 
@@ -89,8 +88,7 @@ impl AuthApi {
             reply.token = pair.access;
             reply.refresh_token = pair.refresh;
             reply.user = Some(user_proto(&user));
-            let notice =
-                say("Bem-vindo! Você entrou com sucesso.", "Welcome! You've been successfully logged in.");
+            let notice = say!(crate::locale::current(), "api-auth-welcome-you-ve-been-successfully");
             return Ok(Reply::with_message(reply, notice));
         }
         Ok(Reply::from(reply))
@@ -104,7 +102,7 @@ impl AuthApi {
     async fn logout(&self, call: Call<Logout>) -> Answer<Logout> {
         let session = call.optional_caller().map(|c| c.session_id.clone());
         self.login.logout(session.as_deref(), &call.body().refresh_token).await?;
-        let notice = say("Você saiu da sua conta.", "You have logged out.");
+        let notice = say!(crate::locale::current(), "api-auth-you-have-logged-out");
         Ok(Reply::with_message(LogoutResponse {}, notice))
     }
 

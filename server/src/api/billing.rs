@@ -5,7 +5,7 @@
 //! completes a checkout through the same path a provider's webhook takes.
 
 use super::{
-    call::{Answer, Call, Reply, rpc_service, say},
+    call::{Answer, Call, Reply, rpc_service},
     pix_refund_proto, timestamp,
 };
 use crate::{
@@ -58,10 +58,7 @@ impl BillingApi {
         // The signed link we sent the person names them, with or without their number beside it
         // (`/checkout/{number}?link=…`): it goes first, and counts as the person themselves.
         if !body.link.trim().is_empty() {
-            let expired = Problem::Format {
-                pt_br: "um link de pagamento válido (cada link vale 7 dias: peça outro no WhatsApp)",
-                en: "a valid checkout link (each lasts 7 days: ask for another on WhatsApp)",
-            };
+            let expired = Problem::Format(said!("api-billing-format-a-valid-checkout-link-each"));
             return self
                 .payments
                 .person_by_link(&body.link)
@@ -203,13 +200,7 @@ impl BillingApi {
     async fn set_refund_pix_key(&self, call: Call<SetRefundPixKey>) -> Answer<SetRefundPixKey> {
         let caller = call.caller()?;
         let key = PixKey::parse(&call.body().pix_key).ok_or_else(|| {
-            AppError::invalid(
-                "pixKey",
-                Problem::Format {
-                    pt_br: "uma chave Pix: CPF, CNPJ, e-mail, celular com DDD ou chave aleatória",
-                    en: "a Pix key: CPF, CNPJ, e-mail, mobile number with area code or random key",
-                },
-            )
+            AppError::invalid("pixKey", Problem::Format(said!("api-billing-format-a-pix-key-cpf-cnpj")))
         })?;
         let refund = self.refunds.give_key(&caller.user.id, &key).await?;
         let text = manual_refunds::key_received(&refund, &key, crate::locale::current());
@@ -225,18 +216,13 @@ impl BillingApi {
             Refund::None | Refund::Refunded => None,
         };
         let message = match refund {
-            Refund::Refunded => say(
-                "Assinatura cancelada e pagamento reembolsado (garantia de 7 dias).",
-                "Subscription canceled and payment refunded (7-day guarantee).",
-            ),
-            Refund::ByPix { .. } => say(
-                "Assinatura cancelada pela garantia de 7 dias. Como o pagamento foi por boleto, o reembolso é feito por Pix: informe a sua chave Pix aqui ou no WhatsApp.",
-                "Subscription canceled under the 7-day guarantee. As you paid by boleto, the refund is made by Pix: give your Pix key here or on WhatsApp.",
-            ),
-            Refund::None => say(
-                "Assinatura cancelada. Você continua Pro até o fim do período pago.",
-                "Subscription canceled. You stay Pro until the end of the paid period.",
-            ),
+            Refund::Refunded => {
+                say!(crate::locale::current(), "api-billing-subscription-canceled-and-payment-refunded")
+            }
+            Refund::ByPix { .. } => {
+                say!(crate::locale::current(), "api-billing-subscription-canceled-under-the-7")
+            }
+            Refund::None => say!(crate::locale::current(), "api-billing-subscription-canceled-you-stay-pro"),
         };
         let reply = pb::CancelSubscriptionResponse {
             subscription_status: tier_proto(tier),
@@ -347,17 +333,17 @@ impl BillingApi {
                 PlanId::Free => PlanType::Free,
                 PlanId::Pro => PlanType::Pro,
             } as i32,
-            name: offer.name.into(),
+            yearly_savings: reais(offer.yearly_savings_cents()),
+            name: offer.name,
             price: reais(offer.monthly_cents),
             currency: "BRL".into(),
-            period: offer.period.into(),
-            description: offer.description.into(),
-            features: offer.features.iter().map(|s| s.to_string()).collect(),
-            limitations: offer.limitations.iter().map(|s| s.to_string()).collect(),
-            button_text: offer.button_text.into(),
+            period: offer.period,
+            description: offer.description,
+            features: offer.features,
+            limitations: offer.limitations,
+            button_text: offer.button_text,
             popular: offer.popular,
             yearly_price: reais(offer.yearly_cents),
-            yearly_savings: reais(offer.yearly_savings_cents()),
             whatsapp_url,
             yearly_whatsapp_url,
         }

@@ -80,23 +80,19 @@ impl<M: Method> Call<M> {
     }
 }
 
-/// Of a text given in both languages, the one the call is answered in.
-pub fn say(pt_br: &'static str, en: &'static str) -> &'static str {
-    locale::current().choose(pt_br, en)
-}
-
 /// A handler's reply: the message, and a localised success message for the REST envelope.
 pub struct Reply<T> {
     response: tonic::Response<T>,
 }
 
 impl<T> Reply<T> {
-    /// The message, with a success message (in the call's language: [`say`]) that the REST
-    /// envelope shows as `message`.
-    pub fn with_message(message: T, text: &str) -> Self {
+    /// The message, with a success message (in the call's language, from the catalogue) that the
+    /// REST envelope shows as `message`.
+    pub fn with_message(message: T, text: impl AsRef<str>) -> Self {
         let mut response = tonic::Response::new(message);
         let encoded =
-            percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string();
+            percent_encoding::utf8_percent_encode(text.as_ref(), percent_encoding::NON_ALPHANUMERIC)
+                .to_string();
         if let Ok(value) = encoded.parse() {
             response.metadata_mut().insert(rest::MESSAGE_METADATA, value);
         }

@@ -4,7 +4,7 @@
 use serde_json::Value as Json;
 
 use super::{
-    call::{Answer, Call, Reply, rpc_service, say},
+    call::{Answer, Call, Reply, rpc_service},
     paging::{DEFAULT_LIMIT, Page},
     protos::plan::{status_proto, step_states},
     timestamp, user_proto,
@@ -142,10 +142,7 @@ impl DashboardApi {
         let (plan, _) =
             self.plans.update(&caller.user.id, Some(&caller.user.id), Source::Dashboard, &[update]).await?;
         let reply = pb::UpdateDashboardStepResponse { business_plan: Some(dashboard_plan(&plan)) };
-        let notice = say(
-            "Etapa do plano de negócios atualizada com sucesso",
-            "Business plan step updated successfully",
-        );
+        let notice = say!(crate::locale::current(), "api-dashboard-business-plan-step-updated-successfully");
         Ok(Reply::with_message(reply, notice))
     }
 
@@ -184,27 +181,15 @@ impl DashboardApi {
         }
         let asked = self.desk.request_call(&caller.user.id, times).await?;
         let (queued, message) = match asked {
-            handoff::CallRequest::Added => (
-                true,
-                say(
-                    "Pedido enviado! Uma pessoa da nossa equipe vai falar com você pelo WhatsApp para combinar a ligação.",
-                    "Request sent! A person from our team will reach you on WhatsApp to arrange the call.",
-                ),
-            ),
-            handoff::CallRequest::Joined => (
-                true,
-                say(
-                    "Anotamos os horários no pedido que você já fez: uma pessoa da nossa equipe vai falar com você pelo WhatsApp para combinar a ligação.",
-                    "We added the times to the request you had made: a person from our team will reach you on WhatsApp to arrange the call.",
-                ),
-            ),
-            handoff::CallRequest::Already => (
-                false,
-                say(
-                    "Você já tem um pedido de ligação com a nossa equipe: em breve uma pessoa fala com você pelo WhatsApp.",
-                    "You already have a call request with our team: a person will reach you on WhatsApp soon.",
-                ),
-            ),
+            handoff::CallRequest::Added => {
+                (true, say!(crate::locale::current(), "api-dashboard-request-sent-a-person-from"))
+            }
+            handoff::CallRequest::Joined => {
+                (true, say!(crate::locale::current(), "api-dashboard-we-added-the-times-to"))
+            }
+            handoff::CallRequest::Already => {
+                (false, say!(crate::locale::current(), "api-dashboard-you-already-have-a-call"))
+            }
         };
         Ok(Reply::with_message(pb::RequestConsultationCallResponse { queued }, message))
     }

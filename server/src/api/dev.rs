@@ -26,10 +26,7 @@ use crate::{
 };
 
 /// The format of a business-scoped user id, for a field that is not one.
-const BSUID_FORMAT: Problem = Problem::Format {
-    pt_br: "um ID de usuário do WhatsApp (BR.1502576394655843)",
-    en: "a WhatsApp user id (BR.1502576394655843)",
-};
+const BSUID_FORMAT: Problem = Problem::Format(said!("api-dev-format-a-whatsapp-user-id-br"));
 
 const MAX_TEXT_CHARS: usize = 4096;
 const MAX_NAME_CHARS: usize = 120;

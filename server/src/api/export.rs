@@ -99,42 +99,24 @@ pub async fn download(
     let lang = Language::default();
     if !exports.privacy.signed(&user_id, &link.link, link.expires, &link.signature) {
         tracing::warn!(target: "security", event = "export_link_refused", "an export link with a bad signature");
-        return (StatusCode::FORBIDDEN, lang.choose("Link inválido.", "Invalid link.")).into_response();
+        return (StatusCode::FORBIDDEN, say!(lang, "api-export-invalid-link")).into_response();
     }
     if link.expires < exports.privacy.now_ms() {
-        return (
-            StatusCode::GONE,
-            lang.choose("Este link expirou. Gere uma nova exportação.", "This link has expired."),
-        )
-            .into_response();
+        return (StatusCode::GONE, say!(lang, "api-export-this-link-has-expired")).into_response();
     }
-    let refused = |status: StatusCode, pt_br: &'static str, en: &'static str| {
-        (status, lang.choose(pt_br, en)).into_response()
-    };
+    let refused = |status: StatusCode, message: String| (status, message).into_response();
     match exports.privacy.claim_link(&link.link, &user_id).await {
         Ok(LinkClaim::Serve) => {}
         Ok(LinkClaim::Used) => {
             tracing::warn!(target: "security", event = "export_link_reused", "an export link was used again");
-            return refused(
-                StatusCode::GONE,
-                "Este link já foi usado. Gere uma nova exportação.",
-                "This link was used already. Ask for a new export.",
-            );
+            return refused(StatusCode::GONE, say!(lang, "api-export-this-link-was-used-already"));
         }
         Ok(LinkClaim::Gone) => {
-            return refused(
-                StatusCode::GONE,
-                "Este link expirou. Gere uma nova exportação.",
-                "This link has expired.",
-            );
+            return refused(StatusCode::GONE, say!(lang, "api-export-this-link-has-expired-2"));
         }
         Ok(LinkClaim::AskerGone) => {
             tracing::warn!(target: "security", event = "export_link_asker_gone", "an export link outlived its session or role");
-            return refused(
-                StatusCode::FORBIDDEN,
-                "Este link não vale mais: a sessão que o pediu terminou. Entre de novo e gere uma nova exportação.",
-                "This link is no longer valid: the session that asked for it ended. Log in again and ask for a new export.",
-            );
+            return refused(StatusCode::FORBIDDEN, say!(lang, "api-export-this-link-is-no-longer"));
         }
         Err(err) => {
             tracing::error!(error = %err, "an export link could not be checked");

@@ -9,7 +9,7 @@ use futures::StreamExt;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::{
-    call::{Answer, Call, Reply, rpc_service, say},
+    call::{Answer, Call, Reply, rpc_service},
     protos::chat::admin_chat_message,
     timestamp,
 };
@@ -101,10 +101,7 @@ impl HandoffApi {
         let person = self.desk.person(&call.body().id).await?;
         let taken = self.desk.take_over(&admin, &person).await?;
         tracing::info!(target: "security", event = "conversation_taken", admin = %admin.id, user = %person.id, "an admin took a conversation over");
-        let notice = say(
-            "Você assumiu a conversa: o Sócio não responde até você devolvê-la.",
-            "You took the conversation over: Sócio will not answer until you give it back.",
-        );
+        let notice = say!(crate::locale::current(), "api-handoff-you-took-the-conversation-over");
         Ok(Reply::with_message(
             pb::TakeOverConversationResponse { handoff: Some(handoff_proto(&taken, self.desk.now_ms())) },
             notice,
@@ -115,7 +112,7 @@ impl HandoffApi {
         let admin = call.caller()?.user.clone();
         let person = self.desk.person(&call.body().id).await?;
         self.desk.give_back(&admin, &person).await?;
-        let notice = say("Conversa devolvida ao Sócio.", "Conversation given back to Sócio.");
+        let notice = say!(crate::locale::current(), "api-handoff-conversation-given-back-to-s");
         Ok(Reply::with_message(pb::GiveBackConversationResponse {}, notice))
     }
 
@@ -134,7 +131,7 @@ impl HandoffApi {
         }
         let person = self.desk.person(&body.id).await?;
         let sent = self.desk.write(&admin, &person, text).await?;
-        let notice = say("Mensagem enviada pelo WhatsApp.", "Message sent on WhatsApp.");
+        let notice = say!(crate::locale::current(), "api-handoff-message-sent-on-whatsapp");
         Ok(Reply::with_message(
             pb::SendConsultantMessageResponse { message: Some(admin_chat_message(&sent)) },
             notice,

@@ -5,7 +5,7 @@
 //! shares the limit.
 
 use super::{
-    call::{Answer, Call, Reply, rpc_service, say},
+    call::{Answer, Call, Reply, rpc_service},
     enum_field,
 };
 use crate::{
@@ -63,13 +63,7 @@ impl LandingApi {
             pb::LandingEventKind::Unspecified => None,
         })?;
         let visitor = VisitorId::parse(&body.visitor_id).ok_or_else(|| {
-            AppError::invalid(
-                "visitorId",
-                Problem::Format {
-                    pt_br: "deve ter de 8 a 64 letras, dígitos ou hífens",
-                    en: "must be 8 to 64 letters, digits or dashes",
-                },
-            )
+            AppError::invalid("visitorId", Problem::Format(said!("api-landing-format-must-be-8-to-64")))
         })?;
         let address = call.client_address();
         self.funnel.track(kind, Variant::parse(&body.variant), &visitor, address.as_deref()).await?;
@@ -85,7 +79,7 @@ impl LandingApi {
             let problem = if body.email.trim().is_empty() {
                 Problem::Required
             } else {
-                Problem::Format { pt_br: "não é um e-mail válido", en: "is not a valid e-mail address" }
+                Problem::Format(said!("api-landing-format-is-not-a-valid-e"))
             };
             violations.push(FieldViolation::new("email", problem));
         }
@@ -96,7 +90,7 @@ impl LandingApi {
             return Err(AppError::InvalidInput(violations));
         };
         self.newsletter.subscribe(&email, lang, call.client_address().as_deref()).await?;
-        let notice = say("Pronto! Você vai receber nossas dicas.", "Done! You will get our tips.");
+        let notice = say!(crate::locale::current(), "api-landing-done-you-will-get-our");
         Ok(Reply::with_message(pb::SubscribeNewsletterResponse {}, notice))
     }
 

@@ -3,7 +3,7 @@
 //! domain, and maps to proto.
 
 use super::{
-    call::{Answer, Call, Reply, rpc_service, say},
+    call::{Answer, Call, Reply, rpc_service},
     protos::months::{forecast_proto, month_proto},
     timestamp,
 };
@@ -59,7 +59,7 @@ impl ResultsApi {
             .choose(&user.id, body.monthly_checkin, body.tax_reminders, body.day, body.hour)
             .await?;
         let reply = pb::UpdateRemindersResponse { reminders: Some(reminders_proto(&saved)) };
-        Ok(Reply::with_message(reply, say("Lembretes atualizados", "Reminders updated")))
+        Ok(Reply::with_message(reply, say!(crate::locale::current(), "api-results-reminders-updated")))
     }
 
     async fn record_month_results(&self, call: Call<RecordMonthResults>) -> Answer<RecordMonthResults> {
@@ -70,7 +70,7 @@ impl ResultsApi {
             self.results.record(&user.id, &body.month, figures, Source::Dashboard).await?;
         let reply =
             pb::RecordMonthResultsResponse { result: Some(month_proto(&recorded, forecast.as_ref())) };
-        Ok(Reply::with_message(reply, say("Resultados do mês salvos", "Month's results saved")))
+        Ok(Reply::with_message(reply, say!(crate::locale::current(), "api-results-month-s-results-saved")))
     }
 
     async fn list_results(&self, call: Call<ListResults>) -> Answer<ListResults> {

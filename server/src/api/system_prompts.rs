@@ -4,7 +4,7 @@
 //! (`prompts::Prompts`).
 
 use super::{
-    call::{Answer, Call, Reply, rpc_service, say},
+    call::{Answer, Call, Reply, rpc_service},
     timestamp,
 };
 use crate::{
@@ -54,7 +54,7 @@ impl SystemPromptApi {
         let b = call.body();
         let draft = Draft::parse(&b.name, &b.title, b.description.as_deref(), &b.content, b.is_active)?;
         let prompt = self.prompts.create(&call.caller()?.user.id, &draft).await?;
-        let notice = say("Prompt do sistema criado com sucesso", "System prompt created successfully");
+        let notice = say!(crate::locale::current(), "api-system-prompts-system-prompt-created-successfully");
         Ok(Reply::with_message(pb::CreateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, notice))
     }
 
@@ -62,13 +62,14 @@ impl SystemPromptApi {
         let b = call.body();
         let draft = Draft::parse(&b.name, &b.title, b.description.as_deref(), &b.content, b.is_active)?;
         let prompt = self.prompts.update(&call.caller()?.user.id, &b.id, &draft).await?;
-        let notice = say("Prompt do sistema atualizado com sucesso", "System prompt updated successfully");
+        let notice = say!(crate::locale::current(), "api-system-prompts-system-prompt-updated-successfully");
         Ok(Reply::with_message(pb::UpdateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) }, notice))
     }
 
     async fn activate_system_prompt(&self, call: Call<ActivateSystemPrompt>) -> Answer<ActivateSystemPrompt> {
         let prompt = self.prompts.activate(&call.caller()?.user.id, &call.body().id).await?;
-        let notice = say("Prompt do sistema ativado com sucesso", "System prompt activated successfully");
+        let notice =
+            say!(crate::locale::current(), "api-system-prompts-system-prompt-activated-successfully");
         Ok(Reply::with_message(
             pb::ActivateSystemPromptResponse { prompt: Some(prompt_proto(prompt)) },
             notice,
@@ -77,7 +78,7 @@ impl SystemPromptApi {
 
     async fn delete_system_prompt(&self, call: Call<DeleteSystemPrompt>) -> Answer<DeleteSystemPrompt> {
         self.prompts.delete(&call.caller()?.user.id, &call.body().id).await?;
-        let notice = say("Prompt do sistema excluído com sucesso", "System prompt deleted successfully");
+        let notice = say!(crate::locale::current(), "api-system-prompts-system-prompt-deleted-successfully");
         Ok(Reply::with_message(pb::DeleteSystemPromptResponse {}, notice))
     }
 }

@@ -145,12 +145,12 @@ fn normalise_single(
             // A value of the wrong JSON type is named by its field, in the person's language,
             // before the decoder's own words ("invalid float literal") could reach them.
             if !scalar_fits(&kind, &value) {
-                let (pt_br, en) = match kind {
-                    Kind::Bool => ("verdadeiro ou falso (true/false)", "true or false"),
-                    Kind::String | Kind::Bytes => ("um texto", "a text"),
-                    _ => ("um número", "a number"),
+                let format = match kind {
+                    Kind::Bool => said!("input-format-true-or-false"),
+                    Kind::String | Kind::Bytes => said!("input-format-a-text"),
+                    _ => said!("input-format-a-number"),
                 };
-                violations.push(FieldViolation::new(path, Problem::Format { pt_br, en }));
+                violations.push(FieldViolation::new(path, Problem::Format(format)));
                 return Json::Null;
             }
             // An integer the field cannot hold (`2147483648` for an int32) is named with its
@@ -323,7 +323,7 @@ fn scalar_from_text(field: &FieldDescriptor, raw: &str) -> Result<Json, Problem>
             .filter(|n| n.is_finite())
             .and_then(serde_json::Number::from_f64)
             .map(Json::Number)
-            .ok_or(Problem::Format { pt_br: "deve ser um número", en: "must be a number" }),
+            .ok_or(Problem::Format(said!("json-input-format-must-be-a-number"))),
         Kind::String | Kind::Bytes | Kind::Enum(_) | Kind::Message(_) => Ok(Json::String(raw.to_owned())),
     }
 }

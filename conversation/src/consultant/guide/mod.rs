@@ -95,12 +95,7 @@ impl Guide {
         lang: Language,
     ) -> Result<String, AppError> {
         let Some(patch) = question.read(value).filter(|p| p.get("_perDay").is_none()) else {
-            return Ok(lang
-                .choose(
-                    "Não consegui ler o valor novo. Mande, por exemplo: \"corrigir: custo fixo 18 mil\".",
-                    "I couldn't read the new value. Send, for example: \"correct: fixed costs 18k\".",
-                )
-                .to_owned());
+            return Ok(say!(lang, "consultant-guide-i-couldn-t-read-the"));
         };
         let update = StepUpdate {
             step: question.saves_in,
@@ -109,10 +104,9 @@ impl Guide {
             field: "data".into(),
         };
         match self.plans.update(&user.id, Some(&user.id), Source::WhatsApp, &[update]).await {
-            Ok((plan, _)) => Ok(lang.choose(
-                format!("Corrigido ✅\n{}", recap(&plan, question.step, lang)),
-                format!("Corrected ✅\n{}", recap(&plan, question.step, lang)),
-            )),
+            Ok((plan, _)) => {
+                Ok(say!(lang, "consultant-guide-corrected", plan = recap(&plan, question.step, lang)))
+            }
             Err(err @ AppError::InvalidInput(_)) => Ok(err.message(lang)),
             Err(err) => Err(err),
         }
@@ -179,32 +173,26 @@ impl Guide {
             Some(Command::Language(new)) => {
                 Users::new(self.db.clone()).set_language(&user.id, new).await?;
                 lang = new;
-                out.push(
-                    lang.choose(
-                        "Combinado! A partir de agora falo em português. 🇧🇷",
-                        "Done! I'll speak English from now on.",
-                    )
-                    .into(),
-                );
+                out.push(say!(lang, "consultant-guide-done-i-ll-speak-english"));
                 out.push(self.continue_with(&user.id, &plan, pending, lang).await?);
             }
             Some(Command::Menu) => out.push(menu(lang)),
             Some(Command::Help) => out.push(help(lang)),
             Some(Command::Progress) => out.push(progress(&plan, lang)),
-            Some(Command::Links) => out.push(lang.choose(
-                format!("Seu plano: {}\nSeu painel: {}", self.links.builder(), self.links.dashboard()),
-                format!("Your plan: {}\nYour dashboard: {}", self.links.builder(), self.links.dashboard()),
+            Some(Command::Links) => out.push(say!(
+                lang,
+                "consultant-guide-your-plan-your-dashboard",
+                links = self.links.builder(),
+                links2 = self.links.dashboard()
             )),
             Some(Command::SendPlan) => out.push(self.send_plan(&user.id, lang).await?),
             Some(Command::Skip) => {
                 let next = Self::next_question(&plan, pending);
                 self.ask(&user.id, next).await?;
                 out.push(match next {
-                    Some(q) => format!(
-                        "{} {}",
-                        lang.choose("Tudo bem, vamos em frente.", "Fine, let's move on."),
-                        q.text(lang)
-                    ),
+                    Some(q) => {
+                        format!("{} {}", say!(lang, "consultant-guide-fine-let-s-move-on"), q.text(lang))
+                    }
                     None => finished(&self.links, lang),
                 });
             }
@@ -267,10 +255,7 @@ impl Guide {
         Ok(format!(
             "{}\n{}",
             plan_request::on_its_way(lang),
-            lang.choose(
-                format!("Para editar: {}", self.links.builder()),
-                format!("To edit it: {}", self.links.builder())
-            )
+            say!(lang, "consultant-guide-to-edit-it", links = self.links.builder())
         ))
     }
 
@@ -285,7 +270,7 @@ impl Guide {
                     let lang = user.language;
                     format!(
                         "{}\n\n{}",
-                        lang.choose("Tudo bem, fica para depois.", "All right, another time."),
+                        say!(lang, "consultant-guide-all-right-another-time"),
                         self.resume(user).await?
                     )
                 }
@@ -329,10 +314,7 @@ impl Guide {
         Ok(match next {
             Some(q) => format!(
                 "{} *{}*. {}",
-                lang.choose(
-                    "Vamos montar o seu plano de negócios, etapa por etapa. Etapa atual:",
-                    "Let's build your business plan, step by step. Current step:"
-                ),
+                say!(lang, "consultant-guide-let-s-build-your-business"),
                 step_name(q.step, lang),
                 q.text(lang)
             ),
@@ -379,10 +361,7 @@ impl Guide {
         let Some(patch) = patch else {
             return Ok(format!(
                 "{} {}",
-                lang.choose(
-                    "Não consegui entender essa resposta. Pode tentar de novo? (ou diga \"pular\")",
-                    "I couldn't read that answer. Could you try again? (or say \"skip\")"
-                ),
+                say!(lang, "consultant-guide-i-couldn-t-read-that"),
                 question.text(lang)
             ));
         };
@@ -407,10 +386,7 @@ impl Guide {
                 let code = crate::plan::money::taxes::shown_cnae(cnae.as_deref().unwrap_or_default());
                 format!(
                     "{}\n{said}",
-                    lang.choose(
-                        format!("Entendi o CNAE {code} ({}). Se não for esse, escreva \"corrigir: cnae\" e o código certo.", entry.name),
-                        format!("I read CNAE {code} ({}). If that's not it, write \"corrigir: cnae\" and the right code.", entry.name),
-                    )
+                    say!(lang, "consultant-guide-i-read-cnae-if-that", code, name = entry.name)
                 )
             }
             None => said,
@@ -441,7 +417,7 @@ impl Guide {
         if asked_again {
             // The answer filled another field (a size given for the legal form): asked again.
             self.ask(&user.id, Some(question)).await?;
-            return Ok(format!("{} {}", lang.choose("Anotado! ✅", "Got it! ✅"), question.text(lang)));
+            return Ok(format!("{} {}", say!(lang, "consultant-guide-got-it"), question.text(lang)));
         }
         let more_in_step = QUESTIONS
             .iter()
@@ -455,7 +431,7 @@ impl Guide {
             });
         if let Some(next) = more_in_step {
             self.ask(&user.id, Some(next)).await?;
-            return Ok(format!("{} {}", lang.choose("Anotado! ✅", "Got it! ✅"), next.text(lang)));
+            return Ok(format!("{} {}", say!(lang, "consultant-guide-got-it"), next.text(lang)));
         }
         // The step is done: complete it, recap, tip, and on to the next.
         let done =
@@ -464,11 +440,11 @@ impl Guide {
         let mut parts = vec![
             format!(
                 "{} *{}* {} ({}% {})",
-                lang.choose("✅ Etapa", "✅ Step"),
+                say!(lang, "consultant-guide-step"),
                 step_name(question.step, lang),
-                lang.choose("concluída!", "complete!"),
+                say!(lang, "consultant-guide-complete"),
                 plan.progress(),
-                lang.choose("do plano", "of the plan")
+                say!(lang, "consultant-guide-of-the-plan")
             ),
             recap(&plan, question.step, lang),
             tip(&plan, question.step, lang),
@@ -478,7 +454,7 @@ impl Guide {
         parts.push(match next {
             Some(q) => format!(
                 "{} *{}*. {}",
-                lang.choose("Próxima etapa:", "Next step:"),
+                say!(lang, "consultant-guide-next-step"),
                 step_name(q.step, lang),
                 q.text(lang)
             ),

@@ -19,31 +19,23 @@ use crate::{
     proto::{json, socio::v1 as pb},
 };
 
-pub(super) fn step_name(step: Step, lang: Language) -> &'static str {
+pub(super) fn step_name(step: Step, lang: Language) -> String {
     match step {
-        Step::Idea => lang.choose("Ideia de negócio", "Business idea"),
-        Step::Market => lang.choose("Mercado", "Market"),
-        Step::Finance => lang.choose("Finanças", "Finance"),
-        Step::Marketing => "Marketing",
-        Step::Hr => lang.choose("Pessoas", "People"),
-        Step::Legal => lang.choose("Jurídico e impostos", "Legal and tax"),
+        Step::Idea => say!(lang, "guide-words-business-idea"),
+        Step::Market => say!(lang, "guide-words-market"),
+        Step::Finance => say!(lang, "guide-words-finance"),
+        Step::Marketing => say!(lang, "guide-words-marketing"),
+        Step::Hr => say!(lang, "guide-words-people"),
+        Step::Legal => say!(lang, "guide-words-legal-and-tax"),
     }
 }
 
 pub(super) fn menu(lang: Language) -> String {
-    lang.choose(
-        "📋 *Menu*\n• *progresso* — como está o seu plano\n• *plano* — o plano completo em PDF, aqui no WhatsApp\n• *resultados* — registrar o faturamento e os custos do mês passado\n• *painel* — links do plano e do painel\n• *pular* — pular a pergunta atual\n• *ajuda* — como funciono\n• *English* — switch to English",
-        "📋 *Menu*\n• *progress* — how your plan is going\n• *plan* — the complete plan as a PDF, right here\n• *results* — record last month's revenue and costs\n• *dashboard* — links to your plan and dashboard\n• *skip* — skip the current question\n• *help* — how I work\n• *Português* — mudar para português",
-    )
-    .into()
+    say!(lang, "guide-words-menu-progress-how-your-plan")
 }
 
 pub(super) fn help(lang: Language) -> String {
-    lang.choose(
-        "Eu faço perguntas sobre cada etapa do seu plano (ideia, mercado, finanças, marketing, pessoas e jurídico) e guardo as respostas no seu plano, que você vê no painel. Responda do seu jeito; valores podem ser como \"R$ 1.500\" ou \"1,5 mil\". Diga *menu* para ver os comandos. Lembrando: minha orientação é educacional e não substitui um contador ou advogado.",
-        "I ask about each step of your plan (idea, market, finance, marketing, people and legal) and save your answers into your plan, which you see on your dashboard. Answer in your own words; amounts can be like \"R$ 1,500\" or \"1.5k\". Say *menu* for the commands. Remember: my guidance is educational and does not replace an accountant or a lawyer.",
-    )
-    .into()
+    say!(lang, "guide-words-i-ask-about-each-step")
 }
 
 pub(super) fn progress(plan: &Plan, lang: Language) -> String {
@@ -52,31 +44,17 @@ pub(super) fn progress(plan: &Plan, lang: Language) -> String {
         .iter()
         .map(|s| format!("{} {}", if s.completed { "✅" } else { "⬜" }, step_name(s.step, lang)))
         .collect();
-    format!(
-        "{} {}%\n{}",
-        lang.choose("Seu plano está em", "Your plan is at"),
-        plan.progress(),
-        lines.join("\n")
-    )
+    format!("{} {}%\n{}", say!(lang, "guide-words-your-plan-is-at"), plan.progress(), lines.join("\n"))
 }
 
 pub(super) fn finished(links: &Links, lang: Language) -> String {
-    lang.choose(
-        format!(
-            "🎉 Parabéns! Todas as etapas do seu plano estão concluídas. Gere o plano completo em PDF no site: {}\n\nQuer revisar algo? Diga *progresso* ou *menu*.",
-            links.builder()
-        ),
-        format!(
-            "🎉 Congratulations! Every step of your plan is complete. Generate the complete plan as a PDF on the website: {}\n\nWant to review something? Say *progress* or *menu*.",
-            links.builder()
-        ),
-    )
+    say!(lang, "guide-words-congratulations-every-step-of-your", links = links.builder())
 }
 
 /// A whole number with the language's thousands separator: "1.500" ("1,500" in English).
 fn grouped(value: f64, lang: Language) -> String {
     let digits = format!("{:.0}", value.abs());
-    let separator = lang.choose('.', ',');
+    let separator = lang.separators().0;
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
@@ -89,46 +67,45 @@ fn grouped(value: f64, lang: Language) -> String {
 
 /// What a recap line calls a field: a few words, never the question cut short ("porte", not
 /// "E o porte, pelo faturamento do ano: ME").
-pub(super) fn field_label(field: &str, lang: Language) -> &'static str {
-    let (pt, en) = match field {
-        "businessIdea" => ("Ideia", "Idea"),
-        "problem" => ("Problema que resolve", "Problem it solves"),
-        "differentiator" => ("Diferencial", "What sets it apart"),
-        "stage" => ("Fase", "Stage"),
-        "industry" => ("Setor", "Industry"),
-        "targetCustomer" => ("Cliente ideal", "Ideal customer"),
-        "competitors" => ("Concorrentes", "Competitors"),
-        "location" => ("Local", "Location"),
-        "strengths" => ("Forças", "Strengths"),
-        "weaknesses" => ("Fraquezas", "Weaknesses"),
-        "opportunities" => ("Oportunidades", "Opportunities"),
-        "threats" => ("Ameaças", "Threats"),
-        "startupCosts" => ("Investimento inicial", "Start-up investment"),
-        "workingCapital" => ("Capital de giro", "Working capital"),
-        "monthlyFixedCosts" => ("Custos fixos por mês", "Fixed costs a month"),
-        "averageTicket" => ("Ticket médio", "Average ticket"),
-        "variableCostPerSale" => ("Custo por venda", "Cost per sale"),
-        "expectedSalesPerMonth" => ("Vendas por mês", "Sales a month"),
-        "fundingSource" => ("De onde vem o dinheiro", "Funding"),
-        "monthlyWages" => ("Salários por mês", "Wages a month"),
-        "monthlyProLabore" => ("Pró-labore por mês", "Pró-labore a month"),
-        "channels" => ("Canais", "Channels"),
-        "positioning" => ("Posicionamento", "Positioning"),
-        "launchPlan" => ("Lançamento", "Launch"),
-        "teamSize" => ("Pessoas", "People"),
-        "roles" => ("Funções", "Roles"),
-        "partners" => ("Sócios", "Partners"),
-        "businessType" => ("Forma jurídica", "Legal form"),
-        "companySize" => ("Porte", "Size"),
-        "taxRegime" => ("Regime de impostos", "Tax regime"),
-        "activity" => ("Atividade", "Activity"),
-        "cnae" => ("CNAE", "CNAE"),
-        "cnpjStatus" => ("CNPJ", "CNPJ"),
-        "profession" => ("Profissão regulamentada", "Regulated profession"),
-        "licences" => ("Licenças e alvarás", "Licences and permits"),
-        _ => ("", ""),
-    };
-    lang.choose(pt, en)
+pub(super) fn field_label(field: &str, lang: Language) -> String {
+    match field {
+        "businessIdea" => say!(lang, "guide-field-business-idea"),
+        "problem" => say!(lang, "guide-field-problem"),
+        "differentiator" => say!(lang, "guide-field-differentiator"),
+        "stage" => say!(lang, "guide-field-stage"),
+        "industry" => say!(lang, "guide-field-industry"),
+        "targetCustomer" => say!(lang, "guide-field-target-customer"),
+        "competitors" => say!(lang, "guide-field-competitors"),
+        "location" => say!(lang, "guide-field-location"),
+        "strengths" => say!(lang, "guide-field-strengths"),
+        "weaknesses" => say!(lang, "guide-field-weaknesses"),
+        "opportunities" => say!(lang, "guide-field-opportunities"),
+        "threats" => say!(lang, "guide-field-threats"),
+        "startupCosts" => say!(lang, "guide-field-startup-costs"),
+        "workingCapital" => say!(lang, "guide-field-working-capital"),
+        "monthlyFixedCosts" => say!(lang, "guide-field-monthly-fixed-costs"),
+        "averageTicket" => say!(lang, "guide-field-average-ticket"),
+        "variableCostPerSale" => say!(lang, "guide-field-variable-cost-per-sale"),
+        "expectedSalesPerMonth" => say!(lang, "guide-field-expected-sales-per-month"),
+        "fundingSource" => say!(lang, "guide-field-funding-source"),
+        "monthlyWages" => say!(lang, "guide-field-monthly-wages"),
+        "monthlyProLabore" => say!(lang, "guide-field-monthly-pro-labore"),
+        "channels" => say!(lang, "guide-field-channels"),
+        "positioning" => say!(lang, "guide-field-positioning"),
+        "launchPlan" => say!(lang, "guide-field-launch-plan"),
+        "teamSize" => say!(lang, "guide-field-team-size"),
+        "roles" => say!(lang, "guide-field-roles"),
+        "partners" => say!(lang, "guide-field-partners"),
+        "businessType" => say!(lang, "guide-field-business-type"),
+        "companySize" => say!(lang, "guide-field-company-size"),
+        "taxRegime" => say!(lang, "guide-field-tax-regime"),
+        "activity" => say!(lang, "guide-field-activity"),
+        "cnae" => say!(lang, "guide-field-cnae"),
+        "cnpjStatus" => say!(lang, "guide-field-cnpj-status"),
+        "profession" => say!(lang, "guide-field-profession"),
+        "licences" => say!(lang, "guide-field-licences"),
+        _ => String::new(),
+    }
 }
 
 pub(super) fn recap(plan: &Plan, step: Step, lang: Language) -> String {
@@ -140,7 +117,7 @@ pub(super) fn recap(plan: &Plan, step: Step, lang: Language) -> String {
             let value = data.get(q.field)?;
             let shown = match value {
                 Json::String(s) if !s.is_empty() && s != "unspecified" => {
-                    labels::of(q.field, s, lang).map_or_else(|| s.clone(), str::to_owned)
+                    labels::of(q.field, s, lang).unwrap_or_else(|| s.clone())
                 }
                 // Amounts and counts as people read them ("R$ 21.000,00", "1.500"), not as stored.
                 Json::Number(n) => {
@@ -161,22 +138,18 @@ pub(super) fn recap(plan: &Plan, step: Step, lang: Language) -> String {
     if lines.is_empty() {
         String::new()
     } else {
-        format!("{}\n{}", lang.choose("Resumo:", "Summary:"), lines.join("\n"))
+        format!("{}\n{}", say!(lang, "guide-words-summary"), lines.join("\n"))
     }
 }
 
 pub(super) fn tip(plan: &Plan, step: Step, lang: Language) -> String {
     match step {
-        Step::Idea => advice::idea_tip(plan.section(Step::Idea).data["stage"].as_str().unwrap_or_default(), lang),
-        Step::Market => lang.choose(
-            "💡 Dica: visite ou siga 3 concorrentes e anote preços, atendimento e avaliações. A sua oportunidade está no que eles fazem mal.".to_owned(),
-            "💡 Tip: visit or follow 3 competitors and note prices, service and reviews. Your opportunity is in what they do badly.".to_owned(),
-        ),
+        Step::Idea => {
+            advice::idea_tip(plan.section(Step::Idea).data["stage"].as_str().unwrap_or_default(), lang)
+        }
+        Step::Market => say!(lang, "guide-words-tip-visit-or-follow-3"),
         Step::Finance => finance_tip(plan, lang),
-        Step::Marketing => lang.choose(
-            "💡 Dica: comece com um ou dois canais e faça bem feito; peça avaliações e indicações aos primeiros clientes.".to_owned(),
-            "💡 Tip: start with one or two channels and do them well; ask your first customers for reviews and referrals.".to_owned(),
-        ),
+        Step::Marketing => say!(lang, "guide-words-tip-start-with-one-or"),
         Step::Hr => advice::people_tip(form(plan), lang),
         Step::Legal => {
             let day = crate::clock::CivilDate::in_sao_paulo(plan.updated_at).iso();
@@ -202,17 +175,11 @@ fn after_taxes(plan: &Plan, lang: Language) -> Option<String> {
     let a = finance::analyse(&inputs);
     let brl = |v: f64| format_brl(v, lang);
     let mut said = match inputs.tax.modelled() {
-        true => lang.choose(
-            format!(
-                "📊 Com o regime escolhido, os impostos ficam em {} por mês e o resultado mensal estimado, depois dos impostos, é {}.",
-                brl(a.month.taxes),
-                brl(a.month.result)
-            ),
-            format!(
-                "📊 With the regime you chose, taxes come to {} a month and the estimated monthly result, after taxes, is {}.",
-                brl(a.month.taxes),
-                brl(a.month.result)
-            ),
+        true => say!(
+            lang,
+            "guide-words-with-the-regime-you-chose",
+            taxes = brl(a.month.taxes),
+            result = brl(a.month.result)
         ),
         false if inputs.tax == crate::plan::money::taxes::Basis::NotChosen => return None,
         false => format!("📊 {}", inputs.tax.explain(lang)),
@@ -240,49 +207,27 @@ pub(super) fn finance_tip(plan: &Plan, lang: Language) -> String {
     let data: Option<pb::FinanceData> = json::from_json(plan.section(Step::Finance).data.clone()).ok();
     let Some(a) = data.as_ref().and_then(|d| finance::plan_inputs(plan, d)).map(|i| finance::analyse(&i))
     else {
-        return lang
-            .choose(
-                "💡 Dica: mantenha uma reserva de pelo menos 3 meses de custos fixos.",
-                "💡 Tip: keep a reserve of at least 3 months of fixed costs.",
-            )
-            .into();
+        return say!(lang, "guide-words-tip-keep-a-reserve-of");
     };
     let brl = |v: f64| format_brl(v, lang);
     let break_even = match (a.break_even_sales, a.break_even_revenue) {
-        (Some(sales), Some(revenue)) => lang.choose(
-            format!(
-                "Seu ponto de equilíbrio é de {} vendas por mês ({} de faturamento).",
-                sales.ceil(),
-                brl(revenue)
-            ),
-            format!("Your break-even point is {} sales a month ({} in revenue).", sales.ceil(), brl(revenue)),
-        ),
-        _ => lang
-            .choose(
-                "Atenção: o custo de cada venda é maior que o preço — assim não há ponto de equilíbrio.",
-                "Careful: each sale costs more than its price — there is no break-even point.",
-            )
-            .into(),
+        (Some(sales), Some(revenue)) => {
+            say!(lang, "guide-words-your-break-even-point-is", sales = sales.ceil(), revenue = brl(revenue))
+        }
+        _ => say!(lang, "guide-words-careful-each-sale-costs-more"),
     };
     // Labelled: before the regime is known (the Legal step comes after) the result is before taxes,
     // and the Legal step says it again after them.
     let result = match inputs_taxed(plan) {
-        true => lang.choose(
-            format!("Com as vendas que você espera, o resultado mensal estimado, depois dos impostos ({}), é {}.", brl(a.month.taxes), brl(a.month.result)),
-            format!("With the sales you expect, the estimated monthly result, after taxes ({}), is {}.", brl(a.month.taxes), brl(a.month.result)),
+        true => say!(
+            lang,
+            "guide-words-with-the-sales-you-expect",
+            taxes = brl(a.month.taxes),
+            result = brl(a.month.result)
         ),
-        false => lang.choose(
-            format!("Com as vendas que você espera, o resultado mensal estimado é {}, antes dos impostos: o regime vem na etapa Jurídico, e aí eu refaço a conta.", brl(a.month.result)),
-            format!("With the sales you expect, the estimated monthly result is {}, before taxes: the regime comes in the Legal step, and I'll redo the sum then.", brl(a.month.result)),
-        ),
+        false => say!(lang, "guide-words-with-the-sales-you-expect-2", result = brl(a.month.result)),
     };
-    format!(
-        "📊 {break_even} {result}\n💡 {}",
-        lang.choose(
-            "Dica: mantenha uma reserva de pelo menos 3 meses de custos fixos.",
-            "Tip: keep a reserve of at least 3 months of fixed costs."
-        )
-    )
+    format!("📊 {break_even} {result}\n💡 {}", say!(lang, "guide-words-tip-keep-a-reserve-of-2"))
 }
 
 #[cfg(test)]

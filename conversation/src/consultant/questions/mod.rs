@@ -41,8 +41,8 @@ pub struct Question {
     pub step: Step,
     pub field: &'static str,
     pub answer: Answer,
-    pub pt_br: &'static str,
-    pub en: &'static str,
+    /// The question's message in the catalogue.
+    pub key: &'static str,
     /// Asked only when this holds of the step's data so far (None: always).
     pub when: Option<fn(&Json) -> bool>,
     /// The section the answer is saved in: the step's own, or another one's field asked where it
@@ -51,13 +51,12 @@ pub struct Question {
 }
 
 macro_rules! q {
-    ($step:ident, $field:literal, $answer:ident, $pt:literal, $en:literal) => {
+    ($step:ident, $field:literal, $answer:ident, $key:literal) => {
         Question {
             step: Step::$step,
             field: $field,
             answer: Answer::$answer,
-            pt_br: $pt,
-            en: $en,
+            key: $key,
             when: None,
             saves_in: Step::$step,
         }
@@ -90,215 +89,40 @@ fn needs_cnae(legal: &Json) -> bool {
 }
 
 pub const QUESTIONS: &[Question] = &[
-    q!(
-        Idea,
-        "businessIdea",
-        Text,
-        "Em uma ou duas frases: qual é a ideia do seu negócio?",
-        "In one or two sentences: what is your business idea?"
-    ),
-    q!(
-        Idea,
-        "problem",
-        Text,
-        "Que problema ou desejo dos clientes o seu negócio resolve?",
-        "What problem or wish of your customers does it solve?"
-    ),
-    q!(
-        Idea,
-        "differentiator",
-        Text,
-        "O que vai fazer os clientes escolherem você e não a concorrência?",
-        "What will make customers choose you over the competition?"
-    ),
-    q!(
-        Idea,
-        "stage",
-        Stage,
-        "Em que fase você está? (só a ideia, planejando, começando ou já funcionando)",
-        "What stage are you at? (just the idea, planning, starting or already running)"
-    ),
-    q!(
-        Market,
-        "industry",
-        Text,
-        "Em que setor o negócio está? (ex.: alimentação, beleza, serviços)",
-        "Which industry is it in? (e.g. food, beauty, services)"
-    ),
-    q!(
-        Market,
-        "targetCustomer",
-        Text,
-        "Quem é o seu cliente ideal? Idade, onde mora, o que valoriza.",
-        "Who is your ideal customer? Age, where they live, what they value."
-    ),
-    q!(
-        Market,
-        "competitors",
-        Text,
-        "Quem são os principais concorrentes e o que eles fazem bem ou mal?",
-        "Who are the main competitors, and what do they do well or badly?"
-    ),
-    q!(
-        Market,
-        "location",
-        Text,
-        "Onde o negócio vai funcionar? (cidade, bairro ou online)",
-        "Where will the business run? (city, neighbourhood or online)"
-    ),
-    q!(
-        Market,
-        "strengths",
-        Text,
-        "Pensando na concorrência: quais são as *forças* do seu negócio, o que você faz melhor?",
-        "Compared with the competition: what are your business's *strengths*, what do you do better?"
-    ),
-    q!(
-        Market,
-        "weaknesses",
-        Text,
-        "E as *fraquezas*: o que ainda falta ou pode melhorar? (ex.: pouco capital, pouca experiência em gestão, marca desconhecida)",
-        "And the *weaknesses*: what is still missing or could be better? (e.g. little capital, little management experience, an unknown brand)"
-    ),
-    q!(
-        Market,
-        "opportunities",
-        Text,
-        "Que *oportunidades* o mercado oferece? (ex.: bairro crescendo, falta de concorrente perto, um hábito novo dos clientes)",
-        "What *opportunities* does the market offer? (e.g. a growing neighbourhood, no competitor nearby, a new customer habit)"
-    ),
-    q!(
-        Market,
-        "threats",
-        Text,
-        "E o que pode *ameaçar* o negócio? (ex.: um concorrente grande, a economia, uma lei, o aluguel)",
-        "And what could *threaten* the business? (e.g. a big competitor, the economy, a law, the rent)"
-    ),
-    q!(
-        Finance,
-        "startupCosts",
-        Money,
-        "Quanto você precisa investir para começar (equipamentos, reforma, estoque inicial)? Ex.: R$ 20.000",
-        "How much do you need to invest to start (equipment, fit-out, initial stock)? E.g. R$ 20,000"
-    ),
-    q!(
-        Finance,
-        "workingCapital",
-        Money,
-        "E quanto vai guardar de capital de giro, para pagar as contas nos primeiros meses enquanto as vendas crescem? Ex.: R$ 10.000",
-        "And how much working capital will you keep, to pay the bills in the first months while sales grow? E.g. R$ 10,000"
-    ),
-    q!(
-        Finance,
-        "monthlyFixedCosts",
-        Money,
-        "Quanto serão os custos fixos por mês (aluguel, salários, contas, pró-labore)?",
-        "How much will the fixed costs be per month (rent, salaries, bills, your own pay)?"
-    ),
-    q!(
-        Finance,
-        "averageTicket",
-        Money,
-        "Qual será o valor médio de cada venda (ticket médio)?",
-        "What will the average amount of each sale be (average ticket)?"
-    ),
-    q!(
-        Finance,
-        "variableCostPerSale",
-        CostPerSale,
-        "Quanto custa cada venda para você (matéria-prima, embalagem, taxas)? Pode dizer em reais ou em % do preço.",
-        "How much does each sale cost you (materials, packaging, fees)? In reais or as a % of the price."
-    ),
-    q!(
-        Finance,
-        "expectedSalesPerMonth",
-        SalesPerMonth,
-        "Quantas vendas você espera fazer por mês?",
-        "How many sales do you expect per month?"
-    ),
-    q!(
-        Finance,
-        "fundingSource",
-        Text,
-        "De onde vem o dinheiro para começar? (ex.: reserva própria, sócio, empréstimo, Pronampe)",
-        "Where does the money to start come from? (e.g. savings, a partner, a loan, Pronampe)"
-    ),
-    q!(
-        Marketing,
-        "channels",
-        List,
-        "Por quais canais vai vender e divulgar? (ex.: Instagram, WhatsApp, iFood, loja física)",
-        "Which channels will you sell and promote on? (e.g. Instagram, WhatsApp, iFood, a shop)"
-    ),
-    q!(
-        Marketing,
-        "positioning",
-        Text,
-        "Como quer que o cliente veja a sua marca? (ex.: a mais barata, a mais artesanal, a mais rápida)",
-        "How do you want customers to see your brand? (e.g. the cheapest, the most artisanal, the fastest)"
-    ),
-    q!(
-        Marketing,
-        "launchPlan",
-        Text,
-        "Como vai ser o lançamento? O que você fará no primeiro mês para atrair clientes?",
-        "How will you launch? What will you do in the first month to attract customers?"
-    ),
-    q!(
-        Hr,
-        "teamSize",
-        Count,
-        "Quantas pessoas vão trabalhar no negócio, contando com você?",
-        "How many people will work in the business, counting you?"
-    ),
-    q!(
-        Hr,
-        "roles",
-        List,
-        "Quais funções essas pessoas vão ter? (ex.: atendimento, produção, entregas)",
-        "What roles will they have? (e.g. service, production, delivery)"
-    ),
-    q!(
-        Hr,
-        "partners",
-        Text,
-        "Você terá sócios? Se sim, quem são e qual o papel de cada um?",
-        "Will you have partners? If so, who and what is each one's role?"
-    ),
-    q!(
-        Legal,
-        "businessType",
-        BusinessType,
-        "Qual vai ser a forma jurídica? (MEI, empresário individual, LTDA, SLU, S.A. ou ainda não sabe; ME e EPP são o porte, que pergunto em seguida)",
-        "Which legal form will it take? (MEI, sole proprietor, LTDA, SLU, S.A. or not sure yet; ME and EPP are the company's size, which I ask next)"
-    ),
-    q!(
-        Legal,
-        "companySize",
-        CompanySize,
-        "E o porte, pelo faturamento do ano: ME (microempresa), EPP (empresa de pequeno porte) ou acima disso? Se não souber, diga \"não sei\".",
-        "And the company's size, by yearly revenue: ME (micro-enterprise), EPP (small company) or above? If unsure, say \"not sure\"."
-    ),
-    q!(
-        Legal,
-        "taxRegime",
-        TaxRegime,
-        "E o regime de impostos? (Simples Nacional, Lucro Presumido, Lucro Real ou ainda não sabe)",
-        "And the tax regime? (Simples Nacional, Lucro Presumido, Lucro Real or not sure yet)"
-    ),
-    q!(
-        Legal,
-        "activity",
-        Activity,
-        "O que o negócio faz, para os impostos: comércio (revende), indústria (fabrica), serviços, ou comércio e serviços?",
-        "What does the business do, for taxes: commerce (resale), industry (makes goods), services, or commerce and services?"
-    ),
+    q!(Idea, "businessIdea", Text, "question-idea-business-idea"),
+    q!(Idea, "problem", Text, "question-idea-problem"),
+    q!(Idea, "differentiator", Text, "question-idea-differentiator"),
+    q!(Idea, "stage", Stage, "question-idea-stage"),
+    q!(Market, "industry", Text, "question-market-industry"),
+    q!(Market, "targetCustomer", Text, "question-market-target-customer"),
+    q!(Market, "competitors", Text, "question-market-competitors"),
+    q!(Market, "location", Text, "question-market-location"),
+    q!(Market, "strengths", Text, "question-market-strengths"),
+    q!(Market, "weaknesses", Text, "question-market-weaknesses"),
+    q!(Market, "opportunities", Text, "question-market-opportunities"),
+    q!(Market, "threats", Text, "question-market-threats"),
+    q!(Finance, "startupCosts", Money, "question-finance-startup-costs"),
+    q!(Finance, "workingCapital", Money, "question-finance-working-capital"),
+    q!(Finance, "monthlyFixedCosts", Money, "question-finance-monthly-fixed-costs"),
+    q!(Finance, "averageTicket", Money, "question-finance-average-ticket"),
+    q!(Finance, "variableCostPerSale", CostPerSale, "question-finance-variable-cost-per-sale"),
+    q!(Finance, "expectedSalesPerMonth", SalesPerMonth, "question-finance-expected-sales-per-month"),
+    q!(Finance, "fundingSource", Text, "question-finance-funding-source"),
+    q!(Marketing, "channels", List, "question-marketing-channels"),
+    q!(Marketing, "positioning", Text, "question-marketing-positioning"),
+    q!(Marketing, "launchPlan", Text, "question-marketing-launch-plan"),
+    q!(Hr, "teamSize", Count, "question-hr-team-size"),
+    q!(Hr, "roles", List, "question-hr-roles"),
+    q!(Hr, "partners", Text, "question-hr-partners"),
+    q!(Legal, "businessType", BusinessType, "question-legal-business-type"),
+    q!(Legal, "companySize", CompanySize, "question-legal-company-size"),
+    q!(Legal, "taxRegime", TaxRegime, "question-legal-tax-regime"),
+    q!(Legal, "activity", Activity, "question-legal-activity"),
     Question {
         step: Step::Legal,
         field: "cnae",
         answer: Answer::Cnae,
-        pt_br: "O imposto de serviços depende da atividade exata: qual é o CNAE da atividade principal (ex.: 9602-5/01)? Se não souber, descreva o que faz (ex.: \"salão de beleza\", \"desenvolvimento de software\") ou diga \"pular\".",
-        en: "The tax on services depends on the exact activity: what is the main activity's CNAE (e.g. 9602-5/01)? If unsure, describe what you do (e.g. \"beauty salon\", \"software development\") or say \"skip\".",
+        key: "question-legal-cnae",
         when: Some(needs_cnae),
         saves_in: Step::Legal,
     },
@@ -306,8 +130,7 @@ pub const QUESTIONS: &[Question] = &[
         step: Step::Legal,
         field: "monthlyWages",
         answer: Answer::Money,
-        pt_br: "Para o Fator R (que decide entre os anexos III e V): quanto você paga por mês de salários CLT, brutos? (0 se ainda não tem funcionários)",
-        en: "For the Fator R (which decides between Annexes III and V): how much do you pay a month in CLT wages, gross? (0 if no employees yet)",
+        key: "question-legal-monthly-wages",
         when: Some(payroll_matters),
         saves_in: Step::Finance,
     },
@@ -315,8 +138,7 @@ pub const QUESTIONS: &[Question] = &[
         step: Step::Legal,
         field: "monthlyProLabore",
         answer: Answer::Money,
-        pt_br: "E de pró-labore dos sócios, por mês? (0 se nenhum)",
-        en: "And the owners' pró-labore a month? (0 if none)",
+        key: "question-legal-monthly-pro-labore",
         when: Some(payroll_matters),
         saves_in: Step::Finance,
     },
@@ -324,30 +146,17 @@ pub const QUESTIONS: &[Question] = &[
         step: Step::Legal,
         field: "profession",
         answer: Answer::Profession,
-        pt_br: "Seu serviço é de uma profissão intelectual regulamentada, fiscalizada por conselho (contador, advogado, arquiteto, engenheiro, administrador…)? Desde 2027 a CBS e o IBS dessas profissões têm 30 % de redução. (sim ou não)",
-        en: "Is your service a regulated intellectual profession, supervised by a council (accountant, lawyer, architect, engineer, administrator…)? Since 2027 their CBS and IBS are 30 % lower. (yes or no)",
+        key: "question-legal-profession",
         when: Some(profession_matters),
         saves_in: Step::Legal,
     },
-    q!(
-        Legal,
-        "cnpjStatus",
-        CnpjStatus,
-        "Você já tem CNPJ? (sim, estou abrindo ou ainda não)",
-        "Do you already have a CNPJ? (yes, being registered or not yet)"
-    ),
-    q!(
-        Legal,
-        "licences",
-        List,
-        "Que licenças ou alvarás o negócio precisa? (ex.: alvará da prefeitura, vigilância sanitária) Se não souber, diga \"não sei\".",
-        "Which licences or permits does the business need? (e.g. city permit, health surveillance) If unsure, say \"not sure\"."
-    ),
+    q!(Legal, "cnpjStatus", CnpjStatus, "question-legal-cnpj-status"),
+    q!(Legal, "licences", List, "question-legal-licences"),
 ];
 
 impl Question {
-    pub fn text(&self, lang: Language) -> &'static str {
-        lang.choose(self.pt_br, self.en)
+    pub fn text(&self, lang: Language) -> String {
+        crate::words::CATALOGUE.say(lang, self.key, &[])
     }
 
     /// Whether it is asked, given its step's data so far.
@@ -358,47 +167,47 @@ impl Question {
     /// The answers to tap, for a closed question (none for an open one). Each title reads back as
     /// that answer (tested), so a tap and typed words are the same.
     pub fn choices(&self, lang: Language) -> Vec<Choice> {
-        let options: &[(&str, &str, &str)] = match self.answer {
+        let options: &[(&str, &str)] = match self.answer {
             Answer::Stage => &[
-                ("stage:idea", "Só a ideia", "Just the idea"),
-                ("stage:planning", "Planejando", "Planning"),
-                ("stage:started", "Começando", "Starting"),
-                ("stage:running", "Já funcionando", "Already running"),
+                ("stage:idea", "question-choice-stage-idea"),
+                ("stage:planning", "question-choice-stage-planning"),
+                ("stage:started", "question-choice-stage-started"),
+                ("stage:running", "question-choice-stage-running"),
             ],
             Answer::BusinessType => &[
-                ("type:mei", "MEI", "MEI"),
-                ("type:ei", "Empresário individual", "Sole proprietor"),
-                ("type:ltda", "LTDA", "LTDA"),
-                ("type:slu", "SLU", "SLU"),
-                ("type:sa", "S.A.", "S.A."),
-                ("type:undecided", "Ainda não sei", "Not sure yet"),
+                ("type:mei", "question-choice-type-mei"),
+                ("type:ei", "question-choice-type-ei"),
+                ("type:ltda", "question-choice-type-ltda"),
+                ("type:slu", "question-choice-type-slu"),
+                ("type:sa", "question-choice-type-sa"),
+                ("type:undecided", "question-choice-type-undecided"),
             ],
             Answer::CompanySize => &[
-                ("size:me", "ME (microempresa)", "ME (micro-enterprise)"),
-                ("size:epp", "EPP (pequeno porte)", "EPP (small company)"),
-                ("size:other", "Acima de EPP", "Above EPP"),
-                ("size:undecided", "Ainda não sei", "Not sure yet"),
+                ("size:me", "question-choice-size-me"),
+                ("size:epp", "question-choice-size-epp"),
+                ("size:other", "question-choice-size-other"),
+                ("size:undecided", "question-choice-size-undecided"),
             ],
             Answer::TaxRegime => &[
-                ("regime:simples_nacional", "Simples Nacional", "Simples Nacional"),
-                ("regime:lucro_presumido", "Lucro Presumido", "Lucro Presumido"),
-                ("regime:lucro_real", "Lucro Real", "Lucro Real"),
-                ("regime:undecided", "Ainda não sei", "Not sure yet"),
+                ("regime:simples_nacional", "question-choice-regime-simples-nacional"),
+                ("regime:lucro_presumido", "question-choice-regime-lucro-presumido"),
+                ("regime:lucro_real", "question-choice-regime-lucro-real"),
+                ("regime:undecided", "question-choice-regime-undecided"),
             ],
             Answer::Activity => &[
-                ("activity:commerce", "Comércio", "Commerce"),
-                ("activity:industry", "Indústria", "Industry"),
-                ("activity:services", "Serviços", "Services"),
-                ("activity:commerce_and_services", "Comércio e serviços", "Commerce and services"),
+                ("activity:commerce", "question-choice-activity-commerce"),
+                ("activity:industry", "question-choice-activity-industry"),
+                ("activity:services", "question-choice-activity-services"),
+                ("activity:commerce_and_services", "question-choice-activity-commerce-and-services"),
             ],
             Answer::CnpjStatus => &[
-                ("cnpj:active", "Sim, já tenho", "Yes, I have one"),
-                ("cnpj:in_progress", "Estou abrindo", "Being registered"),
-                ("cnpj:none", "Ainda não", "No, not yet"),
+                ("cnpj:active", "question-choice-cnpj-active"),
+                ("cnpj:in_progress", "question-choice-cnpj-in-progress"),
+                ("cnpj:none", "question-choice-cnpj-none"),
             ],
             Answer::Profession => &[
-                ("profession:regulated", "Sim, regulamentada", "Yes, regulated"),
-                ("profession:not_regulated", "Não", "No"),
+                ("profession:regulated", "question-choice-profession-regulated"),
+                ("profession:not_regulated", "question-choice-profession-not-regulated"),
             ],
             Answer::Text
             | Answer::Money
@@ -408,7 +217,10 @@ impl Question {
             | Answer::List
             | Answer::Cnae => &[],
         };
-        options.iter().map(|(id, pt, en)| Choice::new(*id, lang.choose(*pt, *en))).collect()
+        options
+            .iter()
+            .map(|(id, key)| Choice::new(*id, crate::words::CATALOGUE.say(lang, key, &[])))
+            .collect()
     }
 
     pub fn find(step: Step, field: &str) -> Option<&'static Question> {

@@ -15,35 +15,29 @@ pub fn tables(inputs: &Inputs, a: &Analysis, lang: Language) -> Vec<Table> {
 }
 
 fn item(lang: Language) -> String {
-    lang.choose("Item", "Item").into()
+    say!(lang, "document-finance-tables-item")
 }
 
 fn not_reached(lang: Language) -> String {
-    lang.choose("não alcançado", "not reached").into()
+    say!(lang, "document-finance-tables-not-reached")
 }
 
 fn months(m: f64, lang: Language) -> String {
-    format!("{} {}", format_number(m, 1, lang), lang.choose("meses", "months"))
+    format!("{} {}", format_number(m, 1, lang), say!(lang, "document-finance-tables-months"))
 }
 
 fn income_statement(a: &Analysis, lang: Language) -> Table {
     let brl = |v: f64| format_brl(v, lang);
     Table {
-        title: lang.choose("Demonstrativo de resultado (mensal)", "Income statement (monthly)").into(),
-        columns: vec![item(lang), lang.choose("Valor mensal", "Monthly amount").into()],
+        title: say!(lang, "document-finance-tables-income-statement-monthly"),
+        columns: vec![item(lang), say!(lang, "document-finance-tables-monthly-amount")],
         rows: vec![
-            vec![lang.choose("Receita bruta", "Gross revenue").into(), brl(a.month.revenue)],
-            vec![lang.choose("(-) Impostos", "(-) Taxes").into(), brl(a.month.taxes)],
-            vec![
-                lang.choose("(-) Custos variáveis", "(-) Variable costs").into(),
-                brl(a.month.variable_costs),
-            ],
-            vec![
-                lang.choose("(=) Margem de contribuição", "(=) Contribution margin").into(),
-                brl(a.month.contribution),
-            ],
-            vec![lang.choose("(-) Custos fixos", "(-) Fixed costs").into(), brl(a.month.fixed_costs)],
-            vec![lang.choose("(=) Resultado", "(=) Result").into(), brl(a.month.result)],
+            vec![say!(lang, "document-finance-tables-gross-revenue"), brl(a.month.revenue)],
+            vec![say!(lang, "document-finance-tables-taxes"), brl(a.month.taxes)],
+            vec![say!(lang, "document-finance-tables-variable-costs"), brl(a.month.variable_costs)],
+            vec![say!(lang, "document-finance-tables-contribution-margin"), brl(a.month.contribution)],
+            vec![say!(lang, "document-finance-tables-fixed-costs"), brl(a.month.fixed_costs)],
+            vec![say!(lang, "document-finance-tables-result"), brl(a.month.result)],
         ],
         prose: false,
     }
@@ -52,26 +46,25 @@ fn income_statement(a: &Analysis, lang: Language) -> Table {
 fn indicators(a: &Analysis, lang: Language) -> Table {
     let brl = |v: f64| format_brl(v, lang);
     let none = not_reached(lang);
-    let nothing_invested: String =
-        lang.choose("sem investimento a recuperar", "nothing invested to recover").into();
+    let nothing_invested: String = say!(lang, "document-finance-tables-nothing-invested-to-recover");
     Table {
-        title: lang.choose("Indicadores", "Indicators").into(),
-        columns: vec![item(lang), lang.choose("Valor", "Value").into()],
+        title: say!(lang, "document-finance-tables-indicators"),
+        columns: vec![item(lang), say!(lang, "document-finance-tables-value")],
         rows: vec![
             vec![
-                lang.choose("Margem de contribuição por venda", "Contribution margin per sale").into(),
+                say!(lang, "document-finance-tables-contribution-margin-per-sale"),
                 brl(a.contribution_margin),
             ],
             vec![
-                lang.choose("Ponto de equilíbrio (vendas/mês)", "Break-even (sales/month)").into(),
+                say!(lang, "document-finance-tables-break-even-sales-month"),
                 a.break_even_sales.map(|v| format_number(v.ceil(), 0, lang)).unwrap_or_else(|| none.clone()),
             ],
             vec![
-                lang.choose("Ponto de equilíbrio (faturamento/mês)", "Break-even (revenue/month)").into(),
+                say!(lang, "document-finance-tables-break-even-revenue-month"),
                 a.break_even_revenue.map(brl).unwrap_or_else(|| none.clone()),
             ],
             vec![
-                lang.choose("Prazo de retorno do investimento", "Payback period").into(),
+                say!(lang, "document-finance-tables-payback-period"),
                 match a.payback_months {
                     Some(m) => months(m, lang),
                     None if a.total_investment <= 0.0 => nothing_invested.clone(),
@@ -79,17 +72,13 @@ fn indicators(a: &Analysis, lang: Language) -> Table {
                 },
             ],
             vec![
-                lang.choose("Lucratividade (resultado ÷ receita)", "Profitability (result ÷ revenue)").into(),
+                say!(lang, "document-finance-tables-profitability-result-revenue"),
                 a.profitability_percent
                     .map(|p| format!("{} %", format_number(p, 1, lang)))
                     .unwrap_or_else(|| none.clone()),
             ],
             vec![
-                lang.choose(
-                    "Rentabilidade (resultado ÷ investimento, ao mês)",
-                    "Return (result ÷ investment, a month)",
-                )
-                .into(),
+                say!(lang, "document-finance-tables-return-result-investment-a-month"),
                 match a.return_percent_per_month {
                     Some(p) => format!("{} %", format_number(p, 1, lang)),
                     None if a.total_investment <= 0.0 => nothing_invested.clone(),
@@ -105,29 +94,25 @@ fn scenarios(inputs: &Inputs, a: &Analysis, lang: Language) -> Table {
     let brl = |v: f64| format_brl(v, lang);
     let none = not_reached(lang);
     Table {
-        title: lang
-            .choose(
-                "Cenários (vendas 20% abaixo, como esperado e 20% acima)",
-                "Scenarios (sales 20% below, as expected and 20% above)",
-            )
-            .into(),
+        title: say!(lang, "document-finance-tables-scenarios-sales-20-below-as"),
         columns: vec![
-            lang.choose("Cenário", "Scenario").into(),
-            lang.choose("Vendas/mês", "Sales/month").into(),
-            lang.choose("Receita", "Revenue").into(),
-            lang.choose("Resultado", "Result").into(),
-            lang.choose("Retorno", "Payback").into(),
+            say!(lang, "document-finance-tables-scenario"),
+            say!(lang, "document-finance-tables-sales-month"),
+            say!(lang, "document-finance-tables-revenue"),
+            say!(lang, "document-finance-tables-result-2"),
+            say!(lang, "document-finance-tables-payback"),
         ],
         rows: finance::scenarios(inputs)
             .iter()
             .map(|s| {
                 vec![
                     match s.kind {
-                        finance::ScenarioKind::Pessimistic => lang.choose("Pessimista", "Pessimistic"),
-                        finance::ScenarioKind::Realistic => lang.choose("Realista", "Realistic"),
-                        finance::ScenarioKind::Optimistic => lang.choose("Otimista", "Optimistic"),
-                    }
-                    .into(),
+                        finance::ScenarioKind::Pessimistic => {
+                            say!(lang, "document-finance-tables-pessimistic")
+                        }
+                        finance::ScenarioKind::Realistic => say!(lang, "document-finance-tables-realistic"),
+                        finance::ScenarioKind::Optimistic => say!(lang, "document-finance-tables-optimistic"),
+                    },
                     format_number(s.sales_per_month, 0, lang),
                     brl(s.month.revenue),
                     brl(s.month.result),
@@ -146,11 +131,11 @@ fn scenarios(inputs: &Inputs, a: &Analysis, lang: Language) -> Table {
 fn cash_flow(a: &Analysis, lang: Language) -> Table {
     let brl = |v: f64| format_brl(v, lang);
     Table {
-        title: lang.choose("Projeção de caixa — 12 meses", "Cash-flow projection — 12 months").into(),
+        title: say!(lang, "document-finance-tables-cash-flow-projection-12-months"),
         columns: vec![
-            lang.choose("Mês", "Month").into(),
-            lang.choose("Resultado", "Result").into(),
-            lang.choose("Saldo acumulado", "Cumulative balance").into(),
+            say!(lang, "document-finance-tables-month"),
+            say!(lang, "document-finance-tables-result-2"),
+            say!(lang, "document-finance-tables-cumulative-balance"),
         ],
         rows: a
             .cash_flow

@@ -98,23 +98,14 @@ impl Builder {
             section: DocSection { heading, items: vec![], tables: vec![], notes: vec![], missing: None },
         }
     }
-    fn text(&mut self, pt: &str, en: &str, value: &str) {
+    fn text(&mut self, label: String, value: &str) {
         if !value.trim().is_empty() {
-            self.section
-                .items
-                .push(Item { label: self.lang.choose(pt, en).into(), text: value.trim().into() });
+            self.section.items.push(Item { label, text: value.trim().into() });
         }
     }
     fn done(mut self) -> DocSection {
         if self.section.items.is_empty() && self.section.tables.is_empty() {
-            self.section.missing = Some(
-                self.lang
-                    .choose(
-                        "Esta parte do plano ainda não foi preenchida. Complete-a conversando com o Sócio ou no construtor do plano.",
-                        "This part of the plan has not been filled in yet. Complete it by chatting with Sócio or in the plan builder.",
-                    )
-                    .into(),
-            );
+            self.section.missing = Some(say!(self.lang, "plan-document-this-part-of-the-plan"));
         }
         self.section
     }
@@ -127,7 +118,7 @@ fn word(field: &str, value: &Json, lang: Language) -> String {
 
 fn date(ms: i64, lang: Language) -> String {
     let date = CivilDate::in_sao_paulo(ms);
-    lang.choose(date.brazilian(), date.iso())
+    date.written_in(lang)
 }
 
 /// `text` in at most `max` characters, cut at a word with "…" when longer — never mid-word.
@@ -148,18 +139,17 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>, n
     let idea: pb::IdeaData = parse(&plan.section(Step::Idea).data);
     let finance_data: pb::FinanceData = parse(&plan.section(Step::Finance).data);
     DocModel {
-        lang: lang.choose("pt", "en").into(),
-        title: lang.choose("Plano de negócios", "Business plan").into(),
-        subtitle: if idea.business_idea.trim().is_empty() { user.name.clone() } else { shortened(idea.business_idea.trim(), 120) },
-        generated_on: format!("{} {}", lang.choose("Gerado em", "Generated on"), date(now, lang)),
-        page_label: lang.choose("Página", "Page").into(),
-        of_label: lang.choose("de", "of").into(),
-        disclaimer: lang
-            .choose(
-                "Este plano é uma orientação educacional e não substitui a assessoria jurídica ou contábil formal.",
-                "This plan is educational guidance and does not replace formal legal or accounting advice.",
-            )
-            .into(),
+        lang: say!(lang, "plan-document-en"),
+        title: say!(lang, "plan-document-business-plan"),
+        subtitle: if idea.business_idea.trim().is_empty() {
+            user.name.clone()
+        } else {
+            shortened(idea.business_idea.trim(), 120)
+        },
+        generated_on: format!("{} {}", say!(lang, "plan-document-generated-on"), date(now, lang)),
+        page_label: say!(lang, "plan-document-page"),
+        of_label: say!(lang, "plan-document-of"),
+        disclaimer: say!(lang, "plan-document-this-plan-is-educational-guidance"),
         sections: vec![
             summary_section(plan, &idea, overview, lang),
             market_section(plan, lang),
@@ -174,39 +164,37 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>, n
 
 fn summary_section(plan: &Plan, idea: &pb::IdeaData, overview: Option<&str>, lang: Language) -> DocSection {
     let idea_json = &plan.section(Step::Idea).data;
-    let mut summary = Builder::new(lang, lang.choose("1. Sumário executivo", "1. Executive summary").into());
+    let mut summary = Builder::new(lang, say!(lang, "plan-document-1-executive-summary"));
     if let Some(overview) = overview {
-        summary.text("Visão geral", "Overview", overview);
+        summary.text(say!(lang, "plan-document-overview"), overview);
     }
-    summary.text("Ideia de negócio", "Business idea", &idea.business_idea);
-    summary.text("Problema", "Problem", &idea.problem);
-    summary.text("Solução", "Solution", &idea.solution);
-    summary.text("Diferencial", "Differentiator", &idea.differentiator);
-    summary.text("Estágio", "Stage", &word("stage", &idea_json["stage"], lang));
+    summary.text(say!(lang, "plan-document-business-idea"), &idea.business_idea);
+    summary.text(say!(lang, "plan-document-problem"), &idea.problem);
+    summary.text(say!(lang, "plan-document-solution"), &idea.solution);
+    summary.text(say!(lang, "plan-document-differentiator"), &idea.differentiator);
+    summary.text(say!(lang, "plan-document-stage"), &word("stage", &idea_json["stage"], lang));
     summary.done()
 }
 
 fn market_section(plan: &Plan, lang: Language) -> DocSection {
     let market: pb::MarketData = parse(&plan.section(Step::Market).data);
-    let mut market_section =
-        Builder::new(lang, lang.choose("2. Análise de mercado", "2. Market analysis").into());
-    market_section.text("Setor", "Industry", &market.industry);
-    market_section.text("Cliente-alvo", "Target customer", &market.target_customer);
-    market_section.text("Tamanho do mercado", "Market size", &market.market_size);
-    market_section.text("Concorrentes", "Competitors", &market.competitors);
-    market_section.text("Localização", "Location", &market.location);
+    let mut market_section = Builder::new(lang, say!(lang, "plan-document-2-market-analysis"));
+    market_section.text(say!(lang, "plan-document-industry"), &market.industry);
+    market_section.text(say!(lang, "plan-document-target-customer"), &market.target_customer);
+    market_section.text(say!(lang, "plan-document-market-size"), &market.market_size);
+    market_section.text(say!(lang, "plan-document-competitors"), &market.competitors);
+    market_section.text(say!(lang, "plan-document-location"), &market.location);
     swot(&mut market_section, &market, lang);
     market_section.done()
 }
 
 fn marketing_section(plan: &Plan, lang: Language) -> DocSection {
     let marketing: pb::MarketingData = parse(&plan.section(Step::Marketing).data);
-    let mut marketing_section =
-        Builder::new(lang, lang.choose("3. Plano de marketing", "3. Marketing plan").into());
-    marketing_section.text("Canais", "Channels", &marketing.channels.join(", "));
-    marketing_section.text("Posicionamento", "Positioning", &marketing.positioning);
-    marketing_section.text("Estratégia de preço", "Pricing strategy", &marketing.pricing_strategy);
-    marketing_section.text("Plano de lançamento", "Launch plan", &marketing.launch_plan);
+    let mut marketing_section = Builder::new(lang, say!(lang, "plan-document-3-marketing-plan"));
+    marketing_section.text(say!(lang, "plan-document-channels"), &marketing.channels.join(", "));
+    marketing_section.text(say!(lang, "plan-document-positioning"), &marketing.positioning);
+    marketing_section.text(say!(lang, "plan-document-pricing-strategy"), &marketing.pricing_strategy);
+    marketing_section.text(say!(lang, "plan-document-launch-plan"), &marketing.launch_plan);
     pricing_table(&mut marketing_section, plan, &marketing.prices, lang);
     marketing_section.done()
 }
@@ -226,10 +214,10 @@ fn pricing_table(b: &mut Builder, plan: &Plan, prices: &[pb::SavedPrice], lang: 
             let priced = price_request::Request::parse(&request)
                 .and_then(|r| pricing::price(&r, figures.as_ref(), lang));
             let Ok(p) = priced else {
-                let why = lang.choose("não fecha com o plano de hoje", "does not add up with today's plan");
+                let why = say!(lang, "plan-document-does-not-add-up-with");
                 return vec![
                     saved.name.clone(),
-                    why.into(),
+                    why,
                     String::new(),
                     String::new(),
                     String::new(),
@@ -250,66 +238,60 @@ fn pricing_table(b: &mut Builder, plan: &Plan, prices: &[pb::SavedPrice], lang: 
         })
         .collect();
     b.section.tables.push(Table {
-        title: lang.choose("Formação de preço", "Pricing").into(),
-        columns: [
-            ("Produto", "Product"),
-            ("Custo", "Cost"),
-            ("Impostos", "Taxes"),
-            ("Taxas, comissões e custos fixos", "Fees, commissions and fixed costs"),
-            ("Margem", "Margin"),
-            ("Preço", "Price"),
-        ]
-        .iter()
-        .map(|(pt, en)| lang.choose(*pt, *en).to_owned())
-        .collect(),
+        title: say!(lang, "plan-document-pricing"),
+        columns: vec![
+            say!(lang, "plan-document-product"),
+            say!(lang, "plan-document-cost"),
+            say!(lang, "plan-document-taxes"),
+            say!(lang, "plan-document-fees-commissions-and-fixed-costs"),
+            say!(lang, "plan-document-margin"),
+            say!(lang, "plan-document-price"),
+        ],
         rows,
         prose: false,
     });
-    b.section.notes.push(lang.choose(
-        "Preço = custo ÷ (1 − impostos − taxas − comissões − custos fixos − margem), cada um como parte do preço (markup divisor, Sebrae): o que sai de cada venda é uma porcentagem do preço, não do custo. Os impostos e os custos fixos vêm deste plano.".into(),
-        "Price = cost ÷ (1 − taxes − fees − commissions − fixed costs − margin), each a share of the price (the markup divisor, Sebrae): what comes out of each sale is a share of the price, not of the cost. Taxes and fixed costs come from this plan.".into(),
-    ));
+    b.section.notes.push(say!(lang, "plan-document-price-cost-1-taxes-fees"));
 }
 
 fn people_section(plan: &Plan, lang: Language) -> DocSection {
     let hr: pb::HrData = parse(&plan.section(Step::Hr).data);
-    let mut people =
-        Builder::new(lang, lang.choose("4. Plano operacional e pessoas", "4. Operations and people").into());
+    let mut people = Builder::new(lang, say!(lang, "plan-document-4-operations-and-people"));
     if let Some(size) = hr.team_size {
-        people.text("Tamanho da equipe", "Team size", &size.to_string());
+        people.text(say!(lang, "plan-document-team-size"), &size.to_string());
     }
-    people.text("Funções", "Roles", &hr.roles.join(", "));
-    people.text("Plano de contratação", "Hiring plan", &hr.hiring_plan);
-    people.text("Sócios", "Partners", &hr.partners);
+    people.text(say!(lang, "plan-document-roles"), &hr.roles.join(", "));
+    people.text(say!(lang, "plan-document-hiring-plan"), &hr.hiring_plan);
+    people.text(say!(lang, "plan-document-partners"), &hr.partners);
     people.done()
 }
 
 fn legal_section(plan: &Plan, lang: Language) -> DocSection {
     let legal_json = &plan.section(Step::Legal).data;
     let legal: pb::LegalData = parse(legal_json);
-    let mut legal_section =
-        Builder::new(lang, lang.choose("5. Aspectos legais e tributários", "5. Legal and tax").into());
+    let mut legal_section = Builder::new(lang, say!(lang, "plan-document-5-legal-and-tax"));
     legal_section.text(
-        "Natureza jurídica",
-        "Legal form",
+        say!(lang, "plan-document-legal-form"),
         &word("businessType", &legal_json["businessType"], lang),
     );
-    legal_section.text("Porte", "Company size", &word("companySize", &legal_json["companySize"], lang));
-    legal_section.text("Regime tributário", "Tax regime", &word("taxRegime", &legal_json["taxRegime"], lang));
-    legal_section.text("Licenças", "Licences", &legal.licences.join(", "));
-    legal_section.text("Atividade", "Activity", &word("activity", &legal_json["activity"], lang));
+    legal_section.text(
+        say!(lang, "plan-document-company-size"),
+        &word("companySize", &legal_json["companySize"], lang),
+    );
+    legal_section
+        .text(say!(lang, "plan-document-tax-regime"), &word("taxRegime", &legal_json["taxRegime"], lang));
+    legal_section.text(say!(lang, "plan-document-licences"), &legal.licences.join(", "));
+    legal_section
+        .text(say!(lang, "plan-document-activity"), &word("activity", &legal_json["activity"], lang));
     let cnae = match taxes::cnae_entry(&legal.cnae) {
         Some((entry, _)) => format!("{} ({})", taxes::shown_cnae(&legal.cnae), entry.name),
         None if !legal.cnae.is_empty() => taxes::shown_cnae(&legal.cnae),
         None => String::new(),
     };
-    legal_section.text("CNAE", "CNAE", &cnae);
-    legal_section.text("Profissão", "Profession", &word("profession", &legal_json["profession"], lang));
-    legal_section.text(
-        "Situação do CNPJ",
-        "CNPJ status",
-        &word("cnpjStatus", &legal_json["cnpjStatus"], lang),
-    );
+    legal_section.text(say!(lang, "plan-document-cnae"), &cnae);
+    legal_section
+        .text(say!(lang, "plan-document-profession"), &word("profession", &legal_json["profession"], lang));
+    legal_section
+        .text(say!(lang, "plan-document-cnpj-status"), &word("cnpjStatus", &legal_json["cnpjStatus"], lang));
     legal_section.done()
 }
 
@@ -317,21 +299,15 @@ fn legal_section(plan: &Plan, lang: Language) -> DocSection {
 fn next_steps(plan: &Plan, lang: Language) -> DocSection {
     let legal_json = &plan.section(Step::Legal).data;
     let legal: pb::LegalData = parse(legal_json);
-    let mut next = Builder::new(lang, lang.choose("7. Próximos passos", "7. Next steps").into());
-    let pending: Vec<&str> =
+    let mut next = Builder::new(lang, say!(lang, "plan-document-7-next-steps"));
+    let pending: Vec<String> =
         plan.sections.iter().filter(|s| !s.completed).map(|s| step_name(s.step, lang)).collect();
     if pending.is_empty() {
-        next.section.notes.push(
-            lang.choose(
-                "Todas as etapas estão concluídas. Revise o plano a cada trimestre e compare os números reais com as projeções.",
-                "Every step is complete. Review the plan every quarter and compare real numbers with the projections.",
-            )
-            .into(),
-        );
+        next.section.notes.push(say!(lang, "plan-document-every-step-is-complete-review"));
     } else {
         next.section.notes.push(format!(
             "{} {}.",
-            lang.choose("Etapas a concluir:", "Steps to complete:"),
+            say!(lang, "plan-document-steps-to-complete"),
             pending.join(", ")
         ));
     }
@@ -341,14 +317,14 @@ fn next_steps(plan: &Plan, lang: Language) -> DocSection {
     next.section
 }
 
-fn step_name(step: Step, lang: Language) -> &'static str {
+fn step_name(step: Step, lang: Language) -> String {
     match step {
-        Step::Idea => lang.choose("ideia", "idea"),
-        Step::Market => lang.choose("mercado", "market"),
-        Step::Finance => lang.choose("finanças", "finance"),
-        Step::Marketing => "marketing",
-        Step::Hr => lang.choose("pessoas", "people"),
-        Step::Legal => lang.choose("jurídico", "legal"),
+        Step::Idea => say!(lang, "plan-document-idea"),
+        Step::Market => say!(lang, "plan-document-market"),
+        Step::Finance => say!(lang, "plan-document-finance"),
+        Step::Marketing => say!(lang, "plan-document-marketing"),
+        Step::Hr => say!(lang, "plan-document-people"),
+        Step::Legal => say!(lang, "plan-document-legal"),
     }
 }
 
@@ -356,23 +332,18 @@ fn step_name(step: Step, lang: Language) -> &'static str {
 /// market offers and threatens; what is not filled in yet is named, never invented.
 fn swot(b: &mut Builder, market: &pb::MarketData, lang: Language) {
     let rows = [
-        (lang.choose("Forças", "Strengths"), &market.strengths),
-        (lang.choose("Fraquezas", "Weaknesses"), &market.weaknesses),
-        (lang.choose("Oportunidades", "Opportunities"), &market.opportunities),
-        (lang.choose("Ameaças", "Threats"), &market.threats),
+        (say!(lang, "plan-document-strengths"), &market.strengths),
+        (say!(lang, "plan-document-weaknesses"), &market.weaknesses),
+        (say!(lang, "plan-document-opportunities"), &market.opportunities),
+        (say!(lang, "plan-document-threats"), &market.threats),
     ];
     if rows.iter().all(|(_, text)| text.trim().is_empty()) {
         return;
     }
-    let missing = lang.choose("ainda não preenchido", "not filled in yet");
+    let missing = say!(lang, "plan-document-not-filled-in-yet");
     b.section.tables.push(Table {
-        title: lang
-            .choose("Análise SWOT (forças, fraquezas, oportunidades e ameaças)", "SWOT analysis")
-            .into(),
-        columns: vec![
-            lang.choose("Fator", "Factor").into(),
-            lang.choose("O que se vê", "What we see").into(),
-        ],
+        title: say!(lang, "plan-document-swot-analysis"),
+        columns: vec![say!(lang, "plan-document-factor"), say!(lang, "plan-document-what-we-see")],
         rows: rows
             .iter()
             .map(|(name, text)| {
@@ -386,16 +357,16 @@ fn swot(b: &mut Builder, market: &pb::MarketData, lang: Language) {
 }
 
 fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> DocSection {
-    let mut b = Builder::new(lang, lang.choose("6. Plano financeiro", "6. Financial plan").into());
+    let mut b = Builder::new(lang, say!(lang, "plan-document-6-financial-plan"));
     let brl = |v: f64| format_brl(v, lang);
     let opt = |v: Option<f64>| v.map(brl).unwrap_or_default();
-    b.text("Investimento inicial", "Startup costs", &opt(data.startup_costs));
-    b.text("Capital de giro", "Working capital", &opt(data.working_capital));
-    b.text("Custos fixos mensais", "Monthly fixed costs", &opt(data.monthly_fixed_costs));
-    b.text("Ticket médio", "Average ticket", &opt(data.average_ticket));
-    b.text("Fonte de recursos", "Funding source", &data.funding_source);
-    b.text("Salários CLT por mês", "CLT wages a month", &opt(data.monthly_wages));
-    b.text("Pró-labore por mês", "Pró-labore a month", &opt(data.monthly_pro_labore));
+    b.text(say!(lang, "plan-document-startup-costs"), &opt(data.startup_costs));
+    b.text(say!(lang, "plan-document-working-capital"), &opt(data.working_capital));
+    b.text(say!(lang, "plan-document-monthly-fixed-costs"), &opt(data.monthly_fixed_costs));
+    b.text(say!(lang, "plan-document-average-ticket"), &opt(data.average_ticket));
+    b.text(say!(lang, "plan-document-funding-source"), &data.funding_source);
+    b.text(say!(lang, "plan-document-clt-wages-a-month"), &opt(data.monthly_wages));
+    b.text(say!(lang, "plan-document-pr-labore-a-month"), &opt(data.monthly_pro_labore));
     if let Some(inputs) = plan_inputs(plan, data) {
         let analysis = finance::analyse(&inputs);
         b.section.notes.push(inputs.tax.explain(lang));
@@ -414,13 +385,7 @@ fn financial_section(plan: &Plan, data: &pb::FinanceData, lang: Language) -> Doc
         }
         b.section.tables.extend(finance_tables::tables(&inputs, &analysis, lang));
     } else if !b.section.items.is_empty() {
-        b.section.notes.push(
-            lang.choose(
-                "Informe o ticket médio e as vendas esperadas por mês para calcular o ponto de equilíbrio e a projeção de caixa.",
-                "Give the average ticket and the expected sales per month to compute the break-even point and the cash-flow projection.",
-            )
-            .into(),
-        );
+        b.section.notes.push(say!(lang, "plan-document-give-the-average-ticket-and"));
     }
     b.done()
 }

@@ -50,17 +50,22 @@ fn margin(inputs: &Inputs, a: &Analysis, lang: Language) -> Option<Warning> {
     if ticket > 0.0 && a.variable_cost_per_sale >= ticket {
         warn(
             "cost_above_price",
-            lang.choose(
-                format!("O custo de cada venda ({}) é igual ou maior que o preço ({}): cada venda dá prejuízo. Confira o custo ou o preço.", brl(a.variable_cost_per_sale), brl(ticket)),
-                format!("Each sale costs {} for a price of {}: every sale loses money. Check the cost or the price.", brl(a.variable_cost_per_sale), brl(ticket)),
+            say!(
+                lang,
+                "money-checks-each-sale-costs-for-a",
+                variable_cost_per_sale = brl(a.variable_cost_per_sale),
+                ticket = brl(ticket)
             ),
         );
     } else if a.contribution_ratio.is_some_and(|r| r < THIN_MARGIN) {
+        let ratio = lang.decimal(&format!("{:.1}", a.contribution_ratio.unwrap_or_default() * 100.0));
         warn(
             "thin_margin",
-            lang.choose(
-                format!("Sobra pouco de cada venda: a margem de contribuição é de {} ({:.1} % do preço), abaixo de 10 %.", brl(a.contribution_margin), a.contribution_ratio.unwrap_or_default() * 100.0),
-                format!("Little is left of each sale: the contribution margin is {} ({:.1} % of the price), under 10 %.", brl(a.contribution_margin), a.contribution_ratio.unwrap_or_default() * 100.0),
+            say!(
+                lang,
+                "money-checks-little-is-left-of-each",
+                contribution_margin = brl(a.contribution_margin),
+                ratio
             ),
         );
     }
@@ -74,15 +79,10 @@ fn fixed_costs_without_sales(inputs: &Inputs, lang: Language) -> Option<Warning>
     if inputs.monthly_fixed_costs > 0.0 && inputs.expected_sales_per_month <= 0.0 {
         warn(
             "fixed_costs_without_sales",
-            lang.choose(
-                format!(
-                    "Há {} de custos fixos por mês e nenhuma venda prevista.",
-                    brl(inputs.monthly_fixed_costs)
-                ),
-                format!(
-                    "There are {} of fixed costs a month and no sales expected.",
-                    brl(inputs.monthly_fixed_costs)
-                ),
+            say!(
+                lang,
+                "money-checks-there-are-of-fixed-costs",
+                monthly_fixed_costs = brl(inputs.monthly_fixed_costs)
             ),
         );
     }
@@ -111,19 +111,13 @@ fn mei_limits(plan: Option<&Plan>, a: &Analysis, rules: MeiRules, lang: Language
         };
         warn(
             "mei_ceiling",
-            lang.choose(
-                format!(
-                    "No ritmo previsto o faturamento do ano é {}, acima do limite do MEI de {}. {} {computed}",
-                    brl(year),
-                    brl(ceiling.yearly),
-                    facts::get(&ceiling.tolerance_fact).text(lang)
-                ),
-                format!(
-                    "At the expected pace the year's revenue is {}, over the MEI limit of {}. {} {computed}",
-                    brl(year),
-                    brl(ceiling.yearly),
-                    facts::get(&ceiling.tolerance_fact).text(lang)
-                ),
+            say!(
+                lang,
+                "money-checks-at-the-expected-pace-the",
+                year = brl(year),
+                yearly = brl(ceiling.yearly),
+                get = facts::get(&ceiling.tolerance_fact).text(lang),
+                computed
             ),
         );
     }
@@ -131,17 +125,11 @@ fn mei_limits(plan: Option<&Plan>, a: &Analysis, rules: MeiRules, lang: Language
     if team.is_some_and(|t| t > 2) {
         warn(
             "mei_employees",
-            lang.choose(
-                format!(
-                    "Uma equipe de {} pessoas não cabe no MEI: {}",
-                    team.unwrap_or_default(),
-                    facts::get("mei.employees").text(lang)
-                ),
-                format!(
-                    "A team of {} people does not fit an MEI: {}",
-                    team.unwrap_or_default(),
-                    facts::get("mei.employees").text(lang)
-                ),
+            say!(
+                lang,
+                "money-checks-a-team-of-people-does",
+                team = team.unwrap_or_default(),
+                get = facts::get("mei.employees").text(lang)
             ),
         );
     }
@@ -160,9 +148,10 @@ fn investment_without_funding(plan: Option<&Plan>, inputs: &Inputs, lang: Langua
     if inputs.startup_costs > 0.0 && plan.is_some() && funding.as_deref().is_none_or(str::is_empty) {
         warn(
             "investment_without_funding",
-            lang.choose(
-                format!("O investimento inicial de {} ainda não tem de onde vir: informe a fonte dos recursos (reserva própria, sócio, empréstimo…).", brl(inputs.startup_costs)),
-                format!("The startup investment of {} has no funding source yet: say where the money comes from (savings, a partner, a loan…).", brl(inputs.startup_costs)),
+            say!(
+                lang,
+                "money-checks-the-startup-investment-of-has",
+                startup_costs = brl(inputs.startup_costs)
             ),
         );
     }

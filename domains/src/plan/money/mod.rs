@@ -18,7 +18,7 @@ pub fn format_brl(amount: f64, lang: Language) -> String {
     let cents = (amount.abs() * 100.0).round() as u64;
     let (whole, frac) = (cents / 100, cents % 100);
     let digits = whole.to_string();
-    let (group, decimal) = lang.choose(('.', ','), (',', '.'));
+    let (group, decimal) = lang.separators();
     let mut grouped = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
@@ -27,10 +27,12 @@ pub fn format_brl(amount: f64, lang: Language) -> String {
         grouped.push(c);
     }
     let sign = if negative { "-" } else { "" };
-    lang.choose(
-        format!("{sign}R$\u{a0}{grouped}{decimal}{frac:02}"),
-        format!("{sign}R${grouped}{decimal}{frac:02}"),
-    )
+    // Brazilians put a (non-breaking) space after the symbol; English writes "R$1,234.56".
+    let space = match lang {
+        Language::PtBr => "\u{a0}",
+        Language::En => "",
+    };
+    format!("{sign}R${space}{grouped}{decimal}{frac:02}")
 }
 
 /// An amount rounded to centavos, as data holds reais (R$ 21.000 − R$ 23.668,45 is −2.668,45, not
@@ -44,7 +46,7 @@ pub fn cents(value: f64) -> f64 {
 pub fn format_number(value: f64, digits: usize, lang: Language) -> String {
     let text = format!("{:.digits$}", value.abs());
     let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
-    let (group, decimal) = lang.choose(('.', ','), (',', '.'));
+    let (group, decimal) = lang.separators();
     let mut grouped = String::new();
     for (i, c) in whole.chars().enumerate() {
         if i > 0 && (whole.len() - i) % 3 == 0 {

@@ -90,7 +90,7 @@ impl PlanFigures {
 fn number(value: f64, lang: Language) -> String {
     let text = format!("{value:.2}");
     let text = text.trim_end_matches('0').trim_end_matches('.').to_owned();
-    lang.choose(text.replace('.', ","), text)
+    lang.decimal(&text)
 }
 
 fn percent_words(share: f64, lang: Language) -> String {
@@ -105,10 +105,7 @@ pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Resul
     let tax_share = match plan.map(|p| (p, p.tax_share())) {
         Some((_, Some(share))) => share,
         Some((p, None)) => {
-            warnings.push(lang.choose(
-                format!("Impostos fora do preço: {}", p.tax.explain(lang)),
-                format!("Taxes left out of the price: {}", p.tax.explain(lang)),
-            ));
+            warnings.push(say!(lang, "money-pricing-taxes-left-out-of-the", tax = p.tax.explain(lang)));
             0.0
         }
         None => 0.0,
@@ -129,22 +126,15 @@ pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Resul
         _ => 0.0,
     };
     if plan.is_none() {
-        warnings.push(lang.choose(
-            "Sem o plano financeiro (ticket médio, vendas e custos fixos), o preço não inclui impostos nem custos fixos: preencha a etapa Finanças e o regime para vê-los.".to_owned(),
-            "Without the financial plan (average ticket, sales and fixed costs), the price leaves out taxes and fixed costs: fill in the Finance step and the regime to see them.".to_owned(),
-        ));
+        warnings.push(say!(lang, "money-pricing-without-the-financial-plan-average"));
     }
     let shares = [
-        ("tax", lang.choose("Impostos", "Taxes"), tax_share),
-        ("card_fee", lang.choose("Taxas de cartão", "Card fees"), req.card_fee),
-        ("commission", lang.choose("Comissão", "Commission"), req.commission),
-        (
-            "other_variable",
-            lang.choose("Outros custos variáveis", "Other variable costs"),
-            req.other_variable,
-        ),
-        ("fixed_costs", lang.choose("Custos fixos", "Fixed costs"), fixed_cost_share),
-        ("margin", lang.choose("Margem", "Margin"), req.target_margin),
+        ("tax", say!(lang, "money-pricing-taxes"), tax_share),
+        ("card_fee", say!(lang, "money-pricing-card-fees"), req.card_fee),
+        ("commission", say!(lang, "money-pricing-commission"), req.commission),
+        ("other_variable", say!(lang, "money-pricing-other-variable-costs"), req.other_variable),
+        ("fixed_costs", say!(lang, "money-pricing-fixed-costs"), fixed_cost_share),
+        ("margin", say!(lang, "money-pricing-margin"), req.target_margin),
     ];
     let taken: f64 = shares.iter().map(|(_, _, s)| s).sum();
     let divisor = 1.0 - taken;
@@ -154,25 +144,19 @@ pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Resul
         let field = if req.target_margin > 0.0 { "targetMarginPercent" } else { "cardFeePercent" };
         return Err(AppError::invalid(
             field,
-            Problem::Format {
-                pt_br: "uma margem que deixe ao menos 5 % do preço para o custo: impostos, taxas, custos fixos e margem somam mais de 95 %",
-                en: "a margin that leaves at least 5 % of the price for the cost: taxes, fees, fixed costs and margin add up to more than 95 %",
-            },
+            Problem::Format(said!("money-pricing-format-a-margin-that-leaves-at")),
         ));
     }
     let price = cents(unit_cost / divisor);
     if !price.is_finite() || price > MAX_PRICE {
         return Err(AppError::invalid(
             "unitCost",
-            Problem::Format {
-                pt_br: "um custo que dê um preço de até R$ 1 bilhão: confira o custo e as horas",
-                en: "a cost that gives a price of at most R$ 1 billion: check the cost and the hours",
-            },
+            Problem::Format(said!("money-pricing-format-a-cost-that-gives-a")),
         ));
     }
     let mut parts = vec![Part {
         code: "cost",
-        name: lang.choose("Custo", "Cost").to_owned(),
+        name: say!(lang, "money-pricing-cost"),
         share: unit_cost / price,
         amount: cents(unit_cost),
     }];
@@ -184,74 +168,48 @@ pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Resul
     }));
     if let Some(p) = plan {
         if req.target_margin + 1e-9 < p.margin {
-            warnings.push(lang.choose(
-                format!(
-                    "A margem de {} % é menor que a do seu plano ({} %).",
-                    percent_words(req.target_margin, lang),
-                    percent_words(p.margin, lang)
-                ),
-                format!(
-                    "A {} % margin is below your plan's ({} %).",
-                    percent_words(req.target_margin, lang),
-                    percent_words(p.margin, lang)
-                ),
+            warnings.push(say!(
+                lang,
+                "money-pricing-a-margin-is-below-your",
+                target_margin = percent_words(req.target_margin, lang),
+                margin = percent_words(p.margin, lang)
             ));
         }
         if p.average_ticket > 0.0 && (price - p.average_ticket).abs() > p.average_ticket * 0.5 {
-            warnings.push(lang.choose(
-                format!(
-                    "{} está longe do ticket médio do seu plano ({}): confira o custo ou ajuste o plano.",
-                    brl(price),
-                    brl(p.average_ticket)
-                ),
-                format!(
-                    "{} is far from your plan's average ticket ({}): check the cost or update the plan.",
-                    brl(price),
-                    brl(p.average_ticket)
-                ),
+            warnings.push(say!(
+                lang,
+                "money-pricing-is-far-from-your-plan",
+                price = brl(price),
+                average_ticket = brl(p.average_ticket)
             ));
         }
     }
     let cost_words = match (req.hourly, hourly_cost) {
-        (Some(h), Some(per_hour)) => lang.choose(
-            format!(
-                "custo de {} ({} de material + {} h × {} a hora, que são custos fixos e pró-labore ÷ {} horas faturáveis)",
-                brl(unit_cost),
-                brl(req.unit_cost),
-                number(h.hours_per_unit, lang),
-                brl(per_hour),
-                number(h.billable_hours_per_month, lang)
-            ),
-            format!(
-                "a cost of {} ({} of materials + {} h × {} an hour, the fixed costs and pró-labore ÷ {} billable hours)",
-                brl(unit_cost),
-                brl(req.unit_cost),
-                number(h.hours_per_unit, lang),
-                brl(per_hour),
-                number(h.billable_hours_per_month, lang)
-            ),
+        (Some(h), Some(per_hour)) => say!(
+            lang,
+            "money-pricing-a-cost-of-of-materials",
+            unit_cost = brl(unit_cost),
+            unit_cost2 = brl(req.unit_cost),
+            hours_per_unit = number(h.hours_per_unit, lang),
+            per_hour = brl(per_hour),
+            billable_hours_per_month = number(h.billable_hours_per_month, lang)
         ),
-        _ => lang.choose(format!("custo de {}", brl(unit_cost)), format!("a cost of {}", brl(unit_cost))),
+        _ => say!(lang, "money-pricing-a-cost-of", unit_cost = brl(unit_cost)),
     };
     let listed: Vec<String> = shares
         .iter()
         .filter(|(_, _, s)| *s > 0.0)
         .map(|(_, name, s)| format!("{} {} %", name.to_lowercase(), percent_words(*s, lang)))
         .collect();
-    let divisor_words = lang.choose(format!("{:.4}", divisor).replace('.', ","), format!("{divisor:.4}"));
-    let explanation = lang.choose(
-        format!(
-            "Preço = custo ÷ (1 − partes do preço) = {} ÷ {divisor_words} = {} ({cost_words}; {}). Impostos, maquininha, comissão, custos fixos e margem saem do preço de cada venda, por isso dividem o custo em vez de somar ao custo: somar a porcentagem ao custo deixaria faltar dinheiro (método do markup divisor, Sebrae).",
-            brl(unit_cost),
-            brl(price),
-            listed.join(", ")
-        ),
-        format!(
-            "Price = cost ÷ (1 − the price's shares) = {} ÷ {divisor_words} = {} ({cost_words}; {}). Taxes, card fees, commission, fixed costs and margin come out of each sale's price, so they divide the cost instead of being added to it: adding the percentage to the cost would leave money short (the markup divisor, Sebrae).",
-            brl(unit_cost),
-            brl(price),
-            listed.join(", ")
-        ),
+    let divisor_words = lang.decimal(&format!("{divisor:.4}"));
+    let explanation = say!(
+        lang,
+        "money-pricing-price-cost-1-the-price",
+        unit_cost = brl(unit_cost),
+        divisor_words,
+        price = brl(price),
+        cost_words,
+        listed = listed.join(", ")
     );
     let taxes_on_top: Vec<Part> = plan
         .map(|p| p.tax.on_top_of(price))
@@ -268,15 +226,13 @@ pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Resul
             .collect();
         let premise = plan.and_then(|p| p.tax.premise()).map(|why| format!(" ⚠️ {}.", why.text(lang)));
         explanation.push(' ');
-        explanation.push_str(&lang.choose(
-            format!(
-                "Na nota: {} + CBS/IBS = {} ({}): a CBS e o IBS são cobrados por fora do preço, sobre ele sem o ISS/ICMS, e o cliente empresa toma o crédito.{}",
-                brl(price), brl(invoice_total), named.join(", "), premise.clone().unwrap_or_default()
-            ),
-            format!(
-                "On the invoice: {} + CBS/IBS = {} ({}): the CBS and IBS are charged on top of the price, on it without ISS/ICMS, and a business customer takes the credit.{}",
-                brl(price), brl(invoice_total), named.join(", "), premise.unwrap_or_default()
-            ),
+        explanation.push_str(&say!(
+            lang,
+            "money-pricing-on-the-invoice-cbs-ibs",
+            price = brl(price),
+            invoice_total = brl(invoice_total),
+            named = named.join(", "),
+            premise = premise.unwrap_or_default()
         ));
     }
     Ok(Price {

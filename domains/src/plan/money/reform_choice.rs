@@ -149,14 +149,14 @@ struct Words<'a> {
 
 fn percent(share: f64, lang: Language) -> String {
     let text = format!("{:.2}", share * 100.0);
-    lang.choose(text.replace('.', ","), text)
+    lang.decimal(&text)
 }
 
 impl Words<'_> {
     fn explain(&self, c: &Choice, lang: Language) -> String {
         let brl = |v: f64| format_brl(v, lang);
         let w = c.window;
-        let by = lang.choose(w.by.brazilian(), w.by.iso());
+        let by = w.by.written_in(lang);
         let half = match (w.half, lang) {
             (1, Language::PtBr) => format!("1º semestre de {}", w.year),
             (_, Language::PtBr) => format!("2º semestre de {}", w.year),
@@ -179,34 +179,37 @@ impl Words<'_> {
             (false, _) => "",
         };
         let verdict = if c.difference <= 0.0 {
-            lang.choose("por fora sai mais barato para você", "outside costs you less").to_owned()
+            say!(lang, "money-reform-choice-outside-costs-you-less")
         } else if c.customers_gain > c.difference {
-            lang.choose(
-                format!("por fora custa {} a mais por mês, menos do que os seus clientes empresa ganham de crédito: vale se eles puderem pagar um pouco mais ou se você perderia vendas para quem dá crédito cheio", brl(c.difference)),
-                format!("outside costs {} more a month, less than your business customers gain in credit: worth it if they can pay a little more, or if you would lose sales to suppliers who give full credit", brl(c.difference)),
-            )
+            say!(lang, "money-reform-choice-outside-costs-more-a-month", difference = brl(c.difference))
         } else {
-            lang.choose(
-                format!("dentro do DAS você paga {} a menos por mês; por fora só compensa se isso segurar clientes empresa", brl(c.difference)),
-                format!("inside the DAS you pay {} less a month; outside pays off only if it keeps business customers", brl(c.difference)),
-            )
+            say!(lang, "money-reform-choice-inside-the-das-you-pay", difference = brl(c.difference))
         };
         let premise =
             self.premise.map(|p| format!(" ⚠️ {} ({}).", p.text(lang), p.source)).unwrap_or_default();
         let source = facts::get("tax_reform.simples_choice_rules").citation(lang);
-        lang.choose(
-            format!(
-                "Dentro do DAS: {} por mês (Anexo {}, {} % sobre {}), e o cliente empresa só aproveita o crédito da parte da CBS no DAS, {}. Por fora: o DAS perde a parte de PIS/Cofins e fica {}, mais CBS e IBS de {} % sobre as vendas sem o ICMS/ISS, menos {} de créditos das compras{purchases} — {} no total. Diferença: {} por mês; seus clientes empresa ({share} % das vendas{assumed}) ganhariam {} de crédito por mês. Em resumo: {verdict}. A escolha vale para o semestre inteiro e não pode ser desfeita nele; a próxima janela vai até {by}, para o {half}.{premise} {source}",
-                brl(c.inside), self.annex, percent(self.effective, lang), brl(self.revenue), brl(self.pis_cofins),
-                brl(c.inside - self.pis_cofins), percent(self.rate, lang), brl(c.purchase_credits), brl(c.outside),
-                brl(c.difference), brl(c.customers_gain)
-            ),
-            format!(
-                "Inside the DAS: {} a month (Annex {}, {} % of {}), and a business customer takes as credit only the DAS's CBS part, {}. Outside: the DAS loses its PIS/Cofins part and is {}, plus CBS and IBS at {} % on sales without ICMS/ISS, less {} of credits on purchases{purchases} — {} in all. Difference: {} a month; your business customers ({share} % of sales{assumed}) would gain {} of credit a month. In short: {verdict}. The choice holds for the whole half-year and cannot be undone in it; the next window runs until {by}, for the {half}.{premise} {source}",
-                brl(c.inside), self.annex, percent(self.effective, lang), brl(self.revenue), brl(self.pis_cofins),
-                brl(c.inside - self.pis_cofins), percent(self.rate, lang), brl(c.purchase_credits), brl(c.outside),
-                brl(c.difference), brl(c.customers_gain)
-            ),
+        say!(
+            lang,
+            "money-reform-choice-inside-the-das-a-month",
+            inside = brl(c.inside),
+            annex = self.annex,
+            effective = percent(self.effective, lang),
+            revenue = brl(self.revenue),
+            pis_cofins = brl(self.pis_cofins),
+            brl = brl(c.inside - self.pis_cofins),
+            rate = percent(self.rate, lang),
+            purchase_credits = brl(c.purchase_credits),
+            purchases,
+            outside = brl(c.outside),
+            difference = brl(c.difference),
+            share,
+            assumed,
+            customers_gain = brl(c.customers_gain),
+            verdict,
+            by,
+            half,
+            premise,
+            source
         )
     }
 }

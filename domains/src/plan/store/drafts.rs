@@ -33,10 +33,7 @@ pub(in crate::plan) async fn save_draft(
     if exists.unwrap_or(0) == 0 && contexts >= MAX_DRAFT_CONTEXTS {
         return Err(AppError::invalid(
             "context",
-            Problem::Format {
-                pt_br: "um dos seus rascunhos: cada pessoa guarda no máximo 10 (reaproveite um contexto)",
-                en: "one of your drafts: each person keeps at most 10 (reuse a context)",
-            },
+            Problem::Format(said!("store-drafts-format-one-of-your-drafts-each")),
         ));
     }
     sqlx::query(

@@ -93,20 +93,13 @@ pub fn ceiling_warning(projection: &CeilingProjection, crossing: YearMonth, lang
         (true, Language::En) => format!("the recorded months already passed it in {month}"),
         (false, Language::En) => format!("it would cross it in {month}"),
     };
-    lang.choose(
-        format!(
-            "no ritmo dos meses registrados, seu faturamento de {} chega a {}, acima do limite do MEI de {} — {when}. {} Vale conversar com um contador sobre virar ME no Simples Nacional.",
-            projection.year,
-            brl(projection.projected),
-            brl(projection.limit),
-            tolerance.text(lang)
-        ),
-        format!(
-            "at the pace of the months you recorded, your {} revenue reaches {}, over the MEI limit of {} — {when}. {} It is worth talking to an accountant about becoming an ME in the Simples Nacional.",
-            projection.year,
-            brl(projection.projected),
-            brl(projection.limit),
-            tolerance.text(lang)
-        ),
+    say!(
+        lang,
+        "tracking-ceiling-at-the-pace-of-the",
+        year = projection.year,
+        projected = brl(projection.projected),
+        limit = brl(projection.limit),
+        when,
+        tolerance = tolerance.text(lang)
     )
 }

@@ -233,43 +233,31 @@ fn gap_against(
     let brl = |v: f64| money::format_brl(v, lang);
     let month = worst.month.name(lang);
     Some(if gap >= 0.0 {
-        lang.choose(
-            format!(
-                "O maior desvio foi em {month}: resultado de {} contra {} previstos no plano ({} acima).",
-                brl(worst.result()),
-                brl(forecast.result),
-                brl(gap)
-            ),
-            format!(
-                "The biggest gap was in {month}: a result of {} against {} in the plan ({} above).",
-                brl(worst.result()),
-                brl(forecast.result),
-                brl(gap)
-            ),
+        say!(
+            lang,
+            "tracking-results-the-biggest-gap-was-in",
+            month,
+            worst = brl(worst.result()),
+            result = brl(forecast.result),
+            gap = brl(gap)
         )
     } else {
         let cause = if worst.revenue < forecast.revenue {
-            lang.choose(
-                format!("a receita ficou {} abaixo do previsto", brl(forecast.revenue - worst.revenue)),
-                format!("revenue was {} below the plan", brl(forecast.revenue - worst.revenue)),
+            say!(
+                lang,
+                "tracking-results-revenue-was-below-the-plan",
+                brl = brl(forecast.revenue - worst.revenue)
             )
         } else {
-            lang.choose(
-                format!("os custos ficaram {} acima do previsto", brl(worst.costs - forecast.costs)),
-                format!("costs were {} above the plan", brl(worst.costs - forecast.costs)),
-            )
+            say!(lang, "tracking-results-costs-were-above-the-plan", brl = brl(worst.costs - forecast.costs))
         };
-        lang.choose(
-            format!(
-                "O maior desvio foi em {month}: resultado de {} contra {} previstos — {cause}.",
-                brl(worst.result()),
-                brl(forecast.result)
-            ),
-            format!(
-                "The biggest gap was in {month}: a result of {} against {} in the plan — {cause}.",
-                brl(worst.result()),
-                brl(forecast.result)
-            ),
+        say!(
+            lang,
+            "tracking-results-the-biggest-gap-was-in-2",
+            month,
+            worst = brl(worst.result()),
+            result = brl(forecast.result),
+            cause
         )
     })
 }

@@ -10,7 +10,7 @@ use futures::StreamExt;
 use serde_json::Value as Json;
 
 use super::{
-    call::{Answer, Call, Method, Reply, rpc_service, say},
+    call::{Answer, Call, Method, Reply, rpc_service},
     timestamp,
 };
 use crate::{
@@ -122,7 +122,7 @@ fn cursor(field: &str, value: &str) -> Result<i64, AppError> {
         return Ok(0);
     }
     value.trim().parse::<i64>().ok().filter(|c| *c >= 0).ok_or_else(|| {
-        AppError::invalid(field, Problem::Format { pt_br: "cursor inválido", en: "invalid cursor" })
+        AppError::invalid(field, Problem::Format(said!("api-business-plan-format-invalid-cursor")))
     })
 }
 
@@ -219,7 +219,7 @@ impl BusinessPlanApi {
             business_plan: Some(plan_proto(&plan)),
             document: Some(document_proto(&document, &plan)),
         };
-        let notice = say("Plano de negócios gerado com sucesso", "Business plan generated successfully");
+        let notice = say!(crate::locale::current(), "api-business-plan-business-plan-generated-successfully");
         Ok(Reply::with_message(reply, notice))
     }
 
@@ -254,7 +254,7 @@ impl BusinessPlanApi {
     async fn delete_business_plan(&self, call: Call<DeleteBusinessPlan>) -> Answer<DeleteBusinessPlan> {
         let caller = call.caller()?;
         self.plans.delete(&caller.user.id).await?;
-        let notice = say("Plano de negócios excluído", "Business plan deleted");
+        let notice = say!(crate::locale::current(), "api-business-plan-business-plan-deleted");
         Ok(Reply::with_message(pb::DeleteBusinessPlanResponse {}, notice))
     }
 

@@ -82,7 +82,7 @@ fn tax_proto(tax: &taxes::Basis, revenue: f64, lang: crate::locale::Language) ->
             .into_iter()
             .map(|l| pb::TaxLine {
                 code: l.code.into(),
-                name: l.name.into(),
+                name: l.name,
                 // To the centavo, as an invoice says it (8,7 % × 38.000 is 3.306,00, not 3305.9999…).
                 amount: crate::plan::money::cents(l.amount),
                 on_top: l.on_top,

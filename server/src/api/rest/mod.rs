@@ -23,7 +23,7 @@ use super::{
     unary::Unaries,
 };
 use crate::{
-    error::{AppError, NUL_EN, NUL_PT_BR, Problem},
+    error::{AppError, NUL, Problem},
     locale::Language,
     proto::json,
 };
@@ -136,11 +136,8 @@ fn declares_json(headers: &HeaderMap, body: &[u8]) -> bool {
 }
 
 fn not_json(lang: Language) -> Response {
-    let message = lang.choose(
-        "Envie o corpo como JSON, com Content-Type: application/json.",
-        "Send the body as JSON, with Content-Type: application/json.",
-    );
-    envelope::not_routed(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE", message)
+    let message = say!(lang, "api-rest-send-the-body-as-json");
+    envelope::not_routed(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE", &message)
 }
 
 /// The mapping itself, from a body already read: what the fuzzer drives. Any input gives a
@@ -161,10 +158,7 @@ pub fn request_message(
         if deeper_than(&parsed, MAX_JSON_DEPTH) {
             return Err(AppError::invalid(
                 "body",
-                Problem::Format {
-                    pt_br: "um JSON com no máximo 32 níveis de objetos e listas",
-                    en: "JSON nested at most 32 levels deep",
-                },
+                Problem::Format(said!("api-rest-format-json-nested-at-most-32")),
             ));
         }
         match (&route.body, parsed) {
@@ -182,7 +176,7 @@ pub fn request_message(
     json::query_to_json(&route.input, vars, &mut object)?;
     let object = Json::Object(object);
     if let Some(field) = field_with_nul(&object, "") {
-        return Err(AppError::invalid(field, Problem::Format { pt_br: NUL_PT_BR, en: NUL_EN }));
+        return Err(AppError::invalid(field, NUL));
     }
     json::json_to_message(&route.input, object)
 }
@@ -261,14 +255,11 @@ fn parse_query(query: &str) -> Vec<(String, String)> {
 
 fn not_routed(status: StatusCode, lang: Language) -> Response {
     let (code, message) = if status == StatusCode::METHOD_NOT_ALLOWED {
-        (
-            "METHOD_NOT_ALLOWED",
-            lang.choose("Método não permitido para este endereço.", "Method not allowed for this address."),
-        )
+        ("METHOD_NOT_ALLOWED", say!(lang, "api-rest-method-not-allowed-for-this"))
     } else {
-        ("NOT_FOUND", lang.choose("Endereço da API não encontrado.", "API address not found."))
+        ("NOT_FOUND", say!(lang, "api-rest-api-address-not-found"))
     };
-    envelope::not_routed(status, code, message)
+    envelope::not_routed(status, code, &message)
 }
 
 #[cfg(test)]

@@ -57,12 +57,12 @@ impl Activity {
         })
     }
 
-    fn name(self, lang: Language) -> &'static str {
+    fn name(self, lang: Language) -> String {
         match self {
-            Activity::Commerce => lang.choose("comércio", "commerce"),
-            Activity::Industry => lang.choose("indústria", "industry"),
-            Activity::Services => lang.choose("serviços", "services"),
-            Activity::CommerceAndServices => lang.choose("comércio e serviços", "commerce and services"),
+            Activity::Commerce => say!(lang, "money-taxes-commerce"),
+            Activity::Industry => say!(lang, "money-taxes-industry"),
+            Activity::Services => say!(lang, "money-taxes-services"),
+            Activity::CommerceAndServices => say!(lang, "money-taxes-commerce-and-services"),
         }
     }
 }
@@ -163,7 +163,7 @@ pub enum Basis {
 pub struct Line {
     /// das, das_excess, pis, cofins, irpj, irpj_additional, csll, iss, icms, cpp, cbs, ibs.
     pub code: &'static str,
-    pub name: &'static str,
+    pub name: String,
     pub amount: f64,
     /// Charged on top of the price and shown on the invoice (the reform's CBS and IBS), not taken
     /// out of it: a business customer takes it as a credit.
@@ -174,20 +174,20 @@ impl Basis {
     /// The month's taxes at `revenue` (reais a month), line by line.
     pub fn lines(&self, revenue: f64, lang: Language) -> Vec<Line> {
         let revenue = revenue.max(0.0);
-        let line = |code, name, amount| Line { code, name, amount, on_top: false };
+        let line = |code, name: &str, amount| Line { code, name: name.to_owned(), amount, on_top: false };
         match self {
             Basis::Mei { das, excess, .. } => {
                 let mut lines = vec![line("das", "DAS", *das)];
                 if let Some(excess) = excess {
-                    let name = lang.choose("DAS do excesso (1/12)", "DAS on the excess (1/12)");
-                    lines.push(line("das_excess", name, excess.tax() / 12.0));
+                    let name = say!(lang, "money-taxes-das-on-the-excess-1");
+                    lines.push(line("das_excess", &name, excess.tax() / 12.0));
                 }
                 lines
             }
             Basis::Simples { effective, cpp, .. } => {
                 let mut lines = vec![line("das", "DAS", revenue * effective)];
                 if *cpp > 0.0 {
-                    lines.push(line("cpp", lang.choose("CPP (INSS patronal)", "CPP (employer INSS)"), *cpp));
+                    lines.push(line("cpp", &say!(lang, "money-taxes-cpp-employer-inss"), *cpp));
                 }
                 lines
             }
@@ -209,7 +209,7 @@ impl Basis {
 
     /// The CBS and IBS a price carries on top, when the regime charges them (Lucro Presumido from
     /// 2027): (code, name, rate over the price, amount).
-    pub fn on_top_of(&self, price: f64) -> Vec<(&'static str, &'static str, f64, f64)> {
+    pub fn on_top_of(&self, price: f64) -> Vec<(&'static str, String, f64, f64)> {
         match self {
             Basis::Presumido(p) => p.on_top_of(price),
             _ => Vec::new(),
@@ -364,7 +364,7 @@ pub fn of_plan(plan: &Plan, monthly_revenue: f64, finance: &pb::FinanceData) -> 
 
 /// The tax tables' source for one regime, as the explanations cite it.
 fn source(lang: Language, source: &str, as_of: &str) -> String {
-    lang.choose(format!("(fonte: {source}, {as_of})"), format!("(source: {source}, {as_of})"))
+    say!(lang, "money-taxes-source", source, as_of)
 }
 
 /// The Simples' tables in force on `day` (YYYY-MM-DD), for the submodules.

@@ -78,8 +78,8 @@ impl OnTop {
     /// The CBS and IBS lines on a base (the price without the ISS or ICMS).
     pub fn lines(&self, base: f64) -> [Line; 2] {
         [
-            Line { code: "cbs", name: "CBS", amount: base * self.cbs, on_top: true },
-            Line { code: "ibs", name: "IBS", amount: base * self.ibs, on_top: true },
+            Line { code: "cbs", name: "CBS".to_owned(), amount: base * self.cbs, on_top: true },
+            Line { code: "ibs", name: "IBS".to_owned(), amount: base * self.ibs, on_top: true },
         ]
     }
 
@@ -101,7 +101,7 @@ impl Presumido {
 
     pub fn lines(&self, revenue: f64, lang: Language) -> Vec<Line> {
         let t = self.table;
-        let line = |code, name, amount| Line { code, name, amount, on_top: false };
+        let line = |code, name: &str, amount| Line { code, name: name.to_owned(), amount, on_top: false };
         let irpj_base = self.presumed(revenue, self.presumption_irpj);
         let mut lines = Vec::new();
         if t.pis > 0.0 || t.cofins > 0.0 {
@@ -111,11 +111,7 @@ impl Presumido {
         lines.push(line("irpj", "IRPJ", irpj_base * t.irpj));
         let additional = (irpj_base - t.additional_above_monthly).max(0.0) * t.irpj_additional;
         if additional > 0.0 {
-            lines.push(line(
-                "irpj_additional",
-                lang.choose("IRPJ (adicional)", "IRPJ (additional)"),
-                additional,
-            ));
+            lines.push(line("irpj_additional", &say!(lang, "taxes-presumido-irpj-additional"), additional));
         }
         let csll_base = if self.lc224_csll {
             self.presumed(revenue, self.presumption_csll)
@@ -139,7 +135,7 @@ impl Presumido {
 
     /// The CBS and IBS charged on top of a price (the price without its ISS or ICMS as the base),
     /// each as (code, name, rate over the price, amount); empty before 2027.
-    pub fn on_top_of(&self, price: f64) -> Vec<(&'static str, &'static str, f64, f64)> {
+    pub fn on_top_of(&self, price: f64) -> Vec<(&'static str, String, f64, f64)> {
         let Some(on_top) = &self.on_top else { return Vec::new() };
         let local = self.local_rate().unwrap_or(0.0) / 100.0;
         on_top

@@ -365,17 +365,11 @@ fn fiscal_deadlines(
         && on(1)
     {
         let by = last_business_day(today.year, today.month, calendar);
-        let detail = lang.choose(
-            format!(
-                "até {} a empresa pode optar pelo Simples Nacional para {} (no Portal do Simples Nacional). Vale comparar com o seu contador o imposto de hoje com o do Simples no seu anexo.",
-                in_words(by, lang),
-                today.year + 1
-            ),
-            format!(
-                "by {} the company may opt into the Simples Nacional for {} (on the Simples Nacional portal). It is worth comparing today's taxes with the Simples' in your annex with your accountant.",
-                in_words(by, lang),
-                today.year + 1
-            ),
+        let detail = say!(
+            lang,
+            "tracking-calendar-by-the-company-may-opt",
+            by = in_words(by, lang),
+            value = today.year + 1
         );
         due.push(Due { kind: Kind::SimplesOption, period: today.year.to_string(), detail });
     }
@@ -440,42 +434,30 @@ pub fn next_choice_window(today: CivilDate, calendar: &Calendar) -> Window {
 }
 
 fn in_words(date: CivilDate, lang: Language) -> String {
-    lang.choose(date.brazilian(), date.iso())
+    date.written_in(lang)
 }
 
-fn month_words(month: YearMonth, lang: Language) -> &'static str {
+fn month_words(month: YearMonth, lang: Language) -> String {
     month_name(month.month, lang).unwrap_or_default()
 }
 
 /// The MEI's monthly DAS for `month`, due on `due_on`.
 fn das_notice(month: YearMonth, due_on: CivilDate, lang: Language) -> String {
-    lang.choose(
-        format!(
-            "o DAS do MEI de {} vence em {}. Pague pelo app MEI ou no Portal do Simples Nacional (PGMEI), mesmo sem faturamento no mês.",
-            month_words(month, lang),
-            in_words(due_on, lang)
-        ),
-        format!(
-            "the MEI's DAS for {} is due on {}. Pay it in the MEI app or on the Simples Nacional portal (PGMEI), even with no revenue in the month.",
-            month_words(month, lang),
-            in_words(due_on, lang)
-        ),
+    say!(
+        lang,
+        "tracking-calendar-the-mei-s-das-for",
+        month = month_words(month, lang),
+        due_on = in_words(due_on, lang)
     )
 }
 
 /// A Simples company's month: declared in the PGDAS-D and paid by `due_on`.
 fn simples_das_notice(month: YearMonth, due_on: CivilDate, lang: Language) -> String {
-    lang.choose(
-        format!(
-            "a apuração de {} no PGDAS-D e o DAS do Simples vencem em {}, mesmo que o mês tenha sido zerado.",
-            month_words(month, lang),
-            in_words(due_on, lang)
-        ),
-        format!(
-            "{}'s PGDAS-D declaration and the Simples' DAS are due on {}, even for a month without revenue.",
-            month_words(month, lang),
-            in_words(due_on, lang)
-        ),
+    say!(
+        lang,
+        "tracking-calendar-s-pgdas-d-declaration-and",
+        month = month_words(month, lang),
+        due_on = in_words(due_on, lang)
     )
 }
 
@@ -483,49 +465,17 @@ fn simples_das_notice(month: YearMonth, due_on: CivilDate, lang: Language) -> St
 /// half of the year for the second, in the second for the next year's first.
 fn simples_choice_notice(today: CivilDate, by: CivilDate, lang: Language) -> String {
     let (half, year) = if today.month <= 6 { (2, today.year) } else { (1, today.year + 1) };
-    lang.choose(
-        format!(
-            "até {} você escolhe se a empresa paga IBS e CBS dentro do DAS ou por fora (regime regular) no {half}º semestre de {year}. Por fora, seus clientes empresa aproveitam o crédito integral; dentro, tudo segue numa guia só. Decida com o seu contador.",
-            in_words(by, lang)
-        ),
-        format!(
-            "by {} you choose whether the company pays IBS and CBS inside the DAS or outside it (the regular regime) in the {} half of {year}. Outside, your business customers take the full credit; inside, everything stays in one payment. Decide with your accountant.",
-            in_words(by, lang),
-            if half == 1 { "first" } else { "second" }
-        ),
-    )
+    say!(lang, "tracking-calendar-by-you-choose-whether-the", by = in_words(by, lang), half, year)
 }
 
 /// The MEI's yearly declaration about `year`, due on `due_on`.
 fn dasn_notice(year: i64, due_on: CivilDate, lang: Language) -> String {
-    lang.choose(
-        format!(
-            "a declaração anual do MEI (DASN-SIMEI) sobre {} vence em {}. Entregue no Portal do Simples Nacional ou no app MEI, mesmo sem faturamento.",
-            year,
-            in_words(due_on, lang)
-        ),
-        format!(
-            "the MEI's yearly declaration (DASN-SIMEI) for {} is due on {}. File it on the Simples Nacional portal or in the MEI app, even with no revenue.",
-            year,
-            in_words(due_on, lang)
-        ),
-    )
+    say!(lang, "tracking-calendar-the-mei-s-yearly-declaration", year, due_on = in_words(due_on, lang))
 }
 
 /// A Simples Nacional company's DEFIS about `year`, due on `due_on`.
 fn defis_notice(year: i64, due_on: CivilDate, lang: Language) -> String {
-    lang.choose(
-        format!(
-            "a DEFIS do Simples Nacional sobre {} vence em {}. Combine a entrega com o seu contador: atrasada, tem multa de 2 % ao mês, de no mínimo R$ 200 (desde 13/10/2025).",
-            year,
-            in_words(due_on, lang)
-        ),
-        format!(
-            "the Simples Nacional DEFIS for {} is due on {}. Arrange it with your accountant: filed late, it is fined 2 % a month, at least R$ 200 (since 13/10/2025).",
-            year,
-            in_words(due_on, lang)
-        ),
-    )
+    say!(lang, "tracking-calendar-the-simples-nacional-defis-for", year, due_on = in_words(due_on, lang))
 }
 
 mod presumido;

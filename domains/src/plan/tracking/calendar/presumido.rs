@@ -34,18 +34,13 @@ pub(super) fn deadlines(today: CivilDate, lang: Language, calendar: &Calendar) -
     if month.month % 3 == 0 {
         let quarter = month.month / 3;
         let by = last_business_day(today.year, today.month, calendar);
-        let detail = lang.choose(
-            format!(
-                "o IRPJ e a CSLL do {quarter}º trimestre de {} (Lucro Presumido) vencem em {}: DARF em quota única, ou em até três quotas mensais, a primeira nessa data. {source}",
-                month.year,
-                in_words(by, lang)
-            ),
-            format!(
-                "the IRPJ and CSLL of the {} quarter of {} (Lucro Presumido) are due on {}: one DARF, or up to three monthly quotas, the first on that day. {source}",
-                ["first", "second", "third", "fourth"][(quarter - 1) as usize],
-                month.year,
-                in_words(by, lang)
-            ),
+        let detail = say!(
+            lang,
+            "calendar-presumido-the-irpj-and-csll-of",
+            quarter,
+            year = month.year,
+            by = in_words(by, lang),
+            source
         );
         due.push(Due { kind: Kind::IrpjCsll, period: format!("{}-Q{quarter}", month.year), detail });
     }
@@ -54,32 +49,20 @@ pub(super) fn deadlines(today: CivilDate, lang: Language, calendar: &Calendar) -
     let table = facts::taxes().lucro_presumido.value_on(&middle);
     if table.pis > 0.0 || table.cofins > 0.0 {
         let by = business_day_before(day_of(today.year, today.month, PIS_COFINS_DUE_DAY), calendar);
-        let detail = lang.choose(
-            format!(
-                "o PIS e a Cofins de {} vencem em {} (DARF; no dia 25, ou no dia útil antes).",
-                month_words(month, lang),
-                in_words(by, lang)
-            ),
-            format!(
-                "{}'s PIS and Cofins are due on {} (DARF; on the 25th, or the business day before).",
-                month_words(month, lang),
-                in_words(by, lang)
-            ),
+        let detail = say!(
+            lang,
+            "calendar-presumido-s-pis-and-cofins-are",
+            month = month_words(month, lang),
+            by = in_words(by, lang)
         );
         due.push(Due { kind: Kind::PisCofins, period: month.key(), detail });
     }
     if facts::taxes().cbs_ibs.period_on(&middle).1 != Validity::Upcoming {
-        let detail = lang.choose(
-            format!(
-                "a CBS e o IBS de {} {}: são apurados por mês, mas o prazo de pagamento depende de regulamento ainda não publicado — confirme a data com o seu contador e veja se as suas notas os destacam.",
-                month_words(month, lang),
-                month.year
-            ),
-            format!(
-                "{}'s {} CBS and IBS: they are worked out by month, but the payment's due date depends on regulation not yet published — confirm the date with your accountant and check that your invoices show them.",
-                month_words(month, lang),
-                month.year
-            ),
+        let detail = say!(
+            lang,
+            "calendar-presumido-s-cbs-and-ibs-they",
+            month = month_words(month, lang),
+            year = month.year
         );
         due.push(Due { kind: Kind::CbsIbs, period: month.key(), detail });
     }

@@ -143,34 +143,17 @@ pub fn what_to_do(over: &YearOver, today: CivilDate, lang: Language) -> String {
     let p = &over.projection;
     let (year, month) = (p.year, over.crossed.name(lang));
     let pace = if over.recorded_months < 12 {
-        lang.choose(
-            format!(" (com {} meses registrados; os outros no mesmo ritmo)", over.recorded_months),
-            format!(" ({} months recorded; the others at their pace)", over.recorded_months),
-        )
+        say!(lang, "calendar-year-over-months-recorded-the-others-at", recorded_months = over.recorded_months)
     } else {
         String::new()
     };
     let report = if today.iso() > over.report_by.iso() {
-        lang.choose(
-            format!(
-                "comunique já o desenquadramento do MEI no Portal do Simples Nacional — o prazo era {}, e a comunicação atrasada tem multa",
-                in_words(over.report_by, lang)
-            ),
-            format!(
-                "report leaving the MEI on the Simples Nacional portal now — it was due on {}, and a late report is fined",
-                in_words(over.report_by, lang)
-            ),
-        )
+        say!(lang, "calendar-year-over-report-leaving-the-mei-on", report_by = in_words(over.report_by, lang))
     } else {
-        lang.choose(
-            format!(
-                "comunique o desenquadramento do MEI no Portal do Simples Nacional até {}",
-                in_words(over.report_by, lang)
-            ),
-            format!(
-                "report leaving the MEI on the Simples Nacional portal by {}",
-                in_words(over.report_by, lang)
-            ),
+        say!(
+            lang,
+            "calendar-year-over-report-leaving-the-mei-on-2",
+            report_by = in_words(over.report_by, lang)
         )
     };
     let fact = facts::get(&facts::calendar().year_over.fact);
@@ -181,26 +164,33 @@ pub fn what_to_do(over: &YearOver, today: CivilDate, lang: Language) -> String {
     match &over.excess_tax {
         Some(tax) => {
             let rate = rate_words(tax.rate, lang);
-            lang.choose(
-                format!(
-                    "Seu faturamento de {year} foi de {}{pace}, acima do limite do MEI de {} (passou em {month}), dentro da tolerância de 20 %. O que fazer: 1) {report}; 2) entregue a DASN-SIMEI de {year}: ela gera o DAS do excesso, {} ({rate} % sobre {}), que vence junto com o DAS de janeiro, em {}; 3) desde 1º de janeiro de {} você é ME no Simples Nacional: combine com um contador a emissão de notas e o PGDAS-D. {source}",
-                    brl(p.projected), brl(p.limit), brl(tax.amount), brl(p.projected - p.limit), in_words(tax.due, lang), year + 1
-                ),
-                format!(
-                    "Your {year} revenue was {}{pace}, over the MEI's {} limit (passed in {month}), within the 20 % tolerance. What to do: 1) {report}; 2) file the {year} DASN-SIMEI: it generates the DAS on the excess, {} ({rate} % of {}), due with January's DAS on {}; 3) since 1 January {} you are an ME in the Simples Nacional: arrange invoices and the PGDAS-D with an accountant. {source}",
-                    brl(p.projected), brl(p.limit), brl(tax.amount), brl(p.projected - p.limit), in_words(tax.due, lang), year + 1
-                ),
+            say!(
+                lang,
+                "calendar-year-over-your-revenue-was-over-the",
+                year,
+                projected = brl(p.projected),
+                pace,
+                limit = brl(p.limit),
+                month,
+                report,
+                amount = brl(tax.amount),
+                rate,
+                brl = brl(p.projected - p.limit),
+                due = in_words(tax.due, lang),
+                value = year + 1,
+                source
             )
         }
-        None => lang.choose(
-            format!(
-                "Seu faturamento de {year} foi de {}{pace}, mais de 20 % acima do limite do MEI de {} (passou em {month}): o desenquadramento volta a 1º de janeiro de {year}. O que fazer: 1) {report}; 2) com um contador, apure os tributos do Simples Nacional de cada mês desde janeiro de {year} e pague-os com os acréscimos; 3) siga como ME no Simples Nacional. {source}",
-                brl(p.projected), brl(p.limit)
-            ),
-            format!(
-                "Your {year} revenue was {}{pace}, more than 20 % over the MEI's {} limit (passed in {month}): leaving the MEI goes back to 1 January {year}. What to do: 1) {report}; 2) with an accountant, work out the Simples Nacional taxes of every month since January {year} and pay them with the charges; 3) carry on as an ME in the Simples Nacional. {source}",
-                brl(p.projected), brl(p.limit)
-            ),
+        None => say!(
+            lang,
+            "calendar-year-over-your-revenue-was-more-than",
+            year,
+            projected = brl(p.projected),
+            pace,
+            limit = brl(p.limit),
+            month,
+            report,
+            source
         ),
     }
 }
@@ -208,7 +198,7 @@ pub fn what_to_do(over: &YearOver, today: CivilDate, lang: Language) -> String {
 /// A rate in percent as the person writes it, one decimal at most ("6", "4,5").
 fn rate_words(rate: f64, lang: Language) -> String {
     let rate = format!("{:.1}", rate * 100.0).trim_end_matches(".0").to_owned();
-    lang.choose(rate.replace('.', ","), rate)
+    lang.decimal(&rate)
 }
 
 /// What to do in the year itself, once its recorded months passed the limit.
@@ -220,26 +210,35 @@ fn this_year(over: &YearOver, report: &str, lang: Language) -> String {
     match &over.excess_tax {
         Some(tax) => {
             let rate = rate_words(tax.rate, lang);
-            lang.choose(
-                format!(
-                    "Os meses registrados de {year} somam {}, acima do limite do MEI de {} desde {month} (no ritmo deles, {} no ano, dentro da tolerância de 20 %, até {}). O que fazer: 1) {report}; 2) você segue MEI até 31 de dezembro e paga o DAS do excesso, cerca de {} ({rate} % sobre {}), gerado pela DASN-SIMEI e pago junto com o DAS de janeiro, em {}; 3) a partir de 1º de janeiro de {} você é ME no Simples Nacional: combine com um contador as notas e o PGDAS-D. Se o ano passar de {}, o desenquadramento volta a 1º de janeiro de {year}. {source}",
-                    brl(p.revenue_so_far), brl(p.limit), brl(p.projected), brl(p.tolerance_limit), brl(tax.amount), brl(p.projected - p.limit), in_words(tax.due, lang), year + 1, brl(p.tolerance_limit)
-                ),
-                format!(
-                    "The months recorded in {year} add up to {}, over the MEI's {} limit since {month} (at their pace, {} in the year, within the 20 % tolerance, up to {}). What to do: 1) {report}; 2) you stay a MEI until 31 December and pay the DAS on the excess, about {} ({rate} % of {}), generated by the DASN-SIMEI and paid with January's DAS on {}; 3) from 1 January {} you are an ME in the Simples Nacional: arrange invoices and the PGDAS-D with an accountant. Should the year pass {}, leaving the MEI goes back to 1 January {year}. {source}",
-                    brl(p.revenue_so_far), brl(p.limit), brl(p.projected), brl(p.tolerance_limit), brl(tax.amount), brl(p.projected - p.limit), in_words(tax.due, lang), year + 1, brl(p.tolerance_limit)
-                ),
+            say!(
+                lang,
+                "calendar-year-over-the-months-recorded-in-add",
+                year,
+                revenue_so_far = brl(p.revenue_so_far),
+                limit = brl(p.limit),
+                month,
+                projected = brl(p.projected),
+                tolerance_limit = brl(p.tolerance_limit),
+                report,
+                amount = brl(tax.amount),
+                rate,
+                brl = brl(p.projected - p.limit),
+                due = in_words(tax.due, lang),
+                value = year + 1,
+                source
             )
         }
-        None => lang.choose(
-            format!(
-                "Os meses registrados de {year} somam {}, acima do limite do MEI de {} desde {month}, e no ritmo deles o ano chega a {} — mais de 20 % acima ({}): o desenquadramento volta a 1º de janeiro de {year}. O que fazer: 1) {report}; 2) com um contador, apure os tributos do Simples Nacional de cada mês desde janeiro de {year} e pague-os com os acréscimos; 3) siga como ME no Simples Nacional, no PGDAS-D. {source}",
-                brl(p.revenue_so_far), brl(p.limit), brl(p.projected), brl(p.tolerance_limit)
-            ),
-            format!(
-                "The months recorded in {year} add up to {}, over the MEI's {} limit since {month}, and at their pace the year reaches {} — more than 20 % over ({}): leaving the MEI goes back to 1 January {year}. What to do: 1) {report}; 2) with an accountant, work out the Simples Nacional taxes of every month since January {year} and pay them with the charges; 3) carry on as an ME in the Simples Nacional, in the PGDAS-D. {source}",
-                brl(p.revenue_so_far), brl(p.limit), brl(p.projected), brl(p.tolerance_limit)
-            ),
+        None => say!(
+            lang,
+            "calendar-year-over-the-months-recorded-in-add-2",
+            year,
+            revenue_so_far = brl(p.revenue_so_far),
+            limit = brl(p.limit),
+            month,
+            projected = brl(p.projected),
+            tolerance_limit = brl(p.tolerance_limit),
+            report,
+            source
         ),
     }
 }
