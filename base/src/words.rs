@@ -76,6 +76,12 @@ impl ToArg for char {
         Arg::Text(self.to_string())
     }
 }
+/// A yes or no picks a message's `[true]`/`*[false]` variant.
+impl ToArg for bool {
+    fn to_arg(&self) -> Arg {
+        Arg::Text(self.to_string())
+    }
+}
 /// Fractions are shown as Rust writes them; a message that needs a comma gets them as text.
 impl ToArg for f64 {
     fn to_arg(&self) -> Arg {

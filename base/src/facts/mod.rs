@@ -206,39 +206,28 @@ impl Fact {
         }
     }
 
-    /// The date as people read it: "17/03/2026", "março de 2026", "2025".
+    /// The date as people read it: "17/03/2026" (2026-03-17 in English), "março de 2026", "2025".
     pub fn date(&self, lang: Language) -> String {
         let parts: Vec<&str> = self.as_of.split('-').collect();
-        let month = |m: &str| m.parse::<i64>().ok().and_then(|m| crate::clock::month_name(m, lang));
         match parts.as_slice() {
-            [year, m, day] => match lang {
-                Language::PtBr => format!("{day}/{m}/{year}"),
-                Language::En => {
-                    format!("{} {} {year}", day.trim_start_matches('0'), month(m).unwrap_or_default())
-                }
-            },
-            [year, m] => match (lang, month(m)) {
-                (Language::PtBr, Some(name)) => format!("{name} de {year}"),
-                (Language::En, Some(name)) => format!("{name} {year}"),
-                (_, None) => (*year).to_owned(),
+            [_, _, _] => crate::clock::CivilDate::parse_iso(&self.as_of)
+                .map_or_else(|| self.as_of.clone(), |day| day.written_in(lang)),
+            [year, m] => match m.parse::<i64>().ok().and_then(|m| crate::clock::month_name(m, lang)) {
+                Some(month) => say!(lang, "facts-month-of-year", month, year),
+                None => (*year).to_owned(),
             },
             _ => self.as_of.clone(),
         }
     }
 
-    /// "(valores de março de 2026; fonte: …)": how a tip or an answer cites it.
+    /// "(fonte: …, março de 2026)": how a tip or an answer cites it.
     pub fn citation(&self, lang: Language) -> String {
         let when = self.date(lang);
         // A source that already names its date ("Congresso em Foco, 17/03/2026") is not dated twice.
         if !self.checked && self.source.contains(&when) {
             return say!(lang, "facts-source", source = self.source);
         }
-        match (lang, self.checked) {
-            (Language::PtBr, false) => format!("(fonte: {}, {when})", self.source),
-            (Language::PtBr, true) => format!("(fonte: {}, conferido em {when})", self.source),
-            (Language::En, false) => format!("(source: {}, {when})", self.source),
-            (Language::En, true) => format!("(source: {}, checked {when})", self.source),
-        }
+        say!(lang, "facts-source-of", source = self.source, when, checked = self.checked)
     }
 }
 

@@ -56,3 +56,10 @@ consultant-results-interview-i-couldn-t-read-that = I couldn't read that number.
 consultant-results-interview-recorded-revenue-costs-and-a = ✅ { $month } recorded: revenue { $revenue }, costs { $costs } and a result of { $recorded } ({ $sales_count } sales).
 consultant-results-interview-the-plan-expected-of-revenue = {" "}The plan expected { $revenue } of revenue and { $result } of result a month: a difference of { $revenue_gap } in revenue and { $result_gap } in result.
 consultant-scope-i-m-s-cio-an = I'm Sócio, an AI business consultant: I can help with your business — plan, finance, marketing, management and tax — but not with other topics. 😊
+consultant-replies-subscribe-link =
+    { $yearly ->
+        [true] Here is your link to subscribe to Pro, yearly ({ $price } for a year, 7-day money-back guarantee): { $link }
+       *[false] Here is your link to subscribe to Pro, monthly ({ $price } a month, 7-day money-back guarantee): { $link }
+    }
+
+    As soon as the payment is confirmed, I'll let you know here and we'll start your plan.

@@ -56,3 +56,10 @@ consultant-results-interview-i-couldn-t-read-that = Não consegui ler esse núme
 consultant-results-interview-recorded-revenue-costs-and-a = ✅ { $month } registrado: faturamento de { $revenue }, custos de { $costs } e resultado de { $recorded } ({ $sales_count } vendas).
 consultant-results-interview-the-plan-expected-of-revenue = {" "}O plano previa { $revenue } de faturamento e { $result } de resultado por mês: diferença de { $revenue_gap } no faturamento e { $result_gap } no resultado.
 consultant-scope-i-m-s-cio-an = Sou o Sócio, um consultor de negócios com IA: posso te ajudar com o seu negócio — plano, finanças, marketing, gestão e impostos —, mas não com outros assuntos. 😊
+consultant-replies-subscribe-link =
+    { $yearly ->
+        [true] Aqui está o link para assinar o Pro anual ({ $price } por um ano, garantia de 7 dias): { $link }
+       *[false] Aqui está o link para assinar o Pro mensal ({ $price } por mês, garantia de 7 dias): { $link }
+    }
+
+    Assim que o pagamento for confirmado, eu te aviso aqui e começamos o seu plano.

@@ -124,24 +124,13 @@ fn introduction(greeting: &str, lang: Language) -> String {
 /// The answer to the site's ready message: the checkout link for the interval it names.
 fn subscribe(lang: Language, interval: Interval, link: &str) -> String {
     let price = crate::plan::money::format_brl(interval.amount_cents() as f64 / 100.0, lang);
-    match (interval, lang) {
-        (Interval::Monthly, Language::PtBr) => format!(
-            "Aqui está o link para assinar o Pro mensal ({price} por mês, garantia de 7 dias): {link}\n\n\
-             Assim que o pagamento for confirmado, eu te aviso aqui e começamos o seu plano."
-        ),
-        (Interval::Yearly, Language::PtBr) => format!(
-            "Aqui está o link para assinar o Pro anual ({price} por um ano, garantia de 7 dias): {link}\n\n\
-             Assim que o pagamento for confirmado, eu te aviso aqui e começamos o seu plano."
-        ),
-        (Interval::Monthly, Language::En) => format!(
-            "Here is your link to subscribe to Pro, monthly ({price} a month, 7-day money-back guarantee): {link}\n\n\
-             As soon as the payment is confirmed, I'll let you know here and we'll start your plan."
-        ),
-        (Interval::Yearly, Language::En) => format!(
-            "Here is your link to subscribe to Pro, yearly ({price} for a year, 7-day money-back guarantee): {link}\n\n\
-             As soon as the payment is confirmed, I'll let you know here and we'll start your plan."
-        ),
-    }
+    say!(
+        lang,
+        "consultant-replies-subscribe-link",
+        yearly = matches!(interval, Interval::Yearly),
+        price,
+        link
+    )
 }
 
 fn welcome(greeting: &str, lang: Language, checkout: &str) -> String {
@@ -260,7 +249,7 @@ mod tests {
     fn a_visitor_who_chose_yearly_on_the_site_gets_the_yearly_checkout_in_the_first_reply() {
         let links = Links::new("https://socio.app", test_keys(), Clock::system());
         let ready = on_whatsapp::subscribe_text(Interval::Yearly, Language::PtBr);
-        let reply = compose(&user(Tier::Free, Language::PtBr), true, &[text(ready)], &links, None);
+        let reply = compose(&user(Tier::Free, Language::PtBr), true, &[text(&ready)], &links, None);
         assert!(reply.starts_with("Olá, Ana! 👋 Eu sou o Sócio"), "{reply}");
         assert!(reply.contains("assinar o Pro anual (R$\u{a0}899,00 por um ano"), "{reply}");
         assert!(reply.contains("https://socio.app/checkout/5511987654321?link="), "signed for her: {reply}");
@@ -272,7 +261,7 @@ mod tests {
         let links = Links::new("https://socio.app", test_keys(), Clock::system());
         let bia = User { phone: None, ..user(Tier::Free, Language::En) };
         let ready = on_whatsapp::subscribe_text(Interval::Monthly, Language::En);
-        let reply = compose(&bia, false, &[text(ready)], &links, None);
+        let reply = compose(&bia, false, &[text(&ready)], &links, None);
         assert!(reply.contains("subscribe to Pro, monthly (R$100.00 a month"), "{reply}");
         assert!(reply.contains("&plan=pro&interval=monthly"), "{reply}");
     }
@@ -284,7 +273,7 @@ mod tests {
         let reply = compose(
             &user(Tier::Pro, Language::PtBr),
             false,
-            &[text(ready)],
+            &[text(&ready)],
             &links,
             Some("Você já é Pro!".into()),
         );

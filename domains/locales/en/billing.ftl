@@ -22,3 +22,7 @@ billing-plans-pro-guidance = Guidance on marketing, finance, management and tax
 billing-plans-pro-break-even = Break-even point and 12-month cash-flow projection
 billing-plans-pro-pdf = Complete plan as PDF and Markdown
 billing-plans-pro-guarantee = { $days }-day money-back guarantee
+billing-subscribe-on-whatsapp = { $yearly ->
+    [true] Hi! I want to subscribe to Sócio Pro, yearly.
+   *[false] Hi! I want to subscribe to Sócio Pro, monthly.
+}

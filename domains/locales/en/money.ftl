@@ -70,3 +70,13 @@ taxes-presumido-irpj-additional = IRPJ (additional)
 money-checks-little-is-left-of-each = Little is left of each sale: the contribution margin is { $contribution_margin } ({ $ratio } % of the price), under 10 %.
 taxes-explain-why-lucro-real = they depend on the actual profit, credits and payroll
 taxes-explain-why-above-simples = the 12-month revenue is above the Simples' ceiling (R$ 4.8 million)
+money-checks-ceiling-computed = { $tolerated ->
+    [true] The numbers include the tax on the excess.
+   *[false] The numbers already treat the business as the Simples Nacional company it becomes.
+}
+money-reform-choice-half-of-year = { $half ->
+    [1] first half of { $year }
+   *[2] second half of { $year }
+}
+money-reform-choice-purchases-estimated = {" "}(estimated from the plan's variable costs; give your purchases from suppliers who charge CBS and IBS)
+money-reform-choice-share-assumed = {" "}(an assumption: half the sales to companies — give yours)

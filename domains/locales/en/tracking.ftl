@@ -30,3 +30,7 @@ tracking-results-the-biggest-gap-was-in = The biggest gap was in { $month }: a r
 tracking-results-revenue-was-below-the-plan = revenue was { $brl } below the plan
 tracking-results-costs-were-above-the-plan = costs were { $brl } above the plan
 tracking-results-the-biggest-gap-was-in-2 = The biggest gap was in { $month }: a result of { $worst } against { $result } in the plan — { $cause }.
+tracking-ceiling-crossing = { $passed ->
+    [true] the recorded months already passed it in { $month }
+   *[false] it would cross it in { $month }
+}

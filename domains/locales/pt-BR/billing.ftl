@@ -22,3 +22,7 @@ billing-plans-pro-guidance = Orientação em marketing, finanças, gestão e imp
 billing-plans-pro-break-even = Ponto de equilíbrio e projeção de caixa de 12 meses
 billing-plans-pro-pdf = Plano completo em PDF e Markdown
 billing-plans-pro-guarantee = Garantia de { $days } dias ou seu dinheiro de volta
+billing-subscribe-on-whatsapp = { $yearly ->
+    [true] Olá! Quero assinar o Sócio Pro anual.
+   *[false] Olá! Quero assinar o Sócio Pro mensal.
+}

@@ -70,3 +70,13 @@ taxes-presumido-irpj-additional = IRPJ (adicional)
 money-checks-little-is-left-of-each = Sobra pouco de cada venda: a margem de contribuição é de { $contribution_margin } ({ $ratio } % do preço), abaixo de 10 %.
 taxes-explain-why-lucro-real = dependem do lucro real, de créditos e da folha
 taxes-explain-why-above-simples = a receita de 12 meses passa do teto do Simples (R$ 4,8 milhões)
+money-checks-ceiling-computed = { $tolerated ->
+    [true] As contas já incluem o imposto do excesso.
+   *[false] As contas já tratam o negócio como a empresa do Simples Nacional que ele passa a ser.
+}
+money-reform-choice-half-of-year = { $half ->
+    [1] 1º semestre de { $year }
+   *[2] 2º semestre de { $year }
+}
+money-reform-choice-purchases-estimated = {" "}(estimadas pelos custos variáveis do plano; informe as suas compras de fornecedores que destacam CBS e IBS)
+money-reform-choice-share-assumed = {" "}(suposição: metade das vendas para empresas — diga a sua parte)

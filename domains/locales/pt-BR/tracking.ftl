@@ -22,3 +22,7 @@ tracking-results-the-biggest-gap-was-in = O maior desvio foi em { $month }: resu
 tracking-results-revenue-was-below-the-plan = a receita ficou { $brl } abaixo do previsto
 tracking-results-costs-were-above-the-plan = os custos ficaram { $brl } acima do previsto
 tracking-results-the-biggest-gap-was-in-2 = O maior desvio foi em { $month }: resultado de { $worst } contra { $result } previstos — { $cause }.
+tracking-ceiling-crossing = { $passed ->
+    [true] os meses registrados já passaram do limite em { $month }
+   *[false] o limite seria ultrapassado em { $month }
+}

@@ -8,21 +8,14 @@ use super::subscriptions::Interval;
 use crate::locale::Language;
 
 /// The ready message a visitor sends to subscribe to Pro for `interval`.
-pub fn subscribe_text(interval: Interval, lang: Language) -> &'static str {
-    match (interval, lang) {
-        (Interval::Monthly, Language::PtBr) => "Olá! Quero assinar o Sócio Pro mensal.",
-        (Interval::Yearly, Language::PtBr) => "Olá! Quero assinar o Sócio Pro anual.",
-        (Interval::Monthly, Language::En) => "Hi! I want to subscribe to Sócio Pro, monthly.",
-        (Interval::Yearly, Language::En) => "Hi! I want to subscribe to Sócio Pro, yearly.",
-    }
+pub fn subscribe_text(interval: Interval, lang: Language) -> String {
+    say!(lang, "billing-subscribe-on-whatsapp", yearly = matches!(interval, Interval::Yearly))
 }
 
 /// `https://wa.me/<number>?text=<the ready message>`.
 pub fn subscribe_url(business_number: &str, interval: Interval, lang: Language) -> String {
-    let text = percent_encoding::utf8_percent_encode(
-        subscribe_text(interval, lang),
-        percent_encoding::NON_ALPHANUMERIC,
-    );
+    let ready = subscribe_text(interval, lang);
+    let text = percent_encoding::utf8_percent_encode(&ready, percent_encoding::NON_ALPHANUMERIC);
     format!("https://wa.me/{business_number}?text={text}")
 }
 
@@ -68,7 +61,7 @@ mod tests {
     fn every_ready_message_is_read_back_as_the_interval_it_names() {
         for interval in [Interval::Monthly, Interval::Yearly] {
             for lang in [Language::PtBr, Language::En] {
-                assert_eq!(requested_interval(subscribe_text(interval, lang)), Some(interval), "{lang:?}");
+                assert_eq!(requested_interval(&subscribe_text(interval, lang)), Some(interval), "{lang:?}");
             }
         }
     }

@@ -71,16 +71,13 @@ impl Device {
     /// "um navegador Chrome no Windows" / "a Chrome browser on Windows"; "um navegador" / "a
     /// browser" when nothing is known.
     pub fn describe(&self, lang: Language) -> String {
-        let browser = match (self.browser, lang) {
-            (Some(name), Language::PtBr) => format!("um navegador {name}"),
-            (Some(name), Language::En) => format!("a {name} browser"),
-            (None, Language::PtBr) => "um navegador".to_owned(),
-            (None, Language::En) => "a browser".to_owned(),
+        let browser = match self.browser {
+            Some(browser) => say!(lang, "identity-device-named-browser", browser),
+            None => say!(lang, "identity-device-a-browser"),
         };
-        match (self.system, lang) {
-            (Some(system), Language::PtBr) => format!("{browser} no {system}"),
-            (Some(system), Language::En) => format!("{browser} on {system}"),
-            (None, _) => browser,
+        match self.system {
+            Some(system) => say!(lang, "identity-device-browser-on", browser, system),
+            None => browser,
         }
     }
 }

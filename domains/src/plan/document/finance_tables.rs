@@ -23,7 +23,7 @@ fn not_reached(lang: Language) -> String {
 }
 
 fn months(m: f64, lang: Language) -> String {
-    format!("{} {}", format_number(m, 1, lang), say!(lang, "document-finance-tables-months"))
+    say!(lang, "document-finance-tables-months", months = format_number(m, 1, lang))
 }
 
 fn income_statement(a: &Analysis, lang: Language) -> Table {

@@ -146,7 +146,7 @@ pub fn model(plan: &Plan, user: &User, lang: Language, overview: Option<&str>, n
         } else {
             shortened(idea.business_idea.trim(), 120)
         },
-        generated_on: format!("{} {}", say!(lang, "plan-document-generated-on"), date(now, lang)),
+        generated_on: say!(lang, "plan-document-generated-on", date = date(now, lang)),
         page_label: say!(lang, "plan-document-page"),
         of_label: say!(lang, "plan-document-of"),
         disclaimer: say!(lang, "plan-document-this-plan-is-educational-guidance"),
@@ -305,11 +305,7 @@ fn next_steps(plan: &Plan, lang: Language) -> DocSection {
     if pending.is_empty() {
         next.section.notes.push(say!(lang, "plan-document-every-step-is-complete-review"));
     } else {
-        next.section.notes.push(format!(
-            "{} {}.",
-            say!(lang, "plan-document-steps-to-complete"),
-            pending.join(", ")
-        ));
+        next.section.notes.push(say!(lang, "plan-document-steps-to-complete", pending = pending.join(", ")));
     }
     if legal.cnpj_status == pb::CnpjStatus::None as i32 {
         next.section.notes.push(advice::formalise_step(advice::Form::of(legal_json), lang));

@@ -99,16 +99,7 @@ fn mei_limits(plan: Option<&Plan>, a: &Analysis, rules: MeiRules, lang: Language
     let ceiling = rules.ceiling;
     if year > ceiling.yearly {
         let tolerated = year <= ceiling.tolerated();
-        let computed = match (tolerated, lang) {
-            (true, Language::PtBr) => "As contas já incluem o imposto do excesso.",
-            (true, Language::En) => "The numbers include the tax on the excess.",
-            (false, Language::PtBr) => {
-                "As contas já tratam o negócio como a empresa do Simples Nacional que ele passa a ser."
-            }
-            (false, Language::En) => {
-                "The numbers already treat the business as the Simples Nacional company it becomes."
-            }
-        };
+        let computed = say!(lang, "money-checks-ceiling-computed", tolerated);
         warn(
             "mei_ceiling",
             say!(

@@ -157,27 +157,15 @@ impl Words<'_> {
         let brl = |v: f64| format_brl(v, lang);
         let w = c.window;
         let by = w.by.written_in(lang);
-        let half = match (w.half, lang) {
-            (1, Language::PtBr) => format!("1º semestre de {}", w.year),
-            (_, Language::PtBr) => format!("2º semestre de {}", w.year),
-            (1, Language::En) => format!("first half of {}", w.year),
-            (_, Language::En) => format!("second half of {}", w.year),
-        };
-        let purchases = match (self.estimated, lang) {
-            (true, Language::PtBr) => {
-                " (estimadas pelos custos variáveis do plano; informe as suas compras de fornecedores que destacam CBS e IBS)"
-            }
-            (true, Language::En) => {
-                " (estimated from the plan's variable costs; give your purchases from suppliers who charge CBS and IBS)"
-            }
-            (false, _) => "",
+        let half = say!(lang, "money-reform-choice-half-of-year", half = w.half, year = w.year);
+        let purchases = if self.estimated {
+            say!(lang, "money-reform-choice-purchases-estimated")
+        } else {
+            String::new()
         };
         let share = percent(c.b2b_share, lang);
-        let assumed = match (self.assumed, lang) {
-            (true, Language::PtBr) => " (suposição: metade das vendas para empresas — diga a sua parte)",
-            (true, Language::En) => " (an assumption: half the sales to companies — give yours)",
-            (false, _) => "",
-        };
+        let assumed =
+            if self.assumed { say!(lang, "money-reform-choice-share-assumed") } else { String::new() };
         let verdict = if c.difference <= 0.0 {
             say!(lang, "money-reform-choice-outside-costs-you-less")
         } else if c.customers_gain > c.difference {

@@ -87,12 +87,7 @@ pub fn ceiling_warning(projection: &CeilingProjection, crossing: YearMonth, lang
     let brl = |v: f64| money::format_brl(v, lang);
     let tolerance = facts::get(&projection.rules.tolerance_fact);
     let month = crossing.name(lang);
-    let when = match (projection.passed, lang) {
-        (true, Language::PtBr) => format!("os meses registrados já passaram do limite em {month}"),
-        (false, Language::PtBr) => format!("o limite seria ultrapassado em {month}"),
-        (true, Language::En) => format!("the recorded months already passed it in {month}"),
-        (false, Language::En) => format!("it would cross it in {month}"),
-    };
+    let when = say!(lang, "tracking-ceiling-crossing", passed = projection.passed, month);
     say!(
         lang,
         "tracking-ceiling-at-the-pace-of-the",
