@@ -143,6 +143,15 @@ pub enum AppError {
 pub type AppResult<T> = Result<T, AppError>;
 
 impl AppError {
+    /// A write lost a race to a unique index (PostgreSQL 23505, SQLite's 2067): the caller may
+    /// read again or retry.
+    pub fn is_unique_violation(&self) -> bool {
+        let AppError::Internal(err) = self else { return false };
+        err.downcast_ref::<sqlx::Error>()
+            .and_then(sqlx::Error::as_database_error)
+            .is_some_and(|db| db.is_unique_violation())
+    }
+
     pub fn invalid(field: impl Into<String>, problem: Problem) -> Self {
         AppError::InvalidInput(vec![FieldViolation::new(field, problem)])
     }

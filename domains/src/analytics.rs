@@ -41,13 +41,13 @@ impl Funnel {
         address: Option<&str>,
     ) -> Result<(), AppError> {
         rate_limit::per_address(&self.db, "track", address, EVENTS_PER_ADDRESS).await?;
-        Ok(record(&self.db, kind, variant, visitor).await?)
+        record(&self.db, kind, variant, visitor).await
     }
 
     /// The funnel, the messages and their cost over the last `days` days in São Paulo (today
     /// included).
     pub async fn report(&self, days: i64, rates: &MessageRates) -> Result<Report, AppError> {
-        Ok(report_at(&self.db, days, self.db.now_ms(), rates).await?)
+        report_at(&self.db, days, self.db.now_ms(), rates).await
     }
 }
 
@@ -59,7 +59,7 @@ pub mod costs {
 
     use sqlx::Row;
 
-    use crate::{clock::CivilDate, config::MessageRates, db::Db};
+    use crate::{clock::CivilDate, config::MessageRates, db::Db, error::AppError};
 
     /// One day's billable messages by category (`marketing`, `utility`, `authentication`,
     /// `service`) and their cost in reais.
@@ -99,7 +99,7 @@ pub mod costs {
         first_day: i64,
         today: i64,
         since: i64,
-    ) -> Result<Billing, sqlx::Error> {
+    ) -> Result<Billing, AppError> {
         let rows = sqlx::query(
             "select created_at, pricing_category from messages \
              where direction = 'outbound' and billable = 1 and created_at >= $1",
@@ -199,7 +199,7 @@ pub(in crate::analytics) async fn record(
     kind: EventKind,
     variant: Variant,
     visitor: &VisitorId,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     let now = db.now_ms();
     sqlx::query(
         "insert into landing_events (kind, variant, visitor_id, day, created_at) values ($1, $2, $3, $4, $5) \
@@ -259,7 +259,7 @@ pub(in crate::analytics) async fn report_at(
     days: i64,
     now: i64,
     rates: &MessageRates,
-) -> Result<Report, sqlx::Error> {
+) -> Result<Report, AppError> {
     let today = CivilDate::in_sao_paulo(now).days();
     let first_day = today - days + 1;
     let since = CivilDate::from_days(first_day).starts_at();
@@ -325,7 +325,7 @@ pub(in crate::analytics) async fn report_at(
     })
 }
 
-async fn reminders(db: &Db, since: i64) -> Result<RemindersSent, sqlx::Error> {
+async fn reminders(db: &Db, since: i64) -> Result<RemindersSent, AppError> {
     let row = sqlx::query(
         "select \
          coalesce(sum(case when kind = 'checkin' then 1 else 0 end), 0) as checkins, \
@@ -354,7 +354,7 @@ async fn per_day(
     filter: &'static str,
     since: i64,
     now: i64,
-) -> Result<HashMap<i64, i64>, sqlx::Error> {
+) -> Result<HashMap<i64, i64>, AppError> {
     if let Some(offset) = clock::steady_offset_ms(since, now) {
         let sql = format!(
             "select ({column} + $2) / $3 as day, count(*) as n from messages where {filter} and {column} >= $1 \

@@ -90,7 +90,7 @@ impl AuditLog {
                     created_at: r.try_get("created_at")?,
                 })
             })
-            .collect::<Result<_, sqlx::Error>>()?;
+            .collect::<Result<_, AppError>>()?;
         Ok((events, total))
     }
 }

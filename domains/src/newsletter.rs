@@ -35,7 +35,7 @@ impl Newsletter {
         address: Option<&str>,
     ) -> Result<(), AppError> {
         rate_limit::per_address(&self.db, "newsletter", address, SIGNUPS_PER_ADDRESS).await?;
-        Ok(subscribe(&self.db, email, language).await?)
+        subscribe(&self.db, email, language).await
     }
 }
 
@@ -71,7 +71,7 @@ pub(in crate::newsletter) async fn subscribe(
     db: &Db,
     email: &Email,
     language: Language,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     let now = db.now_ms();
     sqlx::query(
         "insert into newsletter_subscribers (email, language, consented_at, created_at) values ($1, $2, $3, $3) \

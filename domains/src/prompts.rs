@@ -41,7 +41,7 @@ You are Sócio, a business consultant for Brazilian small-business owners on Wha
 when the person writes in English.";
 
 /// The active prompt's text, or the built-in default when none is active.
-async fn active(conn: &mut sqlx::AnyConnection) -> Result<String, sqlx::Error> {
+async fn active(conn: &mut sqlx::AnyConnection) -> Result<String, AppError> {
     let row = sqlx::query("select content from system_prompts where is_active = $1 limit 1")
         .bind(true)
         .fetch_optional(conn)
@@ -56,7 +56,7 @@ const SEEDED_TITLE: &str = "Consultor Sócio (padrão)";
 /// Seeds the default prompt, active, when there is no prompt at all; and keeps a seeded default no
 /// admin has edited (still version 1) up to date with the code's, so a database from an earlier
 /// release gets the new instructions (the model's tools, say) while an admin's own words stay.
-async fn seed_default(db: &Db) -> Result<(), sqlx::Error> {
+async fn seed_default(db: &Db) -> Result<(), AppError> {
     let now = db.now_ms();
     let count: i64 =
         sqlx::query("select count(*) as n from system_prompts").fetch_one(db.pool()).await?.try_get("n")?;
@@ -145,7 +145,7 @@ impl Draft {
 const PROMPT_COLUMNS: &str =
     "id, name, title, description, content, is_active, version, created_at, updated_at";
 
-fn prompt_from(row: &sqlx::any::AnyRow) -> Result<Prompt, sqlx::Error> {
+fn prompt_from(row: &sqlx::any::AnyRow) -> Result<Prompt, AppError> {
     Ok(Prompt {
         id: row.try_get("id")?,
         name: row.try_get("name")?,
@@ -159,7 +159,7 @@ fn prompt_from(row: &sqlx::any::AnyRow) -> Result<Prompt, sqlx::Error> {
     })
 }
 
-pub(in crate::prompts) async fn list(db: &Db) -> Result<Vec<Prompt>, sqlx::Error> {
+pub(in crate::prompts) async fn list(db: &Db) -> Result<Vec<Prompt>, AppError> {
     let sql = format!("select {PROMPT_COLUMNS} from system_prompts order by created_at desc");
     sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(db.pool()).await?.iter().map(prompt_from).collect()
 }
@@ -170,7 +170,7 @@ pub(in crate::prompts) async fn get(db: &Db, id: &str) -> Result<Prompt, AppErro
     row.as_ref().map(prompt_from).transpose()?.ok_or(AppError::NotFound(Resource::SystemPrompt))
 }
 
-async fn make_active(conn: &mut sqlx::AnyConnection, id: &str, now: i64) -> Result<(), sqlx::Error> {
+async fn make_active(conn: &mut sqlx::AnyConnection, id: &str, now: i64) -> Result<(), AppError> {
     sqlx::query(
         "update system_prompts set is_active = $1, updated_at = $2 where is_active = $3 and id <> $4",
     )
@@ -256,11 +256,11 @@ async fn activate(db: &Db, actor_id: &str, id: &str) -> Result<Prompt, AppError>
                 tx.commit().await?;
                 break;
             }
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() && attempt < 4 => {
+            Err(e) if e.is_unique_violation() && attempt < 4 => {
                 drop(tx);
                 tokio::time::sleep(std::time::Duration::from_millis(10 * (attempt + 1))).await;
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(e),
         }
     }
     get(db, id).await
@@ -298,22 +298,22 @@ impl Prompts {
 
     /// The active prompt's text, or the built-in default when none is active.
     pub async fn active(&self) -> Result<String, AppError> {
-        Ok(active(&mut *self.db.pool().acquire().await?).await?)
+        active(&mut *self.db.pool().acquire().await?).await
     }
 
     /// [`Prompts::active`] on the caller's connection.
     pub async fn active_in(&self, conn: &mut sqlx::AnyConnection) -> Result<String, AppError> {
-        Ok(active(conn).await?)
+        active(conn).await
     }
 
     /// Seeds the default prompt when there is none, and keeps a seeded default no admin edited up
     /// to date with the code's (see [`seed_default`]).
     pub async fn seed_default(&self) -> Result<(), AppError> {
-        Ok(seed_default(&self.db).await?)
+        seed_default(&self.db).await
     }
 
     pub async fn list(&self) -> Result<Vec<Prompt>, AppError> {
-        Ok(list(&self.db).await?)
+        list(&self.db).await
     }
 
     pub async fn get(&self, id: &str) -> Result<Prompt, AppError> {

@@ -1,23 +1,28 @@
-//! LGPD erasure: everything personal about a person goes at once, in one transaction, each domain
-//! erasing its own rows — billing first (running subscriptions end, at the provider too; the
+//! LGPD erasure: everything personal about a person goes at once, in one transaction. Each domain
+//! declares its rows of a person once (its `PERSONAL` list, [`crate::db::personal`]), and the
+//! erasure walks the lists — billing first (running subscriptions end, at the provider too; the
 //! records the law keeps stay de-identified), then the plan, the guide, the conversation, the
-//! identity (sessions end) and the dev outbox. It sits above the domains it asks.
+//! identity (sessions end, the user row last) and the dev outbox. It sits above the domains it
+//! asks. A test holds that every column of the schema that points at a person is in a list.
 
 use crate::{
     audit::AuditLog,
     billing::subscriptions::Subscriptions,
-    consultant::guide::AskedQuestions,
-    conversation::erase::ConversationErasure,
-    db::{Db, Tx},
+    consultant::guide,
+    conversation,
+    db::{
+        Db, Tx,
+        personal::{self, Personal},
+    },
     error::AppError,
     identity::directory::Directory,
-    plan::{
-        Plans,
-        events::PlanEvents,
-        tracking::{Results, reminders::Reminders},
-    },
+    plan,
     whatsapp::outbox::DevOutbox,
 };
+
+/// The lists the erasure walks as they are; billing's and identity's are walked by their doors,
+/// which do more (end subscriptions at the provider; say the numbers the person was known by).
+const WALKED: [&[Personal]; 3] = [plan::PERSONAL, guide::PERSONAL, conversation::PERSONAL];
 
 /// Erasure as a service: the one way to erase a person. It asks each domain's service for its part,
 /// all in one transaction.
@@ -25,9 +30,6 @@ use crate::{
 pub struct Erasure {
     db: Db,
     subscriptions: Subscriptions,
-    plans: Plans,
-    results: Results,
-    reminders: Reminders,
     directory: Directory,
     outbox: DevOutbox,
     audit: AuditLog,
@@ -37,10 +39,6 @@ impl Erasure {
     pub fn new(db: Db) -> Self {
         Self {
             subscriptions: Subscriptions::new(db.clone()),
-            // An erasure publishes no change of a plan: there is no plan left to watch.
-            plans: Plans::new(db.clone(), PlanEvents::default()),
-            results: Results::new(Plans::new(db.clone(), PlanEvents::default())),
-            reminders: Reminders::new(db.clone()),
             directory: Directory::new(db.clone()),
             outbox: DevOutbox::new(db.clone()),
             audit: AuditLog::new(db.clone()),
@@ -76,11 +74,9 @@ impl Erasure {
     /// such user.
     async fn erase_in(&self, tx: &mut Tx, user_id: &str) -> Result<bool, AppError> {
         self.subscriptions.erase_in(tx, user_id).await?;
-        self.plans.erase_in(tx, user_id).await?;
-        self.results.erase_in(tx, user_id).await?;
-        self.reminders.erase_in(tx, user_id).await?;
-        AskedQuestions.erase_in(tx, user_id).await?;
-        ConversationErasure.erase_in(tx, user_id).await?;
+        for rows in WALKED {
+            personal::erase(tx, rows, user_id).await?;
+        }
         let Some(phones) = self.directory.erase_in(tx, user_id).await? else { return Ok(false) };
         self.outbox.erase_in(tx, &phones).await?;
         Ok(true)
@@ -93,3 +89,6 @@ pub struct Request<'a> {
     pub action: &'a str,
     pub detail: &'a str,
 }
+
+#[cfg(test)]
+mod tests;

@@ -7,6 +7,7 @@
 pub mod jobs;
 pub mod key_lock;
 pub mod notify;
+pub mod personal;
 pub mod rate_limit;
 mod sqlite_build;
 mod writes;

@@ -23,7 +23,7 @@ impl DevOutbox {
     /// The dev outbox's part of an erasure: what was "sent" to any of `phones` goes, in the
     /// erasure's transaction.
     pub async fn erase_in(&self, conn: &mut sqlx::AnyConnection, phones: &[String]) -> Result<(), AppError> {
-        Ok(erase_to(conn, phones).await?)
+        erase_to(conn, phones).await
     }
 
     pub fn now_ms(&self) -> i64 {
@@ -32,17 +32,17 @@ impl DevOutbox {
 
     /// What was sent to `to` (`delivered_to`).
     pub async fn delivered_to(&self, to: &str) -> Result<Vec<Delivered>, AppError> {
-        Ok(delivered_to(&self.db, to).await?)
+        delivered_to(&self.db, to).await
     }
 
     /// Whether `to` sees us typing (`typing`).
     pub async fn typing(&self, to: &str) -> Result<bool, AppError> {
-        Ok(typing(&self.db, to).await?)
+        typing(&self.db, to).await
     }
 
     /// A file sent, by its place in the outbox (`file`).
     pub async fn file(&self, seq: i64) -> Result<Option<(String, Vec<u8>)>, AppError> {
-        Ok(file(&self.db, seq).await?)
+        file(&self.db, seq).await
     }
 }
 
@@ -145,7 +145,7 @@ pub fn outbox_address(to: &str) -> String {
 
 /// Whether `to` (E.164 or a business-scoped id) sees "typing…" now: an indicator shown less than 25 s ago and no message
 /// since.
-async fn typing(db: &Db, to: &str) -> Result<bool, sqlx::Error> {
+async fn typing(db: &Db, to: &str) -> Result<bool, AppError> {
     let latest = sqlx::query(
         "select kind, created_at from whatsapp_outbox where to_phone = $1 order by seq desc limit 1",
     )
@@ -162,7 +162,7 @@ async fn typing(db: &Db, to: &str) -> Result<bool, sqlx::Error> {
 }
 
 /// Everything sent to `to` (E.164 or a business-scoped id), oldest first; at most the last 500.
-async fn delivered_to(db: &Db, to: &str) -> Result<Vec<Delivered>, sqlx::Error> {
+async fn delivered_to(db: &Db, to: &str) -> Result<Vec<Delivered>, AppError> {
     let rows = sqlx::query(
         "select seq, to_phone, body, kind, created_at, file_name, choices from (select seq, to_phone, body, kind, \
          created_at, file_name, choices from whatsapp_outbox where to_phone = $1 and kind <> 'typing' order by seq desc limit 500) recent \
@@ -190,7 +190,7 @@ async fn delivered_to(db: &Db, to: &str) -> Result<Vec<Delivered>, sqlx::Error> 
 }
 
 /// A file the outbox kept: its name and bytes.
-async fn file(db: &Db, seq: i64) -> Result<Option<(String, Vec<u8>)>, sqlx::Error> {
+async fn file(db: &Db, seq: i64) -> Result<Option<(String, Vec<u8>)>, AppError> {
     let row = sqlx::query(
         "select file_name, file_data from whatsapp_outbox where seq = $1 and file_name is not null",
     )
@@ -201,7 +201,7 @@ async fn file(db: &Db, seq: i64) -> Result<Option<(String, Vec<u8>)>, sqlx::Erro
 }
 
 /// LGPD erasure, the dev outbox's part: what was sent to these numbers and business-scoped ids.
-async fn erase_to(conn: &mut sqlx::AnyConnection, phones: &[String]) -> Result<(), sqlx::Error> {
+async fn erase_to(conn: &mut sqlx::AnyConnection, phones: &[String]) -> Result<(), AppError> {
     for phone in phones {
         sqlx::query("delete from whatsapp_outbox where to_phone = $1")
             .bind(phone)

@@ -45,7 +45,7 @@ pub(in crate::consultant) async fn answers_a_checkin(db: &Db, user_id: &str) -> 
 pub(in crate::consultant) async fn pending(
     db: &Db,
     user_id: &str,
-) -> Result<Option<(String, Json)>, sqlx::Error> {
+) -> Result<Option<(String, Json)>, AppError> {
     let row = sqlx::query("select field, draft from guide_state where user_id = $1 and step = $2")
         .bind(user_id)
         .bind(STEP)
@@ -58,7 +58,7 @@ pub(in crate::consultant) async fn pending(
     }))
 }
 
-async fn wait_for(db: &Db, user_id: &str, field: &str, draft: &Json) -> Result<(), sqlx::Error> {
+async fn wait_for(db: &Db, user_id: &str, field: &str, draft: &Json) -> Result<(), AppError> {
     sqlx::query(
         "insert into guide_state (user_id, step, field, draft, updated_at) values ($1, $2, $3, $4, $5) \
          on conflict (user_id) do update set step = excluded.step, field = excluded.field, \
@@ -75,7 +75,7 @@ async fn wait_for(db: &Db, user_id: &str, field: &str, draft: &Json) -> Result<(
 }
 
 /// Leaves the interview (the plan's interview picks up where it was next time).
-pub(in crate::consultant) async fn leave(db: &Db, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::consultant) async fn leave(db: &Db, user_id: &str) -> Result<(), AppError> {
     sqlx::query("delete from guide_state where user_id = $1 and step = $2")
         .bind(user_id)
         .bind(STEP)

@@ -71,7 +71,7 @@ pub(in crate::conversation) async fn answer_at_once(
     reply: &str,
     choices: &[Choice],
     at: i64,
-) -> Result<String, sqlx::Error> {
+) -> Result<String, AppError> {
     let now = tx.now_ms();
     messages::mark_handled(tx, inbound_id, now).await?;
     let id = messages::insert_outbound(tx, user_id, reply, choices, at + 1).await?;
@@ -191,7 +191,7 @@ impl Delivery {
 
     /// Whether the person wrote to us within WhatsApp's 24-hour customer-service window.
     pub async fn window_open(&self, user_id: &str) -> Result<bool, AppError> {
-        Ok(window_open(&self.db, user_id).await?)
+        window_open(&self.db, user_id).await
     }
 
     /// Hands `message` to WhatsApp as `outgoing`, once (see [`hand_over`]).
@@ -207,7 +207,7 @@ impl Delivery {
 }
 
 /// Whether the person wrote to us within WhatsApp's 24-hour customer-service window.
-async fn window_open(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
+async fn window_open(db: &Db, user_id: &str) -> Result<bool, AppError> {
     let mut conn = db.pool().acquire().await?;
     window_open_in(&mut conn, user_id, db.now_ms()).await
 }
@@ -217,7 +217,7 @@ pub(in crate::conversation) async fn window_open_in(
     conn: &mut AnyConnection,
     user_id: &str,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     Ok(within_window(messages::last_inbound_at(conn, user_id).await?, now))
 }
 

@@ -70,18 +70,18 @@ impl Desk {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<Message>, i64), AppError> {
-        Ok(messages::history(&self.db, user_id, from, to, limit, offset).await?)
+        messages::history(&self.db, user_id, from, to, limit, offset).await
     }
 
     /// What the consultant remembers of the person's conversation, when it has summed it up.
     pub async fn summary(&self, user_id: &str) -> Result<Option<Summary>, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        Ok(summaries::get(&mut conn, user_id).await?)
+        summaries::get(&mut conn, user_id).await
     }
 
     /// A page of the replies that failed to send, newest first, and how many in all.
     pub async fn failed_sends(&self, limit: i64, offset: i64) -> Result<(Vec<FailedSend>, i64), AppError> {
-        Ok(messages::failed_sends(&self.db, limit, offset).await?)
+        messages::failed_sends(&self.db, limit, offset).await
     }
 
     /// The person, or `NotFound`.

@@ -10,6 +10,7 @@
 //! final step (`messages::mark_answered`) then finds nothing of its own and drops the answer
 //! instead of sending it. The handoff lives in the database, so it survives a restart.
 
+use crate::error::AppError;
 use sqlx::{AnyConnection, Row, any::AnyRow};
 
 use super::{delivery, messages, updates};
@@ -81,7 +82,7 @@ pub struct Handoff {
 const COLUMNS: &str = "h.user_id, u.name, u.phone_number, h.status, h.reason, h.note, h.requested_at, \
                        h.taken_by, h.taken_by_name, h.taken_at";
 
-fn from_row(row: &AnyRow) -> Result<Handoff, sqlx::Error> {
+fn from_row(row: &AnyRow) -> Result<Handoff, AppError> {
     Ok(Handoff {
         user_id: row.try_get("user_id")?,
         user_name: row.try_get("name")?,
@@ -106,7 +107,7 @@ pub(in crate::conversation) async fn request(
     reason: Reason,
     note: &str,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     let note: String = note.trim().chars().take(MAX_NOTE_CHARS).collect();
     let added = sqlx::query(
         "insert into handoffs (user_id, status, reason, note, requested_at, updated_at) \
@@ -146,7 +147,7 @@ pub(in crate::conversation) async fn request_call(
     user_id: &str,
     times: &str,
     now: i64,
-) -> Result<CallRequest, sqlx::Error> {
+) -> Result<CallRequest, AppError> {
     let note: String = times.trim().chars().take(MAX_NOTE_CHARS).collect();
     let row = sqlx::query(
         "insert into handoffs (user_id, status, reason, note, requested_at, updated_at) \
@@ -185,7 +186,7 @@ pub(in crate::conversation) async fn take(
     user_id: &str,
     admin: &User,
     now: i64,
-) -> Result<Take, sqlx::Error> {
+) -> Result<Take, AppError> {
     let taken = sqlx::query(
         "insert into handoffs (user_id, status, reason, note, requested_at, taken_by, taken_by_name, taken_at, updated_at) \
          values ($1, 'taken', 'admin', '', $2, $3, $4, $2, $2) \
@@ -218,7 +219,7 @@ pub fn display_name(admin: &User) -> String {
 /// The conversation goes back to the consultant (or a waiting request is closed). True when there
 /// was a handoff. Messages that came while it was taken were the admin's to answer: the
 /// consultant answers what comes next, with them in its context.
-pub(in crate::conversation) async fn give_back(tx: &mut Tx, user_id: &str) -> Result<bool, sqlx::Error> {
+pub(in crate::conversation) async fn give_back(tx: &mut Tx, user_id: &str) -> Result<bool, AppError> {
     let ended = sqlx::query("delete from handoffs where user_id = $1")
         .bind(user_id)
         .execute(&mut **tx)
@@ -234,7 +235,7 @@ pub(in crate::conversation) async fn give_back(tx: &mut Tx, user_id: &str) -> Re
 pub(in crate::conversation) async fn get(
     conn: &mut AnyConnection,
     user_id: &str,
-) -> Result<Option<Handoff>, sqlx::Error> {
+) -> Result<Option<Handoff>, AppError> {
     let sql =
         format!("select {COLUMNS} from handoffs h join users u on u.id = h.user_id where h.user_id = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_optional(conn).await?;
@@ -242,7 +243,7 @@ pub(in crate::conversation) async fn get(
 }
 
 /// The queue: those waiting, longest first, then those taken.
-pub(in crate::conversation) async fn list(db: &Db) -> Result<Vec<Handoff>, sqlx::Error> {
+pub(in crate::conversation) async fn list(db: &Db) -> Result<Vec<Handoff>, AppError> {
     let sql = format!(
         "select {COLUMNS} from handoffs h join users u on u.id = h.user_id \
          order by case when h.status = 'waiting' then 0 else 1 end, h.requested_at limit 500"
@@ -268,7 +269,7 @@ pub(in crate::conversation) async fn write_as_person(
     admin: &User,
     text: &str,
     now: i64,
-) -> Result<Result<String, Refusal>, sqlx::Error> {
+) -> Result<Result<String, Refusal>, AppError> {
     if let Some(handoff) = get(tx, &person.id).await?
         && handoff.status == Status::Taken
         && handoff.taken_by.as_deref() != Some(admin.id.as_str())
@@ -400,15 +401,6 @@ fn anyone_there(text: &str) -> bool {
     ]
     .iter()
     .any(|phrase| text.contains(phrase))
-}
-
-/// LGPD erasure, the handoff's part.
-pub(in crate::conversation) async fn erase_user(
-    conn: &mut AnyConnection,
-    user_id: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("delete from handoffs where user_id = $1").bind(user_id).execute(conn).await?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -15,10 +15,9 @@
 
 use sqlx::AnyConnection;
 
-use super::{messages, notices};
 use crate::{
     billing::subscriptions::Subscriptions,
-    db::{Db, Tx},
+    db::{Db, Tx, personal},
     error::AppError,
     identity::{
         contact::Bsuid,
@@ -144,10 +143,9 @@ impl Accounts {
 
     /// Hands what `from` holds (its conversation, past checkouts, notices) to `into`, then removes it.
     async fn absorb(&self, conn: &mut Tx, from: &str, into: &str) -> Result<(), AppError> {
-        messages::hand_over(conn, from, into).await?;
-        self.subscriptions.hand_over_in(conn, from, into).await?;
-        notices::hand_over(conn, from, into).await?;
-        super::proactive::hand_over(conn, from, into).await?;
+        for rows in [crate::billing::PERSONAL, super::PERSONAL] {
+            personal::hand_over(conn, rows, from, into).await?;
+        }
         Numbers.remove_absorbed_in(conn, from).await
     }
 }

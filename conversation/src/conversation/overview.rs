@@ -101,7 +101,7 @@ impl Overviews {
         months: i64,
     ) -> Result<Option<Overview>, AppError> {
         let db = self.plans.db();
-        Ok(read(db, user_id, db.now_ms(), recent, preview_chars, months).await?)
+        read(db, user_id, db.now_ms(), recent, preview_chars, months).await
     }
 
     /// A page of the person's messages, newest first, and how many there are.
@@ -196,7 +196,7 @@ pub(in crate::conversation) async fn read(
     recent: i64,
     preview_chars: i64,
     months: i64,
-) -> Result<Option<Overview>, sqlx::Error> {
+) -> Result<Option<Overview>, AppError> {
     let today = CivilDate::in_sao_paulo(now);
     let week_starts = today.plus_days(-6).starts_at();
     let month_starts = today.plus_days(-29).starts_at();
@@ -225,7 +225,7 @@ pub(in crate::conversation) async fn read(
 }
 
 /// The overview from the statement's one row: the sections, messages and months arrive as JSON.
-fn from_row(row: &sqlx::any::AnyRow, user_id: &str, now: i64) -> Result<Overview, sqlx::Error> {
+fn from_row(row: &sqlx::any::AnyRow, user_id: &str, now: i64) -> Result<Overview, AppError> {
     let decode = |e: serde_json::Error| sqlx::Error::Decode(Box::new(e));
     let stored: Vec<SectionRow> =
         serde_json::from_str(&row.try_get::<String, _>("sections")?).map_err(decode)?;

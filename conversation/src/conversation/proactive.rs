@@ -215,7 +215,7 @@ pub(in crate::conversation) async fn mark_answered(
     conn: &mut sqlx::AnyConnection,
     user_id: &str,
     at: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query(
         "update reminders_sent set answered_at = $2 where user_id = $1 and kind = 'checkin' \
          and answered_at is null and sent_at <= $2 and period = \
@@ -225,33 +225,6 @@ pub(in crate::conversation) async fn mark_answered(
     .bind(at)
     .execute(conn)
     .await?;
-    Ok(())
-}
-
-/// A number change absorbed `from` into `into`: what was sent to `from` was sent to `into`.
-pub(in crate::conversation) async fn hand_over(
-    conn: &mut sqlx::AnyConnection,
-    from: &str,
-    into: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "update reminders_sent set user_id = $2 where user_id = $1 and not exists \
-         (select 1 from reminders_sent r where r.user_id = $2 and r.kind = reminders_sent.kind and r.period = reminders_sent.period)",
-    )
-    .bind(from)
-    .bind(into)
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query("delete from reminders_sent where user_id = $1").bind(from).execute(conn).await?;
-    Ok(())
-}
-
-/// LGPD erasure, the reminders' part.
-pub(in crate::conversation) async fn erase_user(
-    conn: &mut sqlx::AnyConnection,
-    user_id: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("delete from reminders_sent where user_id = $1").bind(user_id).execute(conn).await?;
     Ok(())
 }
 

@@ -7,6 +7,7 @@
 //! once, alone. Should a gathered statement fail, each of its sends is done alone, so that one row
 //! the database refuses (a wamid already kept) fails only its own send.
 
+use crate::error::AppError;
 use std::sync::{Arc, OnceLock};
 
 use futures::future::BoxFuture;
@@ -79,9 +80,9 @@ impl SendSteps {
 }
 
 /// One statement for many items: each item's outcome, in order.
-type Many<I, O> = Arc<dyn Fn(Db, Vec<I>) -> BoxFuture<'static, Result<Vec<O>, sqlx::Error>> + Send + Sync>;
+type Many<I, O> = Arc<dyn Fn(Db, Vec<I>) -> BoxFuture<'static, Result<Vec<O>, AppError>> + Send + Sync>;
 /// The same step for one item alone.
-type One<I, O> = Arc<dyn Fn(Db, I) -> BoxFuture<'static, Result<O, sqlx::Error>> + Send + Sync>;
+type One<I, O> = Arc<dyn Fn(Db, I) -> BoxFuture<'static, Result<O, AppError>> + Send + Sync>;
 
 /// An item waiting for its step, and where its outcome goes (in words: one error may be many's).
 type Waiting<I, O> = (I, oneshot::Sender<Result<O, String>>);

@@ -43,7 +43,7 @@ pub struct Summary {
 pub(in crate::conversation) async fn get(
     conn: &mut AnyConnection,
     user_id: &str,
-) -> Result<Option<Summary>, sqlx::Error> {
+) -> Result<Option<Summary>, AppError> {
     let row = sqlx::query(
         "select summary, covers_until, source, updated_at from conversation_summaries where user_id = $1",
     )
@@ -67,7 +67,7 @@ pub(in crate::conversation) async fn get(
 pub(in crate::conversation) async fn due_update(
     conn: &mut AnyConnection,
     user_id: &str,
-) -> Result<Option<NewJob>, sqlx::Error> {
+) -> Result<Option<NewJob>, AppError> {
     // The summary's end and the messages since, in one statement (a reply's answer waits on it).
     let row = sqlx::query(
         "select s.covers_until as covers_until, (select count(*) from messages m \
@@ -90,7 +90,7 @@ pub(in crate::conversation) async fn due_update(
 
 /// The messages the update should fold in: after the summary's end and before the window, oldest
 /// first (at most [`MAX_READ`]).
-async fn to_fold_in(conn: &mut AnyConnection, user_id: &str) -> Result<Vec<Message>, sqlx::Error> {
+async fn to_fold_in(conn: &mut AnyConnection, user_id: &str) -> Result<Vec<Message>, AppError> {
     let covers_until = get(conn, user_id).await?.map_or(i64::MIN, |s| s.covers_until);
     messages::before_latest(conn, user_id, covers_until, WINDOW, MAX_READ).await
 }
@@ -103,7 +103,7 @@ async fn store(
     covers_until: i64,
     source: &str,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query(
         "insert into conversation_summaries (user_id, summary, covers_until, source, updated_at) values ($1, $2, $3, $4, $5) \
          on conflict (user_id) do update set summary = excluded.summary, covers_until = excluded.covers_until, \
@@ -116,15 +116,6 @@ async fn store(
     .bind(now)
     .execute(conn)
     .await?;
-    Ok(())
-}
-
-/// LGPD erasure, the summary's part.
-pub(in crate::conversation) async fn erase_user(
-    conn: &mut AnyConnection,
-    user_id: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("delete from conversation_summaries where user_id = $1").bind(user_id).execute(conn).await?;
     Ok(())
 }
 
@@ -142,12 +133,12 @@ impl Summaries {
 
     pub async fn get(&self, user_id: &str) -> Result<Option<Summary>, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        Ok(get(&mut conn, user_id).await?)
+        get(&mut conn, user_id).await
     }
 
     /// [`Summaries::get`] on the caller's connection.
     pub async fn get_in(&self, conn: &mut AnyConnection, user_id: &str) -> Result<Option<Summary>, AppError> {
-        Ok(get(conn, user_id).await?)
+        get(conn, user_id).await
     }
 
     /// The summary as it stands and the messages its update should fold in, in one read.
@@ -170,6 +161,6 @@ impl Summaries {
     ) -> Result<(), AppError> {
         let now = self.db.now_ms();
         let mut writer = self.db.writer().await?;
-        Ok(store(&mut writer, user_id, text, covers_until, source, now).await?)
+        store(&mut writer, user_id, text, covers_until, source, now).await
     }
 }

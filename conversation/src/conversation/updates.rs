@@ -4,13 +4,14 @@
 //! (`db::Notice`); delivery statuses are not announced (a view re-reads now and then for them).
 
 use crate::db::{Notice, Tx};
+use crate::error::AppError;
 
 /// The notice channel (also the PostgreSQL NOTIFY channel); the payload is the person's user id.
 pub const CHANNEL: &str = "socio_conversation";
 
 /// The person's conversation changed in this transaction.
-pub(in crate::conversation) async fn changed(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
-    tx.announce(CHANNEL, user_id.to_owned()).await
+pub(in crate::conversation) async fn changed(tx: &mut Tx, user_id: &str) -> Result<(), AppError> {
+    Ok(tx.announce(CHANNEL, user_id.to_owned()).await?)
 }
 
 /// Whether a notice says that this person's conversation changed.

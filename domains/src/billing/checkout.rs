@@ -25,7 +25,7 @@ pub struct CheckoutSession {
     pub status: String,
 }
 
-fn session_from(row: &AnyRow) -> Result<CheckoutSession, sqlx::Error> {
+fn session_from(row: &AnyRow) -> Result<CheckoutSession, AppError> {
     Ok(CheckoutSession {
         id: row.try_get("id")?,
         user_id: row.try_get("user_id")?,
@@ -46,7 +46,7 @@ pub(in crate::billing) async fn create_session(
     provider: &str,
     landing_variant: Option<&str>,
     opened_by: &str,
-) -> Result<CheckoutSession, sqlx::Error> {
+) -> Result<CheckoutSession, AppError> {
     let session = CheckoutSession {
         id: uuid::Uuid::new_v4().to_string(),
         user_id: Some(user_id.to_owned()),
@@ -79,7 +79,7 @@ pub(in crate::billing) async fn set_provider_session(
     id: &str,
     provider_session_id: &str,
     checkout_url: &str,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query("update checkout_sessions set provider_session_id = $1, checkout_url = $2 where id = $3")
         .bind(provider_session_id)
         .bind(checkout_url)
@@ -101,7 +101,7 @@ pub(in crate::billing) async fn open_session(
     interval: Interval,
     provider: &str,
     opened_by: &str,
-) -> Result<Option<(CheckoutSession, Option<String>)>, sqlx::Error> {
+) -> Result<Option<(CheckoutSession, Option<String>)>, AppError> {
     let row = sqlx::query(
         "select id, user_id, billing_interval, provider, amount_cents, currency, status, checkout_url \
          from checkout_sessions where user_id = $1 and status = 'open' and billing_interval = $2 \
@@ -117,10 +117,7 @@ pub(in crate::billing) async fn open_session(
     row.map(|r| Ok((session_from(&r)?, r.try_get("checkout_url")?))).transpose()
 }
 
-pub(in crate::billing) async fn find_session(
-    db: &Db,
-    id: &str,
-) -> Result<Option<CheckoutSession>, sqlx::Error> {
+pub(in crate::billing) async fn find_session(db: &Db, id: &str) -> Result<Option<CheckoutSession>, AppError> {
     let row = sqlx::query(
         "select id, user_id, billing_interval, provider, amount_cents, currency, status from checkout_sessions where id = $1",
     )
@@ -139,7 +136,7 @@ pub struct Outcome {
 }
 
 /// The outcome of a checkout session, for the page a person lands on after paying.
-pub(in crate::billing) async fn outcome(db: &Db, id: &str) -> Result<Option<Outcome>, sqlx::Error> {
+pub(in crate::billing) async fn outcome(db: &Db, id: &str) -> Result<Option<Outcome>, AppError> {
     let row = sqlx::query(
         "select id, user_id, billing_interval, provider, amount_cents, currency, status, completed_at, receipt_url \
          from checkout_sessions where id = $1",

@@ -71,7 +71,7 @@ pub struct ManualRefund {
 const COLUMNS: &str = "r.id, r.user_id, r.amount_cents, r.paid_with, r.status, r.pix_key, r.requested_at, \
      r.key_given_at, r.paid_at, u.name, u.phone_number";
 
-fn from_row(row: &AnyRow) -> Result<ManualRefund, sqlx::Error> {
+fn from_row(row: &AnyRow) -> Result<ManualRefund, AppError> {
     Ok(ManualRefund {
         id: row.try_get("id")?,
         user_id: row.try_get("user_id")?,
@@ -158,7 +158,7 @@ impl ManualRefunds {
              where r.user_id = $1 and r.status <> 'paid' order by r.requested_at desc limit 1"
         );
         let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_optional(self.db.pool()).await?;
-        Ok(row.as_ref().map(from_row).transpose()?)
+        row.as_ref().map(from_row).transpose()
     }
 
     /// Keeps the person's Pix key on their refund waiting for one. Once given, the key is kept as
@@ -196,7 +196,7 @@ impl ManualRefunds {
              case when r.status = 'paid' then -r.paid_at else r.requested_at end, r.id limit 500"
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(self.db.pool()).await?;
-        Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
+        rows.iter().map(from_row).collect::<Result<_, _>>()
     }
 
     /// Marks a refund paid by `admin_id` to `paid_key` (the key the admin was shown and paid) and

@@ -197,7 +197,7 @@ impl Payments {
     /// The person's current subscription, if any.
     pub async fn current(&self, user_id: &str) -> Result<Option<Subscription>, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        Ok(subscriptions::current(&mut conn, user_id).await?)
+        subscriptions::current(&mut conn, user_id).await
     }
 
     /// Cancels the person's subscription (refunded within the 7-day guarantee); the subscription,

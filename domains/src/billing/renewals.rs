@@ -37,7 +37,7 @@ pub(in crate::billing) async fn seen_event(
     db: &Db,
     provider: &str,
     event_id: &str,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     let row = sqlx::query("select 1 as seen from billing_events where provider = $1 and event_id = $2")
         .bind(provider)
         .bind(event_id)
@@ -52,7 +52,7 @@ pub(in crate::billing) async fn record_event(
     provider: &str,
     event_id: &str,
     kind: &str,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query(
         "insert into billing_events (provider, event_id, kind, received_at) values ($1, $2, $3, $4) \
          on conflict (provider, event_id) do nothing",
@@ -139,6 +139,6 @@ pub(in crate::billing) async fn ended_by_provider(
 async fn changed_user<'q>(
     conn: &mut AnyConnection,
     update: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
-) -> Result<Option<String>, sqlx::Error> {
+) -> Result<Option<String>, AppError> {
     Ok(update.fetch_optional(conn).await?.and_then(|r| r.try_get("user_id").ok()))
 }

@@ -83,15 +83,7 @@ pub enum HandlingError {
     #[error(transparent)]
     Stripe(#[from] StripeError),
     #[error(transparent)]
-    Database(#[from] sqlx::Error),
-    #[error("{0}")]
-    Billing(String),
-}
-
-impl From<AppError> for HandlingError {
-    fn from(err: AppError) -> Self {
-        HandlingError::Billing(err.to_string())
-    }
+    App(#[from] AppError),
 }
 
 /// Carries out one event. `fix_payment_url` is where a person whose renewal failed is sent.
@@ -192,7 +184,7 @@ pub enum EventOutcome {
     /// Handled now (and recorded, so a repeat changes nothing).
     Handled,
     /// Whether it was handled could not be read; Stripe retries.
-    Unavailable(sqlx::Error),
+    Unavailable(AppError),
     /// Could not be handled now; Stripe retries.
     Failed { kind: String, error: HandlingError },
 }

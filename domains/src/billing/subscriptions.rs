@@ -14,6 +14,7 @@ use crate::{
     db::{
         Db, Tx, get_bool,
         jobs::{self, JobPayload},
+        personal,
     },
     error::{AppError, Resource},
     identity::users::{Tier, Users},
@@ -110,7 +111,7 @@ impl Subscription {
     }
 }
 
-fn subscription_from(row: &AnyRow) -> Result<Subscription, sqlx::Error> {
+fn subscription_from(row: &AnyRow) -> Result<Subscription, AppError> {
     Ok(Subscription {
         id: row.try_get("id")?,
         interval: Interval::parse(&row.try_get::<String, _>("billing_interval")?),
@@ -140,7 +141,7 @@ pub struct Record {
 pub(in crate::billing) async fn history(
     conn: &mut AnyConnection,
     user_id: &str,
-) -> Result<Vec<Record>, sqlx::Error> {
+) -> Result<Vec<Record>, AppError> {
     sqlx::query(
         "select plan_type, billing_interval, provider, status, amount_cents, source, created_at \
          from subscriptions where user_id = $1 order by created_at",
@@ -167,7 +168,7 @@ pub(in crate::billing) async fn history(
 pub(in crate::billing) async fn current(
     conn: &mut AnyConnection,
     user_id: &str,
-) -> Result<Option<Subscription>, sqlx::Error> {
+) -> Result<Option<Subscription>, AppError> {
     let row = sqlx::query(
         "select id, billing_interval, provider, status, current_period_end, cancel_at_period_end, first_paid_at, created_at \
          from subscriptions where user_id = $1 order by case when status = 'canceled' then 1 else 0 end, created_at desc limit 1",
@@ -194,7 +195,7 @@ pub struct ProviderIds {
 pub(in crate::billing) async fn provider_ids(
     db: &Db,
     subscription_id: &str,
-) -> Result<ProviderIds, sqlx::Error> {
+) -> Result<ProviderIds, AppError> {
     let row = sqlx::query(
         "select provider_customer_id, provider_subscription_id, provider_payment_id from subscriptions where id = $1",
     )
@@ -288,7 +289,7 @@ pub(super) async fn stop_running(
     user_id: &str,
     now: i64,
     when: CancelWhen,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     let recurring = sqlx::query(
         "select provider_subscription_id from subscriptions where user_id = $1 and status <> 'canceled' \
          and provider = 'stripe' and provider_subscription_id is not null",
@@ -344,7 +345,7 @@ async fn override_tier(users: &Users, conn: &mut Tx, user_id: &str, tier: Tier) 
 pub(in crate::billing) async fn holds_open(
     conn: &mut AnyConnection,
     user_id: &str,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     Ok(sqlx::query("select 1 from subscriptions where user_id = $1 and status <> 'canceled'")
         .bind(user_id)
         .fetch_optional(conn)
@@ -352,32 +353,11 @@ pub(in crate::billing) async fn holds_open(
         .is_some())
 }
 
-/// A number change absorbed `from` into `into`: its checkouts and past subscriptions are `into`'s.
-pub(in crate::billing) async fn hand_over(
-    conn: &mut AnyConnection,
-    from: &str,
-    into: &str,
-) -> Result<(), sqlx::Error> {
-    for sql in [
-        "update checkout_sessions set user_id = $2 where user_id = $1",
-        "update subscriptions set user_id = $2 where user_id = $1",
-    ] {
-        sqlx::query(sql).bind(from).bind(into).execute(&mut *conn).await?;
-    }
-    Ok(())
-}
-
-/// LGPD erasure, billing's part: running subscriptions end (at the provider too), and the billing
-/// records the law keeps stay without the person.
-pub(in crate::billing) async fn erase_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
+/// LGPD erasure, billing's part: running subscriptions end (at the provider too), and billing's
+/// rows stay without the person ([`super::PERSONAL`]).
+pub(in crate::billing) async fn erase_user(tx: &mut Tx, user_id: &str) -> Result<(), AppError> {
     stop_running(tx, user_id, tx.now_ms(), CancelWhen::Now).await?;
-    for sql in [
-        "update subscriptions set user_id = null where user_id = $1",
-        "update checkout_sessions set user_id = null where user_id = $1",
-    ] {
-        sqlx::query(sql).bind(user_id).execute(&mut **tx).await?;
-    }
-    Ok(())
+    personal::erase(tx, super::PERSONAL, user_id).await
 }
 
 /// Subscriptions as a service, for the domains that compose billing's part into their own
@@ -397,7 +377,7 @@ impl Subscriptions {
     /// Every subscription the person had, newest first (their copy of their data).
     pub async fn history(&self, user_id: &str) -> Result<Vec<Record>, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        Ok(history(&mut conn, user_id).await?)
+        history(&mut conn, user_id).await
     }
 
     /// An admin's Pro or Free, recorded as an override in the caller's transaction (see
@@ -408,21 +388,11 @@ impl Subscriptions {
 
     /// Whether the user has a subscription that is not over, read in the caller's transaction.
     pub async fn holds_open_in(&self, conn: &mut AnyConnection, user_id: &str) -> Result<bool, AppError> {
-        Ok(holds_open(conn, user_id).await?)
-    }
-
-    /// `from`'s checkouts and past subscriptions become `into`'s, in the caller's transaction.
-    pub async fn hand_over_in(
-        &self,
-        conn: &mut AnyConnection,
-        from: &str,
-        into: &str,
-    ) -> Result<(), AppError> {
-        Ok(hand_over(conn, from, into).await?)
+        holds_open(conn, user_id).await
     }
 
     /// Billing's part of an erasure, in the erasure's transaction (see [`erase_user`]).
     pub async fn erase_in(&self, tx: &mut Tx, user_id: &str) -> Result<(), AppError> {
-        Ok(erase_user(tx, user_id).await?)
+        erase_user(tx, user_id).await
     }
 }

@@ -3,6 +3,7 @@
 //! commit by every server process (`db::Notice`), so per-process caches of live sessions forget
 //! what they held and open streams check whether their session still stands.
 
+use crate::error::AppError;
 use tokio::sync::broadcast::{Receiver, error::TryRecvError};
 
 use crate::db::{Db, Notice, Tx};
@@ -78,18 +79,18 @@ pub(in crate::identity) fn heard(notices: &mut Receiver<Notice>) -> impl Iterato
 }
 
 /// The user's row or sessions changed in this transaction.
-pub(in crate::identity) async fn user_changed(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
-    tx.announce(CHANNEL, Change::User(user_id.to_owned()).payload()).await
+pub(in crate::identity) async fn user_changed(tx: &mut Tx, user_id: &str) -> Result<(), AppError> {
+    Ok(tx.announce(CHANNEL, Change::User(user_id.to_owned()).payload()).await?)
 }
 
 /// A user was registered in this transaction.
-pub(in crate::identity) async fn user_joined(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
-    tx.announce(CHANNEL, Change::Joined(user_id.to_owned()).payload()).await
+pub(in crate::identity) async fn user_joined(tx: &mut Tx, user_id: &str) -> Result<(), AppError> {
+    Ok(tx.announce(CHANNEL, Change::Joined(user_id.to_owned()).payload()).await?)
 }
 
 /// A session ended by a statement already committed.
-pub(in crate::identity) async fn session_ended(db: &Db, session_id: &str) -> Result<(), sqlx::Error> {
-    db.announce(CHANNEL, Change::Session(session_id.to_owned()).payload()).await
+pub(in crate::identity) async fn session_ended(db: &Db, session_id: &str) -> Result<(), AppError> {
+    Ok(db.announce(CHANNEL, Change::Session(session_id.to_owned()).payload()).await?)
 }
 
 #[cfg(test)]

@@ -116,7 +116,7 @@ pub(in crate::identity) async fn store(
     phone: &PhoneNumber,
     code: &str,
     now: i64,
-) -> Result<String, sqlx::Error> {
+) -> Result<String, AppError> {
     sqlx::query("update login_codes set consumed_at = $1 where phone_number = $2 and consumed_at is null")
         .bind(now)
         .bind(phone.identity().e164())
@@ -137,7 +137,7 @@ pub(in crate::identity) async fn store(
 }
 
 /// Forgets a code that could not be delivered, so the cooldown does not block a new try.
-pub(in crate::identity) async fn discard(db: &Db, id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn discard(db: &Db, id: &str) -> Result<(), AppError> {
     sqlx::query("delete from login_codes where id = $1").bind(id).execute(&mut *db.writer().await?).await?;
     Ok(())
 }
@@ -199,7 +199,7 @@ pub(in crate::identity) async fn redeem(
     Err(AppError::InvalidCode)
 }
 
-async fn record_failure(conn: &mut AnyConnection, phone: &PhoneNumber, now: i64) -> Result<(), sqlx::Error> {
+async fn record_failure(conn: &mut AnyConnection, phone: &PhoneNumber, now: i64) -> Result<(), AppError> {
     let failures: i32 = sqlx::query(
         "insert into phone_auth_state (phone_number, failures, updated_at) values ($1, 1, $2) \
          on conflict (phone_number) do update set failures = phone_auth_state.failures + 1, updated_at = $2 \

@@ -10,7 +10,7 @@ use super::{
     totals::Totals,
     users::{Role, Tier},
 };
-use crate::db::{Db, Tx};
+use crate::db::{Db, Tx, personal};
 use crate::error::AppError;
 
 /// What a search looks for: a number typed in any form ("(31) 98765-4321") as its digits, anything
@@ -50,7 +50,7 @@ const LISTED: &str = "select u.id, u.name, u.phone_number, u.username, u.languag
 /// Most recently active first (the index `users_activity_idx`).
 const ACTIVITY_ORDER: &str = "order by coalesce(u.last_active_at, u.created_at) desc, u.id";
 
-fn listed(row: &AnyRow) -> Result<Listed, sqlx::Error> {
+fn listed(row: &AnyRow) -> Result<Listed, AppError> {
     let has_plan: i64 = row.try_get("has_plan")?;
     Ok(Listed {
         id: row.try_get("id")?,
@@ -78,10 +78,10 @@ pub struct Stats {
     pub completed_plans: i64,
 }
 
-/// LGPD erasure, identity's part (the orchestration is `erasure.rs`): sessions, login codes,
-/// failure counts, conflict records and the user row go. Returns the numbers the person was known
+/// LGPD erasure, identity's part (the orchestration is `erasure.rs`): its rows ([`super::PERSONAL`],
+/// the user row last), and the login codes and failure counts kept by the person's numbers. Returns the numbers the person was known
 /// by (as delivered, and their identity), or None when there is no such user.
-async fn erase(conn: &mut Tx, id: &str) -> Result<Option<Vec<String>>, sqlx::Error> {
+async fn erase(conn: &mut Tx, id: &str) -> Result<Option<Vec<String>>, AppError> {
     let row = sqlx::query("select phone_number, bsuid from users where id = $1")
         .bind(id)
         .fetch_optional(&mut **conn)
@@ -89,13 +89,7 @@ async fn erase(conn: &mut Tx, id: &str) -> Result<Option<Vec<String>>, sqlx::Err
     let Some(row) = row else { return Ok(None) };
     let (phone, bsuid): (Option<String>, Option<String>) =
         (row.try_get("phone_number")?, row.try_get("bsuid")?);
-    for sql in [
-        "delete from refresh_tokens where user_id = $1",
-        "delete from phone_key_conflicts where user_id = $1 or kept_user_id = $1",
-        "delete from users where id = $1",
-    ] {
-        sqlx::query(sql).bind(id).execute(&mut **conn).await?;
-    }
+    personal::erase(conn, super::PERSONAL, id).await?;
     changes::user_changed(conn, id).await?;
     let mut known_by: Vec<String> = bsuid.into_iter().collect();
     let Some(phone) = phone else { return Ok(Some(known_by)) };
@@ -197,7 +191,7 @@ impl Directory {
     /// Identity's part of an erasure, in the erasure's transaction (see [`erase`]): the numbers and
     /// ids the person was known by, or None when there is no such user.
     pub async fn erase_in(&self, tx: &mut Tx, id: &str) -> Result<Option<Vec<String>>, AppError> {
-        Ok(erase(tx, id).await?)
+        erase(tx, id).await
     }
 
     /// The user as listed, when there is one.
@@ -205,7 +199,7 @@ impl Directory {
         let db = &self.db;
         let sql = format!("{LISTED} from users u where u.id = $2");
         let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(true).bind(id).fetch_optional(db.pool()).await?;
-        Ok(row.as_ref().map(listed).transpose()?)
+        row.as_ref().map(listed).transpose()
     }
 
     /// The admin panel's figures: users (active in the last 30 days, Pro), messages, plans
@@ -242,8 +236,7 @@ impl Directory {
         )
         .fetch_all(db.pool())
         .await?;
-        Ok(rows
-            .iter()
+        rows.iter()
             .map(|r| {
                 Ok(Conflict {
                     user_id: r.try_get("user_id")?,
@@ -251,7 +244,7 @@ impl Directory {
                     phone_key: r.try_get("phone_key")?,
                 })
             })
-            .collect::<Result<_, sqlx::Error>>()?)
+            .collect::<Result<_, AppError>>()
     }
 
     /// Fills the search key of users who have none (written before it existed).

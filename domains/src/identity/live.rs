@@ -113,7 +113,7 @@ impl LiveSessions {
         Ok(live)
     }
 
-    async fn read(&self, user_id: &str, session_id: &str) -> Result<Option<Live>, sqlx::Error> {
+    async fn read(&self, user_id: &str, session_id: &str) -> Result<Option<Live>, AppError> {
         let mut conn = self.db.pool().acquire().await?;
         Ok(users::find_session_user(&mut conn, user_id, session_id, self.db.now_ms())
             .await?

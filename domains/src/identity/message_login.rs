@@ -197,7 +197,7 @@ pub(in crate::identity) async fn sent_by(
     code: &str,
     user_id: &str,
     now: i64,
-) -> Result<Arrival, sqlx::Error> {
+) -> Result<Arrival, AppError> {
     let row = sqlx::query(
         "update message_logins set status = 'asked', user_id = $1 \
          where code = $2 and status = 'waiting' and expires_at > $3 returning created_at, match_code, device",
@@ -225,7 +225,7 @@ pub(in crate::identity) async fn code_only(
     code: &str,
     user_id: &str,
     now: i64,
-) -> Result<Option<(i64, Device)>, sqlx::Error> {
+) -> Result<Option<(i64, Device)>, AppError> {
     let row = sqlx::query(
         "update message_logins set status = 'code_only', user_id = $1, answered_at = $3 \
          where code = $2 and status = 'waiting' and expires_at > $3 returning created_at, device",
@@ -247,7 +247,7 @@ pub(in crate::identity) async fn asked_with(
     conn: &mut AnyConnection,
     code: &str,
     question_id: &str,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query("update message_logins set question_id = $1 where code = $2 and status = 'asked'")
         .bind(question_id)
         .bind(code)
@@ -272,7 +272,7 @@ pub(in crate::identity) async fn pending_for(
     user_id: &str,
     code: Option<&str>,
     now: i64,
-) -> Result<Option<Pending>, sqlx::Error> {
+) -> Result<Option<Pending>, AppError> {
     let row = sqlx::query(
         "select code, question_id, match_code from message_logins where user_id = $1 and status = 'asked' \
          and expires_at > $2 and ($3 = '' or code = $3) order by created_at desc limit 1",
@@ -301,7 +301,7 @@ pub(in crate::identity) async fn answer(
     user_id: &str,
     confirmed: bool,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     let done = sqlx::query(
         "update message_logins set status = $1, answered_at = $2 \
          where code = $3 and user_id = $4 and status = 'asked' and expires_at > $2",
@@ -450,7 +450,7 @@ impl Replies {
         user_id: &str,
         now: i64,
     ) -> Result<Arrival, AppError> {
-        Ok(sent_by(conn, code, user_id, now).await?)
+        sent_by(conn, code, user_id, now).await
     }
 
     /// The person sent only a code of a login that asked them before (see [`code_only`]).
@@ -461,7 +461,7 @@ impl Replies {
         user_id: &str,
         now: i64,
     ) -> Result<Option<(i64, Device)>, AppError> {
-        Ok(code_only(conn, code, user_id, now).await?)
+        code_only(conn, code, user_id, now).await
     }
 
     /// The message that asked about `code`.
@@ -471,7 +471,7 @@ impl Replies {
         code: &str,
         question_id: &str,
     ) -> Result<(), AppError> {
-        Ok(asked_with(conn, code, question_id).await?)
+        asked_with(conn, code, question_id).await
     }
 
     /// The login this person was asked about and has not answered (see [`pending_for`]).
@@ -482,7 +482,7 @@ impl Replies {
         code: Option<&str>,
         now: i64,
     ) -> Result<Option<Pending>, AppError> {
-        Ok(pending_for(conn, user_id, code, now).await?)
+        pending_for(conn, user_id, code, now).await
     }
 
     /// The person's answer to "was it you?" (see [`answer`]).
@@ -494,6 +494,6 @@ impl Replies {
         confirmed: bool,
         now: i64,
     ) -> Result<bool, AppError> {
-        Ok(answer(conn, code, user_id, confirmed, now).await?)
+        answer(conn, code, user_id, confirmed, now).await
     }
 }

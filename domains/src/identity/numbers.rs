@@ -4,14 +4,17 @@
 //! for an admin.
 
 use super::{changes, contact::Bsuid, phone::PhoneNumber, search::search_key, users::User};
-use crate::{db::Tx, error::AppError};
+use crate::{
+    db::{Tx, personal},
+    error::AppError,
+};
 
 /// The account answers to `new_phone`; a code sent to the old number no longer logs anyone in.
 pub(in crate::identity) async fn change_number(
     conn: &mut Tx,
     user: &User,
     new_phone: &PhoneNumber,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query(
         "update users set phone_number = $1, phone_key = $2, search_key = $3, updated_at = $4 where id = $5",
     )
@@ -39,7 +42,7 @@ pub(in crate::identity) async fn change_bsuid(
     conn: &mut Tx,
     user_id: &str,
     bsuid: &Bsuid,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query("update users set bsuid = $1, updated_at = $2 where id = $3")
         .bind(bsuid.as_str())
         .bind(conn.now_ms())
@@ -56,7 +59,7 @@ pub(in crate::identity) async fn record_conflict(
     user_id: &str,
     other_user_id: &str,
     key: &str,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query(
         "insert into phone_key_conflicts (user_id, kept_user_id, phone_key, found_at) values ($1, $2, $3, $4) \
          on conflict (user_id) do update set kept_user_id = $2, phone_key = $3, found_at = $4",
@@ -70,16 +73,10 @@ pub(in crate::identity) async fn record_conflict(
     Ok(())
 }
 
-/// An account whose conversation went to another: its sessions, conflict records and row go
-/// (what other domains keep of it follows the user row's `on delete cascade`).
-pub(in crate::identity) async fn remove_absorbed(conn: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
-    for sql in [
-        "delete from refresh_tokens where user_id = $1",
-        "delete from phone_key_conflicts where user_id = $1 or kept_user_id = $1",
-        "delete from users where id = $1",
-    ] {
-        sqlx::query(sql).bind(user_id).execute(&mut **conn).await?;
-    }
+/// An account whose conversation went to another: identity's rows of it go, the user row last
+/// (what other domains kept of it was handed over, or follows the user row's `on delete cascade`).
+pub(in crate::identity) async fn remove_absorbed(conn: &mut Tx, user_id: &str) -> Result<(), AppError> {
+    personal::erase(conn, super::PERSONAL, user_id).await?;
     changes::user_changed(conn, user_id).await?;
     Ok(())
 }
@@ -98,12 +95,12 @@ impl Numbers {
         user: &User,
         phone: &PhoneNumber,
     ) -> Result<(), AppError> {
-        Ok(change_number(tx, user, phone).await?)
+        change_number(tx, user, phone).await
     }
 
     /// The account answers to a new business-scoped id from now on, in the caller's transaction.
     pub async fn change_bsuid_in(&self, tx: &mut Tx, user_id: &str, bsuid: &Bsuid) -> Result<(), AppError> {
-        Ok(change_bsuid(tx, user_id, bsuid).await?)
+        change_bsuid(tx, user_id, bsuid).await
     }
 
     /// `user_id` moved to a number or id (`key`) that `other_user_id` holds with more than a
@@ -115,11 +112,11 @@ impl Numbers {
         other_user_id: &str,
         key: &str,
     ) -> Result<(), AppError> {
-        Ok(record_conflict(tx, user_id, other_user_id, key).await?)
+        record_conflict(tx, user_id, other_user_id, key).await
     }
 
     /// An account whose conversation went to another goes, in the caller's transaction.
     pub async fn remove_absorbed_in(&self, tx: &mut Tx, user_id: &str) -> Result<(), AppError> {
-        Ok(remove_absorbed(tx, user_id).await?)
+        remove_absorbed(tx, user_id).await
     }
 }

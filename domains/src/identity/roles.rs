@@ -48,7 +48,7 @@ pub(in crate::identity) async fn set_role(
     conn: &mut Tx,
     user_id: &str,
     role: Role,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     let changed = sqlx::query("update users set role = $1, updated_at = $2 where id = $3 and role <> $1")
         .bind(role.as_str())
         .bind(conn.now_ms())
@@ -66,14 +66,11 @@ pub(in crate::identity) async fn set_role(
 
 /// Makes the number an admin, registering it if it never wrote to us (`ADMIN_PHONES`,
 /// `socio admin promote`).
-pub(in crate::identity) async fn ensure_admin(
-    conn: &mut Tx,
-    phone: &PhoneNumber,
-) -> Result<User, sqlx::Error> {
+pub(in crate::identity) async fn ensure_admin(conn: &mut Tx, phone: &PhoneNumber) -> Result<User, AppError> {
     let contact = Contact::phone(phone.clone());
     let user = users::register_contact(conn, &contact, Spelling::Typed, "", Language::default()).await?.user;
     if user.role != Role::Admin {
         set_role(conn, &user.id, Role::Admin).await?;
     }
-    users::find_by_id(&mut *conn, &user.id).await?.ok_or(sqlx::Error::RowNotFound)
+    users::find_by_id(&mut *conn, &user.id).await?.ok_or_else(|| sqlx::Error::RowNotFound.into())
 }

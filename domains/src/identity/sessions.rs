@@ -259,7 +259,7 @@ async fn insert_refresh(
     token: RefreshToken,
     expires_at: i64,
     now: i64,
-) -> Result<String, sqlx::Error> {
+) -> Result<String, AppError> {
     let family_id = token.family.to_string();
     let token = token.write(&keys.refresh_key);
     sqlx::query(
@@ -297,7 +297,7 @@ pub(in crate::identity) async fn family_of(
     db: &Db,
     keys: &TokenKeys,
     refresh: &str,
-) -> Result<Option<String>, sqlx::Error> {
+) -> Result<Option<String>, AppError> {
     if let Some(token) = RefreshToken::read(refresh, &keys.refresh_key) {
         return Ok(Some(token.family.to_string()));
     }
@@ -308,7 +308,7 @@ pub(in crate::identity) async fn family_of(
         .bind(hash(refresh))
         .fetch_optional(db.pool())
         .await?;
-    row.map(|r| r.try_get("family_id")).transpose()
+    Ok(row.map(|r| r.try_get("family_id")).transpose()?)
 }
 
 /// Trades a refresh token for its child pair in the same family. A token used before revokes its
@@ -401,7 +401,7 @@ pub(in crate::identity) async fn rotate(
 
 /// A used refresh token presented again past its reuse interval: only a thief (or the owner after
 /// a thief) would, so the whole session ends, logged as a security event.
-async fn replayed(db: &Db, family_id: &str, user_id: Option<&str>) -> Result<(), sqlx::Error> {
+async fn replayed(db: &Db, family_id: &str, user_id: Option<&str>) -> Result<(), AppError> {
     let ended = revoke_family(db, family_id).await?;
     if ended {
         tracing::warn!(target: "security", event = "refresh_reuse", session = %family_id, user = user_id.unwrap_or("-"), "a used refresh token was presented again; its session is revoked");
@@ -459,7 +459,7 @@ impl Sweep {
 }
 
 /// Revokes the session's tokens; whether any still stood.
-pub(in crate::identity) async fn revoke_family(db: &Db, family_id: &str) -> Result<bool, sqlx::Error> {
+pub(in crate::identity) async fn revoke_family(db: &Db, family_id: &str) -> Result<bool, AppError> {
     let revoked =
         sqlx::query("update refresh_tokens set revoked_at = $1 where family_id = $2 and revoked_at is null")
             .bind(db.now_ms())
@@ -472,7 +472,7 @@ pub(in crate::identity) async fn revoke_family(db: &Db, family_id: &str) -> Resu
 }
 
 /// Ends every session of a user (role change, erasure).
-pub(in crate::identity) async fn revoke_user(tx: &mut Tx, user_id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::identity) async fn revoke_user(tx: &mut Tx, user_id: &str) -> Result<(), AppError> {
     sqlx::query("update refresh_tokens set revoked_at = $1 where user_id = $2 and revoked_at is null")
         .bind(tx.now_ms())
         .bind(user_id)

@@ -97,7 +97,7 @@ impl User {
 
 const COLUMNS: &str = "id, phone_number, bsuid, username, name, language, subscription_status, role, created_at, last_active_at";
 
-fn from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
+fn from_row(row: &AnyRow) -> Result<User, AppError> {
     let phone: Option<String> = row.try_get("phone_number")?;
     let language: String = row.try_get("language")?;
     Ok(User {
@@ -138,7 +138,7 @@ pub(in crate::identity) async fn register_contact(
     spelling: Spelling,
     profile_name: &str,
     language: Language,
-) -> Result<Registered, sqlx::Error> {
+) -> Result<Registered, AppError> {
     let name: String = profile_name.trim().chars().take(120).collect();
     for _ in 0..2 {
         let by_bsuid = match &contact.bsuid {
@@ -165,7 +165,7 @@ pub(in crate::identity) async fn register_contact(
         let user = learn(conn, user, contact, spelling, &name).await?;
         return Ok(Registered { user, created: false, also: None });
     }
-    Err(sqlx::Error::RowNotFound)
+    Err(sqlx::Error::RowNotFound.into())
 }
 
 /// What [`register_contact`] found.
@@ -179,12 +179,7 @@ pub struct Registered {
 }
 
 /// A new account for `contact`; false when a concurrent first contact made it (any unique key).
-async fn insert(
-    conn: &mut Tx,
-    contact: &Contact,
-    name: &str,
-    language: Language,
-) -> Result<bool, sqlx::Error> {
+async fn insert(conn: &mut Tx, contact: &Contact, name: &str, language: Language) -> Result<bool, AppError> {
     let now = conn.now_ms();
     let id = uuid::Uuid::new_v4().to_string();
     // No conflict target: a concurrent first contact can collide on phone_number, phone_key or
@@ -219,7 +214,7 @@ async fn learn(
     contact: &Contact,
     spelling: Spelling,
     name: &str,
-) -> Result<User, sqlx::Error> {
+) -> Result<User, AppError> {
     let phone = match (&user.phone, &contact.phone) {
         (None, Some(new)) => Some(new.clone()),
         (Some(old), Some(new)) if spelling == Spelling::Delivered && old != new && old.same_person(new) => {
@@ -255,7 +250,7 @@ async fn learn(
 pub(in crate::identity) async fn find_by_contact(
     conn: &mut AnyConnection,
     contact: &Contact,
-) -> Result<Option<User>, sqlx::Error> {
+) -> Result<Option<User>, AppError> {
     if let Some(bsuid) = &contact.bsuid
         && let Some(user) = find_by_bsuid(&mut *conn, bsuid).await?
     {
@@ -271,7 +266,7 @@ pub(in crate::identity) async fn find_by_contact(
 pub(in crate::identity) async fn find_by_bsuid(
     conn: &mut AnyConnection,
     bsuid: &Bsuid,
-) -> Result<Option<User>, sqlx::Error> {
+) -> Result<Option<User>, AppError> {
     let sql = format!("select {COLUMNS} from users where bsuid = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(bsuid.as_str()).fetch_optional(conn).await?;
     row.as_ref().map(from_row).transpose()
@@ -281,7 +276,7 @@ pub(in crate::identity) async fn find_by_bsuid(
 pub(in crate::identity) async fn find_by_phone(
     conn: &mut AnyConnection,
     phone: &PhoneNumber,
-) -> Result<Option<User>, sqlx::Error> {
+) -> Result<Option<User>, AppError> {
     let sql = format!("select {COLUMNS} from users where phone_key = $1");
     let row =
         sqlx::query(sqlx::AssertSqlSafe(sql)).bind(phone.identity().e164()).fetch_optional(conn).await?;
@@ -291,7 +286,7 @@ pub(in crate::identity) async fn find_by_phone(
 pub(in crate::identity) async fn find_by_id(
     conn: &mut AnyConnection,
     id: &str,
-) -> Result<Option<User>, sqlx::Error> {
+) -> Result<Option<User>, AppError> {
     let sql = format!("select {COLUMNS} from users where id = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(conn).await?;
     row.as_ref().map(from_row).transpose()
@@ -306,7 +301,7 @@ pub(in crate::identity) async fn find_session_user(
     id: &str,
     session_id: &str,
     now: i64,
-) -> Result<Option<(User, i64)>, sqlx::Error> {
+) -> Result<Option<(User, i64)>, AppError> {
     let sql = format!(
         "select {COLUMNS}, (select max(expires_at) from refresh_tokens where family_id = $2 and user_id = $1 \
          and revoked_at is null and expires_at > $3) as session_ends_at from users where id = $1"
@@ -327,7 +322,7 @@ pub(in crate::identity) async fn touch(
     conn: &mut AnyConnection,
     user_id: &str,
     at: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query("update users set last_active_at = $1 where id = $2 and (last_active_at is null or last_active_at < $1)")
         .bind(at)
         .bind(user_id)
@@ -337,11 +332,7 @@ pub(in crate::identity) async fn touch(
 }
 
 /// Sets the tier (admin override, billing).
-pub(in crate::identity) async fn set_tier(
-    tx: &mut Tx,
-    user_id: &str,
-    tier: Tier,
-) -> Result<bool, sqlx::Error> {
+pub(in crate::identity) async fn set_tier(tx: &mut Tx, user_id: &str, tier: Tier) -> Result<bool, AppError> {
     let done = sqlx::query("update users set subscription_status = $1, updated_at = $2 where id = $3")
         .bind(tier.as_str())
         .bind(tx.now_ms())
@@ -357,7 +348,7 @@ pub(in crate::identity) async fn set_language(
     tx: &mut Tx,
     user_id: &str,
     language: Language,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query("update users set language = $1, updated_at = $2 where id = $3")
         .bind(language.tag())
         .bind(tx.now_ms())
@@ -371,7 +362,7 @@ pub(in crate::identity) async fn record_login(
     conn: &mut AnyConnection,
     user_id: &str,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query("update users set last_login_at = $1, updated_at = $1 where id = $2")
         .bind(now)
         .bind(user_id)
@@ -396,19 +387,19 @@ impl Users {
     /// The user with this id, when there is one.
     pub async fn find(&self, id: &str) -> Result<Option<User>, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        Ok(find_by_id(&mut conn, id).await?)
+        find_by_id(&mut conn, id).await
     }
 
     /// The user behind a number, however it is spelt.
     pub async fn find_by_phone(&self, phone: &PhoneNumber) -> Result<Option<User>, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        Ok(find_by_phone(&mut conn, phone).await?)
+        find_by_phone(&mut conn, phone).await
     }
 
     /// Records activity (a message) at `at`.
     pub async fn touch(&self, user_id: &str, at: i64) -> Result<(), AppError> {
         let mut writer = self.db.writer().await?;
-        Ok(touch(&mut writer, user_id, at).await?)
+        touch(&mut writer, user_id, at).await
     }
 
     /// The language the person is answered in from now on, committed.
@@ -421,7 +412,7 @@ impl Users {
 
     /// The user with this id, read inside the caller's connection or transaction.
     pub async fn find_in(&self, conn: &mut AnyConnection, id: &str) -> Result<Option<User>, AppError> {
-        Ok(find_by_id(conn, id).await?)
+        find_by_id(conn, id).await
     }
 
     /// The user behind a number, read inside the caller's transaction.
@@ -430,7 +421,7 @@ impl Users {
         conn: &mut AnyConnection,
         phone: &PhoneNumber,
     ) -> Result<Option<User>, AppError> {
-        Ok(find_by_phone(conn, phone).await?)
+        find_by_phone(conn, phone).await
     }
 
     /// The user WhatsApp knows by this business-scoped id, read inside the caller's transaction.
@@ -439,7 +430,7 @@ impl Users {
         conn: &mut AnyConnection,
         bsuid: &Bsuid,
     ) -> Result<Option<User>, AppError> {
-        Ok(find_by_bsuid(conn, bsuid).await?)
+        find_by_bsuid(conn, bsuid).await
     }
 
     /// The account a contact names (by BSUID first, then by number), inside the caller's transaction.
@@ -448,7 +439,7 @@ impl Users {
         conn: &mut AnyConnection,
         contact: &Contact,
     ) -> Result<Option<User>, AppError> {
-        Ok(find_by_contact(conn, contact).await?)
+        find_by_contact(conn, contact).await
     }
 
     /// The person a delivery names, created on first contact, in the caller's transaction
@@ -461,18 +452,18 @@ impl Users {
         profile_name: &str,
         language: Language,
     ) -> Result<Registered, AppError> {
-        Ok(register_contact(tx, contact, spelling, profile_name, language).await?)
+        register_contact(tx, contact, spelling, profile_name, language).await
     }
 
     /// Records activity (a message) at `at`, in the caller's connection or transaction.
     pub async fn touch_in(&self, conn: &mut AnyConnection, user_id: &str, at: i64) -> Result<(), AppError> {
-        Ok(touch(conn, user_id, at).await?)
+        touch(conn, user_id, at).await
     }
 
     /// Sets the tier (billing, the admin's override) in the caller's transaction; false when there
     /// is no such user.
     pub async fn set_tier_in(&self, tx: &mut Tx, user_id: &str, tier: Tier) -> Result<bool, AppError> {
-        Ok(set_tier(tx, user_id, tier).await?)
+        set_tier(tx, user_id, tier).await
     }
 
     /// The language the person is answered in, set in the caller's transaction.
@@ -482,6 +473,6 @@ impl Users {
         user_id: &str,
         language: Language,
     ) -> Result<(), AppError> {
-        Ok(set_language(tx, user_id, language).await?)
+        set_language(tx, user_id, language).await
     }
 }

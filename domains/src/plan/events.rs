@@ -78,7 +78,7 @@ impl PlanEvents {
         Ok(())
     }
 
-    async fn relay(&self, db: &Db, payload: &str) -> Result<(), sqlx::Error> {
+    async fn relay(&self, db: &Db, payload: &str) -> Result<(), AppError> {
         let Some((user_id, cursor)) = payload.split_once(' ') else { return Ok(()) };
         let Ok(cursor) = cursor.parse::<i64>() else { return Ok(()) };
         if !self.watched(user_id) {

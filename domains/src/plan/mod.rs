@@ -19,6 +19,21 @@ pub mod sections;
 pub mod store;
 pub mod tracking;
 
+/// The plan's rows of a person, all erased: the plan with its sections, change feed, drafts and
+/// documents (reached through the plan), the months recorded against it and the check-in choices;
+/// the changes they made to other people's plans (as an admin) stay without their id. None is
+/// handed over: an account with a plan is never absorbed by a number change.
+pub const PERSONAL: &[Personal] = &[
+    Personal::through("plan_changes", "plan_id", "business_plans"),
+    Personal::through("plan_sections", "plan_id", "business_plans"),
+    Personal::through("plan_documents", "plan_id", "business_plans"),
+    Personal::through("plan_drafts", "plan_id", "business_plans"),
+    Personal::of("business_plans", "user_id", Erase::Delete, HandOver::Stay),
+    Personal::of("plan_changes", "actor_id", Erase::Forget(&["actor_id"]), HandOver::Stay),
+    Personal::of("month_results", "user_id", Erase::Delete, HandOver::Stay),
+    Personal::of("reminder_preferences", "user_id", Erase::Delete, HandOver::Stay),
+];
+
 use self::{
     events::{PlanEvent, PlanEvents},
     store::{Change, Detail, Plan, Source, StepUpdate},
@@ -26,6 +41,7 @@ use self::{
 use crate::{
     db::{
         Db, notify,
+        personal::{Erase, HandOver, Personal},
         rate_limit::{self, Limit},
     },
     error::{AppError, Problem},
@@ -55,13 +71,7 @@ impl Plans {
     /// Whether the person has a plan, read in the caller's transaction (a number change never
     /// merges such an account away).
     pub async fn exists_in(&self, conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<bool, AppError> {
-        Ok(store::has_plan(conn, user_id).await?)
-    }
-
-    /// The plan's part of an erasure, in the erasure's transaction: the plan with its sections,
-    /// changes, drafts and documents.
-    pub async fn erase_in(&self, conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), AppError> {
-        Ok(store::erase_user(conn, user_id).await?)
+        store::has_plan(conn, user_id).await
     }
 
     pub fn events(&self) -> &PlanEvents {
@@ -121,7 +131,7 @@ impl Plans {
 
     /// The cursor of the person's latest change (0 with none).
     pub async fn latest_cursor(&self, user_id: &str) -> Result<i64, AppError> {
-        Ok(store::latest_cursor(&self.db, user_id).await?)
+        store::latest_cursor(&self.db, user_id).await
     }
 
     /// The person's changes after `since`, oldest first, at most `limit`.
@@ -131,12 +141,12 @@ impl Plans {
         since: i64,
         limit: i64,
     ) -> Result<Vec<Change>, AppError> {
-        Ok(store::changes_since(&self.db, user_id, since, limit).await?)
+        store::changes_since(&self.db, user_id, since, limit).await
     }
 
     pub async fn find(&self, user_id: &str) -> Result<Option<Plan>, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        Ok(store::find(&mut conn, user_id, Detail::WithDocument, self.db.now_ms()).await?)
+        store::find(&mut conn, user_id, Detail::WithDocument, self.db.now_ms()).await
     }
 
     /// The plan with `detail`, as it stands at `at`, read in the caller's connection or transaction.
@@ -147,7 +157,7 @@ impl Plans {
         detail: Detail,
         at: i64,
     ) -> Result<Option<Plan>, AppError> {
-        Ok(store::find(conn, user_id, detail, at).await?)
+        store::find(conn, user_id, detail, at).await
     }
 
     pub async fn get_or_create(&self, user_id: &str) -> Result<Plan, AppError> {
@@ -196,10 +206,10 @@ impl Plans {
     /// Says of the sections written before the flag was kept whether they have anything filled
     /// in (at start: the admin's list reads the flag).
     pub async fn fill_section_flags(&self) -> Result<u64, AppError> {
-        Ok(store::fill_section_flags(&self.db).await?)
+        store::fill_section_flags(&self.db).await
     }
 
     pub async fn delete(&self, user_id: &str) -> Result<bool, AppError> {
-        Ok(store::delete(&self.db, user_id).await?)
+        store::delete(&self.db, user_id).await
     }
 }

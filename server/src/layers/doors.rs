@@ -3,8 +3,9 @@
 //! transactions behind the service's back — so such steps are private to their domain
 //! (`pub(in crate::<domain>)`) and callers above go through the service, which owns its
 //! transactions; a step inside a caller's transaction takes that transaction (`&mut Tx`) instead.
-//! And a service says its errors as the application's (`AppError`): the database's error is
-//! wrapped once, where the service meets it, never handed up.
+//! And one error type runs down to the steps: no function outside `db/` names the database's own
+//! error (`sqlx::Error`) in its signature; `?` turns it into the application's (`AppError`) where
+//! a step meets the database.
 
 use super::circles::{Token, production, read_workspace, tokens};
 
@@ -17,12 +18,11 @@ enum Place {
 }
 
 /// A public function (`pub`, or `pub(crate)`; `pub(super)` and `pub(in …)` keep it inside): where
-/// it stands, its name, and the tokens of its parameters and of what it returns.
+/// it stands, its name, and the tokens of its parameters.
 struct Public {
     place: Place,
     name: String,
     parameters: Vec<Token>,
-    returns: Vec<Token>,
 }
 
 /// What a block is, by the first keyword of the item that opens it.
@@ -88,7 +88,7 @@ fn public_functions(source: &str) -> Vec<Public> {
                     continue;
                 }
                 let name = ident(next + 1).unwrap_or_default().to_owned();
-                // The parameters: from the first `(` to its match; what it returns: to the body.
+                // The parameters: from the first `(` to its match.
                 let Some(open) = (next..tokens.len()).find(|&i| tokens[i] == Token::Other('(')) else {
                     continue;
                 };
@@ -105,15 +105,7 @@ fn public_functions(source: &str) -> Vec<Public> {
                         break;
                     }
                 }
-                let end = (close..tokens.len())
-                    .find(|&i| matches!(tokens[i], Token::Open | Token::Semicolon))
-                    .unwrap_or(tokens.len());
-                let returns = tokens[close + 1..end]
-                    .iter()
-                    .take_while(|t| !matches!(t, Token::Ident(w) if w == "where"))
-                    .cloned()
-                    .collect();
-                found.push(Public { place, name, parameters: tokens[open..=close].to_vec(), returns });
+                found.push(Public { place, name, parameters: tokens[open..=close].to_vec() });
             }
             _ => {}
         }
@@ -145,20 +137,26 @@ fn public_free_functions_taking_a_connection(source: &str) -> Vec<String> {
         .collect()
 }
 
-/// The public methods of a file that return the database's own error (`sqlx::Error`).
-fn public_methods_returning_the_database_s_error(source: &str) -> Vec<String> {
-    public_functions(source)
-        .into_iter()
-        .filter(|f| {
-            f.place == Place::Method
-                && f.returns.windows(3).any(|w| {
-                    w[0] == Token::Ident("sqlx".into())
-                        && w[1] == Token::Path
-                        && w[2] == Token::Ident("Error".into())
-                })
-        })
-        .map(|f| f.name)
-        .collect()
+/// The functions of a file, public or not, whose signature names the database's own error
+/// (`sqlx::Error`).
+fn functions_returning_the_database_s_error(source: &str) -> Vec<String> {
+    let tokens = tokens(source);
+    let mut found = Vec::new();
+    for (at, token) in tokens.iter().enumerate() {
+        if *token != Token::Ident("fn".into()) {
+            continue;
+        }
+        let Some(Token::Ident(name)) = tokens.get(at + 1) else { continue };
+        let end = (at..tokens.len())
+            .find(|&i| matches!(tokens[i], Token::Open | Token::Semicolon))
+            .unwrap_or(tokens.len());
+        if tokens[at..end].windows(3).any(|w| {
+            w[0] == Token::Ident("sqlx".into()) && w[1] == Token::Path && w[2] == Token::Ident("Error".into())
+        }) {
+            found.push(name.clone());
+        }
+    }
+    found
 }
 
 #[test]
@@ -188,15 +186,16 @@ fn the_reader_finds_public_steps_on_a_caller_s_connection_or_transaction() {
 }
 
 #[test]
-fn the_reader_finds_public_methods_that_return_the_database_s_error() {
+fn the_reader_finds_every_function_whose_signature_names_the_database_s_error() {
     let source = "impl Service {\n\
                       pub async fn raw(&self) -> Result<(), sqlx::Error> { todo!() }\n\
                       pub async fn wrapped(&self) -> Result<(), AppError> { todo!() }\n\
                       async fn private(&self) -> Result<(), sqlx::Error> { todo!() }\n\
                       pub fn generic<T>(&self) -> Result<T, sqlx::Error> where T: Send { todo!() }\n\
                   }\n\
-                  pub async fn step(tx: &mut Tx) -> Result<(), sqlx::Error> { todo!() }";
-    assert_eq!(public_methods_returning_the_database_s_error(source), ["raw", "generic"]);
+                  pub async fn step(tx: &mut Tx) -> Result<(), sqlx::Error> { todo!() }\n\
+                  fn body() -> Result<(), AppError> { Err(sqlx::Error::RowNotFound.into()) }";
+    assert_eq!(functions_returning_the_database_s_error(source), ["raw", "private", "generic", "step"]);
 }
 
 /// What `find` finds in each production file outside `db/`, as `file: name`.
@@ -215,11 +214,15 @@ fn found_in(which: fn(&str) -> bool, find: fn(&str) -> Vec<String>) -> Vec<Strin
 }
 
 #[test]
-fn every_service_outside_db_says_its_errors_as_the_app_s_error() {
-    let found = outside_db(public_methods_returning_the_database_s_error);
+fn no_function_outside_db_hands_up_the_database_s_error() {
+    // error.rs holds the one conversion (`From<sqlx::Error> for AppError`).
+    let found = found_in(
+        |file| !file.starts_with("db/") && file != "error.rs",
+        functions_returning_the_database_s_error,
+    );
     assert!(
         found.is_empty(),
-        "methods that hand the database's error up (wrap it once, as AppError):\n{}",
+        "functions that hand the database's error up (one error type down to the steps: AppError):\n{}",
         found.join("\n")
     );
 }

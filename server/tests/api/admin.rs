@@ -175,6 +175,15 @@ async fn erasing_a_user_removes_everything_personal_and_ends_their_sessions(db: 
         .call(Method::GET, &format!("/api/admin/users/{id}/business-plan"), Value::Null, Some(&admin))
         .await;
     assert_eq!(plan["data"]["businessPlan"]["ideaData"]["businessIdea"], "Segredo");
+    // A copy of her data still to be fetched, and a guarantee refund by Pix not yet paid.
+    for sql in [
+        "insert into export_links (id, user_id, requester_id, session_id, requester_role, expires_at, created_at) \
+         values ('l1', $1, $1, 's1', 'user', 9999999999999, 0)",
+        "insert into manual_refunds (id, user_id, subscription_id, amount_cents, paid_with, status, pix_key, requested_at) \
+         values ('r1', $1, 'sub1', 10000, 'boleto', 'to_pay', 'ana@example.com', 0)",
+    ] {
+        sqlx::query(sql).bind(&id).execute(app.db.pool()).await.unwrap();
+    }
 
     let (status, body) =
         app.call(Method::DELETE, &format!("/api/admin/users/{id}"), Value::Null, Some(&admin)).await;
@@ -199,6 +208,15 @@ async fn erasing_a_user_removes_everything_personal_and_ends_their_sessions(db: 
         };
         assert_eq!(left, admin_rows, "{table}");
     }
+    assert_eq!(app.count("select count(*) as n from export_links").await, 0, "her copy's link goes");
+    assert_eq!(
+        app.count(
+            "select count(*) as n from manual_refunds where status = 'to_pay' and pix_key = 'ana@example.com'"
+        )
+        .await,
+        1,
+        "the refund we owe her stays, with the key to pay it to"
+    );
     assert_eq!(
         app.call(Method::GET, "/api/auth/me", Value::Null, Some(&token)).await.0,
         401,

@@ -60,7 +60,14 @@ impl FaultProxy {
 
     /// Listens again on the same address.
     pub async fn come_back(&self) {
-        // Tokio sets SO_REUSEADDR: the address is free again once the old listener is gone.
+        // Tokio sets SO_REUSEADDR: the address is free again once the old listener is gone — which
+        // is when its aborted task is next polled and dropped, not at `abort`: yield until then.
+        for _ in 0..10_000 {
+            if let Ok(listener) = TcpListener::bind(self.address).await {
+                return self.serve(listener);
+            }
+            tokio::task::yield_now().await;
+        }
         let listener = TcpListener::bind(self.address).await.expect("the proxy's address is free again");
         self.serve(listener);
     }

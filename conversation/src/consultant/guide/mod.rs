@@ -19,7 +19,10 @@ use super::{
     results_interview, scope,
 };
 use crate::{
-    db::Db,
+    db::{
+        Db,
+        personal::{Erase, HandOver, Personal},
+    },
     error::AppError,
     identity::users::{User, Users},
     locale::Language,
@@ -464,20 +467,6 @@ impl Guide {
     }
 }
 
-/// LGPD erasure, the guide's part: where the interview stood.
-async fn erase_user(conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("delete from guide_state where user_id = $1").bind(user_id).execute(conn).await?;
-    Ok(())
-}
-
-/// The question the guide last asked each person, as a door for an erasure, which needs none of the
-/// guide's plans or links.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AskedQuestions;
-
-impl AskedQuestions {
-    /// The guide's part of an erasure, in the erasure's transaction.
-    pub async fn erase_in(&self, conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), AppError> {
-        Ok(erase_user(conn, user_id).await?)
-    }
-}
+/// The guide's rows of a person: where the interview stood, erased with them (an absorbed
+/// account's goes with it).
+pub const PERSONAL: &[Personal] = &[Personal::of("guide_state", "user_id", Erase::Delete, HandOver::Stay)];

@@ -1,6 +1,7 @@
 //! A person's activity figures for the dashboard: messages this week, days active in the last
 //! thirty, messages in all — days in São Paulo.
 
+use crate::error::AppError;
 use sqlx::Row;
 
 use crate::{
@@ -23,7 +24,7 @@ pub(in crate::conversation) async fn activity(
     db: &Db,
     user_id: &str,
     now: i64,
-) -> Result<Activity, sqlx::Error> {
+) -> Result<Activity, AppError> {
     let today = CivilDate::in_sao_paulo(now);
     let week_starts = today.plus_days(-6).starts_at();
     let month_starts = today.plus_days(-29).starts_at();

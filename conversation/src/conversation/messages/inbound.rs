@@ -2,6 +2,7 @@
 //! the reply job that answers it (`received` → `processing` → `answered`), a web chat's message,
 //! a voice note's transcription.
 
+use crate::error::AppError;
 use sqlx::{AnyConnection, Row};
 
 use crate::{
@@ -19,7 +20,7 @@ pub(in crate::conversation) async fn insert_inbound(
     message: &InboundMessage,
     received_at: i64,
     now: i64,
-) -> Result<Option<String>, sqlx::Error> {
+) -> Result<Option<String>, AppError> {
     let id = uuid::Uuid::new_v4().to_string();
     let inserted = sqlx::query(
         "insert into messages (id, user_id, direction, author, kind, content, wa_message_id, status, raw, media_id, created_at, updated_at) \
@@ -58,7 +59,7 @@ pub(in crate::conversation) async fn claim_unanswered(
     user_id: &str,
     job_id: &str,
     now: i64,
-) -> Result<Claimed, sqlx::Error> {
+) -> Result<Claimed, AppError> {
     // One statement, which also says whether a person holds the conversation and whether we ever
     // answered: on SQLite it runs inside the one writer's turn, on PostgreSQL every statement is a
     // round trip, and a crowd's thousand claims come at once (issue 46).
@@ -71,7 +72,7 @@ pub(in crate::conversation) async fn claim_unanswered(
     let rows =
         sqlx::query(sqlx::AssertSqlSafe(sql)).bind(job_id).bind(now).bind(user_id).fetch_all(conn).await?;
     // Counts (a boolean reads back as an integer on SQLite): none found is false.
-    let found = |name: &str| -> Result<bool, sqlx::Error> {
+    let found = |name: &str| -> Result<bool, AppError> {
         rows.first().map_or(Ok(false), |row| Ok(row.try_get::<i64, _>(name)? > 0))
     };
     let (taken, first_contact) = (found("taken")?, !rows.is_empty() && !found("replied")?);
@@ -97,7 +98,7 @@ pub(in crate::conversation) async fn mark_answered(
     user_id: &str,
     job_id: &str,
     now: i64,
-) -> Result<u64, sqlx::Error> {
+) -> Result<u64, AppError> {
     let done = sqlx::query(MARK_ANSWERED).bind(now).bind(job_id).bind(user_id).execute(conn).await?;
     Ok(done.rows_affected())
 }
@@ -111,7 +112,7 @@ pub(in crate::conversation) async fn mark_handled(
     conn: &mut AnyConnection,
     id: &str,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query("update messages set status = 'answered', updated_at = $1 where id = $2")
         .bind(now)
         .bind(id)
@@ -126,7 +127,7 @@ pub(in crate::conversation) async fn settle_in_progress(
     conn: &mut AnyConnection,
     user_id: &str,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query(
         "update messages set status = 'answered', updated_at = $1 \
          where user_id = $2 and direction = 'inbound' and status = 'processing'",
@@ -146,7 +147,7 @@ pub(in crate::conversation) async fn insert_by_person(
     admin_name: &str,
     content: &str,
     created_at: i64,
-) -> Result<String, sqlx::Error> {
+) -> Result<String, AppError> {
     let id = uuid::Uuid::new_v4().to_string();
     sqlx::query(
         "insert into messages (id, user_id, direction, author, kind, content, status, sent_by, sent_by_name, created_at, updated_at) \
@@ -170,7 +171,7 @@ pub(in crate::conversation) async fn insert_web_message(
     author: Author,
     content: &str,
     at: i64,
-) -> Result<Message, sqlx::Error> {
+) -> Result<Message, AppError> {
     let id = uuid::Uuid::new_v4().to_string();
     let (direction, author_key, status) = match author {
         Author::User => ("inbound", "user", "answered"),
@@ -206,11 +207,7 @@ pub(in crate::conversation) async fn insert_web_message(
 }
 
 /// Keeps what a voice note said (its transcription) as the message's words.
-pub(in crate::conversation) async fn set_content(
-    db: &Db,
-    id: &str,
-    content: &str,
-) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn set_content(db: &Db, id: &str, content: &str) -> Result<(), AppError> {
     sqlx::query("update messages set content = $1, updated_at = $2 where id = $3")
         .bind(content)
         .bind(db.now_ms())

@@ -58,7 +58,7 @@ pub struct Message {
 
 pub(super) const COLUMNS: &str = "id, user_id, author, kind, content, status, error, wa_message_id, created_at, sent_by_name, choices, template";
 
-pub(super) fn from_row(row: &AnyRow) -> Result<Message, sqlx::Error> {
+pub(super) fn from_row(row: &AnyRow) -> Result<Message, AppError> {
     Ok(Message {
         id: row.try_get("id")?,
         user_id: row.try_get("user_id")?,
@@ -84,7 +84,7 @@ pub(super) fn from_row(row: &AnyRow) -> Result<Message, sqlx::Error> {
 pub(in crate::conversation) async fn last_outbound(
     conn: &mut AnyConnection,
     user_id: &str,
-) -> Result<Option<Message>, sqlx::Error> {
+) -> Result<Option<Message>, AppError> {
     let sql = format!(
         "select {COLUMNS} from messages where user_id = $1 and direction = 'outbound' order by created_at desc limit 1"
     );
@@ -97,7 +97,7 @@ pub(in crate::conversation) async fn outbound_before(
     conn: &mut AnyConnection,
     user_id: &str,
     message_id: &str,
-) -> Result<Option<Message>, sqlx::Error> {
+) -> Result<Option<Message>, AppError> {
     let sql = format!(
         "select {COLUMNS} from messages where user_id = $1 and direction = 'outbound' \
          and created_at < (select m.created_at from messages m where m.id = $2) order by created_at desc limit 1"
@@ -111,17 +111,17 @@ pub(in crate::conversation) async fn outbound_before(
 pub(in crate::conversation) async fn last_inbound_at(
     conn: &mut AnyConnection,
     user_id: &str,
-) -> Result<Option<i64>, sqlx::Error> {
+) -> Result<Option<i64>, AppError> {
     let row = sqlx::query(
         "select max(created_at) as at from messages where user_id = $1 and direction = 'inbound'",
     )
     .bind(user_id)
     .fetch_one(conn)
     .await?;
-    row.try_get("at")
+    Ok(row.try_get("at")?)
 }
 
-pub(in crate::conversation) async fn get(db: &Db, id: &str) -> Result<Option<Message>, sqlx::Error> {
+pub(in crate::conversation) async fn get(db: &Db, id: &str) -> Result<Option<Message>, AppError> {
     let sql = format!("select {COLUMNS} from messages where id = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(db.pool()).await?;
     row.as_ref().map(from_row).transpose()
@@ -132,7 +132,7 @@ pub(in crate::conversation) async fn get(db: &Db, id: &str) -> Result<Option<Mes
 pub(in crate::conversation) async fn get_to_send(
     conn: &mut AnyConnection,
     id: &str,
-) -> Result<Option<(Message, Option<i64>)>, sqlx::Error> {
+) -> Result<Option<(Message, Option<i64>)>, AppError> {
     let sql = format!(
         "select {COLUMNS}, (select max(i.created_at) from messages i \
          where i.user_id = messages.user_id and i.direction = 'inbound') as last_inbound_at \
@@ -143,10 +143,7 @@ pub(in crate::conversation) async fn get_to_send(
 }
 
 /// A user's whole conversation, oldest first.
-pub(in crate::conversation) async fn conversation(
-    db: &Db,
-    user_id: &str,
-) -> Result<Vec<Message>, sqlx::Error> {
+pub(in crate::conversation) async fn conversation(db: &Db, user_id: &str) -> Result<Vec<Message>, AppError> {
     let sql = format!("select {COLUMNS} from messages where user_id = $1 order by created_at, id");
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_all(db.pool()).await?;
     rows.iter().map(from_row).collect()
@@ -160,7 +157,7 @@ pub(in crate::conversation) async fn before_latest(
     after: i64,
     keep_latest: i64,
     limit: i64,
-) -> Result<Vec<Message>, sqlx::Error> {
+) -> Result<Vec<Message>, AppError> {
     let sql = format!(
         "select {COLUMNS} from messages where user_id = $1 and created_at > $2 and id not in \
          (select id from messages where user_id = $1 order by created_at desc, id desc limit $3) \
@@ -182,7 +179,7 @@ pub(in crate::conversation) async fn page(
     user_id: &str,
     limit: i64,
     offset: i64,
-) -> Result<(Vec<Message>, i64), sqlx::Error> {
+) -> Result<(Vec<Message>, i64), AppError> {
     let found = latest(conn, user_id, limit, offset).await?;
     // A page that came back short ends the conversation: it says the total itself (a reply's
     // context, most people's, is one statement instead of two).
@@ -211,7 +208,7 @@ pub(in crate::conversation) async fn latest(
     user_id: &str,
     limit: i64,
     offset: i64,
-) -> Result<Vec<Message>, sqlx::Error> {
+) -> Result<Vec<Message>, AppError> {
     let sql = format!(
         "select {COLUMNS} from messages where user_id = $1 order by created_at desc, id desc limit $2 offset $3"
     );
@@ -221,7 +218,7 @@ pub(in crate::conversation) async fn latest(
 }
 
 /// The WhatsApp media id of a message (voice notes, images), if any.
-pub(in crate::conversation) async fn media_id(db: &Db, id: &str) -> Result<Option<String>, sqlx::Error> {
+pub(in crate::conversation) async fn media_id(db: &Db, id: &str) -> Result<Option<String>, AppError> {
     let row =
         sqlx::query("select media_id from messages where id = $1").bind(id).fetch_optional(db.pool()).await?;
     Ok(row.map(|r| r.try_get::<Option<String>, _>("media_id")).transpose()?.flatten())
@@ -235,7 +232,7 @@ pub(in crate::conversation) async fn history(
     to: i64,
     limit: i64,
     offset: i64,
-) -> Result<(Vec<Message>, i64), sqlx::Error> {
+) -> Result<(Vec<Message>, i64), AppError> {
     let sql = format!(
         "select {COLUMNS} from messages where user_id = $1 and created_at >= $2 and created_at <= $3 \
          order by created_at, id limit $4 offset $5"
@@ -260,34 +257,6 @@ pub(in crate::conversation) async fn history(
     Ok((rows.iter().map(from_row).collect::<Result<_, _>>()?, total))
 }
 
-/// A number change absorbed `from` into `into`: its conversation is `into`'s.
-pub(in crate::conversation) async fn hand_over(
-    conn: &mut AnyConnection,
-    from: &str,
-    into: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("update messages set user_id = $2 where user_id = $1")
-        .bind(from)
-        .bind(into)
-        .execute(conn)
-        .await?;
-    Ok(())
-}
-
-/// LGPD erasure, the messages' part: every message to and from the person, and their name on
-/// what they wrote to others as an admin.
-pub(in crate::conversation) async fn erase_user(
-    conn: &mut AnyConnection,
-    user_id: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("delete from messages where user_id = $1").bind(user_id).execute(&mut *conn).await?;
-    sqlx::query("update messages set sent_by = null, sent_by_name = null where sent_by = $1")
-        .bind(user_id)
-        .execute(conn)
-        .await?;
-    Ok(())
-}
-
 /// A person's messages as the layers above the conversation reach them (the consultant, the
 /// export): one message, the whole conversation, a page, a voice note's media and its words once
 /// transcribed, whether a reply of ours is still on its way, and the web chat's messages, which
@@ -304,7 +273,7 @@ impl Messages {
     }
 
     pub async fn get(&self, id: &str) -> Result<Option<Message>, AppError> {
-        Ok(get(&self.db, id).await?)
+        get(&self.db, id).await
     }
 
     /// Stores a reply of ours, queued for sending, in the caller's transaction (which enqueues its
@@ -317,7 +286,7 @@ impl Messages {
         choices: &[Choice],
         at: i64,
     ) -> Result<String, AppError> {
-        Ok(insert_outbound(conn, user_id, content, choices, at).await?)
+        insert_outbound(conn, user_id, content, choices, at).await
     }
 
     /// Keeps a document of ours (the plan's PDF, `caption` its words) under the caller's `id`,
@@ -339,12 +308,12 @@ impl Messages {
     /// Our last message to the person, if any.
     pub async fn last_outbound(&self, user_id: &str) -> Result<Option<Message>, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        Ok(last_outbound(&mut conn, user_id).await?)
+        last_outbound(&mut conn, user_id).await
     }
 
     /// The person's whole conversation, oldest first.
     pub async fn conversation(&self, user_id: &str) -> Result<Vec<Message>, AppError> {
-        Ok(conversation(&self.db, user_id).await?)
+        conversation(&self.db, user_id).await
     }
 
     /// A page of the person's conversation, newest first, and how many messages there are in all.
@@ -354,7 +323,7 @@ impl Messages {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<Message>, i64), AppError> {
-        Ok(page(&mut *self.db.pool().acquire().await?, user_id, limit, offset).await?)
+        page(&mut *self.db.pool().acquire().await?, user_id, limit, offset).await
     }
 
     /// [`Messages::page`] on the caller's connection.
@@ -365,17 +334,17 @@ impl Messages {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<Message>, i64), AppError> {
-        Ok(page(conn, user_id, limit, offset).await?)
+        page(conn, user_id, limit, offset).await
     }
 
     /// The WhatsApp media id of a message (voice notes, images), if any.
     pub async fn media_id(&self, id: &str) -> Result<Option<String>, AppError> {
-        Ok(media_id(&self.db, id).await?)
+        media_id(&self.db, id).await
     }
 
     /// Keeps what a voice note said (its transcription) as the message's words.
     pub async fn set_content(&self, id: &str, content: &str) -> Result<(), AppError> {
-        Ok(set_content(&self.db, id, content).await?)
+        set_content(&self.db, id, content).await
     }
 
     /// Stores a message of the web chat, the person's (`Author::User`) or the consultant's, at
@@ -387,12 +356,12 @@ impl Messages {
         content: &str,
         at: i64,
     ) -> Result<Message, AppError> {
-        Ok(insert_web_message(&self.db, user_id, author, content, at).await?)
+        insert_web_message(&self.db, user_id, author, content, at).await
     }
 
     /// Whether a message of ours to the person other than `except` is still queued or being sent.
     pub async fn outbound_pending(&self, user_id: &str, except: &str) -> Result<bool, AppError> {
-        Ok(outbound_pending(&self.db, user_id, except).await?)
+        outbound_pending(&self.db, user_id, except).await
     }
 }
 

@@ -1,6 +1,7 @@
 //! What Sócio sends: replies, an admin's words as the consultant, notices, proactive messages
 //! with their template, documents — each stored `queued` before it is sent, once per job.
 
+use crate::error::AppError;
 use sqlx::AnyConnection;
 
 use crate::{
@@ -15,7 +16,7 @@ pub(in crate::conversation) async fn insert_outbound(
     content: &str,
     choices: &[Choice],
     created_at: i64,
-) -> Result<String, sqlx::Error> {
+) -> Result<String, AppError> {
     let id = uuid::Uuid::new_v4().to_string();
     insert_outbound_as(conn, &id, user_id, content, choices, created_at).await?;
     Ok(id)
@@ -29,7 +30,7 @@ pub(in crate::conversation) async fn insert_outbound_as(
     content: &str,
     choices: &[Choice],
     created_at: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     let choices = (!choices.is_empty()).then(|| serde_json::to_string(choices).unwrap_or_default());
     sqlx::query(
         "insert into messages (id, user_id, direction, author, kind, content, status, choices, created_at, updated_at) \
@@ -54,7 +55,7 @@ pub(in crate::conversation) async fn insert_notice(
     user_id: &str,
     content: &str,
     created_at: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     insert_once(conn, id, user_id, "notice", content, created_at).await
 }
 
@@ -67,7 +68,7 @@ pub(in crate::conversation) async fn insert_proactive(
     content: &str,
     template: &Filled,
     created_at: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query(
         "insert into messages (id, user_id, direction, author, kind, content, status, template, created_at, updated_at) \
          values ($1, $2, 'outbound', 'assistant', 'reminder', $3, 'queued', $4, $5, $5)",
@@ -90,7 +91,7 @@ pub(in crate::conversation) async fn insert_document(
     user_id: &str,
     caption: &str,
     created_at: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     insert_once(conn, id, user_id, "document", caption, created_at).await
 }
 
@@ -103,7 +104,7 @@ async fn insert_once(
     kind: &str,
     content: &str,
     created_at: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     let written = sqlx::query(
         "insert into messages (id, user_id, direction, author, kind, content, status, created_at, updated_at) \
          values ($1, $2, 'outbound', 'assistant', $3, $4, 'queued', $5, $5) on conflict (id) do nothing",
@@ -125,7 +126,7 @@ pub(in crate::conversation) async fn outbound_pending(
     db: &Db,
     user_id: &str,
     except: &str,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     let row = sqlx::query(
         "select 1 from messages where user_id = $1 and direction = 'outbound' \
          and status in ('queued', 'sending') and id <> $2 limit 1",

@@ -2,6 +2,7 @@
 //! reason, only ever forward, whatever order Meta's status updates arrive in; the failed sends the
 //! admin sees.
 
+use crate::error::AppError;
 use sqlx::{AnyConnection, Row};
 
 use crate::{
@@ -10,7 +11,7 @@ use crate::{
 };
 
 /// Takes our queued message for one request to Meta: true when this call moved it to `sending`.
-pub(in crate::conversation) async fn mark_sending(db: &Db, id: &str) -> Result<bool, sqlx::Error> {
+pub(in crate::conversation) async fn mark_sending(db: &Db, id: &str) -> Result<bool, AppError> {
     let taken = sqlx::query(
         "update messages set status = 'sending', updated_at = $1 where id = $2 and status = 'queued'",
     )
@@ -25,7 +26,7 @@ pub(in crate::conversation) async fn mark_sending(db: &Db, id: &str) -> Result<b
 pub(in crate::conversation) async fn mark_sending_many(
     db: &Db,
     ids: &[&str],
-) -> Result<Vec<String>, sqlx::Error> {
+) -> Result<Vec<String>, AppError> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -39,7 +40,7 @@ pub(in crate::conversation) async fn mark_sending_many(
         query = query.bind(*id);
     }
     let rows = query.fetch_all(&mut *db.writer().await?).await?;
-    rows.iter().map(|row| row.try_get("id")).collect()
+    Ok(rows.iter().map(|row| row.try_get("id")).collect::<Result<_, _>>()?)
 }
 
 /// [`mark_sending`] inside the caller's transaction (a proactive message's, after its consent
@@ -48,7 +49,7 @@ pub(in crate::conversation) async fn mark_sending_in(
     conn: &mut AnyConnection,
     id: &str,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     let taken = sqlx::query(
         "update messages set status = 'sending', updated_at = $1 where id = $2 and status = 'queued'",
     )
@@ -66,7 +67,7 @@ pub(in crate::conversation) async fn record_dropped(
     id: &str,
     reason: &str,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     let dropped = sqlx::query(
         "update messages set status = 'dropped', error = $1, updated_at = $2 where id = $3 and status = 'queued'",
     )
@@ -79,7 +80,7 @@ pub(in crate::conversation) async fn record_dropped(
 }
 
 /// Meta refused the request (it was not delivered): the message waits for the next try.
-pub(in crate::conversation) async fn requeue(db: &Db, id: &str) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn requeue(db: &Db, id: &str) -> Result<(), AppError> {
     sqlx::query(
         "update messages set status = 'queued', updated_at = $1 where id = $2 and status = 'sending'",
     )
@@ -95,7 +96,7 @@ pub(in crate::conversation) async fn record_sent(
     db: &Db,
     id: &str,
     wa_message_id: &str,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query(
         "update messages set status = 'sent', wa_message_id = $1, error = null, updated_at = $2 \
          where id = $3 and status in ('queued', 'sending')",
@@ -113,7 +114,7 @@ pub(in crate::conversation) async fn record_sent(
 pub(in crate::conversation) async fn record_sent_many(
     db: &Db,
     sends: &[(&str, &str)],
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     if sends.is_empty() {
         return Ok(());
     }
@@ -135,11 +136,7 @@ pub(in crate::conversation) async fn record_sent_many(
 }
 
 /// Our message will not be delivered; the reason stays for the admin panel.
-pub(in crate::conversation) async fn record_failed(
-    db: &Db,
-    id: &str,
-    reason: &str,
-) -> Result<(), sqlx::Error> {
+pub(in crate::conversation) async fn record_failed(db: &Db, id: &str, reason: &str) -> Result<(), AppError> {
     sqlx::query("update messages set status = 'failed', error = $1, updated_at = $2 where id = $3 and direction = 'outbound'")
         .bind(reason.chars().take(1000).collect::<String>())
         .bind(db.now_ms())
@@ -155,7 +152,7 @@ pub(in crate::conversation) async fn apply_status(
     conn: &mut AnyConnection,
     update: &StatusUpdate,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     let priced = match &update.pricing {
         Some(pricing) => {
             sqlx::query(
@@ -176,11 +173,7 @@ pub(in crate::conversation) async fn apply_status(
     Ok(advance_status(conn, update, now).await? || priced)
 }
 
-async fn advance_status(
-    conn: &mut AnyConnection,
-    update: &StatusUpdate,
-    now: i64,
-) -> Result<bool, sqlx::Error> {
+async fn advance_status(conn: &mut AnyConnection, update: &StatusUpdate, now: i64) -> Result<bool, AppError> {
     let earlier: &[&str] = match update.status {
         DeliveryStatus::Sent => &["queued"],
         DeliveryStatus::Delivered => &["queued", "sent"],
@@ -221,7 +214,7 @@ pub(in crate::conversation) async fn failed_sends(
     db: &Db,
     limit: i64,
     offset: i64,
-) -> Result<(Vec<FailedSend>, i64), sqlx::Error> {
+) -> Result<(Vec<FailedSend>, i64), AppError> {
     let rows = sqlx::query(
         "select m.id, m.user_id, coalesce(u.phone_number, u.username, u.bsuid) as phone_number, m.content, m.error, m.updated_at from messages m \
          join users u on u.id = m.user_id where m.direction = 'outbound' and m.status = 'failed' \
@@ -248,6 +241,6 @@ pub(in crate::conversation) async fn failed_sends(
                 failed_at: row.try_get("updated_at")?,
             })
         })
-        .collect::<Result<_, sqlx::Error>>()?;
+        .collect::<Result<_, AppError>>()?;
     Ok((sends, total))
 }

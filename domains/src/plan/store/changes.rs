@@ -132,7 +132,7 @@ pub(in crate::plan) async fn changes_since(
     user_id: &str,
     since: i64,
     limit: i64,
-) -> Result<Vec<Change>, sqlx::Error> {
+) -> Result<Vec<Change>, AppError> {
     let rows = sqlx::query(
         "select c.seq, c.step, c.data, c.completed, c.source, c.actor_id, c.created_at from plan_changes c \
          join business_plans p on p.id = c.plan_id where p.user_id = $1 and c.seq > $2 order by c.seq limit $3",
@@ -159,7 +159,7 @@ pub(in crate::plan) async fn changes_since(
 }
 
 /// The newest cursor of the user's feed (0 when there is none).
-pub(in crate::plan) async fn latest_cursor(db: &Db, user_id: &str) -> Result<i64, sqlx::Error> {
+pub(in crate::plan) async fn latest_cursor(db: &Db, user_id: &str) -> Result<i64, AppError> {
     let row = sqlx::query(
         "select max(c.seq) as seq from plan_changes c join business_plans p on p.id = c.plan_id where p.user_id = $1",
     )

@@ -1,6 +1,7 @@
 //! A plan's generated documents: each kept with the plan's content at the time, the latest
 //! `DOCUMENTS_KEPT` of them.
 
+use crate::error::AppError;
 use serde_json::Value as Json;
 use sqlx::Row;
 
@@ -18,7 +19,7 @@ pub(in crate::plan) async fn store_document(
     language: &str,
     markdown: &str,
     model: &Json,
-) -> Result<Document, sqlx::Error> {
+) -> Result<Document, AppError> {
     let mut tx = db.begin().await?;
     let version: i32 =
         sqlx::query("select coalesce(max(version), 0) + 1 as v from plan_documents where plan_id = $1")

@@ -242,7 +242,7 @@ pub(in crate::plan) async fn find(
     user_id: &str,
     detail: Detail,
     now: i64,
-) -> Result<Option<Plan>, sqlx::Error> {
+) -> Result<Option<Plan>, AppError> {
     // The plan, its sections and the revenue recorded in the twelve months before this one, in one
     // round trip (a plan without sections still gives one row).
     let (year_before, this_month) = recorded_window(now);
@@ -277,7 +277,7 @@ pub(in crate::plan) async fn find(
 
 /// The calendar year `year`'s recorded months from the plan's row (`last_year_cents`,
 /// `last_year_months`, `last_year_first` as YYYY-MM); None without a month.
-fn last_year(row: &AnyRow, year: i64) -> Result<Option<YearRecorded>, sqlx::Error> {
+fn last_year(row: &AnyRow, year: i64) -> Result<Option<YearRecorded>, AppError> {
     let months: i64 = row.try_get("last_year_months")?;
     let first: Option<String> = row.try_get("last_year_first")?;
     let cents: i64 = row.try_get("last_year_cents")?;
@@ -302,7 +302,7 @@ pub fn recorded_window(now: i64) -> (String, String) {
 /// its `plan_sections s` (`step`, `data`, `completed`, `section_updated_at`; one row a section, or
 /// one row of nulls) and the recorded months (`revenue_cents`, `months`); without its document.
 /// None without a row.
-fn from_rows(rows: &[AnyRow], user_id: &str, now: i64) -> Result<Option<Plan>, sqlx::Error> {
+fn from_rows(rows: &[AnyRow], user_id: &str, now: i64) -> Result<Option<Plan>, AppError> {
     let Some(row) = rows.first() else {
         return Ok(None);
     };
@@ -373,7 +373,7 @@ pub fn from_parts(
 pub(super) async fn latest_document(
     conn: &mut AnyConnection,
     plan_id: &str,
-) -> Result<Option<Document>, sqlx::Error> {
+) -> Result<Option<Document>, AppError> {
     sqlx::query(
         "select version, language, markdown, model, generated_at from plan_documents where plan_id = $1 \
          order by version desc limit 1",
@@ -381,7 +381,7 @@ pub(super) async fn latest_document(
     .bind(plan_id)
     .fetch_optional(&mut *conn)
     .await?
-    .map(|r| -> Result<Document, sqlx::Error> {
+    .map(|r| -> Result<Document, AppError> {
         Ok(Document {
             version: r.try_get("version")?,
             language: r.try_get("language")?,
@@ -445,7 +445,7 @@ pub(in crate::plan) async fn get_or_create(
 /// are judged a start reads none.
 const UNJUDGED_SECTIONS: &str = "select plan_id, step, data from plan_sections where filled is null";
 
-pub(in crate::plan) async fn fill_section_flags(db: &Db) -> Result<u64, sqlx::Error> {
+pub(in crate::plan) async fn fill_section_flags(db: &Db) -> Result<u64, AppError> {
     let rows = sqlx::query(UNJUDGED_SECTIONS).fetch_all(db.pool()).await?;
     if rows.is_empty() {
         return Ok(0);
@@ -474,7 +474,7 @@ pub(in crate::plan) async fn fill_section_flags(db: &Db) -> Result<u64, sqlx::Er
 }
 
 /// Deletes the plan and everything of it. False when there was none.
-pub(in crate::plan) async fn delete(db: &Db, user_id: &str) -> Result<bool, sqlx::Error> {
+pub(in crate::plan) async fn delete(db: &Db, user_id: &str) -> Result<bool, AppError> {
     let mut tx = db.begin().await?;
     let id: Option<String> = sqlx::query("select id from business_plans where user_id = $1")
         .bind(user_id)
@@ -498,27 +498,10 @@ pub(in crate::plan) async fn delete(db: &Db, user_id: &str) -> Result<bool, sqlx
 pub(in crate::plan) async fn has_plan(
     conn: &mut sqlx::AnyConnection,
     user_id: &str,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     Ok(sqlx::query("select 1 from business_plans where user_id = $1")
         .bind(user_id)
         .fetch_optional(conn)
         .await?
         .is_some())
-}
-
-/// LGPD erasure, the plan's part: the plan with its sections, change feed, drafts and documents.
-pub(in crate::plan) async fn erase_user(
-    conn: &mut sqlx::AnyConnection,
-    user_id: &str,
-) -> Result<(), sqlx::Error> {
-    for sql in [
-        "delete from plan_changes where plan_id in (select id from business_plans where user_id = $1)",
-        "delete from plan_sections where plan_id in (select id from business_plans where user_id = $1)",
-        "delete from plan_documents where plan_id in (select id from business_plans where user_id = $1)",
-        "delete from plan_drafts where plan_id in (select id from business_plans where user_id = $1)",
-        "delete from business_plans where user_id = $1",
-    ] {
-        sqlx::query(sql).bind(user_id).execute(&mut *conn).await?;
-    }
-    Ok(())
 }

@@ -38,11 +38,6 @@ impl Results {
         Self { plans }
     }
 
-    /// The months' results go with an erasure, in its transaction.
-    pub async fn erase_in(&self, conn: &mut sqlx::AnyConnection, user_id: &str) -> Result<(), AppError> {
-        Ok(results::erase_user(conn, user_id).await?)
-    }
-
     /// Records `month` (`YYYY-MM`, not in the future) as the person gives it; the month and what
     /// the plan expects of one.
     pub async fn record(
@@ -72,12 +67,12 @@ impl Results {
     /// What the person's plan expects of a month, when they have a plan whose finance section
     /// says enough (none is made by asking).
     pub async fn forecast_for(&self, user_id: &str) -> Result<Option<PlanForecast>, AppError> {
-        Ok(forecast_of(self.plans.db(), user_id).await?)
+        forecast_of(self.plans.db(), user_id).await
     }
 
     /// The recorded months, newest first.
     pub async fn months(&self, user_id: &str) -> Result<Vec<MonthResult>, AppError> {
-        Ok(list(self.plans.db(), user_id).await?)
+        list(self.plans.db(), user_id).await
     }
 
     /// The person's months against the plan now.

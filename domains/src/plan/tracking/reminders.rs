@@ -34,7 +34,7 @@ impl Preferences {
 const COLUMNS: &str =
     "user_id, monthly_checkin, tax_reminders, checkin_day, checkin_hour, consented_at, stopped_at";
 
-fn from_row(row: &AnyRow) -> Result<Preferences, sqlx::Error> {
+fn from_row(row: &AnyRow) -> Result<Preferences, AppError> {
     Ok(Preferences {
         monthly_checkin: row.try_get::<i32, _>("monthly_checkin")? != 0,
         tax_reminders: row.try_get::<i32, _>("tax_reminders")? != 0,
@@ -45,10 +45,7 @@ fn from_row(row: &AnyRow) -> Result<Preferences, sqlx::Error> {
     })
 }
 
-pub(in crate::plan) async fn get(
-    conn: &mut AnyConnection,
-    user_id: &str,
-) -> Result<Preferences, sqlx::Error> {
+pub(in crate::plan) async fn get(conn: &mut AnyConnection, user_id: &str) -> Result<Preferences, AppError> {
     let sql = format!("select {COLUMNS} from reminder_preferences where user_id = $1");
     let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(user_id).fetch_optional(conn).await?;
     row.as_ref().map_or(Ok(Preferences::default()), from_row)
@@ -56,7 +53,7 @@ pub(in crate::plan) async fn get(
 
 /// Everyone who agreed to something and has not said "PARAR", with their choices (the scheduler's
 /// list).
-async fn active(db: &Db) -> Result<Vec<(String, Preferences)>, sqlx::Error> {
+async fn active(db: &Db) -> Result<Vec<(String, Preferences)>, AppError> {
     let sql = format!(
         "select {COLUMNS} from reminder_preferences where stopped_at is null and consented_at is not null \
          and (monthly_checkin = 1 or tax_reminders = 1) order by user_id"
@@ -104,7 +101,7 @@ pub(in crate::plan) async fn set(
     .execute(&mut *db.writer().await?)
     .await?;
     let mut conn = db.pool().acquire().await?;
-    Ok(get(&mut conn, user_id).await?)
+    get(&mut conn, user_id).await
 }
 
 /// How a stop or resume reached us.
@@ -125,7 +122,7 @@ pub(in crate::plan) async fn stop(
     user_id: &str,
     at: i64,
     said: Said,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     let in_order = match said {
         Said::Typed => "",
         Said::Reported => {
@@ -149,7 +146,7 @@ pub(in crate::plan) async fn resume(
     user_id: &str,
     at: i64,
     said: Said,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     let in_order = match said {
         Said::Typed => "",
         Said::Reported => " and (last_stop_at is null or last_stop_at <= $2)",
@@ -173,7 +170,7 @@ pub(in crate::plan) async fn still_wanted(
     user_id: &str,
     checkin: bool,
     written_at: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     let held = sqlx::query(
         "update reminder_preferences set updated_at = updated_at where user_id = $1 \
          and stopped_at is null and consented_at is not null \
@@ -200,7 +197,7 @@ pub(in crate::plan) async fn claim_offer(
     user_id: &str,
     message_id: &str,
     at: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, AppError> {
     let done = sqlx::query(
         "insert into reminder_preferences (user_id, offered_at, offer_message_id, updated_at) values ($1, $2, $3, $2) \
          on conflict (user_id) do update set offered_at = excluded.offered_at, \
@@ -219,15 +216,15 @@ pub(in crate::plan) async fn claim_offer(
 pub(in crate::plan) async fn open_offer(
     conn: &mut AnyConnection,
     user_id: &str,
-) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar(
+) -> Result<Option<String>, AppError> {
+    Ok(sqlx::query_scalar(
         "select offer_message_id from reminder_preferences where user_id = $1 \
          and offer_answered_at is null and consented_at is null",
     )
     .bind(user_id)
     .fetch_optional(conn)
-    .await
-    .map(Option::flatten)
+    .await?
+    .flatten())
 }
 
 /// The answer to the offer: "sim" turns the check-in and the fiscal reminders on (consent, with
@@ -237,7 +234,7 @@ pub(in crate::plan) async fn answer_offer(
     user_id: &str,
     yes: bool,
     at: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), AppError> {
     sqlx::query(
         "update reminder_preferences set offer_answered_at = $2, updated_at = $2, \
          monthly_checkin = case when $3 = 1 then 1 else monthly_checkin end, \
@@ -255,12 +252,6 @@ pub(in crate::plan) async fn answer_offer(
     Ok(())
 }
 
-/// LGPD erasure, the preferences' part.
-pub(in crate::plan) async fn erase_user(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("delete from reminder_preferences where user_id = $1").bind(user_id).execute(conn).await?;
-    Ok(())
-}
-
 /// A person's choice of proactive messages as a service (read, and changed with its consent).
 #[derive(Clone)]
 pub struct Reminders {
@@ -274,13 +265,13 @@ impl Reminders {
 
     /// Everyone who agreed to something and has not said "PARAR", with their choices.
     pub async fn active(&self) -> Result<Vec<(String, Preferences)>, AppError> {
-        Ok(active(&self.db).await?)
+        active(&self.db).await
     }
 
     /// What the person chose (nothing yet: all off).
     pub async fn of(&self, user_id: &str) -> Result<Preferences, AppError> {
         let mut conn = self.db.pool().acquire().await?;
-        Ok(get(&mut conn, user_id).await?)
+        get(&mut conn, user_id).await
     }
 
     /// Changes the choices (`set`): the check-in's day 1–28 and hour 8–19 when given.
@@ -295,11 +286,6 @@ impl Reminders {
         set(&self.db, user_id, monthly_checkin, tax_reminders, day, hour).await
     }
 
-    /// The person's choices go with an erasure, in its transaction.
-    pub async fn erase_in(&self, conn: &mut AnyConnection, user_id: &str) -> Result<(), AppError> {
-        Ok(erase_user(conn, user_id).await?)
-    }
-
     /// "PARAR" (typed, or Meta's reported stop) at `at`, in the caller's transaction: every
     /// proactive message stops (see [`stop`]); false when nothing changed.
     pub async fn stop_in(
@@ -309,7 +295,7 @@ impl Reminders {
         at: i64,
         said: Said,
     ) -> Result<bool, AppError> {
-        Ok(stop(conn, user_id, at, said).await?)
+        stop(conn, user_id, at, said).await
     }
 
     /// "VOLTAR" (typed, or Meta's reported resume) at `at`, in the caller's transaction (see
@@ -321,7 +307,7 @@ impl Reminders {
         at: i64,
         said: Said,
     ) -> Result<bool, AppError> {
-        Ok(resume(conn, user_id, at, said).await?)
+        resume(conn, user_id, at, said).await
     }
 
     /// Whether a proactive message written at `written_at` may still go, held in the caller's
@@ -333,7 +319,7 @@ impl Reminders {
         checkin: bool,
         written_at: i64,
     ) -> Result<bool, AppError> {
-        Ok(still_wanted(conn, user_id, checkin, written_at).await?)
+        still_wanted(conn, user_id, checkin, written_at).await
     }
 
     /// Claims the one offer of check-ins a person ever gets, in the caller's transaction (see
@@ -345,7 +331,7 @@ impl Reminders {
         message_id: &str,
         at: i64,
     ) -> Result<bool, AppError> {
-        Ok(claim_offer(conn, user_id, message_id, at).await?)
+        claim_offer(conn, user_id, message_id, at).await
     }
 
     /// The offer's message, while it waits for an answer, read in the caller's transaction.
@@ -354,7 +340,7 @@ impl Reminders {
         conn: &mut AnyConnection,
         user_id: &str,
     ) -> Result<Option<String>, AppError> {
-        Ok(open_offer(conn, user_id).await?)
+        open_offer(conn, user_id).await
     }
 
     /// The person answered the offer (yes: check-ins on), in the caller's transaction.
@@ -365,6 +351,6 @@ impl Reminders {
         yes: bool,
         at: i64,
     ) -> Result<(), AppError> {
-        Ok(answer_offer(conn, user_id, yes, at).await?)
+        answer_offer(conn, user_id, yes, at).await
     }
 }

@@ -94,7 +94,7 @@ pub(super) async fn record(
 }
 
 /// The person's recorded months, newest first (the last two years).
-pub(in crate::plan) async fn list(db: &Db, user_id: &str) -> Result<Vec<MonthResult>, sqlx::Error> {
+pub(in crate::plan) async fn list(db: &Db, user_id: &str) -> Result<Vec<MonthResult>, AppError> {
     let rows = sqlx::query(
         "select month, revenue_cents, costs_cents, sales_count, recorded_at from month_results \
          where user_id = $1 order by month desc limit $2",
@@ -129,15 +129,6 @@ pub(in crate::plan) async fn list(db: &Db, user_id: &str) -> Result<Vec<MonthRes
                 .ok()
         })
         .collect())
-}
-
-/// LGPD erasure, the results' part.
-pub(in crate::plan) async fn erase_user(
-    conn: &mut sqlx::AnyConnection,
-    user_id: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("delete from month_results where user_id = $1").bind(user_id).execute(conn).await?;
-    Ok(())
 }
 
 /// What the plan's finance step expects of each month: the same figures, with the tax tables in
@@ -187,7 +178,7 @@ pub fn forecast(plan: &Plan) -> Option<PlanForecast> {
 
 /// What the person's plan expects of a month, when they have a plan with the figures (reading it
 /// never creates a plan).
-pub(super) async fn forecast_of(db: &Db, user_id: &str) -> Result<Option<PlanForecast>, sqlx::Error> {
+pub(super) async fn forecast_of(db: &Db, user_id: &str) -> Result<Option<PlanForecast>, AppError> {
     let mut conn = db.pool().acquire().await?;
     let plan = store::find(&mut conn, user_id, Detail::Sections, db.now_ms()).await?;
     Ok(plan.as_ref().and_then(forecast))

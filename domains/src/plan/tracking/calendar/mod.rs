@@ -14,6 +14,7 @@ use super::{
     reminders::Preferences,
     results::{self, MonthResult, PlanForecast},
 };
+use crate::error::AppError;
 use crate::plan::{
     money::{reform_choice::Window, taxes},
     month::YearMonth,
@@ -254,7 +255,7 @@ pub(in crate::plan) async fn outlook(
     user_id: &str,
     months: &[MonthResult],
     now: i64,
-) -> Result<(Option<PlanForecast>, Option<CeilingOutlook>), sqlx::Error> {
+) -> Result<(Option<PlanForecast>, Option<CeilingOutlook>), AppError> {
     let mut conn = db.pool().acquire().await?;
     let plan = store::find(&mut conn, user_id, Detail::Sections, now).await?;
     let forecast = plan.as_ref().and_then(results::forecast);
