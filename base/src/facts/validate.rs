@@ -7,6 +7,30 @@ use super::Facts;
 /// for each, words in both languages, known topics, unique ids, the calendar's and the tables'
 /// facts present, brackets that climb, every dated table's periods in order without overlaps.
 pub fn validate(facts: &Facts) -> Result<(), String> {
+    each_fact(facts)?;
+    let (c, t) = (&facts.calendar, &facts.taxes);
+    periods("taxes.meiDas", &t.mei_das, true)?;
+    periods("taxes.simples", &t.simples, false)?;
+    periods("taxes.meiCeiling", &t.mei_ceiling, false)?;
+    periods("taxes.lucroPresumido", &t.lucro_presumido, false)?;
+    periods("calendar.ceiling", &c.ceiling, false)?;
+    periods("taxes.cbsIbs", &t.cbs_ibs, false)?;
+    provisional("taxes.meiDas", &t.mei_das)?;
+    provisional("taxes.lucroPresumido", &t.lucro_presumido)?;
+    provisional("taxes.cbsIbs", &t.cbs_ibs)?;
+    named_facts_exist(facts)?;
+    values(facts)?;
+    for topic in &facts.topics {
+        if !facts.facts.iter().any(|f| &f.topic == topic) {
+            return Err(format!("topic {topic} has no facts"));
+        }
+    }
+    Ok(())
+}
+
+/// Each fact: dated, sourced, in both languages, of a known topic, valid from and until days,
+/// its id once, and the fact superseding it present.
+fn each_fact(facts: &Facts) -> Result<(), String> {
     let mut ids = std::collections::HashSet::new();
     for fact in &facts.facts {
         let as_of_ok = matches!(fact.as_of.len(), 4 | 7 | 10)
@@ -44,17 +68,13 @@ pub fn validate(facts: &Facts) -> Result<(), String> {
             return Err(format!("fact {}: supersededBy names {next}, which is not in facts", fact.id));
         }
     }
-    let c = &facts.calendar;
-    let t = &facts.taxes;
-    periods("taxes.meiDas", &t.mei_das, true)?;
-    periods("taxes.simples", &t.simples, false)?;
-    periods("taxes.meiCeiling", &t.mei_ceiling, false)?;
-    periods("taxes.lucroPresumido", &t.lucro_presumido, false)?;
-    periods("calendar.ceiling", &c.ceiling, false)?;
-    periods("taxes.cbsIbs", &t.cbs_ibs, false)?;
-    provisional("taxes.meiDas", &t.mei_das)?;
-    provisional("taxes.lucroPresumido", &t.lucro_presumido)?;
-    provisional("taxes.cbsIbs", &t.cbs_ibs)?;
+    Ok(())
+}
+
+/// The facts the calendar and the tables cite are in the file.
+fn named_facts_exist(facts: &Facts) -> Result<(), String> {
+    let (c, t) = (&facts.calendar, &facts.taxes);
+    let exists = |id: &str| facts.facts.iter().any(|f| f.id == id);
     let mut named = vec![
         &c.das.fact,
         &c.dasn.fact,
@@ -74,6 +94,13 @@ pub fn validate(facts: &Facts) -> Result<(), String> {
             return Err(format!("the tables name the fact {id}, which is not in facts"));
         }
     }
+    Ok(())
+}
+
+/// The tables' and the calendar's values: positive amounts, months of the year, shares from 0 to
+/// 1, brackets that climb, days that are days.
+fn values(facts: &Facts) -> Result<(), String> {
+    let (c, t) = (&facts.calendar, &facts.taxes);
     for period in t.mei_das.periods() {
         let das = &period.value;
         if [das.commerce, das.industry, das.services, das.commerce_and_services]
@@ -135,11 +162,6 @@ pub fn validate(facts: &Facts) -> Result<(), String> {
                     period.valid_from
                 ));
             }
-        }
-    }
-    for topic in &facts.topics {
-        if !facts.facts.iter().any(|f| &f.topic == topic) {
-            return Err(format!("topic {topic} has no facts"));
         }
     }
     Ok(())

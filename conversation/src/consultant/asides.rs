@@ -111,19 +111,7 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
         // Before the DAS: "como calculo o preço… DAS, maquininha 3,5 %" asks a price, not the DAS.
         super::pricing_words::answer(text, plan, lang)
     } else if has(&["ponto de equilibrio", "break-even", "break even", "empatar"]) {
-        let data: pb::FinanceData = proto_json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
-        match finance::plan_inputs(plan, &data).map(|i| finance::analyse(&i)) {
-            Some(a) => match (a.break_even_sales, a.break_even_revenue) {
-                (Some(sales), Some(revenue)) => say!(
-                    lang,
-                    "consultant-asides-by-your-plan-break-even",
-                    sales = sales.ceil(),
-                    revenue = format_brl(revenue, lang)
-                ),
-                _ => say!(lang, "consultant-asides-with-today-s-figures-there"),
-            },
-            None => say!(lang, "consultant-asides-to-work-out-break-even"),
-        }
+        break_even(plan, lang)?
     } else if has(&["ibs", "cbs"]) && has(&["fora", "dentro", "inside", "outside"]) {
         // "Devo pagar IBS e CBS por fora do DAS ou dentro?": the choice from her own plan.
         reform_choice(plan, day, lang).unwrap_or_else(|| {
@@ -139,13 +127,7 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
         // A MEI that passed the ceiling last year pays as the ME it became since 1 January.
         me
     } else if has(&["das", "imposto do mei", "boleto do mei"]) {
-        // In December the next year's DAS is near: its value (or estimate) too.
-        let next_year = day.get(..4).and_then(|y| y.parse::<i32>().ok()).map(|y| format!("{}-01-01", y + 1));
-        let next = next_year.filter(|_| day.get(5..7) == Some("12")).map(|d| facts::on("mei.das", &d));
-        match next.filter(|n| n.id != facts::on("mei.das", day).id) {
-            Some(next) => format!("{}\n{} {}", fact("mei.das"), next.text(lang), next.citation(lang)),
-            None => fact("mei.das"),
-        }
+        mei_das(day, lang)
     } else if has(&["nota fiscal", "nfs", "nfs-e", "nf-e", "nfe", "invoice"]) {
         fact("mei.nfse")
     } else if has(&["salario", "clt", "carteira assinada", "aposentadoria", "salary", "pension"])
@@ -165,24 +147,57 @@ pub fn answer(text: &str, plan: &Plan, day: &str, lang: Language) -> Option<Stri
         fact("help.pronampe")
     } else if has(&["anexo v", "anexo 5", "fator r"]) {
         // "Como saio do Anexo V para o III?": her own Fator R and what raising the pró-labore does.
-        let data: Option<pb::FinanceData> =
-            proto_json::from_json(plan.section(Step::Finance).data.clone()).ok();
-        let inputs = data.as_ref().and_then(|d| finance::plan_inputs(plan, d));
-        let tax = inputs.map(|i| i.tax);
-        match tax.as_ref().and_then(|t| crate::plan::money::taxes::lever_words(t, lang).map(|l| (t, l))) {
-            Some((crate::plan::money::taxes::Basis::Simples { fator_r, .. }, lever)) => {
-                let now = format!("{:.2}", fator_r.unwrap_or(0.0) * 100.0);
-                let now = lang.decimal(&now);
-                say!(lang, "consultant-asides-by-your-plan-your-fator", now, lever)
-            }
-            _ => fact("simples.fator_r"),
-        }
+        own_fator_r(plan, lang).unwrap_or_else(|| fact("simples.fator_r"))
     } else if has(&["simples", "anexo", "aliquota"]) {
         format!("{}\n{}", fact("simples.annexes"), fact("simples.effective_rate"))
     } else {
         return None;
     };
     Some(said)
+}
+
+/// Break-even from the plan's own figures; None when its finance step cannot be read.
+fn break_even(plan: &Plan, lang: Language) -> Option<String> {
+    let data: pb::FinanceData = proto_json::from_json(plan.section(Step::Finance).data.clone()).ok()?;
+    Some(match finance::plan_inputs(plan, &data).map(|i| finance::analyse(&i)) {
+        Some(a) => match (a.break_even_sales, a.break_even_revenue) {
+            (Some(sales), Some(revenue)) => say!(
+                lang,
+                "consultant-asides-by-your-plan-break-even",
+                sales = sales.ceil(),
+                revenue = format_brl(revenue, lang)
+            ),
+            _ => say!(lang, "consultant-asides-with-today-s-figures-there"),
+        },
+        None => say!(lang, "consultant-asides-to-work-out-break-even"),
+    })
+}
+
+/// The MEI's DAS in force on `day`; in December the next year's too (its value, or estimate).
+fn mei_das(day: &str, lang: Language) -> String {
+    let fact = |id: &str| {
+        let f = facts::on(id, day);
+        format!("{} {}", f.text_on(day, lang), f.citation(lang))
+    };
+    let next_year = day.get(..4).and_then(|y| y.parse::<i32>().ok()).map(|y| format!("{}-01-01", y + 1));
+    let next = next_year.filter(|_| day.get(5..7) == Some("12")).map(|d| facts::on("mei.das", &d));
+    match next.filter(|n| n.id != facts::on("mei.das", day).id) {
+        Some(next) => format!("{}\n{} {}", fact("mei.das"), next.text(lang), next.citation(lang)),
+        None => fact("mei.das"),
+    }
+}
+
+/// A Simples company's own Fator R and what raising the pró-labore would do; None without one.
+fn own_fator_r(plan: &Plan, lang: Language) -> Option<String> {
+    let data: Option<pb::FinanceData> = proto_json::from_json(plan.section(Step::Finance).data.clone()).ok();
+    let tax = data.as_ref().and_then(|d| finance::plan_inputs(plan, d)).map(|i| i.tax);
+    match tax.as_ref().and_then(|t| crate::plan::money::taxes::lever_words(t, lang).map(|l| (t, l))) {
+        Some((crate::plan::money::taxes::Basis::Simples { fator_r, .. }, lever)) => {
+            let now = lang.decimal(&format!("{:.2}", fator_r.unwrap_or(0.0) * 100.0));
+            Some(say!(lang, "consultant-asides-by-your-plan-your-fator", now, lever))
+        }
+        _ => None,
+    }
 }
 
 /// The taxes of a MEI that left on 1 January (its year before passed the ceiling), in words; None

@@ -173,83 +173,89 @@ pub fn count(text: &str) -> Option<i32> {
     WORDS.iter().find(|(w, _)| format!("{lower} ").contains(w)).map(|(_, n)| *n)
 }
 
+/// Words by which the owner counts themself.
+const OWNER: &[&str] = &["eu", "sozinho", "sozinha", "comigo", "i", "me", "myself"];
+
+/// People an owner works with, one each (folded: no accents); a plural counts two unless counted.
+const SINGULAR: &[&str] = &[
+    "filha",
+    "filho",
+    "esposa",
+    "marido",
+    "mulher",
+    "mae",
+    "pai",
+    "irma",
+    "irmao",
+    "sobrinha",
+    "sobrinho",
+    "prima",
+    "primo",
+    "amiga",
+    "amigo",
+    "socia",
+    "socio",
+    "ajudante",
+    "funcionaria",
+    "funcionario",
+    "atendente",
+    "cozinheira",
+    "cozinheiro",
+    "vendedora",
+    "vendedor",
+    "entregadora",
+    "entregador",
+    "auxiliar",
+    "assistente",
+    "confeiteira",
+    "confeiteiro",
+    "padeira",
+    "padeiro",
+    "costureira",
+    "manicure",
+    "cabeleireira",
+    "cabeleireiro",
+    "garcom",
+    "garconete",
+    "estagiaria",
+    "estagiario",
+    "pessoa",
+    "colaborador",
+    "colaboradora",
+    "daughter",
+    "son",
+    "wife",
+    "husband",
+    "partner",
+    "employee",
+    "helper",
+    "assistant",
+    "person",
+    "friend",
+    "mother",
+    "father",
+    "sister",
+    "brother",
+];
+
+/// A count said before a noun: "duas", "3" (up to 999).
+fn quantity(word: &str) -> Option<i32> {
+    match word {
+        "um" | "uma" | "an" | "one" => Some(1),
+        "dois" | "duas" | "two" => Some(2),
+        "tres" | "three" => Some(3),
+        "quatro" | "four" => Some(4),
+        "cinco" | "five" => Some(5),
+        "seis" | "six" => Some(6),
+        digits => digits.parse::<i32>().ok().filter(|n| (1..1000).contains(n)),
+    }
+}
+
 /// How many people an answer names, counting the owner ("sou eu e minha filha; quero contratar uma
 /// ajudante" → 3, "eu e 2 funcionários" → 3, "duas pessoas" → 2); None when it names nobody.
 pub fn people(text: &str) -> Option<i32> {
     let folded = crate::identity::search::fold(text);
     let tokens: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).collect();
-    const OWNER: &[&str] = &["eu", "sozinho", "sozinha", "comigo", "i", "me", "myself"];
-    const SINGULAR: &[&str] = &[
-        "filha",
-        "filho",
-        "esposa",
-        "marido",
-        "mulher",
-        "mae",
-        "pai",
-        "irma",
-        "irmao",
-        "sobrinha",
-        "sobrinho",
-        "prima",
-        "primo",
-        "amiga",
-        "amigo",
-        "socia",
-        "socio",
-        "ajudante",
-        "funcionaria",
-        "funcionario",
-        "atendente",
-        "cozinheira",
-        "cozinheiro",
-        "vendedora",
-        "vendedor",
-        "entregadora",
-        "entregador",
-        "auxiliar",
-        "assistente",
-        "confeiteira",
-        "confeiteiro",
-        "padeira",
-        "padeiro",
-        "costureira",
-        "manicure",
-        "cabeleireira",
-        "cabeleireiro",
-        "garcom",
-        "garconete",
-        "estagiaria",
-        "estagiario",
-        "pessoa",
-        "colaborador",
-        "colaboradora",
-        "daughter",
-        "son",
-        "wife",
-        "husband",
-        "partner",
-        "employee",
-        "helper",
-        "assistant",
-        "person",
-        "friend",
-        "mother",
-        "father",
-        "sister",
-        "brother",
-    ];
-    let quantity = |word: &str| -> Option<i32> {
-        match word {
-            "um" | "uma" | "an" | "one" => Some(1),
-            "dois" | "duas" | "two" => Some(2),
-            "tres" | "three" => Some(3),
-            "quatro" | "four" => Some(4),
-            "cinco" | "five" => Some(5),
-            "seis" | "six" => Some(6),
-            digits => digits.parse::<i32>().ok().filter(|n| (1..1000).contains(n)),
-        }
-    };
     let mut owner = 0;
     let mut others = 0;
     let mut named = false;

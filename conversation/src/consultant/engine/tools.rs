@@ -142,6 +142,38 @@ impl Engine {
         }
     }
 
+    /// The plan's finance figures worked out, with the months they recorded against the plan, so
+    /// "why did my profit fall?" is answered with the server's numbers; a MEI whose recorded
+    /// revenue passed the ceiling hears what to do and by when, as the dashboard's card says it.
+    async fn analyse_finance(&self, user: &User, args: &Json) -> String {
+        let Ok(plan) = self.plans.get_or_create(&user.id).await else {
+            return "error: the plan cannot be read now".into();
+        };
+        let mut analysis = finance_tool::run(&plan, args);
+        if let Ok(outlook) = Results::new(self.plans.clone()).outlook(&user.id).await
+            && !outlook.months.is_empty()
+        {
+            analysis["recordedMonths"] = results::as_json(&outlook.months, outlook.forecast.as_ref());
+            if let Some(CeilingOutlook::Passed(over) | CeilingOutlook::YearOver(over)) = outlook.ceiling {
+                analysis["meiCeilingPassed"] = json!({
+                    "reportBy": over.report_by.iso(),
+                    "whatToDo": calendar::what_to_do(&over, outlook.today, user.language),
+                    "note": "tell the user what to do and by when, in these words, before anything else"
+                });
+            }
+        }
+        analysis.to_string()
+    }
+
+    /// A Simples company's IBS/CBS choice from its plan (reading never creates a plan).
+    async fn reform_choice(&self, user: &User, args: &Json) -> String {
+        match self.plans.find(&user.id).await {
+            Ok(Some(plan)) => reform_tool::run(&plan, args, user.language),
+            Ok(None) => "error: the user has no plan yet: build its finance and legal steps first".into(),
+            Err(_) => "error: the plan cannot be read now".into(),
+        }
+    }
+
     /// Runs one tool call; what goes wrong is told to the model, and nothing invalid is written.
     pub(super) async fn run_tool(&self, user: &User, call: &ToolCall) -> String {
         let Ok(args) = serde_json::from_str::<Json>(&call.arguments) else {
@@ -149,30 +181,7 @@ impl Engine {
         };
         let step = args["section"].as_str().and_then(Step::parse);
         let update = match (call.name.as_str(), step) {
-            (finance_tool::NAME, _) => {
-                let Ok(plan) = self.plans.get_or_create(&user.id).await else {
-                    return "error: the plan cannot be read now".into();
-                };
-                let mut analysis = finance_tool::run(&plan, &args);
-                // The months they recorded, against the plan, so "why did my profit fall?" is
-                // answered with the server's numbers; and a MEI whose recorded revenue passed the
-                // ceiling hears what to do and by when, as the dashboard's card says it.
-                if let Ok(outlook) = Results::new(self.plans.clone()).outlook(&user.id).await
-                    && !outlook.months.is_empty()
-                {
-                    analysis["recordedMonths"] = results::as_json(&outlook.months, outlook.forecast.as_ref());
-                    if let Some(CeilingOutlook::Passed(over) | CeilingOutlook::YearOver(over)) =
-                        outlook.ceiling
-                    {
-                        analysis["meiCeilingPassed"] = json!({
-                            "reportBy": over.report_by.iso(),
-                            "whatToDo": calendar::what_to_do(&over, outlook.today, user.language),
-                            "note": "tell the user what to do and by when, in these words, before anything else"
-                        });
-                    }
-                }
-                return analysis.to_string();
-            }
+            (finance_tool::NAME, _) => return self.analyse_finance(user, &args).await,
             (pricing_words::NAME, _) => {
                 // Reading never creates a plan: without one, the price leaves taxes out (said so).
                 return match self.plans.find(&user.id).await {
@@ -180,16 +189,7 @@ impl Engine {
                     Err(_) => "error: the plan cannot be read now".into(),
                 };
             }
-            (reform_tool::NAME, _) => {
-                // Reading never creates a plan.
-                return match self.plans.find(&user.id).await {
-                    Ok(Some(plan)) => reform_tool::run(&plan, &args, user.language),
-                    Ok(None) => {
-                        "error: the user has no plan yet: build its finance and legal steps first".into()
-                    }
-                    Err(_) => "error: the plan cannot be read now".into(),
-                };
-            }
+            (reform_tool::NAME, _) => return self.reform_choice(user, &args).await,
             ("record_month_results", _) => return self.record_month_results(user, &args).await,
             ("lookup_business_facts", _) => {
                 let today = crate::clock::CivilDate::in_sao_paulo(self.db.now_ms()).iso();

@@ -97,10 +97,12 @@ fn percent_words(share: f64, lang: Language) -> String {
     number(share * 100.0, lang)
 }
 
+/// One share of the price: its code, its name and the share.
+type Share = (&'static str, String, f64);
+
 /// The price of one unit, with its parts, from the owner's figures and their plan's (None: no plan
 /// with finance figures — the price then leaves tax and fixed costs out, and says so).
 pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Result<Price, AppError> {
-    let brl = |v: f64| format_brl(v, lang);
     let mut warnings = Vec::new();
     let tax_share = match plan.map(|p| (p, p.tax_share())) {
         Some((_, Some(share))) => share,
@@ -108,16 +110,12 @@ pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Resul
             warnings.push(say!(lang, "money-pricing-taxes-left-out-of-the", tax = p.tax.explain(lang)));
             0.0
         }
-        None => 0.0,
-    };
-    let (unit_cost, hourly_cost) = match req.hourly {
-        Some(h) => {
-            let fixed = plan.map_or(0.0, |p| p.monthly_fixed_costs);
-            let per_hour = (fixed + h.desired_pro_labore) / h.billable_hours_per_month;
-            (req.unit_cost + h.hours_per_unit * per_hour, Some(per_hour))
+        None => {
+            warnings.push(say!(lang, "money-pricing-without-the-financial-plan-average"));
+            0.0
         }
-        None => (req.unit_cost, None),
     };
+    let (unit_cost, hourly_cost) = unit_cost(req, plan);
     // By the hour the fixed costs are in the hour's cost already.
     let fixed_cost_share = match plan {
         Some(p) if req.include_fixed_costs && hourly_cost.is_none() && p.monthly_revenue > 0.0 => {
@@ -125,19 +123,78 @@ pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Resul
         }
         _ => 0.0,
     };
-    if plan.is_none() {
-        warnings.push(say!(lang, "money-pricing-without-the-financial-plan-average"));
+    let shares = shares(req, tax_share, fixed_cost_share, lang);
+    let divisor = 1.0 - shares.iter().map(|(_, _, s)| s).sum::<f64>();
+    let price = checked_price(req, unit_cost, divisor)?;
+    let mut parts = vec![Part {
+        code: "cost",
+        name: say!(lang, "money-pricing-cost"),
+        share: unit_cost / price,
+        amount: cents(unit_cost),
+    }];
+    parts.extend(shares.iter().filter(|(_, _, s)| *s > 0.0).map(|(code, name, s)| Part {
+        code,
+        name: name.clone(),
+        share: *s,
+        amount: cents(price * s),
+    }));
+    if let Some(p) = plan {
+        warnings.extend(against_the_plan(req, p, price, lang));
     }
-    let shares = [
+    let taxes_on_top: Vec<Part> = plan
+        .map(|p| p.tax.on_top_of(price))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(code, name, share, amount)| Part { code, name: name.to_owned(), share, amount: cents(amount) })
+        .collect();
+    let invoice_total = cents(price + taxes_on_top.iter().map(|t| t.amount).sum::<f64>());
+    let mut explanation = explain(req, &shares, (unit_cost, hourly_cost), divisor, price, lang);
+    if !taxes_on_top.is_empty() {
+        explanation.push(' ');
+        explanation.push_str(&explain_the_invoice(&taxes_on_top, plan, price, invoice_total, lang));
+    }
+    Ok(Price {
+        price,
+        divisor,
+        tax_share,
+        fixed_cost_share,
+        unit_cost,
+        parts,
+        taxes_on_top,
+        invoice_total,
+        warnings,
+        explanation,
+    })
+}
+
+/// The unit's cost, and what an hour costs when it is priced by the hour: the plan's fixed costs
+/// and the owner's pay over the hours they can bill in a month.
+fn unit_cost(req: &Request, plan: Option<&PlanFigures>) -> (f64, Option<f64>) {
+    match req.hourly {
+        Some(h) => {
+            let fixed = plan.map_or(0.0, |p| p.monthly_fixed_costs);
+            let per_hour = (fixed + h.desired_pro_labore) / h.billable_hours_per_month;
+            (req.unit_cost + h.hours_per_unit * per_hour, Some(per_hour))
+        }
+        None => (req.unit_cost, None),
+    }
+}
+
+/// The shares of the price that go to something other than the cost, in the order they are told.
+fn shares(req: &Request, tax_share: f64, fixed_cost_share: f64, lang: Language) -> [Share; 6] {
+    [
         ("tax", say!(lang, "money-pricing-taxes"), tax_share),
         ("card_fee", say!(lang, "money-pricing-card-fees"), req.card_fee),
         ("commission", say!(lang, "money-pricing-commission"), req.commission),
         ("other_variable", say!(lang, "money-pricing-other-variable-costs"), req.other_variable),
         ("fixed_costs", say!(lang, "money-pricing-fixed-costs"), fixed_cost_share),
         ("margin", say!(lang, "money-pricing-margin"), req.target_margin),
-    ];
-    let taken: f64 = shares.iter().map(|(_, _, s)| s).sum();
-    let divisor = 1.0 - taken;
+    ]
+}
+
+/// The cost over what the shares leave of the price, refused when they leave (almost) nothing or
+/// the price would be past any real one.
+fn checked_price(req: &Request, unit_cost: f64, divisor: f64) -> Result<f64, AppError> {
     if divisor < MIN_COST_SHARE - 1e-9 {
         // The shares leave (almost) nothing for the cost: say so on the margin, the owner's own
         // choice — a divisor of 0,000001 would price a R$ 10 cost at R$ 10 milhões.
@@ -154,36 +211,43 @@ pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Resul
             Problem::Format(said!("money-pricing-format-a-cost-that-gives-a")),
         ));
     }
-    let mut parts = vec![Part {
-        code: "cost",
-        name: say!(lang, "money-pricing-cost"),
-        share: unit_cost / price,
-        amount: cents(unit_cost),
-    }];
-    parts.extend(shares.iter().filter(|(_, _, s)| *s > 0.0).map(|(code, name, s)| Part {
-        code,
-        name: (*name).to_owned(),
-        share: *s,
-        amount: cents(price * s),
-    }));
-    if let Some(p) = plan {
-        if req.target_margin + 1e-9 < p.margin {
-            warnings.push(say!(
-                lang,
-                "money-pricing-a-margin-is-below-your",
-                target_margin = percent_words(req.target_margin, lang),
-                margin = percent_words(p.margin, lang)
-            ));
-        }
-        if p.average_ticket > 0.0 && (price - p.average_ticket).abs() > p.average_ticket * 0.5 {
-            warnings.push(say!(
-                lang,
-                "money-pricing-is-far-from-your-plan",
-                price = brl(price),
-                average_ticket = brl(p.average_ticket)
-            ));
-        }
+    Ok(price)
+}
+
+/// What the plan says of the price: a margin below the plan's, a price far from its ticket.
+fn against_the_plan(req: &Request, plan: &PlanFigures, price: f64, lang: Language) -> Vec<String> {
+    let brl = |v: f64| format_brl(v, lang);
+    let mut warnings = Vec::new();
+    if req.target_margin + 1e-9 < plan.margin {
+        warnings.push(say!(
+            lang,
+            "money-pricing-a-margin-is-below-your",
+            target_margin = percent_words(req.target_margin, lang),
+            margin = percent_words(plan.margin, lang)
+        ));
     }
+    if plan.average_ticket > 0.0 && (price - plan.average_ticket).abs() > plan.average_ticket * 0.5 {
+        warnings.push(say!(
+            lang,
+            "money-pricing-is-far-from-your-plan",
+            price = brl(price),
+            average_ticket = brl(plan.average_ticket)
+        ));
+    }
+    warnings
+}
+
+/// The working, as the owner can redo it: the cost (by the hour, with its parts), the divisor the
+/// shares leave, and the shares.
+fn explain(
+    req: &Request,
+    shares: &[Share],
+    (unit_cost, hourly_cost): (f64, Option<f64>),
+    divisor: f64,
+    price: f64,
+    lang: Language,
+) -> String {
+    let brl = |v: f64| format_brl(v, lang);
     let cost_words = match (req.hourly, hourly_cost) {
         (Some(h), Some(per_hour)) => say!(
             lang,
@@ -202,7 +266,7 @@ pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Resul
         .map(|(_, name, s)| format!("{} {} %", name.to_lowercase(), percent_words(*s, lang)))
         .collect();
     let divisor_words = lang.decimal(&format!("{divisor:.4}"));
-    let explanation = say!(
+    say!(
         lang,
         "money-pricing-price-cost-1-the-price",
         unit_cost = brl(unit_cost),
@@ -210,43 +274,32 @@ pub fn price(req: &Request, plan: Option<&PlanFigures>, lang: Language) -> Resul
         price = brl(price),
         cost_words,
         listed = listed.join(", ")
-    );
-    let taxes_on_top: Vec<Part> = plan
-        .map(|p| p.tax.on_top_of(price))
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(code, name, share, amount)| Part { code, name: name.to_owned(), share, amount: cents(amount) })
+    )
+}
+
+/// The invoice's total with the taxes charged on top of the price (the CBS and IBS), and the
+/// premise their rates rest on while they are one.
+fn explain_the_invoice(
+    taxes_on_top: &[Part],
+    plan: Option<&PlanFigures>,
+    price: f64,
+    invoice_total: f64,
+    lang: Language,
+) -> String {
+    let brl = |v: f64| format_brl(v, lang);
+    let named: Vec<String> = taxes_on_top
+        .iter()
+        .map(|t| format!("{} {} % = {}", t.name, percent_words(t.share, lang), brl(t.amount)))
         .collect();
-    let invoice_total = cents(price + taxes_on_top.iter().map(|t| t.amount).sum::<f64>());
-    let mut explanation = explanation;
-    if !taxes_on_top.is_empty() {
-        let named: Vec<String> = taxes_on_top
-            .iter()
-            .map(|t| format!("{} {} % = {}", t.name, percent_words(t.share, lang), brl(t.amount)))
-            .collect();
-        let premise = plan.and_then(|p| p.tax.premise()).map(|why| format!(" ⚠️ {}.", why.text(lang)));
-        explanation.push(' ');
-        explanation.push_str(&say!(
-            lang,
-            "money-pricing-on-the-invoice-cbs-ibs",
-            price = brl(price),
-            invoice_total = brl(invoice_total),
-            named = named.join(", "),
-            premise = premise.unwrap_or_default()
-        ));
-    }
-    Ok(Price {
-        price,
-        divisor,
-        tax_share,
-        fixed_cost_share,
-        unit_cost,
-        parts,
-        taxes_on_top,
-        invoice_total,
-        warnings,
-        explanation,
-    })
+    let premise = plan.and_then(|p| p.tax.premise()).map(|why| format!(" ⚠️ {}.", why.text(lang)));
+    say!(
+        lang,
+        "money-pricing-on-the-invoice-cbs-ibs",
+        price = brl(price),
+        invoice_total = brl(invoice_total),
+        named = named.join(", "),
+        premise = premise.unwrap_or_default()
+    )
 }
 
 #[cfg(test)]

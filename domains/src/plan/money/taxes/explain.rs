@@ -115,28 +115,7 @@ fn simples(basis: &Basis, lang: Language) -> String {
     };
     let brl = |v: f64| format_brl(v, lang);
     let facts_simples = *table;
-    let mut parts = Vec::new();
-    if let Some(rules) = from_mei {
-        let c = rules.excess;
-        parts.push(say!(
-            lang,
-            "taxes-explain-the-plan-bills-a-year-2",
-            rbt12 = brl(*rbt12),
-            yearly = brl(rules.ceiling.yearly),
-            source = source(lang, &c.source, &c.as_of)
-        ));
-    }
-    if let Some(exit) = left_mei {
-        let next = exit.year + 1;
-        parts.push(say!(
-            lang,
-            "taxes-explain-since-1-january-the-business",
-            next,
-            year = exit.year,
-            revenue = brl(exit.revenue),
-            limit = brl(exit.limit)
-        ));
-    }
+    let mut parts = leaving_the_mei(from_mei.as_ref(), left_mei.as_ref(), *rbt12, lang);
     let revenue = match recorded_months {
         0 => say!(lang, "taxes-explain-the-plan-s-expected-12"),
         12.. => say!(lang, "taxes-explain-the-revenue-recorded-for-the"),
@@ -153,49 +132,110 @@ fn simples(basis: &Basis, lang: Language) -> String {
         revenue,
         source = source(lang, &facts_simples.source, &facts_simples.as_of)
     ));
-    parts.push(match cnae.as_deref().and_then(cnae_entry) {
+    let came_from_the_mei = from_mei.is_some() || left_mei.is_some();
+    parts.push(where_the_annex_comes_from(cnae.as_deref(), annex.key(), came_from_the_mei, lang));
+    parts.extend(fator_r_words(*fator_r, cnae.as_deref(), facts_simples, lang));
+    parts.extend(lever_words(basis, lang));
+    parts.extend(cpp_words(*cpp, annex.key(), facts_simples, lang));
+    parts.join(" ")
+}
+
+/// A MEI's first months in the Simples: the year's excess that made it one, or the year it left.
+fn leaving_the_mei(
+    from_mei: Option<&super::MeiRules>,
+    left_mei: Option<&super::MeiExit>,
+    rbt12: f64,
+    lang: Language,
+) -> Vec<String> {
+    let brl = |v: f64| format_brl(v, lang);
+    let mut parts = Vec::new();
+    if let Some(rules) = from_mei {
+        let c = rules.excess;
+        parts.push(say!(
+            lang,
+            "taxes-explain-the-plan-bills-a-year-2",
+            rbt12 = brl(rbt12),
+            yearly = brl(rules.ceiling.yearly),
+            source = source(lang, &c.source, &c.as_of)
+        ));
+    }
+    if let Some(exit) = left_mei {
+        let next = exit.year + 1;
+        parts.push(say!(
+            lang,
+            "taxes-explain-since-1-january-the-business",
+            next,
+            year = exit.year,
+            revenue = brl(exit.revenue),
+            limit = brl(exit.limit)
+        ));
+    }
+    parts
+}
+
+/// Why this annex: the CNAE's entry in the table, or what was assumed without one.
+fn where_the_annex_comes_from(
+    cnae: Option<&str>,
+    annex: &str,
+    came_from_the_mei: bool,
+    lang: Language,
+) -> String {
+    match cnae.and_then(cnae_entry) {
         Some((entry, _)) => {
             let cnaes = &facts::taxes().cnaes;
             say!(
                 lang,
                 "taxes-explain-the-annex-comes-from-cnae",
-                cnae = shown(cnae.as_deref().unwrap_or_default()),
+                cnae = shown(cnae.unwrap_or_default()),
                 name = entry.name,
                 basis = entry.basis,
                 source = source(lang, &cnaes.source, &cnaes.as_of)
             )
         }
-        None if (from_mei.is_some() || left_mei.is_some()) && annex.key() == "III" => {
-            say!(lang, "taxes-explain-without-the-cnae-annex-iii")
-        }
+        None if came_from_the_mei && annex == "III" => say!(lang, "taxes-explain-without-the-cnae-annex-iii"),
         None => say!(lang, "taxes-explain-the-annex-comes-from-the"),
-    });
+    }
+}
+
+/// The Fator R that chose between annexes III and V, or that the payroll is missing for it.
+fn fator_r_words(
+    fator_r: Option<f64>,
+    cnae: Option<&str>,
+    table: &facts::Simples,
+    lang: Language,
+) -> Option<String> {
     if let Some(r) = fator_r {
-        let threshold = percent(facts_simples.fator_r.threshold, lang);
-        parts.push(say!(
+        let threshold = percent(table.fator_r.threshold, lang);
+        Some(say!(
             lang,
             "taxes-explain-fator-r-of-12-months",
-            r = percent(*r, lang),
+            r = percent(r, lang),
             threshold,
-            payroll_source = facts_simples.fator_r.payroll_source
-        ));
-    } else if cnae.as_deref().and_then(cnae_entry).is_some_and(|(_, t)| t == super::Treatment::FatorR) {
-        parts.push(say!(lang, "taxes-explain-without-the-payroll-wages-and"));
+            payroll_source = table.fator_r.payroll_source
+        ))
+    } else if cnae.and_then(cnae_entry).is_some_and(|(_, t)| t == super::Treatment::FatorR) {
+        Some(say!(lang, "taxes-explain-without-the-payroll-wages-and"))
+    } else {
+        None
     }
-    parts.extend(lever_words(basis, lang));
-    if *cpp > 0.0 {
-        let c = &facts_simples.annex_iv_cpp;
-        parts.push(say!(
+}
+
+/// Annex IV's employer contribution (CPP), paid outside the DAS.
+fn cpp_words(cpp: f64, annex: &str, table: &facts::Simples, lang: Language) -> Option<String> {
+    if cpp > 0.0 {
+        let c = &table.annex_iv_cpp;
+        Some(say!(
             lang,
             "taxes-explain-in-annex-iv-the-cpp",
             rate = percent(c.rate, lang),
-            cpp = brl(*cpp),
+            cpp = format_brl(cpp, lang),
             source = c.source
-        ));
-    } else if annex.key() == "IV" {
-        parts.push(say!(lang, "taxes-explain-in-annex-iv-the-cpp-2"));
+        ))
+    } else if annex == "IV" {
+        Some(say!(lang, "taxes-explain-in-annex-iv-the-cpp-2"))
+    } else {
+        None
     }
-    parts.join(" ")
 }
 
 fn presumido(p: &super::Presumido, lang: Language) -> String {

@@ -323,8 +323,9 @@ pub fn due(
     due
 }
 
-/// The fiscal calendar's reminders due `today` for a business of this `profile`: the MEI's DAS
-/// (monthly), the DASN-SIMEI or a Simples company's DEFIS (yearly), and the MEI's ceiling.
+/// The fiscal calendar's reminders due `today` for a business of this `profile`: the month's
+/// (the MEI's DAS, the Simples' PGDAS-D, the reform's choice and the option for the Simples), the
+/// Lucro Presumido's, the year's declarations (DASN-SIMEI, DEFIS) and the MEI's ceiling.
 fn fiscal_deadlines(
     today: CivilDate,
     profile: &Profile,
@@ -332,12 +333,25 @@ fn fiscal_deadlines(
     lang: Language,
     calendar: &Calendar,
 ) -> Vec<Due> {
+    let mut due = monthly_deadlines(today, profile, lang, calendar);
+    if profile.presumido {
+        due.extend(presumido::deadlines(today, lang, calendar));
+    }
+    due.extend(yearly_declarations(today, profile, lang, calendar));
+    due.extend(ceiling_reminders(today, profile, results, lang, calendar));
+    due
+}
+
+/// Whether `today` is the business day a reminder set for `day` of this month falls on.
+fn reminds_on(today: CivilDate, day: i64, calendar: &Calendar) -> bool {
+    today == business_day_from(day_of(today.year, today.month, day), calendar)
+}
+
+/// The month's: the MEI's DAS, a Simples company's PGDAS-D, the reform's IBS/CBS choice and the
+/// option for the Simples Nacional.
+fn monthly_deadlines(today: CivilDate, profile: &Profile, lang: Language, calendar: &Calendar) -> Vec<Due> {
     let this_month = YearMonth { year: today.year, month: today.month };
-    let on = |day: i64| today == business_day_from(day_of(today.year, today.month, day), calendar);
-    let yearly = |deadline: &facts::YearlyDeadline| {
-        (today.month == deadline.due_month && on(deadline.remind_day))
-            .then(|| business_day_from(day_of(today.year, deadline.due_month, deadline.due_day), calendar))
-    };
+    let on = |day: i64| reminds_on(today, day, calendar);
     let mut due = Vec::new();
     if profile.pays_das_mei(today) && on(calendar.das.remind_day) {
         let due_on = business_day_from(day_of(today.year, today.month, calendar.das.due_day), calendar);
@@ -374,9 +388,16 @@ fn fiscal_deadlines(
         );
         due.push(Due { kind: Kind::SimplesOption, period: today.year.to_string(), detail });
     }
-    if profile.presumido {
-        due.extend(presumido::deadlines(today, lang, calendar));
-    }
+    due
+}
+
+/// The year's declarations: the MEI's DASN-SIMEI and a Simples company's DEFIS.
+fn yearly_declarations(today: CivilDate, profile: &Profile, lang: Language, calendar: &Calendar) -> Vec<Due> {
+    let yearly = |deadline: &facts::YearlyDeadline| {
+        (today.month == deadline.due_month && reminds_on(today, deadline.remind_day, calendar))
+            .then(|| business_day_from(day_of(today.year, deadline.due_month, deadline.due_day), calendar))
+    };
+    let mut due = Vec::new();
     if profile.mei
         && let Some(due_on) = yearly(&calendar.dasn)
     {
@@ -390,6 +411,20 @@ fn fiscal_deadlines(
         let detail = defis_notice(today.year - 1, due_on, lang);
         due.push(Due { kind: Kind::Defis, period: today.year.to_string(), detail });
     }
+    due
+}
+
+/// The MEI's ceiling: the year closed over it, the recorded months past it, or the pace that would
+/// pass it.
+fn ceiling_reminders(
+    today: CivilDate,
+    profile: &Profile,
+    results: &[MonthResult],
+    lang: Language,
+    calendar: &Calendar,
+) -> Vec<Due> {
+    let this_month = YearMonth { year: today.year, month: today.month };
+    let mut due = Vec::new();
     if profile.mei
         && let Some(over) = year_over(today, results, profile.opened, profile.activity, calendar)
     {
