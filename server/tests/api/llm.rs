@@ -202,24 +202,27 @@ async fn move_the_clock_until_requests(app: &TestApp, llm: &FakeLlm, n: usize) {
     .await;
 }
 
-/// Runs the application's clock ten times faster than the machine's while it lives.
-struct FastForward(tokio::task::JoinHandle<()>);
-
-impl FastForward {
-    fn start(clock: socio::clock::Clock) -> Self {
-        Self(tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-                clock.advance(90);
+/// Ana says `text` while the application's clock moves on 90 ms at each look of the tests' one
+/// polling loop (`eventually`): the model's pauses pass on the clock, about ten times the
+/// machine's pace, and no timer of the test's own runs in real time.
+async fn say_while_the_clock_runs(app: &TestApp, text: &str) -> String {
+    let answered = std::sync::atomic::AtomicBool::new(false);
+    let what = format!("the reply to {text:?}");
+    let (reply, ()) = tokio::join!(
+        async {
+            let reply = app.say(ANA, text).await;
+            answered.store(true, std::sync::atomic::Ordering::SeqCst);
+            reply
+        },
+        crate::helpers::eventually_within(&what, Duration::from_secs(60), || async {
+            let done = answered.load(std::sync::atomic::Ordering::SeqCst);
+            if !done {
+                app.db.clock().advance(90);
             }
-        }))
-    }
-}
-
-impl Drop for FastForward {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
+            done
+        })
+    );
+    reply
 }
 
 async fn a_429_slows_every_call_down_for_its_retry_after_and_the_model_still_answers(db: TestDatabase) {
@@ -264,13 +267,11 @@ async fn replies_that_ran_out_of_time_on_429s_get_the_guide_and_never_open_the_b
     llm.rate_limit_for(Duration::from_secs(120), Some("0.3"));
     let app = app_with_model(db, &llm, 1).await;
     app.make_pro(ANA, socio::locale::Language::PtBr).await;
-    // Each reply's second on the clock passes in a tenth of one.
-    let fast = FastForward::start(app.db.clock().clone());
+    // Each reply's second on the clock passes in about a tenth of one.
     for text in ["Oi", "Padaria", "Pão ruim no bairro", "Fermentação natural", "planejando"] {
-        let reply = app.say(ANA, text).await;
+        let reply = say_while_the_clock_runs(&app, text).await;
         assert!(!reply.contains("com o modelo"), "rate limited: {reply}");
     }
-    drop(fast);
     assert!(llm.requests().len() >= 10, "each reply kept trying: {}", llm.requests().len());
     // The provider's limit passes now; a breaker that counted 429s would be open at this moment.
     llm.rate_limit_for(Duration::ZERO, None);
@@ -399,12 +400,11 @@ async fn the_breaker_opens_after_repeated_failures_and_stops_calling(db: TestDat
     llm.answer_with((0..15).map(|_| (500, oops.clone())));
     let app = app_with_model(db, &llm, 5).await;
     app.make_pro(ANA, socio::locale::Language::PtBr).await;
-    // The pauses between retries pass on the clock, ten times faster; far from the minute's cooldown.
-    let fast = FastForward::start(app.db.clock().clone());
+    // The pauses between retries pass on the clock, about ten times faster; far from the minute's
+    // cooldown.
     for text in ["Oi", "Padaria", "Pão ruim no bairro", "Fermentação natural", "planejando"] {
-        app.say(ANA, text).await;
+        say_while_the_clock_runs(&app, text).await;
     }
-    drop(fast);
     let calls = llm.requests().len();
     assert_eq!(calls, 15, "five failed replies, three calls each");
     let reply = app.say(ANA, "Alimentação").await;
