@@ -106,6 +106,12 @@ pub fn model_call(outcome: &'static str, elapsed: Duration) {
     histogram!("socio_model_call_duration_seconds", "outcome" => outcome).record(elapsed.as_secs_f64());
 }
 
+/// A model's reply as the figures check left it: `ok`, `corrected` (sound when asked again) or
+/// `replaced` (by the offline guide's answer).
+pub fn model_reply(outcome: &'static str) {
+    counter!("socio_model_replies_total", "outcome" => outcome).increment(1);
+}
+
 /// Model calls in flight now.
 pub fn model_calls_in_flight(count: usize) {
     gauge!("socio_model_calls_in_flight").set(count as f64);

@@ -5,6 +5,7 @@
 pub mod answer_checks;
 pub mod asides;
 pub mod engine;
+pub mod figures;
 pub mod finance_tool;
 pub mod guide;
 pub mod llm;

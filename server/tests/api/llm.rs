@@ -308,8 +308,20 @@ on_both_engines!(twenty_people_writing_at_once_are_answered_side_by_side_not_fou
 
 async fn an_answer_longer_than_whatsapp_takes_goes_as_several_messages_in_order(db: TestDatabase) {
     let llm = FakeLlm::start().await;
-    let paragraph =
-        |n: usize| format!("Parte {n}: {}", "Seu custo fixo cabe no faturamento previsto. ".repeat(70));
+    // Seventy different sentences a part (the same words again and again would be refused as a
+    // reply that loops).
+    let paragraph = |n: usize| {
+        let sentences: String = (1..=70)
+            .map(|i| {
+                format!(
+                    "No ponto {} o custo fixo número {} cabe no faturamento. ",
+                    (n - 1) * 70 + i,
+                    (n - 1) * 70 + i
+                )
+            })
+            .collect();
+        format!("Parte {n}: {sentences}")
+    };
     let answer = (1..=3).map(paragraph).collect::<Vec<_>>().join("\n\n");
     assert!(answer.chars().count() > 8_192);
     llm.answer_with([(200, text(&answer))]);
@@ -479,3 +491,60 @@ async fn the_model_writes_the_overview_of_the_complete_plan_from_its_data(db: Te
     );
 }
 on_both_engines!(the_model_writes_the_overview_of_the_complete_plan_from_its_data);
+
+/// What `/metrics` says of `series` now.
+async fn metric(app: &TestApp, series: &str) -> Option<f64> {
+    let scrape = app.http.get(format!("{}/metrics", app.address)).send().await.unwrap().text().await.unwrap();
+    scraped(&scrape, series)
+}
+
+async fn a_model_that_invents_a_das_is_asked_again_once_then_the_guide_answers(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    let invented = text("O seu DAS é de R$ 99,90 por mês.");
+    llm.answer_with([(200, invented.clone()), (200, invented)]);
+    let app = app_with_model(db, &llm, 10).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let reply = app.say(ANA, "Quanto é o meu DAS?").await;
+    assert!(!reply.contains("99,90"), "the invented DAS never reaches her: {reply}");
+    assert!(!reply.trim().is_empty());
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 2, "asked again once");
+    let asked_again = requests[1]["messages"].to_string();
+    assert!(asked_again.contains("R$ 99,90") && asked_again.contains("no message"), "{asked_again}");
+    assert_eq!(metric(&app, "socio_model_replies_total{outcome=\"replaced\"}").await, Some(1.0));
+}
+on_both_engines!(a_model_that_invents_a_das_is_asked_again_once_then_the_guide_answers);
+
+async fn a_model_that_drops_its_invented_figure_when_asked_again_is_heard(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    llm.answer_with([
+        (200, text("Sua margem ideal é 37 %.")),
+        (200, text("Para falar da margem, me diga o custo de um bolo e o preço que você cobra hoje.")),
+    ]);
+    let app = app_with_model(db, &llm, 10).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let reply = app.say(ANA, "Qual margem eu uso?").await;
+    assert!(reply.contains("me diga o custo de um bolo"), "{reply}");
+    assert!(!reply.contains("37 %"), "{reply}");
+    assert_eq!(metric(&app, "socio_model_replies_total{outcome=\"corrected\"}").await, Some(1.0));
+}
+on_both_engines!(a_model_that_drops_its_invented_figure_when_asked_again_is_heard);
+
+async fn a_model_reply_that_loops_or_is_in_english_to_a_portuguese_speaker_is_replaced(db: TestDatabase) {
+    let llm = FakeLlm::start().await;
+    let looping = "Vamos montar o seu plano agora. ".repeat(4);
+    llm.answer_with([
+        (200, text(&looping)),
+        (200, text("Hello! Your business plan is great and you can start with your first customers now.")),
+    ]);
+    let app = app_with_model(db, &llm, 10).await;
+    app.make_pro(ANA, socio::locale::Language::PtBr).await;
+    let first = app.say(ANA, "Oi").await;
+    assert!(!first.contains("Vamos montar o seu plano agora. Vamos montar"), "{first}");
+    let second = app.say(ANA, "Tenho uma padaria").await;
+    assert!(!second.contains("Hello"), "{second}");
+    assert_eq!(llm.requests().len(), 2, "neither is asked again: the guide answers");
+    assert_eq!(metric(&app, "socio_model_replies_total{outcome=\"replaced\"}").await, Some(2.0));
+    assert_eq!(metric(&app, "socio_model_replies_total{outcome=\"ok\"}").await, None);
+}
+on_both_engines!(a_model_reply_that_loops_or_is_in_english_to_a_portuguese_speaker_is_replaced);

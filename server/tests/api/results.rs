@@ -98,14 +98,19 @@ async fn the_model_records_a_month_told_in_words_and_compares_it_with_the_plan(d
                 json!({"month": "2026-10", "revenue": 21000, "costs": 15000, "salesCount": 840}),
             ),
         ),
-        (200, text("Outubro fechou com R$ 6.000 de resultado, R$ 1.000 abaixo do plano.")),
+        // Only figures the tool returned: without a plan's finance step there is no "abaixo do
+        // plano" to say (a reply that said one would be refused as a figure from nowhere).
+        (
+            200,
+            text("Outubro fechou com R$ 6.000 de resultado: R$ 21.000 de faturamento e R$ 15.000 de custos."),
+        ),
     ]);
     let mut config = llm.config(5);
     config.push(("WHATSAPP_BATCH_WINDOW_MS", "10".into()));
     let app = spawn_app_with(db, &config).await;
     app.make_pro(ANA, socio::locale::Language::PtBr).await;
     let reply = app.say(ANA, "Fechei outubro com 21 mil e gastei 15").await;
-    assert!(reply.contains("R$ 1.000 abaixo do plano"), "{reply}");
+    assert!(reply.contains("R$ 6.000 de resultado"), "{reply}");
     let row = sqlx::query("select revenue_cents, costs_cents, sales_count, source from month_results")
         .fetch_one(app.db.pool())
         .await

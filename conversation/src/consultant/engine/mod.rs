@@ -11,6 +11,7 @@ mod tools;
 use serde_json::{Value as Json, json};
 
 use super::{
+    figures::{self, Verdict},
     guide::Guide,
     llm::{Completion, Deltas, LlmClient},
 };
@@ -383,10 +384,44 @@ impl Engine {
         let mut conversation = self.context(user).await?;
         let tools = tools::definitions();
         let mut choices = Vec::new();
+        let mut asked_again = false;
+        // What the reply's figures may come from: what the model was given (the plan, the
+        // conversation so far), what the tools return this turn and the facts in force — never
+        // the reply refused, nor the words asking again.
+        let day = crate::clock::CivilDate::in_sao_paulo(self.db.now_ms()).iso();
+        let mut sources: Vec<String> =
+            conversation.iter().filter_map(|m| m["content"].as_str()).map(str::to_owned).collect();
+        sources.extend(crate::facts::all().iter().map(|f| f.text_on(&day, user.language)));
         for _ in 0..MAX_TOOL_ROUNDS {
             match llm.complete_streaming(&conversation, &tools, deltas).await? {
                 // Whole: a long answer is split into several WhatsApp messages, never cut off.
-                Completion::Text(text) => return Ok(Answer { text, choices, guided: false }),
+                Completion::Text(text) => {
+                    let given: Vec<&str> = sources.iter().map(String::as_str).collect();
+                    match figures::check(&text, &given, user.language) {
+                        Verdict::Sound => {
+                            crate::telemetry::metrics::model_reply(if asked_again {
+                                "corrected"
+                            } else {
+                                "ok"
+                            });
+                            return Ok(Answer { text, choices, guided: false });
+                        }
+                        Verdict::Unfounded(written) if !asked_again => {
+                            // Once: the figures named, the model answers again from its sources.
+                            asked_again = true;
+                            tracing::info!(figures = ?written, "the model wrote figures from nowhere; asked again");
+                            conversation.push(json!({"role": "assistant", "content": text}));
+                            conversation
+                                .push(json!({"role": "system", "content": figures::correction(&written)}));
+                        }
+                        verdict => {
+                            crate::telemetry::metrics::model_reply("replaced");
+                            anyhow::bail!(
+                                "the model's reply was refused ({verdict:?}); the offline guide answers"
+                            );
+                        }
+                    }
+                }
                 Completion::ToolCalls { calls, message } => {
                     conversation.push(message);
                     for call in calls {
@@ -395,6 +430,7 @@ impl Engine {
                         } else {
                             self.run_tool(user, &call).await
                         };
+                        sources.push(result.clone());
                         conversation
                             .push(json!({"role": "tool", "tool_call_id": call.id, "content": result}));
                     }
