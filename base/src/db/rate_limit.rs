@@ -22,9 +22,10 @@ pub struct Exceeded {
 }
 
 impl Exceeded {
-    /// The refusal a person reads: `RateLimited` with the wait, a second at least.
+    /// The refusal a person reads: `RateLimited` with the wait in whole seconds, rounded up (59,9 s
+    /// left is "60 segundos": a retry at the said time is never early), a second at least.
     fn refused(self) -> AppError {
-        AppError::RateLimited { retry_after_secs: self.retry_after.as_secs().max(1) }
+        AppError::RateLimited { retry_after_secs: self.retry_after.as_millis().div_ceil(1000).max(1) as u64 }
     }
 }
 

@@ -114,3 +114,4 @@ guide-suggestion-partners = If you will have a partner, say who, what they do an
 guide-suggestion-monthly-pro-labore = Add a month's gross CLT wages; the pró-labore is what the owners take as pay. If there is none yet, answer 0.
 guide-suggestion-profession = It is regulated if a council supervises the profession and the partners holding the qualification do the work: accountant (CRC), lawyer (OAB), architect (CAU), engineer (CREA), administrator (CRA), economist, chemist and others, 18 in all (LC 214/2025 art. 127). Consulting, marketing or IT in general are not.
 guide-suggestion-any = Answer as best you can today — you can correct it later with "correct:".
+guide-words-your-plan-is-complete-what-now = Your plan is complete ✅. I can work out a product's price, record a month's figures or send the plan as a PDF — just ask (or say *menu*).

@@ -114,3 +114,4 @@ guide-suggestion-partners = Se vai ter sócio, diga quem é, o que faz e quanto 
 guide-suggestion-monthly-pro-labore = Some os salários brutos da carteira de trabalho de um mês; o pró-labore é o que os sócios tiram como salário. Se ainda não há, responda 0.
 guide-suggestion-profession = É regulamentada se a profissão tem conselho que a fiscaliza e o serviço é feito pelos sócios habilitados: contador (CRC), advogado (OAB), arquiteto (CAU), engenheiro (CREA), administrador (CRA), economista, químico, entre outras 18 (LC 214/2025 art. 127). Consultoria, marketing ou TI em geral não são.
 guide-suggestion-any = Responda do jeito que souber hoje — dá para corrigir depois com "corrigir:".
+guide-words-your-plan-is-complete-what-now = Seu plano está completo ✅. Posso calcular o preço de um produto, registrar os números de um mês ou enviar o plano em PDF — é só pedir (ou diga *menu*).

@@ -61,6 +61,12 @@ async fn a_pro_user_completes_the_whole_plan_by_chatting_in_portuguese(db: TestD
         let reply = app.say_all(phone, answer).await;
         assert!(reply.contains(expected), "after {answer:?} expected {expected:?} in:\n{reply}");
     }
+    // The plan's end is celebrated once; then she hears what the consultant can do now.
+    for later in ["Oi", "obrigada!"] {
+        let reply = app.say_all(phone, later).await;
+        assert!(!reply.contains("Parabéns"), "said once: {reply}");
+        assert!(reply.contains("Seu plano está completo"), "{reply}");
+    }
     let plan = plan_of(&app, phone).await;
     assert_eq!((plan["progress"].clone(), plan["status"].clone()), (json!(100), json!("completed")));
     assert_eq!(plan["ideaData"]["stage"], "planning");

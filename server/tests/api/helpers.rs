@@ -226,9 +226,10 @@ impl TestApp {
     /// counts in) and stops it there: a burst, however long a loaded machine takes to send it,
     /// falls in one window. The clock then moves only when the test moves it.
     pub fn still_at_a_window_s_start(&self, window_ms: i64) {
+        // Paused first, then set: the clock reads the window's very first millisecond.
+        self.db.clock().pause();
         let now = self.db.clock().now_ms();
         self.db.clock().set(now - now.rem_euclid(window_ms) + window_ms);
-        self.db.clock().pause();
     }
 
     /// Stops the server gracefully and waits for it.

@@ -89,6 +89,16 @@ impl Guide {
         Ok(())
     }
 
+    /// Whether the plan's end was already said: the guide's state is kept with no question to ask
+    /// only when it said so (`ask(None)` goes with [`finished`]).
+    async fn finish_said(&self, user_id: &str) -> Result<bool, AppError> {
+        let step: Option<String> = sqlx::query_scalar("select step from guide_state where user_id = $1")
+            .bind(user_id)
+            .fetch_optional(&mut *self.db.read().await?)
+            .await?;
+        Ok(step.is_some_and(|s| s.is_empty()))
+    }
+
     /// Changes a saved answer the person corrected ("não, o custo fixo é 18 mil").
     async fn correct(
         &self,
@@ -313,6 +323,10 @@ impl Guide {
         lang: Language,
     ) -> Result<String, AppError> {
         let next = pending.or_else(|| Self::next_question(plan, None));
+        if next.is_none() && self.finish_said(user_id).await? {
+            // A finished plan is celebrated once; after that, what the consultant can do now.
+            return Ok(say!(lang, "guide-words-your-plan-is-complete-what-now"));
+        }
         self.ask(user_id, next).await?;
         Ok(match next {
             Some(q) => format!(
