@@ -201,7 +201,9 @@ async fn insert<'e, E>(executor: E, job: NewJob, now: i64) -> Result<Option<Stri
 where
     E: Executor<'e, Database = Any>,
 {
-    let id = uuid::Uuid::new_v4().to_string();
+    // Time-ordered (UUIDv7: ordered by creation within the process), so two jobs of one subject
+    // enqueued in the same millisecond of the app's clock still run in the order they were made.
+    let id = uuid::Uuid::now_v7().to_string();
     let row = sqlx::query(
         "insert into jobs (id, kind, payload, dedupe_key, subject, status, attempts, max_attempts, run_at, created_at, updated_at) \
          values ($1, $2, $3, $4, $5, 'queued', 0, $6, $7, $8, $8) \

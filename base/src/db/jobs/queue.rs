@@ -210,25 +210,28 @@ fn claim_statement(engine: Engine, kinds: usize, count: usize) -> String {
         Engine::Sqlite => "",
     };
     let kinds = kind_params.join(", ");
-    // Free: no job of its subject and kind runs under a live lease or was queued before it.
+    // Free: no job of its subject and kind runs under a live lease or was queued before it (by
+    // its time, then its creation, then its time-ordered id: two made in one millisecond — the
+    // replies to two messages read together — never run side by side or out of order).
     let free = "(j.subject is null or not exists (select 1 from jobs o \
          where o.subject = j.subject and o.kind = j.kind and o.id <> j.id \
          and o.status in ('queued', 'running') and \
          ((o.status = 'running' and o.locked_until >= $3) \
           or (o.status = 'queued' and (o.run_at < j.run_at \
-          or (o.run_at = j.run_at and o.created_at < j.created_at))))))";
+          or (o.run_at = j.run_at and o.created_at < j.created_at) \
+          or (o.run_at = j.run_at and o.created_at = j.created_at and o.id < j.id))))))";
     format!(
         "update jobs set status = 'running', attempts = attempts + 1, locked_by = $1, \
          locked_until = $2, updated_at = $3 \
          where id in (select c.id from (\
            select * from (select j.id, j.run_at, j.created_at from jobs j \
              where j.kind in ({kinds}) and j.status = 'queued' and j.run_at <= $3 and {free} \
-             order by j.run_at, j.created_at limit {count}{lock}) as due \
+             order by j.run_at, j.created_at, j.id limit {count}{lock}) as due \
            union all \
            select * from (select j.id, j.run_at, j.created_at from jobs j \
              where j.kind in ({kinds}) and j.status = 'running' and j.locked_until < $3 and {free} \
-             order by j.run_at, j.created_at limit {count}{lock}) as lapsed \
-         ) as c order by c.run_at, c.created_at limit {count}) \
+             order by j.run_at, j.created_at, j.id limit {count}{lock}) as lapsed \
+         ) as c order by c.run_at, c.created_at, c.id limit {count}) \
          returning id, kind, payload, attempts, max_attempts, created_at, subject",
     )
 }
