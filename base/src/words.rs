@@ -487,6 +487,29 @@ macro_rules! catalogue {
     };
 }
 
+/// The two tests every crate's catalogue passes, written once: both languages have the same
+/// messages with the same arguments, and the crate's code (`src/`) says only messages the
+/// catalogue has, each with exactly its arguments. `#[cfg(test)] socio_base::catalogue_tests!(CATALOGUE);`
+#[macro_export]
+macro_rules! catalogue_tests {
+    ($catalogue:path) => {
+        mod catalogue_tests {
+            #[test]
+            fn both_languages_have_the_same_messages_with_the_same_arguments() {
+                let problems = $catalogue.problems();
+                assert!(problems.is_empty(), "{}", problems.join("\n"));
+            }
+
+            #[test]
+            fn the_code_says_only_messages_the_catalogue_has_and_gives_each_its_arguments() {
+                let source = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"));
+                let problems = $catalogue.source_problems(source);
+                assert!(problems.is_empty(), "{}", problems.join("\n"));
+            }
+        }
+    };
+}
+
 /// Says a message of `catalogue`: `catalogue_say!(CATALOGUE, lang, "key", name, other = value)`;
 /// a bare `name` passes the variable of that name. Each crate wraps it as its own `say!`.
 #[macro_export]
@@ -507,7 +530,6 @@ macro_rules! catalogue_say {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
 
     use super::*;
 
@@ -561,16 +583,7 @@ mod tests {
             .collect();
         assert_eq!(found, [("first", vec!["name", "total"]), ("second", vec![])]);
     }
-
-    #[test]
-    fn both_languages_have_the_same_messages_with_the_same_arguments() {
-        let problems = CATALOGUE.problems();
-        assert!(problems.is_empty(), "{}", problems.join("\n"));
-    }
-
-    #[test]
-    fn the_code_says_only_messages_the_catalogue_has_and_gives_each_its_arguments() {
-        let problems = CATALOGUE.source_problems(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src")));
-        assert!(problems.is_empty(), "{}", problems.join("\n"));
-    }
 }
+
+#[cfg(test)]
+crate::catalogue_tests!(crate::words::CATALOGUE);

@@ -117,3 +117,20 @@ impl WriteBudget {
         per_key(&self.db, &format!("writes:hour:user:{user_id}"), WRITES_PER_HOUR).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wait_a_person_is_told_is_rounded_up_to_the_second() {
+        let limit = Limit { max: 10, window: Duration::from_secs(60) };
+        // The eleventh hit, 3 ms into the window: 59,997 s are left, said as 60.
+        let exceeded = judge(11, 60_000, 60_003, limit).unwrap_err();
+        assert!(matches!(exceeded.refused(), AppError::RateLimited { retry_after_secs: 60 }));
+        // At the window's last moment, a second at least.
+        let exceeded = judge(11, 60_000, 119_999, limit).unwrap_err();
+        assert!(matches!(exceeded.refused(), AppError::RateLimited { retry_after_secs: 1 }));
+        assert_eq!(judge(10, 60_000, 60_003, limit), Ok(()));
+    }
+}

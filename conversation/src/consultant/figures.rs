@@ -191,23 +191,21 @@ fn rounds_to(written: f64, value: f64) -> bool {
 /// The same sentence three times or more, or the same eight words three times or more.
 fn loops(reply: &str) -> bool {
     let folded = reply.to_lowercase();
-    let sentences: Vec<&str> = folded
-        .split(['.', '!', '?', '\n'])
-        .map(str::trim)
-        .filter(|s| s.split_whitespace().count() >= 3)
-        .collect();
-    let repeated = |items: &[String]| {
-        let mut counts = std::collections::HashMap::new();
-        items.iter().any(|s| {
-            let n = counts.entry(s.clone()).or_insert(0);
-            *n += 1;
-            *n >= 3
-        })
-    };
-    let sentences: Vec<String> = sentences.iter().map(|s| (*s).to_owned()).collect();
+    let sentences =
+        folded.split(['.', '!', '?', '\n']).map(str::trim).filter(|s| s.split_whitespace().count() >= 3);
     let words: Vec<&str> = folded.split_whitespace().collect();
-    let windows: Vec<String> = words.windows(8).map(|w| w.join(" ")).collect();
-    repeated(&sentences) || repeated(&windows)
+    let windows = words.windows(8).map(|w| w.join(" "));
+    thrice(sentences.map(str::to_owned)) || thrice(windows)
+}
+
+/// Whether any item comes three times or more.
+fn thrice(items: impl Iterator<Item = String>) -> bool {
+    let mut counts = std::collections::HashMap::new();
+    items.into_iter().any(|item| {
+        let n = counts.entry(item).or_insert(0);
+        *n += 1;
+        *n >= 3
+    })
 }
 
 #[cfg(test)]

@@ -388,7 +388,7 @@ impl Engine {
         // What the reply's figures may come from: what the model was given (the plan, the
         // conversation so far), what the tools return this turn and the facts in force — never
         // the reply refused, nor the words asking again.
-        let day = crate::clock::CivilDate::in_sao_paulo(self.db.now_ms()).iso();
+        let day = self.db.clock().today().iso();
         let mut sources: Vec<String> =
             conversation.iter().filter_map(|m| m["content"].as_str()).map(str::to_owned).collect();
         sources.extend(crate::facts::all().iter().map(|f| f.text_on(&day, user.language)));

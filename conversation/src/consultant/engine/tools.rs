@@ -192,7 +192,7 @@ impl Engine {
             (reform_tool::NAME, _) => return self.reform_choice(user, &args).await,
             ("record_month_results", _) => return self.record_month_results(user, &args).await,
             ("lookup_business_facts", _) => {
-                let today = crate::clock::CivilDate::in_sao_paulo(self.db.now_ms()).iso();
+                let today = self.db.clock().today().iso();
                 return facts::lookup(args["topic"].as_str().unwrap_or_default(), user.language, &today)
                     .to_string();
             }
